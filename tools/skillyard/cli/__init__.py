@@ -1,0 +1,1 @@
+"""Command-line entry points: `skillyard` (registry toolchain) and `skill` (client). One module per command."""

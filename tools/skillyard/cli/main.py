@@ -1,0 +1,63 @@
+"""Dispatch `skillyard` and `skill` to their command modules.
+
+Each module in `skillyard_cmds/` or `skill_cmds/` defines `NAME`, `HELP`, `add_arguments(parser)` and
+`run(args) -> int`, and imports nothing heavy at module level, so `skill --help` stays fast and the client never
+loads mkdocs, PyGithub or jinja2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import sys
+
+from skillyard import __version__
+from skillyard.errors import SkillyardError
+
+
+def _commands(package: str) -> list:
+    module = importlib.import_module(package)
+    names = sorted(info.name for info in pkgutil.iter_modules(module.__path__) if not info.name.startswith("_"))
+    return [importlib.import_module(f"{package}.{name}") for name in names]
+
+
+def build_parser(prog: str, package: str, description: str) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=prog, description=description)
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for command in _commands(package):
+        child = sub.add_parser(command.NAME, help=command.HELP, description=getattr(command, "DESCRIPTION", command.HELP),
+                               formatter_class=argparse.RawDescriptionHelpFormatter)
+        command.add_arguments(child)
+        child.set_defaults(_run=command.run)
+    return parser
+
+
+def dispatch(prog: str, package: str, description: str, argv: list[str] | None = None) -> int:
+    parser = build_parser(prog, package, description)
+    args = parser.parse_args(argv)
+    try:
+        return int(args._run(args) or 0)
+    except SkillyardError as exc:
+        from skillyard.cli.common import print_error
+
+        print_error(exc, as_json=getattr(args, "json", False))
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print(f"{prog}: interrupted", file=sys.stderr)
+        return 130
+
+
+def skillyard_main(argv: list[str] | None = None) -> int:
+    return dispatch("skillyard", "skillyard.cli.skillyard_cmds",
+                    "Validate skills, compile registry.json, build the site, and run the registry bots.", argv)
+
+
+def skill_main(argv: list[str] | None = None) -> int:
+    return dispatch("skill", "skillyard.cli.skill_cmds",
+                    "Find, install, update and emit AI agent skills from one or more registries.", argv)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(skillyard_main())

@@ -1,0 +1,59 @@
+"""A finding: one thing a check noticed, with enough context for an author to fix it in one try."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class Severity(StrEnum):
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    rule: str
+    severity: Severity
+    message: str
+    fix: str | None = None
+    file: str | None = None
+    line: int | None = None
+    field: str | None = None
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity is Severity.ERROR
+
+    def to_dict(self) -> dict:
+        out = {"rule": self.rule, "severity": str(self.severity), "message": self.message}
+        for key in ("fix", "file", "line", "field"):
+            value = getattr(self, key)
+            if value is not None:
+                out[key] = value
+        return out
+
+    def sort_key(self) -> tuple:
+        order = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
+        return (self.file or "", self.line or 0, order[self.severity], self.rule, self.field or "", self.message)
+
+    def with_file(self, file: str) -> Finding:
+        return Finding(self.rule, self.severity, self.message, self.fix, file, self.line, self.field)
+
+
+def error(rule: str, message: str, fix: str | None = None, **where) -> Finding:
+    return Finding(rule, Severity.ERROR, message, fix, **where)
+
+
+def warning(rule: str, message: str, fix: str | None = None, **where) -> Finding:
+    return Finding(rule, Severity.WARNING, message, fix, **where)
+
+
+def info(rule: str, message: str, fix: str | None = None, **where) -> Finding:
+    return Finding(rule, Severity.INFO, message, fix, **where)
+
+
+def strict_or_warning(strict: bool, rule: str, message: str, fix: str | None = None, **where) -> Finding:
+    """The checks where the ecosystem is tolerant: an error in strict mode, a warning in lenient mode."""
+    return Finding(rule, Severity.ERROR if strict else Severity.WARNING, message, fix, **where)

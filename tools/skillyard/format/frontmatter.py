@@ -1,0 +1,173 @@
+"""Split SKILL.md into frontmatter and body, and parse the frontmatter as real authors write it.
+
+Rules: the frontmatter starts the file (a BOM and CRLF line ends are tolerated) and closes at the first line that is
+exactly `---`. A `---` inside a block scalar is always indented, so it never closes the frontmatter. Values with an
+unquoted `: ` are repaired (lenient) or reported with the repair (strict); the rest of the checks still run on the
+repaired data so that an author sees every problem at once.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import yaml
+
+from skillyard.format import safety
+from skillyard.format.findings import Finding, error, strict_or_warning
+from skillyard.format.yamlload import DuplicateKeyError, load_with_lines
+
+MAX_FRONTMATTER_LINES = 200
+
+# `key: value: more` on one line, value not quoted, not flow, not a block scalar, not an alias/anchor/tag.
+_UNQUOTED_COLON = re.compile(r"""^(?P<lead>\s*(?:-\s+)?[A-Za-z0-9_][\w.-]*:[ \t]+)(?P<value>(?!["'\[{|>&*!#%@`]).*?:\s.*?)\s*$""")
+
+
+@dataclass
+class Frontmatter:
+    """The parsed parts of a SKILL.md file."""
+
+    data: dict
+    body: str
+    body_line: int
+    key_lines: dict[str, int] = field(default_factory=dict)
+    findings: list[Finding] = field(default_factory=list)
+    raw: str = ""
+    ok: bool = True
+
+    def line_of(self, key: str) -> int | None:
+        return self.key_lines.get(key.split(".")[0].split("[")[0])
+
+
+def normalise_text(text: str) -> str:
+    """Drop a leading BOM and turn CRLF/CR line ends into LF."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text
+
+
+def split_frontmatter(text: str) -> tuple[str, str, int] | None:
+    """Return (frontmatter text, body, body's first line) or None when the file has no frontmatter block.
+
+    The opening line must be exactly `---` (trailing spaces allowed) and the block closes at the next line that is
+    exactly `---`. Raises ValueError when the block never closes.
+    """
+    text = normalise_text(text)
+    if not (text.startswith("---\n") or text.rstrip(" \t") == "---" or re.match(r"---[ \t]+\n", text)):
+        return None
+    first_newline = text.find("\n")
+    if first_newline < 0:
+        raise ValueError("unclosed")
+    position = first_newline + 1
+    line_number = 2
+    while position <= len(text):
+        end = text.find("\n", position)
+        line = text[position:] if end < 0 else text[position:end]
+        if line.rstrip(" \t") == "---":
+            body_start = len(text) if end < 0 else end + 1
+            return text[first_newline + 1 : position], text[body_start:], line_number + 1
+        if end < 0:
+            break
+        position = end + 1
+        line_number += 1
+    raise ValueError("unclosed")
+
+
+def repair_unquoted_colons(yaml_text: str) -> tuple[str, list[int]]:
+    """Quote plain scalar values that contain `: `; returns the new text and the 1-based lines changed."""
+    out: list[str] = []
+    changed: list[int] = []
+    for number, line in enumerate(yaml_text.split("\n"), start=1):
+        match = _UNQUOTED_COLON.match(line)
+        if match:
+            value = match.group("value").replace("'", "''")
+            out.append(f"{match.group('lead')}'{value}'")
+            changed.append(number)
+        else:
+            out.append(line)
+    return "\n".join(out), changed
+
+
+def parse_skill_md(
+    text: str,
+    *,
+    strict: bool = False,
+    file: str = "SKILL.md",
+    max_lines: int = MAX_FRONTMATTER_LINES,
+) -> Frontmatter:
+    """Parse SKILL.md text. Never raises for bad input: problems become findings and `ok` turns False."""
+    where = {"file": file}
+    try:
+        parts = split_frontmatter(text)
+    except ValueError:
+        return Frontmatter({}, "", 1, findings=[error(
+            "frontmatter-unclosed", "The frontmatter opened with `---` on line 1 never closes.",
+            "Close it with a line that is exactly `---` before the Markdown body.", line=1, **where)], ok=False)
+    if parts is None:
+        return Frontmatter({}, normalise_text(text), 1, findings=[error(
+            "frontmatter-missing", "SKILL.md does not start with a YAML frontmatter block.",
+            "Start the file with `---`, then `name:` and `description:` lines, then `---`.", line=1, **where)], ok=False)
+    yaml_text, body, body_line = parts
+    findings: list[Finding] = []
+    line_count = yaml_text.count("\n")
+    if line_count > max_lines:
+        findings.append(error(
+            "frontmatter-too-long", f"The frontmatter has {line_count} lines; at most {max_lines} are allowed.",
+            "Keep only metadata in the frontmatter and move long text into the Markdown body or references/.",
+            line=1, **where))
+    for line, what in safety.find_control(yaml_text):
+        findings.append(error("control-character", f"The frontmatter contains a control character ({what}).",
+                              "Delete the character; only tabs and line breaks are allowed.", line=line + 1, **where))
+    for line, what in safety.find_invisible(yaml_text):
+        findings.append(error("invisible-unicode", f"The frontmatter contains an invisible character ({what}).",
+                              "Delete it: invisible characters can hide text from reviewers.", line=line + 1, **where))
+
+    data, key_lines, yaml_findings = _load_yaml(yaml_text, strict=strict, file=file)
+    findings.extend(yaml_findings)
+    if data is None:
+        return Frontmatter({}, body, body_line, findings=findings, raw=yaml_text, ok=False)
+    if not isinstance(data, dict):
+        findings.append(error("frontmatter-shape", "The frontmatter is not a mapping of `field: value` lines.",
+                              "Write one `field: value` per line, starting with `name:` and `description:`.",
+                              line=2, **where))
+        return Frontmatter({}, body, body_line, findings=findings, raw=yaml_text, ok=False)
+    key_lines = {k: v + 1 for k, v in key_lines.items()}  # the YAML starts on file line 2
+    for path, value in safety.iter_strings(data):
+        if safety.ANGLE.search(value):
+            top = path.split(".")[0].split("[")[0]
+            findings.append(strict_or_warning(
+                strict, "angle-bracket", f"`{path}` contains `<` or `>`, which could inject markup into prompts and pages.",
+                "Remove `<` and `>` (write `[file]` instead of `<file>`).", line=key_lines.get(top), field=path, **where))
+    return Frontmatter(data, body, body_line, key_lines, findings, yaml_text,
+                       ok=not any(f.is_error for f in findings))
+
+
+def _load_yaml(yaml_text: str, *, strict: bool, file: str) -> tuple[object, dict[str, int], list[Finding]]:
+    where = {"file": file}
+    try:
+        data, lines = load_with_lines(yaml_text)
+        return data, lines, []
+    except DuplicateKeyError as exc:
+        return None, {}, [error("yaml-duplicate-key", f"The key `{exc.key}` appears twice in the frontmatter.",
+                                "Keep one of them.", line=exc.line + 1, field=exc.key, **where)]
+    except yaml.YAMLError as exc:
+        first_error = exc
+    repaired, changed = repair_unquoted_colons(yaml_text)
+    if changed:
+        try:
+            data, lines = load_with_lines(repaired)
+        except yaml.YAMLError:
+            pass
+        else:
+            findings = [strict_or_warning(
+                strict, "yaml-unquoted-colon", "A value contains `: ` without quotes, which YAML reads as a nested mapping.",
+                "Quote the value: `description: \"Use when: ...\"`, or use a `>-` block.", line=n + 1, **where)
+                for n in changed]
+            return data, lines, findings
+    mark = getattr(first_error, "problem_mark", None)
+    line = mark.line + 2 if mark is not None else None
+    problem = getattr(first_error, "problem", None) or str(first_error).splitlines()[0]
+    return None, {}, [error("yaml-syntax", f"The frontmatter is not valid YAML: {problem}.",
+                            "Check indentation and quote values that contain `:`, `#`, `[` or `{`.", line=line, **where)]

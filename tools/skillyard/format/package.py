@@ -1,0 +1,236 @@
+"""Read one skill folder: its files (hashed), frontmatter, manifest, inventory and every finding.
+
+This is the one place in `format/` that touches the file system. It never follows a link out of the folder and
+never executes anything it reads.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from skillyard.format import rules, security
+from skillyard.format.findings import Finding, error, info, strict_or_warning
+from skillyard.format.frontmatter import parse_skill_md
+from skillyard.format.manifest import merge_manifest, parse_manifest
+from skillyard.format.policy import Policy
+
+RECOGNISED_DIRS = ("scripts", "references", "assets", "tests", "config")
+CODE_SUFFIXES = frozenset({".py", ".sh", ".bash", ".zsh", ".js", ".mjs", ".cjs", ".ts", ".rb", ".pl", ".php", ".ps1",
+                           ".bat", ".cmd", ".exe", ".dll", ".so", ".dylib", ".jar", ".go", ".rs", ".lua", ".r"})
+CODE_DIRS = ("scripts/", "tests/")
+SCAN_LIMIT = 512 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class FileEntry:
+    path: str
+    size: int
+    sha256: str
+    executable: bool = False
+
+    def to_dict(self) -> dict:
+        out = {"path": self.path, "size": self.size, "sha256": self.sha256}
+        if self.executable:
+            out["executable"] = True
+        return out
+
+
+@dataclass
+class SkillPackage:
+    folder: Path
+    rel_path: str
+    name: str
+    data: dict
+    body: str
+    files: list[FileEntry] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    inventory: dict = field(default_factory=dict)
+    skill_md_name: str | None = "SKILL.md"
+    manifest_only: bool = False
+
+    @property
+    def valid(self) -> bool:
+        return not any(f.is_error for f in self.findings)
+
+    @property
+    def errors(self) -> list[Finding]:
+        return [f for f in self.findings if f.is_error]
+
+    def integrity(self) -> str:
+        return integrity_of(self.files)
+
+
+def integrity_of(files) -> str:
+    """One digest over the whole file list: sha256 of `<sha256>  <path>\\n` lines sorted by path."""
+    lines = "".join(f"{f.sha256}  {f.path}\n" for f in sorted(files, key=lambda f: f.path))
+    return "sha256-" + hashlib.sha256(lines.encode("utf-8")).hexdigest()
+
+
+def _walk(folder: Path, policy: Policy, findings: list[Finding]) -> list[tuple[str, str]]:
+    """(relative posix path, absolute path to read) for every file; links and special files are checked here."""
+    root_real = os.path.realpath(folder)
+    out: list[tuple[str, str]] = []
+    stack = [("", str(folder))]
+    while stack:
+        prefix, directory = stack.pop()
+        try:
+            entries = sorted(os.scandir(directory), key=lambda e: e.name)
+        except OSError as exc:
+            findings.append(error("unreadable", f"Cannot read the folder: {exc.strerror}.", "Fix its permissions.",
+                                  file=prefix or "."))
+            continue
+        for entry in entries:
+            rel = prefix + entry.name
+            if entry.name in policy.ignored_names or entry.name.startswith("."):
+                findings.append(info("ignored-file", f"`{rel}` is hidden or build output and is not published.",
+                                     "Delete it from the skill folder.", file=rel))
+                continue
+            if entry.is_symlink():
+                target = os.readlink(entry.path)
+                if os.path.isabs(target):
+                    findings.append(error("symlink-absolute", f"`{rel}` is a link to the absolute path {target!r}.",
+                                          "Replace the link with the file itself.", file=rel))
+                    continue
+                real = os.path.realpath(entry.path)
+                if os.path.commonpath([root_real, real]) != root_real:
+                    findings.append(error("symlink-escape", f"`{rel}` links outside the skill folder ({target!r}).",
+                                          "Replace the link with a copy of the file inside the folder.", file=rel))
+                    continue
+                if os.path.isdir(real):
+                    findings.append(error("symlink-dir", f"`{rel}` is a link to a folder.",
+                                          "Replace the link with the folder's files.", file=rel))
+                    continue
+                if not os.path.isfile(real):
+                    findings.append(error("symlink-broken", f"`{rel}` is a broken link ({target!r}).",
+                                          "Remove the link.", file=rel))
+                    continue
+                out.append((rel, real))
+            elif entry.is_dir(follow_symlinks=False):
+                stack.append((rel + "/", entry.path))
+            elif entry.is_file(follow_symlinks=False):
+                out.append((rel, entry.path))
+            else:
+                findings.append(error("special-file", f"`{rel}` is not a regular file (device, pipe or socket).",
+                                      "Remove it.", file=rel))
+    out.sort()
+    return out
+
+
+def _inventory(files: list[FileEntry], skill_md_lines: int) -> dict:
+    paths = [f.path for f in files]
+    scripts = [p for p in paths if p.startswith("scripts/")]
+    references = [p for p in paths if p.startswith("references/") or
+                  ("/" not in p and p.lower().endswith(".md") and p not in ("SKILL.md", "skill.md", "README.md"))]
+    assets = [p for p in paths if p.startswith("assets/")]
+    return {
+        "has_scripts": bool(scripts), "has_references": bool(references), "has_assets": bool(assets),
+        "script_files": scripts, "reference_files": references, "asset_files": assets,
+        "total_files": len(files), "total_size": sum(f.size for f in files), "skill_md_lines": skill_md_lines,
+    }
+
+
+def load_skill(folder: str | os.PathLike, policy: Policy | None = None, *, rel_path: str | None = None) -> SkillPackage:
+    """Read and check one skill folder. Never raises for bad content: everything becomes a finding."""
+    policy = policy or Policy()
+    folder = Path(folder)
+    strict = policy.strict
+    findings: list[Finding] = []
+    walked = _walk(folder, policy, findings)
+    files: list[FileEntry] = []
+    texts: dict[str, str] = {}
+    total = 0
+    for rel, real in walked:
+        try:
+            st = os.stat(real)
+        except OSError as exc:
+            findings.append(error("unreadable", f"Cannot read `{rel}`: {exc.strerror}.", "Fix its permissions.", file=rel))
+            continue
+        total += st.st_size
+        if st.st_size > policy.max_file_bytes:
+            findings.append(error("file-too-large", f"`{rel}` is {st.st_size:,} bytes; the limit is {policy.max_file_bytes:,}.",
+                                  "Shrink the file, or link to it from the body instead of shipping it.", file=rel))
+            continue
+        with open(real, "rb") as handle:
+            content = handle.read()
+        executable = bool(st.st_mode & (stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH))
+        files.append(FileEntry(rel, len(content), hashlib.sha256(content).hexdigest(), executable))
+        if len(content) <= SCAN_LIMIT and (rel in ("SKILL.md", "skill.md", "skill.yaml") or
+                                           os.path.splitext(rel)[1].lower() in security.TEXT_SUFFIXES):
+            try:
+                texts[rel] = content.decode("utf-8")
+            except UnicodeDecodeError:
+                if rel.lower() == "skill.md":
+                    findings.append(error("encoding", "SKILL.md is not UTF-8 text.", "Save it as UTF-8.", file=rel))
+        suffix = os.path.splitext(rel)[1].lower()
+        if (suffix in CODE_SUFFIXES or executable) and not rel.startswith(CODE_DIRS):
+            findings.append(strict_or_warning(strict, "code-outside-scripts",
+                                              f"`{rel}` is executable code outside scripts/.",
+                                              "Move it under scripts/ (tests under tests/).", file=rel))
+    if total > policy.max_total_bytes:
+        findings.append(error("package-too-large", f"The skill's files add up to {total:,} bytes; the limit is {policy.max_total_bytes:,}.",
+                              "Remove large assets or fetch them at run time from a documented URL.", file="."))
+    if len(walked) > policy.max_files:
+        findings.append(error("too-many-files", f"The skill has {len(walked)} files; the limit is {policy.max_files}.",
+                              "Bundle or remove files.", file="."))
+
+    skill_md_name = "SKILL.md" if "SKILL.md" in texts else ("skill.md" if "skill.md" in texts else None)
+    if skill_md_name == "skill.md":
+        findings.append(strict_or_warning(strict, "skill-md-case", "The instructions file is `skill.md`; runtimes look for `SKILL.md`.",
+                                          "Rename it to SKILL.md.", file="skill.md"))
+    manifest, manifest_lines = None, {}
+    if "skill.yaml" in texts:
+        manifest, manifest_lines, manifest_findings = parse_manifest(texts["skill.yaml"])
+        findings += manifest_findings
+    data: dict = {}
+    body = ""
+    key_lines: dict[str, int] = {}
+    manifest_only = False
+    if skill_md_name:
+        fm = parse_skill_md(texts[skill_md_name], strict=strict, file=skill_md_name,
+                            max_lines=policy.max_frontmatter_lines)
+        findings += fm.findings
+        data, body, key_lines = fm.data, fm.body, fm.key_lines
+        findings += security.scan_text(body, skill_md_name, line_offset=fm.body_line - 1, is_markdown=True)
+        if manifest is not None:
+            data, merge_findings = merge_manifest(data, manifest, manifest_lines=manifest_lines)
+            findings += merge_findings
+    elif manifest is not None:
+        manifest_only = True
+        findings.append(strict_or_warning(strict, "skill-md-missing", "The skill has skill.yaml but no SKILL.md.",
+                                          "Run `skillyard migrate <folder>` to write the equivalent SKILL.md.", file="SKILL.md"))
+        data = {k: v for k, v in manifest.items() if k not in ("schema_version", "system_prompt")}
+        body = str(manifest.get("system_prompt") or "")
+        key_lines = manifest_lines
+        findings += security.scan_text(body, "skill.yaml", is_markdown=True)
+    elif not any(f.rule == "encoding" for f in findings):
+        findings.append(error("skill-md-missing", "The folder has no SKILL.md.",
+                              "Add a SKILL.md with `name` and `description` frontmatter (`skill init` writes one).",
+                              file="SKILL.md"))
+    if data or skill_md_name or manifest_only:
+        findings += rules.check_frontmatter(
+            data, body, strict=strict, file=skill_md_name or "skill.yaml", key_lines=key_lines,
+            folder_name=folder.name, required_fields=policy.required_fields)
+    for rel, text in texts.items():
+        if rel not in ("SKILL.md", "skill.md"):
+            findings += security.scan_text(text, rel, is_markdown=rel.lower().endswith(".md"))
+    name = data.get("name") if isinstance(data.get("name"), str) else folder.name
+    skill_md_lines = texts[skill_md_name].count("\n") + 1 if skill_md_name else 0
+    findings.sort(key=Finding.sort_key)
+    return SkillPackage(folder=folder, rel_path=rel_path if rel_path is not None else folder.name, name=name,
+                        data=data, body=body, files=files, findings=_dedupe(findings),
+                        inventory=_inventory(files, skill_md_lines), skill_md_name=skill_md_name,
+                        manifest_only=manifest_only)
+
+
+def _dedupe(findings: list[Finding]) -> list[Finding]:
+    seen: set = set()
+    out = []
+    for finding in findings:
+        if finding not in seen:
+            seen.add(finding)
+            out.append(finding)
+    return out

@@ -1,0 +1,36 @@
+"""What a registry accepts. The values live in config (`[tool.skillyard]`), never in code."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Policy:
+    strict: bool = True
+    required_fields: tuple[str, ...] = ()
+    max_file_bytes: int = 1024 * 1024
+    max_total_bytes: int = 5 * 1024 * 1024
+    max_files: int = 200
+    max_frontmatter_lines: int = 200
+    ignored_names: frozenset[str] = field(default_factory=lambda: frozenset({".DS_Store", "__pycache__", ".git"}))
+
+    @classmethod
+    def from_config(cls, section: dict, *, mode: str | None = None) -> Policy:
+        """Build from a `[tool.skillyard]`-style mapping; `mode` ("strict"/"lenient") overrides the config's."""
+        chosen = mode or section.get("mode", "strict")
+        if chosen not in ("strict", "lenient"):
+            from skillyard.errors import SkillyardError
+
+            raise SkillyardError(f"mode must be 'strict' or 'lenient', not {chosen!r}", "Set mode = \"strict\" in [tool.skillyard].")
+        return cls(
+            strict=chosen == "strict",
+            required_fields=tuple(section.get("required_fields", ())),
+            max_file_bytes=int(section.get("max_file_bytes", cls.max_file_bytes)),
+            max_total_bytes=int(section.get("max_total_bytes", cls.max_total_bytes)),
+            max_files=int(section.get("max_files", cls.max_files)),
+        )
+
+    @property
+    def mode(self) -> str:
+        return "strict" if self.strict else "lenient"

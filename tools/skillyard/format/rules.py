@@ -1,0 +1,169 @@
+"""Frontmatter rules: the schema first, then what a schema cannot express. Pure: data in, findings out."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from skillyard.format.findings import Finding, Severity, error, info, strict_or_warning, warning
+from skillyard.format.schemas import SCHEMA_FILES, load_schema, resolve_schema_path, validator
+
+KNOWN_CAPABILITIES = ("read-file", "write-file", "http-request", "execute-code")
+INPUT_REF = re.compile(r"\{\{\s*inputs\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
+
+
+def known_fields() -> frozenset[str]:
+    return frozenset(load_schema(SCHEMA_FILES["frontmatter"])["properties"])
+
+
+def _field_path(parts) -> str:
+    out = ""
+    for part in parts:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+def schema_findings(data: dict, *, strict: bool, file: str, key_lines: dict[str, int]) -> list[Finding]:
+    """Turn JSON Schema errors into findings that carry the schema's own rule id and fix."""
+    root = load_schema(SCHEMA_FILES["frontmatter"])
+    findings = []
+    for err in validator("frontmatter").iter_errors(data):
+        rule, fix, lenient = resolve_schema_path(root, err.absolute_schema_path)
+        path = _field_path(err.absolute_path)
+        if err.validator == "required" and not err.absolute_path:
+            missing = err.message.split("'")[1] if "'" in err.message else "?"
+            findings.append(error("required-field", f"The required field `{missing}` is missing.",
+                                  f"Add a `{missing}:` line to the frontmatter.", file=file, line=2, field=missing))
+            continue
+        if err.validator == "additionalProperties" and not err.absolute_path:
+            continue  # unknown top-level fields are reported as warnings below
+        severity = Severity.WARNING if (lenient and not strict) else Severity.ERROR
+        value = err.instance
+        shown = value if not isinstance(value, str) or len(value) <= 60 else value[:57] + "..."
+        message = _message(err, path, shown)
+        findings.append(Finding(rule or "schema", severity, message, fix, file,
+                                key_lines.get(path.split(".")[0].split("[")[0]), path or None))
+    return findings
+
+
+def _message(err, path: str, shown: object) -> str:
+    kind = err.validator
+    label = f"`{path}`" if path else "The frontmatter"
+    if kind == "type":
+        return f"{label} must be of type {err.validator_value}, not {type(err.instance).__name__} ({shown!r})."
+    if kind == "maxLength":
+        return f"{label} is {len(err.instance)} characters long; the limit is {err.validator_value}."
+    if kind == "minLength":
+        return f"{label} is empty."
+    if kind == "pattern":
+        return f"{label} has the value {shown!r}, which is not in the required form."
+    if kind == "enum":
+        return f"{label} is {shown!r}; allowed: {', '.join(map(str, err.validator_value))}."
+    if kind == "oneOf":
+        return f"{label} has a value of the wrong shape ({shown!r})."
+    return f"{label}: {err.message}"
+
+
+def semantic_findings(data: dict, body: str, *, strict: bool, file: str, key_lines: dict[str, int],
+                      folder_name: str | None, required_fields: tuple[str, ...] = ()) -> list[Finding]:
+    """Checks beyond the schema: folder name, unknown fields, inputs, mcp_deps, registry policy."""
+    findings: list[Finding] = []
+
+    def where(key: str) -> dict:
+        return {"file": file, "line": key_lines.get(key), "field": key}
+
+    name = data.get("name")
+    if isinstance(name, str) and folder_name is not None:
+        normal_name = unicodedata.normalize("NFKC", name)
+        if normal_name != unicodedata.normalize("NFKC", folder_name):
+            findings.append(strict_or_warning(
+                strict, "name-folder-mismatch", f"`name` is {name!r} but the folder is named {folder_name!r}.",
+                f"Rename the folder to `{name}` or set `name: {folder_name}`.", **where("name")))
+    unknown = sorted(k for k in data if isinstance(k, str) and k not in known_fields())
+    for key in unknown:
+        findings.append(warning("unknown-field", f"`{key}` is not a field Skillyard or a known runtime reads.",
+                                "Check the spelling, or move custom data under `metadata:`.", **where(key)))
+    for key in sorted(k for k in data if not isinstance(k, str)):
+        findings.append(error("frontmatter-shape", f"The key {key!r} is not a string.", "Quote the key.", file=file))
+    for key in required_fields:
+        if data.get(key) in (None, "", []):
+            findings.append(strict_or_warning(
+                strict, "policy-required-field", f"This registry requires `{key}`.",
+                f"Add `{key}:` to the frontmatter (see the format page for its form).", file=file, line=2, field=key))
+    if "display-name" in data and "displayName" in data and data["display-name"] != data["displayName"]:
+        findings.append(error("display-name-conflict", "`display-name` and `displayName` disagree.",
+                              "Keep one of them.", **where("displayName")))
+    findings += _input_findings(data.get("inputs"), body, file, key_lines)
+    findings += _mcp_findings(data.get("mcp_deps"), file, key_lines)
+    caps = data.get("capabilities")
+    if isinstance(caps, list):
+        for cap in caps:
+            if isinstance(cap, str) and cap not in KNOWN_CAPABILITIES:
+                findings.append(info("custom-capability", f"`{cap}` is a custom capability; targets may not map it.",
+                                     f"Use one of {', '.join(KNOWN_CAPABILITIES)} where one fits.", **where("capabilities")))
+    return findings
+
+
+def _input_findings(inputs: object, body: str, file: str, key_lines: dict[str, int]) -> list[Finding]:
+    findings: list[Finding] = []
+    line = key_lines.get("inputs")
+    declared: dict[str, dict] = {}
+    if isinstance(inputs, list):
+        for index, item in enumerate(inputs):
+            if not isinstance(item, dict) or not isinstance(item.get("name"), str):
+                continue
+            name = item["name"]
+            if name in declared:
+                findings.append(error("inputs-duplicate", f"The input `{name}` is declared twice.",
+                                      "Give every input a unique name.", file=file, line=line, field=f"inputs[{index}].name"))
+            declared[name] = item
+            if "default" in item and not default_matches(item):
+                findings.append(error("inputs-default-type",
+                                      f"The default of input `{name}` ({item['default']!r}) is not a valid {item.get('type')}.",
+                                      "Make the default match the input's type (and be one of `enum`).",
+                                      file=file, line=line, field=f"inputs[{index}].default"))
+            if item.get("required") is True and "default" in item:
+                findings.append(warning("inputs-required-default", f"Input `{name}` is required but has a default.",
+                                        "Drop `required: true` or the default.", file=file, line=line,
+                                        field=f"inputs[{index}]"))
+    for match in sorted(set(INPUT_REF.findall(body))):
+        if match not in declared:
+            findings.append(error("inputs-undeclared", f"The body uses `{{{{inputs.{match}}}}}` but no input `{match}` is declared.",
+                                  f"Declare it under `inputs:` (name: {match}, type: string) or remove the placeholder.",
+                                  file=file, field="inputs"))
+    return findings
+
+
+def default_matches(item: dict) -> bool:
+    """Whether an input's default fits its declared type."""
+    value, kind = item.get("default"), item.get("type")
+    if kind == "string":
+        return isinstance(value, str)
+    if kind == "number":
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    if kind == "boolean":
+        return isinstance(value, bool)
+    if kind == "enum":
+        return value in (item.get("enum") or [])
+    return True
+
+
+def _mcp_findings(deps: object, file: str, key_lines: dict[str, int]) -> list[Finding]:
+    findings: list[Finding] = []
+    if isinstance(deps, list):
+        seen: set[str] = set()
+        for index, dep in enumerate(deps):
+            if isinstance(dep, dict) and isinstance(dep.get("tool"), str):
+                if dep["tool"] in seen:
+                    findings.append(error("mcp-deps-duplicate", f"The MCP tool `{dep['tool']}` is listed twice.",
+                                          "List each tool once.", file=file, line=key_lines.get("mcp_deps"),
+                                          field=f"mcp_deps[{index}].tool"))
+                seen.add(dep["tool"])
+    return findings
+
+
+def check_frontmatter(data: dict, body: str, *, strict: bool, file: str, key_lines: dict[str, int],
+                      folder_name: str | None, required_fields: tuple[str, ...] = ()) -> list[Finding]:
+    return schema_findings(data, strict=strict, file=file, key_lines=key_lines) + semantic_findings(
+        data, body, strict=strict, file=file, key_lines=key_lines, folder_name=folder_name,
+        required_fields=required_fields)

@@ -1,0 +1,87 @@
+"""Load the JSON Schemas in `schemas/` (the single source of truth) and keep one compiled validator each."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+SCHEMA_FILES = {
+    "frontmatter": "skill-frontmatter.schema.json",
+    "skill-yaml": "skill-yaml.schema.json",
+    "registry": "registry.schema.json",
+    "index": "index.schema.json",
+    "skill-lock": "skill-lock.schema.json",
+    "skills-lock": "skills-lock.schema.json",
+    "evolution": "evolution.schema.json",
+    "validate-report": "validate-report.schema.json",
+}
+
+
+def schema_dir() -> Path:
+    return Path(str(resources.files("skillyard") / "schemas"))
+
+
+@cache
+def load_schema(file_name: str) -> dict:
+    return json.loads((schema_dir() / file_name).read_text(encoding="utf-8"))
+
+
+@cache
+def _registry():
+    from referencing import Registry, Resource
+
+    resources_ = []
+    for file_name in SCHEMA_FILES.values():
+        schema = load_schema(file_name)
+        resource = Resource.from_contents(schema)
+        resources_.append((schema["$id"], resource))
+        resources_.append((file_name, resource))
+    return Registry().with_resources(resources_)
+
+
+@cache
+def validator(kind: str):
+    """A compiled Draft 2020-12 validator for one of SCHEMA_FILES' kinds (built once: building is the slow part)."""
+    from jsonschema import Draft202012Validator
+
+    schema = load_schema(SCHEMA_FILES[kind])
+    return Draft202012Validator(schema, registry=_registry())
+
+
+def schema_errors(kind: str, document: object) -> list:
+    """Every validation error, in a stable order."""
+    return sorted(validator(kind).iter_errors(document), key=lambda e: (list(map(str, e.absolute_path)), e.message))
+
+
+def check_document(kind: str, document: object, *, what: str) -> None:
+    """Raise SkillyardError naming the first problem when `document` does not match its schema."""
+    errors = schema_errors(kind, document)
+    if errors:
+        from skillyard.errors import SkillyardError
+
+        first = errors[0]
+        where = "/".join(map(str, first.absolute_path)) or "(top level)"
+        raise SkillyardError(f"{what} does not match {SCHEMA_FILES[kind]} at {where}: {first.message}",
+                             f"Fix or remove the file; {len(errors)} problem(s) in all.")
+
+
+def resolve_schema_path(root: dict, path) -> tuple[str | None, str | None, bool]:
+    """Walk a jsonschema error's schema path and return the innermost (x-rule, x-fix, lenient) annotations."""
+    node: object = root
+    rule = fix = None
+    lenient = False
+    for step in path:
+        if isinstance(node, dict) and step == "$ref" and isinstance(node.get("$ref"), str):
+            node = load_schema(node["$ref"].split("#")[0]) if not node["$ref"].startswith("#") else root
+            continue
+        try:
+            node = node[step]  # type: ignore[index]
+        except (KeyError, IndexError, TypeError):
+            break
+        if isinstance(node, dict):
+            rule = node.get("x-rule", rule)
+            fix = node.get("x-fix", fix)
+            lenient = lenient or node.get("x-lenient") == "warning"
+    return rule, fix, lenient
