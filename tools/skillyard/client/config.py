@@ -1,0 +1,286 @@
+"""The `skill` client's settings: `$SKILLCLI_HOME/config.yaml` (default `~/.skillcli/config.yaml`).
+
+Interface used by the other client modules:
+
+- `load_config(home=None) -> Config`: home is the argument, else `$SKILLCLI_HOME`, else `~/.skillcli`.
+- `Config.sources`: `Source(name, url, token_env, priority)` sorted by priority, highest first (ties: the one
+  added first wins). A source stores the *name* of the environment variable holding its token, never a token.
+- `Config.get/set(dotted_key, ...)`, `save()` (atomic, under an `fcntl.flock` on `config.yaml.lock`), and
+  `edit(home)`: lock, reload, change, save — the safe way for a command to change the file.
+- Typed accessors: `github_raw_url`, `github_codeload_url`, `github_api_url` (environment overrides
+  `SKILL_GITHUB_RAW_URL`, `SKILL_GITHUB_CODELOAD_URL`, `SKILL_GITHUB_API_URL` win over the file), `default_target`,
+  `mcp_hub_endpoint`, `mcp_hub_timeout` (ms), `skill_inputs(name)`, `http_timeout`, `http_retries`, `cache_ttl`,
+  `cache_dir`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import fcntl
+import os
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from skillyard.errors import SkillyardError
+
+DEFAULT_GITHUB_RAW_URL = "https://raw.githubusercontent.com"
+DEFAULT_GITHUB_CODELOAD_URL = "https://codeload.github.com"
+DEFAULT_GITHUB_API_URL = "https://api.github.com"
+
+# dotted config key -> (environment override, default)
+_ENV_KEYS = {
+    "github.raw_url": ("SKILL_GITHUB_RAW_URL", DEFAULT_GITHUB_RAW_URL),
+    "github.codeload_url": ("SKILL_GITHUB_CODELOAD_URL", DEFAULT_GITHUB_CODELOAD_URL),
+    "github.api_url": ("SKILL_GITHUB_API_URL", DEFAULT_GITHUB_API_URL),
+    "http.timeout": ("SKILL_HTTP_TIMEOUT", 15.0),
+    "http.retries": ("SKILL_HTTP_RETRIES", 3),
+    "http.backoff": ("SKILL_HTTP_BACKOFF", 0.5),
+    "cache.ttl": ("SKILL_CACHE_TTL", 600),
+}
+
+# Priority given to the first source; each later source gets PRIORITY_STEP less, so order of addition decides.
+FIRST_PRIORITY = 100
+PRIORITY_STEP = 10
+
+
+@dataclass(frozen=True)
+class Source:
+    """One registry the client reads: `url` is the registry.json URL; `token_env` names an env var (or None)."""
+
+    name: str
+    url: str
+    token_env: str | None = None
+    priority: int = FIRST_PRIORITY
+
+    def to_dict(self) -> dict:
+        data: dict = {"name": self.name, "url": self.url, "priority": self.priority}
+        if self.token_env:
+            data["token_env"] = self.token_env
+        return data
+
+
+def default_home() -> Path:
+    env = os.environ.get("SKILLCLI_HOME")
+    return Path(env).expanduser() if env else Path.home() / ".skillcli"
+
+
+class Config:
+    """The parsed config file plus where it lives; changes are in memory until `save()`."""
+
+    def __init__(self, home: Path, data: dict | None = None):
+        self.home = Path(home)
+        self.path = self.home / "config.yaml"
+        self.data: dict = data if data is not None else {}
+
+    # ---- generic access -------------------------------------------------------------------------------------
+    def get(self, dotted_key: str, default=None):
+        """Value at `a.b.c`, with the environment override for the keys that have one."""
+        env_name = _ENV_KEYS.get(dotted_key, (None, None))[0]
+        if env_name and os.environ.get(env_name):
+            return os.environ[env_name]
+        node: object = self.data
+        for part in dotted_key.split("."):
+            if not isinstance(node, dict) or part not in node:
+                return default
+            node = node[part]
+        return copy.deepcopy(node)
+
+    def set(self, dotted_key: str, value) -> None:
+        """Set `a.b.c` (creating parents); `None` removes the key."""
+        parts = dotted_key.split(".")
+        node = self.data
+        for part in parts[:-1]:
+            child = node.get(part)
+            if not isinstance(child, dict):
+                if value is None:
+                    return
+                child = node[part] = {}
+            node = child
+        if value is None:
+            node.pop(parts[-1], None)
+        else:
+            node[parts[-1]] = value
+
+    def _setting(self, key: str, kind):
+        env_name, default = _ENV_KEYS[key]
+        raw = self.get(key, default)
+        try:
+            return kind(raw)
+        except (TypeError, ValueError):
+            where = f"${env_name}" if os.environ.get(env_name) else f"{key} in {self.path}"
+            raise SkillyardError(f"{where} is {raw!r}, expected a {kind.__name__}",
+                                 f"Set it to a valid value, e.g. `{default}`.") from None
+
+    # ---- typed settings -------------------------------------------------------------------------------------
+    @property
+    def github_raw_url(self) -> str:
+        return str(self._setting("github.raw_url", str)).rstrip("/")
+
+    @property
+    def github_codeload_url(self) -> str:
+        return str(self._setting("github.codeload_url", str)).rstrip("/")
+
+    @property
+    def github_api_url(self) -> str:
+        return str(self._setting("github.api_url", str)).rstrip("/")
+
+    @property
+    def http_timeout(self) -> float:
+        return self._setting("http.timeout", float)
+
+    @property
+    def http_retries(self) -> int:
+        return self._setting("http.retries", int)
+
+    @property
+    def http_backoff(self) -> float:
+        return self._setting("http.backoff", float)
+
+    @property
+    def cache_ttl(self) -> float:
+        """Seconds a fetched registry is used without asking the server again (`cache.ttl`, default 600)."""
+        return self._setting("cache.ttl", float)
+
+    @property
+    def default_target(self) -> str:
+        return str(self.get("install.target", "claude-code"))
+
+    @property
+    def mcp_hub_endpoint(self) -> str | None:
+        value = self.get("mcp_hub.endpoint")
+        return str(value) if value else None
+
+    @property
+    def mcp_hub_timeout(self) -> int:
+        """Milliseconds (`mcp_hub.timeout`, default 5000)."""
+        value = self.get("mcp_hub.timeout", 5000)
+        try:
+            return int(value)
+        except (TypeError, ValueError):
+            raise SkillyardError(f"mcp_hub.timeout in {self.path} is {value!r}, expected milliseconds",
+                                 "Set it to a whole number, e.g. 5000.") from None
+
+    def skill_inputs(self, name: str) -> dict:
+        """Saved input values for one skill (`inputs.<skill>`), {} when none."""
+        inputs = self.data.get("inputs")
+        value = inputs.get(name) if isinstance(inputs, dict) else None
+        return copy.deepcopy(value) if isinstance(value, dict) else {}
+
+    @property
+    def cache_dir(self) -> Path:
+        return self.home / "cache"
+
+    # ---- sources --------------------------------------------------------------------------------------------
+    @property
+    def sources(self) -> list[Source]:
+        """Configured sources, highest priority first; ties keep the order they were added."""
+        raw = self.data.get("sources") or []
+        if not isinstance(raw, list):
+            raise SkillyardError(f"`sources` in {self.path} must be a list", "Fix the file or delete it.")
+        out = []
+        for index, item in enumerate(raw):
+            if not isinstance(item, dict) or not item.get("name") or not item.get("url"):
+                raise SkillyardError(f"sources[{index}] in {self.path} needs a `name` and a `url`",
+                                     "Fix the entry or remove it with `skill source remove`.")
+            try:
+                priority = int(item.get("priority", FIRST_PRIORITY - PRIORITY_STEP * index))
+            except (TypeError, ValueError):
+                raise SkillyardError(f"sources[{index}].priority in {self.path} is not a whole number",
+                                     "Set it with `skill source priority NAME N`.") from None
+            out.append((-priority, index, Source(str(item["name"]), str(item["url"]),
+                                                 str(item["token_env"]) if item.get("token_env") else None,
+                                                 priority)))
+        return [source for _, _, source in sorted(out, key=lambda t: (t[0], t[1]))]
+
+    def source(self, name: str) -> Source:
+        for source in self.sources:
+            if source.name == name:
+                return source
+        known = ", ".join(s.name for s in self.sources) or "none"
+        raise SkillyardError(f"no source named {name!r} (configured: {known})",
+                             "List them with `skill source list`.")
+
+    def next_priority(self) -> int:
+        existing = [s.priority for s in self.sources]
+        return min(existing) - PRIORITY_STEP if existing else FIRST_PRIORITY
+
+    def put_source(self, source: Source) -> None:
+        """Add or replace (by name) a source entry."""
+        raw = [item for item in (self.data.get("sources") or []) if item.get("name") != source.name]
+        raw.append(source.to_dict())
+        self.data["sources"] = raw
+
+    def remove_source(self, name: str) -> None:
+        self.source(name)
+        self.data["sources"] = [item for item in self.data.get("sources") or [] if item.get("name") != name]
+
+    # ---- persistence ----------------------------------------------------------------------------------------
+    def save(self) -> None:
+        """Write atomically (temp file + os.replace) while holding the config lock."""
+        with _locked(self.home):
+            self._write()
+
+    def _write(self) -> None:
+        self.home.mkdir(parents=True, exist_ok=True)
+        text = yaml.safe_dump(self.data, sort_keys=True, allow_unicode=True, default_flow_style=False)
+        fd, tmp = tempfile.mkstemp(prefix=".config.", suffix=".tmp", dir=self.home)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                handle.write(text)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(tmp, self.path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+
+
+@contextlib.contextmanager
+def _locked(home: Path) -> Iterator[None]:
+    home.mkdir(parents=True, exist_ok=True)
+    with open(home / "config.yaml.lock", "a+") as lock:
+        fcntl.flock(lock.fileno(), fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock.fileno(), fcntl.LOCK_UN)
+
+
+def _read(path: Path) -> dict:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {}
+    except OSError as exc:
+        raise SkillyardError(f"cannot read {path}: {exc.strerror}", "Check the file's permissions.") from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise SkillyardError(f"{path} is not valid YAML: {exc}", "Fix the file, or delete it to start over.") from None
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise SkillyardError(f"{path} must hold a mapping at the top level", "Fix the file, or delete it.")
+    return data
+
+
+def load_config(home: Path | None = None) -> Config:
+    """Read the config (an absent file is an empty config)."""
+    home = Path(home) if home is not None else default_home()
+    return Config(home, _read(home / "config.yaml"))
+
+
+@contextlib.contextmanager
+def edit(home: Path | None = None) -> Iterator[Config]:
+    """Lock, reload, let the caller change the config, then save — so concurrent commands don't lose edits."""
+    home = Path(home) if home is not None else default_home()
+    with _locked(home):
+        config = Config(home, _read(home / "config.yaml"))
+        yield config
+        config._write()
