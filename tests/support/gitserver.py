@@ -1,0 +1,286 @@
+"""A real HTTP server on 127.0.0.1 that serves real git repositories the way GitHub does.
+
+Layouts:
+- raw:      GET /<owner>/<repo>/<ref>/<path>   -> bytes of `git show <ref>:<path>` (ref = branch, tag or sha)
+- codeload: GET /<owner>/<repo>/tar.gz/<ref>   -> `git archive --format=tar.gz --prefix=<repo>-<sha>/ <ref>`
+
+Every response carries a strong ETag (If-None-Match -> 304) and is gzip-encoded when the client asks.
+Tests inject faults (`fail_next`, `truncate_next`, `rate_limit_next`, `hang_next`, `require_token`,
+`redirect_to`) and read `log` to see which headers each request carried.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gzip
+import hashlib
+import subprocess
+import threading
+import time
+from dataclasses import dataclass, field
+from email.utils import formatdate
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+GIT_ENV = {
+    "GIT_AUTHOR_NAME": "Fixture", "GIT_AUTHOR_EMAIL": "fixture@example.invalid",
+    "GIT_COMMITTER_NAME": "Fixture", "GIT_COMMITTER_EMAIL": "fixture@example.invalid",
+    "GIT_CONFIG_NOSYSTEM": "1", "HOME": "/nonexistent", "PATH": "/usr/bin:/bin:/usr/local/bin",
+}
+
+
+def git(repo: Path, *args: str, input: bytes | None = None) -> bytes:
+    """Run git in `repo` with a fixed identity and no user config; raise with stderr on failure."""
+    result = subprocess.run(["git", *args], cwd=repo, env=GIT_ENV, input=input, capture_output=True)
+    if result.returncode != 0:
+        raise RuntimeError(f"git {' '.join(args)} failed: {result.stderr.decode(errors='replace')}")
+    return result.stdout
+
+
+@dataclass
+class Request:
+    """One logged request: what arrived and what was answered."""
+
+    method: str
+    path: str
+    headers: dict[str, str]
+    status: int = 0
+    host: str = ""
+
+    def header(self, name: str) -> str | None:
+        for key, value in self.headers.items():
+            if key.lower() == name.lower():
+                return value
+        return None
+
+
+@dataclass
+class _Fault:
+    kind: str
+    count: int
+    match: str | None
+    arg: object = None
+
+
+@dataclass
+class _State:
+    repos: dict[tuple[str, str], Path] = field(default_factory=dict)
+    faults: list[_Fault] = field(default_factory=list)
+    tokens: dict[tuple[str, str], str] = field(default_factory=dict)
+    redirects: list[tuple[str, str]] = field(default_factory=list)
+    log: list[Request] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+class GitServer:
+    """Start with `GitServer(tmp_path).start()` (or as a context manager); `url` is `http://127.0.0.1:<port>`."""
+
+    def __init__(self, root: Path):
+        self.root = Path(root)
+        self.root.mkdir(parents=True, exist_ok=True)
+        self.state = _State()
+        self._httpd: ThreadingHTTPServer | None = None
+        self._thread: threading.Thread | None = None
+        self.port = 0
+
+    # ---- lifecycle ------------------------------------------------------------------------------------------
+    def start(self) -> GitServer:
+        handler = type("Handler", (_Handler,), {"state": self.state})
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", self.port), handler)
+        self._httpd.daemon_threads = True
+        self.port = self._httpd.server_address[1]
+        self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05},
+                                        daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Stop listening (the port refuses connections afterwards: a 'network down' for the client)."""
+        if self._httpd is not None:
+            self._httpd.shutdown()
+            self._httpd.server_close()
+            self._httpd = None
+
+    def __enter__(self) -> GitServer:
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    # ---- repositories ---------------------------------------------------------------------------------------
+    def create_repo(self, owner: str, repo: str, files: dict[str, str | bytes] | None = None,
+                    message: str = "initial", branch: str = "main") -> str:
+        """`git init` a repository served as <owner>/<repo>; commit `files` (if any) and return the sha."""
+        path = self.root / "repos" / owner / repo
+        path.mkdir(parents=True, exist_ok=False)
+        git(path, "init", "-q", "-b", branch)
+        self.state.repos[(owner, repo)] = path
+        return self.commit(owner, repo, files or {}, message=message, allow_empty=not files)
+
+    def commit(self, owner: str, repo: str, files: dict[str, str | bytes], *, delete: tuple[str, ...] = (),
+               message: str = "update", allow_empty: bool = False, executable: tuple[str, ...] = ()) -> str:
+        """Write `files` (repo-relative path -> content), delete `delete`, commit, return the new sha."""
+        path = self.repo_path(owner, repo)
+        for rel, content in files.items():
+            target = path / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(content.encode() if isinstance(content, str) else content)
+            target.chmod(0o755 if rel in executable else 0o644)
+        for rel in delete:
+            (path / rel).unlink()
+        git(path, "add", "-A")
+        git(path, "commit", "-q", "-m", message, *(["--allow-empty"] if allow_empty else []))
+        return self.sha(owner, repo)
+
+    def sha(self, owner: str, repo: str, ref: str = "HEAD") -> str:
+        return git(self.repo_path(owner, repo), "rev-parse", f"{ref}^{{commit}}").decode().strip()
+
+    def repo_path(self, owner: str, repo: str) -> Path:
+        return self.state.repos[(owner, repo)]
+
+    def raw_url(self, owner: str, repo: str, ref: str, path: str) -> str:
+        return f"{self.url}/{owner}/{repo}/{ref}/{path}"
+
+    # ---- faults ---------------------------------------------------------------------------------------------
+    def _fault(self, kind: str, count: int, match: str | None, arg: object = None) -> None:
+        with self.state.lock:
+            self.state.faults.append(_Fault(kind, count, match, arg))
+
+    def fail_next(self, count: int = 1, status: int = 500, match: str | None = None) -> None:
+        """The next `count` requests (whose path contains `match`) get `status` with an empty body."""
+        self._fault("status", count, match, status)
+
+    def truncate_next(self, count: int = 1, match: str | None = None) -> None:
+        """The next `count` responses announce a Content-Length larger than the bytes sent, then close."""
+        self._fault("truncate", count, match)
+
+    def rate_limit_next(self, count: int = 1, retry_after: int = 1, match: str | None = None) -> None:
+        """The next `count` requests get 429 with `Retry-After: <retry_after>`."""
+        self._fault("ratelimit", count, match, retry_after)
+
+    def hang_next(self, count: int = 1, seconds: float = 5.0, match: str | None = None) -> None:
+        """The next `count` requests sleep `seconds` before answering (longer than a client timeout)."""
+        self._fault("hang", count, match, seconds)
+
+    def require_token(self, owner: str, repo: str, token: str) -> None:
+        """Make <owner>/<repo> private: `Authorization: token X` or `Bearer X` is required, else 401."""
+        self.state.tokens[(owner, repo)] = token
+
+    def redirect_to(self, prefix: str, other_base_url: str) -> None:
+        """Answer requests whose path starts with `prefix` with a 302 to the same path on `other_base_url`."""
+        self.state.redirects.append((prefix, other_base_url.rstrip("/")))
+
+    def clear_faults(self) -> None:
+        with self.state.lock:
+            self.state.faults.clear()
+            self.state.redirects.clear()
+
+    # ---- request log ----------------------------------------------------------------------------------------
+    @property
+    def log(self) -> list[Request]:
+        with self.state.lock:
+            return list(self.state.log)
+
+    def requests(self, contains: str = "") -> list[Request]:
+        return [r for r in self.log if contains in r.path]
+
+    def clear_log(self) -> None:
+        with self.state.lock:
+            self.state.log.clear()
+
+
+class _Handler(BaseHTTPRequestHandler):
+    state: _State
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format, *args) -> None:  # noqa: A002 - quiet test output
+        pass
+
+    def do_GET(self) -> None:  # noqa: N802
+        record = Request("GET", self.path, dict(self.headers.items()), host=self.headers.get("Host", ""))
+        with self.state.lock:
+            self.state.log.append(record)
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+            self._serve(record)
+
+    def _take_fault(self, path: str) -> _Fault | None:
+        with self.state.lock:
+            for fault in self.state.faults:
+                if fault.count > 0 and (fault.match is None or fault.match in path):
+                    fault.count -= 1
+                    return fault
+        return None
+
+    def _send(self, record: Request, status: int, body: bytes = b"", headers: dict | None = None,
+              *, content_length: int | None = None) -> None:
+        record.status = status
+        self.send_response(status)
+        for key, value in (headers or {}).items():
+            self.send_header(key, value)
+        self.send_header("Content-Length", str(len(body) if content_length is None else content_length))
+        self.end_headers()
+        if body:
+            self.wfile.write(body)
+        self.wfile.flush()
+
+    def _serve(self, record: Request) -> None:
+        path = urlsplit(self.path).path
+        for prefix, base in self.state.redirects:
+            if path.startswith(prefix):
+                self._send(record, 302, headers={"Location": base + self.path})
+                return
+        fault = self._take_fault(path)
+        if fault and fault.kind == "hang":
+            time.sleep(float(fault.arg))  # the client should have given up by now
+        elif fault and fault.kind == "status":
+            self._send(record, int(fault.arg), b"injected failure\n", {"Content-Type": "text/plain"})
+            return
+        elif fault and fault.kind == "ratelimit":
+            self._send(record, 429, b"slow down\n", {"Retry-After": str(fault.arg), "Content-Type": "text/plain"})
+            return
+
+        parts = [unquote(p) for p in path.split("/")[1:]]
+        if len(parts) < 4 or (parts[0], parts[1]) not in self.state.repos:
+            self._send(record, 404, b"404: Not Found\n", {"Content-Type": "text/plain"})
+            return
+        owner, repo = parts[0], parts[1]
+        token = self.state.tokens.get((owner, repo))
+        if token is not None:
+            auth = self.headers.get("Authorization", "")
+            if auth not in (f"token {token}", f"Bearer {token}"):
+                # GitHub answers 404 for private raw files; the fixture is explicit so tests can tell them apart.
+                self._send(record, 401, b"401: Unauthorized\n", {"Content-Type": "text/plain"})
+                return
+        repo_path = self.state.repos[(owner, repo)]
+        try:
+            if parts[2] == "tar.gz" and len(parts) == 4:
+                sha = git(repo_path, "rev-parse", f"{parts[3]}^{{commit}}").decode().strip()
+                body = git(repo_path, "archive", "--format=tar.gz", f"--prefix={repo}-{sha}/", sha)
+                ctype = "application/x-gzip"
+            else:
+                body = git(repo_path, "show", f"{parts[2]}:{'/'.join(parts[3:])}")
+                ctype = "application/json" if path.endswith(".json") else "text/plain; charset=utf-8"
+        except RuntimeError:
+            self._send(record, 404, b"404: Not Found\n", {"Content-Type": "text/plain"})
+            return
+
+        etag = '"' + hashlib.sha256(body).hexdigest()[:40] + '"'
+        headers = {"Content-Type": ctype, "ETag": etag, "Cache-Control": "max-age=300",
+                   "Last-Modified": formatdate(1_700_000_000, usegmt=True)}
+        if self.headers.get("If-None-Match") == etag:
+            self._send(record, 304, headers={"ETag": etag})
+            return
+        if "gzip" in self.headers.get("Accept-Encoding", "") and parts[2] != "tar.gz":
+            body = gzip.compress(body, mtime=0)
+            headers["Content-Encoding"] = "gzip"
+        if fault and fault.kind == "truncate":
+            half = body[: max(1, len(body) // 2)]
+            self._send(record, 200, half, headers, content_length=len(body))
+            self.close_connection = True
+            return
+        self._send(record, 200, body, headers)
