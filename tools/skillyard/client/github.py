@@ -1,0 +1,189 @@
+"""`github:owner/repo[/path]@ref` installs: parse the ref, read the commit's tarball safely, find the skill folder.
+
+The tarball is read in memory and never extracted with tarfile's own extract: each member is checked (no absolute
+paths, no `..`, no device or fifo, no link leaving the skill folder, bounded sizes) and only the skill's folder is
+kept. A link that stays inside the folder is kept as a copy of the file it points to.
+"""
+
+from __future__ import annotations
+
+import io
+import posixpath
+import re
+import tarfile
+from dataclasses import dataclass
+
+from skillyard.errors import SkillyardError
+
+GITHUB_REF = re.compile(r"^github:(?P<owner>[A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))/(?P<repo>[A-Za-z0-9._-]+)"
+                        r"(?:/(?P<path>[^@]+?))?/?(?:@(?P<ref>[^@\s]+))?$")
+MAX_MEMBERS = 20000
+MAX_TOTAL_BYTES = 64 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class GitHubRef:
+    owner: str
+    repo: str
+    path: str = ""
+    ref: str = "HEAD"
+
+    @property
+    def slug(self) -> str:
+        return f"{self.owner}/{self.repo}"
+
+    @property
+    def url(self) -> str:
+        """The repository's web address (recorded in the lock; never carries a token)."""
+        return f"https://github.com/{self.slug}"
+
+
+def is_github_ref(text: str) -> bool:
+    return text.startswith("github:")
+
+
+def parse_ref(text: str) -> GitHubRef:
+    match = GITHUB_REF.match(text)
+    if not match or match.group("repo") in (".", ".."):
+        raise SkillyardError(f"{text!r} is not a valid GitHub reference.",
+                             "Write it as github:owner/repo[/path/to/skill][@ref], e.g. github:acme/skills/pdf@v1.2.0.")
+    path = (match.group("path") or "").strip("/")
+    if path and any(part in ("", ".", "..") for part in path.split("/")):
+        raise SkillyardError(f"The path {path!r} in {text!r} must be a plain folder path inside the repository.",
+                             "Remove `.`/`..` parts from the path.")
+    return GitHubRef(match.group("owner"), match.group("repo"), path, match.group("ref") or "HEAD")
+
+
+def repo_from_url(url: str) -> tuple[str, str]:
+    """(owner, repo) from a recorded repository URL such as https://github.com/owner/repo."""
+    parts = [p for p in url.split("?")[0].rstrip("/").split("/") if p]
+    if len(parts) < 2:
+        raise SkillyardError(f"Cannot tell the repository from {url!r}.", "Reinstall the skill from its github: ref.")
+    return parts[-2], parts[-1].removesuffix(".git")
+
+
+def tarball_url(codeload_base: str, ref: GitHubRef, commit_or_ref: str | None = None) -> str:
+    from urllib.parse import quote
+
+    return f"{codeload_base.rstrip('/')}/{ref.owner}/{ref.repo}/tar.gz/{quote(commit_or_ref or ref.ref, safe='')}"
+
+
+@dataclass
+class Archive:
+    """One repository snapshot in memory: repo-relative path → (bytes, executable), links, special files, commit."""
+
+    files: dict[str, tuple[bytes, bool]]
+    links: dict[str, tuple[str, str]]
+    specials: list[str]
+    commit: str | None
+
+
+def _refuse(name: str, why: str) -> SkillyardError:
+    return SkillyardError(f"Refusing the archive: member {name!r} {why}; nothing was installed.",
+                          "The repository's tarball is malformed or malicious; do not install from it.")
+
+
+def _strip_top(name: str) -> str:
+    """Drop the `<repo>-<sha>/` folder GitHub puts every member under."""
+    return name.split("/", 1)[1] if "/" in name else ""
+
+
+def read_archive(data: bytes) -> Archive:
+    """Read a .tar(.gz) into memory. Absolute and `..` names anywhere refuse the whole archive; links and
+    special files are only recorded here, and judged for the chosen skill folder by `skill_files`."""
+    try:
+        tar = tarfile.open(fileobj=io.BytesIO(data), mode="r:*")  # noqa: SIM115 - closed by the `with` below
+    except (tarfile.TarError, EOFError, OSError) as exc:
+        raise SkillyardError(f"The downloaded archive is not a readable tarball ({exc}).",
+                             "Check the codeload URL (github.codeload_url) and the ref.") from None
+    files: dict[str, tuple[bytes, bool]] = {}
+    links: dict[str, tuple[str, str]] = {}
+    specials: list[str] = []
+    total = 0
+    with tar:
+        try:
+            for count, member in enumerate(tar):
+                if count >= MAX_MEMBERS:
+                    raise _refuse(member.name, f"is past the limit of {MAX_MEMBERS} entries")
+                name = member.name
+                if name.startswith("/") or re.match(r"^[A-Za-z]:", name) or "\\" in name:
+                    raise _refuse(name, "has an absolute path")
+                if ".." in name.split("/"):
+                    raise _refuse(name, "climbs out with `..`")
+                rel = _strip_top(name).strip("/")
+                rel = posixpath.normpath(rel) if rel else ""
+                if rel in ("", ".") or member.isdir():
+                    continue
+                if member.issym():
+                    links[rel] = ("sym", member.linkname)
+                elif member.islnk():
+                    if member.linkname.startswith("/") or ".." in member.linkname.split("/"):
+                        raise _refuse(name, f"hard-links to {member.linkname!r}")
+                    links[rel] = ("hard", _strip_top(member.linkname))
+                elif member.isfile():
+                    total += member.size
+                    if total > MAX_TOTAL_BYTES:
+                        raise _refuse(name, f"takes the archive past {MAX_TOTAL_BYTES // (1024 * 1024)} MB")
+                    handle = tar.extractfile(member)
+                    files[rel] = (handle.read() if handle else b"", bool(member.mode & 0o111))
+                else:
+                    specials.append(rel)
+            commit = tar.pax_headers.get("comment") if tar.pax_headers else None
+        except (tarfile.TarError, EOFError, OSError, zlib_error()) as exc:
+            raise SkillyardError(f"The downloaded archive is corrupt ({exc}).", "Try again; check the ref.") from None
+    if commit and not re.fullmatch(r"[0-9a-f]{40}", commit):
+        commit = None
+    return Archive(files, links, specials, commit)
+
+
+def zlib_error():
+    import zlib
+
+    return zlib.error
+
+
+def find_skill_folder(archive_paths: list[str], ref: GitHubRef) -> str:
+    """The repo-relative folder holding the skill: the given path, else the root, else the one SKILL.md found."""
+    skill_mds = sorted(p for p in archive_paths if posixpath.basename(p) in ("SKILL.md", "skill.md", "skill.yaml"))
+    folders = sorted({posixpath.dirname(p) for p in skill_mds}, key=lambda f: (f.count("/"), f))
+    if ref.path:
+        if ref.path in folders:
+            return ref.path
+        raise SkillyardError(f"{ref.slug}@{ref.ref} has no SKILL.md in {ref.path}/.",
+                             "Check the path; folders with a SKILL.md: " + (", ".join(f or "." for f in folders) or "none"))
+    if "" in folders:
+        return ""
+    named = [f for f in folders if posixpath.basename(f) == ref.repo]
+    if named:
+        return named[0]
+    if len(folders) == 1:
+        return folders[0]
+    if not folders:
+        raise SkillyardError(f"{ref.slug}@{ref.ref} holds no SKILL.md.", "Check the repository and the ref.")
+    raise SkillyardError(f"{ref.slug}@{ref.ref} holds several skills: {', '.join(folders)}.",
+                         f"Name one: github:{ref.slug}/<path>@{ref.ref}.")
+
+
+def skill_files(data: bytes, ref: GitHubRef) -> tuple[str, dict[str, tuple[bytes, bool]], str | None]:
+    """(folder, {path inside the skill folder: (bytes, executable)}, commit) from a tarball, safely."""
+    archive = read_archive(data)
+    folder = find_skill_folder(list(archive.files) + list(archive.links), ref)
+    prefix = folder + "/" if folder else ""
+    for rel in archive.specials:
+        if rel.startswith(prefix):
+            raise _refuse(rel, "is a device, fifo or other special file")
+    files = {rel[len(prefix):]: value for rel, value in archive.files.items() if rel.startswith(prefix)}
+    for rel, (kind, target) in sorted(archive.links.items()):
+        if not rel.startswith(prefix):
+            continue
+        if kind == "sym" and target.startswith("/"):
+            raise _refuse(rel, f"links to the absolute path {target!r}, outside the skill folder")
+        resolved = (posixpath.normpath(target) if kind == "hard"
+                    else posixpath.normpath(posixpath.join(posixpath.dirname(rel), target)))
+        if resolved == ".." or resolved.startswith("../") or not resolved.startswith(prefix):
+            raise _refuse(rel, f"links to {target!r}, outside the skill folder")
+        source = resolved[len(prefix):]
+        if source not in files:
+            raise _refuse(rel, f"links to {target!r}, which is not a file in the skill folder")
+        files[rel[len(prefix):]] = files[source]
+    return folder, dict(sorted(files.items())), archive.commit

@@ -1,0 +1,142 @@
+"""Read and write `skill.lock.json` (one per installed skill) and `skills.lock.json` (one per project).
+
+Writes are atomic (temporary file + os.replace) and deterministic (sorted keys, no timestamps). Every lock read is
+checked against its JSON Schema, so a hand-edited or truncated lock gives an error naming the file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+
+from skillyard.errors import SkillyardError
+
+SCHEMA_VERSION = "1.0"
+SKILL_LOCK = "skill.lock.json"
+PROJECT_LOCK = "skills.lock.json"
+
+
+def dumps(document: dict) -> str:
+    return json.dumps(document, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """Write a file so readers see the old or the new content, never a part."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _read(path: Path, kind: str) -> dict:
+    from skillyard.format.schemas import check_document
+
+    try:
+        document = json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise SkillyardError(f"{path} is not readable JSON: {exc}.",
+                             "Restore it from version control, or delete it and reinstall the skill(s).") from None
+    check_document(kind, document, what=str(path))
+    return document
+
+
+def skill_lock_document(*, skill: str, version: str, resolved_source: dict, resolved_inputs: dict,
+                        targets: list[dict], files: list[dict]) -> dict:
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "skill": skill,
+        "version": version,
+        "resolved_source": clean_source(resolved_source),
+        "resolved_inputs": dict(resolved_inputs),
+        "targets": sorted(targets, key=lambda t: (t["scope"], t["target"], t["path"])),
+        "files": sorted(files, key=lambda f: f["path"]),
+    }
+
+
+def clean_source(source: dict) -> dict:
+    """Only the schema's keys, none empty; a URL never keeps credentials."""
+    out = {k: v for k, v in source.items() if k in ("type", "source", "url", "commit", "path", "integrity") and v}
+    if "url" in out:
+        out["url"] = strip_credentials(out["url"])
+    return out
+
+
+def strip_credentials(url: str) -> str:
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    if parts.username or parts.password:
+        host = parts.hostname or ""
+        if parts.port:
+            host += f":{parts.port}"
+        parts = parts._replace(netloc=host)
+    return urlunsplit(parts)
+
+
+def read_skill_lock(folder: Path) -> dict:
+    """The lock inside an installed skill folder (FileNotFoundError when there is none)."""
+    return _read(Path(folder) / SKILL_LOCK, "skill-lock")
+
+
+def skill_lock_text(document: dict) -> str:
+    from skillyard.format.schemas import check_document
+
+    check_document("skill-lock", document, what=SKILL_LOCK)
+    return dumps(document)
+
+
+def write_skill_lock(folder: Path, document: dict) -> None:
+    atomic_write_text(Path(folder) / SKILL_LOCK, skill_lock_text(document))
+
+
+def read_project_lock(project_root: Path) -> dict | None:
+    """The project's skills.lock.json, or None when the project has none."""
+    try:
+        return _read(Path(project_root) / PROJECT_LOCK, "skills-lock")
+    except FileNotFoundError:
+        return None
+
+
+def project_entry(skill_lock: dict) -> dict:
+    """The project lockfile's record of one skill, from its skill.lock.json."""
+    return {
+        "version": skill_lock["version"],
+        "resolved_source": skill_lock["resolved_source"],
+        "resolved_inputs": skill_lock["resolved_inputs"],
+        "targets": sorted({t["target"] for t in skill_lock.get("targets", [])}),
+        "files": sorted(skill_lock.get("files", []), key=lambda f: f["path"]),
+    }
+
+
+def write_project_lock(project_root: Path, skills: dict[str, dict]) -> None:
+    from skillyard.format.schemas import check_document
+
+    document = {"schema_version": SCHEMA_VERSION, "skills": dict(sorted(skills.items()))}
+    check_document("skills-lock", document, what=PROJECT_LOCK)
+    atomic_write_text(Path(project_root) / PROJECT_LOCK, dumps(document))
+
+
+def update_project_lock(project_root: Path, name: str, entry: dict | None) -> None:
+    """Set (or, with entry=None, drop) one skill in the project lockfile. Call under the store lock."""
+    current = read_project_lock(project_root)
+    skills = dict(current["skills"]) if current else {}
+    if entry is None:
+        if name not in skills:
+            return
+        skills.pop(name)
+    else:
+        skills[name] = entry
+    write_project_lock(project_root, skills)

@@ -1,0 +1,181 @@
+"""Where installed skills live, and how a folder of files gets there atomically.
+
+One canonical copy per scope: `<scope root>/.agents/skills/<name>/` (user scope root = the home folder, project
+scope root = the project folder). Other targets link to (or copy) that folder. A new version is staged in a
+temporary sibling folder and swapped in by rename, so a failed or interrupted install leaves the previous
+version as it was.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from skillyard.errors import SkillyardError
+
+SKILLS_SUBDIR = Path(".agents") / "skills"
+SKILL_LOCK = "skill.lock.json"
+LOCK_FILE = ".skill-cli.lock"
+STAGING_PREFIX = ".staging-"
+RETIRED_PREFIX = ".retired-"
+
+
+@dataclass(frozen=True, slots=True)
+class StagedFile:
+    """One file to install: its bytes as they will be written (inputs already rendered)."""
+
+    path: str
+    data: bytes
+    executable: bool = False
+
+    @property
+    def sha256(self) -> str:
+        return hashlib.sha256(self.data).hexdigest()
+
+    def entry(self) -> dict:
+        return {"path": self.path, "sha256": self.sha256, "size": len(self.data)}
+
+
+def scope_root(scope: str, *, project_root: Path, home: Path) -> Path:
+    return Path(project_root if scope == "project" else home)
+
+
+def skills_dir(root: Path) -> Path:
+    return Path(root) / SKILLS_SUBDIR
+
+
+def canonical_dir(root: Path, name: str) -> Path:
+    return skills_dir(root) / name
+
+
+def check_relpath(rel: str) -> str:
+    """Refuse a file path that is absolute, empty, or climbs out of the skill folder."""
+    parts = rel.split("/")
+    if not rel or rel.startswith("/") or "\\" in rel or any(p in ("", ".", "..") for p in parts) or ":" in parts[0]:
+        raise SkillyardError(f"Refusing the file path {rel!r}: it is not a plain path inside the skill folder.",
+                             "The registry or archive is malformed or malicious; report it to its owner.")
+    return rel
+
+
+@contextlib.contextmanager
+def store_lock(root: Path) -> Iterator[None]:
+    """Hold an exclusive lock on one scope's store, so concurrent `skill` processes take turns."""
+    folder = skills_dir(root)
+    folder.mkdir(parents=True, exist_ok=True)
+    with open(folder / LOCK_FILE, "a+b") as handle:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+
+
+def write_tree(folder: Path, files: list[StagedFile]) -> None:
+    """Write files under `folder` (which must be new and empty); paths are checked first."""
+    for item in files:
+        check_relpath(item.path)
+    for item in files:
+        target = folder / item.path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with open(target, "xb") as handle:
+            handle.write(item.data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(target, 0o755 if item.executable else 0o644)  # noqa: S103
+
+
+def install_tree(dest: Path, files: list[StagedFile], *, extra: dict[str, bytes] | None = None) -> None:
+    """Atomically make `dest` hold exactly `files` (+ `extra`, e.g. the lock file).
+
+    Staged in a hidden sibling; the old folder, if any, is renamed aside and deleted only after the new one is in
+    place, and put back if the swap fails.
+    """
+    dest = Path(dest)
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f"{STAGING_PREFIX}{dest.name}-", dir=dest.parent))
+    try:
+        write_tree(staging, files + [StagedFile(k, v) for k, v in (extra or {}).items()])
+        os.chmod(staging, 0o755)  # noqa: S103 - a skill folder is meant to be readable
+        retired = None
+        if dest.exists() or dest.is_symlink():
+            retired = dest.parent / f"{RETIRED_PREFIX}{dest.name}-{os.getpid()}-{os.urandom(4).hex()}"
+            os.rename(dest, retired)
+        try:
+            os.rename(staging, dest)
+        except BaseException:
+            if retired is not None:
+                os.rename(retired, dest)
+            raise
+        if retired is not None:
+            remove_tree(retired)
+    except BaseException:
+        remove_tree(staging)
+        raise
+
+
+def remove_tree(path: Path) -> None:
+    """Delete a folder (or link/file) without following links out of it."""
+    path = Path(path)
+    if path.is_symlink() or path.is_file():
+        path.unlink(missing_ok=True)
+    elif path.exists():
+        shutil.rmtree(path)
+
+
+def retire(dest: Path) -> None:
+    """Remove an installed folder in one step (rename aside, then delete), so it never looks half-removed."""
+    if not (dest.exists() or dest.is_symlink()):
+        return
+    retired = dest.parent / f"{RETIRED_PREFIX}{dest.name}-{os.getpid()}-{os.urandom(4).hex()}"
+    os.rename(dest, retired)
+    remove_tree(retired)
+
+
+def sweep(root: Path) -> None:
+    """Delete staging/retired leftovers from an interrupted run (only call while holding store_lock)."""
+    folder = skills_dir(root)
+    if not folder.is_dir():
+        return
+    for entry in folder.iterdir():
+        if entry.name.startswith((STAGING_PREFIX, RETIRED_PREFIX)):
+            remove_tree(entry)
+
+
+def installed_names(root: Path) -> list[str]:
+    folder = skills_dir(root)
+    if not folder.is_dir():
+        return []
+    return sorted(e.name for e in folder.iterdir()
+                  if not e.name.startswith(".") and (e / SKILL_LOCK).is_file())
+
+
+def scan_files(folder: Path, *, skip: tuple[str, ...] = (SKILL_LOCK,)) -> dict[str, tuple[int, str]]:
+    """path → (size, sha256) of every regular file under an installed folder (links are not followed)."""
+    out: dict[str, tuple[int, str]] = {}
+    folder = Path(folder)
+    for dirpath, dirnames, filenames in os.walk(folder):
+        dirnames.sort()
+        for name in sorted(filenames):
+            full = Path(dirpath) / name
+            rel = full.relative_to(folder).as_posix()
+            if rel in skip or full.is_symlink() or not full.is_file():
+                continue
+            data = full.read_bytes()
+            out[rel] = (len(data), hashlib.sha256(data).hexdigest())
+    return out
+
+
+def edited_files(folder: Path, lock_files: list[dict]) -> list[str]:
+    """Files under an installed folder that differ from what the lock says was written: changed, removed, added."""
+    expected = {f["path"]: (f["size"], f["sha256"]) for f in lock_files}
+    actual = scan_files(folder)
+    changed = [p for p, v in expected.items() if actual.get(p) != v]
+    added = [p for p in actual if p not in expected]
+    return sorted(set(changed + added))
