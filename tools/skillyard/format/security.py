@@ -22,7 +22,11 @@ CREDENTIAL_PATH = re.compile(
     r"|\bid_(?:rsa|ed25519|ecdsa)\b|/etc/shadow\b",
     re.M,
 )
-BASE64_BLOB = re.compile(r"(?<![A-Za-z0-9+/=])[A-Za-z0-9+/]{200,}={0,2}(?![A-Za-z0-9+/=])")
+BASE64_BLOB = re.compile(r"[A-Za-z0-9+/]{200,}={0,2}")
+# Cheap substring tests that let most files skip the regular expressions entirely.
+_PIPE_HINTS = ("curl", "wget", "fetch", "iwr", "Invoke-WebRequest")
+_CREDENTIAL_HINTS = (".ssh", ".aws", ".gnupg", ".kube", ".docker", ".netrc", ".npmrc", ".pypirc", ".git-credentials",
+                     ".env", "id_rsa", "id_ed25519", "id_ecdsa", "/etc/shadow")
 
 TEXT_SUFFIXES = {".md", ".txt", ".py", ".sh", ".bash", ".zsh", ".js", ".mjs", ".cjs", ".ts", ".rb", ".pl", ".ps1",
                  ".yaml", ".yml", ".json", ".toml", ".cfg", ".ini", ".html", ".xml", ".csv", ".bat", ".cmd", ""}
@@ -49,11 +53,15 @@ def scan_text(text: str, file: str, *, line_offset: int = 0, is_markdown: bool =
                 add("security-hidden-comment", Severity.WARNING, match.start(),
                     "An HTML comment hides text from rendered views while models still read it.",
                     "Remove the comment or make its text visible.")
-    for match in PIPE_TO_SHELL.finditer(text):
+    pipe_matches = PIPE_TO_SHELL.finditer(text) if "|" in text or "<(" in text or "iex" in text else ()
+    if pipe_matches and not any(hint in text for hint in _PIPE_HINTS):
+        pipe_matches = ()
+    for match in pipe_matches:
         add("security-pipe-to-shell", Severity.WARNING, match.start(),
             f"Downloads and runs code in one step: `{match.group().strip()[:80]}`.",
             "Download to a file, verify its checksum, then run it; or vendor the script under scripts/.")
-    for match in CREDENTIAL_PATH.finditer(text):
+    credential_matches = CREDENTIAL_PATH.finditer(text) if any(h in text for h in _CREDENTIAL_HINTS) else ()
+    for match in credential_matches:
         add("security-credential-path", Severity.WARNING, match.start(),
             f"Mentions a credential location (`{match.group().strip()[:60]}`).",
             "Do not read secrets from the user's machine; ask for the value as an input instead.")

@@ -1,0 +1,77 @@
+"""skillyard validate: check skill folders against the format and the registry's policy."""
+
+from __future__ import annotations
+
+NAME = "validate"
+HELP = "check skill folders (default: every skill under skills/)"
+DESCRIPTION = """Check skill folders against the Skillyard format and this registry's policy.
+
+Exit status: 0 when no skill has an error, 1 when any has, 2 on usage errors.
+
+examples:
+  skillyard validate                       # every skill under skills/, policy from pyproject.toml
+  skillyard validate skills/pdf-form-review --json
+  skillyard validate --lenient ../other-repo/skills --stats
+  skillyard validate --changed-since origin/main   # only skills a branch changes (CI)
+"""
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("paths", nargs="*", metavar="PATH", help="skill folders or folders of skills")
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--strict", dest="mode", action="store_const", const="strict", help="errors for every rule")
+    mode.add_argument("--lenient", dest="mode", action="store_const", const="lenient",
+                      help="tolerate what real runtimes accept (warnings instead of errors)")
+    parser.add_argument("--json", action="store_true", help="print the report as JSON (schemas/validate-report)")
+    parser.add_argument("--changed-since", metavar="REF", help="validate only skills changed since the merge base with REF")
+    parser.add_argument("--root", default=".", help="registry root holding pyproject.toml (default: .)")
+    parser.add_argument("--stats", action="store_true", help="also print finding counts by rule")
+    parser.add_argument("-v", "--verbose", action="store_true", help="also show info findings and clean skills")
+    parser.add_argument("--no-cache", action="store_true", help="do not reuse cached results")
+
+
+def run(args) -> int:
+    import sys
+    from pathlib import Path
+
+    from skillyard.cli.common import Progress, print_json
+    from skillyard.errors import UsageError
+    from skillyard.registry import gitlog
+    from skillyard.registry.build import add_duplicate_findings, add_nested_findings, collect
+    from skillyard.registry.config import load_registry_config
+    from skillyard.registry.load import check_folders
+    from skillyard.registry.report import human_report, validate_report
+
+    root = Path(args.root)
+    config = load_registry_config(root)
+    policy = config.policy(args.mode)
+    changed = None
+    if args.changed_since:
+        if args.paths:
+            raise UsageError("--changed-since and PATH arguments cannot be combined.", "Use one or the other.")
+        changed = gitlog.changed_files(root, args.changed_since)
+        all_folders = collect(root, config) if config.skills_dir.exists() else []
+        touched = {rel for _, rel in all_folders
+                   if any(path == rel or path.startswith(rel + "/") for path in changed)}
+        folders = [(f, rel) for f, rel in all_folders if rel in touched]
+        others = {Path(rel).name: rel for _, rel in all_folders if rel not in touched}
+    else:
+        folders = collect(root, config, args.paths or None)
+        others = {}
+        inside_registry = config.skills_dir.exists() and all(
+            Path(p).resolve().is_relative_to(config.skills_dir.resolve()) for p in args.paths)
+        if args.paths and inside_registry:
+            # Checking part of the registry: names must still be unique against the rest (folder = name in strict).
+            others = {Path(rel).name: rel for _, rel in collect(root, config)}
+    with Progress("checking skills", len(folders), enabled=sys.stderr.isatty() and not args.json) as progress:
+        checked = check_folders(folders, policy, cache_root=None if args.no_cache else root, progress=progress)
+    add_duplicate_findings(checked, {k: v for k, v in others.items() if all(c.path != v for c in checked)})
+    add_nested_findings(checked, policy.strict)
+    report = validate_report(checked, policy.mode, changed_paths=changed)
+    if args.json:
+        print_json(report)
+    else:
+        sys.stdout.write(human_report(checked, verbose=args.verbose, stats=args.stats))
+        if not folders:
+            print("no skills found" + (f" changed since {args.changed_since}" if changed is not None else ""))
+    return 0 if report["ok"] else 1

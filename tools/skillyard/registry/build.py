@@ -1,0 +1,197 @@
+"""The registry build: find skills, check them, read git history once, compile, and write or compare outputs."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from skillyard.errors import SkillyardError
+from skillyard.format.findings import Finding, error
+from skillyard.registry import gitlog
+from skillyard.registry.compile import assemble, dumps, index_document
+from skillyard.registry.config import RegistryConfig, load_registry_config
+from skillyard.registry.load import CheckedSkill, check_folders
+from skillyard.registry.scan import find_skill_folders
+
+HISTORY_CACHE = ".skillyard-cache/history.json"
+
+
+@dataclass
+class BuildResult:
+    registry: dict
+    checked: list[CheckedSkill]
+    outputs: dict[str, str] = field(default_factory=dict)  # repo-relative file → text
+
+    @property
+    def invalid(self) -> list[CheckedSkill]:
+        return [c for c in self.checked if not c.valid]
+
+
+def repo_prefix(root: Path) -> str:
+    """The registry root's path inside its git repository ('' at the top), so `path` fields are repo-relative."""
+    top = gitlog.repo_toplevel(root)
+    if top is None:
+        return ""
+    rel = os.path.relpath(root.resolve(), top.resolve())
+    return "" if rel == "." else Path(rel).as_posix() + "/"
+
+
+def collect(root: Path, config: RegistryConfig, paths: list[str] | None = None) -> list[tuple[Path, str]]:
+    """(folder, repo-relative path) of every skill under the given paths (default: the skills folder)."""
+    prefix = repo_prefix(root)
+    tops = [Path(p) for p in paths] if paths else [config.skills_dir]
+    found: dict[str, Path] = {}
+    for top in tops:
+        if not top.exists():
+            raise SkillyardError(f"{top}: no such folder.", "Pass a skill folder or a folder of skills.")
+        for folder in find_skill_folders(top):
+            try:
+                rel = prefix + Path(os.path.relpath(folder.resolve(), root.resolve())).as_posix()
+            except ValueError:
+                rel = folder.as_posix()
+            if rel.startswith("../") or os.path.isabs(rel):
+                rel = folder.as_posix()
+            found.setdefault(rel, folder)
+    return [(found[rel], rel) for rel in sorted(found)]
+
+
+def add_duplicate_findings(checked: list[CheckedSkill], others: dict[str, str] | None = None) -> None:
+    """A skill name must be unique across the registry; each duplicate names the other path."""
+    by_name: dict[str, list[str]] = {}
+    for item in checked:
+        by_name.setdefault(item.name, []).append(item.path)
+    for name, path in (others or {}).items():
+        if path not in by_name.get(name, []):
+            by_name.setdefault(name, []).append(path)
+    for item in checked:
+        clash = [p for p in by_name.get(item.name, []) if p != item.path]
+        if clash:
+            item.findings.append(error("duplicate-name", f"The name `{item.name}` is also used by {', '.join(clash)}.",
+                                       "Rename one of the skills (folder and `name` field).",
+                                       file="SKILL.md", field="name"))
+            item.findings.sort(key=Finding.sort_key)
+
+
+def add_nested_findings(checked: list[CheckedSkill], strict: bool) -> None:
+    """A skill inside another skill's folder ships twice and confuses runtimes that scan recursively."""
+    from skillyard.format.findings import strict_or_warning
+
+    paths = sorted(c.path for c in checked)
+    for item in checked:
+        inner = [p for p in paths if p.startswith(item.path + "/")]
+        if inner:
+            item.findings.append(strict_or_warning(
+                strict, "nested-skill", f"The folder contains other skills: {', '.join(inner[:5])}.",
+                "Move nested skills out to their own folders under skills/.", file="."))
+            item.findings.sort(key=Finding.sort_key)
+
+
+def history(root: Path, folders: list[str], *, use_cache: bool = True) -> dict[str, tuple[str, str]]:
+    """Last commit and date per folder, reusing the cached walk when HEAD moved forward."""
+    head = gitlog.head_commit(root)
+    if head is None:
+        return {}
+    top = gitlog.repo_toplevel(root) or root
+    cache_path = root / HISTORY_CACHE
+    cached: dict = {}
+    if use_cache and not os.environ.get("CI"):
+        try:
+            cached = json.loads(cache_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            cached = {}
+    known = {k: tuple(v) for k, v in cached.get("folders", {}).items()} if isinstance(cached, dict) else {}
+    old_head = cached.get("head") if isinstance(cached, dict) else None
+    wanted = set(folders)
+    if old_head == head and wanted <= set(known) | set(cached.get("missing", [])):
+        result = known
+    elif old_head and known and gitlog.is_ancestor(top, old_head, head):
+        result = dict(known)
+        result.update(gitlog.folder_history(top, wanted, since=old_head))
+        missing_before = set(cached.get("missing", []))
+        unknown = wanted - set(result) - missing_before
+        if unknown:
+            result.update(gitlog.folder_history(top, unknown))
+    else:
+        result = gitlog.folder_history(top, wanted)
+    result = {k: v for k, v in result.items() if k in wanted}
+    if use_cache and not os.environ.get("CI"):
+        cache_path.parent.mkdir(parents=True, exist_ok=True)
+        temp = cache_path.with_suffix(".tmp")
+        temp.write_text(json.dumps({"head": head, "folders": result, "missing": sorted(wanted - set(result))}),
+                        encoding="utf-8")
+        os.replace(temp, cache_path)
+    return result
+
+
+def build_registry(root: str | Path = ".", *, mode: str | None = None, skip_invalid: bool = False,
+                   use_cache: bool = True, progress_factory=None, config: RegistryConfig | None = None) -> BuildResult:
+    """Check every skill under the registry root and compile registry.json, index.json and compat outputs."""
+    root = Path(root)
+    config = config or load_registry_config(root)
+    policy = config.policy(mode)
+    folders = collect(root, config)
+    progress = progress_factory("checking skills", len(folders)) if progress_factory else None
+    checked = check_folders(folders, policy, cache_root=root if use_cache else None, progress=progress)
+    if progress:
+        progress.close()
+    add_duplicate_findings(checked)
+    add_nested_findings(checked, policy.strict)
+    invalid = [c for c in checked if not c.valid]
+    if invalid and not skip_invalid:
+        return BuildResult({}, checked)
+    entries = [c.entry for c in checked if c.valid]
+    git_history = history(root, [e["path"] for e in entries], use_cache=use_cache)
+    registry = assemble(entries, git_history, name=config.name, description=str(config.section.get("description", "")),
+                        homepage=config.section.get("homepage"), repository=config.repository_block())
+    return BuildResult(registry, checked, render_outputs(registry))
+
+
+def render_outputs(registry: dict) -> dict[str, str]:
+    """Every generated file, by repo-relative path."""
+    outputs = {"registry.json": dumps(registry), "index.json": dumps(index_document(registry))}
+    try:
+        from skillyard.registry import compat
+    except ImportError:  # pragma: no cover - compat lands with the runtime work
+        return outputs
+    if hasattr(compat, "marketplace_json"):
+        outputs[".claude-plugin/marketplace.json"] = dumps(compat.marketplace_json(registry))
+    return outputs
+
+
+def write_atomic(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    temp.write_text(text, encoding="utf-8")
+    os.replace(temp, path)
+
+
+def write_outputs(root: Path, outputs: dict[str, str], *, registry_out: Path | None = None) -> list[Path]:
+    """Write every output atomically; `registry_out` overrides where registry.json goes (index.json beside it)."""
+    written = []
+    for rel, text in outputs.items():
+        if registry_out is not None and rel in ("registry.json", "index.json"):
+            path = registry_out if rel == "registry.json" else registry_out.with_name("index.json")
+        else:
+            path = root / rel
+        write_atomic(path, text)
+        written.append(path)
+    return written
+
+
+def stale_outputs(root: Path, outputs: dict[str, str], *, registry_out: Path | None = None) -> list[str]:
+    """The outputs whose committed text differs from a fresh build."""
+    stale = []
+    for rel, text in outputs.items():
+        if registry_out is not None and rel in ("registry.json", "index.json"):
+            path = registry_out if rel == "registry.json" else registry_out.with_name("index.json")
+        else:
+            path = root / rel
+        try:
+            current = path.read_text(encoding="utf-8")
+        except OSError:
+            current = None
+        if current != text:
+            stale.append(str(path))
+    return stale

@@ -1,0 +1,123 @@
+"""Compile checked skills into registry.json and index.json. Pure: the same inputs give the same bytes."""
+
+from __future__ import annotations
+
+import json
+
+from skillyard.format.package import SkillPackage
+from skillyard.format.schemas import SCHEMA_FILES, load_schema
+
+SCHEMA_VERSION = "1.0"
+RUNTIME_FIELDS = ("argument-hint", "user-invocable", "disable-model-invocation", "model", "context", "agent",
+                  "triggers", "type", "category", "keywords", "domain", "when_to_use")
+REGISTRY_FINDING_PREFIXES = ("security-",)
+
+
+def _author(value: object) -> str | None:
+    if isinstance(value, str):
+        return value.strip()
+    if isinstance(value, dict):
+        return str(value.get("github") or value.get("name") or "").strip() or None
+    return None
+
+
+def _allowed_tools(value: object) -> list[str] | None:
+    if isinstance(value, str):
+        parts = value.replace(",", " ").split()
+        return parts or None
+    if isinstance(value, list):
+        return [str(v) for v in value]
+    return None
+
+
+def normalise_mcp_deps(deps: object) -> list[dict]:
+    """`required` defaults to true: an undeclared dependency must not silently become optional."""
+    out = []
+    for dep in deps if isinstance(deps, list) else []:
+        if isinstance(dep, dict) and isinstance(dep.get("tool"), str):
+            item = {"tool": dep["tool"], "required": dep.get("required", True) is not False}
+            if isinstance(dep.get("description"), str):
+                item["description"] = dep["description"].strip()
+            out.append(item)
+    return out
+
+
+def normalise_inputs(inputs: object) -> list[dict]:
+    out = []
+    for decl in inputs if isinstance(inputs, list) else []:
+        if isinstance(decl, dict) and isinstance(decl.get("name"), str):
+            item = {"name": decl["name"], "type": decl.get("type", "string"), "required": decl.get("required") is True}
+            for key in ("description", "default", "enum"):
+                if key in decl:
+                    item[key] = decl[key].strip() if key == "description" and isinstance(decl[key], str) else decl[key]
+            out.append(item)
+    return out
+
+
+def compile_skill(pkg: SkillPackage) -> dict:
+    """One skill's registry entry, without the git fields (`commit`, `updated_at`) that `assemble` adds."""
+    data = pkg.data
+    entry: dict = {
+        "name": pkg.name,
+        "description": str(data.get("description") or "").strip(),
+        "version": str(data.get("version") or "0.0.0"),
+        "tags": [t for t in data.get("tags") or [] if isinstance(t, str)] if isinstance(data.get("tags"), list) else [],
+        "path": pkg.rel_path,
+        "files": [f.to_dict() for f in pkg.files],
+        "integrity": pkg.integrity(),
+        "inventory": pkg.inventory,
+        "capabilities": [c for c in data.get("capabilities") or [] if isinstance(c, str)],
+        "mcp_deps": normalise_mcp_deps(data.get("mcp_deps")),
+        "inputs": normalise_inputs(data.get("inputs")),
+        "findings": [f.to_dict() for f in pkg.findings if f.rule.startswith(REGISTRY_FINDING_PREFIXES)],
+    }
+    display = data.get("display-name") or data.get("displayName")
+    optional = {
+        "display_name": display if isinstance(display, str) else None,
+        "author": _author(data.get("author")),
+        "maintainers": [m.lstrip("@") for m in data.get("maintainers") or [] if isinstance(m, str)] or None,
+        "license": data.get("license") if isinstance(data.get("license"), str) else None,
+        "homepage": data.get("homepage") if isinstance(data.get("homepage"), str) else None,
+        "compatibility": data.get("compatibility") if isinstance(data.get("compatibility"), str) else None,
+        "allowed_tools": _allowed_tools(data.get("allowed-tools")),
+        "metadata": data.get("metadata") if isinstance(data.get("metadata"), dict)
+        and all(isinstance(v, str) for v in data["metadata"].values()) else None,
+        "runtime": {k: data[k] for k in RUNTIME_FIELDS if k in data} or None,
+    }
+    entry.update({k: v for k, v in optional.items() if v is not None})
+    return entry
+
+
+def assemble(entries: list[dict], history: dict[str, tuple[str, str]], *, name: str, description: str,
+             homepage: str | None, repository: dict) -> dict:
+    """The whole registry document: skills sorted by name, git fields from one history pass."""
+    skills = []
+    for entry in sorted(entries, key=lambda e: (e["name"], e["path"])):
+        commit, updated = history.get(entry["path"], ("", ""))
+        skills.append({**entry, "commit": commit, "updated_at": updated})
+    doc = {
+        "$schema": load_schema(SCHEMA_FILES["registry"])["$id"],
+        "schema_version": SCHEMA_VERSION,
+        "name": name,
+        "description": description,
+        "repository": repository,
+        "skills": skills,
+    }
+    if homepage:
+        doc["homepage"] = homepage
+    return doc
+
+
+def index_document(registry: dict) -> dict:
+    """The slim update index: name → version, integrity, path, commit."""
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "name": registry["name"],
+        "skills": {s["name"]: {"version": s["version"], "integrity": s["integrity"], "path": s["path"],
+                               "commit": s["commit"]} for s in registry["skills"]},
+    }
+
+
+def dumps(document: dict) -> str:
+    """Canonical JSON text: sorted keys, two-space indent, UTF-8 kept, final newline."""
+    return json.dumps(document, ensure_ascii=False, indent=2, sort_keys=True) + "\n"

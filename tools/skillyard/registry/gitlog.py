@@ -1,0 +1,101 @@
+"""When each skill folder last changed, from one pass over `git log` (never one git call per skill).
+
+The pass stops as soon as every folder has been seen, and a cache keyed on HEAD makes a rebuild after a new commit
+read only the commits since the cached HEAD.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Iterable
+from pathlib import Path
+
+SEPARATOR = "\x1e"
+
+
+def _git(root: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess:
+    return subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True, check=check)
+
+
+def head_commit(root: Path) -> str | None:
+    result = _git(root, "rev-parse", "--verify", "-q", "HEAD", check=False)
+    return result.stdout.strip() or None if result.returncode == 0 else None
+
+
+def is_git_repo(root: Path) -> bool:
+    return _git(root, "rev-parse", "--git-dir", check=False).returncode == 0
+
+
+def repo_toplevel(root: Path) -> Path | None:
+    result = _git(root, "rev-parse", "--show-toplevel", check=False)
+    return Path(result.stdout.strip()) if result.returncode == 0 else None
+
+
+def _owner(path: str, folders: set[str]) -> str | None:
+    """The skill folder that a repository-relative file path belongs to."""
+    parts = path.split("/")
+    for cut in range(len(parts) - 1, 0, -1):
+        candidate = "/".join(parts[:cut])
+        if candidate in folders:
+            return candidate
+    return None
+
+
+def folder_history(root: Path, folders: Iterable[str], *, since: str | None = None,
+                   pathspec: str | None = None) -> dict[str, tuple[str, str]]:
+    """Map each repo-relative folder to (last commit sha, its committer date in UTC ISO 8601).
+
+    `since` limits the walk to commits after it (`since..HEAD`). Folders never committed are left out.
+    """
+    wanted = set(folders)
+    result: dict[str, tuple[str, str]] = {}
+    if not wanted or head_commit(root) is None:
+        return result
+    args = ["git", "-C", str(root), "-c", "core.quotepath=off", "log", "--no-renames", "--name-only",
+            f"--format={SEPARATOR}%H %ct"]
+    args.append(f"{since}..HEAD" if since else "HEAD")
+    args += ["--", pathspec or "."]
+    process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, encoding="utf-8")
+    assert process.stdout is not None
+    commit = date = ""
+    try:
+        for line in process.stdout:
+            line = line.rstrip("\n")
+            if line.startswith(SEPARATOR):
+                commit, _, stamp = line[1:].partition(" ")
+                date = _iso(int(stamp))
+                if len(result) == len(wanted):
+                    break
+            elif line:
+                folder = _owner(line, wanted)
+                if folder is not None and folder not in result:
+                    result[folder] = (commit, date)
+    finally:
+        process.stdout.close()
+        process.terminate()
+        process.wait()
+    return result
+
+
+def is_ancestor(root: Path, old: str, new: str) -> bool:
+    return _git(root, "merge-base", "--is-ancestor", old, new, check=False).returncode == 0
+
+
+def changed_files(root: Path, ref: str) -> list[str]:
+    """Files changed since the merge base with `ref`, plus uncommitted and untracked changes."""
+    from skillyard.errors import SkillyardError
+
+    diff = _git(root, "diff", "--name-only", "--no-renames", f"{ref}...HEAD", check=False)
+    if diff.returncode != 0:
+        raise SkillyardError(f"git cannot compare with {ref!r}: {diff.stderr.strip()}",
+                             "Pass a branch, tag or commit that exists locally (fetch it first, with full history).")
+    files = set(diff.stdout.split("\n"))
+    files |= set(_git(root, "diff", "--name-only", "--no-renames", "HEAD", check=False).stdout.split("\n"))
+    files |= set(_git(root, "ls-files", "--others", "--exclude-standard", check=False).stdout.split("\n"))
+    return sorted(f for f in files if f)
+
+
+def _iso(timestamp: int) -> str:
+    import datetime
+
+    return datetime.datetime.fromtimestamp(timestamp, datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")

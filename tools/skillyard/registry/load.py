@@ -1,0 +1,144 @@
+"""Check many skill folders fast: in parallel across cores, and reusing unchanged results from a local cache.
+
+The cache lives in `.skillyard-cache/` (git-ignored) and is keyed on each file's size and mtime plus the tool
+version and policy. It is JSON (never pickle) and is ignored when `CI` is set, so a pull request cannot plant a
+cache entry that hides a finding.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from skillyard import __version__
+from skillyard.format.findings import Finding, Severity
+from skillyard.format.package import load_skill
+from skillyard.format.policy import Policy
+from skillyard.registry.compile import compile_skill
+
+CACHE_FILE = ".skillyard-cache/skills.json"
+PARALLEL_THRESHOLD = 200
+
+
+@dataclass
+class CheckedSkill:
+    path: str  # repo-relative (or as given) folder path
+    name: str
+    version: str | None
+    entry: dict
+    findings: list[Finding]
+
+    @property
+    def valid(self) -> bool:
+        return not any(f.is_error for f in self.findings)
+
+
+def _check_one(args: tuple[str, str, Policy]) -> CheckedSkill:
+    folder, rel, policy = args
+    pkg = load_skill(folder, policy, rel_path=rel)
+    version = pkg.data.get("version") if isinstance(pkg.data.get("version"), str) else None
+    return CheckedSkill(rel, pkg.name, version, compile_skill(pkg), pkg.findings)
+
+
+def _check_chunk(chunk: list[tuple[str, str, Policy]]) -> list[CheckedSkill]:
+    return [_check_one(item) for item in chunk]
+
+
+def signature(folder: str) -> list:
+    """Cheap change detector: (relative path, size, mtime_ns) of every entry below the folder."""
+    out = []
+    stack = [("", folder)]
+    while stack:
+        prefix, directory = stack.pop()
+        try:
+            entries = list(os.scandir(directory))
+        except OSError:
+            continue
+        for entry in entries:
+            st = entry.stat(follow_symlinks=False)
+            out.append((prefix + entry.name, st.st_size, st.st_mtime_ns, st.st_mode))
+            if entry.is_dir(follow_symlinks=False):
+                stack.append((prefix + entry.name + "/", entry.path))
+    out.sort()
+    return out
+
+
+def _cache_key(policy: Policy) -> str:
+    from skillyard.format.schemas import SCHEMA_FILES, schema_dir
+
+    digest = hashlib.sha256(f"{__version__}|{asdict(policy)}".encode())
+    for name in sorted(SCHEMA_FILES.values()):
+        digest.update((schema_dir() / name).read_bytes())
+    return digest.hexdigest()
+
+
+def _load_cache(path: Path, key: str) -> dict:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data.get("skills", {}) if isinstance(data, dict) and data.get("key") == key else {}
+
+
+def _store_cache(path: Path, key: str, skills: dict) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temp = path.with_suffix(".tmp")
+    temp.write_text(json.dumps({"key": key, "skills": skills}), encoding="utf-8")
+    os.replace(temp, path)
+
+
+def _to_cache(skill: CheckedSkill, sig: list) -> dict:
+    return {"sig": sig, "name": skill.name, "version": skill.version, "entry": skill.entry,
+            "findings": [f.to_dict() for f in skill.findings]}
+
+
+def _from_cache(path: str, item: dict) -> CheckedSkill:
+    findings = [Finding(d["rule"], Severity(d["severity"]), d["message"], d.get("fix"), d.get("file"), d.get("line"),
+                        d.get("field")) for d in item["findings"]]
+    return CheckedSkill(path, item["name"], item["version"], item["entry"], findings)
+
+
+def check_folders(folders: list[tuple[Path, str]], policy: Policy, *, cache_root: Path | None = None,
+                  jobs: int | None = None, progress=None) -> list[CheckedSkill]:
+    """Check (folder, relative path) pairs; results come back in input order."""
+    use_cache = cache_root is not None and not os.environ.get("CI")
+    cache_path = (cache_root / CACHE_FILE) if cache_root is not None else None
+    key = _cache_key(policy) if use_cache else ""
+    cached = _load_cache(cache_path, key) if use_cache and cache_path else {}
+    results: dict[str, CheckedSkill] = {}
+    todo: list[tuple[str, str, Policy]] = []
+    signatures: dict[str, list] = {}
+    for folder, rel in folders:
+        if use_cache:
+            sig = json.loads(json.dumps(signature(str(folder))))
+            signatures[rel] = sig
+            item = cached.get(rel)
+            if item is not None and item.get("sig") == sig:
+                results[rel] = _from_cache(rel, item)
+                if progress:
+                    progress.advance()
+                continue
+        todo.append((str(folder), rel, policy))
+    workers = jobs if jobs is not None else (os.cpu_count() or 1)
+    if len(todo) >= PARALLEL_THRESHOLD and workers > 1:
+        size = max(16, len(todo) // (workers * 8))
+        chunks = [todo[i:i + size] for i in range(0, len(todo), size)]
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            for checked_chunk in pool.map(_check_chunk, chunks):
+                for checked in checked_chunk:
+                    results[checked.path] = checked
+                if progress:
+                    progress.advance(len(checked_chunk))
+    else:
+        for item in todo:
+            checked = _check_one(item)
+            results[checked.path] = checked
+            if progress:
+                progress.advance()
+    if use_cache and cache_path is not None and (todo or set(cached) != set(results)):
+        _store_cache(cache_path, key, {rel: _to_cache(results[rel], signatures[rel]) for rel in results})
+    return [results[rel] for _, rel in folders]
