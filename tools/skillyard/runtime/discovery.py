@@ -1,0 +1,278 @@
+"""Find the skills an agent can use: scan labelled roots, resolve name clashes, and report every decision.
+
+Priority (highest first): project roots (nearest directory first, found by walking up from the working directory),
+then roots named in `SKILL_PATH` (os.pathsep-separated, in order), then the user's roots, then built-in roots. A
+skill is a folder holding SKILL.md; folders without one are grouping folders and are searched (up to MAX_DEPTH).
+When two skills share a name, the one from the higher-priority root wins; inside one root the newer SKILL.md
+(modification time) wins, and equal times fall back to path order so the outcome never depends on scan order.
+Links are followed, but every folder is visited at most once per root (by real path), so link cycles end.
+A broken skill is reported and skipped, never fatal.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as _dt
+import hashlib
+import json
+import os
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from skillyard.format.frontmatter import parse_skill_md
+
+ENV_VAR = "SKILL_PATH"
+MAX_DEPTH = 4
+SKIP_NAMES = frozenset({"node_modules", "__pycache__", "venv"})
+PROJECT_DIRS = (".agents/skills", ".agents/skill", ".claude/skills", ".claude/skill", "skills", "skill")
+USER_DIRS = (".agents/skills", ".claude/skills")
+PRIORITY = {"project": 400, "env": 300, "user": 200, "builtin": 100, "explicit": 500}
+MAX_SKILL_MD = 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Root:
+    path: str
+    source: str  # project | env | user | builtin | explicit
+    priority: int
+
+    def to_dict(self) -> dict:
+        return {"path": self.path, "source": self.source, "priority": self.priority}
+
+
+@dataclass
+class Skill:
+    name: str
+    description: str
+    location: str  # absolute path of SKILL.md
+    folder: str
+    source: str
+    root: str
+    priority: int
+    mtime_ns: int
+    model_invocable: bool = True
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
+class Discovery:
+    skills: list[Skill]
+    report: dict
+    watched: dict[str, int] = field(default_factory=dict)  # path -> mtime_ns: the cache key
+
+    def by_name(self) -> dict[str, Skill]:
+        return {s.name: s for s in self.skills}
+
+    def get(self, name: str) -> Skill | None:
+        return self.by_name().get(name)
+
+
+# --------------------------------------------------------------------------------------------------- roots
+
+
+def project_roots(cwd: str | os.PathLike | None = None, *, home: str | os.PathLike | None = None) -> list[Path]:
+    """Skill folders of the project: walk up from `cwd`, nearest first, stopping at the repository top (`.git`).
+
+    The home directory is the user scope, so the walk never treats it (or anything above it) as a project.
+    """
+    here = Path(os.path.abspath(cwd or os.getcwd()))
+    home_path = Path(os.path.abspath(home or Path.home()))
+    found: list[Path] = []
+    for directory in (here, *here.parents):
+        if directory == home_path or (home_path.is_relative_to(directory) and directory != here):
+            break
+        for name in PROJECT_DIRS:
+            candidate = directory / name
+            if candidate.is_dir():
+                found.append(candidate)
+        if (directory / ".git").exists():
+            break
+    return found
+
+
+def default_roots(cwd: str | os.PathLike | None = None, *, home: str | os.PathLike | None = None,
+                  env: dict | None = None, builtin: list[str | os.PathLike] | None = None,
+                  include_project: bool = True, include_user: bool = True) -> list[Root]:
+    env = os.environ if env is None else env
+    home_path = Path(home or Path.home())
+    roots: list[Root] = []
+    if include_project:
+        roots += [Root(str(p), "project", PRIORITY["project"]) for p in project_roots(cwd, home=home_path)]
+    for part in (env.get(ENV_VAR) or "").split(os.pathsep):
+        if part.strip():
+            roots.append(Root(os.path.abspath(os.path.expanduser(part.strip())), "env", PRIORITY["env"]))
+    if include_user:
+        roots += [Root(str(home_path / d), "user", PRIORITY["user"]) for d in USER_DIRS]
+    for item in builtin or []:
+        roots.append(Root(os.path.abspath(item), "builtin", PRIORITY["builtin"]))
+    return _dedupe_roots(roots)
+
+
+def explicit_roots(paths, source: str = "explicit") -> list[Root]:
+    """Roots given by the caller (e.g. `--root`): earlier ones outrank later ones."""
+    count = len(paths)
+    return _dedupe_roots([Root(os.path.abspath(p), source, PRIORITY.get(source, 500) + (count - i))
+                          for i, p in enumerate(paths)])
+
+
+def _dedupe_roots(roots: list[Root]) -> list[Root]:
+    seen: set[str] = set()
+    out = []
+    for root in roots:
+        key = os.path.realpath(root.path)
+        if key not in seen:
+            seen.add(key)
+            out.append(root)
+    return out
+
+
+# --------------------------------------------------------------------------------------------------- scanning
+
+
+def scan(roots: list[Root], *, now: _dt.datetime | None = None) -> Discovery:
+    """Scan every root and resolve clashes. Reads only SKILL.md files; never executes anything."""
+    candidates: list[Skill] = []
+    ignored: list[dict] = []
+    broken: list[dict] = []
+    watched: dict[str, int] = {}
+    scanned = 0
+    for order, root in enumerate(roots):
+        try:
+            watched[root.path] = os.stat(root.path).st_mtime_ns
+        except OSError:
+            watched[root.path] = -1
+            continue
+        found = _scan_root(root, ignored, broken, watched)
+        scanned += len(found)
+        candidates += [(order, s) for s in found]  # type: ignore[misc]
+    skills, overrides = _resolve(candidates)
+    index_hash = index_digest(skills)
+    report = {
+        "scanned_at": (now or _dt.datetime.now(_dt.UTC)).isoformat(timespec="seconds").replace("+00:00", "Z"),
+        "roots": [dict(r.to_dict(), exists=watched.get(r.path, -1) != -1) for r in roots],
+        "counts": {"roots": len(roots), "found": scanned, "skills": len(skills), "overrides": len(overrides),
+                   "broken": len(broken), "ignored": len(ignored)},
+        "overrides": overrides,
+        "broken": sorted(broken, key=lambda b: b["path"]),
+        "ignored": sorted(ignored, key=lambda b: b["path"]),
+        "index_hash": index_hash,
+        "cached": False,
+    }
+    return Discovery(skills, report, watched)
+
+
+def _scan_root(root: Root, ignored: list, broken: list, watched: dict) -> list[Skill]:
+    found: list[Skill] = []
+    visited: set[str] = set()
+    stack: list[tuple[str, int]] = [(root.path, 0)]
+    while stack:
+        directory, depth = stack.pop()
+        real = os.path.realpath(directory)
+        if real in visited:
+            ignored.append({"path": directory, "reason": "link cycle or folder already scanned via another link"})
+            continue
+        visited.add(real)
+        try:
+            entries = sorted(os.scandir(directory), key=lambda e: e.name)
+        except OSError as exc:
+            broken.append({"path": directory, "reason": f"cannot read folder: {exc.strerror}"})
+            continue
+        for entry in entries:
+            if not _is_dir(entry):
+                continue
+            if entry.name.startswith("."):
+                ignored.append({"path": entry.path, "reason": "hidden folder"})
+                continue
+            if entry.name in SKIP_NAMES:
+                ignored.append({"path": entry.path, "reason": "tool or build folder"})
+                continue
+            skill_md = os.path.join(entry.path, "SKILL.md")
+            if os.path.isfile(skill_md):
+                if os.path.realpath(entry.path) in visited:
+                    ignored.append({"path": entry.path, "reason": "same skill folder reached through a link"})
+                    continue
+                visited.add(os.path.realpath(entry.path))
+                skill = _read_skill(entry.path, skill_md, root, broken, watched)
+                if skill is not None:
+                    found.append(skill)
+            elif depth + 1 < MAX_DEPTH:
+                stack.append((entry.path, depth + 1))
+                with contextlib.suppress(OSError):
+                    watched[entry.path] = os.stat(entry.path).st_mtime_ns
+            else:
+                ignored.append({"path": entry.path, "reason": f"deeper than {MAX_DEPTH} grouping folders"})
+    return found
+
+
+def _is_dir(entry: os.DirEntry) -> bool:
+    try:
+        return entry.is_dir()  # follows links; a broken link is simply not a folder
+    except OSError:
+        return False
+
+
+def _read_skill(folder: str, skill_md: str, root: Root, broken: list, watched: dict) -> Skill | None:
+    try:
+        st = os.stat(skill_md)
+        watched[folder] = os.stat(folder).st_mtime_ns
+        watched[skill_md] = st.st_mtime_ns
+        if st.st_size > MAX_SKILL_MD:
+            broken.append({"path": skill_md, "reason": f"SKILL.md is larger than {MAX_SKILL_MD} bytes"})
+            return None
+        with open(skill_md, encoding="utf-8") as handle:
+            text = handle.read()
+    except UnicodeDecodeError:
+        broken.append({"path": skill_md, "reason": "SKILL.md is not UTF-8 text"})
+        return None
+    except OSError as exc:
+        broken.append({"path": skill_md, "reason": f"cannot read SKILL.md: {exc.strerror}"})
+        return None
+    fm = parse_skill_md(text, strict=False, file=skill_md)
+    data = fm.data if isinstance(fm.data, dict) else {}
+    name, description = data.get("name"), data.get("description")
+    problem = None
+    if not isinstance(name, str) or not name.strip():
+        problem = "frontmatter has no `name`"
+    elif not isinstance(description, str) or not description.strip():
+        problem = "frontmatter has no `description`"
+    if problem:
+        errors = [f.message for f in fm.findings if f.is_error]
+        broken.append({"path": skill_md, "reason": problem + (f" ({errors[0]})" if errors else "")})
+        return None
+    return Skill(name=name.strip(), description=" ".join(description.split()), location=os.path.abspath(skill_md),
+                 folder=os.path.abspath(folder), source=root.source, root=root.path, priority=root.priority,
+                 mtime_ns=st.st_mtime_ns, model_invocable=data.get("disable-model-invocation") is not True)
+
+
+def _resolve(candidates: list[tuple[int, Skill]]) -> tuple[list[Skill], list[dict]]:
+    """Pick one skill per name: higher priority, then earlier root, then newer SKILL.md, then path order."""
+    groups: dict[str, list[tuple[int, Skill]]] = {}
+    for order, skill in candidates:
+        groups.setdefault(skill.name, []).append((order, skill))
+    winners: list[Skill] = []
+    overrides: list[dict] = []
+    for name in sorted(groups):
+        ranked = sorted(groups[name], key=lambda p: (-p[1].priority, p[0], -p[1].mtime_ns, p[1].location))
+        winner_order, winner = ranked[0]
+        winners.append(winner)
+        for order, loser in ranked[1:]:
+            if loser.priority != winner.priority or order != winner_order:
+                reason = f"{winner.source} root outranks {loser.source} root"
+                if loser.priority == winner.priority:
+                    reason = "earlier root in the search order"
+            elif loser.mtime_ns != winner.mtime_ns:
+                reason = "newer SKILL.md in the same root"
+            else:
+                reason = "same modification time in the same root: first path in sort order"
+            overrides.append({"name": name, "winner": winner.location, "loser": loser.location,
+                              "winner_source": winner.source, "loser_source": loser.source, "reason": reason})
+    return winners, overrides
+
+
+def index_digest(skills: list[Skill]) -> str:
+    """sha256 of the resolved index (name, description, location, source): equal inputs give equal hashes."""
+    rows = [[s.name, s.description, s.location, s.source] for s in sorted(skills, key=lambda s: s.name)]
+    blob = json.dumps(rows, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    return "sha256-" + hashlib.sha256(blob).hexdigest()

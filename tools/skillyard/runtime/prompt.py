@@ -1,0 +1,68 @@
+"""Render the skill index for a model: the Agent Skills `<available_skills>` XML, a plain list, or JSON.
+
+The XML follows the reference `to-prompt` output exactly: one tag or value per line, lines joined by "\\n", name and
+description HTML-escaped (quotes included), the location (absolute path of SKILL.md) as is. The plain list aims at
+about 50 tokens per skill by shortening long descriptions.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+
+from skillyard.runtime.discovery import Skill
+
+TEXT_DESCRIPTION_CHARS = 180  # ~45 tokens, plus the name: about 50 tokens a skill
+
+
+def to_xml(skills: list[Skill]) -> str:
+    lines = ["<available_skills>"]
+    for skill in skills:
+        lines += ["<skill>", "<name>", html.escape(skill.name, quote=True), "</name>",
+                  "<description>", html.escape(skill.description, quote=True), "</description>",
+                  "<location>", skill.location, "</location>", "</skill>"]
+    lines.append("</available_skills>")
+    return "\n".join(lines)
+
+
+def shorten(text: str, limit: int) -> str:
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1].rsplit(" ", 1)[0] if " " in text[: limit - 1] else text[: limit - 1]
+    return cut.rstrip(" ,;:.") + "…"
+
+
+def to_text(skills: list[Skill], *, limit: int = TEXT_DESCRIPTION_CHARS, asks: dict[str, str] | None = None) -> str:
+    """`- name: description (location)` lines; `[ask]` marks skills the user must approve before loading."""
+    asks = asks or {}
+    lines = []
+    for skill in skills:
+        mark = " [ask]" if asks.get(skill.name) == "ask" else ""
+        lines.append(f"- {skill.name}{mark}: {shorten(skill.description, limit)} ({skill.location})")
+    return "\n".join(lines)
+
+
+def to_json(skills: list[Skill], *, asks: dict[str, str] | None = None, report: dict | None = None) -> dict:
+    asks = asks or {}
+    out = {"skills": [{"name": s.name, "description": s.description, "location": s.location, "source": s.source,
+                       "permission": asks.get(s.name, "allow")} for s in skills]}
+    if report is not None:
+        out["report"] = report
+    return out
+
+
+def render(skills: list[Skill], fmt: str = "xml", *, asks: dict[str, str] | None = None,
+           report: dict | None = None) -> str:
+    if fmt == "xml":
+        return to_xml(skills)
+    if fmt == "text":
+        return to_text(skills, asks=asks)
+    if fmt == "json":
+        return json.dumps(to_json(skills, asks=asks, report=report), ensure_ascii=False, indent=2, sort_keys=True)
+    raise ValueError(f"unknown format {fmt!r}; use xml, text or json")
+
+
+def estimate_tokens(text: str) -> int:
+    """A rough count (4 characters a token) for budgeting, not a tokenizer."""
+    return (len(text) + 3) // 4
