@@ -1,0 +1,54 @@
+"""Project tasks. `nox -s build` is the registry's main job; `nox -s tests` runs the whole test suite."""
+
+from __future__ import annotations
+
+import glob
+import os
+
+import nox
+
+nox.options.sessions = ["build", "tests"]
+nox.options.reuse_venv = "yes"
+PYTHON = "3.11"
+
+
+@nox.session(python=PYTHON)
+def build(session: nox.Session) -> None:
+    """Validate skills/, compile registry.json and index.json, build the site into _site/."""
+    session.install("-e", ".[site]")
+    session.run("skillyard", "validate")
+    session.run("skillyard", "build")
+    session.run("skillyard", "site", "build", "--out", "_site")
+
+
+@nox.session(python=PYTHON)
+def site(session: nox.Session) -> None:
+    """Build the site only (from the committed registry.json)."""
+    session.install("-e", ".[site]")
+    session.run("skillyard", "site", "build", "--out", "_site", *session.posargs)
+
+
+@nox.session(python=PYTHON)
+def tests(session: nox.Session) -> None:
+    """The whole test suite, browser tests included (needs Debian's chromium; .ci/run installs it)."""
+    session.install("-e", ".[test]")
+    session.run("python", "-m", "pytest", *(session.posargs or ["-q"]))
+
+
+@nox.session(python=PYTHON)
+def lint(session: nox.Session) -> None:
+    """ruff on the code; actionlint and zizmor on the workflows."""
+    session.install("ruff>=0.5", "zizmor>=1.0")
+    session.run("ruff", "check", "tools", "tests", "benchmarks", "noxfile.py")
+    if os.path.exists(".ci/lint-workflows"):
+        session.run("bash", ".ci/lint-workflows", external=True)
+
+
+@nox.session(python=PYTHON)
+def bench(session: nox.Session) -> None:
+    """Benchmarks (never part of the tests): each writes its figures to benchmarks/results/<area>.json."""
+    session.install("-e", ".[test]")
+    scripts = sorted(glob.glob("benchmarks/bench_*.py"))
+    for script in scripts:
+        session.run("python", script, *session.posargs)
+    session.log(f"figures written to benchmarks/results/ by {len(scripts)} benchmark(s)")
