@@ -1,0 +1,162 @@
+import json
+import os
+import subprocess
+import sys
+
+import jsonschema
+import pytest
+from conftest import copy_skill, make_skill
+from provider_schemas import ANTHROPIC_TOOL, GEMINI_SCHEMA, OPENAI_CHAT_TOOL, OPENAI_RESPONSES_TOOL
+
+from skillyard.client import targets
+from skillyard.errors import SkillyardError
+from skillyard.runtime import discovery
+
+DIR_TARGETS = [name for name, t in targets.TARGETS.items() if t.kind == "dir"]
+API_TARGETS = [name for name, t in targets.TARGETS.items() if t.kind == "api"]
+
+
+def _install(hello, scope, project, home):
+    root = project if scope == "project" else home
+    return copy_skill(hello, root / ".agents" / "skills" / "hello-tool")
+
+
+def _where_runtime_reads(target, scope, project, home):
+    t = targets.TARGETS[target]
+    return (project if scope == "project" else home) / t.folder(scope)
+
+
+@pytest.mark.parametrize("scope", ["project", "user"])
+@pytest.mark.parametrize("target", DIR_TARGETS)
+def test_each_directory_target_finds_a_runnable_skill(target, scope, hello, project, home):
+    canonical = _install(hello, scope, project, home)
+    entry = targets.place(canonical, "hello-tool", target, scope=scope, project_root=project, home=home)
+    expected = _where_runtime_reads(target, scope, project, home) / "hello-tool"
+    assert entry["path"] == str(expected)
+    if expected == canonical:
+        assert entry["mode"] == "canonical"
+    else:
+        assert entry["mode"] == "link" and os.path.islink(expected)
+        assert not os.path.isabs(os.readlink(expected))  # relative: survives moving the whole tree
+    # The runtime's folder lists the skill, and its script runs from there.
+    found = discovery.scan([discovery.Root(str(expected.parent), "user", 200)])
+    assert found.get("hello-tool").location == str(expected / "SKILL.md")
+    run = subprocess.run([sys.executable, "scripts/hello.py", "--help"], cwd=expected, capture_output=True,
+                         text=True, timeout=30)
+    assert run.returncode == 0 and "Say hello" in run.stdout
+    run = subprocess.run([sys.executable, "scripts/hello.py", "Ada"], cwd=expected, capture_output=True,
+                         text=True, timeout=30)
+    assert run.stdout.startswith("hello Ada (")
+    targets.remove(entry)
+    assert canonical.joinpath("SKILL.md").is_file()  # the canonical copy is never removed
+    assert entry["mode"] == "canonical" or not os.path.lexists(expected)
+
+
+def test_copy_mode_and_remove_only_what_was_placed(hello, project, home):
+    canonical = _install(hello, "user", project, home)
+    entry = targets.place(canonical, "hello-tool", "claude-code", scope="user", project_root=project, home=home,
+                          copy=True)
+    path = home / ".claude" / "skills" / "hello-tool"
+    assert entry["mode"] == "copy" and path.is_dir() and not path.is_symlink()
+    assert (path / "scripts" / "hello.py").read_bytes() == (canonical / "scripts" / "hello.py").read_bytes()
+    # Re-placing replaces our own copy; switching to a link also works.
+    again = targets.place(canonical, "hello-tool", "claude-code", scope="user", project_root=project, home=home)
+    assert again["mode"] == "link" and path.is_symlink()
+    targets.remove(entry)  # stale copy entry: the path is now a link, not our copy, so it stays
+    assert path.is_symlink()
+    targets.remove(again)
+    assert not os.path.lexists(path)
+    assert (canonical / "SKILL.md").is_file()
+
+
+def test_refuses_to_overwrite_a_folder_it_did_not_make(hello, project, home):
+    canonical = _install(hello, "user", project, home)
+    theirs = make_skill(home / ".claude" / "skills", "hello-tool", "Someone else's.")
+    with pytest.raises(SkillyardError) as caught:
+        targets.place(canonical, "hello-tool", "claude-code", scope="user", project_root=project, home=home)
+    assert "was not placed by" in caught.value.message
+    assert "Someone else's." in (theirs / "SKILL.md").read_text()
+
+
+def test_link_removal_never_deletes_the_target(hello, project, home):
+    canonical = _install(hello, "user", project, home)
+    entry = targets.place(canonical, "hello-tool", "windsurf", scope="user", project_root=project, home=home)
+    targets.remove(entry)
+    assert sorted(p.name for p in canonical.iterdir()) == ["SKILL.md", "references", "scripts"]
+
+
+def test_symlink_failure_falls_back_to_copy(hello, project, home, monkeypatch):
+    canonical = _install(hello, "user", project, home)
+
+    def no_links(*args, **kwargs):
+        raise OSError("symbolic links are not available")
+
+    monkeypatch.setattr(os, "symlink", no_links)
+    entry = targets.place(canonical, "hello-tool", "goose", scope="user", project_root=project, home=home)
+    assert entry["mode"] == "copy"
+    assert (home / ".config" / "goose" / "skills" / "hello-tool" / "scripts" / "hello.py").is_file()
+
+
+@pytest.mark.parametrize("target", API_TARGETS)
+def test_api_targets_generate_valid_provider_tools(target, hello, project, home):
+    canonical = _install(hello, "project", project, home)
+    entry = targets.place(canonical, "hello-tool", target, scope="project", project_root=project, home=home)
+    assert entry["mode"] == "generated"
+    out = project / ".agents" / "emit" / target / "hello-tool"
+    assert sorted(os.path.basename(f) for f in entry["files"]) == sorted(targets.TARGETS[target].files)
+    tools = json.loads((out / "tools.json").read_text())
+    if target == "openai":
+        names = [t["function"]["name"] for t in tools]
+        for tool in tools:
+            jsonschema.validate(tool, OPENAI_CHAT_TOOL)
+            jsonschema.Draft202012Validator.check_schema(tool["function"]["parameters"])
+        for tool in json.loads((out / "tools.responses.json").read_text()):
+            jsonschema.validate(tool, OPENAI_RESPONSES_TOOL)
+    elif target == "anthropic-api":
+        names = [t["name"] for t in tools]
+        for tool in tools:
+            jsonschema.validate(tool, ANTHROPIC_TOOL)
+            jsonschema.Draft202012Validator.check_schema(tool["input_schema"])
+    else:
+        jsonschema.validate(tools, GEMINI_SCHEMA)
+        names = [t["name"] for t in tools["function_declarations"]]
+    # capabilities [read-file, execute-code] plus the skill-file reader
+    assert names == ["read_file", "code_interpreter", "read_skill_file"]
+    system = (out / "system.md").read_text()
+    assert system.startswith("# Skill: hello-tool\n") and "scripts/hello.py" in system and "Run `python" in system
+    targets.remove(entry)
+    assert not out.exists() and canonical.is_dir()
+
+
+def test_every_capability_tool_validates_for_every_provider():
+    from skillyard.runtime import tooldefs
+
+    specs = [*tooldefs.CAPABILITY_SPECS.values(), tooldefs.read_skill_file_spec(["a", "b"])]
+    for spec in specs:
+        jsonschema.validate(tooldefs.openai_tool(spec), OPENAI_CHAT_TOOL)
+        jsonschema.validate(tooldefs.openai_responses_tool(spec), OPENAI_RESPONSES_TOOL)
+        jsonschema.validate(tooldefs.anthropic_tool(spec), ANTHROPIC_TOOL)
+    jsonschema.validate({"function_declarations": [tooldefs.gemini_declaration(s) for s in specs]}, GEMINI_SCHEMA)
+
+
+def test_emit_directory_target_copies_the_skill(hello, tmp_path):
+    out = tmp_path / "out"
+    written = targets.emit(hello, "claude-code", out)
+    assert sorted(p.relative_to(out).as_posix() for p in written) == [
+        "hello-tool/SKILL.md", "hello-tool/references/notes.md", "hello-tool/scripts/hello.py"]
+    with pytest.raises(SkillyardError):
+        targets.emit(hello, "claude-code", out)  # never overwrites
+
+
+def test_unsupported_capability_is_an_error_naming_it(tmp_path):
+    skill = make_skill(tmp_path, "gpu-skill", extra="capabilities: [read-file, gpu-compute]\n")
+    assert targets.unsupported_capabilities("claude-code", ["read-file", "gpu-compute"]) == ["gpu-compute"]
+    with pytest.raises(SkillyardError) as caught:
+        targets.emit(skill, "openai", tmp_path / "out")
+    assert "gpu-compute" in caught.value.message
+
+
+def test_unknown_target_lists_the_choices():
+    with pytest.raises(SkillyardError) as caught:
+        targets.get("vim")
+    assert "claude-code" in caught.value.fix
