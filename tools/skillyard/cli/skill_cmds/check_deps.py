@@ -1,0 +1,90 @@
+"""skill check-deps: ask the configured MCP hub whether the tools a skill needs are there."""
+
+from __future__ import annotations
+
+NAME = "check-deps"
+HELP = "check installed skills' MCP tool dependencies against the hub (mcp_hub.endpoint)"
+DESCRIPTION = """\
+Compare the `mcp_deps` of installed skills (or of a registry skill, by name) with the tools your MCP hub
+offers. The hub is `mcp_hub.endpoint` in the config: a plain hub answering GET <endpoint>/tools/list, or an
+MCP server over streamable HTTP (mcp_hub.type: mcp, or an endpoint ending in /mcp). Exits 1 when a required
+tool is missing or the hub cannot be reached.
+
+examples:
+  skill check-deps
+  skill check-deps invoice-processor --json
+"""
+
+
+def add_arguments(parser) -> None:
+    from skillyard.cli.skill_cmds._install_common import add_scope_arguments
+
+    parser.add_argument("name", nargs="?", help="one skill (installed, else looked up in the registries)")
+    add_scope_arguments(parser, project_help="check the current project's skills")
+    parser.add_argument("--json", action="store_true", help="print the reports as JSON")
+
+
+def _installed_deps(folder) -> tuple[str, list[dict]]:
+    from skillyard.format import parse_skill_md
+
+    for name in ("SKILL.md", "skill.md"):
+        path = folder / name
+        if path.is_file():
+            data = parse_skill_md(path.read_text(encoding="utf-8"), strict=False, file=name).data
+            return str(data.get("name") or folder.name), list(data.get("mcp_deps") or [])
+    return folder.name, []
+
+
+def run(args) -> int:
+    from skillyard.cli.common import print_json
+    from skillyard.cli.skill_cmds._install_common import scope_of
+    from skillyard.client import mcp, store
+    from skillyard.client.config import load_config
+    from skillyard.errors import SkillyardError
+
+    config = load_config()
+    scope, project_root, home = scope_of(args)
+    root = store.scope_root(scope, project_root=project_root, home=home)
+    wanted: list[tuple[str, list[dict]]] = []
+    if args.name:
+        folder = store.canonical_dir(root, args.name)
+        if (folder / store.SKILL_LOCK).is_file():
+            wanted.append(_installed_deps(folder))
+        else:
+            from skillyard.client import resolve
+
+            skill = resolve.resolve(args.name, config).skill
+            wanted.append((skill["name"], list(skill.get("mcp_deps") or [])))
+    else:
+        wanted = [_installed_deps(store.canonical_dir(root, n)) for n in store.installed_names(root)]
+    hub = mcp.hub_from_config(config) if any(deps for _, deps in wanted) else None
+    tools = None
+    reports = []
+    for name, deps in wanted:
+        report = mcp.check(name, deps, hub, tools=tools)
+        if report.checked and deps:
+            tools = report.available  # ask the hub once
+        reports.append(report)
+    ok = all(r.ok for r in reports)
+    if args.json:
+        print_json({"ok": ok, "hub": hub.endpoint if hub else None, "skills": [r.to_dict() for r in reports]})
+    else:
+        if not reports:
+            print("no skills installed")
+        for report in reports:
+            if not report.deps:
+                print(f"{report.skill}: no MCP dependencies")
+                continue
+            if not report.checked:
+                print(f"{report.skill}: not checked ({report.error})")
+            for dep in report.to_dict()["deps"]:
+                state = {True: "ok", False: "MISSING", None: "unknown"}[dep["available"]]
+                print(f"{report.skill}: {dep['tool']} ({'required' if dep['required'] else 'optional'}) {state}")
+    if not ok and not args.json:
+        missing = sorted({t for r in reports for t in r.missing_required})
+        if missing:
+            raise SkillyardError(f"Missing required MCP tool(s): {', '.join(missing)}.",
+                                 "Add them to your MCP hub, or point mcp_hub.endpoint at one that has them.")
+        raise SkillyardError("The MCP hub could not be checked: " + "; ".join(sorted({r.error for r in reports if r.error})),
+                             "Start the hub or set mcp_hub.endpoint (skill config set mcp_hub.endpoint URL).")
+    return 0 if ok else 1

@@ -1,0 +1,127 @@
+"""skill install: install skills from a registry, GitHub or a folder; with no ref, restore skills.lock.json."""
+
+from __future__ import annotations
+
+NAME = "install"
+HELP = "install skills (name[@version], github:owner/repo[/path][@ref], or a folder); no ref restores the lockfile"
+DESCRIPTION = """\
+Install one or more skills. Every file is checked against the registry's size and sha256 before anything is
+written, the install is atomic, and a skill.lock.json records what was installed. Without a ref inside a project,
+installs exactly what skills.lock.json lists and verifies every hash (like `npm ci`).
+
+examples:
+  skill install invoice-processor --input target_collection=bills
+  skill install pdf-tools@0.3.1 --target claude-code --target cursor --project
+  skill install github:acme/invoice-processor@v1.2.0 --dry-run
+  skill install ./my-skill
+  skill install            # in a project: restore skills.lock.json
+"""
+
+
+def add_arguments(parser) -> None:
+    from skillyard.cli.skill_cmds._install_common import add_scope_arguments
+
+    parser.add_argument("refs", nargs="*", metavar="REF", help="name, name@version, github:owner/repo[/path][@ref] or a folder")
+    parser.add_argument("--target", action="append", metavar="TARGET",
+                        help="where agents read it: claude-code, agents, codex, cursor, ... (repeatable; default from config)")
+    add_scope_arguments(parser, project_help="install into the current project (and record it in skills.lock.json)")
+    parser.add_argument("--input", action="append", metavar="NAME=VALUE", help="a value for one of the skill's inputs")
+    parser.add_argument("--source", metavar="NAME", help="take registry skills from this configured source only")
+    parser.add_argument("--dry-run", action="store_true", help="print the plan (files, sizes, inputs, deps, targets); write nothing")
+    parser.add_argument("--force", action="store_true", help="reinstall, and overwrite local edits")
+    parser.add_argument("--copy", action="store_true", help="copy into target folders instead of linking")
+    parser.add_argument("--skip-deps-check", action="store_true",
+                        help="install even when the MCP hub cannot be reached")
+    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+
+
+def run(args) -> int:
+    from skillyard.cli.common import print_json
+    from skillyard.cli.skill_cmds._install_common import scope_of
+    from skillyard.client import install as inst
+    from skillyard.client.config import load_config
+    from skillyard.client.inputs import parse_assignments
+    from skillyard.errors import SkillyardError
+
+    config = load_config()
+    scope, project_root, home = scope_of(args)
+    cli_inputs = parse_assignments(args.input)
+    opts = inst.Options(scope=scope, project_root=project_root, home=home,
+                        targets=list(dict.fromkeys(args.target or inst.default_targets(config))),
+                        cli_inputs=cli_inputs, dry_run=args.dry_run, force=args.force,
+                        skip_deps_check=args.skip_deps_check, copy=args.copy)
+    _check_targets(opts.targets)
+    if not args.refs:
+        if args.input or args.target or args.source:
+            raise SkillyardError("--input, --target and --source need at least one REF.",
+                                 "Name the skill(s) to install, or run `skill install` alone to restore the lockfile.")
+        outcomes = inst.restore_project(opts, config, progress=_progress_factory(args))
+    else:
+        candidates = inst.prepare(args.refs, config, source=args.source, progress=_progress_factory(args))
+        per_skill = inst.split_inputs(candidates, cli_inputs)
+        outcomes = []
+        for candidate in candidates:
+            opts.cli_inputs = per_skill[candidate.name]
+            outcomes.append(inst.install(candidate, opts, config))
+    if args.json:
+        print_json({"ok": True, "dry_run": args.dry_run, "skills": [o.to_dict() for o in outcomes]})
+    else:
+        for outcome in outcomes:
+            _print(outcome, dry_run=args.dry_run)
+    if not args.json:
+        from skillyard.cli.skill_cmds._install_common import warn
+
+        for outcome in outcomes:
+            for message in outcome.warnings:
+                warn(message)
+    return 0
+
+
+def _check_targets(names: list[str]) -> None:
+    try:
+        from skillyard.client import targets
+    except ImportError:
+        return
+    for name in names:
+        targets.get(name)
+
+
+def _progress_factory(args):
+    """A Progress bar per multi-file download, on a terminal only (and never with --json)."""
+    from skillyard.cli.common import Progress
+
+    def make(label: str, total: int):
+        return Progress(label, total, enabled=None if not args.json and total > 1 else False)
+
+    return make
+
+
+def _print(outcome, *, dry_run: bool) -> None:
+    from skillyard.cli.skill_cmds._install_common import human_size, shorten
+
+    total = sum(f["size"] for f in outcome.files)
+    if dry_run:
+        source = outcome.source
+        where = source.get("source") or source.get("url") or source.get("path") or source["type"]
+        print(f"would install {outcome.name} {outcome.version} ({source['type']}: {where}) "
+              f"into {shorten(outcome.path)}")
+        print(f"  files ({len(outcome.files)}, {human_size(total)}):")
+        for entry in outcome.files:
+            print(f"    {entry['path']}  {human_size(entry['size'])}")
+        if outcome.inputs:
+            print("  inputs:")
+            for key, value in sorted(outcome.inputs.items()):
+                print(f"    {key} = {value!r}")
+        deps = outcome.deps
+        if deps["deps"]:
+            print("  MCP dependencies:" + ("" if deps["checked"] else f" (not checked: {deps['error']})"))
+            for dep in deps["deps"]:
+                state = {True: "available", False: "MISSING", None: "unknown"}[dep["available"]]
+                print(f"    {dep['tool']} ({'required' if dep['required'] else 'optional'}): {state}")
+        print(f"  targets: {', '.join(t['target'] for t in outcome.targets)} ({outcome.scope} scope)")
+        print("nothing was written (--dry-run)")
+        return
+    verb = {"installed": "installed", "updated": "updated", "unchanged": "already installed"}[outcome.status]
+    placed = ", ".join(f"{t['target']}" + (f" ({t['mode']})" if t.get("mode") else "") for t in outcome.targets)
+    print(f"{verb} {outcome.name} {outcome.version} → {shorten(outcome.path)} "
+          f"({len(outcome.files)} files, {human_size(total)}; {placed})")

@@ -1,0 +1,74 @@
+"""skill uninstall: remove a skill and everything it placed (links, copies, generated files), per its lock."""
+
+from __future__ import annotations
+
+NAME = "uninstall"
+HELP = "remove installed skills and every target they were placed for"
+DESCRIPTION = """\
+Remove a skill from your home (or with --project, from the current project): the canonical folder, each link or
+copy made for an agent, and generated API files, as listed in its skill.lock.json. A --project uninstall also
+drops it from skills.lock.json.
+
+examples:
+  skill uninstall invoice-processor
+  skill uninstall pdf-tools --project
+"""
+
+
+def add_arguments(parser) -> None:
+    from skillyard.cli.skill_cmds._install_common import add_scope_arguments
+
+    parser.add_argument("names", nargs="+", metavar="NAME", help="installed skill name(s)")
+    add_scope_arguments(parser, project_help="uninstall from the current project")
+    parser.add_argument("--force", action="store_true", help="also remove a folder that has no skill.lock.json")
+    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+
+
+def uninstall(name: str, *, scope: str, project_root, home, force: bool = False) -> dict:
+    from skillyard.client import install as inst
+    from skillyard.client import lockfile, store
+    from skillyard.errors import SkillyardError
+
+    root = store.scope_root(scope, project_root=project_root, home=home)
+    folder = store.canonical_dir(root, name)
+    store.check_relpath(name)
+    removed: list[str] = []
+    with store.store_lock(root):
+        project_lock = lockfile.read_project_lock(project_root) if scope == "project" else None
+        in_project_lock = bool(project_lock and name in project_lock["skills"])
+        if (folder / store.SKILL_LOCK).is_file():
+            lock = lockfile.read_skill_lock(folder)
+            targets = lock.get("targets", [])
+            inst.remove_targets(targets, keep={str(folder.absolute())})
+            removed += [t["path"] for t in targets if t.get("mode") != "canonical"]
+        elif folder.exists() and force:
+            pass
+        elif folder.exists():
+            raise SkillyardError(f"{folder} has no {store.SKILL_LOCK}, so `skill` did not install it.",
+                                 "Delete it yourself, or pass --force.")
+        elif not in_project_lock:
+            raise SkillyardError(f"{name} is not installed ({scope} scope).",
+                                 "See what is installed with `skill list`" +
+                                 ("; add --project for the project's skills." if scope == "user" else "."))
+        if folder.exists() or folder.is_symlink():
+            store.retire(folder)
+            removed.append(str(folder))
+        if in_project_lock:
+            lockfile.update_project_lock(project_root, name, None)
+    return {"name": name, "scope": scope, "removed": removed}
+
+
+def run(args) -> int:
+    from skillyard.cli.common import print_json
+    from skillyard.cli.skill_cmds._install_common import scope_of, shorten
+
+    scope, project_root, home = scope_of(args)
+    results = [uninstall(name, scope=scope, project_root=project_root, home=home, force=args.force)
+               for name in dict.fromkeys(args.names)]
+    if args.json:
+        print_json({"ok": True, "uninstalled": results})
+    else:
+        for result in results:
+            print(f"uninstalled {result['name']} ({result['scope']} scope): "
+                  + (", ".join(shorten(p) for p in result["removed"]) or "lockfile entry only"))
+    return 0

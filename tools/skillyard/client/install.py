@@ -1,0 +1,550 @@
+"""`skill install`: turn a ref into checked bytes, then into an installed, locked skill — or into nothing.
+
+Order matters and is the point of this module: resolve → inputs (type-checked) → MCP dependencies → download and
+verify every file (size, sha256, whole-skill integrity) → render inputs → write atomically → place targets → lock.
+Everything that can fail runs before the first write, and the write itself is a rename (see `store`).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from skillyard.client import inputs as inputs_mod
+from skillyard.client import lockfile, store
+from skillyard.client import mcp as mcp_mod
+from skillyard.client.store import StagedFile
+from skillyard.errors import SkillyardError
+
+RENDERED = ("SKILL.md", "skill.md")
+
+
+@dataclass
+class Candidate:
+    """A skill ready to install: its published files (verified), metadata and where it came from."""
+
+    name: str
+    version: str
+    source: dict  # resolved_source for the lock (type, source?, url?, commit?, path?, integrity)
+    files: list[StagedFile]  # as published, before inputs are rendered
+    inputs: list[dict] = field(default_factory=list)
+    mcp_deps: list[dict] = field(default_factory=list)
+    description: str = ""
+
+
+@dataclass
+class Options:
+    scope: str = "user"
+    project_root: Path = field(default_factory=Path.cwd)
+    home: Path = field(default_factory=Path.home)
+    targets: list[str] = field(default_factory=list)
+    cli_inputs: dict = field(default_factory=dict)
+    dry_run: bool = False
+    force: bool = False
+    skip_deps_check: bool = False
+    copy: bool = False
+
+    @property
+    def root(self) -> Path:
+        return store.scope_root(self.scope, project_root=self.project_root, home=self.home)
+
+
+@dataclass
+class Outcome:
+    name: str
+    version: str
+    status: str  # installed | updated | unchanged | planned
+    path: str
+    scope: str
+    targets: list[dict]
+    files: list[dict]
+    inputs: dict
+    deps: dict
+    source: dict
+    warnings: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return {"name": self.name, "version": self.version, "status": self.status, "path": self.path,
+                "scope": self.scope, "targets": self.targets, "files": self.files, "inputs": self.inputs,
+                "deps": self.deps, "source": self.source, "warnings": self.warnings,
+                "total_size": sum(f["size"] for f in self.files)}
+
+
+# ---------------------------------------------------------------------------------------------- verification
+
+
+def verify_files(files: list[StagedFile], expected: list[dict], *, integrity: str | None, what: str) -> None:
+    """Every expected file present with its size and sha256, nothing extra, and the whole-set integrity."""
+    got = {f.path: f for f in files}
+    for entry in expected:
+        item = got.get(entry["path"])
+        if item is None:
+            raise SkillyardError(f"{what}: the file {entry['path']} is missing; nothing was installed.",
+                                 "The source changed under its pin; try again later or report it to its owner.")
+        if len(item.data) != entry["size"]:
+            raise SkillyardError(f"{what}: {entry['path']} is {len(item.data)} bytes, but {entry['size']} were "
+                                 "expected; nothing was installed.",
+                                 "The download was cut short or the file was changed; try again, or report it.")
+        if item.sha256 != entry["sha256"]:
+            raise SkillyardError(f"{what}: the sha256 of {entry['path']} does not match ({item.sha256[:12]}… "
+                                 f"instead of {entry['sha256'][:12]}…); nothing was installed.",
+                                 "The file was tampered with or corrupted on the way; do not install it. "
+                                 "Report it to the registry's maintainers.")
+    extra = sorted(set(got) - {e["path"] for e in expected})
+    if extra:
+        raise SkillyardError(f"{what}: unexpected file(s) {', '.join(extra)}; nothing was installed.",
+                             "Report it to the registry's maintainers.")
+    if integrity:
+        actual = integrity_of(files)
+        if actual != integrity:
+            raise SkillyardError(f"{what}: the skill's integrity {actual} does not match {integrity}; "
+                                 "nothing was installed.", "Report it to the registry's maintainers.")
+
+
+def integrity_of(files: list[StagedFile]) -> str:
+    from skillyard.format.package import integrity_of as integrity
+
+    return integrity([_Digest(f.path, f.sha256) for f in files])
+
+
+@dataclass(frozen=True)
+class _Digest:
+    path: str
+    sha256: str
+
+
+# ---------------------------------------------------------------------------------------------- candidates
+
+
+def from_local(path: Path) -> Candidate:
+    """A local skill folder, validated first: any error-level finding refuses the install."""
+    from skillyard.format import Policy, load_skill
+
+    folder = Path(path).resolve()
+    if not folder.is_dir():
+        raise SkillyardError(f"{path} is not a folder.", "Give the path to a skill folder (the one holding SKILL.md).")
+    package = load_skill(folder, Policy(strict=False))
+    if not package.valid:
+        lines = "; ".join(f"{f.file or '.'}{':' + str(f.line) if f.line else ''}: {f.message}" for f in package.errors)
+        raise SkillyardError(f"{path} is not a valid skill: {lines}",
+                             f"Fix the findings (`skillyard validate {path}` explains each), then install again.")
+    files = []
+    for entry in package.files:
+        real = os.path.realpath(folder / entry.path)
+        if os.path.commonpath([str(folder), real]) != str(folder):
+            raise SkillyardError(f"{path}/{entry.path} points outside the skill folder.", "Replace the link with a file.")
+        with open(real, "rb") as handle:
+            files.append(StagedFile(entry.path, handle.read(), entry.executable))
+    verify_files(files, [f.to_dict() for f in package.files], integrity=package.integrity(), what=str(path))
+    return Candidate(package.name, str(package.data.get("version") or "0.0.0"),
+                     {"type": "local", "path": str(folder), "integrity": package.integrity()}, files,
+                     list(package.data.get("inputs") or []), list(package.data.get("mcp_deps") or []),
+                     str(package.data.get("description") or ""))
+
+
+def _frontmatter_of(files: list[StagedFile], name_hint: str) -> dict:
+    from skillyard.format import parse_skill_md
+
+    for item in files:
+        if item.path in RENDERED:
+            try:
+                return parse_skill_md(item.data.decode("utf-8"), strict=False, file=item.path).data
+            except UnicodeDecodeError:
+                break
+    raise SkillyardError(f"{name_hint} has no readable SKILL.md.", "Check the repository and path.")
+
+
+def from_github(ref_text: str, config, *, commit: str | None = None, path: str | None = None,
+                integrity: str | None = None) -> Candidate:
+    """A skill folder out of a repository tarball (codeload layout), read safely in memory."""
+    from skillyard.client import github
+
+    ref = github.parse_ref(ref_text)
+    if path is not None:
+        ref = github.GitHubRef(ref.owner, ref.repo, path, ref.ref)
+    url = github.tarball_url(config.github_codeload_url, ref, commit)
+    data = download(url, config, token=_github_token(config))
+    folder, raw, archive_commit = github.skill_files(data, ref)
+    files = [StagedFile(p, content, executable) for p, (content, executable) in raw.items()]
+    for item in files:
+        store.check_relpath(item.path)
+    # Validate like a local folder: write nothing yet, so check the frontmatter only (no folder to walk).
+    data_fm = _frontmatter_of(files, ref.slug)
+    name = data_fm.get("name")
+    if not isinstance(name, str) or not name:
+        raise SkillyardError(f"The SKILL.md in {ref.slug}/{folder or '.'} has no `name`.",
+                             "Ask the author to add `name:` to the frontmatter.")
+    _check_package(files, name, where=f"github:{ref.slug}/{folder}".rstrip("/"))
+    actual = integrity_of(files)
+    if integrity and actual != integrity:
+        raise SkillyardError(f"github:{ref.slug}@{commit}: the skill's integrity {actual} does not match the "
+                             f"locked {integrity}; nothing was installed.",
+                             "The repository's history was rewritten or the archive was tampered with.")
+    source = {"type": "github", "url": ref.url, "commit": archive_commit or commit or ref.ref,
+              "path": folder, "integrity": actual}
+    return Candidate(name, str(data_fm.get("version") or "0.0.0"), source, files,
+                     list(data_fm.get("inputs") or []), list(data_fm.get("mcp_deps") or []),
+                     str(data_fm.get("description") or ""))
+
+
+def _check_package(files: list[StagedFile], name: str, *, where: str) -> None:
+    """Run the format checks on downloaded files by loading them from a private temporary folder."""
+    import tempfile
+
+    from skillyard.format import Policy, load_skill
+
+    with tempfile.TemporaryDirectory(prefix="skill-check-") as tmp:
+        folder = Path(tmp) / name
+        folder.mkdir()
+        store.write_tree(folder, files)
+        package = load_skill(folder, Policy(strict=False))
+        if not package.valid:
+            lines = "; ".join(f"{f.file or '.'}: {f.message}" for f in package.errors)
+            raise SkillyardError(f"{where} is not a valid skill: {lines}", "Ask the author to fix it; nothing was installed.")
+
+
+def _github_token(config) -> str | None:
+    for name in ("SKILL_GITHUB_TOKEN", "GITHUB_TOKEN"):
+        if os.environ.get(name):
+            return os.environ[name]
+    return None
+
+
+def download(url: str, config, *, token: str | None = None) -> bytes:
+    """Bytes at `url` through the client's HTTP layer (retries, timeouts, token only to its origin)."""
+    from skillyard.client import http
+
+    if config is None:
+        return http.fetch(url, token=token).body
+    return http.fetch(url, token=token, timeout=config.http_timeout, retries=config.http_retries,
+                      backoff=config.http_backoff).body
+
+
+# ---------------------------------------------------------------------------------------------- install
+
+
+def render_files(files: list[StagedFile], values: dict) -> list[StagedFile]:
+    out = []
+    for item in files:
+        if item.path in RENDERED and values:
+            try:
+                item = StagedFile(item.path, inputs_mod.render_bytes(item.data, values), item.executable)
+            except UnicodeDecodeError:
+                raise SkillyardError(f"{item.path} is not UTF-8 text; inputs cannot be rendered.",
+                                     "Report it to the skill's author.") from None
+        out.append(item)
+    return out
+
+
+def default_targets(config) -> list[str]:
+    raw = config.default_target if config is not None else "claude-code"
+    names = raw if isinstance(raw, list) else str(raw).replace(",", " ").split()
+    return names or ["claude-code"]
+
+
+def _check_target_paths(name: str, opts: Options, canonical: Path, previous: list[dict]) -> None:
+    """Refuse before writing when a target's folder exists and is not ours (a user's own skill)."""
+    try:
+        from skillyard.client import targets as targets_mod
+    except ImportError:
+        return
+    ours = {os.path.abspath(t["path"]) for t in previous}
+    for target in opts.targets:
+        targets_mod.get(target)
+        if targets_mod.get(target).kind != "dir":
+            continue
+        path = targets_mod.target_path(name, target, scope=opts.scope, project_root=opts.project_root, home=opts.home)
+        if os.path.abspath(path) == os.path.abspath(canonical) or os.path.abspath(path) in ours:
+            continue
+        if os.path.lexists(path) and not os.path.islink(path) and not (path / targets_mod.COPY_MARKER).is_file():
+            raise SkillyardError(f"{path} already exists and was not placed by `skill`; nothing was installed.",
+                                 f"Move or delete it, or install with another --target than {target}.")
+
+
+def _place_targets(name: str, canonical: Path, opts: Options) -> list[dict]:
+    try:
+        from skillyard.client import targets as targets_mod
+    except ImportError:  # targets table not available: the canonical copy is the only placement
+        return [{"target": "agents", "scope": opts.scope, "path": str(canonical), "mode": "canonical"}]
+    placed = []
+    for target in opts.targets:
+        entry = targets_mod.place(canonical, name, target, scope=opts.scope, project_root=opts.project_root,
+                                  home=opts.home, copy=opts.copy)
+        placed.append({k: entry[k] for k in ("target", "scope", "path", "mode") if k in entry})
+    return placed
+
+
+def remove_targets(entries: list[dict], *, keep: set[str] = frozenset()) -> None:
+    """Undo placements (each lock `targets` entry) except those whose path is in `keep`."""
+    try:
+        from skillyard.client import targets as targets_mod
+    except ImportError:
+        return
+    for entry in entries:
+        if entry.get("mode") in (None, "canonical") or os.path.abspath(entry["path"]) in keep:
+            continue
+        full = dict(entry)
+        if entry.get("mode") == "generated" and "files" not in full:
+            with _suppress_unknown_target():
+                full["files"] = [str(Path(entry["path"]) / f) for f in targets_mod.get(entry["target"]).files]
+        targets_mod.remove(full)
+
+
+class _suppress_unknown_target:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        return exc_type is SkillyardError
+
+
+def plan_inputs(candidate: Candidate, opts: Options, config, *, locked_inputs: dict | None) -> dict:
+    if locked_inputs is not None:
+        return dict(locked_inputs)
+    configured = config.skill_inputs(candidate.name) if config is not None else {}
+    return inputs_mod.resolve(candidate.inputs, cli=opts.cli_inputs, configured=configured, skill=candidate.name)
+
+
+def check_deps(candidate: Candidate, opts: Options, config) -> tuple[mcp_mod.DepReport, list[str]]:
+    if not candidate.mcp_deps:
+        return mcp_mod.check(candidate.name, [], None), []
+    hub = mcp_mod.hub_from_config(config) if config is not None else None
+    report = mcp_mod.check(candidate.name, candidate.mcp_deps, hub)
+    if opts.dry_run:
+        return report, []
+    return report, mcp_mod.enforce(report, skip_unreachable=opts.skip_deps_check)
+
+
+def install(candidate: Candidate, opts: Options, config, *, locked_inputs: dict | None = None,
+            expected_files: list[dict] | None = None) -> Outcome:
+    """Install one verified candidate. `locked_inputs`/`expected_files` come from a lockfile on restore."""
+    values = plan_inputs(candidate, opts, config, locked_inputs=locked_inputs)
+    report, warnings = check_deps(candidate, opts, config)
+    files = render_files(candidate.files, values)
+    entries = sorted((f.entry() for f in files), key=lambda e: e["path"])
+    if expected_files is not None and entries != sorted(expected_files, key=lambda e: e["path"]):
+        differ = sorted({e["path"] for e in entries} ^ {e["path"] for e in expected_files} |
+                        {a["path"] for a in entries for b in expected_files if a["path"] == b["path"] and a != b})
+        raise SkillyardError(f"{candidate.name}: the installed files would not match the lockfile "
+                             f"({', '.join(differ)}); nothing was installed.",
+                             "The source changed under its pin; update the lock with `skill update`.")
+    root = opts.root
+    canonical = store.canonical_dir(root, candidate.name)
+    outcome = Outcome(candidate.name, candidate.version, "planned", str(canonical), opts.scope,
+                      [{"target": t, "scope": opts.scope} for t in opts.targets], entries, values, report.to_dict(),
+                      lockfile.clean_source(candidate.source), warnings)
+    if opts.dry_run:
+        return outcome
+    with store.store_lock(root):
+        store.sweep(root)
+        previous = _previous_lock(canonical)
+        if previous is not None:
+            edited = store.edited_files(canonical, previous.get("files", []))
+            if edited and not opts.force:
+                raise SkillyardError(f"{candidate.name} has local edits that installing would overwrite: "
+                                     f"{', '.join(edited)}; nothing was changed.",
+                                     "Keep a copy of your changes, then run again with --force.")
+        elif canonical.exists() and not opts.force:
+            raise SkillyardError(f"{canonical} exists but was not installed by `skill` (no {store.SKILL_LOCK}).",
+                                 "Move it away, or pass --force to replace it.")
+        prev_targets = previous.get("targets", []) if previous else []
+        _check_target_paths(candidate.name, opts, canonical, prev_targets)
+        same = (previous is not None and previous["resolved_source"].get("integrity") == candidate.source["integrity"]
+                and previous.get("resolved_inputs") == values and previous.get("files") == entries)
+        lock_doc = lockfile.skill_lock_document(skill=candidate.name, version=candidate.version,
+                                                resolved_source=candidate.source, resolved_inputs=values,
+                                                targets=prev_targets, files=entries)
+        if not same or opts.force:
+            store.install_tree(canonical, files, extra={store.SKILL_LOCK: lockfile.skill_lock_text(lock_doc).encode()})
+        placed = _place_targets(candidate.name, canonical, opts)
+        placed_paths = {os.path.abspath(p["path"]) for p in placed}
+        kept = [t for t in prev_targets if os.path.abspath(t["path"]) not in placed_paths]
+        lock_doc["targets"] = sorted(kept + placed, key=lambda t: (t["scope"], t["target"], t["path"]))
+        lockfile.write_skill_lock(canonical, lock_doc)
+        if opts.scope == "project":
+            lockfile.update_project_lock(opts.project_root, candidate.name, lockfile.project_entry(lock_doc))
+    outcome.status = "unchanged" if same and not opts.force else ("updated" if previous else "installed")
+    outcome.targets = lock_doc["targets"]
+    return outcome
+
+
+def _previous_lock(canonical: Path) -> dict | None:
+    if not (canonical / store.SKILL_LOCK).is_file():
+        return None
+    return lockfile.read_skill_lock(canonical)
+
+
+# ---------------------------------------------------------------------------------------------- registry
+
+
+def fetch_files(name: str, entries: list[dict], url_for, config, *, token: str | None, progress=None,
+                what: str) -> list[StagedFile]:
+    """Download every listed file (a few at a time) and verify each against its size and sha256."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    for entry in entries:
+        store.check_relpath(entry["path"])
+    bar = progress(f"downloading {name}", len(entries)) if progress else None
+    out: dict[str, StagedFile] = {}
+    try:
+        with ThreadPoolExecutor(max_workers=min(8, max(1, len(entries)))) as pool:
+            futures = {pool.submit(download, url_for(e["path"]), config, token=token): e for e in entries}
+            for future, entry in futures.items():
+                out[entry["path"]] = StagedFile(entry["path"], future.result(), bool(entry.get("executable")))
+                if bar:
+                    bar.advance()
+    finally:
+        if bar:
+            bar.close()
+    files = [out[e["path"]] for e in entries]
+    verify_files(files, entries, integrity=None, what=what)
+    return files
+
+
+def from_resolved(resolved, config, *, progress=None, commit: str | None = None) -> Candidate:
+    """The files of a registry entry, downloaded from the raw URL at its pinned commit and verified."""
+    from skillyard.client import resolve as resolve_mod
+
+    skill = resolved.skill
+    token = resolve_mod.token_for(resolved.source)
+    what = f"{skill['name']} {skill.get('version', '')} from {resolved.source.name}".replace("  ", " ")
+    url_for = resolved.file_url if commit is None else (lambda p: raw_url_at(resolved, commit, p, config))
+    files = fetch_files(skill["name"], skill["files"], url_for, config, token=token, progress=progress, what=what)
+    verify_files(files, skill["files"], integrity=skill.get("integrity"), what=what)
+    source = {"type": "registry", "source": resolved.source.name, "url": resolved.source.url,
+              "commit": commit or skill.get("commit"), "path": skill.get("path"), "integrity": skill["integrity"]}
+    return Candidate(skill["name"], str(skill.get("version", "0.0.0")), source, files,
+                     list(skill.get("inputs") or []), list(skill.get("mcp_deps") or []),
+                     str(skill.get("description") or ""))
+
+
+def raw_url_at(resolved, commit: str, rel: str, config) -> str:
+    """A skill file's raw URL at a given commit (for restoring a lock whose commit is no longer the latest)."""
+    from dataclasses import replace
+
+    skill = dict(resolved.skill, commit=commit)
+    return replace(resolved, skill=skill).file_url(rel)
+
+
+def is_local_ref(ref: str) -> bool:
+    return ref.startswith((".", "/", "~")) or os.sep in ref and not ref.startswith("github:") or Path(ref).is_dir()
+
+
+def prepare(refs: list[str], config, *, source: str | None = None, progress=None) -> list[Candidate]:
+    """Resolve and download every ref before anything is written (one bad ref installs nothing)."""
+    from skillyard.client import github
+
+    candidates: list[Candidate] = []
+    for ref in refs:
+        if github.is_github_ref(ref):
+            candidates.append(from_github(ref, config))
+        elif is_local_ref(ref):
+            candidates.append(from_local(Path(ref).expanduser()))
+        else:
+            from skillyard.client import resolve as resolve_mod
+
+            resolved = resolve_mod.resolve(ref, config, source=source)
+            candidates.append(from_resolved(resolved, config, progress=progress))
+    names = [c.name for c in candidates]
+    dupes = sorted({n for n in names if names.count(n) > 1})
+    if dupes:
+        raise SkillyardError(f"{', '.join(dupes)} is named more than once.", "Install each skill once per command.")
+    return candidates
+
+
+def split_inputs(candidates: list[Candidate], cli: dict) -> dict[str, dict]:
+    """With several skills, each gets the --input values it declares; a value nobody declares is an error."""
+    if len(candidates) <= 1:
+        return {c.name: dict(cli) for c in candidates}
+    declared = {c.name: {d["name"] for d in c.inputs} for c in candidates}
+    unused = sorted(k for k in cli if not any(k in names for names in declared.values()))
+    if unused:
+        raise SkillyardError(f"No skill being installed has an input named {', '.join(unused)}.",
+                             "Check the spelling with `skill info <name>`.")
+    return {c.name: {k: v for k, v in cli.items() if k in declared[c.name]} for c in candidates}
+
+
+# ---------------------------------------------------------------------------------------------- restore
+
+
+def locked_candidate(name: str, entry: dict, config, *, progress=None) -> Candidate:
+    """Fetch exactly what a lock entry pins, verifying its integrity."""
+    source = entry["resolved_source"]
+    kind = source["type"]
+    if kind == "registry":
+        from skillyard.client import resolve as resolve_mod
+
+        if not source.get("source") or not source.get("commit"):
+            raise SkillyardError(f"The lock entry for {name} names no source or commit.",
+                                 f"Reinstall it: skill install {name} --project --force.")
+        resolved = resolve_mod.resolve(name, config, source=source["source"])
+        if resolved.skill.get("integrity") == source["integrity"]:
+            candidate = from_resolved(resolved, config, progress=progress, commit=source["commit"])
+        else:  # the registry has moved on; the locked files are still at the locked commit
+            candidate = _from_registry_commit(resolved, name, entry, config, progress=progress)
+    elif kind == "github":
+        from skillyard.client import github
+
+        owner, repo = github.repo_from_url(source.get("url", ""))
+        candidate = from_github(f"github:{owner}/{repo}", config, commit=source.get("commit"),
+                                path=source.get("path", ""), integrity=source["integrity"])
+    elif kind == "local":
+        candidate = from_local(Path(source.get("path", "")))
+    else:  # pragma: no cover - the schema allows only the three
+        raise SkillyardError(f"Unknown source type {kind!r} for {name}.", "Reinstall the skill.")
+    if candidate.source["integrity"] != source["integrity"]:
+        raise SkillyardError(f"{name}: the fetched files' integrity {candidate.source['integrity']} does not match "
+                             f"the lockfile's {source['integrity']}; nothing was installed.",
+                             "The source changed under its pin; run `skill update` to move the lock deliberately.")
+    candidate.source = dict(source)
+    candidate.version = entry["version"]
+    return candidate
+
+
+def _from_registry_commit(resolved, name: str, entry: dict, config, *, progress=None) -> Candidate:
+    """The registry now lists another build of the skill: fetch the locked files by their locked hashes.
+
+    The lock records files as installed (inputs rendered), so SKILL.md is checked after rendering by `install`,
+    and the whole set against the locked integrity."""
+    source = entry["resolved_source"]
+    prefix = source.get("path") or resolved.skill.get("path")
+    if not prefix:
+        raise SkillyardError(f"The lock entry for {name} names no path.", f"Reinstall it: skill install {name} --force.")
+    from skillyard.client import resolve as resolve_mod
+
+    paths = [f["path"] for f in entry["files"]]
+    token = resolve_mod.token_for(resolved.source)
+    skill = dict(resolved.skill, commit=source["commit"], path=prefix)
+    from dataclasses import replace
+
+    pinned = replace(resolved, skill=skill)
+    bar = progress(f"downloading {name}", len(paths)) if progress else None
+    files = []
+    for rel in paths:
+        store.check_relpath(rel)
+        files.append(StagedFile(rel, download(pinned.file_url(rel), config, token=token)))
+        if bar:
+            bar.advance()
+    if bar:
+        bar.close()
+    return Candidate(name, entry["version"], dict(source, integrity=integrity_of(files)), files,
+                     list(resolved.skill.get("inputs") or []), list(resolved.skill.get("mcp_deps") or []))
+
+
+def restore_project(opts: Options, config, *, progress=None) -> list[Outcome]:
+    """`skill install` with no ref: install exactly what skills.lock.json lists, verifying every hash."""
+    document = lockfile.read_project_lock(opts.project_root)
+    if document is None:
+        raise SkillyardError(f"Nothing to install: no ref given and no {lockfile.PROJECT_LOCK} in {opts.project_root}.",
+                             "Name a skill (skill install <name>), or run inside a project that has a lockfile.")
+    opts.scope = "project"
+    prepared = []
+    for name, entry in sorted(document["skills"].items()):
+        prepared.append((locked_candidate(name, entry, config, progress=progress), entry))
+    outcomes = []
+    for candidate, entry in prepared:
+        opts.targets = list(entry.get("targets") or opts.targets)
+        outcomes.append(install(candidate, opts, config, locked_inputs=entry["resolved_inputs"],
+                                expected_files=entry["files"]))
+    return outcomes
