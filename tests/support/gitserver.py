@@ -134,7 +134,7 @@ class GitServer:
         for rel in delete:
             (path / rel).unlink()
         git(path, "add", "-A")
-        git(path, "commit", "-q", "-m", message, *(["--allow-empty"] if allow_empty else []))
+        git(path, "commit", "-q", "--allow-empty", "-m", message)  # unchanged files still make a commit
         return self.sha(owner, repo)
 
     def sha(self, owner: str, repo: str, ref: str = "HEAD") -> str:

@@ -1,0 +1,262 @@
+"""The local copy of each source's registry.json, kept fresh with conditional GETs.
+
+Layout: `<cache_dir>/registries/<source>/registry.json` plus `meta.json` {url, etag, last_modified, sha256,
+size, mtime_ns, checked_at}. A registry is only stored after it parsed and matched registry.schema.json; on
+later reads its sha256 must match meta.json, otherwise it is validated again, and a copy that fails is deleted
+and fetched anew — a damaged cache is never trusted. Writes are atomic (temp file + os.replace), meta last.
+
+`load_registries(config, offline=False, refresh=False)` is what read-only commands call: within `cache.ttl`
+seconds of the last check the cache is used as is; otherwise (or with refresh=True) the server is asked with
+If-None-Match / If-Modified-Since; when the network fails the cached copy is used with a warning
+(`stale=True`). `sync()` does the same but parses nothing while the cache is fresh (search uses it to stay fast).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import shutil
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from skillyard.client.config import Config, Source
+from skillyard.client.http import FetchError, fetch
+from skillyard.errors import SkillyardError
+
+Warn = Callable[[str], None]
+
+
+def stderr_warn(message: str) -> None:
+    print(f"warning: {message}", file=sys.stderr)
+
+
+@dataclass
+class SourceRegistry:
+    """A source with its registry; `stale` means the server could not confirm this copy is current."""
+
+    source: Source
+    registry: dict
+    stale: bool = False
+    checked_at: float | None = None
+
+
+@dataclass
+class CacheEntry:
+    """A source's cache state after `sync()`; `registry()` parses (and verifies) on first use."""
+
+    source: Source
+    directory: Path
+    meta: dict
+    stale: bool = False
+    status: str = "cached"  # cached | updated | not-modified | failed
+    error: SkillyardError | None = None
+    _registry: dict | None = field(default=None, repr=False)
+
+    @property
+    def sha256(self) -> str:
+        return self.meta.get("sha256", "")
+
+    def registry(self, warn: Warn = stderr_warn) -> dict:
+        if self._registry is None:
+            registry = _load_verified(self.source, self.directory, self.meta, warn)
+            if registry is None:
+                raise SkillyardError(f"the cached registry of source {self.source.name!r} is damaged and was removed",
+                                     f"Run `skill source refresh {self.source.name}` while online.")
+            self._registry = registry
+        return self._registry
+
+
+def source_dir(config: Config, source: Source | str) -> Path:
+    name = source if isinstance(source, str) else source.name
+    return config.cache_dir / "registries" / name
+
+
+def _atomic_write(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def read_meta(config: Config, source: Source) -> dict | None:
+    """meta.json of the source's cache, or None when missing, unreadable or written for another URL."""
+    try:
+        meta = json.loads((source_dir(config, source) / "meta.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(meta, dict) or meta.get("url") != source.url or not isinstance(meta.get("sha256"), str):
+        return None
+    return meta
+
+
+def discard(config: Config, source: Source | str) -> None:
+    """Forget a source's cached registry (used by `source remove` and for damaged copies)."""
+    shutil.rmtree(source_dir(config, source), ignore_errors=True)
+
+
+def parse_registry(body: bytes, *, what: str) -> dict:
+    """JSON-decode and schema-check a registry.json body; SkillyardError naming `what` otherwise."""
+    from skillyard.format.schemas import check_document
+
+    try:
+        registry = json.loads(body.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise SkillyardError(f"{what} is not valid JSON: {exc}",
+                             "Check that the source URL points at a registry.json file.") from None
+    check_document("registry", registry, what=what)
+    return registry
+
+
+def _load_verified(source: Source, directory: Path, meta: dict, warn: Warn) -> dict | None:
+    """The cached registry if it is intact (sha256 as recorded, or else schema-valid); None after discarding it."""
+    path = directory / "registry.json"
+    try:
+        body = path.read_bytes()
+    except OSError:
+        return None
+    if hashlib.sha256(body).hexdigest() == meta.get("sha256"):
+        try:
+            return json.loads(body)
+        except ValueError:
+            pass
+    try:
+        registry = parse_registry(body, what=f"cached registry of source {source.name!r}")
+    except SkillyardError as exc:
+        warn(f"discarding the damaged cached registry of source {source.name!r}: {exc.message}")
+        shutil.rmtree(directory, ignore_errors=True)
+        return None
+    _write_meta(directory, {**meta, "sha256": hashlib.sha256(body).hexdigest()})
+    return registry
+
+
+def _write_meta(directory: Path, meta: dict) -> dict:
+    stat = (directory / "registry.json").stat()
+    meta = {**meta, "size": stat.st_size, "mtime_ns": stat.st_mtime_ns}
+    _atomic_write(directory / "meta.json", json.dumps(meta, sort_keys=True, indent=2).encode())
+    return meta
+
+
+def _quick_ok(directory: Path, meta: dict) -> bool:
+    try:
+        stat = (directory / "registry.json").stat()
+    except OSError:
+        return False
+    return stat.st_size == meta.get("size") and stat.st_mtime_ns == meta.get("mtime_ns")
+
+
+def _cached_entry(config: Config, source: Source, warn: Warn) -> CacheEntry | None:
+    directory = source_dir(config, source)
+    meta = read_meta(config, source)
+    if meta is None:
+        if (directory / "registry.json").exists():
+            shutil.rmtree(directory, ignore_errors=True)
+        return None
+    entry = CacheEntry(source, directory, meta)
+    if not _quick_ok(directory, meta):
+        registry = _load_verified(source, directory, meta, warn)
+        if registry is None:
+            return None
+        entry.meta = read_meta(config, source) or meta
+        entry._registry = registry
+    return entry
+
+
+def refresh_source(config: Config, source: Source, *, cached: CacheEntry | None = None,
+                   progress=None) -> CacheEntry:
+    """Ask the server (conditionally when a cached copy exists); store a new registry only if it validates.
+
+    Raises FetchError or SkillyardError on failure; the cached copy is left untouched then.
+    """
+    from skillyard.client.sources import token_for
+
+    directory = source_dir(config, source)
+    meta = cached.meta if cached else {}
+    response = fetch(source.url, token=token_for(source), etag=meta.get("etag"),
+                     last_modified=meta.get("last_modified"), timeout=config.http_timeout,
+                     retries=config.http_retries, backoff=config.http_backoff, progress=progress,
+                     accept="application/json")
+    now = time.time()
+    if response.not_modified and cached is not None:
+        new_meta = {**meta, "checked_at": now}
+        if response.etag:
+            new_meta["etag"] = response.etag
+        _atomic_write(directory / "meta.json", json.dumps(new_meta, sort_keys=True, indent=2).encode())
+        return CacheEntry(source, directory, new_meta, status="not-modified", _registry=cached._registry)
+    if response.not_modified:  # a 304 without a cache to keep: ask again unconditionally
+        response = fetch(source.url, token=token_for(source), timeout=config.http_timeout,
+                         retries=config.http_retries, backoff=config.http_backoff, accept="application/json")
+    registry = parse_registry(response.body, what=f"registry.json of source {source.name!r}")
+    _atomic_write(directory / "registry.json", response.body)
+    new_meta = _write_meta(directory, {
+        "url": source.url, "etag": response.etag, "last_modified": response.last_modified,
+        "sha256": hashlib.sha256(response.body).hexdigest(), "checked_at": now, "fetched_at": now,
+    })
+    return CacheEntry(source, directory, new_meta, status="updated", _registry=registry)
+
+
+def sync(config: Config, *, offline: bool = False, refresh: bool = False, warn: Warn = stderr_warn,
+         sources: list[Source] | None = None) -> list[CacheEntry]:
+    """Bring every source's cache up to date as far as the network allows; see the module docstring."""
+    chosen = config.sources if sources is None else sources
+    if not chosen:
+        raise SkillyardError("no sources are configured",
+                             "Add one: `skill source add https://raw.githubusercontent.com/OWNER/REPO/main/registry.json`.")
+    entries = []
+    now = time.time()
+    for source in chosen:
+        cached = _cached_entry(config, source, warn)
+        if offline:
+            if cached is None:
+                raise SkillyardError(f"source {source.name!r} has no cached registry to use offline",
+                                     f"Run `skill source refresh {source.name}` while online.")
+            cached.stale = True
+            entries.append(cached)
+            continue
+        fresh = cached is not None and now - float(cached.meta.get("checked_at", 0)) < config.cache_ttl
+        if fresh and not refresh:
+            entries.append(cached)
+            continue
+        try:
+            entries.append(refresh_source(config, source, cached=cached))
+        except SkillyardError as exc:
+            if cached is None:
+                raise
+            when = time.strftime("%Y-%m-%d %H:%M", time.localtime(float(cached.meta.get("checked_at", 0))))
+            warn(f"source {source.name!r}: {exc.message}; using the cached copy from {when}")
+            cached.stale = True
+            cached.status = "failed"
+            cached.error = exc
+            entries.append(cached)
+    return entries
+
+
+def load_registries(config: Config, *, offline: bool = False, refresh: bool = False, warn: Warn = stderr_warn,
+                    sources: list[Source] | None = None) -> list[SourceRegistry]:
+    """Every source's registry, highest priority first (see the module docstring for freshness rules)."""
+    out = []
+    for entry in sync(config, offline=offline, refresh=refresh, warn=warn, sources=sources):
+        try:
+            registry = entry.registry(warn)
+        except SkillyardError:
+            if offline:
+                raise
+            entry = refresh_source(config, entry.source)  # the copy was damaged after sync: fetch it again
+            registry = entry.registry(warn)
+        out.append(SourceRegistry(entry.source, registry, entry.stale, entry.meta.get("checked_at")))
+    return out
+
+
+__all__ = ["CacheEntry", "FetchError", "SourceRegistry", "discard", "load_registries", "parse_registry",
+           "read_meta", "refresh_source", "source_dir", "stderr_warn", "sync"]

@@ -1,0 +1,130 @@
+"""Turn a user's skill reference into one registry entry.
+
+References: `name`, `name@version` (`v1.2.0` and `1.2.0` are the same), `name@source` (a configured source
+name wins over a version with the same spelling), and `--source` (the `source=` argument). Without a source,
+the highest-priority source that has the name wins.
+
+`resolve(ref, config, source=None, offline=False) -> Resolved`; `Resolved.file_url(path)` is where a file of
+the skill is downloaded from: the registry's `repository.raw_url_template` with `{commit}` and `{path}`
+(repository-relative, URL-quoted); a template on https://raw.githubusercontent.com is pointed at
+`config.github_raw_url`, which is how GitHub Enterprise users (and tests) redirect downloads.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from urllib.parse import quote
+
+from skillyard.client.cache import SourceRegistry, load_registries, stderr_warn
+from skillyard.client.config import DEFAULT_GITHUB_RAW_URL, Config, Source
+from skillyard.client.sources import token_for, token_for_url
+from skillyard.errors import SkillyardError
+
+__all__ = ["Resolved", "available", "file_url", "parse_ref", "resolve", "token_for", "token_for_url"]
+
+
+@dataclass
+class Resolved:
+    """The chosen entry: its source, the skill dict as in registry.json, and the whole registry."""
+
+    source: Source
+    skill: dict
+    registry: dict
+    config: Config | None = field(default=None, repr=False)
+    stale: bool = False
+    others: list[tuple[Source, dict]] = field(default_factory=list)  # same name in lower-priority sources
+
+    @property
+    def name(self) -> str:
+        return self.skill["name"]
+
+    @property
+    def version(self) -> str:
+        return self.skill["version"]
+
+    def file_url(self, file_path: str) -> str:
+        """Download URL of `file_path` (relative to the skill folder)."""
+        return file_url(self.registry, self.skill, file_path, self.config)
+
+    def token_for(self, url: str) -> str | None:
+        """The source's token if `url` may receive it (same origin / GitHub hosts), else None."""
+        return token_for_url(self.source, url, self.config)
+
+
+def raw_template(registry: dict, config: Config | None) -> str:
+    template = registry["repository"]["raw_url_template"]
+    if config is not None and template.startswith(DEFAULT_GITHUB_RAW_URL + "/"):
+        template = config.github_raw_url + template[len(DEFAULT_GITHUB_RAW_URL):]
+    return template
+
+
+def file_url(registry: dict, skill: dict, file_path: str, config: Config | None = None) -> str:
+    parts = [p for p in f"{skill['path']}/{file_path}".split("/") if p]
+    if any(p in (".", "..") for p in parts):
+        raise SkillyardError(f"refusing the file path {file_path!r} of skill {skill.get('name')!r}: it leaves the "
+                             "skill folder", "Report the registry entry to its maintainers.")
+    return (raw_template(registry, config).replace("{commit}", quote(skill["commit"], safe=""))
+            .replace("{path}", quote("/".join(parts), safe="/")))
+
+
+def parse_ref(ref: str, source_names: set[str]) -> tuple[str, str | None, str | None]:
+    """(name, version or None, source or None) from `name`, `name@version` or `name@source`."""
+    name, sep, tail = ref.strip().partition("@")
+    if not name or (sep and not tail):
+        raise SkillyardError(f"{ref!r} is not a skill reference", "Write NAME, NAME@VERSION or NAME@SOURCE.",
+                             exit_code=2)
+    if not sep:
+        return name, None, None
+    if tail in source_names:
+        return name, None, tail
+    return name, tail, None
+
+
+def _norm_version(version: str) -> str:
+    return version[1:] if version[:1] in ("v", "V") else version
+
+
+def available(registries: list[SourceRegistry], name: str) -> list[tuple[Source, dict]]:
+    """Every (source, skill) entry called `name`, highest-priority source first."""
+    out = []
+    for item in registries:
+        for skill in item.registry.get("skills", []):
+            if skill.get("name") == name:
+                out.append((item.source, skill))
+    return out
+
+
+def resolve(ref: str, config: Config, *, source: str | None = None, offline: bool = False,
+            registries: list[SourceRegistry] | None = None, warn=stderr_warn) -> Resolved:
+    """Find the entry `ref` names (see the module docstring); SkillyardError says what exists otherwise."""
+    names = {s.name for s in config.sources}
+    name, version, ref_source = parse_ref(ref, names)
+    if source and ref_source and source != ref_source:
+        raise SkillyardError(f"{ref!r} names source {ref_source!r} but --source says {source!r}",
+                             "Use one of them.", exit_code=2)
+    wanted_source = source or ref_source
+    if wanted_source:
+        config.source(wanted_source)  # clear error when unknown
+    if registries is None:
+        registries = load_registries(config, offline=offline, warn=warn)
+    stale = {item.source.name: item.stale for item in registries}
+    by_source = {item.source.name: item.registry for item in registries}
+    entries = available(registries, name)
+    if not entries:
+        raise SkillyardError(f"no skill named {name!r} in any source ({', '.join(sorted(names))})",
+                             f"Search for it: `skill search {name}`.")
+    candidates = [e for e in entries if not wanted_source or e[0].name == wanted_source]
+    if not candidates:
+        found = ", ".join(f"{s.name} ({k['version']})" for s, k in entries)
+        raise SkillyardError(f"source {wanted_source!r} has no skill named {name!r}; it is in: {found}",
+                             f"Use `{name}@{entries[0][0].name}` or drop --source.")
+    if version:
+        matching = [e for e in candidates if _norm_version(e[1]["version"]) == _norm_version(version)]
+        if not matching:
+            found = ", ".join(f"{k['version']} ({s.name})" for s, k in entries)
+            raise SkillyardError(f"{name}@{version} is not available; available versions: {found}",
+                                 f"Use one of them, e.g. `{name}@{entries[0][1]['version']}`.")
+        candidates = matching
+    chosen_source, skill = candidates[0]
+    others = [e for e in entries if e[0].name != chosen_source.name]
+    return Resolved(chosen_source, skill, by_source[chosen_source.name], config, stale[chosen_source.name], others)

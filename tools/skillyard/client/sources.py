@@ -1,0 +1,119 @@
+"""Managing sources (the registry.json URLs the client reads) and finding their tokens at request time.
+
+A token is read from the environment variable named by `Source.token_env` each time a request is made; it is
+never stored in config.yaml, the cache, a lockfile, a log or an error message.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from urllib.parse import urlsplit
+
+from skillyard.client import config as config_mod
+from skillyard.client.config import Config, Source
+from skillyard.client.http import check_url, origin
+from skillyard.errors import SkillyardError, UsageError
+
+NAME_RE = re.compile(r"^[a-z0-9][a-z0-9._-]{0,63}$")
+ENV_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def token_for(source: Source) -> str | None:
+    """The source's token from its environment variable (None when it has none, or the variable is unset)."""
+    if not source.token_env:
+        return None
+    value = os.environ.get(source.token_env, "").strip()
+    return value or None
+
+
+def token_for_url(source: Source, url: str, config: Config | None = None) -> str | None:
+    """The token, but only for a URL on the source's own origin — or, for a source on GitHub (or the configured
+    GitHub Enterprise hosts), on one of those GitHub hosts (raw, codeload, api)."""
+    token = token_for(source)
+    if token is None:
+        return None
+    if origin(url) == origin(source.url):
+        return token
+    if config is not None:
+        github = {origin(config.github_raw_url), origin(config.github_codeload_url), origin(config.github_api_url)}
+        if origin(source.url) in github and origin(url) in github:
+            return token
+    return None
+
+
+def default_name(url: str) -> str:
+    """A short name from the URL: the repository for raw GitHub URLs, else the folder holding registry.json,
+    else the host."""
+    parts = urlsplit(url)
+    segments = [s for s in parts.path.split("/") if s]
+    if segments and segments[-1].endswith(".json"):
+        segments = segments[:-1]
+    candidate = ""
+    if len(segments) >= 2 and (parts.hostname or "").startswith("raw."):
+        candidate = segments[1]
+    elif segments:
+        candidate = segments[-1]
+    if not candidate or candidate in ("main", "master"):
+        candidate = segments[1] if len(segments) >= 2 else (parts.hostname or "source")
+    name = re.sub(r"[^a-z0-9._-]+", "-", candidate.lower()).strip("-.") or "source"
+    return name[:64]
+
+
+def validate_name(name: str) -> str:
+    if not NAME_RE.match(name):
+        raise UsageError(f"source name {name!r} is not allowed",
+                         "Use lowercase letters, digits, '.', '_' or '-' (it is used as `skill@source`).")
+    return name
+
+
+def validate_token_env(var: str) -> str:
+    if not ENV_RE.match(var):
+        raise UsageError(f"--token-env takes the NAME of an environment variable, and {len(var)} characters "
+                         "given are not a variable name",
+                         "Export the token, e.g. `export ACME_TOKEN=...`, then pass `--token-env ACME_TOKEN`.")
+    return var
+
+
+def new_source(config: Config, url: str, *, name: str | None = None, token_env: str | None = None,
+               priority: int | None = None) -> Source:
+    """A checked Source ready to add (not yet saved): URL policy, name rules, unique name and URL."""
+    check_url(url, what="source URL")
+    chosen = validate_name(name) if name else default_name(url)
+    existing = {s.name for s in config.sources}
+    if name and name in existing:
+        raise SkillyardError(f"a source named {name!r} already exists",
+                             f"Pick another --name, or `skill source remove {name}` first.")
+    base, n = chosen, 2
+    while chosen in existing:
+        chosen = f"{base}-{n}"
+        n += 1
+    for source in config.sources:
+        if source.url == url:
+            raise SkillyardError(f"{url} is already configured as source {source.name!r}",
+                                 "Nothing to do; `skill source list` shows it.")
+    return Source(chosen, url, validate_token_env(token_env) if token_env else None,
+                  config.next_priority() if priority is None else int(priority))
+
+
+def add_source(source: Source, home=None) -> None:
+    with config_mod.edit(home) as cfg:
+        cfg.put_source(source)
+
+
+def remove_source(name: str, home=None) -> Source:
+    with config_mod.edit(home) as cfg:
+        source = cfg.source(name)
+        cfg.remove_source(name)
+    from skillyard.client.cache import discard
+
+    discard(cfg, name)
+    return source
+
+
+def set_priority(name: str, priority: int, home=None) -> Source:
+    with config_mod.edit(home) as cfg:
+        source = cfg.source(name)
+        updated = Source(source.name, source.url, source.token_env, int(priority))
+        cfg.put_source(updated)
+    return updated
