@@ -206,7 +206,7 @@ def load_skill(folder: str | os.PathLike, policy: Policy | None = None, *, rel_p
         body = str(manifest.get("system_prompt") or "")
         key_lines = manifest_lines
         findings += security.scan_text(body, "skill.yaml", is_markdown=True)
-    elif not any(f.rule == "encoding" for f in findings):
+    elif not any(f.rule == "encoding" for f in findings) and not {"SKILL.md", "skill.md"} & {r for r, _ in walked}:
         findings.append(error("skill-md-missing", "The folder has no SKILL.md.",
                               "Add a SKILL.md with `name` and `description` frontmatter (`skill init` writes one).",
                               file="SKILL.md"))
