@@ -1,0 +1,73 @@
+"""skill validate: check a skill folder (or installed skill) and whether a target can serve it."""
+
+from __future__ import annotations
+
+NAME = "validate"
+HELP = "check a skill (folder or installed name) with the registry's rules, and against a --target"
+DESCRIPTION = """\
+Run the same checks as `skillyard validate` on one skill (lenient by default, --strict for the registry's mode) and,
+with --target, check that the target can serve every capability the skill declares; an unsupported capability is
+an error naming it.
+
+examples:
+  skill validate ./my-skill --strict
+  skill validate invoice-processor --target openai --json
+"""
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("ref", metavar="REF", help="a skill folder or an installed skill's name")
+    parser.add_argument("--target", metavar="TARGET", help="also check this target can serve the capabilities")
+    parser.add_argument("--strict", action="store_true", help="strict mode (what a registry enforces)")
+    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+
+
+def find_folder(ref: str):
+    from skillyard.errors import SkillyardError
+    from skillyard.runtime.locate import locate
+
+    folder = locate(ref)
+    if folder is None:
+        raise SkillyardError(f"no skill folder or installed skill named {ref!r}",
+                             "Give a path to a folder with SKILL.md, or install the skill first (`skill install`).")
+    return folder
+
+
+def run(args) -> int:
+    import sys
+
+    from skillyard.cli.common import print_json
+    from skillyard.client import targets
+    from skillyard.format import Policy, load_skill
+    from skillyard.format.findings import error
+
+    folder = find_folder(args.ref)
+    package = load_skill(folder, Policy(strict=args.strict))
+    findings = list(package.findings)
+    if args.target:
+        targets.get(args.target)
+        capabilities = package.data.get("capabilities") or []
+        for capability in targets.unsupported_capabilities(args.target, capabilities if isinstance(capabilities, list)
+                                                           else []):
+            findings.append(error("capability-unsupported",
+                                  f"Target {args.target} cannot serve the capability `{capability}`.",
+                                  "Remove it from `capabilities`, or choose a target that supports it "
+                                  "(see `skill adapter list`).", file=package.skill_md_name or "SKILL.md",
+                                  field="capabilities"))
+    ok = not any(f.is_error for f in findings)
+    if args.json:
+        print_json({"ok": ok, "skill": package.name, "path": str(folder), "mode": "strict" if args.strict else "lenient",
+                    "target": args.target, "findings": [f.to_dict() for f in findings]})
+    else:
+        for f in findings:
+            where = f.file or "."
+            if f.line:
+                where += f":{f.line}"
+            stream = sys.stdout if not f.is_error else sys.stderr
+            print(f"{where}: {f.severity}: [{f.rule}] {f.message}", file=stream)
+            if f.fix:
+                print(f"  fix: {f.fix}", file=stream)
+        errors = sum(1 for f in findings if f.is_error)
+        print(f"{package.name}: {'valid' if ok else f'{errors} error(s)'}"
+              + (f" for target {args.target}" if args.target else ""))
+    return 0 if ok else 1
