@@ -1,0 +1,464 @@
+"""A GitHub REST stand-in on 127.0.0.1 for driving the real PyGithub code.
+
+It implements only the endpoints the bot and `skill publish` call, over an in-memory state, and records every
+request so tests can assert what was sent. Objects carry the `url` fields PyGithub follows.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import itertools
+import json
+import re
+import threading
+import urllib.parse
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+PREFIX = "/api/v3"          # like GitHub Enterprise, so base_url path handling is exercised too
+T0 = "2026-01-01T00:00:00Z"
+
+
+def git_blob_sha(data: bytes) -> str:
+    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+
+
+def fake_sha(*parts: object) -> str:
+    return hashlib.sha1(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()
+
+
+@dataclass
+class Recorded:
+    method: str
+    path: str
+    query: dict
+    body: object
+
+
+@dataclass
+class Pull:
+    number: int
+    user: str
+    head_sha: str
+    head_ref: str = "feature"
+    head_repo: str = ""
+    base_ref: str = "main"
+    files: list = field(default_factory=list)        # [(filename, status)]
+    title: str = "A change"
+    body: str = ""
+    state: str = "open"
+    merged: bool = False
+    labels: list = field(default_factory=list)
+    events: list = field(default_factory=list)       # [{"event", "label", "created_at"}]
+    reviews: list = field(default_factory=list)      # [{"state", "commit_id", "submitted_at", "user"}]
+
+
+@dataclass
+class Repo:
+    owner: str
+    name: str
+    private: bool = False
+    default_branch: str = "main"
+    parent: str | None = None
+    pulls: dict = field(default_factory=dict)
+    comments: dict = field(default_factory=dict)     # id -> {"issue", "user", "body"}
+    contents: dict = field(default_factory=dict)     # (ref, path) -> bytes
+    commits: dict = field(default_factory=dict)      # sha -> {"date", "tree", "parents", "message"}
+    checks: dict = field(default_factory=dict)       # sha -> [{"name", "status", "conclusion"}]
+    statuses: dict = field(default_factory=dict)     # sha -> [{"context", "state"}]
+    blobs: dict = field(default_factory=dict)        # sha -> bytes
+    trees: dict = field(default_factory=dict)        # sha -> {path: {"mode", "type", "sha"}}
+    refs: dict = field(default_factory=dict)         # "heads/main" -> sha
+
+    @property
+    def full_name(self) -> str:
+        return f"{self.owner}/{self.name}"
+
+
+class StubError(Exception):
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+class GitHubStandIn:
+    def __init__(self, tokens: dict[str, str] | None = None):
+        self.tokens = tokens or {"bot-token": "skillyard-bot"}
+        self.repos: dict[str, Repo] = {}
+        self.requests: list[Recorded] = []
+        self.lock = threading.RLock()
+        self.ids = itertools.count(1000)
+        self.user_endpoint_forbidden = False
+        handler = self._handler_class()
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self.thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+
+    # ---- lifecycle -------------------------------------------------------------------------------------------
+    def start(self) -> GitHubStandIn:
+        self.thread.start()
+        return self
+
+    def stop(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+    @property
+    def root(self) -> str:
+        return f"http://127.0.0.1:{self.server.server_address[1]}"
+
+    @property
+    def base_url(self) -> str:
+        return self.root + PREFIX
+
+    # ---- state helpers for tests -------------------------------------------------------------------------------
+    def add_repo(self, full_name: str, **kw) -> Repo:
+        owner, name = full_name.split("/")
+        repo = Repo(owner, name, **kw)
+        self.repos[full_name] = repo
+        return repo
+
+    def add_commit(self, repo: Repo, date: str = T0, files: dict[str, bytes] | None = None, parents=()) -> str:
+        tree = {}
+        for path, data in (files or {}).items():
+            sha = git_blob_sha(data)
+            repo.blobs[sha] = data
+            tree[path] = {"mode": "100644", "type": "blob", "sha": sha}
+        tree_sha = fake_sha("tree", sorted(tree.items()))
+        repo.trees[tree_sha] = tree
+        sha = fake_sha("commit", tree_sha, list(parents), date, next(self.ids))
+        repo.commits[sha] = {"date": date, "tree": tree_sha, "parents": list(parents), "message": "commit"}
+        return sha
+
+    def calls(self, method: str | None = None, pattern: str = "") -> list[Recorded]:
+        with self.lock:
+            return [r for r in self.requests if (method is None or r.method == method) and re.search(pattern, r.path)]
+
+    def writes(self) -> list[Recorded]:
+        with self.lock:
+            return [r for r in self.requests if r.method != "GET"]
+
+    # ---- JSON shapes -----------------------------------------------------------------------------------------
+    def _user(self, login: str) -> dict:
+        return {"login": login, "id": abs(hash(login)) % 10**6, "type": "User", "url": f"{self.base_url}/users/{login}"}
+
+    def _repo_json(self, repo: Repo) -> dict:
+        data = {"id": abs(hash(repo.full_name)) % 10**6, "name": repo.name, "full_name": repo.full_name,
+                "owner": self._user(repo.owner), "private": repo.private, "default_branch": repo.default_branch,
+                "url": f"{self.base_url}/repos/{repo.full_name}", "html_url": f"{self.root}/{repo.full_name}",
+                "fork": repo.parent is not None}
+        if repo.parent:
+            data["parent"] = {"full_name": repo.parent, "url": f"{self.base_url}/repos/{repo.parent}"}
+        return data
+
+    def _pull_json(self, repo: Repo, pr: Pull) -> dict:
+        api = f"{self.base_url}/repos/{repo.full_name}"
+        head_repo = self.repos.get(pr.head_repo or repo.full_name, repo)
+        return {"id": pr.number + 5000, "number": pr.number, "state": pr.state, "merged": pr.merged,
+                "title": pr.title, "body": pr.body, "user": self._user(pr.user),
+                "url": f"{api}/pulls/{pr.number}", "issue_url": f"{api}/issues/{pr.number}",
+                "html_url": f"{self.root}/{repo.full_name}/pull/{pr.number}",
+                "labels": [{"name": name} for name in pr.labels],
+                "head": {"sha": pr.head_sha, "ref": pr.head_ref, "label": f"{head_repo.owner}:{pr.head_ref}",
+                         "repo": self._repo_json(head_repo), "user": self._user(head_repo.owner)},
+                "base": {"sha": repo.refs.get(f"heads/{pr.base_ref}", "0" * 40), "ref": pr.base_ref,
+                         "label": f"{repo.owner}:{pr.base_ref}", "repo": self._repo_json(repo)}}
+
+    def _comment_json(self, repo: Repo, cid: int) -> dict:
+        c = repo.comments[cid]
+        return {"id": cid, "body": c["body"], "user": self._user(c["user"]),
+                "url": f"{self.base_url}/repos/{repo.full_name}/issues/comments/{cid}",
+                "html_url": f"{self.root}/{repo.full_name}/pull/{c['issue']}#issuecomment-{cid}",
+                "created_at": T0, "updated_at": T0}
+
+    def _tree_json(self, repo: Repo, sha: str) -> dict:
+        entries = [{"path": p, **e} for p, e in sorted(repo.trees[sha].items())]
+        return {"sha": sha, "url": f"{self.base_url}/repos/{repo.full_name}/git/trees/{sha}", "tree": entries,
+                "truncated": False}
+
+    def _git_commit_json(self, repo: Repo, sha: str) -> dict:
+        c = repo.commits[sha]
+        api = f"{self.base_url}/repos/{repo.full_name}"
+        return {"sha": sha, "url": f"{api}/git/commits/{sha}", "message": c["message"],
+                "tree": {"sha": c["tree"], "url": f"{api}/git/trees/{c['tree']}"},
+                "parents": [{"sha": p, "url": f"{api}/git/commits/{p}"} for p in c["parents"]],
+                "committer": {"name": "x", "email": "x@example.invalid", "date": c["date"]},
+                "author": {"name": "x", "email": "x@example.invalid", "date": c["date"]}}
+
+    def _ref_json(self, repo: Repo, ref: str) -> dict:
+        api = f"{self.base_url}/repos/{repo.full_name}"
+        return {"ref": f"refs/{ref}", "url": f"{api}/git/refs/{ref}",
+                "object": {"sha": repo.refs[ref], "type": "commit", "url": f"{api}/git/commits/{repo.refs[ref]}"}}
+
+    # ---- routing ---------------------------------------------------------------------------------------------
+    def _repo(self, owner: str, name: str) -> Repo:
+        repo = self.repos.get(f"{owner}/{name}")
+        if repo is None:
+            raise StubError(404, "Not Found")
+        return repo
+
+    def _pull(self, repo: Repo, number: str) -> Pull:
+        pr = repo.pulls.get(int(number))
+        if pr is None:
+            raise StubError(404, "Not Found")
+        return pr
+
+    def dispatch(self, method: str, path: str, query: dict, body, login: str):  # noqa: C901 - a routing table
+        m = re.match(r"^/repos/([^/]+)/([^/]+)(/.*)?$", path)
+        if path == "/user" and method == "GET":
+            if self.user_endpoint_forbidden:
+                raise StubError(403, "Resource not accessible by integration")
+            return 200, self._user(login)
+        if not m:
+            raise StubError(404, "Not Found")
+        repo = self._repo(m.group(1), m.group(2))
+        rest = m.group(3) or ""
+        api = f"{self.base_url}/repos/{repo.full_name}"
+        routes = [
+            ("GET", r"", lambda: (200, self._repo_json(repo))),
+            ("GET", r"/pulls", lambda: (200, [self._pull_json(repo, p) for p in repo.pulls.values()
+                                             if query.get("state", "open") in ("all", p.state)])),
+            ("POST", r"/pulls", lambda: self._create_pull(repo, body, login)),
+            ("GET", r"/pulls/(\d+)", lambda n: (200, self._pull_json(repo, self._pull(repo, n)))),
+            ("GET", r"/pulls/(\d+)/files", lambda n: (200, [
+                {"filename": f, "status": s, "sha": fake_sha(f), "additions": 1, "deletions": 0, "changes": 1}
+                for f, s in self._pull(repo, n).files])),
+            ("GET", r"/pulls/(\d+)/reviews", lambda n: (200, [
+                {"id": i + 1, "state": r["state"], "commit_id": r["commit_id"], "submitted_at": r["submitted_at"],
+                 "user": self._user(r.get("user", "maintainer")), "body": ""}
+                for i, r in enumerate(self._pull(repo, n).reviews)])),
+            ("PUT", r"/pulls/(\d+)/merge", lambda n: self._merge(repo, self._pull(repo, n), body)),
+            ("GET", r"/issues/(\d+)/comments", lambda n: (200, [
+                self._comment_json(repo, cid) for cid, c in sorted(repo.comments.items()) if c["issue"] == int(n)])),
+            ("POST", r"/issues/(\d+)/comments", lambda n: self._add_comment(repo, int(n), body, login)),
+            ("PATCH", r"/issues/comments/(\d+)", lambda cid: self._edit_comment(repo, int(cid), body, login)),
+            ("DELETE", r"/issues/comments/(\d+)", lambda cid: self._delete_comment(repo, int(cid), login)),
+            ("GET", r"/issues/(\d+)/labels", lambda n: (200, [
+                {"name": name, "url": f"{api}/labels/{name}", "color": "ededed"} for name in self._pull(repo, n).labels])),
+            ("POST", r"/issues/(\d+)/labels", lambda n: self._add_labels(repo, self._pull(repo, n), body)),
+            ("DELETE", r"/issues/(\d+)/labels/([^/]+)", lambda n, name: self._remove_label(repo, self._pull(repo, n), name)),
+            ("GET", r"/issues/(\d+)/events", lambda n: (200, [
+                {"id": i + 1, "event": e["event"], "created_at": e["created_at"], "actor": self._user("maintainer"),
+                 "label": {"name": e["label"], "color": "ededed"} if e.get("label") else None,
+                 "url": f"{api}/issues/events/{i + 1}"}
+                for i, e in enumerate(self._pull(repo, n).events)])),
+            ("GET", r"/contents/(.+)", lambda p: self._contents(repo, urllib.parse.unquote(p), query)),
+            ("GET", r"/commits/([0-9a-f]{40})", lambda sha: self._commit(repo, sha)),
+            ("GET", r"/commits/([0-9a-f]{40})/check-runs", lambda sha: (200, {
+                "total_count": len(repo.checks.get(sha, [])),
+                "check_runs": [{"id": i + 1, "name": c["name"], "status": c["status"], "conclusion": c["conclusion"],
+                                "head_sha": sha} for i, c in enumerate(repo.checks.get(sha, []))]})),
+            ("GET", r"/commits/([0-9a-f]{40})/status", lambda sha: (200, self._combined(repo, sha))),
+            ("POST", r"/forks", lambda: self._fork(repo, login)),
+            ("GET", r"/branches/([^/]+)", lambda b: self._branch(repo, b)),
+            ("GET", r"/git/commits/([0-9a-f]{40})", lambda sha: self._get_git_commit(repo, sha)),
+            ("POST", r"/git/commits", lambda: self._create_git_commit(repo, body)),
+            ("POST", r"/git/blobs", lambda: self._create_blob(repo, body)),
+            ("GET", r"/git/blobs/([0-9a-f]{40})", lambda sha: (200, {
+                "sha": sha, "encoding": "base64", "content": base64.b64encode(repo.blobs[sha]).decode(),
+                "size": len(repo.blobs[sha]), "url": f"{api}/git/blobs/{sha}"})),
+            ("POST", r"/git/trees", lambda: self._create_tree(repo, body)),
+            ("GET", r"/git/trees/([0-9a-f]{40})", lambda sha: (200, self._tree_json(repo, sha)) if sha in repo.trees
+             else (_ for _ in ()).throw(StubError(404, "Not Found"))),
+            ("POST", r"/git/refs", lambda: self._create_ref(repo, body)),
+            ("GET", r"/git/ref/(.+)", lambda ref: (200, self._ref_json(repo, ref)) if ref in repo.refs
+             else (_ for _ in ()).throw(StubError(404, "Not Found"))),
+            ("PATCH", r"/git/refs/(.+)", lambda ref: self._update_ref(repo, ref, body)),
+        ]
+        for verb, pattern, handler in routes:
+            hit = re.fullmatch(pattern, rest)
+            if verb == method and hit:
+                return handler(*hit.groups())
+        raise StubError(404, f"Not Found: {method} {rest}")
+
+    # ---- endpoint bodies -------------------------------------------------------------------------------------
+    def _add_comment(self, repo: Repo, number: int, body, login: str):
+        self._pull(repo, str(number))
+        cid = next(self.ids)
+        repo.comments[cid] = {"issue": number, "user": login, "body": body["body"]}
+        return 201, self._comment_json(repo, cid)
+
+    def _edit_comment(self, repo: Repo, cid: int, body, login: str):
+        if cid not in repo.comments:
+            raise StubError(404, "Not Found")
+        if repo.comments[cid]["user"] != login:
+            raise StubError(403, "not your comment")
+        repo.comments[cid]["body"] = body["body"]
+        return 200, self._comment_json(repo, cid)
+
+    def _delete_comment(self, repo: Repo, cid: int, login: str):
+        if repo.comments.get(cid, {}).get("user") != login:
+            raise StubError(403, "not your comment")
+        del repo.comments[cid]
+        return 204, None
+
+    def _add_labels(self, repo: Repo, pr: Pull, body):
+        names = body["labels"] if isinstance(body, dict) else body
+        for name in names:
+            if name not in pr.labels:
+                pr.labels.append(name)
+                pr.events.append({"event": "labeled", "label": name, "created_at": T0})
+        return 200, [{"name": n, "url": f"{self.base_url}/repos/{repo.full_name}/labels/{n}"} for n in pr.labels]
+
+    def _remove_label(self, repo: Repo, pr: Pull, name: str):
+        name = urllib.parse.unquote(name)
+        if name not in pr.labels:
+            raise StubError(404, "Label does not exist")
+        pr.labels.remove(name)
+        pr.events.append({"event": "unlabeled", "label": name, "created_at": T0})
+        return 200, [{"name": n} for n in pr.labels]
+
+    def _merge(self, repo: Repo, pr: Pull, body):
+        if body.get("sha") and body["sha"] != pr.head_sha:
+            raise StubError(409, "Head branch was modified. Review and try the merge again.")
+        if pr.state != "open":
+            raise StubError(405, "Pull Request is not mergeable")
+        pr.merged, pr.state = True, "closed"
+        return 200, {"sha": fake_sha("merge", pr.number), "merged": True, "message": "Pull Request successfully merged"}
+
+    def _contents(self, repo: Repo, path: str, query: dict):
+        ref = query.get("ref", repo.default_branch)
+        data = repo.contents.get((ref, path))
+        if data is None:
+            raise StubError(404, "Not Found")
+        return 200, {"type": "file", "encoding": "base64", "content": base64.b64encode(data).decode(),
+                     "size": len(data), "name": path.rsplit("/", 1)[-1], "path": path, "sha": git_blob_sha(data),
+                     "url": f"{self.base_url}/repos/{repo.full_name}/contents/{path}?ref={ref}"}
+
+    def _commit(self, repo: Repo, sha: str):
+        if sha not in repo.commits:
+            raise StubError(404, "No commit found")
+        return 200, {"sha": sha, "url": f"{self.base_url}/repos/{repo.full_name}/commits/{sha}",
+                     "commit": self._git_commit_json(repo, sha), "files": [], "parents": []}
+
+    def _combined(self, repo: Repo, sha: str) -> dict:
+        statuses = repo.statuses.get(sha, [])
+        states = {s["state"] for s in statuses}
+        state = ("failure" if states & {"failure", "error"} else "pending" if "pending" in states or not statuses
+                 else "success")
+        return {"state": state, "total_count": len(statuses), "sha": sha,
+                "statuses": [{"context": s["context"], "state": s["state"], "id": i + 1} for i, s in enumerate(statuses)],
+                "url": f"{self.base_url}/repos/{repo.full_name}/commits/{sha}/status"}
+
+    def _fork(self, repo: Repo, login: str):
+        name = f"{login}/{repo.name}"
+        fork = self.repos.get(name)
+        if fork is None:
+            fork = self.add_repo(name, parent=repo.full_name, default_branch=repo.default_branch)
+            # GitHub forks share the object store of their network; copy it here.
+            fork.commits, fork.trees, fork.blobs = repo.commits, repo.trees, repo.blobs
+            fork.refs = dict(repo.refs)
+        return 202, self._repo_json(fork)
+
+    def _branch(self, repo: Repo, branch: str):
+        sha = repo.refs.get(f"heads/{branch}")
+        if sha is None:
+            raise StubError(404, "Branch not found")
+        return 200, {"name": branch, "protected": False,
+                     "commit": {"sha": sha, "url": f"{self.base_url}/repos/{repo.full_name}/commits/{sha}"}}
+
+    def _get_git_commit(self, repo: Repo, sha: str):
+        if sha not in repo.commits:
+            raise StubError(404, "Not Found")
+        return 200, self._git_commit_json(repo, sha)
+
+    def _create_git_commit(self, repo: Repo, body):
+        if body["tree"] not in repo.trees or any(p not in repo.commits for p in body.get("parents", [])):
+            raise StubError(422, "Tree or parent SHA does not exist")
+        sha = fake_sha("commit", body, next(self.ids))
+        repo.commits[sha] = {"date": T0, "tree": body["tree"], "parents": body.get("parents", []),
+                             "message": body["message"]}
+        return 201, self._git_commit_json(repo, sha)
+
+    def _create_blob(self, repo: Repo, body):
+        data = base64.b64decode(body["content"]) if body.get("encoding") == "base64" else body["content"].encode()
+        sha = git_blob_sha(data)
+        repo.blobs[sha] = data
+        return 201, {"sha": sha, "url": f"{self.base_url}/repos/{repo.full_name}/git/blobs/{sha}"}
+
+    def _create_tree(self, repo: Repo, body):
+        tree = dict(repo.trees[body["base_tree"]]) if body.get("base_tree") else {}
+        for entry in body["tree"]:
+            if entry.get("sha") is None:
+                tree.pop(entry["path"], None)
+                continue
+            if entry["sha"] not in repo.blobs:
+                raise StubError(422, f"blob {entry['sha']} does not exist")
+            tree[entry["path"]] = {"mode": entry["mode"], "type": entry["type"], "sha": entry["sha"]}
+        sha = fake_sha("tree", sorted(tree.items()))
+        repo.trees[sha] = tree
+        return 201, self._tree_json(repo, sha)
+
+    def _create_ref(self, repo: Repo, body):
+        ref = body["ref"].removeprefix("refs/")
+        if ref in repo.refs:
+            raise StubError(422, "Reference already exists")
+        if body["sha"] not in repo.commits:
+            raise StubError(422, "Object does not exist")
+        repo.refs[ref] = body["sha"]
+        return 201, self._ref_json(repo, ref)
+
+    def _update_ref(self, repo: Repo, ref: str, body):
+        if ref not in repo.refs:
+            raise StubError(422, "Reference does not exist")
+        repo.refs[ref] = body["sha"]
+        return 200, self._ref_json(repo, ref)
+
+    def _create_pull(self, repo: Repo, body, login: str):
+        owner, _, branch = body["head"].partition(":")
+        head_repo = self.repos.get(f"{owner}/{repo.name}") if branch else repo
+        branch = branch or body["head"]
+        if head_repo is None or f"heads/{branch}" not in head_repo.refs:
+            raise StubError(422, "Validation Failed: head does not exist")
+        for pr in repo.pulls.values():
+            if pr.state == "open" and pr.head_repo == head_repo.full_name and pr.head_ref == branch:
+                raise StubError(422, f"A pull request already exists for {body['head']}.")
+        number = max(repo.pulls, default=0) + 1
+        pr = Pull(number, login, head_repo.refs[f"heads/{branch}"], head_ref=branch, head_repo=head_repo.full_name,
+                  base_ref=body["base"], title=body["title"], body=body.get("body") or "")
+        repo.pulls[number] = pr
+        return 201, self._pull_json(repo, pr)
+
+    # ---- HTTP ------------------------------------------------------------------------------------------------
+    def _handler_class(self):
+        stub = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args):  # keep test output clean
+                pass
+
+            def _serve(self):
+                parts = urllib.parse.urlsplit(self.path)
+                length = int(self.headers.get("Content-Length") or 0)
+                raw = self.rfile.read(length) if length else b""
+                body = json.loads(raw) if raw else {}
+                query = dict(urllib.parse.parse_qsl(parts.query))
+                path = parts.path
+                status, payload = 404, {"message": "Not Found"}
+                with stub.lock:
+                    stub.requests.append(Recorded(self.command, path.removeprefix(PREFIX), query, body))
+                    auth = self.headers.get("Authorization", "")
+                    token = auth.split(" ", 1)[1] if " " in auth else ""
+                    login = stub.tokens.get(token)
+                    if not path.startswith(PREFIX + "/"):
+                        status, payload = 404, {"message": "wrong base path"}
+                    elif login is None:
+                        status, payload = 401, {"message": "Bad credentials"}
+                    else:
+                        try:
+                            status, payload = stub.dispatch(self.command, path.removeprefix(PREFIX), query, body, login)
+                        except StubError as exc:
+                            status, payload = exc.status, {"message": exc.message}
+                data = b"" if payload is None else json.dumps(payload).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json; charset=utf-8")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            do_GET = do_POST = do_PATCH = do_PUT = do_DELETE = _serve
+
+        return Handler

@@ -1,0 +1,84 @@
+"""`skillyard bot report|automerge`: the registry's PR bot (run by .github/workflows/pr-bot.yml)."""
+
+from __future__ import annotations
+
+NAME = "bot"
+HELP = "Comment on, label and automerge skill pull requests (GitHub API; token from $GITHUB_TOKEN)."
+DESCRIPTION = """\
+The registry's pull-request bot. It never runs code from the PR: `report` reads the JSON report that the
+read-only validate workflow uploaded, treats it as hostile (size cap, JSON Schema, plain paths, matched against
+the PR's files as the API lists them), then keeps ONE sticky comment per PR up to date and sets the labels
+new-skill, skill-update, invalid, tooling, needs-maintainer and security-finding.
+
+`automerge` merges a PR only when every check is green, it touches only skills its author already owns
+(author/maintainers in registry.json on the base branch), it adds no new skill, and no commit landed after the
+`automerge` label or the latest approval (then the label is removed).
+
+examples:
+  GITHUB_TOKEN=... skillyard bot report --repo skillyard/registry --head-sha "$SHA" --artifact report.json
+  GITHUB_TOKEN=... skillyard bot automerge --repo skillyard/registry --pr 42 --dry-run --json
+"""
+
+
+def _common(parser) -> None:
+    parser.add_argument("--repo", required=True, metavar="OWNER/NAME", help="The registry repository.")
+    parser.add_argument("--api-url", default=None, metavar="URL",
+                        help="GitHub API root (GitHub Enterprise: https://HOST/api/v3). Default: $GITHUB_API_URL "
+                             "or https://api.github.com.")
+    parser.add_argument("--registry", default=None, metavar="FILE",
+                        help="Use this registry.json for ownership instead of the one on the PR's base branch.")
+    parser.add_argument("--json", action="store_true", help="Print the outcome as JSON.")
+
+
+def add_arguments(parser) -> None:
+    sub = parser.add_subparsers(dest="bot_command", metavar="ACTION", required=True)
+    report = sub.add_parser("report", help="Post/refresh the sticky report comment and the labels of a PR.")
+    _common(report)
+    report.add_argument("--pr", type=int, default=None, metavar="N", help="The PR number.")
+    report.add_argument("--head-sha", default=None, metavar="SHA",
+                        help="The commit the validate run checked; the PR's head must be this commit. Without "
+                             "--pr, the open PR with this head is used.")
+    report.add_argument("--artifact", required=True, metavar="FILE", help="The validate report (report.json).")
+    report.add_argument("--max-bytes", type=int, default=None, metavar="N",
+                        help="Refuse artifacts larger than this (default 512 KiB).")
+    report.add_argument("--bot-login", default=None, metavar="LOGIN",
+                        help="The login whose comment is the sticky one (default: the token's user, else "
+                             "github-actions[bot]).")
+    merge = sub.add_parser("automerge", help="Merge a PR if the automerge rules allow it.")
+    _common(merge)
+    merge.add_argument("--pr", type=int, required=True, metavar="N", help="The PR number.")
+    merge.add_argument("--method", choices=["merge", "squash", "rebase"], default="squash")
+    merge.add_argument("--dry-run", action="store_true", help="Decide and print, change nothing.")
+
+
+def run(args) -> int:
+    import os
+
+    from skillyard.bot import github_io
+    from skillyard.cli.common import print_json
+
+    api_url = args.api_url or os.environ.get("GITHUB_API_URL") or github_io.DEFAULT_API_URL
+    gh = github_io.connect(github_io.token_from_env(), api_url)
+    registry = github_io.read_registry_file(args.registry) if args.registry else None
+    if args.bot_command == "report":
+        outcome = github_io.run_report(gh, args.repo, args.artifact, pr_number=args.pr, head_sha=args.head_sha,
+                                       registry=registry, max_bytes=args.max_bytes, login=args.bot_login)
+        if args.json:
+            print_json({"ok": True, **outcome.to_dict()})
+        else:
+            print(f"PR #{outcome.pr}: comment {outcome.comment}; labels {', '.join(outcome.labels) or 'none'}"
+                  + (f" (+{', '.join(outcome.added)})" if outcome.added else "")
+                  + (f" (-{', '.join(outcome.removed)})" if outcome.removed else ""))
+        return 0
+    outcome = github_io.run_automerge(gh, args.repo, args.pr, registry=registry, method=args.method,
+                                      dry_run=args.dry_run)
+    if args.json:
+        print_json({"ok": True, **outcome})
+    else:
+        verdict = "merged" if outcome["merged"] else ("would merge" if outcome["merge"] else "not merged")
+        print(f"PR #{args.pr}: {verdict}")
+        for reason in outcome["reasons"]:
+            print(f"  - {reason}")
+        if outcome["label_removed"]:
+            print("  (the automerge label was removed)")
+    return 0
