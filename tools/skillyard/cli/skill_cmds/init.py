@@ -1,0 +1,187 @@
+"""skill init: start a new skill folder that already passes `skillyard validate --strict`."""
+
+from __future__ import annotations
+
+NAME = "init"
+HELP = "create a new skill folder (SKILL.md, optional scripts/) that passes strict validation"
+DESCRIPTION = """\
+Create <dir>/<name>/SKILL.md with complete frontmatter and a body to fill in. On a terminal, missing fields are
+asked for; in scripts, give them as flags (anything missing gets a sensible default). --with-scripts adds a
+runnable scripts/<name>.py with --help.
+
+examples:
+  skill init                      # asks for everything
+  skill init pdf-tools --description "Fill and merge PDF forms. Use when ..." --tags pdf,documents \\
+      --license MIT --author octocat --capability read-file --with-scripts --dir skills
+"""
+
+CAPABILITIES = ("read-file", "write-file", "http-request", "execute-code")
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("name", nargs="?", help="skill name: lowercase letters, digits and hyphens")
+    parser.add_argument("--description", help="what the skill does and when an agent should use it")
+    parser.add_argument("--version", default=None, help="SemVer version (default 0.1.0)")
+    parser.add_argument("--license", default=None, help="SPDX licence id (default MIT)")
+    parser.add_argument("--tags", default=None, help="comma-separated lowercase tags")
+    parser.add_argument("--author", default=None, help="GitHub handle or name of the author")
+    parser.add_argument("--capability", action="append", choices=CAPABILITIES,
+                        help="an abstract capability the skill needs (repeatable)")
+    parser.add_argument("--with-scripts", action="store_true", help="add scripts/<name>.py")
+    parser.add_argument("--dir", default=".", help="parent folder for the new skill (default: here)")
+    parser.add_argument("--json", action="store_true", help="print the created files as JSON")
+
+
+def _ask(label: str, default: str | None = None, *, check=None) -> str:
+    while True:
+        shown = f" [{default}]" if default else ""
+        answer = input(f"{label}{shown}: ").strip() or (default or "")
+        problem = check(answer) if check else None
+        if not problem:
+            return answer
+        print(f"  {problem}")
+
+
+def _name_problem(name: str) -> str | None:
+    import re
+
+    if not re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", name or "") or len(name) > 64:
+        return "use 1-64 lowercase letters, digits and single hyphens, e.g. pdf-tools"
+    return None
+
+
+def _description_problem(text: str) -> str | None:
+    if not text or len(text) > 1024:
+        return "write 1-1024 characters: what it does and when to use it"
+    return None
+
+
+def _collect(args) -> dict:
+    import sys
+
+    from skillyard.errors import UsageError
+
+    interactive = sys.stdin.isatty() and sys.stdout.isatty()
+    name = args.name
+    if not name:
+        if not interactive:
+            raise UsageError("a skill name is required", "Run `skill init <name> --description ...`.")
+        name = _ask("Skill name (e.g. pdf-tools)", check=_name_problem)
+    if _name_problem(name):
+        raise UsageError(f"invalid skill name {name!r}: {_name_problem(name)}", "Rename it, e.g. `pdf-tools`.")
+    description = args.description
+    if description is None and interactive:
+        description = _ask("Description (what it does; use when ...)", check=_description_problem)
+    if description is None:
+        description = f"Describe what {name} does. Use when the user asks for {name.replace('-', ' ')}."
+    if _description_problem(description):
+        raise UsageError(_description_problem(description), "Give --description of 1-1024 characters.")
+    fields = {"version": args.version, "license": args.license, "tags": args.tags, "author": args.author}
+    defaults = {"version": "0.1.0", "license": "MIT", "tags": name.split("-")[0], "author": None}
+    for key, value in fields.items():
+        if value is None and interactive:
+            fields[key] = _ask(key.capitalize(), defaults[key]) or None
+        elif value is None:
+            fields[key] = defaults[key]
+    capabilities = args.capability
+    if capabilities is None and interactive:
+        raw = _ask(f"Capabilities ({', '.join(CAPABILITIES)}; comma-separated, empty for none)", "")
+        capabilities = [c.strip() for c in raw.split(",") if c.strip()]
+        unknown = [c for c in capabilities if c not in CAPABILITIES]
+        if unknown:
+            raise UsageError(f"unknown capability {unknown[0]!r}", f"Use one of {', '.join(CAPABILITIES)}.")
+    tags = [t.strip().lower() for t in (fields["tags"] or "").split(",") if t.strip()]
+    return {"name": name, "description": description, "version": fields["version"], "license": fields["license"],
+            "tags": list(dict.fromkeys(tags)), "author": fields["author"], "capabilities": capabilities or [],
+            "with_scripts": args.with_scripts}
+
+
+def skill_md(spec: dict) -> str:
+    import yaml
+
+    front = {"name": spec["name"], "description": spec["description"], "version": spec["version"],
+             "license": spec["license"], "tags": spec["tags"]}
+    if spec["author"]:
+        front["author"] = spec["author"]
+    if spec["capabilities"]:
+        front["capabilities"] = spec["capabilities"]
+    yaml_text = yaml.safe_dump(front, sort_keys=False, allow_unicode=True, width=100)
+    # SemVer must stay a string: make sure the dump quoted it.
+    yaml_text = yaml_text.replace(f"version: {spec['version']}\n", f"version: \"{spec['version']}\"\n")
+    title = spec["name"].replace("-", " ").capitalize()
+    lines = [f"# {title}", "", "## When to use", "", spec["description"], "", "## Steps", "",
+             "1. Describe the first thing the agent should do.", "2. Describe how to check the result.", ""]
+    if spec["with_scripts"]:
+        script = spec["name"].replace("-", "_")
+        lines += ["## Scripts", "", f"Run `python scripts/{script}.py --help` for the options.", ""]
+    return f"---\n{yaml_text}---\n\n" + "\n".join(lines)
+
+
+SCRIPT = '''\
+"""{title}: replace this with the skill's helper."""
+
+import argparse
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description="{description}")
+    parser.add_argument("input", nargs="?", help="what to work on")
+    args = parser.parse_args()
+    print(f"{name}: {{args.input or 'nothing to do'}}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
+'''
+
+
+def create(spec: dict, parent) -> list:
+    """Write the folder atomically: build it in a temporary sibling, then rename."""
+    import os
+    import shutil
+    import tempfile
+    from pathlib import Path
+
+    from skillyard.errors import SkillyardError
+
+    parent = Path(parent)
+    dest = parent / spec["name"]
+    if os.path.lexists(dest):
+        raise SkillyardError(f"{dest} already exists", "Choose another name or --dir, or delete the folder.")
+    parent.mkdir(parents=True, exist_ok=True)
+    temp = Path(tempfile.mkdtemp(prefix=f".{spec['name']}.", dir=parent))
+    try:
+        tree = temp / spec["name"]
+        tree.mkdir()
+        (tree / "SKILL.md").write_text(skill_md(spec), encoding="utf-8")
+        if spec["with_scripts"]:
+            (tree / "scripts").mkdir()
+            script = tree / "scripts" / (spec["name"].replace("-", "_") + ".py")
+            short = spec["description"].split(".")[0].replace("\\", "").replace('"', "'")[:120]
+            script.write_text(SCRIPT.format(title=spec["name"], description=short, name=spec["name"]),
+                              encoding="utf-8")
+            script.chmod(0o755)
+        os.rename(tree, dest)
+    finally:
+        shutil.rmtree(temp, ignore_errors=True)
+    return sorted(p for p in dest.rglob("*") if p.is_file())
+
+
+def run(args) -> int:
+    from skillyard.cli.common import print_json
+    from skillyard.format import Policy, load_skill
+
+    spec = _collect(args)
+    files = create(spec, args.dir)
+    folder = files[0].parent if files[0].name == "SKILL.md" else files[0].parent.parent
+    package = load_skill(folder, Policy(strict=True, required_fields=("version", "license", "tags")))
+    problems = [f"{f.rule}: {f.message}" for f in package.findings if f.is_error]
+    if args.json:
+        print_json({"ok": not problems, "path": str(folder), "files": [str(p) for p in files], "errors": problems})
+    else:
+        print(f"Created {folder}")
+        for path in files:
+            print(f"  {path.relative_to(folder)}")
+        print(f"Next: edit SKILL.md, then run `skillyard validate --strict {folder}`.")
+    return 0 if not problems else 1
