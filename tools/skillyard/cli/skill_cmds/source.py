@@ -1,0 +1,176 @@
+"""skill source add|list|remove|refresh|priority: the registries the client reads."""
+
+from __future__ import annotations
+
+NAME = "source"
+HELP = "add, list, remove, refresh or reorder registry sources"
+DESCRIPTION = """\
+A source is the URL of a registry.json. Sources added first have the highest priority: when two sources
+have a skill with the same name, the higher one wins (pick another with NAME@SOURCE or --source).
+For a private registry, pass --token-env with the NAME of an environment variable holding the token; the
+token is read at request time and never written anywhere.
+
+examples:
+  skill source add https://raw.githubusercontent.com/skillyard/registry/main/registry.json
+  skill source add https://raw.githubusercontent.com/acme/skills/main/registry.json --name acme --token-env ACME_TOKEN
+  skill source list
+  skill source refresh acme
+  skill source priority acme 200
+  skill source remove acme
+"""
+
+
+def add_arguments(parser) -> None:
+    sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    add = sub.add_parser("add", help="add a registry.json URL", description="Add a source and fetch its registry.")
+    add.add_argument("url", help="URL of the registry.json (https; plain http only for 127.0.0.1/localhost)")
+    add.add_argument("--name", help="short name used in NAME@SOURCE (default: from the URL)")
+    add.add_argument("--token-env", metavar="VAR", help="environment variable that holds the token")
+    add.add_argument("--priority", type=int, help="higher wins; default: below every existing source")
+    add.add_argument("--no-fetch", action="store_true", help="add without fetching the registry now")
+    add.add_argument("--json", action="store_true", help="print the result as JSON")
+
+    listing = sub.add_parser("list", help="show the sources, highest priority first")
+    listing.add_argument("--json", action="store_true", help="print the sources as JSON")
+
+    remove = sub.add_parser("remove", help="remove a source and its cached registry")
+    remove.add_argument("name")
+    remove.add_argument("--json", action="store_true", help="print the result as JSON")
+
+    refresh = sub.add_parser("refresh", help="fetch the registries again (conditional GET)")
+    refresh.add_argument("name", nargs="?", help="only this source")
+    refresh.add_argument("--json", action="store_true", help="print the results as JSON")
+
+    priority = sub.add_parser("priority", help="change a source's priority (higher wins)")
+    priority.add_argument("name")
+    priority.add_argument("value", type=int)
+    priority.add_argument("--json", action="store_true", help="print the result as JSON")
+
+
+def _summary(source, entry=None, meta=None) -> dict:
+    import os
+    import time
+
+    data = source.to_dict()
+    if source.token_env:
+        data["token_set"] = bool(os.environ.get(source.token_env))
+    meta = meta if meta is not None else (entry.meta if entry else None)
+    if meta:
+        data["checked_at"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(float(meta.get("checked_at", 0))))
+    if entry is not None:
+        data["status"] = entry.status
+        data["skills"] = len(entry.registry().get("skills", []))
+    return data
+
+
+def _add(args) -> int:
+    from skillyard.cli.common import print_json
+    from skillyard.client import cache, sources
+    from skillyard.client.config import load_config
+
+    config = load_config()
+    source = sources.new_source(config, args.url, name=args.name, token_env=args.token_env, priority=args.priority)
+    entry = None
+    if not args.no_fetch:
+        try:
+            entry = cache.refresh_source(config, source)
+        except BaseException:
+            cache.discard(config, source)
+            raise
+    sources.add_source(source)
+    summary = _summary(source, entry)
+    if args.json:
+        print_json({"ok": True, "source": summary})
+    else:
+        count = f": {summary['skills']} skills" if entry else " (not fetched yet)"
+        print(f"added source {source.name!r} (priority {source.priority}){count}")
+        if source.token_env and not summary.get("token_set"):
+            print(f"note: ${source.token_env} is not set in this shell")
+    return 0
+
+
+def _list(args) -> int:
+    from skillyard.cli.common import print_json
+    from skillyard.client import cache
+    from skillyard.client.config import load_config
+    from skillyard.client.display import table
+
+    config = load_config()
+    rows = [_summary(s, meta=cache.read_meta(config, s)) for s in config.sources]
+    if args.json:
+        print_json({"sources": rows})
+        return 0
+    if not rows:
+        print("no sources; add one with `skill source add URL`")
+        return 0
+    lines = [["NAME", "PRIORITY", "TOKEN", "CHECKED", "URL"]]
+    for row in rows:
+        token = "-" if not row.get("token_env") else f"${row['token_env']}" + ("" if row["token_set"] else " (unset)")
+        lines.append([row["name"], str(row["priority"]), token, row.get("checked_at", "never"), row["url"]])
+    print("\n".join(table(lines, last_flexible=False)))
+    return 0
+
+
+def _remove(args) -> int:
+    from skillyard.cli.common import print_json
+    from skillyard.client import sources
+
+    source = sources.remove_source(args.name)
+    if args.json:
+        print_json({"ok": True, "removed": source.to_dict()})
+    else:
+        print(f"removed source {source.name!r} ({source.url})")
+    return 0
+
+
+def _refresh(args) -> int:
+    from skillyard.cli.common import print_json
+    from skillyard.client import cache
+    from skillyard.client.config import load_config
+    from skillyard.errors import SkillyardError
+
+    config = load_config()
+    chosen = [config.source(args.name)] if args.name else config.sources
+    if not chosen:
+        raise SkillyardError("no sources are configured", "Add one with `skill source add URL`.")
+    results, failed = [], 0
+    for source in chosen:
+        cached = cache.sync(config, offline=True, sources=[source])[0] if cache.read_meta(config, source) else None
+        try:
+            entry = cache.refresh_source(config, source, cached=cached)
+            results.append(_summary(source, entry))
+        except SkillyardError as exc:
+            failed += 1
+            row = {**source.to_dict(), "status": "failed", "error": exc.message, "cache_kept": cached is not None}
+            if exc.fix:
+                row["fix"] = exc.fix
+            results.append(row)
+    if args.json:
+        print_json({"ok": not failed, "sources": results})
+    else:
+        for row in results:
+            if row["status"] == "failed":
+                kept = " (cached copy kept)" if row["cache_kept"] else ""
+                print(f"{row['name']}: failed: {row['error']}{kept}")
+                if row.get("fix"):
+                    print(f"  fix: {row['fix']}")
+            else:
+                word = {"updated": "updated", "not-modified": "not modified"}.get(row["status"], row["status"])
+                print(f"{row['name']}: {word} ({row['skills']} skills)")
+    return 1 if failed else 0
+
+
+def _priority(args) -> int:
+    from skillyard.cli.common import print_json
+    from skillyard.client import sources
+
+    source = sources.set_priority(args.name, args.value)
+    if args.json:
+        print_json({"ok": True, "source": source.to_dict()})
+    else:
+        print(f"source {source.name!r} now has priority {source.priority}")
+    return 0
+
+
+def run(args) -> int:
+    return {"add": _add, "list": _list, "remove": _remove, "refresh": _refresh, "priority": _priority}[args.action](args)
