@@ -1,0 +1,124 @@
+"""`skillyard bot automerge` against the GitHub stand-in: merges only what the rules allow."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import REGISTRY_SLUG
+from ghstub import Pull
+
+from skillyard.cli.main import skillyard_main
+
+pytestmark = pytest.mark.usefixtures("bot_env")
+
+LABEL_AT = "2026-02-01T12:00:00Z"
+BEFORE = "2026-02-01T11:00:00Z"
+AFTER = "2026-02-01T13:00:00Z"
+UPDATE = [("skills/pdf-tools/SKILL.md", "modified"), ("skills/pdf-tools/scripts/run.py", "modified")]
+
+
+def ready_pr(stub, repo, *, author="alice", files=UPDATE, committed=BEFORE, checks=None, labels=("automerge",),
+             reviews=None, number=30) -> Pull:
+    head = stub.add_commit(repo, date=committed)
+    pr = Pull(number, author, head, files=list(files), labels=list(labels),
+              events=[{"event": "labeled", "label": name, "created_at": LABEL_AT} for name in labels])
+    pr.reviews = [dict(r, commit_id=r.get("commit_id", head)) for r in (reviews or [])]
+    repo.checks[head] = checks if checks is not None else [
+        {"name": "validate", "status": "completed", "conclusion": "success"},
+        {"name": "tests", "status": "completed", "conclusion": "skipped"}]
+    repo.pulls[number] = pr
+    return pr
+
+
+def automerge(stub, capsys, *extra) -> dict:
+    capsys.readouterr()
+    code = skillyard_main(["bot", "automerge", "--repo", REGISTRY_SLUG, "--pr", "30", "--api-url", stub.base_url,
+                           "--json", *extra])
+    assert code == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_green_owner_update_is_merged_at_the_checked_head(stub, registry_repo, capsys):
+    pr = ready_pr(stub, registry_repo, reviews=[{"state": "APPROVED", "submitted_at": LABEL_AT}])
+    out = automerge(stub, capsys)
+    assert out["merged"] is True and out["reasons"] == []
+    [merge] = stub.calls("PUT", r"/pulls/30/merge$")
+    assert merge.body["sha"] == pr.head_sha and merge.body["merge_method"] == "squash"
+    assert pr.merged
+
+
+def test_dry_run_changes_nothing(stub, registry_repo, capsys):
+    ready_pr(stub, registry_repo)
+    out = automerge(stub, capsys, "--dry-run")
+    assert out["merge"] is True and out["merged"] is False
+    assert stub.writes() == []
+
+
+@pytest.mark.parametrize("checks, reason", [
+    ([{"name": "validate", "status": "completed", "conclusion": "failure"}], "check `validate` concluded failure"),
+    ([{"name": "validate", "status": "in_progress", "conclusion": None}], "check `validate` is in_progress"),
+    ([], "no checks have reported"),
+])
+def test_refuses_when_checks_are_not_green(stub, registry_repo, capsys, checks, reason):
+    ready_pr(stub, registry_repo, checks=checks)
+    out = automerge(stub, capsys)
+    assert out["merged"] is False and any(reason in r for r in out["reasons"])
+    assert not stub.calls("PUT")
+
+
+def test_refuses_failing_commit_status(stub, registry_repo, capsys):
+    pr = ready_pr(stub, registry_repo)
+    registry_repo.statuses[pr.head_sha] = [{"context": "ci/legacy", "state": "failure"}]
+    out = automerge(stub, capsys)
+    assert "the combined commit status is failure" in out["reasons"] and not stub.calls("PUT")
+
+
+def test_refuses_non_owner(stub, registry_repo, capsys):
+    ready_pr(stub, registry_repo, author="carol")
+    out = automerge(stub, capsys)
+    assert any("does not own skills/pdf-tools" in r for r in out["reasons"]) and not stub.calls("PUT")
+
+
+def test_refuses_new_skill(stub, registry_repo, capsys):
+    ready_pr(stub, registry_repo, files=[("skills/brand-new/SKILL.md", "added")])
+    out = automerge(stub, capsys)
+    assert any("new skill" in r for r in out["reasons"]) and not stub.calls("PUT")
+
+
+def test_refuses_files_outside_skills(stub, registry_repo, capsys):
+    ready_pr(stub, registry_repo, files=UPDATE + [(".github/workflows/publish.yml", "modified")])
+    out = automerge(stub, capsys)
+    assert any("outside skills/" in r for r in out["reasons"]) and not stub.calls("PUT")
+
+
+def test_commit_after_label_removes_the_label(stub, registry_repo, capsys):
+    pr = ready_pr(stub, registry_repo, committed=AFTER)
+    out = automerge(stub, capsys)
+    assert any("after the `automerge` label" in r for r in out["reasons"])
+    assert out["label_removed"] is True and "automerge" not in pr.labels
+    assert stub.calls("DELETE", r"/issues/30/labels/automerge$") and not stub.calls("PUT")
+
+
+def test_commit_after_approval_removes_the_label(stub, registry_repo, capsys):
+    pr = ready_pr(stub, registry_repo, reviews=[{"state": "APPROVED", "commit_id": "b" * 40,
+                                                 "submitted_at": LABEL_AT}])
+    out = automerge(stub, capsys)
+    assert "a commit landed after the latest approval" in out["reasons"]
+    assert "automerge" not in pr.labels and not stub.calls("PUT")
+
+
+def test_refuses_without_the_label_and_with_blocking_labels(stub, registry_repo, capsys):
+    ready_pr(stub, registry_repo, labels=("needs-maintainer",))
+    out = automerge(stub, capsys)
+    assert "the `automerge` label is not set" in out["reasons"]
+    assert "blocking label(s): needs-maintainer" in out["reasons"]
+    assert stub.writes() == []
+
+
+def test_human_output(stub, registry_repo, capsys):
+    ready_pr(stub, registry_repo, author="carol")
+    capsys.readouterr()
+    assert skillyard_main(["bot", "automerge", "--repo", REGISTRY_SLUG, "--pr", "30", "--api-url", stub.base_url]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("PR #30: not merged") and "does not own" in out

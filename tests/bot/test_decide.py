@@ -1,0 +1,124 @@
+"""The bot's pure parts: change classification, labels, automerge rules, rendering, artifact parsing."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from datetime import UTC, datetime
+
+import pytest
+from conftest import make_report, registry_doc
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from skillyard.bot import decide
+from skillyard.bot.artifact import ArtifactError, parse_report, safe_relpath
+from skillyard.bot.render import MARKER, render_comment
+
+REG = registry_doc({"pdf-tools": {"author": "@Alice", "maintainers": ["bob", "Not A Handle"]},
+                    "csv-profiler": {"author": "dave"}})
+OWNERS = decide.owners_from_registry(REG)
+
+
+def test_owners_are_normalised_handles():
+    assert OWNERS["skills/pdf-tools"] == {"alice", "bob"}
+    assert OWNERS["skills/csv-profiler"] == {"dave"}
+
+
+def test_classify_changes():
+    changes = decide.classify_changes([
+        ("skills/pdf-tools/SKILL.md", "modified"), ("skills/new-one/SKILL.md", "added"),
+        ("skills/csv-profiler/SKILL.md", "removed"), ("skills/csv-profiler/scripts/run.py", "removed"),
+        ("skills/README.md", "modified"), ("noxfile.py", "modified")], REG)
+    assert [(c.folder, c.kind) for c in changes.skills] == [
+        ("skills/csv-profiler", "removed"), ("skills/new-one", "new"), ("skills/pdf-tools", "update")]
+    assert changes.outside == ("noxfile.py", "skills/README.md")
+
+
+@pytest.mark.parametrize("files, author, report, expected", [
+    ([("skills/x/SKILL.md", "added")], "carol", make_report([{"name": "x"}]), {"new-skill"}),
+    ([("skills/pdf-tools/SKILL.md", "modified")], "alice", make_report([{"name": "pdf-tools"}]), {"skill-update"}),
+    ([("skills/pdf-tools/SKILL.md", "modified")], "carol", None, {"skill-update", "needs-maintainer"}),
+    ([("README.md", "modified")], "carol", make_report([]), {"tooling"}),
+    ([("skills/x/SKILL.md", "added"), ("README.md", "modified")], "carol", None,
+     {"new-skill", "tooling", "needs-maintainer"}),
+    ([("skills/x/SKILL.md", "added")], "carol",
+     make_report([{"name": "x", "valid": False, "findings": [{"rule": "r", "severity": "error", "message": "m"}]}]),
+     {"new-skill", "invalid"}),
+    ([("skills/x/SKILL.md", "added")], "carol",
+     make_report([{"name": "x", "findings": [{"rule": "security-invisible-unicode", "severity": "warning",
+                                              "message": "m"}]}]), {"new-skill", "security-finding"}),
+])
+def test_labels_for(files, author, report, expected):
+    assert decide.labels_for(decide.classify_changes(files, REG), report, OWNERS, author) == expected
+
+
+def test_label_delta_only_touches_managed_labels():
+    assert decide.label_delta({"invalid", "help wanted", "new-skill"}, {"new-skill", "tooling"}) == (
+        ["tooling"], ["invalid"])
+
+
+def _facts(**kw):
+    base = dict(author="alice", head_sha="h" * 40, head_committed_at=datetime(2026, 1, 1, tzinfo=UTC),
+                changes=decide.classify_changes([("skills/pdf-tools/SKILL.md", "modified")], REG), owners=OWNERS,
+                labels=frozenset({"automerge"}), label_added_at=datetime(2026, 1, 2, tzinfo=UTC),
+                checks=(decide.Check("ci", "completed", "success"),))
+    base.update(kw)
+    return decide.AutomergeFacts(**base)
+
+
+def test_automerge_decision_pure():
+    assert decide.automerge_decision(_facts()).merge
+    late = decide.automerge_decision(_facts(head_committed_at=datetime(2026, 1, 3, tzinfo=UTC)))
+    assert not late.merge and late.remove_label
+    stale = decide.automerge_decision(_facts(reviews=(decide.Review("APPROVED", "x" * 40),)))
+    assert not stale.merge and stale.remove_label
+    changes_requested = decide.automerge_decision(_facts(reviews=(decide.Review("CHANGES_REQUESTED", "h" * 40),)))
+    assert not changes_requested.merge
+    merged = decide.automerge_decision(_facts(state="closed"))
+    assert not merged.merge and not merged.remove_label
+
+
+def test_render_escapes_untrusted_text():
+    report = make_report([{"name": "x", "valid": False, "findings": [{
+        "rule": "bad", "severity": "error", "file": "SKILL.md", "line": 1,
+        "message": "<img src=x onerror=alert(1)> [click](https://evil.example) @everyone -->",
+        "fix": "<script>alert(1)</script>"}]}])
+    text = render_comment(report)
+    assert text.startswith(MARKER + "\n")
+    assert "<img" not in text and "<script" not in text and "](https" not in text
+    assert "@everyone" not in text and "-->" not in text.split("\n", 1)[1]
+
+
+def test_render_is_deterministic_and_bounded():
+    findings = [{"rule": "r", "severity": "warning", "message": "m" * 300} for _ in range(500)]
+    report = make_report([{"name": f"s{i}", "findings": findings} for i in range(3)])
+    first = render_comment(report)
+    assert first == render_comment(json.loads(json.dumps(report)))
+    assert len(first) <= 60100 and "too long to show in full" in first
+
+
+@pytest.mark.parametrize("path, ok", [
+    ("skills/a/SKILL.md", True), ("skills/../x", False), ("/etc/passwd", False), ("a\\b", False),
+    ("C:/x", False), ("a//b", False), ("./a", False), ("a\nb", False), ("~/x", False), ("", False)])
+def test_safe_relpath(path, ok):
+    assert safe_relpath(path) is ok
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(max_size=2000))
+def test_parse_report_never_crashes_on_bytes(raw):
+    with contextlib.suppress(ArtifactError):
+        parse_report(raw)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=20),
+                    lambda c: st.lists(c, max_size=4) | st.dictionaries(st.text(max_size=10), c, max_size=4),
+                    max_leaves=30))
+def test_parse_report_rejects_or_returns_a_valid_report(doc):
+    try:
+        out = parse_report(json.dumps(doc).encode())
+    except ArtifactError:
+        return
+    assert out["schema_version"] == "1.0"
