@@ -404,12 +404,10 @@ def fetch_files(name: str, entries: list[dict], url_for, config, *, token: str |
 
 def from_resolved(resolved, config, *, progress=None, commit: str | None = None) -> Candidate:
     """The files of a registry entry, downloaded from the raw URL at its pinned commit and verified."""
-    from skillyard.client import resolve as resolve_mod
-
     skill = resolved.skill
-    token = resolve_mod.token_for(resolved.source)
     what = f"{skill['name']} {skill.get('version', '')} from {resolved.source.name}".replace("  ", " ")
     url_for = resolved.file_url if commit is None else (lambda p: raw_url_at(resolved, commit, p, config))
+    token = resolved.token_for(url_for(skill["files"][0]["path"])) if skill["files"] else None
     files = fetch_files(skill["name"], skill["files"], url_for, config, token=token, progress=progress, what=what)
     verify_files(files, skill["files"], integrity=skill.get("integrity"), what=what)
     source = {"type": "registry", "source": resolved.source.name, "url": resolved.source.url,
@@ -511,14 +509,11 @@ def _from_registry_commit(resolved, name: str, entry: dict, config, *, progress=
     prefix = source.get("path") or resolved.skill.get("path")
     if not prefix:
         raise SkillyardError(f"The lock entry for {name} names no path.", f"Reinstall it: skill install {name} --force.")
-    from skillyard.client import resolve as resolve_mod
-
-    paths = [f["path"] for f in entry["files"]]
-    token = resolve_mod.token_for(resolved.source)
-    skill = dict(resolved.skill, commit=source["commit"], path=prefix)
     from dataclasses import replace
 
-    pinned = replace(resolved, skill=skill)
+    paths = [f["path"] for f in entry["files"]]
+    pinned = replace(resolved, skill=dict(resolved.skill, commit=source["commit"], path=prefix))
+    token = resolved.token_for(pinned.file_url(paths[0])) if paths else None
     bar = progress(f"downloading {name}", len(paths)) if progress else None
     files = []
     for rel in paths:

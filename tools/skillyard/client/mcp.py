@@ -133,7 +133,7 @@ def _mcp_tools(hub: Hub) -> list[str]:
         return asyncio.run(bounded())
     except SkillyardError:
         raise
-    except (TimeoutError, asyncio.TimeoutError):
+    except TimeoutError:
         raise OSError(f"the MCP server at {hub.endpoint} did not answer within {hub.timeout:g}s") from None
     except BaseException as exc:  # the SDK wraps transport failures in exception groups
         if isinstance(exc, KeyboardInterrupt | SystemExit):

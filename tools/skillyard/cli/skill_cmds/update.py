@@ -1,0 +1,82 @@
+"""skill update: bring installed skills up to date with their source, showing version and file changes."""
+
+from __future__ import annotations
+
+NAME = "update"
+HELP = "update installed skills from their source (shows version and file changes; keeps your edits)"
+DESCRIPTION = """\
+Compare each installed skill's lock with its source and install the newer files. Prints the version change and
+which files were added, removed or changed. Refuses to overwrite files you edited since the install (naming them)
+unless --force.
+
+examples:
+  skill update invoice-processor --dry-run
+  skill update --all
+  skill update pdf-tools --project --force
+"""
+
+
+def add_arguments(parser) -> None:
+    from skillyard.cli.skill_cmds._install_common import add_scope_arguments
+
+    parser.add_argument("names", nargs="*", metavar="NAME", help="installed skill(s); none with --all")
+    parser.add_argument("--all", action="store_true", help="update every installed skill")
+    add_scope_arguments(parser, project_help="update the current project's skills (and skills.lock.json)")
+    parser.add_argument("--input", action="append", metavar="NAME=VALUE", help="change an input (one skill only)")
+    parser.add_argument("--dry-run", action="store_true", help="show what would change; write nothing")
+    parser.add_argument("--force", action="store_true", help="overwrite files you edited")
+    parser.add_argument("--skip-deps-check", action="store_true", help="update even when the MCP hub is unreachable")
+    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+
+
+def run(args) -> int:
+    from skillyard.cli.common import print_json
+    from skillyard.cli.skill_cmds._install_common import scope_of, warn
+    from skillyard.client import install as inst
+    from skillyard.client import update as upd
+    from skillyard.client.config import load_config
+    from skillyard.client.inputs import parse_assignments
+    from skillyard.errors import SkillyardError, UsageError
+
+    if args.names and args.all:
+        raise UsageError("Give skill names or --all, not both.", "Drop --all, or the names.")
+    if not args.names and not args.all:
+        raise UsageError("Which skills? Name them or pass --all.", "e.g. skill update --all --dry-run")
+    cli_inputs = parse_assignments(args.input)
+    if cli_inputs and len(args.names) != 1:
+        raise UsageError("--input applies to one skill at a time.", "Name exactly one skill.")
+    config = load_config()
+    scope, project_root, home = scope_of(args)
+    opts = inst.Options(scope=scope, project_root=project_root, home=home, targets=inst.default_targets(config),
+                        dry_run=args.dry_run, force=args.force, skip_deps_check=args.skip_deps_check)
+    changes = upd.update(args.names, opts, config, cli_inputs=cli_inputs)
+    refused = [c for c in changes if c.status == "refused"]
+    if args.json:
+        print_json({"ok": not refused, "dry_run": args.dry_run, "skills": [c.to_dict() for c in changes]})
+    else:
+        if not changes:
+            print("no skills installed")
+        for change in changes:
+            _print(change)
+            for message in change.warnings:
+                warn(message)
+    if refused:
+        if args.json:
+            return 1
+        names = "; ".join(f"{c.name}: {', '.join(c.edited)}" for c in refused)
+        raise SkillyardError(f"Not updated because you edited files since the install ({names}).",
+                             "Keep a copy of your changes, then run again with --force to overwrite them.")
+    return 0
+
+
+def _print(change) -> None:
+    version = (f"{change.from_version} → {change.to_version}" if change.from_version != change.to_version
+               else change.to_version)
+    label = {"up-to-date": "up to date", "would-update": "would update", "updated": "updated",
+             "refused": "NOT updated (edited locally)"}[change.status]
+    print(f"{change.name} ({change.scope}): {label}, {version}")
+    for kind, paths in (("+", change.added), ("-", change.removed), ("~", change.changed)):
+        for path in paths:
+            print(f"  {kind} {path}")
+    if change.edited:
+        print(f"  edited since install: {', '.join(change.edited)}")

@@ -1,0 +1,118 @@
+"""`skill update`: compare each installed skill's lock with its source, show what would change, apply it.
+
+Registry skills are looked up in the source they were installed from; GitHub skills follow the repository's
+default branch (HEAD); local skills are re-read from their folder. Files the user edited since the install are
+never overwritten without `force` — the refusal names them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from skillyard.client import install as inst
+from skillyard.client import lockfile, store
+from skillyard.client.inputs import resolve as resolve_inputs
+from skillyard.errors import SkillyardError
+
+
+@dataclass
+class Change:
+    name: str
+    scope: str
+    from_version: str
+    to_version: str
+    status: str  # up-to-date | would-update | updated | refused
+    added: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    changed: list[str] = field(default_factory=list)
+    edited: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return {"name": self.name, "scope": self.scope, "from_version": self.from_version,
+                "to_version": self.to_version, "status": self.status, "added": self.added,
+                "removed": self.removed, "changed": self.changed, "edited": self.edited, "warnings": self.warnings}
+
+
+def latest(name: str, lock: dict, config, *, progress=None) -> inst.Candidate:
+    """The newest candidate from where the skill came from."""
+    source = lock["resolved_source"]
+    if source["type"] == "registry":
+        from skillyard.client import resolve
+
+        resolved = resolve.resolve(name, config, source=source.get("source"))
+        if resolved.skill.get("integrity") == source["integrity"] and resolved.version == lock["version"]:
+            # Same content: no need to download anything.
+            return inst.Candidate(name, resolved.version, dict(source), [], list(resolved.skill.get("inputs") or []),
+                                  list(resolved.skill.get("mcp_deps") or []))
+        return inst.from_resolved(resolved, config, progress=progress)
+    if source["type"] == "github":
+        from skillyard.client import github
+
+        owner, repo = github.repo_from_url(source.get("url", ""))
+        return inst.from_github(f"github:{owner}/{repo}", config, path=source.get("path", ""))
+    return inst.from_local(Path(source.get("path", "")))
+
+
+def diff(old: list[dict], new: list[dict]) -> tuple[list[str], list[str], list[str]]:
+    before = {f["path"]: f["sha256"] for f in old}
+    after = {f["path"]: f["sha256"] for f in new}
+    added = sorted(set(after) - set(before))
+    removed = sorted(set(before) - set(after))
+    changed = sorted(p for p in set(before) & set(after) if before[p] != after[p])
+    return added, removed, changed
+
+
+def update_one(name: str, opts: inst.Options, config, *, cli_inputs: dict | None = None, progress=None) -> Change:
+    root = opts.root
+    folder = store.canonical_dir(root, name)
+    if not (folder / store.SKILL_LOCK).is_file():
+        raise SkillyardError(f"{name} is not installed ({opts.scope} scope).",
+                             "See `skill list`; install it with `skill install " + name + "`.")
+    lock = lockfile.read_skill_lock(folder)
+    candidate = latest(name, lock, config, progress=progress)
+    change = Change(name, opts.scope, lock["version"], candidate.version, "up-to-date")
+    change.edited = store.edited_files(folder, lock.get("files", []))
+    declared = {d["name"] for d in candidate.inputs}
+    configured = {k: v for k, v in lock.get("resolved_inputs", {}).items() if k in declared}
+    if config is not None:
+        configured.update(config.skill_inputs(name))
+    values = resolve_inputs(candidate.inputs, cli=cli_inputs, configured=configured, skill=name)
+    if not candidate.files and values == lock.get("resolved_inputs") and not cli_inputs:
+        return change  # same integrity, same inputs: nothing to do
+    if not candidate.files:  # inputs changed: the files are needed after all
+        candidate = _refetch(name, lock, config, progress=progress)
+    new_files = inst.render_files(candidate.files, values)
+    change.added, change.removed, change.changed = diff(lock.get("files", []),
+                                                        [f.entry() for f in new_files])
+    if not (change.added or change.removed or change.changed) and candidate.version == lock["version"]:
+        return change
+    if opts.dry_run:
+        change.status = "would-update"
+        return change
+    if change.edited and not opts.force:
+        change.status = "refused"
+        return change
+    targets = sorted({t["target"] for t in lock.get("targets", []) if t.get("mode") != "canonical"}) or opts.targets
+    run = inst.Options(scope=opts.scope, project_root=opts.project_root, home=opts.home, targets=targets,
+                       force=True, skip_deps_check=opts.skip_deps_check, copy=opts.copy)
+    outcome = inst.install(candidate, run, config, locked_inputs=values)
+    change.status = "updated"
+    change.warnings = outcome.warnings
+    return change
+
+
+def _refetch(name: str, lock: dict, config, *, progress=None) -> inst.Candidate:
+    from skillyard.client import resolve
+
+    resolved = resolve.resolve(name, config, source=lock["resolved_source"].get("source"))
+    return inst.from_resolved(resolved, config, progress=progress)
+
+
+def update(names: list[str], opts: inst.Options, config, *, cli_inputs: dict | None = None,
+           progress=None) -> list[Change]:
+    """Update each named skill (all installed ones when `names` is empty)."""
+    wanted = names or store.installed_names(opts.root)
+    return [update_one(n, opts, config, cli_inputs=cli_inputs if len(wanted) == 1 else None, progress=progress)
+            for n in wanted]
