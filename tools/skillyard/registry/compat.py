@@ -1,0 +1,91 @@
+"""Compatibility outputs derived from registry.json, so other tools can use this repository directly.
+
+- `marketplace_json`: `.claude-plugin/marketplace.json`, which lets Claude Code users run
+  `/plugin marketplace add <owner>/<repo>` and install any skill as a plugin. Claude Code's format: top-level
+  `name` (kebab-case), `owner` {name, url?}, optional `metadata` {description, version}, and `plugins`, each with
+  `name` and `source`. A skill folder is not a plugin folder (a plugin keeps its skills under `skills/`), so each
+  entry points `source` at the repository root ("./") with `strict: false` and lists the skill's own folder in
+  `skills` (e.g. "./skills/pdf-tools"); the entry then defines the plugin completely, no plugin.json needed.
+- `agents_md_block`: a Markdown section for AGENTS.md listing every skill with its description and path.
+
+Pure functions: registry dict in, document out; deterministic for equal input.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Names Claude Code reserves for official marketplaces.
+RESERVED = frozenset({"claude-code-marketplace", "claude-code-plugins", "claude-plugins-official",
+                      "anthropic-marketplace", "anthropic-plugins", "agent-skills", "life-sciences"})
+BEGIN = "<!-- skillyard:skills:begin -->"
+END = "<!-- skillyard:skills:end -->"
+
+
+def _kebab(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", str(text).lower()).strip("-")
+
+
+def _marketplace_name(registry: dict) -> str:
+    slug = (registry.get("repository") or {}).get("slug") or ""
+    name = _kebab(registry.get("name") or slug.replace("/", "-")) or "skillyard-registry"
+    return name if name not in RESERVED else f"{name}-registry"
+
+
+def _owner(registry: dict) -> dict:
+    repo = registry.get("repository") or {}
+    slug = repo.get("slug") or ""
+    owner_name = slug.split("/")[0] if "/" in slug else (registry.get("name") or "skillyard")
+    owner = {"name": owner_name}
+    if "/" in slug:
+        owner["url"] = f"https://github.com/{owner_name}"
+    return owner
+
+
+def _source_path(path: str) -> str:
+    path = str(path).strip("/")
+    return path if path.startswith("./") else f"./{path}"
+
+
+def _plugin(skill: dict) -> dict:
+    entry = {"name": skill["name"], "description": skill.get("description", ""), "source": "./", "strict": False,
+             "skills": [_source_path(skill.get("path") or f"skills/{skill['name']}")]}
+    if skill.get("version"):
+        entry["version"] = skill["version"]
+    if skill.get("author"):
+        entry["author"] = {"name": skill["author"]}
+    if skill.get("license"):
+        entry["license"] = skill["license"]
+    if skill.get("homepage"):
+        entry["homepage"] = skill["homepage"]
+    if skill.get("tags"):
+        entry["keywords"] = list(skill["tags"])
+    return entry
+
+
+def marketplace_json(registry: dict) -> dict:
+    """`.claude-plugin/marketplace.json` for the registry: one plugin per skill, sorted by name."""
+    document = {"name": _marketplace_name(registry), "owner": _owner(registry)}
+    if registry.get("description"):
+        document["metadata"] = {"description": registry["description"]}
+    document["plugins"] = [_plugin(s) for s in sorted(registry.get("skills", []), key=lambda s: s["name"])]
+    return document
+
+
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split()).replace("|", "\\|")
+
+
+def agents_md_block(registry: dict) -> str:
+    """A Markdown block for AGENTS.md: between marker comments so a build can replace it in place."""
+    lines = [BEGIN, "## Skills", "",
+             "Each skill is a folder with a SKILL.md. Read the SKILL.md of a skill whose description matches the "
+             "task before starting, and follow it; open files it mentions only when needed.", ""]
+    skills = sorted(registry.get("skills", []), key=lambda s: s["name"])
+    if not skills:
+        lines.append("_No skills yet._")
+    for skill in skills:
+        path = str(skill.get("path") or f"skills/{skill['name']}").strip("/")
+        lines.append(f"- **{skill['name']}** (`{path}/SKILL.md`): {_one_line(skill.get('description', ''))}")
+    lines += ["", END, ""]
+    return "\n".join(lines)
