@@ -95,7 +95,7 @@ def available(registries: list[SourceRegistry], name: str) -> list[tuple[Source,
 
 
 def resolve(ref: str, config: Config, *, source: str | None = None, offline: bool = False,
-            registries: list[SourceRegistry] | None = None, warn=stderr_warn) -> Resolved:
+            refresh: bool = False, registries: list[SourceRegistry] | None = None, warn=stderr_warn) -> Resolved:
     """Find the entry `ref` names (see the module docstring); SkillyardError says what exists otherwise."""
     names = {s.name for s in config.sources}
     name, version, ref_source = parse_ref(ref, names)
@@ -106,7 +106,7 @@ def resolve(ref: str, config: Config, *, source: str | None = None, offline: boo
     if wanted_source:
         config.source(wanted_source)  # clear error when unknown
     if registries is None:
-        registries = load_registries(config, offline=offline, warn=warn)
+        registries = load_registries(config, offline=offline, refresh=refresh, warn=warn)
     stale = {item.source.name: item.stale for item in registries}
     by_source = {item.source.name: item.registry for item in registries}
     entries = available(registries, name)

@@ -18,6 +18,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("ref", help="NAME, NAME@VERSION or NAME@SOURCE")
     parser.add_argument("--source", help="take the skill from this source")
     parser.add_argument("--offline", action="store_true", help="use only the cache, never the network")
+    parser.add_argument("--refresh", action="store_true", help="ask the servers for changes first")
     parser.add_argument("--json", action="store_true", help="print the entry as JSON")
 
 
@@ -92,7 +93,7 @@ def run(args) -> int:
     from skillyard.client.config import load_config
     from skillyard.client.resolve import resolve
 
-    found = resolve(args.ref, load_config(), source=args.source, offline=args.offline)
+    found = resolve(args.ref, load_config(), source=args.source, offline=args.offline, refresh=args.refresh)
     info = describe(found)
     if args.json:
         from skillyard.cli.common import print_json
