@@ -122,3 +122,12 @@ def test_human_output(stub, registry_repo, capsys):
     assert skillyard_main(["bot", "automerge", "--repo", REGISTRY_SLUG, "--pr", "30", "--api-url", stub.base_url]) == 0
     out = capsys.readouterr().out
     assert out.startswith("PR #30: not merged") and "does not own" in out
+
+
+def test_pr_found_by_head_sha(stub, registry_repo, capsys):
+    pr = ready_pr(stub, registry_repo)
+    capsys.readouterr()
+    assert skillyard_main(["bot", "automerge", "--repo", REGISTRY_SLUG, "--head-sha", pr.head_sha,
+                           "--api-url", stub.base_url, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["pr"] == 30 and out["merged"] is True

@@ -209,7 +209,7 @@ def _hostile():
         "ok-but-invalid": json.dumps(lying),
         "deep": nested,
         "other-pr": json.dumps(make_report([{"name": "pdf-tools"}])),
-        "other-files": json.dumps(make_report([{"name": "new-skill"}], ["skills/new-skill/SKILL.md"])),
+        "other-files": json.dumps(make_report([{"name": "new-skill"}], ["skills/new-skill/SKILL.md", "skills/x/SKILL.md"])),
     }
 
 

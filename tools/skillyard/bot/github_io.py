@@ -204,15 +204,15 @@ def automerge_facts(repo, pr, registry: dict) -> decide.AutomergeFacts:
         state="merged" if pr.merged else pr.state)
 
 
-def run_automerge(gh, repo_slug: str, pr_number: int, *, registry: dict | None = None, method: str = "squash",
-                  dry_run: bool = False) -> dict:
+def run_automerge(gh, repo_slug: str, pr_number: int | None, *, head_sha: str | None = None,
+                  registry: dict | None = None, method: str = "squash", dry_run: bool = False) -> dict:
     repo = gh.get_repo(repo_slug)
-    pr = resolve_pull(repo, pr_number, None)
+    pr = resolve_pull(repo, pr_number, head_sha)
     if registry is None:
         registry = load_registry(repo, pr.base.ref)
     facts = automerge_facts(repo, pr, registry)
     decision = decide.automerge_decision(facts)
-    outcome = {"pr": pr_number, "merge": decision.merge, "reasons": list(decision.reasons),
+    outcome = {"pr": pr.number, "merge": decision.merge, "reasons": list(decision.reasons),
                "label_removed": False, "merged": False, "dry_run": dry_run}
     if dry_run:
         return outcome

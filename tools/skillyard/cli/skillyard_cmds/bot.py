@@ -46,7 +46,9 @@ def add_arguments(parser) -> None:
                              "github-actions[bot]).")
     merge = sub.add_parser("automerge", help="Merge a PR if the automerge rules allow it.")
     _common(merge)
-    merge.add_argument("--pr", type=int, required=True, metavar="N", help="The PR number.")
+    target = merge.add_mutually_exclusive_group(required=True)
+    target.add_argument("--pr", type=int, metavar="N", help="The PR number.")
+    target.add_argument("--head-sha", metavar="SHA", help="The open PR whose head is this commit.")
     merge.add_argument("--method", choices=["merge", "squash", "rebase"], default="squash")
     merge.add_argument("--dry-run", action="store_true", help="Decide and print, change nothing.")
 
@@ -70,13 +72,13 @@ def run(args) -> int:
                   + (f" (+{', '.join(outcome.added)})" if outcome.added else "")
                   + (f" (-{', '.join(outcome.removed)})" if outcome.removed else ""))
         return 0
-    outcome = github_io.run_automerge(gh, args.repo, args.pr, registry=registry, method=args.method,
-                                      dry_run=args.dry_run)
+    outcome = github_io.run_automerge(gh, args.repo, args.pr, head_sha=args.head_sha, registry=registry,
+                                      method=args.method, dry_run=args.dry_run)
     if args.json:
         print_json({"ok": True, **outcome})
     else:
         verdict = "merged" if outcome["merged"] else ("would merge" if outcome["merge"] else "not merged")
-        print(f"PR #{args.pr}: {verdict}")
+        print(f"PR #{outcome['pr']}: {verdict}")
         for reason in outcome["reasons"]:
             print(f"  - {reason}")
         if outcome["label_removed"]:
