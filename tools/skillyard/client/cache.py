@@ -26,7 +26,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from skillyard.client.config import Config, Source
-from skillyard.client.http import FetchError, fetch
 from skillyard.errors import SkillyardError
 
 Warn = Callable[[str], None]
@@ -179,6 +178,8 @@ def refresh_source(config: Config, source: Source, *, cached: CacheEntry | None 
 
     Raises FetchError or SkillyardError on failure; the cached copy is left untouched then.
     """
+    # imported here: a warm, fresh cache never needs the network stack
+    from skillyard.client.http import fetch
     from skillyard.client.sources import token_for
 
     directory = source_dir(config, source)
@@ -258,5 +259,5 @@ def load_registries(config: Config, *, offline: bool = False, refresh: bool = Fa
     return out
 
 
-__all__ = ["CacheEntry", "FetchError", "SourceRegistry", "discard", "load_registries", "parse_registry",
+__all__ = ["CacheEntry", "SourceRegistry", "discard", "load_registries", "parse_registry",
            "read_meta", "refresh_source", "source_dir", "stderr_warn", "sync"]

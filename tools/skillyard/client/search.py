@@ -13,6 +13,7 @@ its pairs: "发票" finds "处理发票". All query words must match; when none 
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import os
@@ -31,10 +32,13 @@ with warnings.catch_warnings():  # whoosh 2.7 has invalid escape sequences that 
     warnings.simplefilter("ignore")
     from whoosh import index as whoosh_index
     from whoosh import query as Q
+    from whoosh import scoring
     from whoosh.analysis import LowercaseFilter, Token, Tokenizer
+    from whoosh.automata import lev
+    from whoosh.codec.base import Automata
     from whoosh.fields import ID, STORED, TEXT, Schema
 
-ANALYZER_VERSION = "mixed-cjk-2"
+ANALYZER_VERSION = "mixed-cjk-3"
 FIELD_WEIGHTS = (("name", 4.0), ("tags", 2.0), ("description", 1.0))
 _CJK = "\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
 TOKEN_RE = re.compile(rf"([{_CJK}]+)|((?:(?![{_CJK}])[^\W_])+)")
@@ -85,7 +89,7 @@ def schema() -> Schema:
     text = analyzer()
     return Schema(key=ID(stored=True, unique=True), name_id=ID, name=TEXT(analyzer=text, stored=True),
                   tags=TEXT(analyzer=text), description=TEXT(analyzer=text, stored=True),
-                  source=ID(stored=True), version=STORED, tag_list=STORED, priority=STORED)
+                  source=ID(stored=True), version=STORED, tag_list=STORED, priority=STORED, shadowed=STORED)
 
 
 @dataclass
@@ -112,11 +116,16 @@ def build_index(directory: Path, rows) -> None:
     directory.mkdir(parents=True, exist_ok=True)
     ix = whoosh_index.create_in(str(directory), schema())
     writer = ix.writer(limitmb=256)
+    rows = list(rows)
+    best: dict[str, int] = {}
+    for _, priority, skill in rows:
+        best[skill["name"]] = max(priority, best.get(skill["name"], priority))
     for source_name, priority, skill in rows:
         tags = [str(t) for t in skill.get("tags") or []]
         writer.add_document(key=f"{source_name}\x00{skill['name']}", name_id=skill["name"].lower(),
                             name=skill["name"], tags=" ".join(tags), description=skill.get("description", ""),
-                            source=source_name, version=skill.get("version", ""), tag_list=tags, priority=priority)
+                            source=source_name, version=skill.get("version", ""), tag_list=tags, priority=priority,
+                            shadowed=priority < best[skill["name"]])
     writer.commit()
 
 
@@ -150,51 +159,58 @@ def open_index(config: Config, entries: list[CacheEntry], warn=stderr_warn):
     return whoosh_index.open_dir(str(target))
 
 
-def _word_query(word: str, fuzzy: bool) -> Q.Query:
-    parts: list[Q.Query] = []
+@functools.lru_cache(maxsize=256)
+def _dfa(word: str, maxdist: int):
+    return lev.levenshtein_automaton(word, maxdist, 1).to_dfa()
+
+
+def _near_terms(reader, field: str, word: str) -> list[str]:
+    """Indexed terms of `field` within edit distance 1 (2 from eight letters on) of `word`, same first letter."""
+    maxdist = 2 if len(word) >= 8 else 1
+    return [t for t in Automata.find_matches(_dfa(word, maxdist), reader.cursor(field)) if t != word]
+
+
+def _word_query(word: str, reader=None) -> Q.Query:
+    """One word: exact or prefix in every field (name > tags > description), plus near spellings if `reader`."""
     cjk = bool(CJK_RE.match(word))
+    parts: list[Q.Query] = [Q.Term("name", word, boost=FIELD_WEIGHTS[0][1])]
     for field, weight in FIELD_WEIGHTS:
-        parts.append(Q.Term(field, word, boost=weight * 2))
-        if not cjk and len(word) >= 2:
-            parts.append(Q.Prefix(field, word, boost=weight))
-        if fuzzy and not cjk and len(word) >= 4:
-            parts.append(Q.FuzzyTerm(field, word, boost=weight * 0.5, maxdist=2 if len(word) >= 7 else 1,
-                                     prefixlength=1))
+        parts.append(Q.Term(field, word, boost=weight) if cjk or len(word) < 2 else Q.Prefix(field, word, boost=weight))
+        if reader is not None and not cjk and len(word) >= 4:
+            parts += [Q.Term(field, near, boost=weight * 0.5) for near in _near_terms(reader, field, word)]
     return Q.Or(parts)
 
 
-def build_query(text: str, *, fuzzy: bool = True) -> tuple[Q.Query, Q.Query]:
-    """(all words must match, any word may match) for a query string."""
+def query_words(text: str) -> list[str]:
     words = list(dict.fromkeys(t.text for t in analyzer()(text, mode="query")))
     if not words:
         raise SkillyardError(f"nothing to search for in {text!r}", "Give a word, e.g. `skill search pdf`.",
                              exit_code=2)
-    exact = Q.Term("name_id", text.strip().lower(), boost=20.0)
-    per_word = [_word_query(w, fuzzy) for w in words]
-    return Q.Or([exact, Q.And(per_word)]), Q.Or([exact, *per_word])
+    return words
 
 
 def query_index(ix, text: str, *, limit: int = 20, source: str | None = None) -> list[Hit]:
-    """Best matches first (score, then source priority, then name); each name's top source is not shadowed."""
-    strict, loose = build_query(text)
+    """Best matches first (score, then source priority, then name); `shadowed` marks names a higher-priority
+    source also has. Tries, in order until something matches: every word exactly/as prefix, every word allowing
+    typos, any word allowing typos."""
+    words = query_words(text)
+    exact = Q.Term("name_id", text.strip().lower(), boost=20.0)
     restrict = Q.Term("source", source) if source else None
-    with ix.searcher() as searcher:
-        results = searcher.search(strict, limit=None if limit is None else limit * 3, filter=restrict)
-        if results.is_empty():
-            results = searcher.search(loose, limit=None if limit is None else limit * 3, filter=restrict)
-        hits = [(hit.score, hit["priority"], hit.fields()) for hit in results]
-    best_priority: dict[str, int] = {}
-    if hits and not source:
-        with ix.searcher() as searcher:
-            for _, _, fields in hits:
-                name = fields["name"]
-                if name not in best_priority:
-                    best_priority[name] = max(doc["priority"] for doc in searcher.documents(name_id=name.lower()))
-    ordered = sorted(hits, key=lambda h: (-round(h[0], 6), -h[1], h[2]["name"]))
+    with ix.searcher(weighting=scoring.TF_IDF()) as searcher:  # field lengths barely matter for short texts
+        reader = searcher.reader()
+        hits = []
+        for attempt in ("all", "all-fuzzy", "any-fuzzy"):
+            per_word = [_word_query(w, reader if attempt != "all" else None) for w in words]
+            combined = Q.And(per_word) if attempt != "any-fuzzy" else Q.Or(per_word)
+            results = searcher.search(Q.Or([exact, combined]), limit=limit, filter=restrict)
+            hits = [(hit.score, hit.fields()) for hit in results]
+            if hits:
+                break
+    ordered = sorted(hits, key=lambda h: (-round(h[0], 6), -h[1]["priority"], h[1]["name"]))
     out = [Hit(f["name"], f["version"], f["source"], f["description"], list(f["tag_list"]), round(score, 4),
-               shadowed=priority < best_priority.get(f["name"], priority))
-           for score, priority, f in ordered]
-    return out[:limit] if limit is not None else out
+               shadowed=bool(f.get("shadowed")))
+           for score, f in ordered]
+    return out[:limit]
 
 
 def search(config: Config, text: str, *, limit: int = 20, source: str | None = None, offline: bool = False,

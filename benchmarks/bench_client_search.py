@@ -1,0 +1,168 @@
+"""Search latency of the `skill` client at registry scale.
+
+Measures, with N synthetic skills (10,000; 2,000 with --quick) in one cached source:
+- index build time (in process),
+- query latency p50/p95 in process over English words, prefixes, typos, multi-word and CJK queries,
+- the whole `skill search` command via subprocess: the first run after a registry change (builds the index)
+  and warm runs (median of several).
+
+No network: the registry is written straight into a throw-away $SKILLCLI_HOME cache with a long cache.ttl.
+Writes benchmarks/results/client_search.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+WORDS = ("invoice pdf receipt git commit review test docker deploy cloud sql query chart plot excel csv json "
+         "yaml lint format translate summarize email calendar slack jira ticket security audit scan image resize "
+         "video audio transcribe markdown docs website scrape search index vector embed prompt agent browser "
+         "terraform kubernetes helm ansible backup restore migrate schema api rest graphql auth oauth token").split()
+CJK = ["处理发票", "数据分析", "翻译文档", "代码审查", "图片压缩", "会议纪要", "邮件回复", "报表生成"]
+QUERIES = ["invoice", "inv", "invoise", "pdf merge", "kubernetes", "kube", "terrafrom", "发票", "数据", "docs",
+           "security audit", "transcribe", "graphq", "markdwn", "skill-00042"]
+
+
+def synthetic_registry(count: int, seed: int = 7) -> dict:
+    rng = random.Random(seed)
+    skills = []
+    for i in range(count):
+        words = rng.sample(WORDS, 3)
+        desc = f"{words[0].title()} {words[1]} and {words[2]} helper: " + " ".join(rng.sample(WORDS, 8)) + "."
+        if i % 10 == 0:
+            desc += " " + rng.choice(CJK)
+        sha = hashlib.sha256(f"{i}".encode()).hexdigest()
+        skills.append({
+            "name": f"{words[0]}-{words[1]}-{i:05d}" if i != 42 else "skill-00042",
+            "description": desc, "version": f"1.{i % 7}.{i % 3}", "tags": rng.sample(WORDS, 3),
+            "author": "bench", "license": "MIT", "path": f"skills/s{i:05d}", "commit": "0" * 40,
+            "updated_at": "2026-01-01T00:00:00Z",
+            "files": [{"path": "SKILL.md", "size": 500, "sha256": sha}],
+            "integrity": "sha256-" + sha,
+            "inventory": {"has_scripts": False, "script_files": [], "reference_files": [], "asset_files": [],
+                          "total_files": 1, "total_size": 500},
+        })
+    skills.sort(key=lambda s: s["name"])
+    return {"schema_version": "1.0", "name": "bench", "repository": {
+        "url": "https://example.invalid/bench", "raw_url_template": "https://example.invalid/{commit}/{path}"},
+        "skills": skills}
+
+
+def seed_home(home: Path, registry: dict) -> None:
+    """Configure one source and put its registry in the cache as if freshly fetched."""
+    from skillyard.client import cache
+    from skillyard.client.config import Config, Source
+
+    config = Config(home)
+    source = Source("bench", "https://example.invalid/registry.json", None, 100)
+    config.put_source(source)
+    config.save()
+    body = json.dumps(registry).encode()
+    directory = cache.source_dir(config, source)
+    cache._atomic_write(directory / "registry.json", body)
+    cache._write_meta(directory, {"url": source.url, "sha256": hashlib.sha256(body).hexdigest(),
+                                  "checked_at": time.time(), "etag": None, "last_modified": None})
+
+
+def percentile(values: list[float], pct: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(pct / 100 * (len(ordered) - 1))))]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="2,000 skills and fewer repetitions")
+    args = parser.parse_args()
+    count = 2000 if args.quick else 10000
+    reps = 5 if args.quick else 20
+    runs = 3 if args.quick else 7
+
+    with tempfile.TemporaryDirectory() as tmp:
+        home = Path(tmp) / "home"
+        os.environ["SKILLCLI_HOME"] = str(home)
+        os.environ["SKILL_CACHE_TTL"] = "100000000"
+        registry = synthetic_registry(count)
+        seed_home(home, registry)
+
+        from skillyard.client import cache
+        from skillyard.client.config import load_config
+        from skillyard.client.search import open_index, query_index
+
+        config = load_config(home)
+        entries = cache.sync(config, warn=lambda m: None)
+        started = time.perf_counter()
+        ix = open_index(config, entries)
+        build_s = time.perf_counter() - started
+
+        latencies: dict[str, list[float]] = {q: [] for q in QUERIES}
+        found: dict[str, int] = {}
+        for _ in range(reps):
+            for q in QUERIES:
+                t0 = time.perf_counter()
+                hits = query_index(ix, q, limit=20)
+                latencies[q].append((time.perf_counter() - t0) * 1000)
+                found[q] = len(hits)
+        ix.close()
+        everything = [v for vals in latencies.values() for v in vals]
+
+        env = dict(os.environ)
+        cmd = ["skill", "search", "invoice"]
+        # first command after a registry change: drop the index so the command rebuilds it
+        import shutil
+
+        shutil.rmtree(config.cache_dir / "search")
+        t0 = time.perf_counter()
+        subprocess.run(cmd, env=env, check=True, capture_output=True)
+        first_s = time.perf_counter() - t0
+        warm = []
+        for i in range(runs):
+            q = ["invoice", "发票", "kube", "invoise"][i % 4]
+            t0 = time.perf_counter()
+            subprocess.run(["skill", "search", q], env=env, check=True, capture_output=True)
+            warm.append(time.perf_counter() - t0)
+        baseline = []
+        for _ in range(runs):
+            t0 = time.perf_counter()
+            subprocess.run([sys.executable, "-c", "pass"], env=env, check=True, capture_output=True)
+            baseline.append(time.perf_counter() - t0)
+
+    results = {
+        "skills": count,
+        "index_build_s": round(build_s, 3),
+        "query_ms": {"p50": round(statistics.median(everything), 2), "p95": round(percentile(everything, 95), 2),
+                     "max": round(max(everything), 2), "samples": len(everything)},
+        "per_query_p50_ms": {q: round(statistics.median(v), 2) for q, v in latencies.items()},
+        "hits": found,
+        "command_s": {"first_run_builds_index": round(first_s, 3), "warm_median": round(statistics.median(warm), 3),
+                      "warm_runs": [round(w, 3) for w in warm],
+                      "python_startup_median": round(statistics.median(baseline), 3)},
+        "targets": {"query_p50_ms": 20, "warm_command_s": 0.5},
+    }
+    print(f"skill search benchmark — {count:,} skills")
+    print(f"  index build (in process):    {build_s:.2f} s")
+    print(f"  query p50 / p95 (in process): {results['query_ms']['p50']:.1f} ms / {results['query_ms']['p95']:.1f} ms"
+          f"   (target p50 <= 20 ms)")
+    for q, v in results["per_query_p50_ms"].items():
+        print(f"    {q!r:22} p50 {v:6.1f} ms   hits {found[q]}")
+    print(f"  `skill search` first run (builds index): {first_s:.2f} s")
+    print(f"  `skill search` warm median of {runs}:      {results['command_s']['warm_median']:.3f} s"
+          f"   (target <= 0.5 s; bare python startup {results['command_s']['python_startup_median']:.3f} s)")
+    out = Path(__file__).resolve().parent / "results" / "client_search.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(f"  wrote {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
