@@ -1,0 +1,18 @@
+"""mkdocs hook: pages that `skillyard site build` generated are already sanitised HTML, so skip Markdown for them.
+
+Each generated page is a plain `.md` file whose content is one raw HTML block (meta `skillyard_html: true`). Any
+Markdown builder renders it the same, but Python-Markdown re-parses every raw block with an HTML parser, which
+was most of the build time at thousands of skills. Without this hook the output is the same, only slower.
+"""
+
+
+def on_page_markdown(markdown, page, config, files):
+    if page.meta.get("skillyard_html") is True:
+        page.skillyard_html = markdown
+        return ""
+    return markdown
+
+
+def on_page_content(html, page, config, files):
+    stashed = getattr(page, "skillyard_html", None)
+    return stashed.strip() + "\n" if stashed is not None else html

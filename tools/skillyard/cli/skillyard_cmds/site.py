@@ -1,0 +1,86 @@
+"""`skillyard site build|serve`: the registry's searchable static website."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+NAME = "site"
+HELP = "build or preview the registry's static website (mkdocs-material)"
+DESCRIPTION = """Build the searchable website from registry.json and the skill folders.
+
+Pages are generated into .site-build/docs, then `mkdocs build` writes the site (default _site/), together with
+search.json, registry.json, index.json and /.well-known/agent-skills/ for other clients.
+
+examples:
+  skillyard build && skillyard site build
+  skillyard site build --out public --registry registry.json --root .
+  skillyard site serve --port 8000
+"""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    sub = parser.add_subparsers(dest="site_command", metavar="ACTION", required=True)
+    build = sub.add_parser("build", help="build the site into --out (default _site/)",
+                           description="Build the site into --out; the old output is replaced only on success.")
+    serve = sub.add_parser("serve", help="build the site, then serve it on 127.0.0.1",
+                           description="Build the site, then serve it on http://127.0.0.1:PORT/ until Ctrl-C.")
+    for child in (build, serve):
+        child.add_argument("--root", type=Path, default=Path("."),
+                           help="repository root holding the skill folders (default: current folder)")
+        child.add_argument("--registry", type=Path, default=None,
+                           help="registry.json to publish (default: ROOT/registry.json)")
+        child.add_argument("--config", type=Path, default=None,
+                           help="mkdocs.yml to use (default: ROOT/mkdocs.yml, else ./mkdocs.yml)")
+        child.add_argument("--work-dir", type=Path, default=None,
+                           help="where generated pages go (default: ROOT/.site-build)")
+        child.add_argument("--site-url", default=None, help="override site_url from mkdocs.yml")
+        child.add_argument("--json", action="store_true", help="print a machine-readable summary")
+    build.add_argument("--out", type=Path, default=None, help="output folder (default: ROOT/_site)")
+    build.add_argument("--strict", action="store_true", help="fail when mkdocs reports warnings")
+    serve.add_argument("--out", type=Path, default=None, help="output folder (default: ROOT/_site)")
+    serve.add_argument("--port", type=int, default=8000, help="port on 127.0.0.1 (default 8000; 0 picks one)")
+    serve.add_argument("--no-build", action="store_true", help="serve the existing output without rebuilding")
+
+
+def _build(args):
+    from skillyard.site.builder import build_site
+
+    root = args.root
+    return build_site(args.registry or root / "registry.json", root, args.out or root / "_site",
+                      config=args.config, work_dir=args.work_dir, site_url=args.site_url)
+
+
+def _summary(result) -> dict:
+    return {"ok": True, "out": str(result.out), "skills": result.skills, "pages": result.pages,
+            "search_bytes": result.search_bytes, "seconds": {k: round(v, 3) for k, v in result.seconds.items()},
+            "warnings": result.warnings}
+
+
+def run(args) -> int:
+    from skillyard.cli.common import print_json
+    from skillyard.errors import SkillyardError
+
+    if args.site_command == "serve" and args.no_build:
+        out = (args.out or args.root / "_site").resolve()
+        if not (out / "index.html").is_file():
+            raise SkillyardError(f"{out}: no built site to serve", "Run `skillyard site build` first.")
+    else:
+        result = _build(args)
+        out = result.out
+        if args.json:
+            print_json(_summary(result))
+        else:
+            print(f"built {result.skills} skills, {result.pages} pages into {result.out} "
+                  f"in {result.seconds['total']:.1f}s (search data {result.search_bytes} bytes)")
+        for warning in result.warnings:
+            print(f"warning: mkdocs: {warning}", file=sys.stderr)
+        if args.site_command == "build" and args.strict and result.warnings:
+            raise SkillyardError(f"mkdocs reported {len(result.warnings)} warning(s) and --strict is on",
+                                 "Fix the warnings printed above.")
+    if args.site_command == "serve":
+        from skillyard.site.serve import serve
+
+        serve(out, args.port)
+    return 0

@@ -1,0 +1,249 @@
+"""Build the static site: generate Markdown pages into a work folder, run `mkdocs build`, add machine files.
+
+    registry.json + skill folders ──► .site-build/docs/*.md (jinja2) ──► mkdocs build ──► _site/
+                                                                       + search.json, registry.json, index.json,
+                                                                         .well-known/agent-skills/…
+
+Skill pages stay out of the navigation and Material's search plugin is off (both cost O(pages²) bytes or a
+multi-megabyte index); our own `search.json` is a few hundred bytes per skill. The output is built in a temporary
+folder next to `--out` and swapped in by rename. Same inputs give the same bytes: the only date mkdocs writes
+(sitemap lastmod, sitemap.xml.gz mtime) comes from SOURCE_DATE_EPOCH, which we set to the newest `updated_at`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from skillyard.errors import SkillyardError
+from skillyard.site import machine, model, pages
+from skillyard.site.search_index import build_search_data, dump_search_data
+
+SEARCH_FILE = "search.json"
+
+
+@dataclass
+class BuildResult:
+    out: Path
+    skills: int
+    pages: int
+    seconds: dict[str, float] = field(default_factory=dict)
+    search_bytes: int = 0
+    warnings: list[str] = field(default_factory=list)
+
+
+def find_config(root: Path, config: Path | None) -> Path:
+    """`--config`, else `mkdocs.yml` in the repo root, else in the current folder."""
+    for candidate in ([config] if config else [root / "mkdocs.yml", Path("mkdocs.yml")]):
+        if candidate and candidate.is_file():
+            return candidate.resolve()
+    raise SkillyardError(f"no mkdocs.yml found (looked in {root} and the current folder)",
+                         "Run from the registry repository, or pass --config PATH/mkdocs.yml.")
+
+
+def load_registry(path: Path) -> tuple[dict, bytes]:
+    from skillyard.format.schemas import check_document
+
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise SkillyardError(f"{path}: not found", "Run `skillyard build` first, or pass --registry PATH.") from None
+    try:
+        registry = json.loads(data)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise SkillyardError(f"{path}: not valid JSON ({exc})", "Rebuild it with `skillyard build`.") from None
+    check_document("registry", registry, what=str(path))
+    bad = model.check_names(registry)
+    if bad:
+        raise SkillyardError(f"{path}: skill name(s) not usable in a URL: {', '.join(map(repr, bad[:5]))}",
+                             "Skill names are lowercase letters, digits and single hyphens; fix them and rebuild.")
+    names = [s["name"] for s in registry["skills"]]
+    if len(set(names)) != len(names):
+        raise SkillyardError(f"{path}: a skill name appears twice", "Rebuild it with `skillyard build`.")
+    return registry, data
+
+
+def read_bodies(registry: dict, root: Path) -> dict[str, str]:
+    """Each skill's SKILL.md body (frontmatter removed), read from its folder under `root`."""
+    from skillyard.format import split_frontmatter
+
+    bodies = {}
+    for skill in registry["skills"]:
+        path = root / skill["path"] / "SKILL.md"
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace")
+        except FileNotFoundError:
+            raise SkillyardError(f"{path}: missing, but registry.json lists skill {skill['name']!r}",
+                                 "Pass --root at the repository the registry was built from, or rebuild it.") from None
+        try:
+            parts = split_frontmatter(text)
+        except ValueError:
+            parts = None  # validation reports an unclosed frontmatter; the page shows no body
+        bodies[skill["name"]] = parts[1] if parts else ""
+    return bodies
+
+
+def source_epoch(registry: dict) -> int:
+    """The newest `updated_at` as a Unix time: the build's only date, so rebuilding gives the same bytes."""
+    newest = 0
+    for skill in registry["skills"]:
+        with contextlib.suppress(ValueError):
+            stamp = datetime.fromisoformat(skill.get("updated_at", "").replace("Z", "+00:00"))
+            if stamp.tzinfo is not None:
+                newest = max(newest, int(stamp.timestamp()))
+    return newest
+
+
+_worker_state: dict = {}
+
+
+def _init_worker(repository: dict) -> None:
+    from skillyard.site.markdown_render import BodyRenderer
+
+    _worker_state["registry"] = {"repository": repository}
+    _worker_state["renderer"] = BodyRenderer()
+
+
+def _render_skill_page(job: tuple[dict, str]) -> str:
+    """One skill page: body Markdown -> sanitised HTML -> page template (runs in a worker process)."""
+    skill, body = job
+    body_html = _worker_state["renderer"].render(
+        body, files=[f["path"] for f in skill["files"]], file_base=f"../../{model.WELL_KNOWN}/{skill['name']}/")
+    return pages.render_skill(_worker_state["registry"], skill, body_html)
+
+
+def render_skill_pages(registry: dict, bodies: dict[str, str], workers: int | None = None) -> list[str]:
+    """Every skill page, in registry order. Rendering Markdown is the slow part, so it is spread over the CPUs;
+    results come back in order, so the output does not depend on the number of workers."""
+    jobs = [(skill, bodies.get(skill["name"], "")) for skill in registry["skills"]]
+    workers = workers or min(os.cpu_count() or 1, 8)
+    if workers <= 1 or len(jobs) < 200:
+        _init_worker(registry.get("repository", {}))
+        return [_render_skill_page(job) for job in jobs]
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_init_worker,
+                             initargs=(registry.get("repository", {}),)) as pool:
+        return list(pool.map(_render_skill_page, jobs, chunksize=max(1, len(jobs) // (workers * 8))))
+
+
+def generate_docs(registry: dict, bodies: dict[str, str], site_src: Path, docs: Path) -> int:
+    """Write every page into `docs` (emptied first); returns the number of generated pages."""
+    if docs.exists():
+        shutil.rmtree(docs)
+    docs.mkdir(parents=True)
+    for folder, target in ((site_src / "pages", docs), (site_src / "assets", docs / "assets")):
+        if folder.is_dir():
+            shutil.copytree(folder, target, dirs_exist_ok=True)
+    if not (docs / "format.md").exists():  # written by the format owner; keep the nav link alive until then
+        (docs / "format.md").write_text("# The skill format\n\nThis page is not written yet.\n", encoding="utf-8")
+
+    groups = model.tag_groups(registry["skills"])
+    generated = {"index.md": pages.render_home(registry, groups), "tags/index.md": pages.render_tags_index(groups)}
+    for group in groups:
+        generated.update(pages.render_tag_pages(group))
+    for skill, text in zip(registry["skills"], render_skill_pages(registry, bodies), strict=True):
+        generated[f"skills/{skill['name']}.md"] = text
+    for rel, text in generated.items():
+        path = docs / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return len(generated)
+
+
+class _Collect(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(record.getMessage())
+
+
+@contextlib.contextmanager
+def _env(name: str, value: str):
+    old = os.environ.get(name)
+    os.environ[name] = value
+    try:
+        yield
+    finally:
+        if old is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = old
+
+
+def run_mkdocs(config: Path, docs: Path, site_dir: Path, epoch: int, site_url: str | None) -> list[str]:
+    """`mkdocs build` (never --dirty) with our docs and output folders; returns mkdocs' warnings."""
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+
+    overrides = {"docs_dir": str(docs), "site_dir": str(site_dir)}
+    if site_url is not None:
+        overrides["site_url"] = site_url
+    collect = _Collect()
+    logger = logging.getLogger("mkdocs")
+    logger.addHandler(collect)
+    try:
+        with _env("SOURCE_DATE_EPOCH", str(epoch)):
+            cfg = load_config(config_file=str(config), **overrides)
+            build(cfg, dirty=False)
+    except Exception as exc:  # mkdocs raises its own Abort/ConfigurationError types
+        raise SkillyardError(f"mkdocs build failed: {exc}", f"Check {config} and the pages under {docs}.") from exc
+    finally:
+        logger.removeHandler(collect)
+    return collect.messages
+
+
+def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | None = None,
+               work_dir: Path | None = None, site_url: str | None = None) -> BuildResult:
+    """Build the whole site into `out` (replaced only when the build succeeds)."""
+    timings: dict[str, float] = {}
+    start = time.perf_counter()
+    root = root.resolve()
+    config = find_config(root, config)
+    site_src = config.parent / "site"
+    work_dir = (work_dir or root / ".site-build").resolve()
+    registry, registry_bytes = load_registry(registry_path)
+    index_path = registry_path.with_name("index.json")
+    index_bytes = index_path.read_bytes() if index_path.is_file() else None
+    if index_bytes is not None:
+        from skillyard.format.schemas import check_document
+
+        check_document("index", json.loads(index_bytes), what=str(index_path))
+    bodies = read_bodies(registry, root)
+    timings["read"] = time.perf_counter() - start
+
+    mark = time.perf_counter()
+    page_count = generate_docs(registry, bodies, site_src, work_dir / "docs")
+    timings["generate"] = time.perf_counter() - mark
+
+    out = out.resolve()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
+    try:
+        mark = time.perf_counter()
+        warnings = run_mkdocs(config, work_dir / "docs", staging, source_epoch(registry), site_url)
+        timings["mkdocs"] = time.perf_counter() - mark
+        mark = time.perf_counter()
+        search = dump_search_data(build_search_data(registry["skills"], bodies))
+        (staging / SEARCH_FILE).write_bytes(search)
+        machine.write_machine_files(registry, registry_bytes, index_bytes, root, staging)
+        timings["machine"] = time.perf_counter() - mark
+        machine.replace_dir(staging, out)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    timings["total"] = time.perf_counter() - start
+    return BuildResult(out=out, skills=len(registry["skills"]), pages=page_count, seconds=timings,
+                       search_bytes=len(search), warnings=warnings)

@@ -1,0 +1,186 @@
+"""Turn registry.json into what the page templates show. Pure: no file access, no clock.
+
+Every value a stranger wrote (description, author, tags, input defaults, …) stays plain text here; the jinja2
+templates escape it. URLs a stranger wrote pass `safe_external_url` first.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections import Counter
+from urllib.parse import quote
+
+from skillyard.site.sanitize import safe_external_url
+
+NAME = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
+TARGETS = ("claude-code", "codex", "gemini-cli", "cursor")
+WELL_KNOWN = ".well-known/agent-skills"
+TAG_PAGE_SIZE = 100
+
+
+def tag_slug(tag: str) -> str:
+    """A URL-safe, collision-free folder name for a tag (`pdf` stays `pdf`; `c++` becomes `c-<hash>`)."""
+    if re.fullmatch(r"[a-z0-9][a-z0-9-]{0,59}", tag):
+        return tag
+    ascii_part = re.sub(r"[^a-z0-9]+", "-", tag.lower()).strip("-")[:40] or "tag"
+    return f"{ascii_part}-{hashlib.sha256(tag.encode('utf-8')).hexdigest()[:8]}"
+
+
+def human_size(size: int) -> str:
+    if size < 1024:
+        return f"{size} B"
+    if size < 1024 * 1024:
+        return f"{size / 1024:.1f} KB"
+    return f"{size / 1024 / 1024:.1f} MB"
+
+
+def short_text(text: str, limit: int) -> str:
+    """At most `limit` characters, cut at a word boundary when one is near, with an ellipsis."""
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    cut = text[:limit]
+    space = cut.rfind(" ")
+    if space > limit * 0.6:
+        cut = cut[:space]
+    return cut.rstrip(" ,.;:") + "…"
+
+
+def raw_url(registry: dict, skill: dict, file_path: str) -> str | None:
+    """The file's bytes at the pinned commit, or None outside git (no commit to pin)."""
+    commit = skill.get("commit") or ""
+    template = registry.get("repository", {}).get("raw_url_template", "")
+    if not re.fullmatch(r"[0-9a-f]{40}", commit) or not template:
+        return None
+    url = template.replace("{commit}", commit).replace("{path}", quote(f"{skill['path']}/{file_path}"))
+    return safe_external_url(url)
+
+
+def source_url(registry: dict, skill: dict) -> str | None:
+    """The skill's folder on the code host at the pinned commit (GitHub layout), when known."""
+    repo = registry.get("repository", {})
+    commit = skill.get("commit") or ""
+    if not repo.get("slug") or not re.fullmatch(r"[0-9a-f]{40}", commit):
+        return None
+    return safe_external_url(f"{repo['url'].rstrip('/')}/tree/{commit}/{quote(skill['path'])}")
+
+
+def file_tree(files: list[dict]) -> list[dict]:
+    """Nested folders-first tree: [{name, path?, size?, executable?, children?}] for the template."""
+    root: dict = {}
+    for entry in files:
+        parts = entry["path"].split("/")
+        node = root
+        for part in parts[:-1]:
+            node = node.setdefault(part + "/", {})
+        node[parts[-1]] = entry
+
+    def build(node: dict) -> list[dict]:
+        folders = sorted(key for key in node if key.endswith("/"))
+        leaves = sorted(key for key in node if not key.endswith("/"))
+        out = [{"name": key, "children": build(node[key])} for key in folders]
+        out += [{"name": key, "path": node[key]["path"], "size": node[key]["size"],
+                 "executable": bool(node[key].get("executable"))} for key in leaves]
+        return out
+
+    return build(root)
+
+
+def show_value(value: object) -> str:
+    """An input default as its author would write it (JSON for anything but a plain string)."""
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False, sort_keys=True)
+
+
+def skill_view(registry: dict, skill: dict) -> dict:
+    """Everything the skill page shows, in display order."""
+    name = skill["name"]
+    files = sorted(skill.get("files", []), key=lambda f: f["path"])
+    findings = sorted(skill.get("findings", []), key=lambda f: (SEVERITY_ORDER.get(f["severity"], 9),
+                                                                f.get("file", ""), f.get("line", 0), f["rule"]))
+    findings = [{"fix": "", "file": "", "line": None, **f} for f in findings]
+    inputs = [{"description": "", "enum": None, **item, "has_default": "default" in item,
+               "default_text": show_value(item["default"]) if "default" in item else ""}
+              for item in skill.get("inputs", [])]
+    mcp_deps = [{"description": "", **dep} for dep in skill.get("mcp_deps", [])]
+    return {
+        "name": name,
+        "title": skill.get("display_name") or name,
+        "description": skill.get("description", ""),
+        "version": skill.get("version", ""),
+        "author": skill.get("author", ""),
+        "maintainers": skill.get("maintainers", []),
+        "license": skill.get("license", ""),
+        "homepage": safe_external_url(skill.get("homepage")),
+        "compatibility": skill.get("compatibility", ""),
+        "allowed_tools": skill.get("allowed_tools", []),
+        "tags": [{"tag": tag, "slug": tag_slug(tag)} for tag in skill.get("tags", [])],
+        "updated": (skill.get("updated_at") or "")[:10],
+        "updated_at": skill.get("updated_at", ""),
+        "commit": skill.get("commit", ""),
+        "short_commit": (skill.get("commit") or "")[:12],
+        "integrity": skill.get("integrity", ""),
+        "findings": findings,
+        "finding_counts": Counter(f["severity"] for f in findings),
+        "capabilities": skill.get("capabilities", []),
+        "inputs": inputs,
+        "mcp_deps": mcp_deps,
+        "inventory": skill.get("inventory", {}),
+        "tree": file_tree(files),
+        "files": [dict(f, raw_url=raw_url(registry, skill, f["path"])) for f in files],
+        "skill_md_raw": raw_url(registry, skill, "SKILL.md"),
+        "source_url": source_url(registry, skill),
+        "install": [f"skill install {name}"] + [f"skill install {name} --target {t}" for t in TARGETS],
+        "well_known": f"{WELL_KNOWN}/{name}/",
+    }
+
+
+def list_item(skill: dict) -> dict:
+    """The short form used in lists (home, tag pages)."""
+    return {
+        "name": skill["name"],
+        "title": skill.get("display_name") or skill["name"],
+        "description": short_text(skill.get("description", ""), 160),
+        "version": skill.get("version", ""),
+        "updated": (skill.get("updated_at") or "")[:10],
+        "tags": [{"tag": tag, "slug": tag_slug(tag)} for tag in skill.get("tags", [])[:5]],
+    }
+
+
+def tag_groups(skills: list[dict]) -> list[dict]:
+    """Every tag with its skills (by name), most used first, split into pages of TAG_PAGE_SIZE."""
+    by_tag: dict[str, list[dict]] = {}
+    for skill in skills:
+        for tag in dict.fromkeys(skill.get("tags", [])):
+            by_tag.setdefault(tag, []).append(skill)
+    groups = []
+    for tag, members in by_tag.items():
+        members = sorted(members, key=lambda s: s["name"])
+        pages = [members[i:i + TAG_PAGE_SIZE] for i in range(0, len(members), TAG_PAGE_SIZE)]
+        groups.append({"tag": tag, "slug": tag_slug(tag), "count": len(members), "pages": pages})
+    return sorted(groups, key=lambda g: (-g["count"], g["tag"]))
+
+
+def home_view(registry: dict, groups: list[dict], *, recent: int = 12, top_tags: int = 40) -> dict:
+    skills = registry["skills"]
+    latest = sorted(skills, key=lambda s: (s.get("updated_at") or "", s["name"]), reverse=True)[:recent]
+    authors = {s.get("author") for s in skills if s.get("author")}
+    return {
+        "registry_name": registry.get("name", ""),
+        "registry_description": registry.get("description", ""),
+        "counts": {"skills": len(skills), "tags": len(groups), "authors": len(authors),
+                   "files": sum(len(s.get("files", [])) for s in skills)},
+        "recent": [list_item(s) for s in latest],
+        "top_tags": groups[:top_tags],
+        "more_tags": max(0, len(groups) - top_tags),
+        "repository": safe_external_url(registry.get("repository", {}).get("url")),
+    }
+
+
+def check_names(registry: dict) -> list[str]:
+    """Skill names that cannot be a URL path segment; the builder refuses them."""
+    return [str(s.get("name")) for s in registry["skills"] if not NAME.match(str(s.get("name", "")))]
