@@ -47,6 +47,13 @@ def dispatch(prog: str, package: str, description: str, argv: list[str] | None =
     except KeyboardInterrupt:
         print(f"{prog}: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader went away (`skill search x | head`): stop quietly, as Unix tools do.
+        import os
+
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141
 
 
 def skillyard_main(argv: list[str] | None = None) -> int:

@@ -72,7 +72,7 @@ def integrity_of(files) -> str:
 
 def _walk(folder: Path, policy: Policy, findings: list[Finding]) -> list[tuple[str, str]]:
     """(relative posix path, absolute path to read) for every file; links and special files are checked here."""
-    root_real = os.path.realpath(folder)
+    root_real = ""  # resolved only when a link needs checking
     out: list[tuple[str, str]] = []
     stack = [("", str(folder))]
     while stack:
@@ -95,6 +95,7 @@ def _walk(folder: Path, policy: Policy, findings: list[Finding]) -> list[tuple[s
                     findings.append(error("symlink-absolute", f"`{rel}` is a link to the absolute path {target!r}.",
                                           "Replace the link with the file itself.", file=rel))
                     continue
+                root_real = root_real or os.path.realpath(folder)
                 real = os.path.realpath(entry.path)
                 if os.path.commonpath([root_real, real]) != root_real:
                     findings.append(error("symlink-escape", f"`{rel}` links outside the skill folder ({target!r}).",

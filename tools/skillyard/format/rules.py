@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from skillyard.format.fastcheck import quick_valid
 from skillyard.format.findings import Finding, Severity, error, info, strict_or_warning, warning
 from skillyard.format.schemas import SCHEMA_FILES, load_schema, resolve_schema_path, validator
 
@@ -26,6 +27,8 @@ def _field_path(parts) -> str:
 def schema_findings(data: dict, *, strict: bool, file: str, key_lines: dict[str, int]) -> list[Finding]:
     """Turn JSON Schema errors into findings that carry the schema's own rule id and fix."""
     root = load_schema(SCHEMA_FILES["frontmatter"])
+    if quick_valid(root, data) is True:
+        return []
     findings = []
     for err in validator("frontmatter").iter_errors(data):
         rule, fix, lenient = resolve_schema_path(root, err.absolute_schema_path)

@@ -25,6 +25,8 @@ def describe_char(ch: str) -> str:
 
 def find_invisible(text: str) -> list[tuple[int, str]]:
     """(1-based line, description) of each invisible character."""
+    if text.isascii():
+        return []
     return [(text.count("\n", 0, m.start()) + 1, describe_char(m.group())) for m in INVISIBLE.finditer(text)]
 
 

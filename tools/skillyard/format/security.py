@@ -43,7 +43,8 @@ def scan_text(text: str, file: str, *, line_offset: int = 0, is_markdown: bool =
     def add(rule: str, severity: Severity, index: int, message: str, fix: str) -> None:
         found.append(Finding(rule, severity, message, fix, file, _line(text, index) + line_offset))
 
-    for match in safety.INVISIBLE.finditer(text):
+    ascii_only = text.isascii()  # every invisible character is outside ASCII: most files skip the scan
+    for match in () if ascii_only else safety.INVISIBLE.finditer(text):
         add("security-invisible-unicode", Severity.ERROR, match.start(),
             f"Invisible character {safety.describe_char(match.group())}: it can hide instructions from reviewers.",
             "Delete the character.")
@@ -65,7 +66,8 @@ def scan_text(text: str, file: str, *, line_offset: int = 0, is_markdown: bool =
         add("security-credential-path", Severity.WARNING, match.start(),
             f"Mentions a credential location (`{match.group().strip()[:60]}`).",
             "Do not read secrets from the user's machine; ask for the value as an input instead.")
-    for match in BASE64_BLOB.finditer(text):
+    long_token = len(text) >= 200 and max(map(len, text.split()), default=0) >= 200
+    for match in BASE64_BLOB.finditer(text) if long_token else ():
         add("security-base64-blob", Severity.WARNING, match.start(),
             f"A {len(match.group())}-character base64 blob: its content cannot be reviewed.",
             "Ship the decoded file under assets/ or explain what it is.")

@@ -41,17 +41,20 @@ def repo_prefix(root: Path) -> str:
 def collect(root: Path, config: RegistryConfig, paths: list[str] | None = None) -> list[tuple[Path, str]]:
     """(folder, repo-relative path) of every skill under the given paths (default: the skills folder)."""
     prefix = repo_prefix(root)
+    root_real = os.path.realpath(root)
     tops = [Path(p) for p in paths] if paths else [config.skills_dir]
     found: dict[str, Path] = {}
     for top in tops:
         if not top.exists():
             raise SkillyardError(f"{top}: no such folder.", "Pass a skill folder or a folder of skills.")
+        top_str = str(top)
+        top_rel = os.path.relpath(os.path.realpath(top), root_real)
+        inside = not (top_rel == ".." or top_rel.startswith("../"))
         for folder in find_skill_folders(top):
-            try:
-                rel = prefix + Path(os.path.relpath(folder.resolve(), root.resolve())).as_posix()
-            except ValueError:
-                rel = folder.as_posix()
-            if rel.startswith("../") or os.path.isabs(rel):
+            if inside:  # string arithmetic, not one realpath per folder: scans of 10,000 skills stay fast
+                tail = str(folder)[len(top_str):].lstrip("/")
+                rel = prefix + "/".join(p for p in (top_rel, tail) if p and p != ".").replace(os.sep, "/")
+            else:
                 rel = folder.as_posix()
             found.setdefault(rel, folder)
     return [(found[rel], rel) for rel in sorted(found)]

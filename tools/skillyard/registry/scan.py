@@ -10,6 +10,7 @@ import os
 from pathlib import Path
 
 SKILL_MARKERS = ("SKILL.md", "skill.md", "skill.yaml")
+LEAF_FOLDERS = frozenset({"scripts", "references", "assets", "tests", "config", "node_modules"})
 
 
 def is_skill_folder(path: str | os.PathLike) -> bool:
@@ -27,9 +28,12 @@ def find_skill_folders(top: str | os.PathLike) -> list[Path]:
             entries = list(os.scandir(directory))
         except OSError:
             continue
+        inside_skill = directory != str(top) and is_skill_folder(directory)
         for entry in entries:
             if entry.name.startswith(".") or entry.name == "__pycache__" or not entry.is_dir(follow_symlinks=False):
                 continue
+            if inside_skill and entry.name in LEAF_FOLDERS:
+                continue  # a skill's own resource folders hold no skills; not entering them keeps scans fast
             if is_skill_folder(entry.path):
                 found.append(Path(entry.path))
             stack.append(entry.path)
