@@ -247,3 +247,22 @@ def test_local_folder_install_validates_first(skill_cli, tmp_path, user_home, sk
     assert lock["resolved_source"]["type"] == "local"
     assert lock["targets"] == [{"mode": "canonical", "path": str(skills_dir(user_home) / "my-skill"),
                                 "scope": "user", "target": "agents"}]
+
+
+def test_project_flag_uses_the_current_folder_and_update_moves_the_lock(registry, git_server, skill_cli, tmp_path,
+                                                                         monkeypatch, user_home):
+    project = tmp_path / "proj"
+    project.mkdir()
+    monkeypatch.chdir(project)
+    assert skill_cli("install", "notes", "--project", "--target", "cursor").code == 0
+    assert (project / ".agents" / "skills" / "notes" / "SKILL.md").is_file()
+    assert json.loads((project / "skills.lock.json").read_text())["skills"]["notes"]["version"] == "1.0.0"
+    listed = json.loads(skill_cli("list", "--json").out)["skills"]
+    assert [(s["name"], s["scope"]) for s in listed] == [("notes", "project")]
+    publish_registry(git_server, "acme", "skills", [notes_v2(), REPORT_KIT], name="acme")
+    updated = skill_cli("update", "--all", "--project")
+    assert updated.code == 0, updated.err
+    lock = json.loads((project / "skills.lock.json").read_text())["skills"]["notes"]
+    assert lock["version"] == "1.1.0" and lock["targets"] == ["cursor"]
+    assert "references/examples.md" in {f["path"] for f in lock["files"]}
+    assert not (user_home / ".agents").exists()

@@ -94,7 +94,8 @@ def update_one(name: str, opts: inst.Options, config, *, cli_inputs: dict | None
     if change.edited and not opts.force:
         change.status = "refused"
         return change
-    targets = sorted({t["target"] for t in lock.get("targets", []) if t.get("mode") != "canonical"}) or opts.targets
+    # Keep the skill where it was placed; a lock without targets had only the canonical copy.
+    targets = sorted({t["target"] for t in lock.get("targets", [])}) or ["agents"]
     run = inst.Options(scope=opts.scope, project_root=opts.project_root, home=opts.home, targets=targets,
                        force=True, skip_deps_check=opts.skip_deps_check, copy=opts.copy)
     outcome = inst.install(candidate, run, config, locked_inputs=values)
