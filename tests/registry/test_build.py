@@ -138,3 +138,16 @@ def test_nested_grouping_and_changed_files(repo):
     from skillyard.registry.gitlog import changed_files
 
     assert changed_files(repo.root, "main") == ["skills/beta/SKILL.md"]
+
+
+def test_compat_outputs_and_agents_md_block_is_replaced_in_place(repo):
+    repo.add_skill("alpha")
+    repo.write("AGENTS.md", "# Rules\n\nBe kind.\n\n<!-- skillyard:skills:begin -->\nold list\n<!-- skillyard:skills:end -->\n\nFooter.\n")
+    repo.commit()
+    outputs = build_registry(repo.root).outputs
+    agents = outputs["AGENTS.md"]
+    assert agents.startswith("# Rules\n\nBe kind.\n\n<!-- skillyard:skills:begin -->")
+    assert "old list" not in agents and "**alpha** (`skills/alpha/SKILL.md`)" in agents
+    assert agents.endswith("<!-- skillyard:skills:end -->\n\nFooter.\n")
+    marketplace = json.loads(outputs[".claude-plugin/marketplace.json"])
+    assert [p["name"] for p in marketplace["plugins"]] == ["alpha"]

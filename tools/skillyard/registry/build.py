@@ -148,19 +148,33 @@ def build_registry(root: str | Path = ".", *, mode: str | None = None, skip_inva
     git_history = history(root, [e["path"] for e in entries], use_cache=use_cache)
     registry = assemble(entries, git_history, name=config.name, description=str(config.section.get("description", "")),
                         homepage=config.section.get("homepage"), repository=config.repository_block())
-    return BuildResult(registry, checked, render_outputs(registry))
+    agents_md = root / "AGENTS.md"
+    current = agents_md.read_text(encoding="utf-8") if agents_md.is_file() else None
+    return BuildResult(registry, checked, render_outputs(registry, agents_md=current))
 
 
-def render_outputs(registry: dict) -> dict[str, str]:
-    """Every generated file, by repo-relative path."""
-    outputs = {"registry.json": dumps(registry), "index.json": dumps(index_document(registry))}
-    try:
-        from skillyard.registry import compat
-    except ImportError:  # pragma: no cover - compat lands with the runtime work
-        return outputs
-    if hasattr(compat, "marketplace_json"):
-        outputs[".claude-plugin/marketplace.json"] = dumps(compat.marketplace_json(registry))
-    return outputs
+AGENTS_MD_HEADER = ("# Agent instructions\n\nThis repository is a Skillyard skill registry. The list below is generated "
+                    "by `skillyard build`; edit text outside the markers only.\n\n")
+
+
+def render_outputs(registry: dict, *, agents_md: str | None = None) -> dict[str, str]:
+    """Every generated file, by repo-relative path. `agents_md` is the current AGENTS.md, whose marked block is
+    replaced (the rest is the maintainers' text)."""
+    from skillyard.registry import compat
+
+    block = compat.agents_md_block(registry)
+    if agents_md and compat.BEGIN in agents_md and compat.END in agents_md:
+        head, _, rest = agents_md.partition(compat.BEGIN)
+        _, _, tail = rest.partition(compat.END)
+        agents = head + block.rstrip("\n") + tail
+    else:
+        agents = (agents_md.rstrip("\n") + "\n\n" if agents_md else AGENTS_MD_HEADER) + block
+    return {
+        "registry.json": dumps(registry),
+        "index.json": dumps(index_document(registry)),
+        ".claude-plugin/marketplace.json": dumps(compat.marketplace_json(registry)),
+        "AGENTS.md": agents,
+    }
 
 
 def write_atomic(path: Path, text: str) -> None:
