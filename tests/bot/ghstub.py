@@ -165,6 +165,9 @@ class GitHubStandIn:
                 "base": {"sha": repo.refs.get(f"heads/{pr.base_ref}", "0" * 40), "ref": pr.base_ref,
                          "label": f"{repo.owner}:{pr.base_ref}", "repo": self._repo_json(repo)}}
 
+    def _head_label(self, repo: Repo, pr: Pull) -> str:
+        return f"{(pr.head_repo or repo.full_name).split('/')[0]}:{pr.head_ref}"
+
     def _comment_json(self, repo: Repo, cid: int) -> dict:
         c = repo.comments[cid]
         return {"id": cid, "body": c["body"], "user": self._user(c["user"]),
@@ -218,7 +221,8 @@ class GitHubStandIn:
         routes = [
             ("GET", r"", lambda: (200, self._repo_json(repo))),
             ("GET", r"/pulls", lambda: (200, [self._pull_json(repo, p) for p in repo.pulls.values()
-                                             if query.get("state", "open") in ("all", p.state)])),
+                                             if query.get("state", "open") in ("all", p.state)
+                                             and query.get("head") in (None, self._head_label(repo, p))])),
             ("POST", r"/pulls", lambda: self._create_pull(repo, body, login)),
             ("GET", r"/pulls/(\d+)", lambda n: (200, self._pull_json(repo, self._pull(repo, n)))),
             ("GET", r"/pulls/(\d+)/files", lambda n: (200, [
