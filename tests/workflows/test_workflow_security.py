@@ -99,7 +99,7 @@ def _privileged() -> list[Path]:
 
 def test_privileged_workflows_never_check_out_or_run_pr_code():
     privileged = _privileged()
-    assert [p.name for p in privileged] == ["pr-bot.yml"]
+    assert [p.name for p in privileged] == ["automerge.yml", "pr-bot.yml"]
     for path in privileged:
         for job_id, job in load(path)["jobs"].items():
             seen_download = False
