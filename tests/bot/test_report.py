@@ -242,3 +242,24 @@ def test_symlinked_artifact_is_rejected(stub, registry_repo, tmp_path, capsys):
     assert report_cmd(stub, link, 23) == 1
     assert "not a regular file" in capsys.readouterr().err
     assert not stub.requests
+
+
+def test_real_validate_output_is_accepted_as_the_artifact(stub, registry_repo, tmp_path):
+    """The lead's `skillyard validate --json` is the artifact: the bot must accept what it really prints."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    result = subprocess.run([sys.executable, "-m", "skillyard.cli.main", "validate", "skills/csv-profiler", "--json"],
+                            capture_output=True, text=True, cwd=root, timeout=120)
+    if not (root / "skills" / "csv-profiler").is_dir() or not result.stdout.strip():
+        pytest.skip("the example skill is not in this checkout")
+    report = json.loads(result.stdout)
+    files = [("skills/csv-profiler/SKILL.md", "added"), ("skills/csv-profiler/scripts/csv_profile.py", "added")]
+    open_pr(registry_repo, 40, "carol", files)
+    artifact = write_artifact(tmp_path, report)
+    assert report_cmd(stub, artifact, 40) == 0
+    assert "new-skill" in registry_repo.pulls[40].labels
+    [comment] = bot_comments(registry_repo, 40)
+    assert "csv-profiler" in comment["body"]
