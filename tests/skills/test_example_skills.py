@@ -110,3 +110,15 @@ def test_script_imports_only_the_standard_library(script):
 
 def test_no_bytecode_left_in_skills():
     assert not list(SKILLS_DIR.glob("**/__pycache__"))
+
+
+def test_skillyard_validate_cli_accepts_the_whole_folder_strictly():
+    code = "import sys; from skillyard.cli.main import skillyard_main; sys.exit(skillyard_main())"
+    done = subprocess.run([sys.executable, "-c", code, "validate", str(SKILLS_DIR), "--strict", "--json"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    import json
+
+    report = json.loads(done.stdout)
+    assert report["ok"] is True
+    assert len(report["skills"]) == len(skill_folders())

@@ -14,6 +14,7 @@ import re
 import subprocess
 import sys
 from datetime import date
+from pathlib import Path
 
 FIELD, RECORD = "\x1f", "\x1e"
 GIT_FORMAT = "%H%x1f%an%x1f%ad%x1f%s%x1f%b%x1e"
@@ -109,7 +110,7 @@ def run_git(repo: str, rev_range: str) -> str:
         done = subprocess.run(["git", "-C", repo, "log", "--no-color", f"--format={GIT_FORMAT}", "--date=short",
                                rev_range], capture_output=True, text=True, encoding="utf-8", check=False)
     except FileNotFoundError:
-        raise ValueError("git is not installed; export the log with --print-format and pass it with --input")
+        raise ValueError("git is not installed; export the log with --print-format and pass it with --input") from None
     if done.returncode != 0:
         raise ValueError(f"git log {rev_range} failed: {done.stderr.strip()}")
     return done.stdout
@@ -145,7 +146,7 @@ def main(argv: list[str] | None = None) -> int:
         t.strip().lower() for t in args.types.split(",") if t.strip())
     try:
         if args.input:
-            text = sys.stdin.read() if args.input == "-" else open(args.input, encoding="utf-8").read()
+            text = sys.stdin.read() if args.input == "-" else Path(args.input).read_text(encoding="utf-8")
         else:
             text = run_git(args.repo, args.rev_range or "HEAD")
         commits = [classify(c) for c in parse_records(text)]

@@ -210,7 +210,7 @@ def main(argv: list[str] | None = None) -> int:
             import io
             handle = io.StringIO(sys.stdin.read())
         else:
-            handle = open(args.file, encoding=args.encoding, newline="")
+            handle = open(args.file, encoding=args.encoding, newline="")  # noqa: SIM115 - closed by `with` below
         with handle:
             report = profile(handle, delimiter=args.delimiter, max_rows=args.max_rows, top=args.top,
                              distinct_cap=args.distinct_cap)

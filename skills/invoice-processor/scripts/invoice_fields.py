@@ -19,6 +19,7 @@ import re
 import sys
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from pathlib import Path
 
 USCC_CHARSET = "0123456789ABCDEFGHJKLMNPQRTUWXY"  # GB 32100-2015: no I, O, S, V, Z
 USCC_WEIGHTS = (1, 3, 9, 27, 19, 26, 16, 17, 20, 29, 25, 13, 8, 24, 10, 30, 28)
@@ -53,7 +54,7 @@ def check_uscc(code: str) -> dict:
     if not code[2:8].isdigit():
         result["error"] = "characters 3-8 must be the 6-digit administrative division code"
         return result
-    total = sum(USCC_CHARSET.index(ch) * weight for ch, weight in zip(code[:17], USCC_WEIGHTS))
+    total = sum(USCC_CHARSET.index(ch) * weight for ch, weight in zip(code[:17], USCC_WEIGHTS, strict=True))
     expected = USCC_CHARSET[(31 - total % 31) % 31]
     if code[17] != expected:
         result["error"] = f"checksum mismatch: last character should be {expected}, found {code[17]}"
@@ -204,9 +205,9 @@ def normalize_invoice(record: dict, threshold: Decimal) -> dict:
         if not record.get(field):
             issues.append(f"{field}: missing")
     try:
-        if all(k in out for k in ("amount", "tax", "total")):
-            if Decimal(out["amount"]) + Decimal(out["tax"]) != Decimal(out["total"]):
-                issues.append(f"total: amount + tax = {Decimal(out['amount']) + Decimal(out['tax'])} but total is {out['total']}")
+        if all(k in out for k in ("amount", "tax", "total")) and (
+                Decimal(out["amount"]) + Decimal(out["tax"]) != Decimal(out["total"])):
+            issues.append(f"total: amount + tax = {Decimal(out['amount']) + Decimal(out['tax'])} but total is {out['total']}")
         needs_confirmation = "total" in out and Decimal(out["total"]) >= threshold
     except InvalidOperation:
         needs_confirmation = True
@@ -243,7 +244,7 @@ def main(argv: list[str] | None = None) -> int:
         results = [normalize_date(v) for v in args.values]
     else:
         try:
-            text = sys.stdin.read() if args.file == "-" else open(args.file, encoding="utf-8").read()
+            text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
             data = json.loads(text)
         except OSError as exc:
             print(f"error: cannot read {args.file}: {exc.strerror}", file=sys.stderr)

@@ -148,9 +148,9 @@ class Checker:
             if actual:
                 return f"letter case differs from the file on disk ({actual}); breaks on case-sensitive systems"
             return "file not found"
-        if anchor and self.check_anchors and dest.is_file() and dest.suffix.lower() in MD_SUFFIXES:
-            if anchor not in self.anchors(dest) and anchor.lower() not in self.anchors(dest):
-                return f"no heading or id matches #{anchor}"
+        if (anchor and self.check_anchors and dest.is_file() and dest.suffix.lower() in MD_SUFFIXES
+                and anchor not in self.anchors(dest) and anchor.lower() not in self.anchors(dest)):
+            return f"no heading or id matches #{anchor}"
         return None
 
 

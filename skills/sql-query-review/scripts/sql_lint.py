@@ -12,6 +12,7 @@ import argparse
 import json
 import re
 import sys
+from pathlib import Path
 
 RULES = {
     "write-without-where": ("error", "UPDATE/DELETE without WHERE changes every row"),
@@ -143,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
         sources.append(("sql", args.sql))
     for name in args.files:
         try:
-            sources.append((name, sys.stdin.read() if name == "-" else open(name, encoding="utf-8").read()))
+            sources.append((name, sys.stdin.read() if name == "-" else Path(name).read_text(encoding="utf-8")))
         except OSError as exc:
             print(f"error: cannot read {name}: {exc.strerror}", file=sys.stderr)
             return 2
