@@ -111,3 +111,30 @@ def publish_registry(server: GitServer, owner: str, repo: str, skills: list[dict
 
 def registry_url(server: GitServer, owner: str, repo: str, branch: str = "main") -> str:
     return server.raw_url(owner, repo, branch, "registry.json")
+
+
+def publish_built_registry(server: GitServer, owner: str, repo: str, skills: list[dict], *,
+                           name: str | None = None, strict: bool = False) -> dict:
+    """Like publish_registry, but registry.json is compiled by the real `skillyard.registry.build` from the
+    committed repository (a skillyard.toml names the GitHub slug, so files are served by `server`)."""
+    from skillyard.registry.build import build_registry as real_build
+
+    files: dict[str, str | bytes] = {
+        "skillyard.toml": (f'name = "{name or owner}"\nrepository = "{owner}/{repo}"\n'
+                           f'mode = "{"strict" if strict else "lenient"}"\nskills_dir = "skills"\n'),
+    }
+    executable: list[str] = []
+    for spec in skills:
+        rel = spec.get("path", f"skills/{spec['name']}")
+        files.update({f"{rel}/{path}": content for path, content in skill_files(spec).items()})
+        executable += [f"{rel}/{p}" for p in spec.get("executable", ())]
+    if (owner, repo) not in server.state.repos:
+        server.create_repo(owner, repo)
+    server.commit(owner, repo, files, message="skills", executable=tuple(executable))
+    result = real_build(server.repo_path(owner, repo), use_cache=False)
+    if not result.registry:
+        problems = [f.message for c in result.checked for f in getattr(c, "findings", []) if f.is_error]
+        raise AssertionError(f"skillyard build refused the fixture skills: {problems}")
+    text = json.dumps(result.registry, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
+    server.commit(owner, repo, {"registry.json": text}, message="registry")
+    return result.registry

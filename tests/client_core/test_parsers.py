@@ -1,0 +1,74 @@
+"""Property tests for the small parsers: the search tokenizer, skill references, Retry-After, URLs."""
+
+import time
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from skillyard.client.http import _retry_after, check_url, safe_url
+from skillyard.client.resolve import parse_ref
+from skillyard.client.search import CJK_RE, analyzer, query_words
+from skillyard.errors import SkillyardError
+
+cjk_text = st.text(alphabet=st.sampled_from("处理发票数据分析翻译文档の会議"), min_size=1, max_size=8)
+mixed = st.lists(st.one_of(cjk_text, st.text(min_size=0, max_size=12)), max_size=6).map(" ".join)
+
+
+@given(mixed)
+def test_tokens_come_from_the_text(text):
+    lowered = text.lower()
+    for token in analyzer()(text, mode="index"):
+        assert token.text and token.text in lowered
+
+
+@given(cjk_text, cjk_text, cjk_text)
+def test_any_cjk_substring_matches_by_bigrams(before, middle, after):
+    indexed = {t.text for t in analyzer()(before + middle + after, mode="index")}
+    query = {t.text for t in analyzer()(middle, mode="query")}
+    assert query and query <= indexed
+    assert all(CJK_RE.match(q) for q in query)
+
+
+@given(st.text())
+def test_query_words_never_crash(text):
+    try:
+        words = query_words(text)
+    except SkillyardError as exc:
+        assert exc.exit_code == 2
+    else:
+        assert words and len(words) == len(set(words))
+
+
+@given(st.from_regex(r"[a-z][a-z0-9-]{0,20}", fullmatch=True), st.from_regex(r"v?[0-9]{1,2}\.[0-9]\.[0-9]", fullmatch=True))
+def test_parse_ref(name, version):
+    assert parse_ref(name, {"acme"}) == (name, None, None)
+    assert parse_ref(f"{name}@{version}", {"acme"}) == (name, version, None)
+    assert parse_ref(f"{name}@acme", {"acme"}) == (name, None, "acme")
+
+
+def test_retry_after_forms():
+    assert _retry_after("3") == 3.0
+    assert _retry_after(None) is None and _retry_after("soon") is None
+    future = time.strftime("%a, %d %b %Y %H:%M:%S GMT", time.gmtime(time.time() + 30))
+    assert 25 <= _retry_after(future) <= 31
+
+
+@given(st.sampled_from(["https", "http", "ftp", "file"]), st.sampled_from(["example.com", "127.0.0.1", "localhost",
+                                                                       "[::1]", "10.0.0.1"]), st.text(max_size=30))
+def test_check_url_accepts_only_safe_urls(scheme, host, tail):
+    url = f"{scheme}://{host}/{tail}"
+    try:
+        check_url(url)
+    except SkillyardError:
+        accepted = False
+    else:
+        accepted = True
+    allowed = scheme == "https" or (scheme == "http" and host in ("127.0.0.1", "localhost", "[::1]"))
+    if accepted:
+        assert allowed
+    elif allowed:
+        assert "@" in tail  # only user-info smuggled into the path part can make an allowed URL fail
+
+
+def test_safe_url_hides_secrets():
+    assert safe_url("https://user:pw@example.com:8443/a/b?token=x#f") == "https://example.com:8443/a/b"
