@@ -184,15 +184,19 @@ def write_atomic(path: Path, text: str) -> None:
     os.replace(temp, path)
 
 
+def _output_paths(root: Path, outputs: dict[str, str], registry_out: Path | None) -> list[tuple[str, Path]]:
+    """Where each output goes. With `registry_out`, only registry.json and index.json (beside it) are written: the
+    compatibility files belong to the repository root."""
+    if registry_out is None:
+        return [(rel, root / rel) for rel in outputs]
+    return [("registry.json", registry_out), ("index.json", registry_out.with_name("index.json"))]
+
+
 def write_outputs(root: Path, outputs: dict[str, str], *, registry_out: Path | None = None) -> list[Path]:
     """Write every output atomically; `registry_out` overrides where registry.json goes (index.json beside it)."""
     written = []
-    for rel, text in outputs.items():
-        if registry_out is not None and rel in ("registry.json", "index.json"):
-            path = registry_out if rel == "registry.json" else registry_out.with_name("index.json")
-        else:
-            path = root / rel
-        write_atomic(path, text)
+    for rel, path in _output_paths(root, outputs, registry_out):
+        write_atomic(path, outputs[rel])
         written.append(path)
     return written
 
@@ -200,11 +204,8 @@ def write_outputs(root: Path, outputs: dict[str, str], *, registry_out: Path | N
 def stale_outputs(root: Path, outputs: dict[str, str], *, registry_out: Path | None = None) -> list[str]:
     """The outputs whose committed text differs from a fresh build."""
     stale = []
-    for rel, text in outputs.items():
-        if registry_out is not None and rel in ("registry.json", "index.json"):
-            path = registry_out if rel == "registry.json" else registry_out.with_name("index.json")
-        else:
-            path = root / rel
+    for rel, path in _output_paths(root, outputs, registry_out):
+        text = outputs[rel]
         try:
             current = path.read_text(encoding="utf-8")
         except OSError:
