@@ -10,7 +10,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from ghstub import GitHubStandIn  # noqa: E402
+from ghstub import GitHubStandIn, git_blob_sha  # noqa: E402
 
 REGISTRY_SLUG = "skillyard/registry"
 EXISTING = "pdf-tools"
@@ -68,7 +68,9 @@ def registry_repo(stub):
     base = stub.add_commit(repo, files={"README.md": b"# registry\n", "skills/pdf-tools/SKILL.md": b"---\n---\n",
                                         "skills/pdf-tools/scripts/run.py": b"print()\n"})
     repo.refs["heads/main"] = base
-    repo.contents[("main", "registry.json")] = json.dumps(registry_doc()).encode()
+    data = json.dumps(registry_doc()).encode()
+    repo.contents[("main", "registry.json")] = data
+    repo.blobs[git_blob_sha(data)] = data
     return repo
 
 

@@ -91,6 +91,7 @@ class GitHubStandIn:
         self.lock = threading.RLock()
         self.ids = itertools.count(1000)
         self.user_endpoint_forbidden = False
+        self.large_file_bytes = 1024 * 1024   # like GitHub: bigger files come without inline content
         handler = self._handler_class()
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
         self.thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
@@ -326,7 +327,9 @@ class GitHubStandIn:
         data = repo.contents.get((ref, path))
         if data is None:
             raise StubError(404, "Not Found")
-        return 200, {"type": "file", "encoding": "base64", "content": base64.b64encode(data).decode(),
+        large = len(data) > self.large_file_bytes
+        return 200, {"type": "file", "encoding": "none" if large else "base64",
+                     "content": "" if large else base64.b64encode(data).decode(),
                      "size": len(data), "name": path.rsplit("/", 1)[-1], "path": path, "sha": git_blob_sha(data),
                      "url": f"{self.base_url}/repos/{repo.full_name}/contents/{path}?ref={ref}"}
 

@@ -263,3 +263,23 @@ def test_real_validate_output_is_accepted_as_the_artifact(stub, registry_repo, t
     assert "new-skill" in registry_repo.pulls[40].labels
     [comment] = bot_comments(registry_repo, 40)
     assert "csv-profiler" in comment["body"]
+
+
+def test_registry_over_the_contents_limit_is_read_as_a_blob(stub, registry_repo, tmp_path):
+    stub.large_file_bytes = 100
+    open_pr(registry_repo, 41, "alice", [("skills/pdf-tools/SKILL.md", "modified")])
+    artifact = write_artifact(tmp_path, make_report([{"name": "pdf-tools"}]))
+    assert report_cmd(stub, artifact, 41) == 0
+    assert stub.calls("GET", r"/git/blobs/[0-9a-f]{40}$")
+    assert registry_repo.pulls[41].labels == ["skill-update"]     # alice's ownership came from the blob
+
+
+def test_registry_file_option_overrides_the_base_branch(stub, registry_repo, tmp_path):
+    from conftest import registry_doc
+
+    local = tmp_path / "registry.json"
+    local.write_text(json.dumps(registry_doc({"pdf-tools": {"author": "carol"}})), encoding="utf-8")
+    open_pr(registry_repo, 42, "carol", [("skills/pdf-tools/SKILL.md", "modified")])
+    artifact = write_artifact(tmp_path, make_report([{"name": "pdf-tools"}]))
+    assert report_cmd(stub, artifact, 42, "--registry", str(local)) == 0
+    assert registry_repo.pulls[42].labels == ["skill-update"] and not stub.calls("GET", "/contents/")
