@@ -121,6 +121,26 @@ def _walk(folder: Path, policy: Policy, findings: list[Finding]) -> list[tuple[s
     return out
 
 
+def _read_file(path: str, limit: int) -> tuple[bytes | None, int, int]:
+    """(content or None when over `limit`, size, mode) in four system calls: on sandboxed machines each costs ~20 µs."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        st = os.fstat(fd)
+        if st.st_size > limit:
+            return None, st.st_size, st.st_mode
+        content = os.read(fd, st.st_size + 1)  # a short read of a regular file means end of file
+        if len(content) > st.st_size:  # the file grew while we read it
+            rest = [content]
+            while chunk := os.read(fd, 1 << 16):
+                rest.append(chunk)
+            content = b"".join(rest)
+        if len(content) > limit:
+            return None, len(content), st.st_mode
+        return content, len(content), st.st_mode
+    finally:
+        os.close(fd)
+
+
 def _inventory(files: list[FileEntry], skill_md_lines: int) -> dict:
     paths = [f.path for f in files]
     scripts = [p for p in paths if p.startswith("scripts/")]
@@ -146,18 +166,16 @@ def load_skill(folder: str | os.PathLike, policy: Policy | None = None, *, rel_p
     total = 0
     for rel, real in walked:
         try:
-            st = os.stat(real)
+            content, size, mode = _read_file(real, policy.max_file_bytes)
         except OSError as exc:
             findings.append(error("unreadable", f"Cannot read `{rel}`: {exc.strerror}.", "Fix its permissions.", file=rel))
             continue
-        total += st.st_size
-        if st.st_size > policy.max_file_bytes:
-            findings.append(error("file-too-large", f"`{rel}` is {st.st_size:,} bytes; the limit is {policy.max_file_bytes:,}.",
+        total += size
+        if content is None:
+            findings.append(error("file-too-large", f"`{rel}` is {size:,} bytes; the limit is {policy.max_file_bytes:,}.",
                                   "Shrink the file, or link to it from the body instead of shipping it.", file=rel))
             continue
-        with open(real, "rb") as handle:
-            content = handle.read()
-        executable = bool(st.st_mode & (stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH))
+        executable = bool(mode & (stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH))
         files.append(FileEntry(rel, len(content), hashlib.sha256(content).hexdigest(), executable))
         if len(content) <= SCAN_LIMIT and (rel in ("SKILL.md", "skill.md", "skill.yaml") or
                                            os.path.splitext(rel)[1].lower() in security.TEXT_SUFFIXES):
