@@ -283,3 +283,12 @@ def test_registry_file_option_overrides_the_base_branch(stub, registry_repo, tmp
     artifact = write_artifact(tmp_path, make_report([{"name": "pdf-tools"}]))
     assert report_cmd(stub, artifact, 42, "--registry", str(local)) == 0
     assert registry_repo.pulls[42].labels == ["skill-update"] and not stub.calls("GET", "/contents/")
+
+
+def test_unknown_repository_is_a_clean_error(stub, registry_repo, tmp_path, capsys):
+    artifact = write_artifact(tmp_path, make_report([]))
+    code = skillyard_main(["bot", "report", "--repo", "nobody/nothing", "--pr", "1", "--artifact", str(artifact),
+                           "--api-url", stub.base_url])
+    assert code == 1
+    err = capsys.readouterr().err
+    assert "GitHub answered 404" in err and "Traceback" not in err

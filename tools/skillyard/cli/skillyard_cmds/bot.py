@@ -54,6 +54,20 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
+    from github import GithubException
+
+    from skillyard.errors import SkillyardError
+
+    try:
+        return _run(args)
+    except GithubException as exc:
+        message = exc.data.get("message") if isinstance(exc.data, dict) else str(exc.data)
+        raise SkillyardError(f"GitHub answered {exc.status}: {message}",
+                             "Check --repo, --pr and that the token may read the repository and write "
+                             "pull requests and issues.") from None
+
+
+def _run(args) -> int:
     import os
 
     from skillyard.bot import github_io
