@@ -25,11 +25,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 RESULTS = REPO / "benchmarks" / "results" / "site.json"
 
-WORDS = ("extract convert merge split summarise translate analyse review generate validate format parse render "
-         "upload download schedule monitor deploy test refactor document search index classify cluster plot "
-         "chart table report invoice receipt contract email calendar meeting note slide spreadsheet image audio "
-         "video subtitle database query schema migration api webhook queue cache log metric alert trace "
-         "kubernetes docker terraform git commit branch release changelog security audit license compliance").split()
+WORDS = ["extract", "convert", "merge", "split", "summarise", "translate", "analyse", "review", "generate", "validate", "format", "parse", "render", "upload", "download", "schedule", "monitor", "deploy", "test", "refactor", "document", "search", "index", "classify", "cluster", "plot", "chart", "table", "report", "invoice", "receipt", "contract", "email", "calendar", "meeting", "note", "slide", "spreadsheet", "image", "audio", "video", "subtitle", "database", "query", "schema", "migration", "api", "webhook", "queue", "cache", "log", "metric", "alert", "trace", "kubernetes", "docker", "terraform", "git", "commit", "branch", "release", "changelog", "security", "audit", "license", "compliance"]
 CJK = "发票识别提取合同审阅会议纪要翻译表格图片音频视频数据库查询报告生成文档摘要邮件日历安全审计代码重构测试部署监控日志"
 TAGS = [f"{a}-{b}" for a in ("pdf", "docs", "data", "ops", "web", "ml", "finance", "legal", "media", "dev",
                              "cloud", "sec", "office", "chat", "ocr") for b in ("tools", "kit", "flow", "core", "io",

@@ -57,19 +57,27 @@
     return total > 0 ? hits / total : 0;
   }
 
+  /* The best field decides (name 60-100, tags 40-50, description 20, body keywords 10); every further field that
+     also matches adds a little, so "pdf" ranks pdf-tools (name and tag) above a skill with "pdf" only in its name. */
   function termScore(item, term) {
-    if (item.n === term) return 100;
-    if (item.n.indexOf(term) === 0) return 80;
-    if (item.n.indexOf(term) >= 0 || item.t.indexOf(term) >= 0) return 60;
-    for (var i = 0; i < item.tl.length; i++) if (item.tl[i] === term) return 50;
-    for (var j = 0; j < item.tl.length; j++) if (item.tl[j].indexOf(term) >= 0) return 40;
-    if (item.d.indexOf(term) >= 0) return 20;
-    if (item.k.indexOf(term) >= 0) return 10;
-    if (CJK.test(term) && term.length > 2) {
-      var share = Math.max(bigramShare(term, item.d + " " + item.t), bigramShare(term, item.k));
-      if (share >= 0.6) return Math.round(12 * share);
+    var name = 0, tag = 0, desc = 0, kw = 0;
+    if (item.n === term) name = 100;
+    else if (item.n.indexOf(term) === 0) name = 80;
+    else if (item.n.indexOf(term) >= 0 || item.t.indexOf(term) >= 0) name = 60;
+    for (var i = 0; i < item.tl.length; i++) {
+      if (item.tl[i] === term) { tag = 50; break; }
+      if (item.tl[i].indexOf(term) >= 0) tag = 40;
     }
-    return 0;
+    if (item.d.indexOf(term) >= 0) desc = 20;
+    if (item.k.indexOf(term) >= 0) kw = 10;
+    if (!desc && !kw && CJK.test(term) && term.length > 2) {
+      var share = Math.max(bigramShare(term, item.d + " " + item.t), bigramShare(term, item.k));
+      if (share >= 0.6) desc = Math.round(12 * share);
+    }
+    var best = Math.max(name, tag, desc, kw);
+    if (!best) return 0;
+    return best + (name && best !== name ? 6 : 0) + (tag && best !== tag ? 4 : 0) +
+      (desc && best !== desc ? 2 : 0) + (kw && best !== kw ? 1 : 0);
   }
 
   function search(query) {

@@ -56,11 +56,18 @@ SKILLS = [
         "updated_at": "2026-04-02T08:30:00Z",
     },
     {
-        "name": "pdf-mention",
+        "name": "meeting-notes",
         "description": "Summarise meeting notes; can also export the summary to a pdf when asked.",
         "tags": ["notes", "meetings"],
-        "body": "# Notes\n",
+        "body": "# Notes\n\n## Calendar export\n",
         "updated_at": "2026-01-15T00:00:00Z",
+    },
+    {
+        "name": "docs-converter",
+        "description": "Convert Word and Markdown documents between formats.",
+        "tags": ["pdf", "office"],
+        "body": "# Converter\n",
+        "updated_at": "2025-12-24T00:00:00Z",
     },
     {
         "name": "evil-skill",

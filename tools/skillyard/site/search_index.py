@@ -15,11 +15,14 @@ DESCRIPTION_BYTES = 160
 KEYWORD_BYTES = 48
 _HEADING = re.compile(r"^#{1,3}[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
 _WORD = re.compile(r"[0-9a-z][0-9a-z+#.-]{2,}|[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]{2,}")
-STOPWORDS = frozenset("""
-a about all also an and any are as at be by can do does for from has have how if in into is it its more not of on
-or our over that the their then this to use used uses using was what when where which while who will with you your
-overview usage example examples introduction notes note step steps instructions reference references skill
-""".split())
+STOPWORDS = frozenset([
+    "a", "about", "all", "also", "an", "and", "any", "are", "as", "at", "be", "by", "can", "do", "does",
+    "for", "from", "has", "have", "how", "if", "in", "into", "is", "it", "its", "more", "not", "of",
+    "on", "or", "our", "over", "that", "the", "their", "then", "this", "to", "use", "used", "uses",
+    "using", "was", "what", "when", "where", "which", "while", "who", "will", "with", "you", "your",
+    "overview", "usage", "example", "examples", "introduction", "notes", "note", "step", "steps",
+    "instructions", "reference", "references", "skill",
+])
 
 
 def clip_utf8(text: str, limit: int) -> str:

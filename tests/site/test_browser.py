@@ -1,0 +1,140 @@
+"""The built site in real headless Chromium (Debian's `chromium`, driven by Playwright's Python API).
+
+Skipped on a developer machine without chromium; under CI (CI=true) a missing browser is a failure, never a skip.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+REPO = Path(__file__).resolve().parents[2]
+ARTIFACTS = REPO / "test-artifacts" / "site"
+CHROMIUM = os.environ.get("SKILLYARD_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--no-first-run", "--disable-sync"]
+
+
+def _require_browser() -> None:
+    missing = []
+    if not Path(CHROMIUM).is_file():
+        missing.append(f"chromium not found at {CHROMIUM} (apt-get install chromium)")
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        missing.append("the playwright Python package is not installed")
+    if missing:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail("browser test cannot run in CI: " + "; ".join(missing))
+        pytest.skip("; ".join(missing))
+
+
+@pytest.fixture(scope="module")
+def browser():
+    _require_browser()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        instance = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield instance
+        instance.close()
+
+
+@pytest.fixture
+def page(browser, site_server):
+    """A fresh page that records console errors, page errors and any request that leaves 127.0.0.1."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    tab = context.new_page()
+    tab.set_default_timeout(15_000)
+    tab.problems = []
+    tab.on("console", lambda m: tab.problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
+    tab.on("pageerror", lambda e: tab.problems.append(f"page error: {e}"))
+    tab.on("request", lambda r: None if r.url.startswith((site_server, "data:", "blob:"))
+           else tab.problems.append(f"request off the site: {r.url}"))
+    yield tab
+    context.close()
+
+
+def search(tab, query: str) -> list[str]:
+    """Type a query into the home page's box and return the result names in order."""
+    tab.fill("#sy-q", query)
+    tab.wait_for_function("q => document.getElementById('sy-q').value === q && "
+                          "document.getElementById('sy-status').textContent !== ''", arg=query)
+    tab.wait_for_function("q => new URL(location.href).searchParams.get('q') === q", arg=query)
+    return tab.eval_on_selector_all("#sy-results a.sy-result__name",
+                                    "links => links.map(a => a.getAttribute('href').split('/').slice(-2)[0])")
+
+
+def test_search_open_and_install(page, site_server):
+    page.goto(site_server + "/")
+    assert page.title().startswith("Skillyard Test")
+    assert page.is_visible("#sy-q")
+    assert "skills" in page.inner_text(".sy-counts")
+
+    assert search(page, "pdf")[:3] == ["pdf-tools", "docs-converter", "meeting-notes"]  # name > tag > description
+    assert search(page, "发票")[0] == "invoice-reader"  # a substring of a longer Chinese description
+    assert search(page, "invoice")[0] == "invoice-reader"
+    assert search(page, "tag:ocr")[0] == "invoice-reader"
+    assert search(page, "accounting") == ["invoice-reader"]  # a body heading keyword
+    assert search(page, "zzzz-nothing") == []
+    assert page.inner_text("#sy-status") == "No skills match."
+
+    assert search(page, "pdf")[0] == "pdf-tools"
+    page.click("#sy-results a.sy-result__name >> nth=0")
+    page.wait_for_url("**/skills/pdf-tools/")
+    install = page.locator("pre.sy-install code").first
+    assert install.is_visible() and install.inner_text() == "skill install pdf-tools"
+    inputs = page.locator(".sy-inputs table")
+    assert inputs.is_visible()
+    assert inputs.locator("tbody tr").count() == 2
+    assert inputs.locator("tbody tr").first.inner_text().split("\t")[:4] == ["pages", "string", "all", "no"]
+    assert page.locator(".sy-mcp table").is_visible()
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "skill-page.png"), full_page=True)
+    assert page.problems == []
+
+
+def test_search_from_a_link_with_a_query(page, site_server):
+    page.goto(site_server + "/?q=%E5%8F%91%E7%A5%A8")  # ?q=发票
+    page.wait_for_selector("#sy-results a.sy-result__name")
+    assert page.locator("#sy-results a.sy-result__name").first.inner_text() == "发票识别助手"
+    assert page.problems == []
+
+
+def test_untrusted_skill_runs_no_code(page, site_server):
+    page.goto(site_server + "/skills/evil-skill/")
+    page.wait_for_load_state("load")
+    body = page.locator(".sy-body")
+    for selector in ("a >> text=click me", "a >> text=html link"):
+        body.locator(selector).click()  # javascript: hrefs were removed: clicking does nothing
+    page.mouse.move(5, 5)
+    page.hover("text=mallory")
+    assert page.evaluate("typeof window.__xss") == "undefined"
+    # The attack text is shown as text, harmlessly.
+    assert "Harmless text <script>window.__xss=6</script>" in page.inner_text(".sy-skill__desc")
+    assert page.inner_text(".sy-skill__title") == "Evil <script>window.__xss=5</script> skill"
+    assert page.locator(".sy-body script, .sy-body iframe, .sy-body form").count() == 0
+    external = page.locator(".sy-body a[href^='https://example.com']")
+    assert external.get_attribute("rel") == "nofollow noopener"
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "untrusted-skill-page.png"), full_page=True)
+
+    page.goto(site_server + "/")
+    assert search(page, "harmless") == ["evil-skill"]
+    assert "<img src=x onerror=" in page.inner_text("#sy-results")
+    assert page.evaluate("typeof window.__xss") == "undefined"
+    assert page.problems == []
+
+
+def test_tag_pages_and_guides_load_cleanly(page, site_server):
+    for path in ["/tags/", "/tags/pdf/", "/publish/", "/registry-json/"]:
+        page.goto(site_server + path)
+        assert page.locator("h1").first.is_visible(), path
+    page.goto(site_server + "/tags/pdf/")
+    assert page.locator("a.sy-list__name").all_inner_texts() == ["docs-converter", "PDF Tools"]
+    assert page.problems == []

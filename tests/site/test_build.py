@@ -1,0 +1,212 @@
+"""Building the site from a fixture registry: pages, escaping, machine files, determinism, atomic output."""
+
+from __future__ import annotations
+
+import hashlib
+import html.parser
+import json
+import shutil
+import urllib.request
+from pathlib import Path
+
+import pytest
+from conftest import CONFIG, SKILLS, write_registry
+
+from skillyard.cli.main import skillyard_main
+from skillyard.errors import SkillyardError
+from skillyard.format.schemas import schema_errors
+from skillyard.site.builder import build_site
+
+
+class Tags(html.parser.HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[tuple[str, dict]] = []
+        self.scripts: list[str] = []
+        self._in_script = False
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
+        if tag == "script":
+            self._in_script = True
+            self.scripts.append(dict(attrs).get("src") or "")
+
+    def handle_data(self, data):
+        if self._in_script:
+            self.scripts[-1] += data
+
+    def handle_endtag(self, tag):
+        self._in_script = False
+
+
+def parse(path: Path) -> Tags:
+    tags = Tags()
+    tags.feed(path.read_text(encoding="utf-8"))
+    return tags
+
+
+def test_outputs_are_all_there(built_site):
+    _, out, result = built_site
+    for rel in ["index.html", "tags/index.html", "tags/pdf/index.html", "publish/index.html",
+                "registry-json/index.html", "format/index.html", "search.json", "registry.json", "index.json",
+                ".well-known/agent-skills/index.json", ".nojekyll", "sitemap.xml", "assets/search.js"]:
+        assert (out / rel).is_file(), rel
+    for spec in SKILLS:
+        assert (out / "skills" / spec["name"] / "index.html").is_file()
+    assert result.skills == len(SKILLS)
+    assert result.warnings == []
+    # Material's own search index is not built: our search.json replaces it.
+    assert not (out / "search" / "search_index.json").exists()
+
+
+def test_navigation_lists_only_the_hand_written_pages(built_site):
+    _, out, _ = built_site
+    for page in ["index.html", "skills/pdf-tools/index.html", "tags/pdf/index.html"]:
+        links = [a.get("href", "") for tag, a in parse(out / page).tags
+                 if tag == "a" and "md-nav__link" in a.get("class", "")]
+        assert 4 <= len(links) <= 6, (page, links)
+        assert not any("skills/" in href for href in links)
+
+
+def test_skill_page_shows_metadata_install_inputs_mcp_and_files(built_site):
+    _, out, _ = built_site
+    text = (out / "skills/pdf-tools/index.html").read_text(encoding="utf-8")
+    assert "<h1 class=\"sy-skill__title\">PDF Tools</h1>" in text
+    assert "<code>skill install pdf-tools</code>" in text
+    assert "skill install pdf-tools --target claude-code" in text
+    assert ("<tr><td><code>pages</code></td><td>string</td><td><code>all</code></td><td>no</td>"
+            "<td>Page range such as 1-3.</td></tr>") in text
+    assert "<tr><td><code>dpi</code></td><td>number</td><td><span class=\"sy-muted\">none</span></td><td>yes</td>" in text
+    assert "<tr><td><code>filesystem.read_file</code></td><td>yes</td><td>Read the input PDF.</td></tr>" in text
+    raw = "https://raw.githubusercontent.com/example/registry/0123456789abcdef0123456789abcdef01234567/skills/pdf-tools/scripts/extract.py"
+    assert f'href="{raw}"' in text
+    assert "extract.py</a> <span class=\"sy-muted\">17 B</span>" in text
+    assert '<time datetime="2026-03-01T10:00:00Z">2026-03-01</time>' in text
+    assert '<a class="sy-tag" href="../../tags/pdf/">pdf</a>' in text
+    assert "<table>" in text and "print(&#x27;hi&#x27;)" in text or "print('hi')" in text  # body rendered
+
+
+def test_untrusted_values_are_escaped_everywhere(built_site):
+    _, out, _ = built_site
+    pages = [out / "skills/evil-skill/index.html", out / "tags/security-test/index.html", out / "index.html"]
+    # The only scripts are the theme's and ours: the evil page has exactly the benign page's scripts.
+    benign = parse(out / "skills/pdf-tools/index.html")
+    assert parse(pages[0]).scripts == benign.scripts
+    active = {"iframe", "form", "object", "embed", "input", "button", "base", "meta", "link"}
+    assert [t for t, _ in parse(pages[0]).tags if t in active] == [t for t, _ in benign.tags if t in active]
+    for page in pages:
+        doc = parse(page)
+        for tag, attrs in doc.tags:
+            assert not any(name.startswith("on") for name in attrs), (page, tag, attrs)
+            for name in ("href", "src"):
+                assert not attrs.get(name, "").strip().lower().startswith(("javascript:", "data:")), (page, attrs)
+            assert tag not in {"iframe", "object", "embed"}
+        assert "__xss" not in "".join(str(a) for _, a in doc.tags) + "".join(doc.scripts)
+    evil = (out / "skills/evil-skill/index.html").read_text(encoding="utf-8")
+    assert "Harmless text &lt;script&gt;window.__xss=6&lt;/script&gt;" in evil
+    assert "&lt;b onmouseover=" in evil
+    assert "<title>Evil &lt;script&gt;window.__xss=5&lt;/script&gt; skill - Skillyard</title>" in evil
+    assert "Homepage" not in evil  # a javascript: homepage is not linked at all
+    assert '<a href="https://example.com/page" rel="nofollow noopener">the homepage</a>' in evil
+    assert '<a href="../../.well-known/agent-skills/evil-skill/references/guide.md" rel="nofollow noopener">' in evil
+
+
+def test_search_data_is_small_and_complete(built_site):
+    _, out, result = built_site
+    data = json.loads((out / "search.json").read_text(encoding="utf-8"))
+    assert [entry[0] for entry in data["skills"]] == sorted(spec["name"] for spec in SKILLS)
+    assert result.search_bytes == (out / "search.json").stat().st_size
+    assert result.search_bytes / len(SKILLS) <= 300
+
+
+def test_index_json_and_registry_json_are_published(built_site):
+    root, out, _ = built_site
+    assert (out / "registry.json").read_bytes() == (root / "registry.json").read_bytes()
+    index = json.loads((out / "index.json").read_text(encoding="utf-8"))
+    assert schema_errors("index", index) == []
+    assert set(index["skills"]) == {spec["name"] for spec in SKILLS}
+
+
+def test_well_known_index_lists_files_served_with_registry_hashes(built_site, site_server):
+    root, _, _ = built_site
+    registry = json.loads((root / "registry.json").read_text(encoding="utf-8"))
+    expected = {s["name"]: {f["path"]: f["sha256"] for f in s["files"]} for s in registry["skills"]}
+    with urllib.request.urlopen(f"{site_server}/.well-known/agent-skills/index.json") as response:
+        assert response.status == 200
+        index = json.load(response)
+    assert set(index) == {"skills"}
+    assert [s["name"] for s in index["skills"]] == sorted(expected)
+    for entry in index["skills"]:
+        assert set(entry) == {"name", "description", "files"}
+        assert isinstance(entry["description"], str) and entry["description"]
+        assert sorted(entry["files"]) == sorted(expected[entry["name"]])
+        for rel in entry["files"]:
+            with urllib.request.urlopen(f"{site_server}/.well-known/agent-skills/{entry['name']}/{rel}") as response:
+                assert hashlib.sha256(response.read()).hexdigest() == expected[entry["name"]][rel]
+
+
+def test_builds_are_byte_identical(built_site, tmp_path):
+    root, out, _ = built_site
+    again = tmp_path / "again"
+    build_site(root / "registry.json", root, again, config=CONFIG, work_dir=tmp_path / "work")
+    first = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    second = {p.relative_to(again): p.read_bytes() for p in again.rglob("*") if p.is_file()}
+    assert sorted(first) == sorted(second)
+    different = [str(rel) for rel in first if first[rel] != second[rel]]
+    assert different == []  # sitemap.xml(.gz) included: its date comes from SOURCE_DATE_EPOCH
+    assert "<lastmod>2026-04-02</lastmod>" in (out / "sitemap.xml").read_text(encoding="utf-8")
+
+
+def test_a_failed_build_keeps_the_previous_site(tmp_path):
+    root = tmp_path / "repo"
+    registry = write_registry(root, SKILLS[:2])
+    out = tmp_path / "out"
+    build_site(registry, root, out, config=CONFIG, work_dir=tmp_path / "work")
+    before = (out / "index.html").read_bytes()
+    (root / "skills/pdf-tools/scripts/extract.py").write_text("print('changed')\n", encoding="utf-8")
+    with pytest.raises(SkillyardError) as caught:
+        build_site(registry, root, out, config=CONFIG, work_dir=tmp_path / "work")
+    assert "extract.py" in caught.value.message and "sha256" in caught.value.message
+    assert "skillyard build" in caught.value.fix
+    assert (out / "index.html").read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out", "repo", "work"]  # no staging left behind
+
+
+def test_cli_build_json_summary(tmp_path, capsys):
+    root = tmp_path / "repo"
+    write_registry(root, SKILLS[:1])
+    code = skillyard_main(["site", "build", "--root", str(root), "--config", str(CONFIG), "--json",
+                           "--out", str(tmp_path / "public"), "--work-dir", str(tmp_path / "work")])
+    assert code == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["ok"] is True and summary["skills"] == 1 and summary["out"] == str(tmp_path / "public")
+    assert (tmp_path / "public/skills/pdf-tools/index.html").is_file()
+
+
+@pytest.mark.parametrize(("content", "expected"), [
+    ("{not json", "not valid JSON"),
+    ('{"schema_version": "1.0"}', "registry.schema.json"),
+])
+def test_cli_rejects_a_bad_registry(tmp_path, capsys, content, expected):
+    (tmp_path / "registry.json").write_text(content, encoding="utf-8")
+    code = skillyard_main(["site", "build", "--root", str(tmp_path), "--config", str(CONFIG)])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert str(tmp_path / "registry.json") in err and expected in err and "fix:" in err
+    assert not (tmp_path / "_site").exists()
+
+
+def test_cli_missing_registry(tmp_path, capsys):
+    assert skillyard_main(["site", "build", "--root", str(tmp_path), "--config", str(CONFIG)]) == 1
+    assert "registry.json: not found" in capsys.readouterr().err
+
+
+def test_unsafe_skill_path_is_refused(tmp_path):
+    root = tmp_path / "repo"
+    registry_path = write_registry(root, SKILLS[:1])
+    registry = json.loads(registry_path.read_text(encoding="utf-8"))
+    registry["skills"][0]["path"] = "../outside"
+    registry_path.write_text(json.dumps(registry), encoding="utf-8")
+    shutil.copytree(root / "skills/pdf-tools", tmp_path / "outside")
+    with pytest.raises(SkillyardError, match="outside the root"):
+        build_site(registry_path, root, tmp_path / "out", config=CONFIG, work_dir=tmp_path / "work")

@@ -1,0 +1,70 @@
+"""The compact search data: shape, CJK-safe clipping and its size budget."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from skillyard.site.search_index import (
+    DESCRIPTION_BYTES,
+    KEYWORD_BYTES,
+    body_keywords,
+    build_search_data,
+    clip_utf8,
+    dump_search_data,
+)
+
+
+@given(st.text(max_size=300), st.integers(min_value=0, max_value=400))
+def test_clip_utf8_never_splits_a_character_and_respects_the_limit(text, limit):
+    out = clip_utf8(text, limit)
+    assert len(out.encode("utf-8")) <= limit
+    assert text.startswith(out.rstrip()) or text.startswith(out)
+
+
+def test_chinese_is_kept_as_utf8_not_escaped():
+    data = build_search_data([{"name": "invoice-reader", "description": "提取增值税发票金额", "tags": ["ocr"]}], {})
+    raw = dump_search_data(data)
+    assert "发票".encode() in raw and b"\\u" not in raw
+    assert json.loads(raw)["skills"][0][:3] == ["invoice-reader", [0], "提取增值税发票金额"]
+
+
+def test_body_keywords_come_from_headings_and_skip_known_words():
+    body = "# PDF Tools\n\nSome text about apples.\n\n## Merging files\n### Form filling\n#### deep heading\n"
+    words = body_keywords(body, known="pdf-tools pdf tools extract text")
+    assert words.split() == ["merging", "files", "form", "filling"]
+    assert "apples" not in words and "deep" not in words
+
+
+def test_keywords_are_capped():
+    body = "\n".join(f"## heading{i} topic{i} subject{i}" for i in range(50))
+    assert len(body_keywords(body, "").encode()) <= KEYWORD_BYTES
+
+
+def test_tags_are_shared_and_display_name_only_when_it_differs():
+    skills = [{"name": "pdf-tools", "display_name": "PDF Tools", "description": "d", "tags": ["pdf", "docs"]},
+              {"name": "ocr-kit", "display_name": "发票 OCR", "description": "d", "tags": ["pdf"]}]
+    data = build_search_data(skills, {})
+    assert data["tags"] == ["docs", "pdf"]
+    assert data["skills"][0] == ["pdf-tools", [1, 0], "d", ""]
+    assert data["skills"][1] == ["ocr-kit", [1], "d", "", "发票 OCR"]
+
+
+def test_budget_of_300_bytes_per_skill_on_long_realistic_entries():
+    rng = random.Random(3)
+    words = ["extract", "convert", "merge", "pdf", "invoice", "receipt", "table", "chart", "report", "deploy", "audit"]
+    skills, bodies = [], {}
+    for i in range(2000):
+        description = " ".join(rng.choice(words) for _ in range(rng.randint(20, 150)))
+        if i % 4 == 0:
+            description += " 从扫描的增值税发票和收据中提取金额日期和销售方信息并整理成表格" * 3
+        name = f"{rng.choice(words)}-{rng.choice(words)}-{i}"
+        skills.append({"name": name, "description": description, "tags": rng.sample(words, 4)})
+        bodies[name] = "\n".join(f"## {rng.choice(words)} section{j}" for j in range(10))
+    raw = dump_search_data(build_search_data(skills, bodies))
+    assert len(raw) / len(skills) <= 300
+    entry = json.loads(raw)["skills"][0]
+    assert len(entry[2].encode()) <= DESCRIPTION_BYTES
