@@ -38,7 +38,7 @@ with warnings.catch_warnings():  # whoosh 2.7 has invalid escape sequences that 
     from whoosh.codec.base import Automata
     from whoosh.fields import ID, STORED, TEXT, Schema
 
-ANALYZER_VERSION = "mixed-cjk-3"
+ANALYZER_VERSION = "mixed-cjk-4"
 FIELD_WEIGHTS = (("name", 4.0), ("tags", 2.0), ("description", 1.0))
 _CJK = "\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
 TOKEN_RE = re.compile(rf"([{_CJK}]+)|((?:(?![{_CJK}])[^\W_])+)")
@@ -87,8 +87,10 @@ def analyzer():
 
 def schema() -> Schema:
     text = analyzer()
-    return Schema(key=ID(stored=True, unique=True), name_id=ID, name=TEXT(analyzer=text, stored=True),
-                  tags=TEXT(analyzer=text), description=TEXT(analyzer=text, stored=True),
+    # phrase=False: no positions are needed (no phrase queries), which makes building the index much cheaper
+    return Schema(name_id=ID,
+                  name=TEXT(analyzer=text, stored=True, phrase=False), tags=TEXT(analyzer=text, phrase=False),
+                  description=TEXT(analyzer=text, stored=True, phrase=False),
                   source=ID(stored=True), version=STORED, tag_list=STORED, priority=STORED, shadowed=STORED)
 
 
@@ -122,7 +124,7 @@ def build_index(directory: Path, rows) -> None:
         best[skill["name"]] = max(priority, best.get(skill["name"], priority))
     for source_name, priority, skill in rows:
         tags = [str(t) for t in skill.get("tags") or []]
-        writer.add_document(key=f"{source_name}\x00{skill['name']}", name_id=skill["name"].lower(),
+        writer.add_document(name_id=skill["name"].lower(),
                             name=skill["name"], tags=" ".join(tags), description=skill.get("description", ""),
                             source=source_name, version=skill.get("version", ""), tag_list=tags, priority=priority,
                             shadowed=priority < best[skill["name"]])
