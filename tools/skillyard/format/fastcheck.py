@@ -79,6 +79,10 @@ def _valid(schema: object, value: object) -> bool:
                     return False
         elif key == "uniqueItems":
             if rule and isinstance(value, list):
+                if all(isinstance(v, str) for v in value):
+                    if len(set(value)) != len(value):
+                        return False
+                    continue
                 if any(isinstance(v, float) for v in value):
                     raise Unsupported
                 seen = [json.dumps(v, sort_keys=True) for v in value]

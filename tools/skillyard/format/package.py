@@ -189,6 +189,10 @@ def load_skill(folder: str | os.PathLike, policy: Policy | None = None, *, rel_p
             findings.append(strict_or_warning(strict, "code-outside-scripts",
                                               f"`{rel}` is executable code outside scripts/.",
                                               "Move it under scripts/ (tests under tests/).", file=rel))
+    nested = sorted(rel.rsplit("/", 1)[0] for rel, _ in walked if rel.endswith(("/SKILL.md", "/skill.md")))
+    if nested:
+        findings.append(strict_or_warning(strict, "nested-skill", f"The folder contains other skills: {', '.join(nested[:5])}.",
+                                          "Move nested skills out to their own folders under skills/.", file="."))
     if total > policy.max_total_bytes:
         findings.append(error("package-too-large", f"The skill's files add up to {total:,} bytes; the limit is {policy.max_total_bytes:,}.",
                               "Remove large assets or fetch them at run time from a documented URL.", file="."))

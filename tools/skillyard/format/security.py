@@ -24,9 +24,8 @@ CREDENTIAL_PATH = re.compile(
 )
 BASE64_BLOB = re.compile(r"[A-Za-z0-9+/]{200,}={0,2}")
 # Cheap substring tests that let most files skip the regular expressions entirely.
-_PIPE_HINTS = ("curl", "wget", "fetch", "iwr", "Invoke-WebRequest")
-_CREDENTIAL_HINTS = (".ssh", ".aws", ".gnupg", ".kube", ".docker", ".netrc", ".npmrc", ".pypirc", ".git-credentials",
-                     ".env", "id_rsa", "id_ed25519", "id_ecdsa", "/etc/shadow")
+_PIPE_HINTS = re.compile("curl|wget|fetch|iwr|Invoke-WebRequest")
+_CREDENTIAL_HINTS = re.compile(r"\.(?:ssh|aws|gnupg|kube|docker|netrc|npmrc|pypirc|git-credentials|env)|id_(?:rsa|ed25519|ecdsa)|/etc/shadow")
 
 TEXT_SUFFIXES = {".md", ".txt", ".py", ".sh", ".bash", ".zsh", ".js", ".mjs", ".cjs", ".ts", ".rb", ".pl", ".ps1",
                  ".yaml", ".yml", ".json", ".toml", ".cfg", ".ini", ".html", ".xml", ".csv", ".bat", ".cmd", ""}
@@ -55,13 +54,13 @@ def scan_text(text: str, file: str, *, line_offset: int = 0, is_markdown: bool =
                     "An HTML comment hides text from rendered views while models still read it.",
                     "Remove the comment or make its text visible.")
     pipe_matches = PIPE_TO_SHELL.finditer(text) if "|" in text or "<(" in text or "iex" in text else ()
-    if pipe_matches and not any(hint in text for hint in _PIPE_HINTS):
+    if pipe_matches and not _PIPE_HINTS.search(text):
         pipe_matches = ()
     for match in pipe_matches:
         add("security-pipe-to-shell", Severity.WARNING, match.start(),
             f"Downloads and runs code in one step: `{match.group().strip()[:80]}`.",
             "Download to a file, verify its checksum, then run it; or vendor the script under scripts/.")
-    credential_matches = CREDENTIAL_PATH.finditer(text) if any(h in text for h in _CREDENTIAL_HINTS) else ()
+    credential_matches = CREDENTIAL_PATH.finditer(text) if _CREDENTIAL_HINTS.search(text) else ()
     for match in credential_matches:
         add("security-credential-path", Severity.WARNING, match.start(),
             f"Mentions a credential location (`{match.group().strip()[:60]}`).",

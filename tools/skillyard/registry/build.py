@@ -38,7 +38,8 @@ def repo_prefix(root: Path) -> str:
     return "" if rel == "." else Path(rel).as_posix() + "/"
 
 
-def collect(root: Path, config: RegistryConfig, paths: list[str] | None = None) -> list[tuple[Path, str]]:
+def collect(root: Path, config: RegistryConfig, paths: list[str] | None = None, *,
+            nested: bool = False) -> list[tuple[Path, str]]:
     """(folder, repo-relative path) of every skill under the given paths (default: the skills folder)."""
     prefix = repo_prefix(root)
     root_real = os.path.realpath(root)
@@ -50,7 +51,7 @@ def collect(root: Path, config: RegistryConfig, paths: list[str] | None = None) 
         top_str = str(top)
         top_rel = os.path.relpath(os.path.realpath(top), root_real)
         inside = not (top_rel == ".." or top_rel.startswith("../"))
-        for folder in find_skill_folders(top):
+        for folder in find_skill_folders(top, nested=nested):
             if inside:  # string arithmetic, not one realpath per folder: scans of 10,000 skills stay fast
                 tail = str(folder)[len(top_str):].lstrip("/")
                 rel = prefix + "/".join(p for p in (top_rel, tail) if p and p != ".").replace(os.sep, "/")
@@ -74,20 +75,6 @@ def add_duplicate_findings(checked: list[CheckedSkill], others: dict[str, str] |
             item.findings.append(error("duplicate-name", f"The name `{item.name}` is also used by {', '.join(clash)}.",
                                        "Rename one of the skills (folder and `name` field).",
                                        file="SKILL.md", field="name"))
-            item.findings.sort(key=Finding.sort_key)
-
-
-def add_nested_findings(checked: list[CheckedSkill], strict: bool) -> None:
-    """A skill inside another skill's folder ships twice and confuses runtimes that scan recursively."""
-    from skillyard.format.findings import strict_or_warning
-
-    paths = sorted(c.path for c in checked)
-    for item in checked:
-        inner = [p for p in paths if p.startswith(item.path + "/")]
-        if inner:
-            item.findings.append(strict_or_warning(
-                strict, "nested-skill", f"The folder contains other skills: {', '.join(inner[:5])}.",
-                "Move nested skills out to their own folders under skills/.", file="."))
             item.findings.sort(key=Finding.sort_key)
 
 
@@ -140,7 +127,6 @@ def build_registry(root: str | Path = ".", *, mode: str | None = None, skip_inva
     if progress:
         progress.close()
     add_duplicate_findings(checked)
-    add_nested_findings(checked, policy.strict)
     invalid = [c for c in checked if not c.valid]
     if invalid and not skip_invalid:
         return BuildResult({}, checked)

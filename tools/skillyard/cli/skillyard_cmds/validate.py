@@ -37,7 +37,7 @@ def run(args) -> int:
     from skillyard.cli.common import Progress, print_json
     from skillyard.errors import UsageError
     from skillyard.registry import gitlog
-    from skillyard.registry.build import add_duplicate_findings, add_nested_findings, collect
+    from skillyard.registry.build import add_duplicate_findings, collect
     from skillyard.registry.config import load_registry_config
     from skillyard.registry.load import check_folders
     from skillyard.registry.report import human_report, validate_report
@@ -56,7 +56,7 @@ def run(args) -> int:
         folders = [(f, rel) for f, rel in all_folders if rel in touched]
         others = {Path(rel).name: rel for _, rel in all_folders if rel not in touched}
     else:
-        folders = collect(root, config, args.paths or None)
+        folders = collect(root, config, args.paths or None, nested=bool(args.paths))
         others = {}
         inside_registry = config.skills_dir.exists() and all(
             Path(p).resolve().is_relative_to(config.skills_dir.resolve()) for p in args.paths)
@@ -66,7 +66,6 @@ def run(args) -> int:
     with Progress("checking skills", len(folders), enabled=sys.stderr.isatty() and not args.json) as progress:
         checked = check_folders(folders, policy, cache_root=None if args.no_cache else root, progress=progress)
     add_duplicate_findings(checked, {k: v for k, v in others.items() if all(c.path != v for c in checked)})
-    add_nested_findings(checked, policy.strict)
     report = validate_report(checked, policy.mode, changed_paths=changed)
     if args.json:
         print_json(report)
