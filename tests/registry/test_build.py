@@ -151,3 +151,55 @@ def test_compat_outputs_and_agents_md_block_is_replaced_in_place(repo):
     assert agents.endswith("<!-- skillyard:skills:end -->\n\nFooter.\n")
     marketplace = json.loads(outputs[".claude-plugin/marketplace.json"])
     assert [p["name"] for p in marketplace["plugins"]] == ["alpha"]
+
+
+def _same_as_fresh(repo):
+    cached = build_registry(repo.root)
+    fresh = build_registry(repo.root, use_cache=False)
+    assert [(c.path, c.valid) for c in cached.checked] == [(c.path, c.valid) for c in fresh.checked]
+    assert cached.outputs == fresh.outputs
+    return cached
+
+
+def test_incremental_build_always_equals_a_fresh_build(repo):
+    import shutil
+
+    for name in ("alpha", "beta", "gamma"):
+        repo.add_skill(name)
+    repo.write(".gitignore", "*.log\n")
+    repo.commit()
+    _same_as_fresh(repo)
+    beta = repo.root / "skills" / "beta" / "SKILL.md"
+    original = beta.read_text()
+    beta.write_text(original + "\nMore.\n")                      # uncommitted edit
+    edited = _same_as_fresh(repo)
+    beta.write_text(original)                                   # reverted: must not keep the edited entry
+    _same_as_fresh(repo)
+    repo.write("skills/beta/notes.log", "ignored by git, but published\n")
+    with_ignored = _same_as_fresh(repo)
+    assert "notes.log" in with_ignored.outputs["registry.json"]
+    repo.add_skill("delta")                                     # untracked new skill
+    assert "delta" in _same_as_fresh(repo).outputs["index.json"]
+    repo.commit()
+    shutil.rmtree(repo.root / "skills" / "gamma")               # deleted skill
+    result = _same_as_fresh(repo)
+    assert '"gamma"' not in result.outputs["index.json"]
+    repo.write("skills/alpha/SKILL.md", "---\nname: alpha\n---\n")  # becomes invalid
+    assert [c.path for c in _same_as_fresh(repo).invalid] == ["skills/alpha"]
+    assert edited.outputs != result.outputs
+
+
+def test_incremental_without_git_uses_file_signatures(tmp_path, monkeypatch):
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path))
+    monkeypatch.delenv("CI", raising=False)
+    from .conftest import PYPROJECT, skill_text
+
+    (tmp_path / "pyproject.toml").write_text(PYPROJECT)
+    (tmp_path / "skills" / "alpha").mkdir(parents=True)
+    skill_md = tmp_path / "skills" / "alpha" / "SKILL.md"
+    skill_md.write_text(skill_text("alpha"))
+    first = build_registry(tmp_path).outputs
+    skill_md.write_text(skill_text("alpha", version="2.0.0"))
+    second = build_registry(tmp_path).outputs
+    assert second != first and '"2.0.0"' in second["registry.json"]
+    assert second == build_registry(tmp_path, use_cache=False).outputs

@@ -12,8 +12,8 @@ from skillyard.format.findings import Finding, error
 from skillyard.registry import gitlog
 from skillyard.registry.compile import assemble, dumps, index_document
 from skillyard.registry.config import RegistryConfig, load_registry_config
-from skillyard.registry.load import CheckedSkill, check_folders
-from skillyard.registry.scan import find_skill_folders
+from skillyard.registry.load import CheckedSkill, SkillCache, check_folders
+from skillyard.registry.scan import SKILL_MARKERS, find_skill_folders, is_skill_folder
 
 HISTORY_CACHE = ".skillyard-cache/history.json"
 
@@ -121,9 +121,10 @@ def build_registry(root: str | Path = ".", *, mode: str | None = None, skip_inva
     root = Path(root)
     config = config or load_registry_config(root)
     policy = config.policy(mode)
-    folders = collect(root, config)
+    cache = SkillCache(root, policy) if use_cache and not os.environ.get("CI") else None
+    folders, fresh, head, dirty = _plan(root, config, cache)
     progress = progress_factory("checking skills", len(folders)) if progress_factory else None
-    checked = check_folders(folders, policy, cache_root=root if use_cache else None, progress=progress)
+    checked = check_folders(folders, policy, cache=cache, fresh=fresh, head=head, dirty=dirty, progress=progress)
     if progress:
         progress.close()
     add_duplicate_findings(checked)
@@ -137,6 +138,36 @@ def build_registry(root: str | Path = ".", *, mode: str | None = None, skip_inva
     agents_md = root / "AGENTS.md"
     current = agents_md.read_text(encoding="utf-8") if agents_md.is_file() else None
     return BuildResult(registry, checked, render_outputs(registry, agents_md=current))
+
+
+def _plan(root: Path, config: RegistryConfig, cache: SkillCache | None):
+    """Which folders to check and which of them git says changed since the cached build.
+
+    Returns (folders, fresh or None, HEAD, dirty folders). With no usable cache or git, every folder is listed
+    from disk and `fresh` is None (the cache then falls back to file signatures).
+    """
+    head = gitlog.head_commit(root)
+    top = gitlog.repo_toplevel(root) if head else None
+    if cache is None or top is None or not cache.head or not cache.folders:
+        return collect(root, config), None, head, set()
+    skills_rel = os.path.relpath(os.path.realpath(config.skills_dir), os.path.realpath(top))
+    changes = gitlog.changed_since(top, cache.head, skills_rel)
+    if changes is None:
+        return collect(root, config), None, head, set()
+    changed, dirty_paths = changes
+    known = set(cache.folders)
+    layout_changed = False
+    for path in changed:
+        if path.rsplit("/", 1)[-1] in SKILL_MARKERS:
+            folder = path.rsplit("/", 1)[0]
+            if is_skill_folder(top / folder) != (folder in known):
+                layout_changed = True
+                break
+    folders = collect(root, config) if layout_changed else [(top / rel, rel) for rel in cache.folders]
+    names = {rel for _, rel in folders}
+    fresh = {owner for path in changed if (owner := gitlog.owner_folder(path, names))} | (cache.dirty & names)
+    dirty = {owner for path in dirty_paths if (owner := gitlog.owner_folder(path, names))}
+    return folders, fresh, head, dirty
 
 
 AGENTS_MD_HEADER = ("# Agent instructions\n\nThis repository is a Skillyard skill registry. The list below is generated "

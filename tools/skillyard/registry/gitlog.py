@@ -31,7 +31,7 @@ def repo_toplevel(root: Path) -> Path | None:
     return Path(result.stdout.strip()) if result.returncode == 0 else None
 
 
-def _owner(path: str, folders: set[str]) -> str | None:
+def owner_folder(path: str, folders: set[str]) -> str | None:
     """The skill folder that a repository-relative file path belongs to."""
     parts = path.split("/")
     for cut in range(len(parts) - 1, 0, -1):
@@ -67,7 +67,7 @@ def folder_history(root: Path, folders: Iterable[str], *, since: str | None = No
                 if len(result) == len(wanted):
                     break
             elif line:
-                folder = _owner(line, wanted)
+                folder = owner_folder(line, wanted)
                 if folder is not None and folder not in result:
                     result[folder] = (commit, date)
     finally:
@@ -99,3 +99,16 @@ def _iso(timestamp: int) -> str:
     import datetime
 
     return datetime.datetime.fromtimestamp(timestamp, datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def changed_since(root: Path, old: str, pathspec: str = ".") -> tuple[set[str], set[str]] | None:
+    """(paths changed between `old` and HEAD or in the working tree, paths dirty in the working tree), or None when
+    git cannot tell (unknown commit, not a repository). Ignored and untracked files count: the build reads them."""
+    diff = _git(root, "-c", "core.quotepath=off", "diff", "--name-only", "--no-renames", old, "HEAD", "--", pathspec,
+                check=False)
+    status = _git(root, "-c", "core.quotepath=off", "status", "--porcelain", "-z", "--no-renames",
+                  "--untracked-files=all", "--ignored=matching", "--", pathspec, check=False)
+    if diff.returncode != 0 or status.returncode != 0:
+        return None
+    dirty = {entry[3:] for entry in status.stdout.split("\0") if len(entry) > 3}
+    return {p for p in diff.stdout.split("\n") if p} | dirty, dirty

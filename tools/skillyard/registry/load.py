@@ -76,22 +76,34 @@ def _cache_key(policy: Policy) -> str:
     return digest.hexdigest()
 
 
-def _load_cache(path: Path, key: str) -> dict:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return data.get("skills", {}) if isinstance(data, dict) and data.get("key") == key else {}
+class SkillCache:
+    """Results of earlier checks, by folder, plus the git HEAD and folder list they were computed at."""
+
+    def __init__(self, root: Path, policy: Policy):
+        self.path = root / CACHE_FILE
+        self.key = _cache_key(policy)
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            data = {}
+        if not isinstance(data, dict) or data.get("key") != self.key:
+            data = {}
+        self.head: str | None = data.get("head")
+        self.folders: list[str] = list(data.get("folders") or [])
+        self.dirty: set[str] = set(data.get("dirty") or [])
+        self.skills: dict = data.get("skills") or {}
+
+    def store(self, results: dict[str, CheckedSkill], signatures: dict[str, list], *, head: str | None,
+              dirty: set[str]) -> None:
+        skills = {rel: _to_cache(item, signatures.get(rel)) for rel, item in results.items()}
+        payload = {"key": self.key, "head": head, "folders": sorted(results), "dirty": sorted(dirty), "skills": skills}
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        temp = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
+        temp.write_text(json.dumps(payload, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
+        os.replace(temp, self.path)
 
 
-def _store_cache(path: Path, key: str, skills: dict) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temp = path.with_suffix(".tmp")
-    temp.write_text(json.dumps({"key": key, "skills": skills}), encoding="utf-8")
-    os.replace(temp, path)
-
-
-def _to_cache(skill: CheckedSkill, sig: list) -> dict:
+def _to_cache(skill: CheckedSkill, sig: list | None) -> dict:
     return {"sig": sig, "name": skill.name, "version": skill.version, "entry": skill.entry,
             "findings": [f.to_dict() for f in skill.findings]}
 
@@ -103,20 +115,29 @@ def _from_cache(path: str, item: dict) -> CheckedSkill:
 
 
 def check_folders(folders: list[tuple[Path, str]], policy: Policy, *, cache_root: Path | None = None,
-                  jobs: int | None = None, progress=None) -> list[CheckedSkill]:
-    """Check (folder, relative path) pairs; results come back in input order."""
-    use_cache = cache_root is not None and not os.environ.get("CI")
-    cache_path = (cache_root / CACHE_FILE) if cache_root is not None else None
-    key = _cache_key(policy) if use_cache else ""
-    cached = _load_cache(cache_path, key) if use_cache and cache_path else {}
+                  cache: SkillCache | None = None, fresh: set[str] | None = None, head: str | None = None,
+                  dirty: set[str] | None = None, jobs: int | None = None, progress=None) -> list[CheckedSkill]:
+    """Check (folder, relative path) pairs; results come back in input order.
+
+    With a cache, a folder is reused when `fresh` (the folders git says changed) does not name it, or, without git,
+    when its file signature is unchanged.
+    """
+    if cache is None and cache_root is not None and not os.environ.get("CI"):
+        cache = SkillCache(cache_root, policy)
     results: dict[str, CheckedSkill] = {}
     todo: list[tuple[str, str, Policy]] = []
     signatures: dict[str, list] = {}
     for folder, rel in folders:
-        if use_cache:
+        item = cache.skills.get(rel) if cache is not None else None
+        if cache is not None and fresh is not None:
+            if item is not None and rel not in fresh:
+                results[rel] = _from_cache(rel, item)
+                if progress:
+                    progress.advance()
+                continue
+        elif cache is not None:
             sig = json.loads(json.dumps(signature(str(folder))))
             signatures[rel] = sig
-            item = cached.get(rel)
             if item is not None and item.get("sig") == sig:
                 results[rel] = _from_cache(rel, item)
                 if progress:
@@ -139,6 +160,6 @@ def check_folders(folders: list[tuple[Path, str]], policy: Policy, *, cache_root
             results[checked.path] = checked
             if progress:
                 progress.advance()
-    if use_cache and cache_path is not None and (todo or set(cached) != set(results)):
-        _store_cache(cache_path, key, {rel: _to_cache(results[rel], signatures[rel]) for rel in results})
+    if cache is not None and (todo or set(cache.skills) != set(results) or cache.head != head):
+        cache.store(results, signatures, head=head, dirty=dirty or set())
     return [results[rel] for _, rel in folders]
