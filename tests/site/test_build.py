@@ -74,6 +74,7 @@ def test_skill_page_shows_metadata_install_inputs_mcp_and_files(built_site):
     assert "<h1 class=\"sy-skill__title\">PDF Tools</h1>" in text
     assert "<code>skill install pdf-tools</code>" in text
     assert "skill install pdf-tools --target claude-code" in text
+    assert "<code>skill install pdf-tools@1.0.0</code>" in text
     assert ("<tr><td><code>pages</code></td><td>string</td><td><code>all</code></td><td>no</td>"
             "<td>Page range such as 1-3.</td></tr>") in text
     assert "<tr><td><code>dpi</code></td><td>number</td><td><span class=\"sy-muted\">none</span></td><td>yes</td>" in text
@@ -157,6 +158,24 @@ def test_builds_are_byte_identical(built_site, tmp_path):
     assert "<lastmod>2026-04-02</lastmod>" in (out / "sitemap.xml").read_text(encoding="utf-8")
 
 
+def test_a_cached_rebuild_gives_the_same_bytes_and_rerenders_only_changes(tmp_path):
+    root = tmp_path / "repo"
+    registry = write_registry(root, SKILLS)
+    first = build_site(registry, root, tmp_path / "one", config=CONFIG, work_dir=tmp_path / "work")
+    assert first.cached_pages == 0
+    second = build_site(registry, root, tmp_path / "two", config=CONFIG, work_dir=tmp_path / "work")
+    assert second.cached_pages == len(SKILLS)
+    for path in (tmp_path / "one").rglob("*"):
+        if path.is_file():
+            assert path.read_bytes() == (tmp_path / "two" / path.relative_to(tmp_path / "one")).read_bytes(), path
+    changed = [dict(spec, description="A new description.") if spec["name"] == "pdf-tools" else spec for spec in SKILLS]
+    registry = write_registry(root, changed)
+    third = build_site(registry, root, tmp_path / "three", config=CONFIG, work_dir=tmp_path / "work")
+    assert third.cached_pages == len(SKILLS) - 1
+    assert "A new description." in (tmp_path / "three/skills/pdf-tools/index.html").read_text(encoding="utf-8")
+    assert len(list((tmp_path / "work/cache/pages").glob("*.md"))) == len(SKILLS)  # stale entries pruned
+
+
 def test_a_failed_build_keeps_the_previous_site(tmp_path):
     root = tmp_path / "repo"
     registry = write_registry(root, SKILLS[:2])
@@ -210,3 +229,24 @@ def test_unsafe_skill_path_is_refused(tmp_path):
     shutil.copytree(root / "skills/pdf-tools", tmp_path / "outside")
     with pytest.raises(SkillyardError, match="outside the root"):
         build_site(registry_path, root, tmp_path / "out", config=CONFIG, work_dir=tmp_path / "work")
+
+
+def test_serve_serves_the_built_site_on_loopback(built_site):
+    import threading
+
+    from skillyard.site.serve import make_server
+
+    _, out, _ = built_site
+    server = make_server(out, 0)
+    assert server.server_address[0] == "127.0.0.1"
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        base = f"http://127.0.0.1:{server.server_address[1]}"
+        with urllib.request.urlopen(base + "/skills/pdf-tools/") as response:
+            assert b"skill install pdf-tools" in response.read()
+        with urllib.request.urlopen(base + "/search.json") as response:
+            assert response.headers["Content-Type"].startswith("application/json")
+    finally:
+        server.shutdown()
+        server.server_close()

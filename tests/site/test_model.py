@@ -48,3 +48,15 @@ def test_show_value():
     assert model.show_value("a") == "a"
     assert model.show_value(["x", 1]) == '["x", 1]'
     assert model.show_value(False) == "false"
+
+
+def test_a_skill_without_a_commit_links_to_the_site_copies():
+    skill = {"name": "demo", "description": "d", "version": "1.0.0", "path": "skills/demo", "commit": "",
+             "updated_at": "", "files": [{"path": "SKILL.md", "size": 10, "sha256": "0" * 64}],
+             "integrity": "sha256-" + "0" * 64, "inventory": {"total_files": 1, "total_size": 10}}
+    registry = {"repository": {"url": "https://github.com/o/r", "slug": "o/r",
+                               "raw_url_template": "https://raw.example/{commit}/{path}"}}
+    text = pages.render_skill(registry, skill, "<p>body</p>")
+    assert 'href="../../.well-known/agent-skills/demo/SKILL.md">SKILL.md</a>' in text
+    assert "raw.example" not in text and "/tree/" not in text
+    assert "<td>unknown</td>" in text

@@ -25,6 +25,7 @@ from pathlib import Path
 
 from skillyard.errors import SkillyardError
 from skillyard.site import machine, model, pages
+from skillyard.site.page_cache import PageCache, page_key
 from skillyard.site.search_index import build_search_data, dump_search_data
 
 SEARCH_FILE = "search.json"
@@ -37,6 +38,7 @@ class BuildResult:
     pages: int
     seconds: dict[str, float] = field(default_factory=dict)
     search_bytes: int = 0
+    cached_pages: int = 0
     warnings: list[str] = field(default_factory=list)
 
 
@@ -120,25 +122,40 @@ def _render_skill_page(job: tuple[dict, str]) -> str:
     return pages.render_skill(_worker_state["registry"], skill, body_html)
 
 
-def render_skill_pages(registry: dict, bodies: dict[str, str], workers: int | None = None) -> list[str]:
-    """Every skill page, in registry order. Rendering Markdown is the slow part, so it is spread over the CPUs;
-    results come back in order, so the output does not depend on the number of workers."""
-    jobs = [(skill, bodies.get(skill["name"], "")) for skill in registry["skills"]]
-    workers = workers or min(os.cpu_count() or 1, 8)
+def _render_all(repository: dict, jobs: list[tuple[dict, str]], workers: int) -> list[str]:
     if workers <= 1 or len(jobs) < 200:
-        _init_worker(registry.get("repository", {}))
+        _init_worker(repository)
         return [_render_skill_page(job) for job in jobs]
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
     with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_init_worker,
-                             initargs=(registry.get("repository", {}),)) as pool:
+                             initargs=(repository,)) as pool:
         return list(pool.map(_render_skill_page, jobs, chunksize=max(1, len(jobs) // (workers * 8))))
 
 
-def generate_docs(registry: dict, bodies: dict[str, str], site_src: Path, docs: Path) -> int:
-    """Write every page into `docs` (emptied first); returns the number of generated pages."""
+def render_skill_pages(registry: dict, bodies: dict[str, str], *, workers: int | None = None,
+                       cache: PageCache | None = None) -> tuple[list[str], int]:
+    """Every skill page in registry order, and how many came from the cache. Rendering Markdown is the slow part,
+    so misses are spread over the CPUs; results keep their order, so the output never depends on workers or cache."""
+    cache = cache or PageCache(None)
+    repository = registry.get("repository", {})
+    jobs = [(skill, bodies.get(skill["name"], "")) for skill in registry["skills"]]
+    keys = [page_key(repository, skill, body) for skill, body in jobs]
+    texts: list[str | None] = [cache.get(key) for key in keys]
+    missing = [i for i, text in enumerate(texts) if text is None]
+    rendered = _render_all(repository, [jobs[i] for i in missing], workers or min(os.cpu_count() or 1, 8))
+    for i, text in zip(missing, rendered, strict=True):
+        texts[i] = text
+        cache.put(keys[i], text)
+    cache.prune(set(keys))
+    return [text for text in texts if text is not None], len(jobs) - len(missing)
+
+
+def generate_docs(registry: dict, bodies: dict[str, str], site_src: Path, docs: Path,
+                  cache: PageCache | None = None) -> tuple[int, int]:
+    """Write every page into `docs` (emptied first); returns (generated pages, skill pages from the cache)."""
     if docs.exists():
         shutil.rmtree(docs)
     docs.mkdir(parents=True)
@@ -152,13 +169,14 @@ def generate_docs(registry: dict, bodies: dict[str, str], site_src: Path, docs: 
     generated = {"index.md": pages.render_home(registry, groups), "tags/index.md": pages.render_tags_index(groups)}
     for group in groups:
         generated.update(pages.render_tag_pages(group))
-    for skill, text in zip(registry["skills"], render_skill_pages(registry, bodies), strict=True):
+    skill_pages, cached = render_skill_pages(registry, bodies, cache=cache)
+    for skill, text in zip(registry["skills"], skill_pages, strict=True):
         generated[f"skills/{skill['name']}.md"] = text
     for rel, text in generated.items():
         path = docs / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
-    return len(generated)
+    return len(generated), cached
 
 
 class _Collect(logging.Handler):
@@ -206,7 +224,7 @@ def run_mkdocs(config: Path, docs: Path, site_dir: Path, epoch: int, site_url: s
 
 
 def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | None = None,
-               work_dir: Path | None = None, site_url: str | None = None) -> BuildResult:
+               work_dir: Path | None = None, site_url: str | None = None, use_cache: bool = True) -> BuildResult:
     """Build the whole site into `out` (replaced only when the build succeeds)."""
     timings: dict[str, float] = {}
     start = time.perf_counter()
@@ -225,7 +243,8 @@ def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | Non
     timings["read"] = time.perf_counter() - start
 
     mark = time.perf_counter()
-    page_count = generate_docs(registry, bodies, site_src, work_dir / "docs")
+    cache = PageCache(work_dir / "cache" / "pages" if use_cache else None)
+    page_count, cached = generate_docs(registry, bodies, site_src, work_dir / "docs", cache)
     timings["generate"] = time.perf_counter() - mark
 
     out = out.resolve()
@@ -246,4 +265,4 @@ def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | Non
         raise
     timings["total"] = time.perf_counter() - start
     return BuildResult(out=out, skills=len(registry["skills"]), pages=page_count, seconds=timings,
-                       search_bytes=len(search), warnings=warnings)
+                       search_bytes=len(search), cached_pages=cached, warnings=warnings)

@@ -16,7 +16,7 @@ from skillyard.site.sanitize import safe_external_url
 
 NAME = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
-TARGETS = ("claude-code", "codex", "gemini-cli", "cursor")
+TARGETS = ("claude-code", "codex", "gemini", "cursor", "agents")  # names from skillyard.client.targets
 WELL_KNOWN = ".well-known/agent-skills"
 TAG_PAGE_SIZE = 100
 
@@ -129,12 +129,15 @@ def skill_view(registry: dict, skill: dict) -> dict:
         "capabilities": skill.get("capabilities", []),
         "inputs": inputs,
         "mcp_deps": mcp_deps,
-        "inventory": skill.get("inventory", {}),
+        "inventory": {"has_scripts": False, "script_files": [], "total_files": len(files),
+                      "total_size": sum(f["size"] for f in files), **skill.get("inventory", {})},
         "tree": file_tree(files),
         "files": [dict(f, raw_url=raw_url(registry, skill, f["path"])) for f in files],
         "skill_md_raw": raw_url(registry, skill, "SKILL.md"),
         "source_url": source_url(registry, skill),
-        "install": [f"skill install {name}"] + [f"skill install {name} --target {t}" for t in TARGETS],
+        "install": f"skill install {name}",
+        "install_pinned": f"skill install {name}@{skill['version']}" if skill.get("version") else "",
+        "install_targets": [f"skill install {name} --target {t}" for t in TARGETS],
         "well_known": f"{WELL_KNOWN}/{name}/",
     }
 

@@ -14,7 +14,7 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
                       ".md": "text/markdown; charset=utf-8", ".js": "text/javascript"}
 
     def log_message(self, format: str, *args) -> None:  # noqa: A002 (signature fixed by http.server)
-        print(f"{self.address_string()} {format % args}")
+        print(f"{self.address_string()} {format % args}", flush=True)
 
 
 def make_server(out: Path, port: int = 0) -> http.server.ThreadingHTTPServer:

@@ -36,6 +36,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         child.add_argument("--work-dir", type=Path, default=None,
                            help="where generated pages go (default: ROOT/.site-build)")
         child.add_argument("--site-url", default=None, help="override site_url from mkdocs.yml")
+        child.add_argument("--no-cache", action="store_true",
+                           help="render every skill page again instead of reusing WORK_DIR/cache (output is the same)")
         child.add_argument("--json", action="store_true", help="print a machine-readable summary")
     build.add_argument("--out", type=Path, default=None, help="output folder (default: ROOT/_site)")
     build.add_argument("--strict", action="store_true", help="fail when mkdocs reports warnings")
@@ -49,12 +51,14 @@ def _build(args):
 
     root = args.root
     return build_site(args.registry or root / "registry.json", root, args.out or root / "_site",
-                      config=args.config, work_dir=args.work_dir, site_url=args.site_url)
+                      config=args.config, work_dir=args.work_dir, site_url=args.site_url,
+                      use_cache=not args.no_cache)
 
 
 def _summary(result) -> dict:
     return {"ok": True, "out": str(result.out), "skills": result.skills, "pages": result.pages,
-            "search_bytes": result.search_bytes, "seconds": {k: round(v, 3) for k, v in result.seconds.items()},
+            "search_bytes": result.search_bytes,
+            "cached_pages": result.cached_pages, "seconds": {k: round(v, 3) for k, v in result.seconds.items()},
             "warnings": result.warnings}
 
 

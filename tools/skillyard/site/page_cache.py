@@ -1,0 +1,70 @@
+"""Content-addressed cache of rendered skill pages, so a rebuild renders only the skills that changed.
+
+The key covers everything a page depends on: the skill's registry entry, its SKILL.md body, the repository
+block, and a fingerprint of the rendering code, templates and Markdown/nh3 versions. A hit therefore returns
+exactly the bytes a fresh render would give, and the output never depends on the cache.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from functools import cache
+from importlib import metadata
+from pathlib import Path
+
+FORMAT = "skillyard-site-page-cache-1"
+
+
+@cache
+def code_fingerprint() -> str:
+    digest = hashlib.sha256(FORMAT.encode())
+    here = Path(__file__).parent
+    for path in sorted([*here.glob("*.py"), *(here / "templates").glob("*.j2")]):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    for package in ("markdown", "nh3", "jinja2"):
+        try:
+            digest.update(f"{package}={metadata.version(package)}\0".encode())
+        except metadata.PackageNotFoundError:
+            digest.update(f"{package}=?\0".encode())
+    return digest.hexdigest()
+
+
+def page_key(repository: dict, skill: dict, body: str) -> str:
+    payload = json.dumps([code_fingerprint(), repository, skill, body], ensure_ascii=False, sort_keys=True)
+    return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+
+
+class PageCache:
+    """Pages stored as `<key>.md` in one folder; `None` folder means no caching."""
+
+    def __init__(self, folder: Path | None) -> None:
+        self.folder = folder
+        if folder is not None:
+            folder.mkdir(parents=True, exist_ok=True)
+
+    def get(self, key: str) -> str | None:
+        if self.folder is None:
+            return None
+        try:
+            return (self.folder / f"{key}.md").read_text(encoding="utf-8")
+        except (FileNotFoundError, UnicodeDecodeError):
+            return None
+
+    def put(self, key: str, text: str) -> None:
+        if self.folder is None:
+            return
+        handle, temp = tempfile.mkstemp(dir=self.folder, suffix=".tmp")
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(text)
+        os.replace(temp, self.folder / f"{key}.md")
+
+    def prune(self, keep: set[str]) -> None:
+        """Drop entries this build did not use, so the cache holds one build's pages at most."""
+        if self.folder is None:
+            return
+        for path in self.folder.iterdir():
+            if path.suffix == ".tmp" or (path.suffix == ".md" and path.stem not in keep):
+                path.unlink(missing_ok=True)
