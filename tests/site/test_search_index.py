@@ -45,7 +45,7 @@ def test_keywords_are_capped():
 
 
 def test_tags_are_shared_and_display_name_only_when_it_differs():
-    skills = [{"name": "pdf-tools", "display_name": "PDF Tools", "description": "d", "tags": ["pdf", "docs"]},
+    skills = [{"name": "pdf-tools", "display_name": "pdf-tools", "description": "d", "tags": ["pdf", "docs"]},
               {"name": "ocr-kit", "display_name": "发票 OCR", "description": "d", "tags": ["pdf"]}]
     data = build_search_data(skills, {})
     assert data["tags"] == ["docs", "pdf"]

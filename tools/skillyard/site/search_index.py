@@ -56,7 +56,7 @@ def search_entry(skill: dict, body: str, tag_index: dict[str, int]) -> list:
     entry: list = [name, [tag_index[t] for t in dict.fromkeys(skill.get("tags", []))], description,
                    body_keywords(body, known)]
     display = skill.get("display_name") or ""
-    if display and display.lower().replace(" ", "-") != name:
+    if display and display != name:
         entry.append(clip_utf8(display, 60))
     return entry
 
