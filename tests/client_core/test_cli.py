@@ -161,3 +161,18 @@ def test_control_characters_are_not_printed(git_server, skill_cli):
     for args in (("search", "evil"), ("info", "evil")):
         out = skill_cli(*args).out
         assert "\x1b" not in out and "\x07" not in out and "Looks fine" in out
+
+
+def test_read_commands_stay_light(acme, skill_cli):
+    """A warm `skill search`/`info` loads neither the site/bot stacks nor the network stack."""
+    import subprocess
+    import sys
+
+    skill_cli("search", "pdf")
+    code = ("import sys\nfrom skillyard.cli.main import skill_main\n"
+            "assert skill_main(['search', 'pdf']) == 0\nassert skill_main(['info', 'pdf-tools']) == 0\n"
+            "heavy = {'mkdocs', 'github', 'jinja2', 'jsonschema'}\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in heavy or m == 'skillyard.client.http'))\n")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().splitlines()[-1] == "[]"

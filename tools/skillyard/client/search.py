@@ -5,7 +5,7 @@ priority, registry sha256) and the analyzer version: it is rebuilt only when a r
 `skill search` opens it without parsing any registry.json.
 
 Matching: name is weighted above tags above description; every word also matches as a prefix ("inv") and,
-from four letters on, with one typo ("invoise", two from seven letters on). Text in CJK scripts has no spaces,
+from four letters on, with one typo ("invoise", two from eight letters on). Text in CJK scripts has no spaces,
 so runs of CJK characters are indexed as single characters plus overlapping pairs, and a query is matched by
 its pairs: "发票" finds "处理发票". All query words must match; when none does, any word may.
 """

@@ -12,7 +12,6 @@ from urllib.parse import urlsplit
 
 from skillyard.client import config as config_mod
 from skillyard.client.config import Config, Source
-from skillyard.client.http import check_url, origin
 from skillyard.errors import SkillyardError, UsageError
 
 NAME_RE = re.compile(r"^[a-z0-9][a-z0-9._-]{0,63}$")
@@ -33,6 +32,8 @@ def token_for_url(source: Source, url: str, config: Config | None = None) -> str
     token = token_for(source)
     if token is None:
         return None
+    from skillyard.client.http import origin  # lazily: reading the cache needs no network stack
+
     if origin(url) == origin(source.url):
         return token
     if config is not None:
@@ -78,6 +79,8 @@ def validate_token_env(var: str) -> str:
 def new_source(config: Config, url: str, *, name: str | None = None, token_env: str | None = None,
                priority: int | None = None) -> Source:
     """A checked Source ready to add (not yet saved): URL policy, name rules, unique name and URL."""
+    from skillyard.client.http import check_url
+
     check_url(url, what="source URL")
     chosen = validate_name(name) if name else default_name(url)
     existing = {s.name for s in config.sources}
