@@ -103,8 +103,9 @@ import json, resource, sys
 from pathlib import Path
 from skillyard.site.builder import build_site
 root = Path(sys.argv[1])
-result = build_site(root / "registry.json", root, root / "_site", config=Path(sys.argv[2]), work_dir=root / ".site-build")
-print(json.dumps({"seconds": result.seconds, "pages": result.pages,
+result = build_site(root / "registry.json", root, root / "_site", config=Path(sys.argv[2]),
+                    work_dir=root / ".site-build", use_cache=sys.argv[3] == "cache")
+print(json.dumps({"seconds": result.seconds, "pages": result.pages, "cached": result.cached_pages,
                   "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 """
 
@@ -113,26 +114,38 @@ def folder_bytes(path: Path) -> int:
     return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
 
 
-def measure(count: int) -> dict:
+def build(root: Path, cache: str) -> dict:
+    """One build in a fresh child process; returns its report plus wall time."""
+    started = time.perf_counter()
+    child = subprocess.run([sys.executable, "-c", CHILD, str(root), str(REPO / "mkdocs.yml"), cache],
+                           capture_output=True, text=True, check=False)
+    wall = time.perf_counter() - started
+    if child.returncode != 0:
+        raise SystemExit(f"build failed in {root}:\n{child.stderr[-3000:]}")
+    return {**json.loads(child.stdout.strip().splitlines()[-1]), "wall": wall}
+
+
+def measure(count: int, repeat: int) -> dict:
     with tempfile.TemporaryDirectory(prefix="bench-site-") as tmp:
         root = Path(tmp)
         started = time.perf_counter()
         make_registry(root, count)
         generate_seconds = time.perf_counter() - started
-        started = time.perf_counter()
-        child = subprocess.run([sys.executable, "-c", CHILD, str(root), str(REPO / "mkdocs.yml")],
-                               capture_output=True, text=True, check=False)
-        wall = time.perf_counter() - started
-        if child.returncode != 0:
-            raise SystemExit(f"build failed for {count} skills:\n{child.stderr[-3000:]}")
-        report = json.loads(child.stdout.strip().splitlines()[-1])
+        cold = [build(root, "no-cache") for _ in range(repeat)]
+        build(root, "cache")  # fills the page cache
+        warm = build(root, "cache")
+        report = sorted(cold, key=lambda r: r["wall"])[(len(cold) - 1) // 2]  # the (lower) median cold build
         out = root / "_site"
         pages = sorted(p.stat().st_size for p in (out / "skills").glob("*/index.html"))
         search = (out / "search.json").read_bytes()
         return {
             "skills": count,
             "fixture_seconds": round(generate_seconds, 2),
-            "build_wall_seconds": round(wall, 2),
+            "cold_builds": repeat,
+            "build_wall_seconds": round(report["wall"], 2),
+            "build_wall_seconds_all": [round(r["wall"], 2) for r in cold],
+            "warm_rebuild_seconds": round(warm["wall"], 2),
+            "warm_rebuild_cached_pages": warm["cached"],
             "build_phases_seconds": {k: round(v, 2) for k, v in report["seconds"].items()},
             "peak_rss_mb": round(report["peak_rss_mb"], 1),
             "output_bytes": folder_bytes(out),
@@ -152,15 +165,19 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="only 200 and 1,000 skills")
     parser.add_argument("--sizes", default=None, help="comma-separated skill counts (default 1000,5000)")
+    parser.add_argument("--repeat", type=int, default=None,
+                        help="cold builds per size; the median is reported (default 2, or 1 with --quick)")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")] if args.sizes else ([200, 1000] if args.quick else [1000, 5000])
     rows = []
     for count in sizes:
-        row = measure(count)
+        row = measure(count, args.repeat or (1 if args.quick else 2))
         rows.append(row)
-        print(f"{count:>6} skills: build {row['build_wall_seconds']:6.1f} s "
+        print(f"{count:>6} skills: build {row['build_wall_seconds']:6.1f} s median of {row['build_wall_seconds_all']} "
               f"(mkdocs {row['build_phases_seconds'].get('mkdocs', 0):.1f} s, "
-              f"generate {row['build_phases_seconds'].get('generate', 0):.1f} s), "
+              f"generate {row['build_phases_seconds'].get('generate', 0):.1f} s, "
+              f"schema check+read {row['build_phases_seconds'].get('read', 0):.1f} s), "
+              f"warm rebuild {row['warm_rebuild_seconds']:.1f} s, "
               f"peak RSS {row['peak_rss_mb']:.0f} MB, output {row['output_bytes'] / 1e6:.1f} MB, "
               f"search.json {row['search_bytes'] / 1e6:.2f} MB ({row['search_bytes_per_skill']:.0f} B/skill, "
               f"gzip {row['search_bytes_gzip'] / 1e3:.0f} KB), skill page median "
