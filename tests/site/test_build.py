@@ -250,3 +250,37 @@ def test_serve_serves_the_built_site_on_loopback(built_site):
     finally:
         server.shutdown()
         server.server_close()
+
+
+@pytest.mark.parametrize("where", ["root", "parent", "skills", "work", "foreign"])
+def test_out_folders_that_would_destroy_sources_are_refused(tmp_path, where):
+    root = tmp_path / "repo"
+    registry = write_registry(root, SKILLS[:1])
+    (tmp_path / "foreign").mkdir()
+    (tmp_path / "foreign" / "notes.txt").write_text("mine", encoding="utf-8")
+    out = {"root": root, "parent": tmp_path, "skills": root / "skills", "work": tmp_path / "work" / "x",
+           "foreign": tmp_path / "foreign"}[where]
+    with pytest.raises(SkillyardError) as caught:
+        build_site(registry, root, out, config=CONFIG, work_dir=tmp_path / "work")
+    assert "--out" in caught.value.message
+    assert (root / "skills/pdf-tools/SKILL.md").is_file()
+    assert (tmp_path / "foreign" / "notes.txt").read_text(encoding="utf-8") == "mine"
+
+
+def test_index_json_next_to_the_registry_is_published_or_refused_when_stale(tmp_path):
+    from skillyard.site.machine import dump, index_document
+
+    root = tmp_path / "repo"
+    registry_path = write_registry(root, SKILLS[:2])
+    registry = json.loads(registry_path.read_text(encoding="utf-8"))
+    written = json.dumps(index_document(registry), sort_keys=True).encode()  # a different layout than ours
+    (root / "index.json").write_bytes(written)
+    build_site(registry_path, root, tmp_path / "out", config=CONFIG, work_dir=tmp_path / "work")
+    assert (tmp_path / "out/index.json").read_bytes() == written
+    assert written != dump(index_document(registry))
+
+    stale = index_document(registry)
+    stale["skills"]["pdf-tools"]["version"] = "0.9.0"
+    (root / "index.json").write_text(json.dumps(stale), encoding="utf-8")
+    with pytest.raises(SkillyardError, match="does not match registry.json"):
+        build_site(registry_path, root, tmp_path / "out", config=CONFIG, work_dir=tmp_path / "work")

@@ -73,6 +73,40 @@ def load_registry(path: Path) -> tuple[dict, bytes]:
     return registry, data
 
 
+def load_index(path: Path, registry: dict) -> bytes | None:
+    """The index.json written next to registry.json, published as is when it agrees with registry.json; None when
+    there is none (the builder then derives it)."""
+    from skillyard.format.schemas import check_document
+
+    if not path.is_file():
+        return None
+    data = path.read_bytes()
+    try:
+        index = json.loads(data)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise SkillyardError(f"{path}: not valid JSON ({exc})", "Rebuild it with `skillyard build`.") from None
+    check_document("index", index, what=str(path))
+    if index["skills"] != machine.index_document(registry)["skills"]:
+        raise SkillyardError(f"{path}: does not match registry.json next to it (stale or from another build)",
+                             "Run `skillyard build` to write both files again.")
+    return data
+
+
+SITE_MARKERS = (".nojekyll", "search.json", ".well-known/agent-skills/index.json")
+
+
+def check_out(out: Path, root: Path, work_dir: Path, config: Path) -> None:
+    """Refuse an output folder whose replacement would destroy sources: the repo, its parents, the skills, the
+    work or config folders, or any non-empty folder that is not a site this command built."""
+    protected = [root, work_dir, config.parent]
+    if any(out == p or out in p.parents for p in protected) or out.is_relative_to(work_dir):
+        raise SkillyardError(f"--out {out} would overwrite the repository, its sources or the work folder",
+                             "Choose a separate output folder such as _site/.")
+    if out.is_dir() and any(out.iterdir()) and not all((out / marker).exists() for marker in SITE_MARKERS):
+        raise SkillyardError(f"--out {out} exists and is not a site built by `skillyard site build`",
+                             "Remove the folder yourself or choose another --out; it is replaced on every build.")
+
+
 def read_bodies(registry: dict, root: Path) -> dict[str, str]:
     """Each skill's SKILL.md body (frontmatter removed), read from its folder under `root`."""
     from skillyard.format import split_frontmatter
@@ -233,12 +267,9 @@ def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | Non
     site_src = config.parent / "site"
     work_dir = (work_dir or root / ".site-build").resolve()
     registry, registry_bytes = load_registry(registry_path)
-    index_path = registry_path.with_name("index.json")
-    index_bytes = index_path.read_bytes() if index_path.is_file() else None
-    if index_bytes is not None:
-        from skillyard.format.schemas import check_document
-
-        check_document("index", json.loads(index_bytes), what=str(index_path))
+    index_bytes = load_index(registry_path.with_name("index.json"), registry)
+    out = out.resolve()
+    check_out(out, root, work_dir, config)
     bodies = read_bodies(registry, root)
     timings["read"] = time.perf_counter() - start
 
@@ -247,7 +278,6 @@ def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | Non
     page_count, cached = generate_docs(registry, bodies, site_src, work_dir / "docs", cache)
     timings["generate"] = time.perf_counter() - mark
 
-    out = out.resolve()
     out.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
     try:
