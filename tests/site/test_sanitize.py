@@ -124,3 +124,9 @@ def test_no_active_content_survives(source):
                 assert value.startswith(("https://", "http://", "mailto:", "#", BASE)), out
                 if tag == "img":
                     assert value.startswith(BASE)
+
+
+def test_fenced_code_inside_a_numbered_step_stays_code():
+    out = BodyRenderer().render("1. Run:\n\n    ```bash\n    echo <b>hi</b>\n    ```\n\n2. Done\n")
+    assert '<pre><code class="language-bash">echo &lt;b&gt;hi&lt;/b&gt;</code></pre>' in out
+    assert "<li>" in out and "Done" in out

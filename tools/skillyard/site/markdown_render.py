@@ -10,7 +10,10 @@ from collections.abc import Collection
 
 from skillyard.site.sanitize import clean_html
 
-EXTENSIONS = ["tables", "fenced_code", "sane_lists", "def_list", "abbr"]
+# superfences finds fenced code inside list items (numbered steps with commands are common in SKILL.md); plain
+# `<pre><code class="language-x">` without Pygments keeps pages small and the build fast.
+EXTENSIONS = ["tables", "pymdownx.highlight", "pymdownx.superfences", "sane_lists", "def_list", "abbr"]
+EXTENSION_CONFIGS = {"pymdownx.highlight": {"use_pygments": False}}
 MAX_BODY_CHARS = 200_000  # a page, not a book: longer bodies are cut with a note
 
 
@@ -20,7 +23,8 @@ class BodyRenderer:
     def __init__(self) -> None:
         import markdown
 
-        self._md = markdown.Markdown(extensions=EXTENSIONS, output_format="html")
+        self._md = markdown.Markdown(extensions=EXTENSIONS, extension_configs=EXTENSION_CONFIGS,
+                                     output_format="html")
 
     def render(self, body: str, *, files: Collection[str] = (), file_base: str = "") -> str:
         truncated = len(body) > MAX_BODY_CHARS
