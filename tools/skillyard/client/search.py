@@ -204,7 +204,9 @@ def query_index(ix, text: str, *, limit: int = 20, source: str | None = None) ->
         for attempt in ("all", "all-fuzzy", "any-fuzzy"):
             per_word = [_word_query(w, reader if attempt != "all" else None) for w in words]
             combined = Q.And(per_word) if attempt != "any-fuzzy" else Q.Or(per_word)
-            results = searcher.search(Q.Or([exact, combined]), limit=limit, filter=restrict)
+            # optimize=False: whoosh 2.7's block-quality skipping can loop forever in UnionMatcher.skip_to_quality
+            # (whoosh-community/whoosh#446), which a two-word query with one unknown word triggered here.
+            results = searcher.search(Q.Or([exact, combined]), limit=limit, filter=restrict, optimize=False)
             hits = [(hit.score, hit.fields()) for hit in results]
             if hits:
                 break
