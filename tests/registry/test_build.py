@@ -203,3 +203,15 @@ def test_incremental_without_git_uses_file_signatures(tmp_path, monkeypatch):
     second = build_registry(tmp_path).outputs
     assert second != first and '"2.0.0"' in second["registry.json"]
     assert second == build_registry(tmp_path, use_cache=False).outputs
+
+
+def test_cache_key_is_stable_across_processes():
+    import os
+    import subprocess
+    import sys
+
+    code = ("from skillyard.registry.load import _cache_key\nfrom skillyard.format import Policy\n"
+            "print(_cache_key(Policy(strict=True, required_fields=('version',))))")
+    keys = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                           env={**os.environ, "PYTHONHASHSEED": seed}).stdout for seed in ("1", "2", "3")}
+    assert len(keys) == 1

@@ -70,7 +70,8 @@ def signature(folder: str) -> list:
 def _cache_key(policy: Policy) -> str:
     from skillyard.format.schemas import SCHEMA_FILES, schema_dir
 
-    digest = hashlib.sha256(f"{__version__}|{asdict(policy)}".encode())
+    settings = {k: sorted(v) if isinstance(v, frozenset) else v for k, v in asdict(policy).items()}
+    digest = hashlib.sha256(f"{__version__}|{json.dumps(settings, sort_keys=True)}".encode())  # stable across runs
     for name in sorted(SCHEMA_FILES.values()):
         digest.update((schema_dir() / name).read_bytes())
     return digest.hexdigest()
