@@ -195,3 +195,14 @@ def test_tool_list_shapes():
     assert parse_tool_list({"tools": ["a", {"name": "b", "description": "x"}]}) == ["a", "b"]
     with pytest.raises(ValueError):
         parse_tool_list({"nope": 1})
+
+
+def test_evolution_notes_survive_reinstall_and_are_not_edits(tmp_path):
+    dest = tmp_path / "demo"
+    store.install_tree(dest, [StagedFile("SKILL.md", b"v1")])
+    (dest / "evolution.json").write_text('{"entries": []}')
+    store.install_tree(dest, [StagedFile("SKILL.md", b"v2")])
+    assert (dest / "SKILL.md").read_bytes() == b"v2"
+    assert (dest / "evolution.json").read_text() == '{"entries": []}'
+    lock_files = [{"path": "SKILL.md", "size": 2, "sha256": __import__("hashlib").sha256(b"v2").hexdigest()}]
+    assert store.edited_files(dest, lock_files) == []

@@ -22,6 +22,8 @@ from skillyard.errors import SkillyardError
 
 SKILLS_SUBDIR = Path(".agents") / "skills"
 SKILL_LOCK = "skill.lock.json"
+# Files the user's agent keeps beside an installed skill (`skill evolve`): kept across updates, never "edited".
+LOCAL_STATE = ("evolution.json",)
 LOCK_FILE = ".skill-cli.lock"
 STAGING_PREFIX = ".staging-"
 RETIRED_PREFIX = ".retired-"
@@ -102,6 +104,10 @@ def install_tree(dest: Path, files: list[StagedFile], *, extra: dict[str, bytes]
     staging = Path(tempfile.mkdtemp(prefix=f"{STAGING_PREFIX}{dest.name}-", dir=dest.parent))
     try:
         write_tree(staging, files + [StagedFile(k, v) for k, v in (extra or {}).items()])
+        for name in LOCAL_STATE:  # experience notes survive reinstalls and updates
+            kept = dest / name
+            if kept.is_file() and not kept.is_symlink() and not (staging / name).exists():
+                shutil.copy2(kept, staging / name)
         os.chmod(staging, 0o755)  # noqa: S103 - a skill folder is meant to be readable
         retired = None
         if dest.exists() or dest.is_symlink():
@@ -156,7 +162,7 @@ def installed_names(root: Path) -> list[str]:
                   if not e.name.startswith(".") and (e / SKILL_LOCK).is_file())
 
 
-def scan_files(folder: Path, *, skip: tuple[str, ...] = (SKILL_LOCK,)) -> dict[str, tuple[int, str]]:
+def scan_files(folder: Path, *, skip: tuple[str, ...] = (SKILL_LOCK, *LOCAL_STATE)) -> dict[str, tuple[int, str]]:
     """path → (size, sha256) of every regular file under an installed folder (links are not followed)."""
     out: dict[str, tuple[int, str]] = {}
     folder = Path(folder)
