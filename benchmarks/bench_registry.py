@@ -22,8 +22,7 @@ from pathlib import Path
 RESULTS = Path(__file__).parent / "results" / "registry.json"
 GIT_ENV = {**os.environ, "GIT_AUTHOR_NAME": "bench", "GIT_AUTHOR_EMAIL": "b@example.invalid",
            "GIT_COMMITTER_NAME": "bench", "GIT_COMMITTER_EMAIL": "b@example.invalid"}
-WORDS = ("parse report table invoice review deploy lint chart summary schema query cache export import audit "
-         "render plan test docs build index search merge clean format check").split()
+WORDS = ["parse", "report", "table", "invoice", "review", "deploy", "lint", "chart", "summary", "schema", "query", "cache", "export", "import", "audit", "render", "plan", "test", "docs", "build", "index", "search", "merge", "clean", "format", "check"]
 BODY = "\n".join(f"{i}. Step {i}: " + " ".join(random.Random(i).choices(WORDS, k=14)) + "." for i in range(1, 30))
 
 

@@ -74,9 +74,9 @@ def _valid(schema: object, value: object) -> bool:
             if isinstance(value, list) and not all(_valid(rule, v) for v in value):
                 return False
         elif key in ("minItems", "maxItems", "minLength", "maxLength"):
-            if isinstance(value, list if key.endswith("Items") else str):
-                if (len(value) < rule) if key.startswith("min") else (len(value) > rule):
-                    return False
+            sized = isinstance(value, list if key.endswith("Items") else str)
+            if sized and ((len(value) < rule) if key.startswith("min") else (len(value) > rule)):
+                return False
         elif key == "uniqueItems":
             if rule and isinstance(value, list):
                 if all(isinstance(v, str) for v in value):
