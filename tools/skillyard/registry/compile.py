@@ -121,22 +121,24 @@ def index_document(registry: dict) -> dict:
 def dumps(document: dict) -> str:
     """Canonical JSON text: sorted keys, two-space indent, UTF-8 kept, final newline.
 
-    A large `skills` collection is written one compact entry per line (like crates.io's index): a change to one
-    skill is a one-line diff, and the C encoder (which never indents) does the heavy part, 10× faster.
+    Large collections at the top level (`skills`, `plugins`) are written one compact entry per line, like crates.io's
+    index: a change to one skill is a one-line diff, and the C encoder (which never indents) does the heavy part.
     """
-    skills = document.get("skills")
-    if not isinstance(skills, list | dict) or not skills:
+    collections = {k: v for k, v in document.items()
+                   if isinstance(v, list) and v and all(isinstance(i, dict) for i in v)
+                   or isinstance(v, dict) and v and all(isinstance(i, dict) for i in v.values())}
+    if not collections:
         return json.dumps(document, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
-    marker = "\u0000skills\u0000"
-    head = json.dumps({**document, "skills": marker}, ensure_ascii=False, indent=2, sort_keys=True)
 
     def compact(value: object) -> str:
         return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
-    if isinstance(skills, list):
-        body = ",\n".join("    " + compact(item) for item in skills)
-        block = "[\n" + body + "\n  ]"
-    else:
-        body = ",\n".join(f"    {compact(key)}: {compact(skills[key])}" for key in sorted(skills))
-        block = "{\n" + body + "\n  }"
-    return head.replace(json.dumps(marker), block, 1) + "\n"
+    markers = {key: f"\u0000{key}\u0000" for key in collections}
+    text = json.dumps({**document, **markers}, ensure_ascii=False, indent=2, sort_keys=True)
+    for key, items in collections.items():
+        if isinstance(items, list):
+            block = "[\n" + ",\n".join("    " + compact(item) for item in items) + "\n  ]"
+        else:
+            block = "{\n" + ",\n".join(f"    {compact(k)}: {compact(items[k])}" for k in sorted(items)) + "\n  }"
+        text = text.replace(json.dumps(markers[key]), block, 1)
+    return text + "\n"
