@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import REGISTRY_SLUG
+from botkit import REGISTRY_SLUG
 from ghstub import Pull
 
 from skillyard.cli.main import skillyard_main

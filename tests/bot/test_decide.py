@@ -7,7 +7,7 @@ import json
 from datetime import UTC, datetime
 
 import pytest
-from conftest import make_report, registry_doc
+from botkit import make_report, registry_doc
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import REGISTRY_SLUG
+from botkit import REGISTRY_SLUG
 from ghstub import git_blob_sha
 
 from skillyard.cli.main import skill_main

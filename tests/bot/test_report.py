@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import REGISTRY_SLUG, make_report, write_artifact
+from botkit import REGISTRY_SLUG, make_report, write_artifact
 from ghstub import Pull, fake_sha
 
 from skillyard.bot.render import MARKER
@@ -275,7 +275,7 @@ def test_registry_over_the_contents_limit_is_read_as_a_blob(stub, registry_repo,
 
 
 def test_registry_file_option_overrides_the_base_branch(stub, registry_repo, tmp_path):
-    from conftest import registry_doc
+    from botkit import registry_doc
 
     local = tmp_path / "registry.json"
     local.write_text(json.dumps(registry_doc({"pdf-tools": {"author": "carol"}})), encoding="utf-8")
