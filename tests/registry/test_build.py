@@ -215,3 +215,21 @@ def test_cache_key_is_stable_across_processes():
     keys = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                            env={**os.environ, "PYTHONHASHSEED": seed}).stdout for seed in ("1", "2", "3")}
     assert len(keys) == 1
+
+
+def test_fast_registry_text_equals_the_canonical_document(repo):
+    from skillyard.format import load_skill
+    from skillyard.registry.compile import assemble, compile_skill
+    from skillyard.registry.config import load_registry_config
+
+    for name in ("b-skill", "a-skill"):
+        repo.add_skill(name, extra="mcp_deps: [{tool: x.y, required: false}]\n")
+    repo.commit()
+    result = build_registry(repo.root)
+    config = load_registry_config(repo.root)
+    entries = [compile_skill(load_skill(repo.root / "skills" / n, config.policy(), rel_path=f"skills/{n}"))
+               for n in ("a-skill", "b-skill")]
+    history = {s["path"]: (s["commit"], s["updated_at"]) for s in result.registry["skills"]}
+    canonical = assemble(entries, history, name=config.name, description=config.section["description"],
+                         homepage=None, repository=config.repository_block())
+    assert result.outputs["registry.json"] == dumps(canonical)

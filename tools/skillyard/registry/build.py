@@ -10,7 +10,7 @@ from pathlib import Path
 from skillyard.errors import SkillyardError
 from skillyard.format.findings import Finding, error
 from skillyard.registry import gitlog
-from skillyard.registry.compile import assemble, dumps, index_document
+from skillyard.registry.compile import dumps, index_document, registry_header, registry_text
 from skillyard.registry.config import RegistryConfig, load_registry_config
 from skillyard.registry.load import CheckedSkill, SkillCache, check_folders
 from skillyard.registry.scan import SKILL_MARKERS, find_skill_folders, is_skill_folder
@@ -20,13 +20,18 @@ HISTORY_CACHE = ".skillyard-cache/history.json"
 
 @dataclass
 class BuildResult:
-    registry: dict
     checked: list[CheckedSkill]
     outputs: dict[str, str] = field(default_factory=dict)  # repo-relative file → text
+    skill_count: int = 0
 
     @property
     def invalid(self) -> list[CheckedSkill]:
         return [c for c in self.checked if not c.valid]
+
+    @property
+    def registry(self) -> dict:
+        """The registry document (parsed from the output text, so it is exactly what was written)."""
+        return json.loads(self.outputs["registry.json"]) if self.outputs else {}
 
 
 def repo_prefix(root: Path) -> str:
@@ -130,14 +135,14 @@ def build_registry(root: str | Path = ".", *, mode: str | None = None, skip_inva
     add_duplicate_findings(checked)
     invalid = [c for c in checked if not c.valid]
     if invalid and not skip_invalid:
-        return BuildResult({}, checked)
-    entries = [c.entry for c in checked if c.valid]
-    git_history = history(root, [e["path"] for e in entries], use_cache=use_cache)
-    registry = assemble(entries, git_history, name=config.name, description=str(config.section.get("description", "")),
-                        homepage=config.section.get("homepage"), repository=config.repository_block())
+        return BuildResult(checked)
+    valid = [c for c in checked if c.valid]
+    git_history = history(root, [c.path for c in valid], use_cache=use_cache)
+    header = registry_header(name=config.name, description=str(config.section.get("description", "")),
+                             homepage=config.section.get("homepage"), repository=config.repository_block())
     agents_md = root / "AGENTS.md"
     current = agents_md.read_text(encoding="utf-8") if agents_md.is_file() else None
-    return BuildResult(registry, checked, render_outputs(registry, agents_md=current))
+    return BuildResult(checked, render_outputs(header, valid, git_history, agents_md=current), len(valid))
 
 
 def _plan(root: Path, config: RegistryConfig, cache: SkillCache | None):
@@ -174,12 +179,20 @@ AGENTS_MD_HEADER = ("# Agent instructions\n\nThis repository is a Skillyard skil
                     "by `skillyard build`; edit text outside the markers only.\n\n")
 
 
-def render_outputs(registry: dict, *, agents_md: str | None = None) -> dict[str, str]:
+def render_outputs(header: dict, skills: list[CheckedSkill], git_history: dict[str, tuple[str, str]], *,
+                   agents_md: str | None = None) -> dict[str, str]:
     """Every generated file, by repo-relative path. `agents_md` is the current AGENTS.md, whose marked block is
     replaced (the rest is the maintainers' text)."""
     from skillyard.registry import compat
 
-    block = compat.agents_md_block(registry)
+    rows, summaries = [], []
+    for skill in skills:
+        commit, updated = git_history.get(skill.path, ("", ""))
+        rows.append((skill.name, skill.path, skill.line, commit, updated))
+        summaries.append({**skill.summary, "commit": commit})
+    summaries.sort(key=lambda s: (s["name"], s["path"]))
+    light = {**header, "skills": summaries}
+    block = compat.agents_md_block(light)
     if agents_md and compat.BEGIN in agents_md and compat.END in agents_md:
         head, _, rest = agents_md.partition(compat.BEGIN)
         _, _, tail = rest.partition(compat.END)
@@ -187,9 +200,9 @@ def render_outputs(registry: dict, *, agents_md: str | None = None) -> dict[str,
     else:
         agents = (agents_md.rstrip("\n") + "\n\n" if agents_md else AGENTS_MD_HEADER) + block
     return {
-        "registry.json": dumps(registry),
-        "index.json": dumps(index_document(registry)),
-        ".claude-plugin/marketplace.json": dumps(compat.marketplace_json(registry)),
+        "registry.json": registry_text(header, rows),
+        "index.json": dumps(index_document(light)),
+        ".claude-plugin/marketplace.json": dumps(compat.marketplace_json(light)),
         "AGENTS.md": agents,
     }
 

@@ -88,6 +88,53 @@ def compile_skill(pkg: SkillPackage) -> dict:
     return entry
 
 
+# Git fields are filled in after the (cached, parallel) per-skill encoding: these stand in for them.
+COMMIT_SLOT = "\u0000commit\u0000"
+UPDATED_SLOT = "\u0000updated_at\u0000"
+SUMMARY_KEYS = ("name", "description", "version", "path", "integrity", "author", "license", "homepage", "tags")
+
+
+def compact(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+def entry_line(entry: dict) -> str:
+    """A skill's registry.json line, with slots for `commit` and `updated_at` (see `fill_line`)."""
+    return compact({**entry, "commit": COMMIT_SLOT, "updated_at": UPDATED_SLOT})
+
+
+def entry_summary(entry: dict) -> dict:
+    """What index.json and the compatibility files need of an entry."""
+    return {k: entry[k] for k in SUMMARY_KEYS if k in entry}
+
+
+def fill_line(line: str, commit: str, updated_at: str) -> str:
+    return line.replace(json.dumps(COMMIT_SLOT), json.dumps(commit), 1).replace(
+        json.dumps(UPDATED_SLOT), json.dumps(updated_at), 1)
+
+
+def registry_header(*, name: str, description: str, homepage: str | None, repository: dict) -> dict:
+    doc = {"$schema": load_schema(SCHEMA_FILES["registry"])["$id"], "schema_version": SCHEMA_VERSION, "name": name,
+           "description": description, "repository": repository}
+    if homepage:
+        doc["homepage"] = homepage
+    return doc
+
+
+def registry_text(header: dict, skills: list[tuple[str, str, str, str, str]]) -> str:
+    """registry.json from pre-encoded lines: (name, path, line, commit, updated_at) per skill.
+
+    Byte-identical to `dumps(assemble(...))`, which a test checks; this path only avoids encoding twice.
+    """
+    ordered = sorted(skills, key=lambda s: (s[0], s[1]))
+    if not ordered:
+        return dumps({**header, "skills": []})
+    marker = "\u0000skills\u0000"
+    head = json.dumps({**header, "skills": marker}, ensure_ascii=False, indent=2, sort_keys=True)
+    body = ",\n".join("    " + fill_line(line, commit, updated) for _, _, line, commit, updated in ordered)
+    return head.replace(json.dumps(marker), "[\n" + body + "\n  ]", 1) + "\n"
+
+
 def assemble(entries: list[dict], history: dict[str, tuple[str, str]], *, name: str, description: str,
              homepage: str | None, repository: dict) -> dict:
     """The whole registry document: skills sorted by name, git fields from one history pass."""

@@ -18,10 +18,11 @@ from skillyard import __version__
 from skillyard.format.findings import Finding, Severity
 from skillyard.format.package import load_skill
 from skillyard.format.policy import Policy
-from skillyard.registry.compile import compile_skill
+from skillyard.registry.compile import compile_skill, entry_line, entry_summary
 
 CACHE_FILE = ".skillyard-cache/skills.json"
 PARALLEL_THRESHOLD = 200
+CACHE_FORMAT = 2  # bump when what a cache item holds changes
 
 
 @dataclass
@@ -29,7 +30,8 @@ class CheckedSkill:
     path: str  # repo-relative (or as given) folder path
     name: str
     version: str | None
-    entry: dict
+    summary: dict  # the fields index.json and the compatibility files need
+    line: str  # the registry.json line, with slots for the git fields
     findings: list[Finding]
 
     @property
@@ -41,7 +43,8 @@ def _check_one(args: tuple[str, str, Policy]) -> CheckedSkill:
     folder, rel, policy = args
     pkg = load_skill(folder, policy, rel_path=rel)
     version = pkg.data.get("version") if isinstance(pkg.data.get("version"), str) else None
-    return CheckedSkill(rel, pkg.name, version, compile_skill(pkg), pkg.findings)
+    entry = compile_skill(pkg)
+    return CheckedSkill(rel, pkg.name, version, entry_summary(entry), entry_line(entry), pkg.findings)
 
 
 def _check_chunk(chunk: list[tuple[str, str, Policy]]) -> list[CheckedSkill]:
@@ -71,7 +74,7 @@ def _cache_key(policy: Policy) -> str:
     from skillyard.format.schemas import SCHEMA_FILES, schema_dir
 
     settings = {k: sorted(v) if isinstance(v, frozenset) else v for k, v in asdict(policy).items()}
-    digest = hashlib.sha256(f"{__version__}|{json.dumps(settings, sort_keys=True)}".encode())  # stable across runs
+    digest = hashlib.sha256(f"{__version__}|{CACHE_FORMAT}|{json.dumps(settings, sort_keys=True)}".encode())  # stable across runs
     for name in sorted(SCHEMA_FILES.values()):
         digest.update((schema_dir() / name).read_bytes())
     return digest.hexdigest()
@@ -105,14 +108,14 @@ class SkillCache:
 
 
 def _to_cache(skill: CheckedSkill, sig: list | None) -> dict:
-    return {"sig": sig, "name": skill.name, "version": skill.version, "entry": skill.entry,
+    return {"sig": sig, "name": skill.name, "version": skill.version, "summary": skill.summary, "line": skill.line,
             "findings": [f.to_dict() for f in skill.findings]}
 
 
 def _from_cache(path: str, item: dict) -> CheckedSkill:
     findings = [Finding(d["rule"], Severity(d["severity"]), d["message"], d.get("fix"), d.get("file"), d.get("line"),
                         d.get("field")) for d in item["findings"]]
-    return CheckedSkill(path, item["name"], item["version"], item["entry"], findings)
+    return CheckedSkill(path, item["name"], item["version"], item["summary"], item["line"], findings)
 
 
 def check_folders(folders: list[tuple[Path, str]], policy: Policy, *, cache_root: Path | None = None,

@@ -46,7 +46,7 @@ def run(args) -> int:
     result = build_registry(root, mode=args.mode, skip_invalid=args.skip_invalid, use_cache=not args.no_cache,
                             progress_factory=progress)
     invalid = result.invalid
-    summary = {"ok": True, "skills": len(result.registry.get("skills", [])), "invalid": [c.path for c in invalid]}
+    summary = {"ok": True, "skills": result.skill_count, "invalid": [c.path for c in invalid]}
     if invalid and not args.skip_invalid:
         summary["ok"] = False
         if args.json:
