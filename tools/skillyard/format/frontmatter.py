@@ -134,7 +134,9 @@ def parse_skill_md(
                               line=2, **where))
         return Frontmatter({}, body, body_line, findings=findings, raw=yaml_text, ok=False)
     key_lines = {k: v + 1 for k, v in key_lines.items()}  # the YAML starts on file line 2
-    for path, value in safety.iter_strings(data):
+    # Only an escape (`\x3c`) can produce `<` or `>` that the raw text does not show.
+    markup_possible = "<" in yaml_text or ">" in yaml_text or "\\" in yaml_text
+    for path, value in safety.iter_strings(data) if markup_possible else ():
         if safety.ANGLE.search(value):
             top = path.split(".")[0].split("[")[0]
             findings.append(strict_or_warning(

@@ -25,7 +25,19 @@ CREDENTIAL_PATH = re.compile(
 BASE64_BLOB = re.compile(r"[A-Za-z0-9+/]{200,}={0,2}")
 # Cheap substring tests that let most files skip the regular expressions entirely.
 _PIPE_HINTS = re.compile("curl|wget|fetch|iwr|Invoke-WebRequest")
-_CREDENTIAL_HINTS = re.compile(r"\.(?:ssh|aws|gnupg|kube|docker|netrc|npmrc|pypirc|git-credentials|env)|id_(?:rsa|ed25519|ecdsa)|/etc/shadow")
+# A pattern that starts with a literal lets the regex engine jump between candidates; the rest are plain substrings.
+_CREDENTIAL_DOT_HINT = re.compile(r"\.(?:ssh|aws|gnupg|kube|docker|netrc|npmrc|pypirc|git-credentials|env)")
+
+
+def _may_mention_credentials(text: str) -> bool:
+    return "id_" in text or "/etc/shadow" in text or _CREDENTIAL_DOT_HINT.search(text) is not None
+
+
+def _has_long_token(text: str) -> bool:
+    """Whether any whitespace-free run reaches 200 characters; only long lines need splitting into words."""
+    if len(text) < 200:
+        return False
+    return any(len(line) >= 200 and max(map(len, line.split()), default=0) >= 200 for line in text.split("\n"))
 
 TEXT_SUFFIXES = {".md", ".txt", ".py", ".sh", ".bash", ".zsh", ".js", ".mjs", ".cjs", ".ts", ".rb", ".pl", ".ps1",
                  ".yaml", ".yml", ".json", ".toml", ".cfg", ".ini", ".html", ".xml", ".csv", ".bat", ".cmd", ""}
@@ -60,13 +72,12 @@ def scan_text(text: str, file: str, *, line_offset: int = 0, is_markdown: bool =
         add("security-pipe-to-shell", Severity.WARNING, match.start(),
             f"Downloads and runs code in one step: `{match.group().strip()[:80]}`.",
             "Download to a file, verify its checksum, then run it; or vendor the script under scripts/.")
-    credential_matches = CREDENTIAL_PATH.finditer(text) if _CREDENTIAL_HINTS.search(text) else ()
+    credential_matches = CREDENTIAL_PATH.finditer(text) if _may_mention_credentials(text) else ()
     for match in credential_matches:
         add("security-credential-path", Severity.WARNING, match.start(),
             f"Mentions a credential location (`{match.group().strip()[:60]}`).",
             "Do not read secrets from the user's machine; ask for the value as an input instead.")
-    long_token = len(text) >= 200 and max(map(len, text.split()), default=0) >= 200
-    for match in BASE64_BLOB.finditer(text) if long_token else ():
+    for match in BASE64_BLOB.finditer(text) if _has_long_token(text) else ():
         add("security-base64-blob", Severity.WARNING, match.start(),
             f"A {len(match.group())}-character base64 blob: its content cannot be reviewed.",
             "Ship the decoded file under assets/ or explain what it is.")

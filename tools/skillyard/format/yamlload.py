@@ -6,6 +6,8 @@ equal keys; authors need to hear about both.
 
 from __future__ import annotations
 
+import re
+
 import yaml
 
 _Base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -40,6 +42,12 @@ FrontmatterLoader.add_constructor("tag:yaml.org,2002:map", FrontmatterLoader.con
 
 def load_with_lines(text: str) -> tuple[object, dict[str, int]]:
     """Parse one YAML document; also return the 1-based line of each top-level key."""
+    simple = load_simple(text)
+    return simple if simple is not None else load_with_pyyaml(text)
+
+
+def load_with_pyyaml(text: str) -> tuple[object, dict[str, int]]:
+    """The general path: libyaml's parser with our constructor."""
     loader = FrontmatterLoader(text)
     try:
         node = loader.get_single_node()
@@ -54,3 +62,75 @@ def load_with_lines(text: str) -> tuple[object, dict[str, int]]:
             if isinstance(key_node, yaml.ScalarNode):
                 lines.setdefault(str(key_node.value), key_node.start_mark.line + 1)
     return data, lines
+
+
+# Most frontmatter is a handful of `key: value` lines. Building a libyaml parser costs ~130 µs per document, more
+# than everything else a skill's check does, so those lines are read here when -- and only when -- the result is
+# certain to equal PyYAML's (a property test compares the two). Anything else goes to PyYAML.
+_KEY_LINE = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*):( +(.*?))? *")
+_PLAIN = re.compile(r"[A-Za-z\u00a0-\U0010ffff][^\t]*")
+_DOUBLE = re.compile(r'"([^"\\]*)"')
+_SINGLE = re.compile(r"'([^']*)'")
+_FLOW_ITEM = re.compile(r' *(?:"([^"\\]*)"|([A-Za-z][A-Za-z0-9_./-]*(?: [A-Za-z0-9_./-]+)*)) *(,|\])')
+_RESOLVED_WORDS = frozenset({"y", "n", "yes", "no", "true", "false", "on", "off", "null"})  # bool/null, any case
+_UNUSUAL_CHAR = re.compile("[^\n\x20-\x7e\u00a0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]")
+
+
+def _simple_scalar(value: str) -> str | list | None:
+    """The string (or list of strings) a one-line YAML value means, or None when PyYAML must decide."""
+    if not value:
+        return None
+    first = value[0]
+    if first == '"':
+        match = _DOUBLE.fullmatch(value)
+        return match.group(1) if match else None
+    if first == "'":
+        match = _SINGLE.fullmatch(value)
+        return match.group(1) if match else None
+    if first == "[":
+        return _simple_flow_list(value)
+    if (not _PLAIN.fullmatch(value) or ": " in value or " #" in value or value.endswith(":")
+            or value.lower() in _RESOLVED_WORDS):
+        return None
+    return value
+
+
+def _simple_flow_list(value: str) -> list | None:
+    if value == "[]":
+        return []
+    items: list[str] = []
+    position = 1
+    while True:
+        match = _FLOW_ITEM.match(value, position)
+        if match is None:
+            return None
+        quoted, plain, end = match.groups()
+        if plain is not None and plain.lower() in _RESOLVED_WORDS:
+            return None
+        items.append(quoted if quoted is not None else plain)
+        position = match.end()
+        if end == "]":
+            return items if position == len(value) else None
+
+
+def load_simple(text: str) -> tuple[dict, dict[str, int]] | None:
+    """(mapping, key lines) for frontmatter made only of simple one-line `key: value` pairs, else None."""
+    if "\t" in text or "\r" in text or (not text.isascii() and _UNUSUAL_CHAR.search(text)):
+        return None
+    data: dict = {}
+    lines: dict[str, int] = {}
+    for number, line in enumerate(text.split("\n"), start=1):
+        if not line.strip(" "):
+            continue
+        match = _KEY_LINE.fullmatch(line)
+        if match is None:
+            return None
+        key = match.group(1)
+        if key in data or key.lower() in _RESOLVED_WORDS:
+            return None
+        value = _simple_scalar(match.group(3) or "")
+        if value is None:
+            return None
+        data[key] = value
+        lines[key] = number
+    return (data, lines) if data else None
