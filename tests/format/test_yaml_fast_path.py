@@ -5,12 +5,17 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import yaml
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from skillyard.format.frontmatter import split_frontmatter
-from skillyard.format.yamlload import DuplicateKeyError, load_simple, load_with_lines, load_with_pyyaml
+from skillyard.format.yamlload import (
+    DuplicateKeyError,
+    YAMLParseError,
+    load_simple,
+    load_with_lines,
+    load_with_pyyaml,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -19,7 +24,7 @@ REPO = Path(__file__).resolve().parents[2]
 TRICKY = ["yes", "No", "ON", "off", "y", "N", "true", "False", "null", "Null", "~", "1", "1.5", "0x1F", "1:20", "1_000",
           ".inf", "-", "- a", "?", "!tag", "&a", "*a", "%x", "@x", "`x`", "|", ">", "#", " #c", "a#b", ": ", ":", "a:b",
           "[", "]", "{", "}", ",", "'", "''", '"', '\\', "\\n", "\t", " ", "  ", "发票", "é", "\u00a0", "\u3000",
-          "\u2028", "\x85", "\ufeff", "<<", "=", "http://example.com/a?b=c", "x", "Helps", "a b", "v1.2.0"]
+          "\u2028", "\x85", "\ufeff", "\x01", "\x7f", "\r", "<<", "=", "http://example.com/a?b=c", "x", "Helps", "a b", "v1.2.0"]
 words = st.one_of(st.sampled_from(TRICKY), st.text(alphabet="abcXYZ09 -_./", min_size=1, max_size=6))
 fragments = st.lists(words, min_size=1, max_size=4).map("".join)
 keys = st.one_of(st.sampled_from(["name", "description", "tags", "on", "Yes", "n", "argument-hint", "x_y", "1a",
@@ -47,7 +52,7 @@ def pyyaml_result(text: str):
         return ("ok", load_with_pyyaml(text))
     except DuplicateKeyError:
         return ("duplicate", None)
-    except yaml.YAMLError:
+    except YAMLParseError:
         return ("error", None)
 
 
@@ -57,6 +62,8 @@ def pyyaml_result(text: str):
 @example("name: a\ndescription: 处理发票和收据\n")
 @example("a: b  c\n")
 @example("a: x\u0085y\n")
+@example("a: x\x01y\n")
+@example("a: [x\x7f]\n")
 def test_fast_path_agrees_with_pyyaml(text: str) -> None:
     fast = load_simple(text)
     if fast is not None:

@@ -233,3 +233,87 @@ def test_fast_registry_text_equals_the_canonical_document(repo):
     canonical = assemble(entries, history, name=config.name, description=config.section["description"],
                          homepage=None, repository=config.repository_block())
     assert result.outputs["registry.json"] == dumps(canonical)
+    from skillyard.registry import compat
+    from skillyard.registry.compile import index_document
+
+    assert result.outputs["index.json"] == dumps(index_document(canonical))
+    assert result.outputs[".claude-plugin/marketplace.json"] == dumps(compat.marketplace_json(canonical))
+    assert compat.agents_md_block(canonical) in result.outputs["AGENTS.md"]
+    assert '"a-skill": {"commit":"' in result.outputs["index.json"]
+
+
+def test_outputs_of_an_empty_registry_are_canonical(repo):
+    from skillyard.registry import compat
+    from skillyard.registry.compile import index_document
+
+    (repo.root / "skills").mkdir(exist_ok=True)
+    result = build_registry(repo.root)
+    registry = result.registry
+    assert registry["skills"] == []
+    assert result.outputs["registry.json"] == dumps(registry)
+    assert result.outputs["index.json"] == dumps(index_document(registry))
+    assert result.outputs[".claude-plugin/marketplace.json"] == dumps(compat.marketplace_json(registry))
+    assert "_No skills yet._" in result.outputs["AGENTS.md"]
+
+
+def test_a_damaged_cache_is_discarded_and_rebuilt(repo, monkeypatch):
+    import sqlite3
+
+    from skillyard.registry.load import CACHE_FILE
+
+    monkeypatch.delenv("CI", raising=False)
+    for name in ("one", "two"):
+        repo.add_skill(name)
+    repo.commit()
+    fresh = build_registry(repo.root, use_cache=False).outputs
+    cache_path = repo.root / CACHE_FILE
+    assert build_registry(repo.root).outputs == fresh
+    assert cache_path.is_file()
+    cache_path.write_bytes(b"not a database, just garbage" * 100)
+    assert build_registry(repo.root).outputs == fresh
+    with sqlite3.connect(cache_path) as db:
+        assert sorted(r[0] for r in db.execute("SELECT path FROM skills")) == ["skills/one", "skills/two"]
+
+
+def test_the_cache_rewrites_only_the_rows_of_changed_skills(repo, monkeypatch):
+    import sqlite3
+
+    from skillyard.registry.load import CACHE_FILE
+
+    monkeypatch.delenv("CI", raising=False)
+    for name in ("one", "two", "three"):
+        repo.add_skill(name)
+    repo.commit()
+    build_registry(repo.root)
+    db_path = repo.root / CACHE_FILE
+
+    def rows() -> dict:
+        with sqlite3.connect(db_path) as db:
+            return {r[0]: r[1] for r in db.execute("SELECT path, rowid FROM skills")}
+
+    before = rows()
+    repo.write("skills/two/references/extra.md", "# Extra\n")
+    repo.commit()
+    after_build = build_registry(repo.root)
+    after = rows()
+    assert after["skills/one"] == before["skills/one"] and after["skills/three"] == before["skills/three"]
+    assert after["skills/two"] != before["skills/two"]  # INSERT OR REPLACE gives the rewritten row a new rowid
+    assert after_build.outputs == build_registry(repo.root, use_cache=False).outputs
+
+
+def test_a_cache_from_another_policy_is_replaced(repo, monkeypatch):
+    import sqlite3
+
+    from skillyard.registry.load import CACHE_FILE
+
+    monkeypatch.delenv("CI", raising=False)
+    repo.add_skill("one")
+    repo.commit()
+    build_registry(repo.root, mode="lenient")
+    build_registry(repo.root, mode="strict")
+    with sqlite3.connect(repo.root / CACHE_FILE) as db:
+        db.execute("UPDATE meta SET value = 'from-an-older-version' WHERE key = 'key'")
+        db.execute("ALTER TABLE skills RENAME COLUMN findings TO old_findings")  # an older row layout
+    assert build_registry(repo.root).outputs == build_registry(repo.root, use_cache=False).outputs
+    with sqlite3.connect(repo.root / CACHE_FILE) as db:
+        assert [r[0] for r in db.execute("SELECT path FROM skills WHERE findings IS NOT NULL")] == ["skills/one"]

@@ -90,6 +90,8 @@ def compile_schema(schema: object) -> Check:
 
 def _type(rule, schema) -> Check:
     tests = [TYPES[name] for name in (rule if isinstance(rule, list) else [rule])]
+    if len(tests) == 1:
+        return tests[0]
     return lambda value: any(test(value) for test in tests)
 
 

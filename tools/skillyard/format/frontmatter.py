@@ -11,11 +11,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-import yaml
-
 from skillyard.format import safety
 from skillyard.format.findings import Finding, error, strict_or_warning
-from skillyard.format.yamlload import DuplicateKeyError, load_with_lines
+from skillyard.format.yamlload import DuplicateKeyError, YAMLParseError, load_with_lines
 
 MAX_FRONTMATTER_LINES = 200
 
@@ -154,13 +152,13 @@ def _load_yaml(yaml_text: str, *, strict: bool, file: str) -> tuple[object, dict
     except DuplicateKeyError as exc:
         return None, {}, [error("yaml-duplicate-key", f"The key `{exc.key}` appears twice in the frontmatter.",
                                 "Keep one of them.", line=exc.line + 1, field=exc.key, **where)]
-    except yaml.YAMLError as exc:
+    except YAMLParseError as exc:
         first_error = exc
     repaired, changed = repair_unquoted_colons(yaml_text)
     if changed:
         try:
             data, lines = load_with_lines(repaired)
-        except yaml.YAMLError:
+        except (YAMLParseError, DuplicateKeyError):
             pass
         else:
             findings = [strict_or_warning(

@@ -4,22 +4,20 @@ from __future__ import annotations
 
 from skillyard.format.findings import Finding, error
 from skillyard.format.schemas import SCHEMA_FILES, load_schema
-from skillyard.format.yamlload import DuplicateKeyError, load_with_lines
+from skillyard.format.yamlload import DuplicateKeyError, YAMLParseError, load_with_lines
 
 MANIFEST_ONLY_FIELDS = ("schema_version", "system_prompt")
 
 
 def parse_manifest(text: str, file: str = "skill.yaml") -> tuple[dict | None, dict[str, int], list[Finding]]:
-    import yaml
-
     try:
         data, lines = load_with_lines(text)
     except DuplicateKeyError as exc:
         return None, {}, [error("yaml-duplicate-key", f"The key `{exc.key}` appears twice.", "Keep one of them.",
                                 file=file, line=exc.line, field=exc.key)]
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        return None, {}, [error("yaml-syntax", f"skill.yaml is not valid YAML: {getattr(exc, 'problem', exc)}.",
+    except YAMLParseError as exc:
+        mark = exc.problem_mark
+        return None, {}, [error("yaml-syntax", f"skill.yaml is not valid YAML: {exc.problem or exc}.",
                                 "Check indentation and quoting.", file=file, line=mark.line + 1 if mark else None)]
     if not isinstance(data, dict):
         return None, {}, [error("manifest-shape", "skill.yaml is not a mapping.", "Write `field: value` lines.", file=file)]

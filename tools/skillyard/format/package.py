@@ -77,8 +77,8 @@ def _walk(folder: Path, policy: Policy, findings: list[Finding]) -> list[tuple[s
     stack = [("", str(folder))]
     while stack:
         prefix, directory = stack.pop()
-        try:
-            entries = sorted(os.scandir(directory), key=lambda e: e.name)
+        try:  # no need to sort here: the file list and the findings are sorted at the end
+            entries = list(os.scandir(directory))
         except OSError as exc:
             findings.append(error("unreadable", f"Cannot read the folder: {exc.strerror}.", "Fix its permissions.",
                                   file=prefix or "."))
@@ -177,14 +177,14 @@ def load_skill(folder: str | os.PathLike, policy: Policy | None = None, *, rel_p
             continue
         executable = bool(mode & (stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH))
         files.append(FileEntry(rel, len(content), hashlib.sha256(content).hexdigest(), executable))
+        suffix = os.path.splitext(rel)[1].lower()
         if len(content) <= SCAN_LIMIT and (rel in ("SKILL.md", "skill.md", "skill.yaml") or
-                                           os.path.splitext(rel)[1].lower() in security.TEXT_SUFFIXES):
+                                           suffix in security.TEXT_SUFFIXES):
             try:
                 texts[rel] = content.decode("utf-8")
             except UnicodeDecodeError:
                 if rel.lower() == "skill.md":
                     findings.append(error("encoding", "SKILL.md is not UTF-8 text.", "Save it as UTF-8.", file=rel))
-        suffix = os.path.splitext(rel)[1].lower()
         if (suffix in CODE_SUFFIXES or executable) and not rel.startswith(CODE_DIRS):
             findings.append(strict_or_warning(strict, "code-outside-scripts",
                                               f"`{rel}` is executable code outside scripts/.",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import cache
 
 from skillyard.format.fastcheck import quick_valid
 from skillyard.format.findings import Finding, Severity, error, info, strict_or_warning, warning
@@ -13,6 +14,7 @@ KNOWN_CAPABILITIES = ("read-file", "write-file", "http-request", "execute-code")
 INPUT_REF = re.compile(r"\{\{\s*inputs\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
 
 
+@cache
 def known_fields() -> frozenset[str]:
     return frozenset(load_schema(SCHEMA_FILES["frontmatter"])["properties"])
 

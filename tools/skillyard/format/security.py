@@ -35,7 +35,7 @@ def _may_mention_credentials(text: str) -> bool:
 
 def _has_long_token(text: str) -> bool:
     """Whether any whitespace-free run reaches 200 characters; only long lines need splitting into words."""
-    if len(text) < 200:
+    if len(text) < 200 or max(map(len, text.split("\n"))) < 200:
         return False
     return any(len(line) >= 200 and max(map(len, line.split()), default=0) >= 200 for line in text.split("\n"))
 

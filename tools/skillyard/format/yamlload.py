@@ -7,37 +7,48 @@ equal keys; authors need to hear about both.
 from __future__ import annotations
 
 import re
-
-import yaml
-
-_Base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+from functools import cache
 
 
-class DuplicateKeyError(yaml.YAMLError):
+class YAMLParseError(Exception):
+    """PyYAML's error, re-raised so callers need not import yaml (which costs ~25 ms) to catch it."""
+
+    def __init__(self, original: Exception):
+        super().__init__(str(original))
+        self.problem = getattr(original, "problem", None)
+        self.problem_mark = getattr(original, "problem_mark", None)
+
+
+class DuplicateKeyError(Exception):
     def __init__(self, key: str, line: int):
         super().__init__(f"duplicate key {key!r}")
         self.key = key
         self.line = line
 
 
-class FrontmatterLoader(_Base):  # type: ignore[misc,valid-type]
-    """Safe loader without the timestamp resolver, rejecting duplicate mapping keys."""
+@cache
+def frontmatter_loader() -> type:
+    """Safe loader without the timestamp resolver, rejecting duplicate mapping keys (built on first use)."""
+    import yaml
 
-    def construct_mapping(self, node, deep=False):  # noqa: D401 - PyYAML hook
-        seen: set = set()
-        for key_node, _ in node.value:
-            if isinstance(key_node, yaml.ScalarNode):
-                if key_node.value in seen:
-                    raise DuplicateKeyError(key_node.value, key_node.start_mark.line + 1)
-                seen.add(key_node.value)
-        return super().construct_mapping(node, deep=deep)
+    base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
+    class FrontmatterLoader(base):  # type: ignore[misc,valid-type]
+        def construct_mapping(self, node, deep=False):  # noqa: D401 - PyYAML hook
+            seen: set = set()
+            for key_node, _ in node.value:
+                if isinstance(key_node, yaml.ScalarNode):
+                    if key_node.value in seen:
+                        raise DuplicateKeyError(key_node.value, key_node.start_mark.line + 1)
+                    seen.add(key_node.value)
+            return super().construct_mapping(node, deep=deep)
 
-FrontmatterLoader.yaml_implicit_resolvers = {
-    first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
-    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
-}
-FrontmatterLoader.add_constructor("tag:yaml.org,2002:map", FrontmatterLoader.construct_yaml_map)
+    FrontmatterLoader.yaml_implicit_resolvers = {
+        first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+        for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+    }
+    FrontmatterLoader.add_constructor("tag:yaml.org,2002:map", FrontmatterLoader.construct_yaml_map)
+    return FrontmatterLoader
 
 
 def load_with_lines(text: str) -> tuple[object, dict[str, int]]:
@@ -47,13 +58,17 @@ def load_with_lines(text: str) -> tuple[object, dict[str, int]]:
 
 
 def load_with_pyyaml(text: str) -> tuple[object, dict[str, int]]:
-    """The general path: libyaml's parser with our constructor."""
-    loader = FrontmatterLoader(text)
+    """The general path: libyaml's parser with our constructor. Raises YAMLParseError or DuplicateKeyError."""
+    import yaml
+
+    loader = frontmatter_loader()(text)
     try:
         node = loader.get_single_node()
         if node is None:
             return None, {}
         data = loader.construct_document(node)
+    except yaml.YAMLError as exc:
+        raise YAMLParseError(exc) from exc
     finally:
         loader.dispose()
     lines: dict[str, int] = {}
@@ -68,12 +83,14 @@ def load_with_pyyaml(text: str) -> tuple[object, dict[str, int]]:
 # than everything else a skill's check does, so those lines are read here when -- and only when -- the result is
 # certain to equal PyYAML's (a property test compares the two). Anything else goes to PyYAML.
 _KEY_LINE = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*):( +(.*?))? *")
-_PLAIN = re.compile(r"[A-Za-z\u00a0-\U0010ffff][^\t]*")
 _DOUBLE = re.compile(r'"([^"\\]*)"')
 _SINGLE = re.compile(r"'([^']*)'")
 _FLOW_ITEM = re.compile(r' *(?:"([^"\\]*)"|([A-Za-z][A-Za-z0-9_./-]*(?: [A-Za-z0-9_./-]+)*)) *(,|\])')
 _RESOLVED_WORDS = frozenset({"y", "n", "yes", "no", "true", "false", "on", "off", "null"})  # bool/null, any case
-_UNUSUAL_CHAR = re.compile("[^\n\x20-\x7e\u00a0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]")
+# Outside the fast path: controls and tabs, C1 controls (U+0085 is a YAML line break), U+2028/2029 (line and
+# paragraph separators), surrogates, BOM and non-characters. Listed positively: a class of the allowed ranges costs
+# 10 ms to compile on every start.
+_UNUSUAL_CHAR = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]")
 
 
 def _simple_scalar(value: str) -> str | list | None:
@@ -89,7 +106,8 @@ def _simple_scalar(value: str) -> str | list | None:
         return match.group(1) if match else None
     if first == "[":
         return _simple_flow_list(value)
-    if (not _PLAIN.fullmatch(value) or ": " in value or " #" in value or value.endswith(":")
+    plain_start = "a" <= first <= "z" or "A" <= first <= "Z" or first >= "\u00a0"
+    if (not plain_start or "\t" in value or ": " in value or " #" in value or value.endswith(":")
             or value.lower() in _RESOLVED_WORDS):
         return None
     return value
@@ -115,7 +133,7 @@ def _simple_flow_list(value: str) -> list | None:
 
 def load_simple(text: str) -> tuple[dict, dict[str, int]] | None:
     """(mapping, key lines) for frontmatter made only of simple one-line `key: value` pairs, else None."""
-    if "\t" in text or "\r" in text or (not text.isascii() and _UNUSUAL_CHAR.search(text)):
+    if "\r" in text or _UNUSUAL_CHAR.search(text):
         return None
     data: dict = {}
     lines: dict[str, int] = {}

@@ -10,9 +10,15 @@ from pathlib import Path
 from skillyard.errors import SkillyardError
 from skillyard.format.findings import Finding, error
 from skillyard.registry import gitlog
-from skillyard.registry.compile import dumps, index_document, registry_header, registry_text
+from skillyard.registry.compile import (
+    SCHEMA_VERSION,
+    dumps_prepared,
+    fill_line,
+    registry_header,
+    registry_text,
+)
 from skillyard.registry.config import RegistryConfig, load_registry_config
-from skillyard.registry.load import CheckedSkill, SkillCache, check_folders
+from skillyard.registry.load import CACHE_FILE, CheckedSkill, SkillCache, check_folders
 from skillyard.registry.scan import SKILL_MARKERS, find_skill_folders, is_skill_folder
 
 HISTORY_CACHE = ".skillyard-cache/history.json"
@@ -44,12 +50,12 @@ def repo_prefix(root: Path) -> str:
 
 
 def collect(root: Path, config: RegistryConfig, paths: list[str] | None = None, *,
-            nested: bool = False) -> list[tuple[Path, str]]:
+            nested: bool = False) -> list[tuple[str, str]]:
     """(folder, repo-relative path) of every skill under the given paths (default: the skills folder)."""
     prefix = repo_prefix(root)
     root_real = os.path.realpath(root)
     tops = [Path(p) for p in paths] if paths else [config.skills_dir]
-    found: dict[str, Path] = {}
+    found: dict[str, str] = {}
     for top in tops:
         if not top.exists():
             raise SkillyardError(f"{top}: no such folder.", "Pass a skill folder or a folder of skills.")
@@ -58,10 +64,10 @@ def collect(root: Path, config: RegistryConfig, paths: list[str] | None = None, 
         inside = not (top_rel == ".." or top_rel.startswith("../"))
         for folder in find_skill_folders(top, nested=nested):
             if inside:  # string arithmetic, not one realpath per folder: scans of 10,000 skills stay fast
-                tail = str(folder)[len(top_str):].lstrip("/")
+                tail = folder[len(top_str):].lstrip("/")
                 rel = prefix + "/".join(p for p in (top_rel, tail) if p and p != ".").replace(os.sep, "/")
             else:
-                rel = folder.as_posix()
+                rel = folder.replace(os.sep, "/")
             found.setdefault(rel, folder)
     return [(found[rel], rel) for rel in sorted(found)]
 
@@ -126,8 +132,23 @@ def build_registry(root: str | Path = ".", *, mode: str | None = None, skip_inva
     root = Path(root)
     config = config or load_registry_config(root)
     policy = config.policy(mode)
-    cache = SkillCache(root, policy) if use_cache and not os.environ.get("CI") else None
-    folders, fresh, head, dirty = _plan(root, config, cache)
+    head = gitlog.head_commit(root)
+    top = gitlog.repo_toplevel(root) if head else None
+    status = None
+    if use_cache and not os.environ.get("CI") and top is not None and (root / CACHE_FILE).is_file():
+        skills_rel = os.path.relpath(os.path.realpath(config.skills_dir), os.path.realpath(top))
+        status = gitlog.StatusScan(top, skills_rel)  # runs while the cache loads
+    prefetched: tuple[set[str], dict] | None = None
+    try:
+        cache = SkillCache(root, policy) if use_cache and not os.environ.get("CI") else None
+        if status is not None and cache is not None and cache.rows:
+            # While git scans the working tree: decode the cache and bring the history up to HEAD.
+            cache.preload()
+            prefetched = set(cache.rows), history(root, list(cache.rows), use_cache=use_cache)
+        folders, fresh, dirty = _plan(root, config, cache, top=top, status=status)
+    finally:
+        if status is not None:
+            status.finish()
     progress = progress_factory("checking skills", len(folders)) if progress_factory else None
     checked = check_folders(folders, policy, cache=cache, fresh=fresh, head=head, dirty=dirty, progress=progress)
     if progress:
@@ -137,7 +158,11 @@ def build_registry(root: str | Path = ".", *, mode: str | None = None, skip_inva
     if invalid and not skip_invalid:
         return BuildResult(checked)
     valid = [c for c in checked if c.valid]
-    git_history = history(root, [c.path for c in valid], use_cache=use_cache)
+    valid_paths = [c.path for c in valid]
+    if prefetched is not None and prefetched[0].issuperset(valid_paths):
+        git_history = prefetched[1]
+    else:
+        git_history = history(root, valid_paths, use_cache=use_cache)
     header = registry_header(name=config.name, description=str(config.section.get("description", "")),
                              homepage=config.section.get("homepage"), repository=config.repository_block())
     agents_md = root / "AGENTS.md"
@@ -145,34 +170,37 @@ def build_registry(root: str | Path = ".", *, mode: str | None = None, skip_inva
     return BuildResult(checked, render_outputs(header, valid, git_history, agents_md=current), len(valid))
 
 
-def _plan(root: Path, config: RegistryConfig, cache: SkillCache | None):
+def _plan(root: Path, config: RegistryConfig, cache: SkillCache | None, *, top: Path | None,
+          status: gitlog.StatusScan | None):
     """Which folders to check and which of them git says changed since the cached build.
 
-    Returns (folders, fresh or None, HEAD, dirty folders). With no usable cache or git, every folder is listed
-    from disk and `fresh` is None (the cache then falls back to file signatures).
+    Returns (folders, fresh or None, dirty folders). With no usable cache or git, every folder is listed from disk
+    and `fresh` is None (the cache then falls back to file signatures).
     """
-    head = gitlog.head_commit(root)
-    top = gitlog.repo_toplevel(root) if head else None
     if cache is None or top is None or not cache.head or not cache.folders:
-        return collect(root, config), None, head, set()
+        return collect(root, config), None, set()
     skills_rel = os.path.relpath(os.path.realpath(config.skills_dir), os.path.realpath(top))
-    changes = gitlog.changed_since(top, cache.head, skills_rel)
+    changes = gitlog.changed_since(top, cache.head, skills_rel, status=status)
     if changes is None:
-        return collect(root, config), None, head, set()
+        return collect(root, config), None, set()
     changed, dirty_paths = changes
     known = set(cache.folders)
     layout_changed = False
     for path in changed:
+        if path.endswith("/") and gitlog.owner_folder(path + "x", known) is None:
+            layout_changed = True  # a whole ignored folder outside every known skill: it may hold skills
+            break
         if path.rsplit("/", 1)[-1] in SKILL_MARKERS:
             folder = path.rsplit("/", 1)[0]
             if is_skill_folder(top / folder) != (folder in known):
                 layout_changed = True
                 break
-    folders = collect(root, config) if layout_changed else [(top / rel, rel) for rel in cache.folders]
+    top_str = str(top)
+    folders = collect(root, config) if layout_changed else [(f"{top_str}/{rel}", rel) for rel in cache.folders]
     names = {rel for _, rel in folders}
     fresh = {owner for path in changed if (owner := gitlog.owner_folder(path, names))} | (cache.dirty & names)
     dirty = {owner for path in dirty_paths if (owner := gitlog.owner_folder(path, names))}
-    return folders, fresh, head, dirty
+    return folders, fresh, dirty
 
 
 AGENTS_MD_HEADER = ("# Agent instructions\n\nThis repository is a Skillyard skill registry. The list below is generated "
@@ -185,24 +213,23 @@ def render_outputs(header: dict, skills: list[CheckedSkill], git_history: dict[s
     replaced (the rest is the maintainers' text)."""
     from skillyard.registry import compat
 
-    rows, summaries = [], []
-    for skill in skills:
-        commit, updated = git_history.get(skill.path, ("", ""))
-        rows.append((skill.name, skill.path, skill.line, commit, updated))
-        summaries.append({**skill.summary, "commit": commit})
-    summaries.sort(key=lambda s: (s["name"], s["path"]))
-    light = {**header, "skills": summaries}
-    block = compat.agents_md_block(light)
+    ordered = sorted(skills, key=lambda s: (s.name, s.path))
+    commits = [git_history.get(skill.path, ("", "")) for skill in ordered]
+    rows = [(s.name, s.path, s.line, commit, updated) for s, (commit, updated) in zip(ordered, commits, strict=True)]
+    index_lines = [fill_line(s.lines["index"], commit) for s, (commit, _) in zip(ordered, commits, strict=True)]
+    block = compat.agents_md_block_from_lines([s.lines["agents"] for s in ordered])
     if agents_md and compat.BEGIN in agents_md and compat.END in agents_md:
         head, _, rest = agents_md.partition(compat.BEGIN)
         _, _, tail = rest.partition(compat.END)
         agents = head + block.rstrip("\n") + tail
     else:
         agents = (agents_md.rstrip("\n") + "\n\n" if agents_md else AGENTS_MD_HEADER) + block
+    index_header = {"schema_version": SCHEMA_VERSION, "name": header["name"]}
     return {
         "registry.json": registry_text(header, rows),
-        "index.json": dumps(index_document(light)),
-        ".claude-plugin/marketplace.json": dumps(compat.marketplace_json(light)),
+        "index.json": dumps_prepared(index_header, {"skills": ("{", index_lines)}),
+        ".claude-plugin/marketplace.json": dumps_prepared(
+            compat.marketplace_header(header), {"plugins": ("[", [s.lines["plugin"] for s in ordered])}),
         "AGENTS.md": agents,
     }
 

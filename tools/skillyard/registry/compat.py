@@ -47,7 +47,8 @@ def _source_path(path: str) -> str:
     return path if path.startswith("./") else f"./{path}"
 
 
-def _plugin(skill: dict) -> dict:
+def plugin_entry(skill: dict) -> dict:
+    """One skill's plugin entry in marketplace.json."""
     entry = {"name": skill["name"], "description": skill.get("description", ""), "source": "./", "strict": False,
              "skills": [_source_path(skill.get("path") or f"skills/{skill['name']}")]}
     if skill.get("version"):
@@ -63,29 +64,40 @@ def _plugin(skill: dict) -> dict:
     return entry
 
 
-def marketplace_json(registry: dict) -> dict:
-    """`.claude-plugin/marketplace.json` for the registry: one plugin per skill, sorted by name."""
+def marketplace_header(registry: dict) -> dict:
+    """marketplace.json without its `plugins` (the build adds those from pre-encoded lines)."""
     document = {"name": _marketplace_name(registry), "owner": _owner(registry)}
     if registry.get("description"):
         document["metadata"] = {"description": registry["description"]}
-    document["plugins"] = [_plugin(s) for s in sorted(registry.get("skills", []), key=lambda s: s["name"])]
     return document
+
+
+def marketplace_json(registry: dict) -> dict:
+    """`.claude-plugin/marketplace.json` for the registry: one plugin per skill, sorted by name."""
+    plugins = [plugin_entry(s) for s in sorted(registry.get("skills", []), key=lambda s: s["name"])]
+    return {**marketplace_header(registry), "plugins": plugins}
 
 
 def _one_line(text: str) -> str:
     return " ".join(str(text).split()).replace("|", "\\|")
 
 
+def agents_line(skill: dict) -> str:
+    """One skill's line in the AGENTS.md block."""
+    path = str(skill.get("path") or f"skills/{skill['name']}").strip("/")
+    return f"- **{skill['name']}** (`{path}/SKILL.md`): {_one_line(skill.get('description', ''))}"
+
+
 def agents_md_block(registry: dict) -> str:
     """A Markdown block for AGENTS.md: between marker comments so a build can replace it in place."""
+    skills = sorted(registry.get("skills", []), key=lambda s: s["name"])
+    return agents_md_block_from_lines([agents_line(skill) for skill in skills])
+
+
+def agents_md_block_from_lines(skill_lines: list[str]) -> str:
     lines = [BEGIN, "## Skills", "",
              "Each skill is a folder with a SKILL.md. Read the SKILL.md of a skill whose description matches the "
              "task before starting, and follow it; open files it mentions only when needed.", ""]
-    skills = sorted(registry.get("skills", []), key=lambda s: s["name"])
-    if not skills:
-        lines.append("_No skills yet._")
-    for skill in skills:
-        path = str(skill.get("path") or f"skills/{skill['name']}").strip("/")
-        lines.append(f"- **{skill['name']}** (`{path}/SKILL.md`): {_one_line(skill.get('description', ''))}")
+    lines += skill_lines or ["_No skills yet._"]
     lines += ["", END, ""]
     return "\n".join(lines)

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
-from skillyard.format.package import SkillPackage
 from skillyard.format.schemas import SCHEMA_FILES, load_schema
+
+if TYPE_CHECKING:
+    from skillyard.format.package import SkillPackage
 
 SCHEMA_VERSION = "1.0"
 RUNTIME_FIELDS = ("argument-hint", "user-invocable", "disable-model-invocation", "model", "context", "agent",
@@ -91,11 +94,14 @@ def compile_skill(pkg: SkillPackage) -> dict:
 # Git fields are filled in after the (cached, parallel) per-skill encoding: these stand in for them.
 COMMIT_SLOT = "\u0000commit\u0000"
 UPDATED_SLOT = "\u0000updated_at\u0000"
+_COMMIT_SLOT_JSON = json.dumps(COMMIT_SLOT)
+_UPDATED_SLOT_JSON = json.dumps(UPDATED_SLOT)
 SUMMARY_KEYS = ("name", "description", "version", "path", "integrity", "author", "license", "homepage", "tags")
+_COMPACT = json.JSONEncoder(ensure_ascii=False, sort_keys=True, separators=(",", ":"))  # one encoder, reused
 
 
 def compact(value: object) -> str:
-    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return _COMPACT.encode(value)
 
 
 def entry_line(entry: dict) -> str:
@@ -108,9 +114,23 @@ def entry_summary(entry: dict) -> dict:
     return {k: entry[k] for k in SUMMARY_KEYS if k in entry}
 
 
-def fill_line(line: str, commit: str, updated_at: str) -> str:
-    return line.replace(json.dumps(COMMIT_SLOT), json.dumps(commit), 1).replace(
-        json.dumps(UPDATED_SLOT), json.dumps(updated_at), 1)
+def index_item(skill: dict) -> dict:
+    """A skill's value in index.json."""
+    return {"version": skill["version"], "integrity": skill["integrity"], "path": skill["path"],
+            "commit": skill["commit"]}
+
+
+def index_line(summary: dict) -> str:
+    """A skill's index.json line, with a slot for `commit`."""
+    return f"{compact(summary['name'])}: {compact(index_item({**summary, 'commit': COMMIT_SLOT}))}"
+
+
+_quote = json.encoder.encode_basestring  # the C encoder json.dumps uses for a str (ensure_ascii=False)
+
+
+def fill_line(line: str, commit: str, updated_at: str | None = None) -> str:
+    line = line.replace(_COMMIT_SLOT_JSON, _quote(commit), 1)
+    return line if updated_at is None else line.replace(_UPDATED_SLOT_JSON, _quote(updated_at), 1)
 
 
 def registry_header(*, name: str, description: str, homepage: str | None, repository: dict) -> dict:
@@ -127,12 +147,8 @@ def registry_text(header: dict, skills: list[tuple[str, str, str, str, str]]) ->
     Byte-identical to `dumps(assemble(...))`, which a test checks; this path only avoids encoding twice.
     """
     ordered = sorted(skills, key=lambda s: (s[0], s[1]))
-    if not ordered:
-        return dumps({**header, "skills": []})
-    marker = "\u0000skills\u0000"
-    head = json.dumps({**header, "skills": marker}, ensure_ascii=False, indent=2, sort_keys=True)
-    body = ",\n".join("    " + fill_line(line, commit, updated) for _, _, line, commit, updated in ordered)
-    return head.replace(json.dumps(marker), "[\n" + body + "\n  ]", 1) + "\n"
+    lines = [fill_line(line, commit, updated) for _, _, line, commit, updated in ordered]
+    return dumps_prepared(header, {"skills": ("[", lines)})
 
 
 def assemble(entries: list[dict], history: dict[str, tuple[str, str]], *, name: str, description: str,
@@ -157,12 +173,8 @@ def assemble(entries: list[dict], history: dict[str, tuple[str, str]], *, name: 
 
 def index_document(registry: dict) -> dict:
     """The slim update index: name → version, integrity, path, commit."""
-    return {
-        "schema_version": SCHEMA_VERSION,
-        "name": registry["name"],
-        "skills": {s["name"]: {"version": s["version"], "integrity": s["integrity"], "path": s["path"],
-                               "commit": s["commit"]} for s in registry["skills"]},
-    }
+    return {"schema_version": SCHEMA_VERSION, "name": registry["name"],
+            "skills": {s["name"]: index_item(s) for s in registry["skills"]}}
 
 
 def dumps(document: dict) -> str:
@@ -171,21 +183,30 @@ def dumps(document: dict) -> str:
     Large collections at the top level (`skills`, `plugins`) are written one compact entry per line, like crates.io's
     index: a change to one skill is a one-line diff, and the C encoder (which never indents) does the heavy part.
     """
-    collections = {k: v for k, v in document.items()
-                   if isinstance(v, list) and v and all(isinstance(i, dict) for i in v)
-                   or isinstance(v, dict) and v and all(isinstance(i, dict) for i in v.values())}
-    if not collections:
-        return json.dumps(document, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
-
-    def compact(value: object) -> str:
-        return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-
-    markers = {key: f"\u0000{key}\u0000" for key in collections}
-    text = json.dumps({**document, **markers}, ensure_ascii=False, indent=2, sort_keys=True)
-    for key, items in collections.items():
-        if isinstance(items, list):
-            block = "[\n" + ",\n".join("    " + compact(item) for item in items) + "\n  ]"
+    collections: dict[str, tuple[str, list[str]]] = {}
+    rest = dict(document)
+    for key, value in document.items():
+        if isinstance(value, list) and value and all(isinstance(i, dict) for i in value):
+            collections[key] = ("[", [compact(item) for item in value])
+        elif isinstance(value, dict) and value and all(isinstance(i, dict) for i in value.values()):
+            collections[key] = ("{", [f"{compact(k)}: {compact(value[k])}" for k in sorted(value)])
         else:
-            block = "{\n" + ",\n".join(f"    {compact(k)}: {compact(items[k])}" for k in sorted(items)) + "\n  }"
-        text = text.replace(json.dumps(markers[key]), block, 1)
+            continue
+        del rest[key]
+    return dumps_prepared(rest, collections)
+
+
+def dumps_prepared(document: dict, collections: dict[str, tuple[str, list[str]]]) -> str:
+    """`dumps` for a document whose large collections arrive as encoded lines: key → ("[" or "{", lines in order).
+
+    List lines are compact items; dict lines are `"key": value` pairs sorted by key.
+    """
+    markers = {key: f"\u0000{key}\u0000" for key, (_, lines) in collections.items() if lines}
+    doc = {**document, **{key: [] if opener == "[" else {} for key, (opener, lines) in collections.items() if not lines},
+           **markers}
+    text = json.dumps(doc, ensure_ascii=False, indent=2, sort_keys=True)
+    for key, marker in markers.items():
+        opener, lines = collections[key]
+        closer = "]" if opener == "[" else "}"
+        text = text.replace(json.dumps(marker), f"{opener}\n    " + ",\n    ".join(lines) + f"\n  {closer}", 1)
     return text + "\n"

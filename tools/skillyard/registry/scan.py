@@ -6,7 +6,6 @@ A skill nested inside another skill ships twice; the outer skill's package check
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 SKILL_MARKERS = ("SKILL.md", "skill.md", "skill.yaml")
 LEAF_FOLDERS = frozenset({"scripts", "references", "assets", "tests", "config", "node_modules"})
@@ -16,16 +15,17 @@ def is_skill_folder(path: str | os.PathLike) -> bool:
     return any(os.path.isfile(os.path.join(path, marker)) for marker in SKILL_MARKERS)
 
 
-def find_skill_folders(top: str | os.PathLike, *, nested: bool = False) -> list[Path]:
-    """Every skill folder under `top` (or `top` itself), sorted; hidden folders and links are not entered.
+def find_skill_folders(top: str | os.PathLike, *, nested: bool = False) -> list[str]:
+    """Every skill folder under `top` (or `top` itself) as a path string, sorted; hidden folders and links are not
+    entered.
 
     With `nested`, skills inside other skills are listed too (a skill's own package check reports them either way).
-    Without it a skill folder costs one `stat`, which keeps scans of 10,000 skills fast.
+    Without it a skill folder costs one `stat` (and no Path object), which keeps scans of 10,000 skills fast.
     """
-    top = Path(top)
+    top = os.fspath(top)
     top_is_skill = is_skill_folder(top)
-    found: list[Path] = [top] if top_is_skill else []
-    stack = [(str(top), top_is_skill)] if (nested or not top_is_skill) else []
+    found: list[str] = [top] if top_is_skill else []
+    stack = [(top, top_is_skill)] if (nested or not top_is_skill) else []
     while stack:
         directory, inside_skill = stack.pop()
         try:
@@ -39,7 +39,7 @@ def find_skill_folders(top: str | os.PathLike, *, nested: bool = False) -> list[
                 continue  # a skill's own resource folders hold no skills
             is_skill = is_skill_folder(entry.path)
             if is_skill:
-                found.append(Path(entry.path))
+                found.append(entry.path)
             if nested or not is_skill:
                 stack.append((entry.path, is_skill))
-    return sorted(found, key=lambda p: p.as_posix())
+    return sorted(found, key=lambda p: p.replace(os.sep, "/"))
