@@ -124,7 +124,7 @@ def _remove(args) -> int:
 
 
 def _refresh(args) -> int:
-    from skillyard.cli.common import print_json
+    from skillyard.cli.common import Progress, print_json
     from skillyard.client import cache
     from skillyard.client.config import load_config
     from skillyard.errors import SkillyardError
@@ -134,17 +134,19 @@ def _refresh(args) -> int:
     if not chosen:
         raise SkillyardError("no sources are configured", "Add one with `skill source add URL`.")
     results, failed = [], 0
-    for source in chosen:
-        cached = cache.sync(config, offline=True, sources=[source])[0] if cache.read_meta(config, source) else None
-        try:
-            entry = cache.refresh_source(config, source, cached=cached)
-            results.append(_summary(source, entry))
-        except SkillyardError as exc:
-            failed += 1
-            row = {**source.to_dict(), "status": "failed", "error": exc.message, "cache_kept": cached is not None}
-            if exc.fix:
-                row["fix"] = exc.fix
-            results.append(row)
+    with Progress("refreshing sources", len(chosen), enabled=False if args.json else None) as progress:
+        for source in chosen:
+            cached = cache.sync(config, offline=True, sources=[source])[0] if cache.read_meta(config, source) else None
+            try:
+                entry = cache.refresh_source(config, source, cached=cached)
+                results.append(_summary(source, entry))
+            except SkillyardError as exc:
+                failed += 1
+                row = {**source.to_dict(), "status": "failed", "error": exc.message, "cache_kept": cached is not None}
+                if exc.fix:
+                    row["fix"] = exc.fix
+                results.append(row)
+            progress.advance()
     if args.json:
         print_json({"ok": not failed, "sources": results})
     else:
