@@ -266,3 +266,23 @@ def test_project_flag_uses_the_current_folder_and_update_moves_the_lock(registry
     assert lock["version"] == "1.1.0" and lock["targets"] == ["cursor"]
     assert "references/examples.md" in {f["path"] for f in lock["files"]}
     assert not (user_home / ".agents").exists()
+
+
+def test_project_lock_records_a_local_skill_inside_the_project_relative_to_it(skill_cli, tmp_path):
+    import shutil
+
+    project = tmp_path / "proj"
+    folder = project / "vendor" / "house-style"
+    folder.mkdir(parents=True)
+    (folder / "SKILL.md").write_text(skill_md("house-style", "Applies the team's writing style to documents."))
+    installed = skill_cli("install", str(folder), "--project-dir", str(project), "--target", "agents")
+    assert installed.code == 0, installed.err
+    lock = json.loads((project / "skills.lock.json").read_text())
+    assert lock["skills"]["house-style"]["resolved_source"]["path"] == "vendor/house-style"
+    moved = tmp_path / "elsewhere" / "proj"  # another checkout of the same project
+    shutil.copytree(project, moved, symlinks=True)
+    shutil.rmtree(moved / ".agents")
+    restored = skill_cli("install", "--project-dir", str(moved), "--json")
+    assert restored.code == 0, restored.err
+    assert (moved / ".agents" / "skills" / "house-style" / "SKILL.md").read_bytes() == (folder / "SKILL.md").read_bytes()
+    assert json.loads((moved / "skills.lock.json").read_text()) == lock

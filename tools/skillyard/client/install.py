@@ -363,7 +363,8 @@ def install(candidate: Candidate, opts: Options, config, *, locked_inputs: dict 
         lock_doc["targets"] = sorted(kept + placed, key=lambda t: (t["scope"], t["target"], t["path"]))
         lockfile.write_skill_lock(canonical, lock_doc)
         if opts.scope == "project":
-            lockfile.update_project_lock(opts.project_root, candidate.name, lockfile.project_entry(lock_doc))
+            lockfile.update_project_lock(opts.project_root, candidate.name,
+                                             lockfile.project_entry(lock_doc, opts.project_root))
     outcome.status = "unchanged" if same and not opts.force else ("updated" if previous else "installed")
     outcome.targets = lock_doc["targets"]
     return outcome
@@ -466,8 +467,9 @@ def split_inputs(candidates: list[Candidate], cli: dict) -> dict[str, dict]:
 # ---------------------------------------------------------------------------------------------- restore
 
 
-def locked_candidate(name: str, entry: dict, config, *, progress=None) -> Candidate:
-    """Fetch exactly what a lock entry pins, verifying its integrity."""
+def locked_candidate(name: str, entry: dict, config, *, progress=None, project_root: Path | None = None) -> Candidate:
+    """Fetch exactly what a lock entry pins, verifying its integrity. A relative local path is read from
+    `project_root`."""
     source = entry["resolved_source"]
     kind = source["type"]
     if kind == "registry":
@@ -488,7 +490,11 @@ def locked_candidate(name: str, entry: dict, config, *, progress=None) -> Candid
         candidate = from_github(f"github:{owner}/{repo}", config, commit=source.get("commit"),
                                 path=source.get("path", ""), integrity=source["integrity"])
     elif kind == "local":
-        candidate = from_local(Path(source.get("path", "")))
+        local = Path(source.get("path", ""))
+        if not local.is_absolute() and project_root is not None:
+            local = Path(project_root) / local
+        candidate = from_local(local)
+        source = {**source, "path": candidate.source["path"]}  # each skill.lock.json keeps the absolute path
     else:  # pragma: no cover - the schema allows only the three
         raise SkillyardError(f"Unknown source type {kind!r} for {name}.", "Reinstall the skill.")
     if candidate.source["integrity"] != source["integrity"]:
@@ -536,7 +542,8 @@ def restore_project(opts: Options, config, *, progress=None) -> list[Outcome]:
     opts.scope = "project"
     prepared = []
     for name, entry in sorted(document["skills"].items()):
-        prepared.append((locked_candidate(name, entry, config, progress=progress), entry))
+        prepared.append((locked_candidate(name, entry, config, progress=progress, project_root=opts.project_root),
+                         entry))
     outcomes = []
     for candidate, entry in prepared:
         opts.targets = list(entry.get("targets") or opts.targets)

@@ -110,11 +110,21 @@ def read_project_lock(project_root: Path) -> dict | None:
         return None
 
 
-def project_entry(skill_lock: dict) -> dict:
-    """The project lockfile's record of one skill, from its skill.lock.json."""
+def project_entry(skill_lock: dict, project_root: Path | None = None) -> dict:
+    """The project lockfile's record of one skill, from its skill.lock.json.
+
+    A local source inside the project is recorded relative to the project root, so the lockfile works in every
+    checkout of the project (an absolute path would only work on the machine that wrote it).
+    """
+    source = dict(skill_lock["resolved_source"])
+    if source.get("type") == "local" and project_root is not None and os.path.isabs(source.get("path", "")):
+        root = os.path.realpath(project_root)
+        real = os.path.realpath(source["path"])
+        if os.path.commonpath([root, real]) == root:
+            source["path"] = Path(os.path.relpath(real, root)).as_posix()
     return {
         "version": skill_lock["version"],
-        "resolved_source": skill_lock["resolved_source"],
+        "resolved_source": source,
         "resolved_inputs": skill_lock["resolved_inputs"],
         "targets": sorted({t["target"] for t in skill_lock.get("targets", [])}),
         "files": sorted(skill_lock.get("files", []), key=lambda f: f["path"]),
