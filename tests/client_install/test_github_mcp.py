@@ -215,3 +215,25 @@ def test_check_deps_command_against_mcp_server(dep_registry, mcp_server, configu
     assert ok.code == 0 and json.loads(ok.out)["ok"] is True
     remote = skill_cli("check-deps", "needs-vision")
     assert remote.code == 1 and "vision.describe" in remote.err
+
+
+def test_update_of_a_github_install_follows_the_branch_it_was_installed_from(git_server, skill_cli, user_home):
+    from tests.support.gitserver import git
+
+    base = skill_md("branch-notes", "Keeps release notes for a branch.")
+    git_server.create_repo("acme", "branchy", {"skills/branch-notes/SKILL.md": base + "\nfirst\n"})
+    repo = git_server.repo_path("acme", "branchy")
+    git(repo, "branch", "stable")
+    installed = skill_cli("install", "github:acme/branchy/skills/branch-notes@stable", "--target", "agents", "--json")
+    assert installed.code == 0, installed.err
+    skill_file = skills_dir(user_home) / "branch-notes" / "SKILL.md"
+    git_server.commit("acme", "branchy", {"skills/branch-notes/SKILL.md": base + "\nmain only\n"})
+    git(repo, "checkout", "-q", "stable")
+    git_server.commit("acme", "branchy", {"skills/branch-notes/SKILL.md": base + "\nstable fix\n"})
+    stable_head = git_server.sha("acme", "branchy")
+    git(repo, "checkout", "-q", "main")
+    updated = skill_cli("update", "branch-notes")
+    assert updated.code == 0, updated.err
+    assert skill_file.read_text().endswith("stable fix\n")
+    lock = json.loads((skill_file.parent / "skill.lock.json").read_text())["resolved_source"]
+    assert (lock["ref"], lock["commit"]) == ("stable", stable_head)

@@ -183,6 +183,8 @@ def from_github(ref_text: str, config, *, commit: str | None = None, path: str |
                              "The repository's history was rewritten or the archive was tampered with.")
     source = {"type": "github", "url": ref.url, "commit": archive_commit or commit or ref.ref,
               "path": folder, "integrity": actual}
+    if ref.ref != "HEAD":
+        source["ref"] = ref.ref  # what `skill update` follows (a branch or tag moves; a commit stays put)
     return Candidate(name, str(data_fm.get("version") or "0.0.0"), source, files,
                      list(data_fm.get("inputs") or []), list(data_fm.get("mcp_deps") or []),
                      str(data_fm.get("description") or ""))

@@ -68,7 +68,7 @@ def skill_lock_document(*, skill: str, version: str, resolved_source: dict, reso
 
 def clean_source(source: dict) -> dict:
     """Only the schema's keys, none empty; a URL never keeps credentials."""
-    out = {k: v for k, v in source.items() if k in ("type", "source", "url", "commit", "path", "integrity") and v}
+    out = {k: v for k, v in source.items() if k in ("type", "source", "url", "ref", "commit", "path", "integrity") and v}
     if "url" in out:
         out["url"] = strip_credentials(out["url"])
     return out

@@ -51,7 +51,8 @@ def latest(name: str, lock: dict, config, *, progress=None) -> inst.Candidate:
         from skillyard.client import github
 
         owner, repo = github.repo_from_url(source.get("url", ""))
-        return inst.from_github(f"github:{owner}/{repo}", config, path=source.get("path", ""))
+        wanted = f"@{source['ref']}" if source.get("ref") else ""  # the branch or tag asked for, else the default
+        return inst.from_github(f"github:{owner}/{repo}{wanted}", config, path=source.get("path", ""))
     return inst.from_local(Path(source.get("path", "")))
 
 
