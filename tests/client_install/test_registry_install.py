@@ -286,3 +286,12 @@ def test_project_lock_records_a_local_skill_inside_the_project_relative_to_it(sk
     assert restored.code == 0, restored.err
     assert (moved / ".agents" / "skills" / "house-style" / "SKILL.md").read_bytes() == (folder / "SKILL.md").read_bytes()
     assert json.loads((moved / "skills.lock.json").read_text()) == lock
+
+
+def test_doctor_reports_a_live_source_as_answering(registry, git_server, skill_cli):
+    git_server.clear_log()
+    result = skill_cli("doctor", "--json")
+    sources = [f for f in json.loads(result.out)["findings"] if f["check"] == "source"]
+    assert [(f["source"], f["status"]) for f in sources] == [("acme", "ok")]
+    assert "answers" in sources[0]["message"]
+    assert git_server.requests("registry.json"), "doctor must really ask the server"
