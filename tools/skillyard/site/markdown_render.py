@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
+from skillyard.site.gfm_lists import github_lists
 from skillyard.site.sanitize import clean_html
 
 # superfences finds fenced code inside list items (numbered steps with commands are common in SKILL.md); plain
@@ -31,7 +32,7 @@ class BodyRenderer:
         if truncated:
             body = body[:MAX_BODY_CHARS]
         self._md.reset()
-        html = self._md.convert(body)
+        html = self._md.convert(github_lists(body))
         if truncated:
             html += "\n<p><em>The rest of SKILL.md is not shown here; open the raw file.</em></p>"
         return clean_html(html, files=files, file_base=file_base)
