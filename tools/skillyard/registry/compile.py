@@ -208,5 +208,5 @@ def dumps_prepared(document: dict, collections: dict[str, tuple[str, list[str]]]
     for key, marker in markers.items():
         opener, lines = collections[key]
         closer = "]" if opener == "[" else "}"
-        text = text.replace(json.dumps(marker), f"{opener}\n    " + ",\n    ".join(lines) + f"\n  {closer}", 1)
+        text = text.replace(json.dumps(marker, ensure_ascii=False), f"{opener}\n    " + ",\n    ".join(lines) + f"\n  {closer}", 1)
     return text + "\n"
