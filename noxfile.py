@@ -46,8 +46,10 @@ def lint(session: nox.Session) -> None:
 
 @nox.session(python=PYTHON)
 def bench(session: nox.Session) -> None:
-    """Benchmarks (never part of the tests): each writes its figures to benchmarks/results/<area>.json."""
-    session.install("-e", ".[test]")
+    """Benchmarks (never part of the tests): each writes its figures to benchmarks/results/<area>.json.
+
+    skills-ref (the Agent Skills reference validator) is installed here only, to be measured beside ours."""
+    session.install("-e", ".[test]", "skills-ref==0.1.1")
     scripts = sorted(glob.glob("benchmarks/bench_*.py"))
     for script in scripts:
         session.run("python", script, *session.posargs)

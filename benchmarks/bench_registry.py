@@ -1,7 +1,7 @@
 """Registry benchmark: validate + build throughput at 1,000 and 10,000 synthetic skills, an incremental rebuild,
 and the reference validator (`skills-ref`) on the same folders for comparison.
 
-    python benchmarks/bench_registry.py [--quick] [--sizes 1000 10000] [--repeat 3]
+    python benchmarks/bench_registry.py [--quick] [--sizes 1000 10000] [--repeat 5]
 
 Figures go to benchmarks/results/registry.json. Not a test: nothing here asserts a time.
 """
@@ -115,7 +115,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="1,000 skills only")
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000])
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--repeat", type=int, default=5, help="runs per figure; the median is reported (the first "
+                        "run after writing 45,000 files is slow while the OS caches settle)")
     args = parser.parse_args()
     sizes = [1000] if args.quick else args.sizes
     env = os.environ.copy()

@@ -210,11 +210,37 @@ def test_cache_key_is_stable_across_processes():
     import subprocess
     import sys
 
-    code = ("from skillyard.registry.load import _cache_key\nfrom skillyard.format import Policy\n"
+    code = ("from skillyard.registry.cache import _cache_key\nfrom skillyard.format import Policy\n"
             "print(_cache_key(Policy(strict=True, required_fields=('version',))))")
     keys = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                            env={**os.environ, "PYTHONHASHSEED": seed}).stdout for seed in ("1", "2", "3")}
     assert len(keys) == 1
+
+
+def test_cache_key_changes_when_the_checking_code_changes(tmp_path):
+    """An edited checkout (a fixed rule, say) must never reuse answers the old code gave."""
+    import shutil
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import skillyard
+
+    copy = tmp_path / "src" / "skillyard"
+    shutil.copytree(Path(skillyard.__file__).parent, copy, symlinks=False,
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    code = ("from skillyard.registry.cache import _cache_key\nfrom skillyard.format import Policy\n"
+            "print(_cache_key(Policy()))")
+
+    def key() -> str:
+        return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                              env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(copy.parent)}).stdout
+
+    before = key()
+    assert before == key()
+    with (copy / "format" / "rules.py").open("a", encoding="utf-8") as handle:
+        handle.write("\n# a rule was fixed\n")
+    assert key() != before
 
 
 def test_fast_registry_text_equals_the_canonical_document(repo):
@@ -259,7 +285,7 @@ def test_outputs_of_an_empty_registry_are_canonical(repo):
 def test_a_damaged_cache_is_discarded_and_rebuilt(repo, monkeypatch):
     import sqlite3
 
-    from skillyard.registry.load import CACHE_FILE
+    from skillyard.registry.cache import CACHE_FILE
 
     monkeypatch.delenv("CI", raising=False)
     for name in ("one", "two"):
@@ -278,7 +304,7 @@ def test_a_damaged_cache_is_discarded_and_rebuilt(repo, monkeypatch):
 def test_the_cache_rewrites_only_the_rows_of_changed_skills(repo, monkeypatch):
     import sqlite3
 
-    from skillyard.registry.load import CACHE_FILE
+    from skillyard.registry.cache import CACHE_FILE
 
     monkeypatch.delenv("CI", raising=False)
     for name in ("one", "two", "three"):
@@ -304,7 +330,7 @@ def test_the_cache_rewrites_only_the_rows_of_changed_skills(repo, monkeypatch):
 def test_a_cache_from_another_policy_is_replaced(repo, monkeypatch):
     import sqlite3
 
-    from skillyard.registry.load import CACHE_FILE
+    from skillyard.registry.cache import CACHE_FILE
 
     monkeypatch.delenv("CI", raising=False)
     repo.add_skill("one")

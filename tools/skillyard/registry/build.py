@@ -10,6 +10,8 @@ from pathlib import Path
 from skillyard.errors import SkillyardError
 from skillyard.format.findings import Finding, error
 from skillyard.registry import gitlog
+from skillyard.registry.cache import CACHE_FILE, SkillCache
+from skillyard.registry.checked import CheckedSkill
 from skillyard.registry.compile import (
     SCHEMA_VERSION,
     dumps_prepared,
@@ -18,7 +20,7 @@ from skillyard.registry.compile import (
     registry_text,
 )
 from skillyard.registry.config import RegistryConfig, load_registry_config
-from skillyard.registry.load import CACHE_FILE, CheckedSkill, SkillCache, check_folders
+from skillyard.registry.load import check_folders
 from skillyard.registry.scan import SKILL_MARKERS, find_skill_folders, is_skill_folder
 
 HISTORY_CACHE = ".skillyard-cache/history.json"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from skillyard.registry.load import CheckedSkill
+from skillyard.registry.checked import CheckedSkill
 
 SCHEMA_VERSION = "1.0"
 
