@@ -268,7 +268,7 @@ def test_out_folders_that_would_destroy_sources_are_refused(tmp_path, where):
 
 
 def test_index_json_next_to_the_registry_is_published_or_refused_when_stale(tmp_path):
-    from skillyard.site.machine import dump, index_document
+    from skillyard.registry.compile import dumps, index_document
 
     root = tmp_path / "repo"
     registry_path = write_registry(root, SKILLS[:2])
@@ -277,7 +277,7 @@ def test_index_json_next_to_the_registry_is_published_or_refused_when_stale(tmp_
     (root / "index.json").write_bytes(written)
     build_site(registry_path, root, tmp_path / "out", config=CONFIG, work_dir=tmp_path / "work")
     assert (tmp_path / "out/index.json").read_bytes() == written
-    assert written != dump(index_document(registry))
+    assert written != dumps(index_document(registry)).encode()
 
     stale = index_document(registry)
     stale["skills"]["pdf-tools"]["version"] = "0.9.0"

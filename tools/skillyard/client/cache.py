@@ -13,13 +13,10 @@ If-None-Match / If-Modified-Since; when the network fails the cached copy is use
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
-import os
 import shutil
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -27,6 +24,7 @@ from pathlib import Path
 
 from skillyard.client.config import Config, Source
 from skillyard.errors import SkillyardError
+from skillyard.fsutil import write_atomic
 
 Warn = Callable[[str], None]
 
@@ -74,19 +72,6 @@ class CacheEntry:
 def source_dir(config: Config, source: Source | str) -> Path:
     name = source if isinstance(source, str) else source.name
     return config.cache_dir / "registries" / name
-
-
-def _atomic_write(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
 
 
 def read_meta(config: Config, source: Source) -> dict | None:
@@ -143,7 +128,7 @@ def _load_verified(source: Source, directory: Path, meta: dict, warn: Warn) -> d
 def _write_meta(directory: Path, meta: dict) -> dict:
     stat = (directory / "registry.json").stat()
     meta = {**meta, "size": stat.st_size, "mtime_ns": stat.st_mtime_ns}
-    _atomic_write(directory / "meta.json", json.dumps(meta, sort_keys=True, indent=2).encode())
+    write_atomic(directory / "meta.json", json.dumps(meta, sort_keys=True, indent=2), mode=0o600)
     return meta
 
 
@@ -193,13 +178,13 @@ def refresh_source(config: Config, source: Source, *, cached: CacheEntry | None 
         new_meta = {**meta, "checked_at": now}
         if response.etag:
             new_meta["etag"] = response.etag
-        _atomic_write(directory / "meta.json", json.dumps(new_meta, sort_keys=True, indent=2).encode())
+        write_atomic(directory / "meta.json", json.dumps(new_meta, sort_keys=True, indent=2), mode=0o600)
         return CacheEntry(source, directory, new_meta, status="not-modified", _registry=cached._registry)
     if response.not_modified:  # a 304 without a cache to keep: ask again unconditionally
         response = fetch(source.url, token=token_for(source), timeout=config.http_timeout,
                          retries=config.http_retries, backoff=config.http_backoff, accept="application/json")
     registry = parse_registry(response.body, what=f"registry.json of source {source.name!r}")
-    _atomic_write(directory / "registry.json", response.body)
+    write_atomic(directory / "registry.json", response.body, mode=0o600)
     new_meta = _write_meta(directory, {
         "url": source.url, "etag": response.etag, "last_modified": response.last_modified,
         "sha256": hashlib.sha256(response.body).hexdigest(), "checked_at": now, "fetched_at": now,

@@ -19,7 +19,6 @@ import contextlib
 import copy
 import fcntl
 import os
-import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -226,19 +225,10 @@ class Config:
             self._write()
 
     def _write(self) -> None:
-        self.home.mkdir(parents=True, exist_ok=True)
+        from skillyard.fsutil import write_atomic
+
         text = yaml.safe_dump(self.data, sort_keys=True, allow_unicode=True, default_flow_style=False)
-        fd, tmp = tempfile.mkstemp(prefix=".config.", suffix=".tmp", dir=self.home)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(text)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(tmp, self.path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
+        write_atomic(self.path, text, mode=0o600, durable=True)
 
 
 @contextlib.contextmanager

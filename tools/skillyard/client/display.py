@@ -21,15 +21,6 @@ def clip(text: str, width: int) -> str:
     return text if len(text) <= width else text[: max(0, width - 1)] + "…"
 
 
-def human_size(size: int) -> str:
-    value = float(size)
-    for unit in ("B", "kB", "MB"):
-        if value < 1000 or unit == "MB":
-            return f"{int(value)} {unit}" if unit == "B" else f"{value:.1f} {unit}"
-        value /= 1000
-    return f"{size} B"
-
-
 def terminal_width() -> int:
     return shutil.get_terminal_size((100, 24)).columns
 

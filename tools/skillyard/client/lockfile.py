@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from pathlib import Path
 
 from skillyard.errors import SkillyardError
+from skillyard.fsutil import write_atomic
 
 SCHEMA_VERSION = "1.0"
 SKILL_LOCK = "skill.lock.json"
@@ -23,20 +23,8 @@ def dumps(document: dict) -> str:
 
 
 def atomic_write_text(path: Path, text: str) -> None:
-    """Write a file so readers see the old or the new content, never a part."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    """Write a lockfile so readers see the old or the new content, never a part (and it survives a crash)."""
+    write_atomic(path, text, durable=True)
 
 
 def _read(path: Path, kind: str) -> dict:

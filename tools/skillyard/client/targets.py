@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from skillyard.errors import SkillyardError
+from skillyard.fsutil import write_atomic
 
 CANONICAL = ".agents/skills"
 EMIT_DIR = ".agents/emit"
@@ -261,7 +262,7 @@ def emit(skill_folder: Path, target: str, out_dir: Path) -> list[Path]:
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
     for file_name, text in documents.items():
-        written.append(_write_atomic(out_dir / file_name, text))
+        written.append(write_atomic(out_dir / file_name, text))
     return written
 
 
@@ -276,14 +277,6 @@ def _copy_plain(source: Path, dest: Path, rel_paths: list[str]) -> None:
         os.rename(temp / "tree", dest)
     finally:
         shutil.rmtree(temp, ignore_errors=True)
-
-
-def _write_atomic(path: Path, text: str) -> Path:
-    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-        handle.write(text)
-    os.replace(temp, path)
-    return path
 
 
 def generate(package, target: str) -> dict[str, str]:

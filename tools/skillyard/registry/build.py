@@ -9,6 +9,7 @@ from pathlib import Path
 
 from skillyard.errors import SkillyardError
 from skillyard.format.findings import Finding, error
+from skillyard.fsutil import write_atomic
 from skillyard.registry import gitlog
 from skillyard.registry.cache import CACHE_FILE, SkillCache
 from skillyard.registry.checked import CheckedSkill
@@ -120,11 +121,8 @@ def history(root: Path, folders: list[str], *, use_cache: bool = True) -> dict[s
         result = gitlog.folder_history(top, wanted)
     result = {k: v for k, v in result.items() if k in wanted}
     if use_cache and not os.environ.get("CI"):
-        cache_path.parent.mkdir(parents=True, exist_ok=True)
-        temp = cache_path.with_suffix(".tmp")
-        temp.write_text(json.dumps({"head": head, "folders": result, "missing": sorted(wanted - set(result))}),
-                        encoding="utf-8")
-        os.replace(temp, cache_path)
+        write_atomic(cache_path, json.dumps({"head": head, "folders": result, "missing": sorted(wanted - set(result))}),
+                     mode=0o600)
     return result
 
 
@@ -234,13 +232,6 @@ def render_outputs(header: dict, skills: list[CheckedSkill], git_history: dict[s
             compat.marketplace_header(header), {"plugins": ("[", [s.lines["plugin"] for s in ordered])}),
         "AGENTS.md": agents,
     }
-
-
-def write_atomic(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    temp.write_text(text, encoding="utf-8")
-    os.replace(temp, path)
 
 
 def _output_paths(root: Path, outputs: dict[str, str], registry_out: Path | None) -> list[tuple[str, Path]]:

@@ -13,6 +13,7 @@ from skillyard.format.findings import Finding
 from skillyard.format.manifest import manifest_to_skill_md, parse_manifest
 from skillyard.format.package import load_skill
 from skillyard.format.policy import Policy
+from skillyard.fsutil import write_atomic
 
 
 @dataclass
@@ -84,9 +85,7 @@ def _apply(folder: Path, plan: MigrationPlan, *, keep_manifest: bool) -> None:
     for old, new in plan.renames:
         os.replace(folder / old, folder / new)
     if plan.new_skill_md is not None:
-        temp = folder / ".SKILL.md.tmp"
-        temp.write_text(plan.new_skill_md, encoding="utf-8")
-        os.replace(temp, folder / "SKILL.md")
+        write_atomic(folder / "SKILL.md", plan.new_skill_md)
     if not keep_manifest:
         for name in plan.removes:
             (folder / name).unlink()

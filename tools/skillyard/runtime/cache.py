@@ -12,9 +12,9 @@ import contextlib
 import hashlib
 import json
 import os
-import tempfile
 from pathlib import Path
 
+from skillyard.fsutil import write_atomic
 from skillyard.runtime.discovery import Discovery, Root, Skill, scan
 
 _MEMORY: dict[str, Discovery] = {}
@@ -95,12 +95,8 @@ def _load(path: Path) -> Discovery | None:
 
 def _save(path: Path, result: Discovery) -> None:
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
         payload = {"format": FORMAT, "skills": [s.to_dict() for s in result.skills], "report": result.report,
                    "watched": result.watched}
-        fd, temp = tempfile.mkstemp(prefix=".index.", dir=path.parent)
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(payload, handle, ensure_ascii=False)
-        os.replace(temp, path)
+        write_atomic(path, json.dumps(payload, ensure_ascii=False), mode=0o600)
     except OSError:
         pass  # caching is an optimisation; a read-only home must not break discovery

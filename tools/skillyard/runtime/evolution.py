@@ -12,11 +12,11 @@ import datetime as _dt
 import fcntl
 import json
 import os
-import tempfile
 from pathlib import Path
 
 from skillyard.errors import SkillyardError
 from skillyard.format.schemas import schema_errors
+from skillyard.fsutil import write_atomic
 
 FILE = "evolution.json"
 
@@ -72,8 +72,5 @@ def add(folder: Path, name: str, *, title: str, content: str, trigger: str | Non
         document["entries"].append(entry)
         path = folder / FILE
         _check(document, path)
-        fd, temp = tempfile.mkstemp(prefix=f".{FILE}.", dir=folder)
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(json.dumps(document, ensure_ascii=False, indent=2) + "\n")
-        os.replace(temp, path)
+        write_atomic(path, json.dumps(document, ensure_ascii=False, indent=2) + "\n")
     return entry

@@ -24,6 +24,7 @@ from datetime import datetime
 from pathlib import Path
 
 from skillyard.errors import SkillyardError
+from skillyard.registry.compile import index_document
 from skillyard.site import machine, model, pages
 from skillyard.site.page_cache import PageCache, page_key
 from skillyard.site.search_index import build_search_data, dump_search_data
@@ -86,7 +87,7 @@ def load_index(path: Path, registry: dict) -> bytes | None:
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise SkillyardError(f"{path}: not valid JSON ({exc})", "Rebuild it with `skillyard build`.") from None
     check_document("index", index, what=str(path))
-    if index["skills"] != machine.index_document(registry)["skills"]:
+    if index["skills"] != index_document(registry)["skills"]:
         raise SkillyardError(f"{path}: does not match registry.json next to it (stale or from another build)",
                              "Run `skillyard build` to write both files again.")
     return data

@@ -16,21 +16,12 @@ import shutil
 from pathlib import Path
 
 from skillyard.errors import SkillyardError
+from skillyard.registry.compile import dumps, index_document
 from skillyard.site.model import WELL_KNOWN
 
 
 def dump(data: object) -> bytes:
     return (json.dumps(data, ensure_ascii=False, indent=2, sort_keys=True) + "\n").encode("utf-8")
-
-
-def index_document(registry: dict) -> dict:
-    """index.json (the slim update index) derived from registry.json, for when the registry build did not write one."""
-    return {
-        "schema_version": "1.0",
-        "name": registry.get("name", ""),
-        "skills": {s["name"]: {"version": s["version"], "integrity": s["integrity"], "path": s["path"],
-                               "commit": s["commit"]} for s in registry["skills"]},
-    }
 
 
 def well_known_index(registry: dict) -> dict:
@@ -77,7 +68,9 @@ def write_machine_files(registry: dict, registry_bytes: bytes, index_bytes: byte
                         out: Path) -> dict:
     """Write registry.json, index.json and the well-known tree into the built site `out`."""
     (out / "registry.json").write_bytes(registry_bytes)
-    (out / "index.json").write_bytes(index_bytes if index_bytes is not None else dump(index_document(registry)))
+    if index_bytes is None:  # no index.json beside registry.json: write what `skillyard build` would have
+        index_bytes = dumps(index_document(registry)).encode("utf-8")
+    (out / "index.json").write_bytes(index_bytes)
     (out / WELL_KNOWN).mkdir(parents=True, exist_ok=True)
     (out / WELL_KNOWN / "index.json").write_bytes(dump(well_known_index(registry)))
     copied = copy_skill_files(registry, root, out)

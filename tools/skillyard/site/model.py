@@ -29,14 +29,6 @@ def tag_slug(tag: str) -> str:
     return f"{ascii_part}-{hashlib.sha256(tag.encode('utf-8')).hexdigest()[:8]}"
 
 
-def human_size(size: int) -> str:
-    if size < 1024:
-        return f"{size} B"
-    if size < 1024 * 1024:
-        return f"{size / 1024:.1f} KB"
-    return f"{size / 1024 / 1024:.1f} MB"
-
-
 def short_text(text: str, limit: int) -> str:
     """At most `limit` characters, cut at a word boundary when one is near, with an ellipsis."""
     text = " ".join(text.split())

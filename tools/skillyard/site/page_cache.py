@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 from functools import cache
 from importlib import metadata
 from pathlib import Path
+
+from skillyard.fsutil import write_atomic
 
 FORMAT = "skillyard-site-page-cache-1"
 
@@ -22,7 +22,7 @@ FORMAT = "skillyard-site-page-cache-1"
 def code_fingerprint() -> str:
     digest = hashlib.sha256(FORMAT.encode())
     here = Path(__file__).parent
-    for path in sorted([*here.glob("*.py"), *(here / "templates").glob("*.j2")]):
+    for path in sorted([*here.glob("*.py"), *(here / "templates").glob("*.j2"), here.parent / "units.py"]):
         digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
     for package in ("markdown", "nh3", "jinja2"):
         try:
@@ -56,10 +56,7 @@ class PageCache:
     def put(self, key: str, text: str) -> None:
         if self.folder is None:
             return
-        handle, temp = tempfile.mkstemp(dir=self.folder, suffix=".tmp")
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-        os.replace(temp, self.folder / f"{key}.md")
+        write_atomic(self.folder / f"{key}.md", text, mode=0o600)
 
     def prune(self, keep: set[str]) -> None:
         """Drop entries this build did not use, so the cache holds one build's pages at most."""

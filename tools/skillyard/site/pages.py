@@ -15,6 +15,7 @@ from functools import cache
 from markupsafe import Markup
 
 from skillyard.site import model
+from skillyard.units import human_size
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f\u0085\u2028\u2029]+")
 
@@ -38,7 +39,7 @@ def environment():
         keep_trailing_newline=True,
     )
     env.filters["meta_title"] = meta_title
-    env.filters["human_size"] = model.human_size
+    env.filters["human_size"] = human_size
     env.filters["show_value"] = model.show_value
     return env
 

@@ -19,14 +19,6 @@ def scope_of(args) -> tuple[str, Path, Path]:
     return scope, project_root, Path(os.path.expanduser("~"))
 
 
-def human_size(size: int) -> str:
-    for unit in ("B", "KB", "MB"):
-        if size < 1024 or unit == "MB":
-            return f"{size} {unit}" if unit == "B" else f"{size:.1f} {unit}"
-        size /= 1024
-    return f"{size} B"
-
-
 def shorten(path: str | Path) -> str:
     home = os.path.expanduser("~")
     text = str(path)

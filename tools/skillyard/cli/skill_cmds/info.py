@@ -35,7 +35,8 @@ def describe(found) -> dict:
 
 
 def _lines(info: dict) -> list[str]:
-    from skillyard.client.display import clean, human_size
+    from skillyard.client.display import clean
+    from skillyard.units import human_size
 
     skill = info["skill"]
     out = [f"{clean(skill['name'])} {clean(skill['version'])}  (source: {info['source']['name']}"

@@ -97,7 +97,8 @@ def _progress_factory(args):
 
 
 def _print(outcome, *, dry_run: bool) -> None:
-    from skillyard.cli.skill_cmds._install_common import human_size, shorten
+    from skillyard.cli.skill_cmds._install_common import shorten
+    from skillyard.units import human_size
 
     total = sum(f["size"] for f in outcome.files)
     if dry_run:
