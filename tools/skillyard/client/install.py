@@ -103,15 +103,10 @@ def verify_files(files: list[StagedFile], expected: list[dict], *, integrity: st
 
 
 def integrity_of(files: list[StagedFile]) -> str:
+    """The registry's one digest over a file list (StagedFile has the `path` and `sha256` it reads)."""
     from skillyard.format.package import integrity_of as integrity
 
-    return integrity([_Digest(f.path, f.sha256) for f in files])
-
-
-@dataclass(frozen=True)
-class _Digest:
-    path: str
-    sha256: str
+    return integrity(files)
 
 
 # ---------------------------------------------------------------------------------------------- candidates

@@ -92,15 +92,15 @@ def add_duplicate_findings(checked: list[CheckedSkill], others: dict[str, str] |
             item.findings.sort(key=Finding.sort_key)
 
 
-def history(root: Path, folders: list[str], *, use_cache: bool = True) -> dict[str, tuple[str, str]]:
-    """Last commit and date per folder, reusing the cached walk when HEAD moved forward."""
-    head = gitlog.head_commit(root)
-    if head is None:
+def history(root: Path, folders: list[str], *, head: str | None, top: Path | None,
+            use_cache: bool = True) -> dict[str, tuple[str, str]]:
+    """Last commit and date per folder (`head` and `top`: the repository's HEAD and top folder, None outside git),
+    reusing the cached walk when HEAD moved forward."""
+    if head is None or top is None:
         return {}
-    top = gitlog.repo_toplevel(root) or root
     cache_path = root / HISTORY_CACHE
     cached: dict = {}
-    if use_cache and not os.environ.get("CI"):
+    if use_cache:
         try:
             cached = json.loads(cache_path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
@@ -120,7 +120,7 @@ def history(root: Path, folders: list[str], *, use_cache: bool = True) -> dict[s
     else:
         result = gitlog.folder_history(top, wanted)
     result = {k: v for k, v in result.items() if k in wanted}
-    if use_cache and not os.environ.get("CI"):
+    if use_cache:
         write_atomic(cache_path, json.dumps({"head": head, "folders": result, "missing": sorted(wanted - set(result))}),
                      mode=0o600)
     return result
@@ -132,20 +132,21 @@ def build_registry(root: str | Path = ".", *, mode: str | None = None, skip_inva
     root = Path(root)
     config = config or load_registry_config(root)
     policy = config.policy(mode)
+    caching = use_cache and not os.environ.get("CI")  # CI never trusts a cache a pull request could plant
     head = gitlog.head_commit(root)
     top = gitlog.repo_toplevel(root) if head else None
+    skills_rel = os.path.relpath(os.path.realpath(config.skills_dir), os.path.realpath(top)) if top else None
     status = None
-    if use_cache and not os.environ.get("CI") and top is not None and (root / CACHE_FILE).is_file():
-        skills_rel = os.path.relpath(os.path.realpath(config.skills_dir), os.path.realpath(top))
+    if caching and skills_rel is not None and (root / CACHE_FILE).is_file():
         status = gitlog.StatusScan(top, skills_rel)  # runs while the cache loads
     prefetched: tuple[set[str], dict] | None = None
     try:
-        cache = SkillCache(root, policy) if use_cache and not os.environ.get("CI") else None
+        cache = SkillCache(root, policy) if caching else None
         if status is not None and cache is not None and cache.rows:
             # While git scans the working tree: decode the cache and bring the history up to HEAD.
             cache.preload()
-            prefetched = set(cache.rows), history(root, list(cache.rows), use_cache=use_cache)
-        folders, fresh, dirty = _plan(root, config, cache, top=top, status=status)
+            prefetched = set(cache.rows), history(root, list(cache.rows), head=head, top=top, use_cache=caching)
+        folders, fresh, dirty = _plan(root, config, cache, top=top, skills_rel=skills_rel, status=status)
     finally:
         if status is not None:
             status.finish()
@@ -162,7 +163,7 @@ def build_registry(root: str | Path = ".", *, mode: str | None = None, skip_inva
     if prefetched is not None and prefetched[0].issuperset(valid_paths):
         git_history = prefetched[1]
     else:
-        git_history = history(root, valid_paths, use_cache=use_cache)
+        git_history = history(root, valid_paths, head=head, top=top, use_cache=caching)
     header = registry_header(name=config.name, description=str(config.section.get("description", "")),
                              homepage=config.section.get("homepage"), repository=config.repository_block())
     agents_md = root / "AGENTS.md"
@@ -171,15 +172,14 @@ def build_registry(root: str | Path = ".", *, mode: str | None = None, skip_inva
 
 
 def _plan(root: Path, config: RegistryConfig, cache: SkillCache | None, *, top: Path | None,
-          status: gitlog.StatusScan | None):
+          skills_rel: str | None, status: gitlog.StatusScan | None):
     """Which folders to check and which of them git says changed since the cached build.
 
     Returns (folders, fresh or None, dirty folders). With no usable cache or git, every folder is listed from disk
     and `fresh` is None (the cache then falls back to file signatures).
     """
-    if cache is None or top is None or not cache.head or not cache.folders:
+    if cache is None or top is None or skills_rel is None or not cache.head or not cache.folders:
         return collect(root, config), None, set()
-    skills_rel = os.path.relpath(os.path.realpath(config.skills_dir), os.path.realpath(top))
     changes = gitlog.changed_since(top, cache.head, skills_rel, status=status)
     if changes is None:
         return collect(root, config), None, set()

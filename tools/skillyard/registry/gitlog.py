@@ -49,8 +49,8 @@ def folder_history(root: Path, folders: Iterable[str], *, since: str | None = No
     """
     wanted = set(folders)
     result: dict[str, tuple[str, str]] = {}
-    if not wanted or head_commit(root) is None:
-        return result
+    if not wanted:
+        return result  # (in a repository without commits git prints nothing, so the answer is empty too)
     args = ["git", "-C", str(root), "-c", "core.quotepath=off", "log", "--no-renames", "--name-only",
             f"--format={SEPARATOR}%H %ct"]
     args.append(f"{since}..HEAD" if since else "HEAD")
