@@ -2,7 +2,8 @@
 
 - OpenAI Chat Completions `tools[]`: {type: "function", function: {name, description?, parameters?, strict?}};
   name a-z, A-Z, 0-9, underscores and dashes, at most 64; parameters a JSON Schema object.
-- OpenAI Responses `tools[]` function tool: {type: "function", name, description?, parameters, strict?}.
+- OpenAI Responses `tools[]` function tool: {type: "function", name, description?, parameters, strict} (the SDK's
+  FunctionToolParam marks `strict` Required).
 - Anthropic Messages `tools[]`: {name (^[a-zA-Z0-9_-]{1,64}$), description?, input_schema: {type: "object", ...}}.
 - Gemini `Tool.function_declarations[]`: FunctionDeclaration {name (starts with a letter or underscore; letters,
   digits, underscores, dots, colons, dashes; at most 64), description, parameters: Schema} where Schema.type is one
@@ -37,7 +38,7 @@ OPENAI_CHAT_TOOL = {
 
 OPENAI_RESPONSES_TOOL = {
     "type": "object",
-    "required": ["type", "name", "parameters"],
+    "required": ["type", "name", "parameters", "strict"],
     "additionalProperties": False,
     "properties": {"type": {"const": "function"}, "name": NAME, "description": {"type": "string"},
                    "parameters": JSON_SCHEMA_OBJECT, "strict": {"type": ["boolean", "null"]}},

@@ -139,6 +139,20 @@ def test_every_capability_tool_validates_for_every_provider():
     jsonschema.validate({"function_declarations": [tooldefs.gemini_declaration(s) for s in specs]}, GEMINI_SCHEMA)
 
 
+def test_responses_strict_flag_is_true_only_for_schemas_strict_mode_accepts():
+    from skillyard.runtime import tooldefs
+
+    read_tool = tooldefs.openai_responses_tool(tooldefs.read_skill_file_spec())
+    assert read_tool["strict"] is True
+    http_tool = tooldefs.openai_responses_tool(tooldefs.CAPABILITY_SPECS["http-request"])
+    assert http_tool["strict"] is False  # `method`, `headers` and `body` are optional
+    for spec in tooldefs.CAPABILITY_SPECS.values():
+        tool = tooldefs.openai_responses_tool(spec)
+        if tool["strict"]:
+            params = tool["parameters"]
+            assert set(params["required"]) == set(params["properties"]) and params["additionalProperties"] is False
+
+
 def test_emit_directory_target_copies_the_skill(hello, tmp_path):
     out = tmp_path / "out"
     written = targets.emit(hello, "claude-code", out)

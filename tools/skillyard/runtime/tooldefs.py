@@ -26,6 +26,10 @@ class ToolSpec:
     properties: dict = field(default_factory=dict)
     required: tuple[str, ...] = ()
 
+    def strict_compatible(self) -> bool:
+        """True when OpenAI's strict mode accepts the schema: every property required, none added."""
+        return set(self.required) == set(self.properties)
+
     def json_schema(self) -> dict:
         return {"type": "object", "properties": copy.deepcopy(self.properties), "required": list(self.required),
                 "additionalProperties": False}
@@ -80,9 +84,13 @@ def openai_tool(spec: ToolSpec) -> dict:
 
 
 def openai_responses_tool(spec: ToolSpec) -> dict:
-    """Responses API shape: the function fields sit beside `type`."""
+    """Responses API shape: the function fields sit beside `type`.
+
+    `strict` is required there (the SDK's FunctionToolParam). Strict mode needs every property listed in `required`,
+    so a tool with optional arguments is sent with `strict: false` rather than with a schema the API would reject.
+    """
     return {"type": "function", "name": spec.name, "description": spec.description,
-            "parameters": spec.json_schema()}
+            "parameters": spec.json_schema(), "strict": spec.strict_compatible()}
 
 
 def anthropic_tool(spec: ToolSpec) -> dict:
