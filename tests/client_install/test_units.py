@@ -107,7 +107,7 @@ def test_failed_install_leaves_previous_version(tmp_path, monkeypatch):
     store.install_tree(dest, [StagedFile("SKILL.md", b"v1"), StagedFile("a/b.txt", b"old")])
     real_write = store.write_tree
 
-    def explode(folder, files):
+    def explode(folder, files, **kwargs):
         real_write(folder, files[:1])
         raise OSError("disk full")
 

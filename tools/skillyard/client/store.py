@@ -58,12 +58,28 @@ def canonical_dir(root: Path, name: str) -> Path:
 
 
 def check_relpath(rel: str) -> str:
-    """Refuse a file path that is absolute, empty, or climbs out of the skill folder."""
-    parts = rel.split("/")
-    if not rel or rel.startswith("/") or "\\" in rel or any(p in ("", ".", "..") for p in parts) or ":" in parts[0]:
-        raise SkillyardError(f"Refusing the file path {rel!r}: it is not a plain path inside the skill folder.",
+    """Refuse a file path the shared path rule refuses (format/paths.py), so the client installs only what
+    validate would accept: no traversal, absolute paths, device names, invisible characters or VCS metadata."""
+    from skillyard.format.paths import path_problem
+
+    problem = path_problem(rel)
+    if problem:
+        raise SkillyardError(f"Refusing the file path {rel!r}: it {problem}; nothing was installed.",
                              "The registry or archive is malformed or malicious; report it to its owner.")
     return rel
+
+
+def check_paths(rels: list[str]) -> None:
+    """Every path checked alone, then as a set: two names one case-insensitive disk would merge are refused."""
+    from skillyard.format.paths import path_set_problems
+
+    for rel in rels:
+        check_relpath(rel)
+    clashes = path_set_problems(rels)
+    if clashes:
+        rel, problem = clashes[0]
+        raise SkillyardError(f"Refusing the file path {rel!r}: it {problem}; nothing was installed.",
+                             "The registry or archive is malformed or malicious; report it to its owner.")
 
 
 @contextlib.contextmanager
@@ -79,11 +95,12 @@ def store_lock(root: Path) -> Iterator[None]:
             fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
 
 
-def write_tree(folder: Path, files: list[StagedFile]) -> None:
-    """Write files under `folder` (which must be new and empty); paths are checked first."""
-    for item in files:
-        check_relpath(item.path)
-    for item in files:
+def write_tree(folder: Path, files: list[StagedFile], *, bookkeeping: dict[str, bytes] | None = None) -> None:
+    """Write files under `folder` (which must be new and empty); paths are checked first, as a set.
+
+    `bookkeeping` is the client's own files (the lock), whose names the path rule keeps from packages."""
+    check_paths([item.path for item in files])
+    for item in files + [StagedFile(k, v) for k, v in (bookkeeping or {}).items()]:
         target = folder / item.path
         target.parent.mkdir(parents=True, exist_ok=True)
         with open(target, "xb") as handle:
@@ -103,7 +120,7 @@ def install_tree(dest: Path, files: list[StagedFile], *, extra: dict[str, bytes]
     dest.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f"{STAGING_PREFIX}{dest.name}-", dir=dest.parent))
     try:
-        write_tree(staging, files + [StagedFile(k, v) for k, v in (extra or {}).items()])
+        write_tree(staging, files, bookkeeping=extra)
         for name in LOCAL_STATE:  # experience notes survive reinstalls and updates
             kept = dest / name
             if kept.is_file() and not kept.is_symlink() and not (staging / name).exists():
