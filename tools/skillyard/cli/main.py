@@ -22,8 +22,17 @@ def _commands(package: str) -> list:
     return [importlib.import_module(f"{package}.{name}") for name in names]
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse without prefix matching: `--token` must never be taken for `--token-env` (it would store a secret
+    where a variable's name belongs). Subparsers are made from the parent's class, so the rule reaches all of them."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs["allow_abbrev"] = False
+        super().__init__(*args, **kwargs)
+
+
 def build_parser(prog: str, package: str, description: str) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=prog, description=description)
+    parser = Parser(prog=prog, description=description)
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for command in _commands(package):
@@ -36,6 +45,10 @@ def build_parser(prog: str, package: str, description: str) -> argparse.Argument
 
 def dispatch(prog: str, package: str, description: str, argv: list[str] | None = None) -> int:
     parser = build_parser(prog, package, description)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    for arg in argv:
+        if "\0" in arg:  # no OS passes one, but an in-process caller can; every file API would choke on it
+            parser.error(f"the argument {arg!r} contains a NUL character (\\0); remove it")
     args = parser.parse_args(argv)
     try:
         return int(args._run(args) or 0)
@@ -54,6 +67,16 @@ def dispatch(prog: str, package: str, description: str, argv: list[str] | None =
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 141
+    except OSError as exc:
+        # The file system said no (permission, name too long, disk full): say what and where, never a traceback.
+        # (A broken pipe is an OSError too, handled above.)
+        from skillyard.cli.common import print_error
+
+        where = f" ({exc.filename})" if exc.filename else ""
+        print_error(SkillyardError(f"{exc.strerror or exc}{where}.",
+                                   "Check the path and its permissions, then run the command again."),
+                    as_json=getattr(args, "json", False))
+        return 1
 
 
 def skillyard_main(argv: list[str] | None = None) -> int:

@@ -212,10 +212,7 @@ def download(url: str, config, *, token: str | None = None) -> bytes:
     """Bytes at `url` through the client's HTTP layer (retries, timeouts, token only to its origin)."""
     from skillyard.client import http
 
-    if config is None:
-        return http.fetch(url, token=token).body
-    return http.fetch(url, token=token, timeout=config.http_timeout, retries=config.http_retries,
-                      backoff=config.http_backoff).body
+    return http.fetch(url, token=token, **http.settings(config)).body
 
 
 # ---------------------------------------------------------------------------------------------- install
@@ -316,6 +313,7 @@ def check_deps(candidate: Candidate, opts: Options, config) -> tuple[mcp_mod.Dep
 def install(candidate: Candidate, opts: Options, config, *, locked_inputs: dict | None = None,
             expected_files: list[dict] | None = None) -> Outcome:
     """Install one verified candidate. `locked_inputs`/`expected_files` come from a lockfile on restore."""
+    store.check_name(candidate.name)  # it becomes a folder name: a hostile registry must not choose a path
     values = plan_inputs(candidate, opts, config, locked_inputs=locked_inputs)
     report, warnings = check_deps(candidate, opts, config)
     files = render_files(candidate.files, values)
@@ -334,6 +332,7 @@ def install(candidate: Candidate, opts: Options, config, *, locked_inputs: dict 
     if opts.dry_run:
         return outcome
     with store.store_lock(root):
+        recover(root)
         store.sweep(root)
         previous = _previous_lock(canonical)
         if previous is not None:
@@ -352,19 +351,84 @@ def install(candidate: Candidate, opts: Options, config, *, locked_inputs: dict 
         lock_doc = lockfile.skill_lock_document(skill=candidate.name, version=candidate.version,
                                                 resolved_source=candidate.source, resolved_inputs=values,
                                                 targets=prev_targets, files=entries)
+        intent = {"action": "install", "name": candidate.name, "scope": opts.scope, "targets": list(opts.targets),
+                  "copy": opts.copy, "lock": lock_doc, "staging": None, "retired": None}
         if not same or opts.force:
-            store.install_tree(canonical, files, extra={store.SKILL_LOCK: lockfile.skill_lock_text(lock_doc).encode()})
-        placed = _place_targets(candidate.name, canonical, opts)
-        placed_paths = {os.path.abspath(p["path"]) for p in placed}
-        kept = [t for t in prev_targets if os.path.abspath(t["path"]) not in placed_paths]
-        lock_doc["targets"] = sorted(kept + placed, key=lambda t: (t["scope"], t["target"], t["path"]))
-        lockfile.write_skill_lock(canonical, lock_doc)
-        if opts.scope == "project":
-            lockfile.update_project_lock(opts.project_root, candidate.name,
-                                             lockfile.project_entry(lock_doc, opts.project_root))
+            staging = store.stage_tree(canonical, files,
+                                       extra={store.SKILL_LOCK: lockfile.skill_lock_text(lock_doc).encode()})
+            intent["staging"], intent["retired"] = staging.name, store.retired_path(canonical).name
+        try:
+            store.write_journal(root, intent)
+        except BaseException:
+            if intent["staging"]:
+                store.remove_tree(canonical.parent / intent["staging"])
+            raise
+        lock_doc = apply_intent(root, intent)
     outcome.status = "unchanged" if same and not opts.force else ("updated" if previous else "installed")
     outcome.targets = lock_doc["targets"]
     return outcome
+
+
+# ---------------------------------------------------------------------------------------------- journal
+
+
+def apply_intent(root: Path, intent: dict) -> dict | None:
+    """Carry out a journaled change to one skill, from wherever an earlier, killed run stopped; then drop the
+    journal. Every step is idempotent, so it is both the normal path and the recovery.
+
+    install: swap the staged folder in (or, if it was lost, keep the old one and give up), place the targets,
+    then write the final skill.lock.json and the project's skills.lock.json entry - the two lockfiles reach the
+    new version together. uninstall: remove the placements, the folder, then the project entry.
+    Returns the final skill lock of an install (None for an uninstall or a rollback)."""
+    root = Path(root)
+    name = store.check_name(intent["name"])
+    canonical = store.canonical_dir(root, name)
+    scope = intent["scope"]
+    project = scope == "project"
+    result = None
+    if intent["action"] == "install":
+        swapped = True
+        if intent.get("staging"):
+            swapped = store.swap_in(canonical, canonical.parent / intent["staging"], canonical.parent / intent["retired"])
+        if swapped:
+            opts = Options(scope=scope, project_root=root, home=root, targets=list(intent["targets"]),
+                           copy=bool(intent.get("copy")))
+            lock_doc = dict(intent["lock"])
+            placed = _place_targets(name, canonical, opts)
+            placed_paths = {os.path.abspath(p["path"]) for p in placed}
+            kept = [t for t in lock_doc.get("targets", []) if os.path.abspath(t["path"]) not in placed_paths]
+            lock_doc["targets"] = sorted(kept + placed, key=lambda t: (t["scope"], t["target"], t["path"]))
+            lockfile.write_skill_lock(canonical, lock_doc)
+            if project:
+                lockfile.update_project_lock(root, name, lockfile.project_entry(lock_doc, root))
+            result = lock_doc
+    else:
+        remove_targets(intent.get("targets") or [], keep={str(canonical.absolute())})
+        store.retire(canonical)
+        if project and intent.get("in_project_lock"):
+            lockfile.update_project_lock(root, name, None)
+    store.clear_journal(root, name)
+    return result
+
+
+def recover(root: Path) -> list[str]:
+    """Finish every change a killed run left journaled in this scope (call under the store lock, before `sweep`,
+    which would otherwise delete the folders a journal still needs). Returns the names it finished."""
+    done = []
+    for path, intent in store.read_journals(root):
+        try:
+            apply_intent(root, intent)
+        except SkillyardError as exc:
+            raise SkillyardError(f"An interrupted change to {intent['name']} (journal {path}) could not be "
+                                 f"finished: {exc.message}",
+                                 exc.fix or f"Fix the cause, or delete {path.name} and reinstall with --force.") \
+                from None
+        except OSError as exc:
+            raise SkillyardError(f"An interrupted change to {intent['name']} (journal {path}) could not be "
+                                 f"finished: {exc.strerror or exc} ({exc.filename}).",
+                                 f"Fix the cause, or delete {path.name} and reinstall with --force.") from None
+        done.append(intent["name"])
+    return done
 
 
 def _previous_lock(canonical: Path) -> dict | None:

@@ -11,7 +11,9 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import hashlib
+import json
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -19,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from skillyard.errors import SkillyardError
+from skillyard.fsutil import write_atomic
 
 SKILLS_SUBDIR = Path(".agents") / "skills"
 SKILL_LOCK = "skill.lock.json"
@@ -27,6 +30,7 @@ LOCAL_STATE = ("evolution.json",)
 LOCK_FILE = ".skill-cli.lock"
 STAGING_PREFIX = ".staging-"
 RETIRED_PREFIX = ".retired-"
+JOURNAL_PREFIX = ".journal-"
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +59,26 @@ def skills_dir(root: Path) -> Path:
 
 def canonical_dir(root: Path, name: str) -> Path:
     return skills_dir(root) / name
+
+
+NAME_RE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")  # the format's `name` rule (skill-frontmatter schema)
+MAX_NAME = 64
+
+
+def check_name(name: object, *, what: str = "skill name") -> str:
+    """Refuse a skill name that is not the format's plain name: it becomes a folder name under the store, so a
+    path (`../x`, `/abs`, `a/b`), a device name, a control or invisible character, or a long name never reaches it."""
+    from skillyard.format.paths import component_problem
+
+    if isinstance(name, str) and NAME_RE.match(name) and len(name) <= MAX_NAME and component_problem(name):
+        raise SkillyardError(f"{name!r} is not a valid {what}: as a folder name it {component_problem(name)}.",
+                             "Pick another name; no skill can be installed under this one.")
+    if not isinstance(name, str) or not NAME_RE.match(name) or len(name) > MAX_NAME:
+        shown = repr(name)[:80] + ("…" if len(repr(name)) > 80 else "")
+        raise SkillyardError(f"{shown} is not a valid {what}: a skill name is 1-{MAX_NAME} lowercase letters, "
+                             "digits and single hyphens (no paths, spaces or other characters).",
+                             "Give the skill's name as `skill list` or `skill search` shows it, e.g. pdf-tools.")
+    return name
 
 
 def check_relpath(rel: str) -> str:
@@ -110,12 +134,9 @@ def write_tree(folder: Path, files: list[StagedFile], *, bookkeeping: dict[str, 
         os.chmod(target, 0o755 if item.executable else 0o644)  # noqa: S103
 
 
-def install_tree(dest: Path, files: list[StagedFile], *, extra: dict[str, bytes] | None = None) -> None:
-    """Atomically make `dest` hold exactly `files` (+ `extra`, e.g. the lock file).
-
-    Staged in a hidden sibling; the old folder, if any, is renamed aside and deleted only after the new one is in
-    place, and put back if the swap fails.
-    """
+def stage_tree(dest: Path, files: list[StagedFile], *, extra: dict[str, bytes] | None = None) -> Path:
+    """Write `files` (+ `extra`, e.g. the lock) into a new hidden sibling of `dest`, fully and fsynced, and carry
+    over the user's local state; returns the staging folder. Nothing visible changes yet."""
     dest = Path(dest)
     dest.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f"{STAGING_PREFIX}{dest.name}-", dir=dest.parent))
@@ -126,9 +147,50 @@ def install_tree(dest: Path, files: list[StagedFile], *, extra: dict[str, bytes]
             if kept.is_file() and not kept.is_symlink() and not (staging / name).exists():
                 shutil.copy2(kept, staging / name)
         os.chmod(staging, 0o755)  # noqa: S103 - a skill folder is meant to be readable
+    except BaseException:
+        remove_tree(staging)
+        raise
+    return staging
+
+
+def retired_path(dest: Path) -> Path:
+    return Path(dest).parent / f"{RETIRED_PREFIX}{Path(dest).name}-{os.getpid()}-{os.urandom(4).hex()}"
+
+
+def swap_in(dest: Path, staging: Path, retired: Path) -> bool:
+    """Move a staged folder to `dest` and the old one to `retired`, resuming from any point a kill left it at;
+    True when the new folder is in place, False when it was lost and the old one was put back.
+
+    The order is fixed (old aside, then new in), so every state in between is recognisable: the caller's journal
+    names all three paths, and running this again finishes the job."""
+    if not os.path.lexists(staging) and not os.path.lexists(dest):
+        if os.path.lexists(retired):  # the staged copy is gone (deleted by hand?): roll back, never lose both
+            os.rename(retired, dest)
+        return False
+    if os.path.lexists(staging):
+        if os.path.lexists(dest):
+            if os.path.lexists(retired):  # cannot happen in order; never lose the staged copy for it
+                remove_tree(dest)
+            else:
+                os.rename(dest, retired)
+        os.rename(staging, dest)
+    if os.path.lexists(retired):
+        remove_tree(retired)
+    return True
+
+
+def install_tree(dest: Path, files: list[StagedFile], *, extra: dict[str, bytes] | None = None) -> None:
+    """Atomically make `dest` hold exactly `files` (+ `extra`, e.g. the lock file), in one process (no journal).
+
+    Staged in a hidden sibling; the old folder, if any, is renamed aside and deleted only after the new one is in
+    place, and put back if the swap fails.
+    """
+    dest = Path(dest)
+    staging = stage_tree(dest, files, extra=extra)
+    try:
         retired = None
         if dest.exists() or dest.is_symlink():
-            retired = dest.parent / f"{RETIRED_PREFIX}{dest.name}-{os.getpid()}-{os.urandom(4).hex()}"
+            retired = retired_path(dest)
             os.rename(dest, retired)
         try:
             os.rename(staging, dest)
@@ -156,19 +218,68 @@ def retire(dest: Path) -> None:
     """Remove an installed folder in one step (rename aside, then delete), so it never looks half-removed."""
     if not (dest.exists() or dest.is_symlink()):
         return
-    retired = dest.parent / f"{RETIRED_PREFIX}{dest.name}-{os.getpid()}-{os.urandom(4).hex()}"
+    retired = retired_path(dest)
     os.rename(dest, retired)
     remove_tree(retired)
 
 
+def journal_path(root: Path, name: str) -> Path:
+    return skills_dir(root) / f"{JOURNAL_PREFIX}{check_name(name)}.json"
+
+
+def write_journal(root: Path, intent: dict) -> Path:
+    """Record what a change is about to do, durably, before its first visible step (see `install.apply_intent`)."""
+    return write_atomic(journal_path(root, intent["name"]), json.dumps(intent, sort_keys=True), durable=True)
+
+
+def clear_journal(root: Path, name: str) -> None:
+    journal_path(root, name).unlink(missing_ok=True)
+
+
+def read_journals(root: Path) -> list[tuple[Path, dict]]:
+    """Every pending intent in a scope, checked so that a tampered journal can only name folders of its own skill
+    beside the store (a journal that does not read is refused with its file name)."""
+    from skillyard.format.paths import path_problem
+
+    folder = skills_dir(root)
+    if not folder.is_dir():
+        return []
+    out = []
+    for path in sorted(folder.glob(f"{JOURNAL_PREFIX}*.json")):
+        try:
+            intent = json.loads(path.read_text(encoding="utf-8"))
+            name = check_name(intent["name"])
+            if path.name != f"{JOURNAL_PREFIX}{name}.json" or intent["action"] not in ("install", "uninstall"):
+                raise ValueError("it names another skill or an unknown action")
+            if (intent.get("staging") is None) != (intent.get("retired") is None):
+                raise ValueError("it names only one of `staging` and `retired`")
+            for key, prefix in (("staging", STAGING_PREFIX), ("retired", RETIRED_PREFIX)):
+                leaf = intent.get(key)
+                if leaf is not None and not (isinstance(leaf, str) and leaf.startswith(f"{prefix}{name}-")
+                                             and path_problem(leaf) is None and "/" not in leaf):
+                    raise ValueError(f"its `{key}` is not a {prefix}{name}-* folder")
+        except (OSError, ValueError, KeyError, TypeError, SkillyardError) as exc:
+            raise SkillyardError(f"{path} is not a readable change journal ({exc}); the change it recorded was "
+                                 "not finished.",
+                                 f"Delete {path.name}, then reinstall the skill it names with --force.") from None
+        out.append((path, intent))
+    return out
+
+
 def sweep(root: Path) -> None:
-    """Delete staging/retired leftovers from an interrupted run (only call while holding store_lock)."""
+    """Delete staging/retired leftovers from an interrupted run, and the temporary files of an interrupted lock
+    write (only call while holding store_lock, after recovering every journal: a journal needs its folders)."""
     folder = skills_dir(root)
     if not folder.is_dir():
         return
     for entry in folder.iterdir():
         if entry.name.startswith((STAGING_PREFIX, RETIRED_PREFIX)):
             remove_tree(entry)
+        elif not entry.name.startswith(".") and entry.is_dir() and not entry.is_symlink():
+            for temp in entry.glob(f".{SKILL_LOCK}.*.tmp"):
+                remove_tree(temp)
+    for temp in Path(root).glob(".skills.lock.json.*.tmp"):
+        remove_tree(temp)
 
 
 def installed_names(root: Path) -> list[str]:

@@ -29,17 +29,17 @@ def uninstall(name: str, *, scope: str, project_root, home, force: bool = False)
     from skillyard.client import lockfile, store
     from skillyard.errors import SkillyardError
 
+    store.check_name(name)
     root = store.scope_root(scope, project_root=project_root, home=home)
     folder = store.canonical_dir(root, name)
-    store.check_relpath(name)
     removed: list[str] = []
     with store.store_lock(root):
+        inst.recover(root)
         project_lock = lockfile.read_project_lock(project_root) if scope == "project" else None
         in_project_lock = bool(project_lock and name in project_lock["skills"])
+        targets: list[dict] = []
         if (folder / store.SKILL_LOCK).is_file():
-            lock = lockfile.read_skill_lock(folder)
-            targets = lock.get("targets", [])
-            inst.remove_targets(targets, keep={str(folder.absolute())})
+            targets = lockfile.read_skill_lock(folder).get("targets", [])
             removed += [t["path"] for t in targets if t.get("mode") != "canonical"]
         elif folder.exists() and force:
             pass
@@ -51,10 +51,12 @@ def uninstall(name: str, *, scope: str, project_root, home, force: bool = False)
                                  "See what is installed with `skill list`" +
                                  ("; add --project for the project's skills." if scope == "user" else "."))
         if folder.exists() or folder.is_symlink():
-            store.retire(folder)
             removed.append(str(folder))
-        if in_project_lock:
-            lockfile.update_project_lock(project_root, name, None)
+        # Journaled, so a kill half-way is finished by the next command: no lock entry without its folder.
+        store.write_journal(root, {"action": "uninstall", "name": name, "scope": scope, "targets": targets,
+                                   "in_project_lock": in_project_lock})
+        inst.apply_intent(root, {"action": "uninstall", "name": name, "scope": scope, "targets": targets,
+                                 "in_project_lock": in_project_lock})
     return {"name": name, "scope": scope, "removed": removed}
 
 
