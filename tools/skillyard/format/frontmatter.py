@@ -13,12 +13,15 @@ from dataclasses import dataclass, field
 
 from skillyard.format import safety
 from skillyard.format.findings import Finding, error, strict_or_warning
-from skillyard.format.yamlload import DuplicateKeyError, YAMLParseError, load_with_lines
+from skillyard.format.yamlload import DuplicateKeyError, YAMLLimitError, YAMLParseError, load_with_lines
 
 MAX_FRONTMATTER_LINES = 200
 
-# `key: value: more` on one line, value not quoted, not flow, not a block scalar, not an alias/anchor/tag.
-_UNQUOTED_COLON = re.compile(r"""^(?P<lead>\s*(?:-\s+)?[A-Za-z0-9_][\w.-]*:[ \t]+)(?P<value>(?!["'\[{|>&*!#%@`]).*?:\s.*?)\s*$""")
+# `key: value: more` on one line, value not quoted, not flow, not a block scalar, not an alias/anchor/tag. The lead
+# is matched possessively and the value's `: ` found with str methods: the repair runs on hostile text, and a regex
+# with two lazy runs and a trailing `\s*$` took seconds on one long line.
+_LEAD = re.compile(r"""\s*+(?:-\s++)?[A-Za-z0-9_][\w.-]*+:[ \t]++(?!["'\[{|>&*!#%@`])""")
+_COLON_SPACE = re.compile(r":\s")
 
 
 @dataclass
@@ -78,10 +81,11 @@ def repair_unquoted_colons(yaml_text: str) -> tuple[str, list[int]]:
     out: list[str] = []
     changed: list[int] = []
     for number, line in enumerate(yaml_text.split("\n"), start=1):
-        match = _UNQUOTED_COLON.match(line)
-        if match:
-            value = match.group("value").replace("'", "''")
-            out.append(f"{match.group('lead')}'{value}'")
+        match = _LEAD.match(line)
+        colon = _COLON_SPACE.search(line, match.end()) if match else None
+        if colon:
+            value = line[match.end():max(len(line.rstrip()), colon.end())].replace("'", "''")
+            out.append(f"{line[:match.end()]}'{value}'")
             changed.append(number)
         else:
             out.append(line)
@@ -149,6 +153,9 @@ def _load_yaml(yaml_text: str, *, strict: bool, file: str) -> tuple[object, dict
     try:
         data, lines = load_with_lines(yaml_text)
         return data, lines, []
+    except YAMLLimitError as exc:  # in every mode: the document is refused before it is built
+        return None, {}, [error(exc.rule, f"The frontmatter is refused: {exc.message}", exc.fix,
+                                line=exc.line + 1 if exc.line else 1, **where)]
     except DuplicateKeyError as exc:
         return None, {}, [error("yaml-duplicate-key", f"The key `{exc.key}` appears twice in the frontmatter.",
                                 "Keep one of them.", line=exc.line + 1, field=exc.key, **where)]

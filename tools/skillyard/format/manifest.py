@@ -4,14 +4,17 @@ from __future__ import annotations
 
 from skillyard.format.findings import Finding, error
 from skillyard.format.schemas import SCHEMA_FILES, load_schema
-from skillyard.format.yamlload import DuplicateKeyError, YAMLParseError, load_with_lines
+from skillyard.format.yamlload import DuplicateKeyError, YAMLLimitError, YAMLParseError, load_with_lines
 
 MANIFEST_ONLY_FIELDS = ("schema_version", "system_prompt")
+MAX_MANIFEST_BYTES = 512 * 1024  # it may carry the whole prompt (`system_prompt`), unlike frontmatter
 
 
 def parse_manifest(text: str, file: str = "skill.yaml") -> tuple[dict | None, dict[str, int], list[Finding]]:
     try:
-        data, lines = load_with_lines(text)
+        data, lines = load_with_lines(text, max_bytes=MAX_MANIFEST_BYTES)
+    except YAMLLimitError as exc:
+        return None, {}, [error(exc.rule, f"skill.yaml is refused: {exc.message}", exc.fix, file=file, line=exc.line)]
     except DuplicateKeyError as exc:
         return None, {}, [error("yaml-duplicate-key", f"The key `{exc.key}` appears twice.", "Keep one of them.",
                                 file=file, line=exc.line, field=exc.key)]

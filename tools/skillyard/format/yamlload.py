@@ -1,13 +1,26 @@
-"""A YAML loader for frontmatter: libyaml speed, strings stay strings, duplicate keys are caught.
+"""The one bounded YAML loader for everything from outside: libyaml speed, strings stay strings, duplicate keys are
+caught, and no document can cost more than its size.
 
 PyYAML's safe loader would turn `updated: 2024-01-01` into a date (not JSON) and silently keep the last of two
-equal keys; authors need to hear about both.
+equal keys; authors need to hear about both. It also expands aliases (a few hundred bytes of anchors become
+gigabytes: "billion laughs") and accepts any nesting depth, which later recursion (JSON, schema checks) cannot.
+So every document is bounded before it is built: its size in bytes, then -- on the composed node graph, where
+aliases are still shared nodes and nothing has been expanded -- its depth, node count, aliases, tags and numbers.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from functools import cache
+
+MAX_BYTES = 64 * 1024  # frontmatter; skill.yaml (which may hold the whole prompt) passes its own cap
+MAX_DEPTH = 32  # nested lists/mappings, the top-level mapping being 1
+MAX_NODES = 10_000  # scalars, lists and mappings together
+PREPASS_BYTES = 16 * 1024  # above this, nodes are counted on the event stream before any node is built
+INT_RANGE = 2**63  # integers must fit int64: the registry's JSON readers are not all Python
+_CORE = "tag:yaml.org,2002:"
+ALLOWED_TAGS = frozenset(_CORE + t for t in ("str", "int", "float", "bool", "null", "seq", "map", "merge"))
 
 
 class YAMLParseError(Exception):
@@ -17,6 +30,19 @@ class YAMLParseError(Exception):
         super().__init__(str(original))
         self.problem = getattr(original, "problem", None)
         self.problem_mark = getattr(original, "problem_mark", None)
+
+
+class YAMLLimitError(YAMLParseError):
+    """A document outside the bounds (size, depth, nodes) or the JSON data model (aliases, tags, numbers).
+
+    A YAMLParseError, so a caller that only knows "bad YAML" still refuses it; `rule`, `line` (1-based within the
+    YAML text, or None) and `fix` let a validator report it precisely.
+    """
+
+    def __init__(self, rule: str, message: str, fix: str, line: int | None = None):
+        Exception.__init__(self, message)
+        self.rule, self.message, self.fix, self.line = rule, message, fix, line
+        self.problem, self.problem_mark = message, None
 
 
 class DuplicateKeyError(Exception):
@@ -51,24 +77,53 @@ def frontmatter_loader() -> type:
     return FrontmatterLoader
 
 
-def load_with_lines(text: str) -> tuple[object, dict[str, int]]:
-    """Parse one YAML document; also return the 1-based line of each top-level key."""
+def check_size(text: str, max_bytes: int = MAX_BYTES) -> None:
+    """Refuse text over `max_bytes` of UTF-8 before anything parses it."""
+    if len(text) * 4 > max_bytes and (size := len(text.encode("utf-8", "surrogatepass"))) > max_bytes:
+        raise YAMLLimitError("yaml-too-large", f"The YAML is {size:,} bytes; at most {max_bytes:,} are allowed.",
+                             "Keep only metadata here and move long text into the Markdown body or references/.")
+
+
+def load_with_lines(text: str, *, max_bytes: int = MAX_BYTES) -> tuple[object, dict[str, int]]:
+    """Parse one YAML document; also return the 1-based line of each top-level key.
+
+    Raises YAMLLimitError (bounds), YAMLParseError (syntax) or DuplicateKeyError; never anything else.
+    """
+    check_size(text, max_bytes)
     simple = load_simple(text)
-    return simple if simple is not None else load_with_pyyaml(text)
+    return simple if simple is not None else load_with_pyyaml(text, max_bytes=max_bytes)
 
 
-def load_with_pyyaml(text: str) -> tuple[object, dict[str, int]]:
-    """The general path: libyaml's parser with our constructor. Raises YAMLParseError or DuplicateKeyError."""
+def safe_load(text: str, *, max_bytes: int = MAX_BYTES) -> object:
+    """`yaml.safe_load` with the same bounds, for files other than skills (client config): raises yaml.YAMLError."""
     import yaml
 
+    try:
+        return load_with_lines(text, max_bytes=max_bytes)[0]
+    except (YAMLParseError, DuplicateKeyError) as exc:
+        raise yaml.YAMLError(str(exc)) from None
+
+
+def load_with_pyyaml(text: str, *, max_bytes: int = MAX_BYTES) -> tuple[object, dict[str, int]]:
+    """The general path: libyaml's parser, the bounds, then our constructor."""
+    import yaml
+
+    check_size(text, max_bytes)
+    if len(text) > PREPASS_BYTES:
+        _count_events(text)
     loader = frontmatter_loader()(text)
     try:
         node = loader.get_single_node()
         if node is None:
             return None, {}
+        _check_nodes(node, loader, text)
         data = loader.construct_document(node)
     except yaml.YAMLError as exc:
+        if "nesting depth" in str(getattr(exc, "problem", "")):  # libyaml's own limit (1000), far above ours
+            raise _depth_error(getattr(exc, "problem_mark", None)) from None
         raise YAMLParseError(exc) from exc
+    except (ValueError, OverflowError, RecursionError) as exc:  # numbers beyond what Python converts; never expected
+        raise YAMLLimitError("yaml-value", f"A value cannot be read: {exc}.", "Quote the value.") from None
     finally:
         loader.dispose()
     lines: dict[str, int] = {}
@@ -79,10 +134,100 @@ def load_with_pyyaml(text: str) -> tuple[object, dict[str, int]]:
     return data, lines
 
 
+def _depth_error(mark) -> YAMLLimitError:
+    return YAMLLimitError("yaml-depth", f"The YAML nests lists and mappings more than {MAX_DEPTH} levels deep.",
+                          "Flatten the structure: metadata needs a few levels at most.",
+                          mark.line + 1 if mark is not None else None)
+
+
+def _nodes_error(line: int | None) -> YAMLLimitError:
+    return YAMLLimitError("yaml-too-many-nodes", f"The YAML has more than {MAX_NODES:,} values.",
+                          "Keep only metadata here; long lists belong in a file under references/.", line)
+
+
+def _count_events(text: str) -> None:
+    """For large text: count nodes on libyaml's event stream (constant memory), before any node is built."""
+    import yaml
+
+    loader = frontmatter_loader()(text)
+    count = 0
+    try:
+        while (event := loader.get_event()) is not None:
+            if isinstance(event, yaml.NodeEvent):
+                count += 1
+                if count > MAX_NODES:
+                    raise _nodes_error(event.start_mark.line + 1)
+            if isinstance(event, yaml.StreamEndEvent):
+                break
+    except yaml.YAMLError:
+        return  # the real parse reports it with its usual message
+    finally:
+        loader.dispose()
+
+
+def _check_nodes(root, loader, text: str) -> None:
+    """Walk the composed graph (without recursion) and refuse what must never be built or published."""
+    import yaml
+
+    seen: set[int] = set()
+    stack = [(root, 1)]
+    count = 0
+    while stack:
+        node, depth = stack.pop()
+        line = node.start_mark.line + 1
+        if id(node) in seen:  # an alias: the composer shares the anchored node instead of copying it
+            raise YAMLLimitError("yaml-alias", "The YAML uses an alias (`*name`), which repeats another value.",
+                                 "Write the value out instead of using `&anchor` and `*alias`.", _alias_line(text))
+        seen.add(id(node))
+        count += 1
+        if count > MAX_NODES:
+            raise _nodes_error(line)
+        if node.tag not in ALLOWED_TAGS:
+            raise YAMLLimitError("yaml-tag", f"The YAML uses the tag `{node.tag}`.",
+                                 "Remove the tag: values are plain strings, numbers, booleans, lists and mappings.",
+                                 line)
+        if isinstance(node, yaml.ScalarNode):
+            _check_number(node, loader, line)
+            continue
+        if depth > MAX_DEPTH:
+            raise _depth_error(node.start_mark)
+        children = node.value if isinstance(node, yaml.SequenceNode) else [n for pair in node.value for n in pair]
+        stack.extend((child, depth + 1) for child in reversed(children))
+
+
+def _check_number(node, loader, line: int) -> None:
+    if node.tag == _CORE + "float":
+        if not math.isfinite(loader.construct_yaml_float(node)):
+            raise YAMLLimitError("yaml-value", f"`{node.value}` is not a finite number, which JSON cannot hold.",
+                                 f"Quote it (`\"{node.value}\"`) or write a finite number.", line)
+    elif node.tag == _CORE + "int":
+        value = loader.construct_yaml_int(node) if len(node.value) <= 80 else INT_RANGE
+        if not -INT_RANGE <= value < INT_RANGE:
+            raise YAMLLimitError("yaml-value", "An integer is outside the 64-bit range registry readers support.",
+                                 "Quote it to keep it as text.", line)
+
+
+def _alias_line(text: str) -> int | None:
+    """The 1-based line of the first alias, from the event stream (only on the error path)."""
+    import yaml
+
+    loader = frontmatter_loader()(text)
+    try:
+        while (event := loader.get_event()) is not None and not isinstance(event, yaml.StreamEndEvent):
+            if isinstance(event, yaml.AliasEvent):
+                return event.start_mark.line + 1
+    except yaml.YAMLError:
+        return None
+    finally:
+        loader.dispose()
+    return None
+
+
 # Most frontmatter is a handful of `key: value` lines. Building a libyaml parser costs ~130 µs per document, more
 # than everything else a skill's check does, so those lines are read here when -- and only when -- the result is
 # certain to equal PyYAML's (a property test compares the two). Anything else goes to PyYAML.
-_KEY_LINE = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*):( +(.*?))? *")
+# (Linear on any line: a lazy value before a trailing ` *` backtracked quadratically on hostile lines.)
+_KEY_LINE = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*+):(?: ++(.*))?")
 _DOUBLE = re.compile(r'"([^"\\]*)"')
 _SINGLE = re.compile(r"'([^']*)'")
 _FLOW_ITEM = re.compile(r' *(?:"([^"\\]*)"|([A-Za-z][A-Za-z0-9_./-]*(?: [A-Za-z0-9_./-]+)*)) *(,|\])')
@@ -146,7 +291,7 @@ def load_simple(text: str) -> tuple[dict, dict[str, int]] | None:
         key = match.group(1)
         if key in data or key.lower() in _RESOLVED_WORDS:
             return None
-        value = _simple_scalar(match.group(3) or "")
+        value = _simple_scalar((match.group(2) or "").rstrip(" "))
         if value is None:
             return None
         data[key] = value
