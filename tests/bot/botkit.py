@@ -65,6 +65,7 @@ def stub():
 @pytest.fixture
 def registry_repo(stub):
     repo = stub.add_repo(REGISTRY_SLUG)
+    repo.permissions = {"maintainer": "admin", "skillyard-bot": "write", "mallory": "triage"}
     base = stub.add_commit(repo, files={"README.md": b"# registry\n", "skills/pdf-tools/SKILL.md": b"---\n---\n",
                                         "skills/pdf-tools/scripts/run.py": b"print()\n"})
     repo.refs["heads/main"] = base

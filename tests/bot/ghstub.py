@@ -45,13 +45,13 @@ class Pull:
     head_ref: str = "feature"
     head_repo: str = ""
     base_ref: str = "main"
-    files: list = field(default_factory=list)        # [(filename, status)]
+    files: list = field(default_factory=list)        # [(filename, status)] or [(filename, status, previous)]
     title: str = "A change"
     body: str = ""
     state: str = "open"
     merged: bool = False
     labels: list = field(default_factory=list)
-    events: list = field(default_factory=list)       # [{"event", "label", "created_at"}]
+    events: list = field(default_factory=list)       # [{"event", "label", "created_at", "actor"}]
     reviews: list = field(default_factory=list)      # [{"state", "commit_id", "submitted_at", "user"}]
 
 
@@ -71,6 +71,9 @@ class Repo:
     blobs: dict = field(default_factory=dict)        # sha -> bytes
     trees: dict = field(default_factory=dict)        # sha -> {path: {"mode", "type", "sha"}}
     refs: dict = field(default_factory=dict)         # "heads/main" -> sha
+    permissions: dict = field(default_factory=dict)  # login -> admin | maintain | write | triage | read | none
+    runs: dict = field(default_factory=dict)         # run id -> {"event", "head_sha", "head_branch", "head_repo",
+                                                     #            "pull_requests": [numbers], "conclusion", "name"}
 
     @property
     def full_name(self) -> str:
@@ -161,7 +164,7 @@ class GitHubStandIn:
                 "title": pr.title, "body": pr.body, "user": self._user(pr.user),
                 "url": f"{api}/pulls/{pr.number}", "issue_url": f"{api}/issues/{pr.number}",
                 "html_url": f"{self.root}/{repo.full_name}/pull/{pr.number}",
-                "labels": [{"name": name} for name in pr.labels],
+                "labels": [{"name": name} for name in pr.labels], "changed_files": len(pr.files),
                 "head": {"sha": pr.head_sha, "ref": pr.head_ref, "label": f"{head_repo.owner}:{pr.head_ref}",
                          "repo": self._repo_json(head_repo), "user": self._user(head_repo.owner)},
                 "base": {"sha": repo.refs.get(f"heads/{pr.base_ref}", "0" * 40), "ref": pr.base_ref,
@@ -227,12 +230,11 @@ class GitHubStandIn:
                                              and query.get("head") in (None, self._head_label(repo, p))])),
             ("POST", r"/pulls", lambda: self._create_pull(repo, body, login)),
             ("GET", r"/pulls/(\d+)", lambda n: (200, self._pull_json(repo, self._pull(repo, n)))),
-            ("GET", r"/pulls/(\d+)/files", lambda n: (200, [
-                {"filename": f, "status": s, "sha": fake_sha(f), "additions": 1, "deletions": 0, "changes": 1}
-                for f, s in self._pull(repo, n).files])),
+            ("GET", r"/pulls/(\d+)/files", lambda n: self._files(repo, self._pull(repo, n), query, path)),
             ("GET", r"/pulls/(\d+)/reviews", lambda n: (200, [
                 {"id": i + 1, "state": r["state"], "commit_id": r["commit_id"], "submitted_at": r["submitted_at"],
-                 "user": self._user(r.get("user", "maintainer")), "body": ""}
+                 "user": self._user(r.get("user", "maintainer")), "body": "",
+                 "pull_request_url": f"{api}/pulls/{n}"}
                 for i, r in enumerate(self._pull(repo, n).reviews)])),
             ("PUT", r"/pulls/(\d+)/merge", lambda n: self._merge(repo, self._pull(repo, n), body)),
             ("GET", r"/issues/(\d+)/comments", lambda n: (200, [
@@ -242,10 +244,11 @@ class GitHubStandIn:
             ("DELETE", r"/issues/comments/(\d+)", lambda cid: self._delete_comment(repo, int(cid), login)),
             ("GET", r"/issues/(\d+)/labels", lambda n: (200, [
                 {"name": name, "url": f"{api}/labels/{name}", "color": "ededed"} for name in self._pull(repo, n).labels])),
-            ("POST", r"/issues/(\d+)/labels", lambda n: self._add_labels(repo, self._pull(repo, n), body)),
+            ("POST", r"/issues/(\d+)/labels", lambda n: self._add_labels(repo, self._pull(repo, n), body, login)),
             ("DELETE", r"/issues/(\d+)/labels/([^/]+)", lambda n, name: self._remove_label(repo, self._pull(repo, n), name)),
             ("GET", r"/issues/(\d+)/events", lambda n: (200, [
-                {"id": i + 1, "event": e["event"], "created_at": e["created_at"], "actor": self._user("maintainer"),
+                {"id": i + 1, "event": e["event"], "created_at": e["created_at"],
+                 "actor": self._user(e.get("actor", "maintainer")),
                  "label": {"name": e["label"], "color": "ededed"} if e.get("label") else None,
                  "url": f"{api}/issues/events/{i + 1}"}
                 for i, e in enumerate(self._pull(repo, n).events)])),
@@ -257,6 +260,8 @@ class GitHubStandIn:
                                 "head_sha": sha} for i, c in enumerate(repo.checks.get(sha, []))]})),
             ("GET", r"/commits/([0-9a-f]{40})/status", lambda sha: (200, self._combined(repo, sha))),
             ("POST", r"/forks", lambda: self._fork(repo, login)),
+            ("GET", r"/collaborators/([^/]+)/permission", lambda who: self._permission(repo, urllib.parse.unquote(who))),
+            ("GET", r"/actions/runs/(\d+)", lambda rid: self._run(repo, int(rid))),
             ("GET", r"/branches/([^/]+)", lambda b: self._branch(repo, b)),
             ("GET", r"/git/commits/([0-9a-f]{40})", lambda sha: self._get_git_commit(repo, sha)),
             ("POST", r"/git/commits", lambda: self._create_git_commit(repo, body)),
@@ -299,12 +304,12 @@ class GitHubStandIn:
         del repo.comments[cid]
         return 204, None
 
-    def _add_labels(self, repo: Repo, pr: Pull, body):
+    def _add_labels(self, repo: Repo, pr: Pull, body, login: str):
         names = body["labels"] if isinstance(body, dict) else body
         for name in names:
             if name not in pr.labels:
                 pr.labels.append(name)
-                pr.events.append({"event": "labeled", "label": name, "created_at": T0})
+                pr.events.append({"event": "labeled", "label": name, "created_at": T0, "actor": login})
         return 200, [{"name": n, "url": f"{self.base_url}/repos/{repo.full_name}/labels/{n}"} for n in pr.labels]
 
     def _remove_label(self, repo: Repo, pr: Pull, name: str):
@@ -314,6 +319,55 @@ class GitHubStandIn:
         pr.labels.remove(name)
         pr.events.append({"event": "unlabeled", "label": name, "created_at": T0})
         return 200, [{"name": n} for n in pr.labels]
+
+    FILES_LIMIT = 3000   # GitHub lists at most 3,000 files of a PR
+
+    def _files(self, repo: Repo, pr: Pull, query: dict, path: str):
+        """Paginated like GitHub (per_page up to 100, a Link header to the next page), cut at 3,000 files."""
+        per_page = min(int(query.get("per_page", 30)), 100)
+        page = max(int(query.get("page", 1)), 1)
+        listed = pr.files[: self.FILES_LIMIT]
+        chunk = listed[(page - 1) * per_page: page * per_page]
+        out = []
+        for entry in chunk:
+            filename, status, *rest = entry
+            item = {"filename": filename, "status": status, "sha": fake_sha(filename), "additions": 1,
+                    "deletions": 0, "changes": 1}
+            if rest and rest[0]:
+                item["previous_filename"] = rest[0]
+            out.append(item)
+        headers = {}
+        if page * per_page < len(listed):
+            nxt = urllib.parse.urlencode({**query, "page": page + 1, "per_page": per_page})
+            headers["Link"] = f'<{self.root}{PREFIX}{path}?{nxt}>; rel="next"'
+        return 200, out, headers
+
+    def _permission(self, repo: Repo, login: str):
+        permission = repo.permissions.get(login, "read")
+        legacy = {"maintain": "write", "triage": "read"}.get(permission, permission)
+        return 200, {"permission": legacy, "role_name": permission, "user": self._user(login)}
+
+    def _run(self, repo: Repo, run_id: int):
+        run = repo.runs.get(run_id)
+        if run is None:
+            raise StubError(404, "Not Found")
+        api = f"{self.base_url}/repos/{repo.full_name}"
+        head_repo = self.repos[run.get("head_repo") or repo.full_name]
+        pulls = []
+        for number in run.get("pull_requests", []):
+            pr = self._pull(repo, str(number))
+            pulls.append({"url": f"{api}/pulls/{number}", "id": number + 5000, "number": number,
+                          "head": {"ref": pr.head_ref, "sha": pr.head_sha,
+                                   "repo": {"id": 1, "url": f"{self.base_url}/repos/{head_repo.full_name}",
+                                            "name": head_repo.name}},
+                          "base": {"ref": pr.base_ref, "sha": "0" * 40,
+                                   "repo": {"id": 2, "url": api, "name": repo.name}}})
+        return 200, {"id": run_id, "name": run.get("name", "validate"), "event": run.get("event", "pull_request"),
+                     "status": "completed", "conclusion": run.get("conclusion", "success"),
+                     "head_sha": run["head_sha"], "head_branch": run.get("head_branch", "feature"),
+                     "head_repository": self._repo_json(head_repo), "repository": self._repo_json(repo),
+                     "pull_requests": pulls, "url": f"{api}/actions/runs/{run_id}",
+                     "html_url": f"{self.root}/{repo.full_name}/actions/runs/{run_id}"}
 
     def _merge(self, repo: Repo, pr: Pull, body):
         if body.get("sha") and body["sha"] != pr.head_sha:
@@ -450,7 +504,7 @@ class GitHubStandIn:
                 body = json.loads(raw) if raw else {}
                 query = dict(urllib.parse.parse_qsl(parts.query))
                 path = parts.path
-                status, payload = 404, {"message": "Not Found"}
+                status, payload, headers = 404, {"message": "Not Found"}, {}
                 with stub.lock:
                     stub.requests.append(Recorded(self.command, path.removeprefix(PREFIX), query, body))
                     auth = self.headers.get("Authorization", "")
@@ -462,13 +516,17 @@ class GitHubStandIn:
                         status, payload = 401, {"message": "Bad credentials"}
                     else:
                         try:
-                            status, payload = stub.dispatch(self.command, path.removeprefix(PREFIX), query, body, login)
+                            status, payload, *extra = stub.dispatch(self.command, path.removeprefix(PREFIX), query,
+                                                                    body, login)
+                            headers = extra[0] if extra else {}
                         except StubError as exc:
                             status, payload = exc.status, {"message": exc.message}
                 data = b"" if payload is None else json.dumps(payload).encode()
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json; charset=utf-8")
                 self.send_header("Content-Length", str(len(data)))
+                for name, value in headers.items():
+                    self.send_header(name, value)
                 self.end_headers()
                 self.wfile.write(data)
 

@@ -18,11 +18,16 @@ AFTER = "2026-02-01T13:00:00Z"
 UPDATE = [("skills/pdf-tools/SKILL.md", "modified"), ("skills/pdf-tools/scripts/run.py", "modified")]
 
 
+APPROVED = [{"state": "APPROVED", "submitted_at": LABEL_AT, "user": "maintainer"}]
+
+
 def ready_pr(stub, repo, *, author="alice", files=UPDATE, committed=BEFORE, checks=None, labels=("automerge",),
-             reviews=None, number=30) -> Pull:
+             reviews=APPROVED, number=30, labeller="maintainer") -> Pull:
+    """A PR the rules allow: the owner's update, green checks, labelled and approved on its head by a maintainer."""
     head = stub.add_commit(repo, date=committed)
     pr = Pull(number, author, head, files=list(files), labels=list(labels),
-              events=[{"event": "labeled", "label": name, "created_at": LABEL_AT} for name in labels])
+              events=[{"event": "labeled", "label": name, "created_at": LABEL_AT, "actor": labeller}
+                      for name in labels])
     pr.reviews = [dict(r, commit_id=r.get("commit_id", head)) for r in (reviews or [])]
     repo.checks[head] = checks if checks is not None else [
         {"name": "validate", "status": "completed", "conclusion": "success"},
@@ -40,7 +45,7 @@ def automerge(stub, capsys, *extra) -> dict:
 
 
 def test_green_owner_update_is_merged_at_the_checked_head(stub, registry_repo, capsys):
-    pr = ready_pr(stub, registry_repo, reviews=[{"state": "APPROVED", "submitted_at": LABEL_AT}])
+    pr = ready_pr(stub, registry_repo)
     out = automerge(stub, capsys)
     assert out["merged"] is True and out["reasons"] == []
     [merge] = stub.calls("PUT", r"/pulls/30/merge$")
@@ -55,16 +60,21 @@ def test_dry_run_changes_nothing(stub, registry_repo, capsys):
     assert stub.writes() == []
 
 
-@pytest.mark.parametrize("checks, reason", [
-    ([{"name": "validate", "status": "completed", "conclusion": "failure"}], "check `validate` concluded failure"),
-    ([{"name": "validate", "status": "in_progress", "conclusion": None}], "check `validate` is in_progress"),
-    ([], "no checks have reported"),
+@pytest.mark.parametrize("checks, reason, waiting", [
+    ([{"name": "validate", "status": "completed", "conclusion": "failure"}], "check `validate` concluded failure",
+     False),
+    ([{"name": "validate", "status": "in_progress", "conclusion": None}], "check `validate` is in_progress", True),
+    ([], "no checks have reported", True),
 ])
-def test_refuses_when_checks_are_not_green(stub, registry_repo, capsys, checks, reason):
+def test_refuses_when_checks_are_not_green_and_says_so(stub, registry_repo, capsys, checks, reason, waiting):
     ready_pr(stub, registry_repo, checks=checks)
     out = automerge(stub, capsys)
     assert out["merged"] is False and any(reason in r for r in out["reasons"])
+    assert out["waiting"] is waiting and out["comment"] == "created"
     assert not stub.calls("PUT")
+    [comment] = [c for c in registry_repo.comments.values() if c["issue"] == 30]
+    assert comment["body"].startswith("<!-- skillyard-bot:automerge -->") and reason in comment["body"]
+    assert ("tries again" in comment["body"]) is waiting
 
 
 def test_refuses_failing_commit_status(stub, registry_repo, capsys):
@@ -92,20 +102,20 @@ def test_refuses_files_outside_skills(stub, registry_repo, capsys):
     assert any("outside skills/" in r for r in out["reasons"]) and not stub.calls("PUT")
 
 
-def test_commit_after_label_removes_the_label(stub, registry_repo, capsys):
-    pr = ready_pr(stub, registry_repo, committed=AFTER)
+def test_commit_after_the_approval_removes_the_label_whatever_its_date(stub, registry_repo, capsys):
+    """The new head is back-dated (committer date before the label): the approval's SHA still tells."""
+    pr = ready_pr(stub, registry_repo, committed=BEFORE,
+                  reviews=[dict(APPROVED[0], commit_id="b" * 40)])
     out = automerge(stub, capsys)
-    assert any("after the `automerge` label" in r for r in out["reasons"])
+    assert any("a commit landed after @maintainer's approval" in r for r in out["reasons"])
     assert out["label_removed"] is True and "automerge" not in pr.labels
     assert stub.calls("DELETE", r"/issues/30/labels/automerge$") and not stub.calls("PUT")
 
 
-def test_commit_after_approval_removes_the_label(stub, registry_repo, capsys):
-    pr = ready_pr(stub, registry_repo, reviews=[{"state": "APPROVED", "commit_id": "b" * 40,
-                                                 "submitted_at": LABEL_AT}])
+def test_a_late_committer_date_alone_does_not_block(stub, registry_repo, capsys):
+    pr = ready_pr(stub, registry_repo, committed=AFTER)
     out = automerge(stub, capsys)
-    assert "a commit landed after the latest approval" in out["reasons"]
-    assert "automerge" not in pr.labels and not stub.calls("PUT")
+    assert out["merged"] is True and pr.merged
 
 
 def test_refuses_without_the_label_and_with_blocking_labels(stub, registry_repo, capsys):

@@ -58,36 +58,41 @@ def test_label_delta_only_touches_managed_labels():
         ["tooling"], ["invalid"])
 
 
+APPROVAL = decide.Review("APPROVED", "h" * 40, datetime(2026, 1, 2, tzinfo=UTC), "maint")
+
+
 def _facts(**kw):
-    base = dict(author="alice", head_sha="h" * 40, head_committed_at=datetime(2026, 1, 1, tzinfo=UTC),
+    base = dict(author="alice", head_sha="h" * 40,
                 changes=decide.classify_changes([("skills/pdf-tools/SKILL.md", "modified")], REG), owners=OWNERS,
-                labels=frozenset({"automerge"}), label_added_at=datetime(2026, 1, 2, tzinfo=UTC),
-                checks=(decide.Check("ci", "completed", "success"),))
+                labels=frozenset({"automerge"}), label_actor="maint", writers=frozenset({"maint"}),
+                reviews=(APPROVAL,), checks=(decide.Check("ci", "completed", "success"),))
     base.update(kw)
     return decide.AutomergeFacts(**base)
 
 
 def test_automerge_decision_pure():
     assert decide.automerge_decision(_facts()).merge
-    late = decide.automerge_decision(_facts(head_committed_at=datetime(2026, 1, 3, tzinfo=UTC)))
-    assert not late.merge and late.remove_label
-    stale = decide.automerge_decision(_facts(reviews=(decide.Review("APPROVED", "x" * 40),)))
+    stale = decide.automerge_decision(_facts(reviews=(decide.Review("APPROVED", "x" * 40, user="maint"),)))
     assert not stale.merge and stale.remove_label
-    changes_requested = decide.automerge_decision(_facts(reviews=(decide.Review("CHANGES_REQUESTED", "h" * 40),)))
-    assert not changes_requested.merge
+    changes_requested = decide.automerge_decision(
+        _facts(reviews=(APPROVAL, decide.Review("CHANGES_REQUESTED", "h" * 40, user="bob"))))
+    assert not changes_requested.merge and "@bob requests changes" in changes_requested.reasons
     merged = decide.automerge_decision(_facts(state="closed"))
     assert not merged.merge and not merged.remove_label
 
 
-def test_render_escapes_untrusted_text():
+def test_render_puts_untrusted_text_in_code_spans():
+    from mdcheck import outside_code
+
     report = make_report([{"name": "x", "valid": False, "findings": [{
         "rule": "bad", "severity": "error", "file": "SKILL.md", "line": 1,
         "message": "<img src=x onerror=alert(1)> [click](https://evil.example) @everyone -->",
         "fix": "<script>alert(1)</script>"}]}])
     text = render_comment(report)
     assert text.startswith(MARKER + "\n")
-    assert "<img" not in text and "<script" not in text and "](https" not in text
-    assert "@everyone" not in text and "-->" not in text.split("\n", 1)[1]
+    plain = outside_code(text.split("\n", 1)[1])
+    for bad in ("<img", "<script", "](https", "evil.example", "@everyone", "-->"):
+        assert bad not in plain and bad in text
 
 
 def test_render_is_deterministic_and_bounded():

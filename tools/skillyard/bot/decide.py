@@ -7,8 +7,11 @@ feeds them in, so every rule can be tested on plain data and again end to end ag
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
+
+from skillyard.format.paths import collision_key, path_problem
 
 SKILLS_DIR = "skills"
 
@@ -26,7 +29,14 @@ MANAGED_LABELS = frozenset({LABEL_NEW, LABEL_UPDATE, LABEL_INVALID, LABEL_TOOLIN
 BLOCKING_LABELS = frozenset({LABEL_INVALID, LABEL_NEEDS_MAINTAINER, LABEL_SECURITY})
 
 GREEN_CONCLUSIONS = frozenset({"success", "neutral", "skipped"})
+# Repository permissions (the collaborator-permission API) whose holders count as maintainers.
+WRITE_PERMISSIONS = frozenset({"admin", "maintain", "write"})
+# The PR-files API lists at most this many files; a longer PR cannot be checked file by file.
+FILES_API_LIMIT = 3000
+# Statuses the PR-files API reports. "changed" is a mode or type change (executable bit, symlink) without a patch.
+FILE_STATUSES = frozenset({"added", "removed", "modified", "renamed", "copied", "changed", "unchanged"})
 _HANDLE = re.compile(r"^[a-z0-9](?:[a-z0-9-]{0,38})(?:\[bot\])?$")
+_SKILL_NAME = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 
 
 def normalise_handle(value: object) -> str | None:
@@ -53,6 +63,15 @@ def owners_from_registry(registry: dict | None) -> dict[str, frozenset[str]]:
 
 
 @dataclass(frozen=True)
+class PrFile:
+    """One entry of the PR-files API. `previous` is the old name of a rename or copy (`previous_filename`)."""
+
+    path: str
+    status: str
+    previous: str | None = None
+
+
+@dataclass(frozen=True)
 class SkillChange:
     folder: str            # repo-relative, e.g. "skills/pdf-tools"
     kind: str              # "new" | "update" | "removed"
@@ -68,6 +87,7 @@ class Changes:
 
     skills: tuple[SkillChange, ...] = ()
     outside: tuple[str, ...] = ()     # paths that are not inside a skill folder
+    problems: tuple[str, ...] = ()    # why the file list itself cannot be trusted to automerge (path rule, size)
 
     @property
     def new(self) -> tuple[SkillChange, ...]:
@@ -78,31 +98,93 @@ class Changes:
         return tuple(c for c in self.skills if c.kind != "new")
 
     @property
+    def removed(self) -> tuple[SkillChange, ...]:
+        return tuple(c for c in self.skills if c.kind == "removed")
+
+    @property
     def folders(self) -> frozenset[str]:
         return frozenset(c.folder for c in self.skills)
 
 
 def skill_folder_of(path: str, skills_dir: str = SKILLS_DIR) -> str | None:
-    """`skills/<name>/...` -> `skills/<name>`; None for anything else (including `skills/README.md`)."""
+    """`skills/<name>/...` -> `skills/<name>`; None for anything else (including `skills/README.md`).
+
+    The comparison is exact: `Skills/x` or `skills//x` is not a skill folder, so it counts as outside.
+    """
     parts = path.split("/")
     if len(parts) >= 3 and parts[0] == skills_dir and parts[1] not in ("", ".", ".."):
         return f"{parts[0]}/{parts[1]}"
     return None
 
 
-def classify_changes(files: list[tuple[str, str]], registry: dict | None, skills_dir: str = SKILLS_DIR) -> Changes:
-    """Sort a PR's `(path, status)` files into new/updated/removed skills and paths outside any skill.
+def as_pr_file(entry: PrFile | tuple) -> PrFile:
+    return entry if isinstance(entry, PrFile) else PrFile(*entry)
 
-    A folder the base registry lists is an update (or a removal when every one of its registry files is
-    deleted); a folder it does not list is a new skill.
+
+def touched_paths(files: Iterable[PrFile | tuple]) -> list[tuple[str, str]]:
+    """Every `(path, status)` a PR touches: a rename's old name counts as a removal of that path."""
+    out: list[tuple[str, str]] = []
+    for entry in map(as_pr_file, files):
+        out.append((entry.path, entry.status))
+        if entry.status == "renamed" and entry.previous and entry.previous != entry.path:
+            out.append((entry.previous, "removed"))
+    return out
+
+
+def file_list_problems(files: list[PrFile], known_folders: Iterable[str], total: int | None = None,
+                       skills_dir: str = SKILLS_DIR) -> list[str]:
+    """Why a PR's file list blocks automerge on its own: paths the shared path rule refuses, statuses the bot does
+    not know, folder names that only look like an existing skill, and lists the API truncated."""
+    problems: list[str] = []
+    listed = len(files)
+    if listed >= FILES_API_LIMIT or (total is not None and total > listed):
+        problems.append(f"the PR changes {max(total or 0, listed):,} files; the files API lists at most "
+                        f"{FILES_API_LIMIT:,}, so the rest cannot be checked")
+    known_keys = {collision_key(folder): folder for folder in known_folders}
+    seen: set[str] = set()
+    for entry in files:
+        if entry.status not in FILE_STATUSES:
+            problems.append(f"`{entry.path}` has the unknown status {entry.status!r}")
+        for path in (entry.path, entry.previous):
+            if not path or path in seen:
+                continue
+            seen.add(path)
+            problem = path_problem(path)
+            if problem:
+                problems.append(f"`{path}` {problem}")
+                continue
+            folder = skill_folder_of(path, skills_dir)
+            if folder is None:
+                first = path.split("/", 1)[0]
+                if first != skills_dir and collision_key(first) == collision_key(skills_dir):
+                    problems.append(f"`{path}` is in `{first}/`, which is not `{skills_dir}/`")
+                continue
+            name = folder.rsplit("/", 1)[-1]
+            twin = known_keys.get(collision_key(folder))
+            if twin is not None and twin != folder:
+                problems.append(f"`{folder}` differs from the existing `{twin}` only by letter case")
+            elif not _SKILL_NAME.match(name):
+                problems.append(f"`{folder}` is not a skill name (lowercase letters, digits and hyphens)")
+    return list(dict.fromkeys(problems))
+
+
+def classify_changes(files: Iterable[PrFile | tuple], registry: dict | None, skills_dir: str = SKILLS_DIR,
+                     *, total: int | None = None) -> Changes:
+    """Sort a PR's files into new/updated/removed skills, paths outside any skill and problems.
+
+    Both names of a rename count (the old one as removed), so moving another skill's file, a workflow or
+    CODEOWNERS into your own folder still touches the place it came from. A folder the base registry lists is an
+    update (or a removal when every one of its registry files is deleted); a folder it does not list is new.
+    `total` is the PR's `changed_files`, to notice a list the API truncated.
     """
+    files = [as_pr_file(f) for f in files]
     known: dict[str, set[str]] = {}
     for skill in (registry or {}).get("skills") or []:
         if isinstance(skill, dict) and isinstance(skill.get("path"), str):
             known[skill["path"].strip("/")] = {f.get("path") for f in skill.get("files") or [] if isinstance(f, dict)}
     per_folder: dict[str, list[tuple[str, str]]] = {}
     outside: list[str] = []
-    for path, status in files:
+    for path, status in touched_paths(files):
         folder = skill_folder_of(path, skills_dir)
         if folder is None:
             outside.append(path)
@@ -116,7 +198,8 @@ def classify_changes(files: list[tuple[str, str]], registry: dict | None, skills
             removed = {rel for rel, status in per_folder[folder] if status == "removed"}
             kind = "removed" if known[folder] and known[folder] <= removed else "update"
         changes.append(SkillChange(folder, kind))
-    return Changes(tuple(changes), tuple(sorted(set(outside))))
+    problems = file_list_problems(files, known, total, skills_dir)
+    return Changes(tuple(changes), tuple(sorted(set(outside))), tuple(problems))
 
 
 def is_security_finding(finding: dict) -> bool:
@@ -145,7 +228,7 @@ def labels_for(changes: Changes, report: dict | None, owners: dict[str, frozense
         if changes.skills:
             # A skill PR that also edits tooling needs a maintainer's eyes on the tooling part.
             labels.add(LABEL_NEEDS_MAINTAINER)
-    if unowned_folders(changes, owners, author):
+    if changes.problems or unowned_folders(changes, owners, author):
         labels.add(LABEL_NEEDS_MAINTAINER)
     if report is not None:
         if not report.get("ok", False) or any(not s.get("valid") for s in report.get("skills", [])):
@@ -173,25 +256,42 @@ class Check:
 
 @dataclass(frozen=True)
 class Review:
-    state: str                  # APPROVED | CHANGES_REQUESTED | COMMENTED | DISMISSED
+    state: str                  # APPROVED | CHANGES_REQUESTED | COMMENTED | DISMISSED | PENDING
     commit_id: str
     submitted_at: datetime | None = None
+    user: str = ""
+
+
+def standing_reviews(reviews: Iterable[Review]) -> dict[str, Review]:
+    """Each reviewer's review that still stands, like GitHub's own rule: the latest APPROVED, CHANGES_REQUESTED
+    or DISMISSED one (in the API's chronological order). A later COMMENTED review changes nothing; a DISMISSED
+    one no longer blocks or approves."""
+    standing: dict[str, Review] = {}
+    for review in reviews:
+        if review.state in ("APPROVED", "CHANGES_REQUESTED", "DISMISSED"):
+            standing[normalise_handle(review.user) or review.user] = review
+    return standing
 
 
 @dataclass(frozen=True)
 class AutomergeFacts:
+    """Only facts the PR's author cannot forge: the API's file list, head SHA, labels with their actor, reviews
+    with their commit, repository permissions. Commit dates are never used (the author sets them freely)."""
+
     author: str
     head_sha: str
-    head_committed_at: datetime | None
     changes: Changes
     owners: dict[str, frozenset[str]]
     labels: frozenset[str]
-    label_added_at: datetime | None      # when `automerge` was last added, None when never
+    label_actor: str | None = None       # who last added `automerge`, from the issue events API
+    writers: frozenset[str] = frozenset()  # normalised logins with write, maintain or admin permission
     checks: tuple[Check, ...] = ()
     status_state: str | None = None      # combined commit status: success | pending | failure | error
     status_count: int = 0
     reviews: tuple[Review, ...] = ()
     state: str = "open"
+    base_ref: str = "main"
+    default_branch: str = "main"
 
 
 @dataclass(frozen=True)
@@ -201,48 +301,85 @@ class Decision:
     remove_label: bool = False
     details: dict = field(default_factory=dict)
 
+    @property
+    def waiting(self) -> bool:
+        """True when the only thing missing is checks that have not finished: a later run may merge."""
+        return bool(self.reasons) and len(self.details.get("pending", ())) == len(self.reasons)
+
+
+def _review_reasons(facts: AutomergeFacts) -> tuple[list[str], bool]:
+    """Reasons from reviews and the label's actor, and whether the `automerge` label must be withdrawn."""
+    reasons: list[str] = []
+    remove = False
+    standing = standing_reviews(facts.reviews)
+    for who, review in sorted(standing.items()):
+        if review.state == "CHANGES_REQUESTED":
+            reasons.append(f"@{who} requests changes")
+    if LABEL_AUTOMERGE not in facts.labels:
+        return reasons, remove
+    actor = normalise_handle(facts.label_actor)
+    if actor is None:
+        reasons.append(f"who added the `{LABEL_AUTOMERGE}` label is unknown")
+        return reasons, remove
+    if actor not in facts.writers:
+        reasons.append(f"the `{LABEL_AUTOMERGE}` label was added by @{actor}, who has no write access")
+        return reasons, True
+    # The labelling maintainer's approval must be on the current head: a commit pushed after it, whatever
+    # committer date it claims, leaves the approval on an older SHA.
+    approval = standing.get(actor)
+    if approval is None or approval.state != "APPROVED":
+        reasons.append(f"@{actor} added the `{LABEL_AUTOMERGE}` label but has not approved the PR")
+    elif approval.commit_id != facts.head_sha:
+        reasons.append(f"a commit landed after @{actor}'s approval ({approval.commit_id[:12]}); "
+                       f"the head is {facts.head_sha[:12]}")
+        remove = True
+    return reasons, remove
+
 
 def automerge_decision(facts: AutomergeFacts) -> Decision:
-    """Homebrew/conda-forge style: merge only a green, owner-made update of skills its author already owns.
+    """Homebrew/conda-forge style: merge only a green, owner-made update of skills its author already owns, when
+    a maintainer labelled it `automerge` and approved its current head commit.
 
-    Every reason to refuse is collected, not just the first. A commit after the `automerge` label or after the
-    latest approval withdraws the request: the label is then removed so a human has to look again.
+    Every reason to refuse is collected, not just the first. A commit after the labelling maintainer's approval,
+    or a label set by someone without write access, withdraws the request: the label is removed so a human has
+    to look again.
     """
     reasons: list[str] = []
-    remove_label = False
+    pending: list[str] = []
     if facts.state != "open":
         reasons.append(f"the PR is {facts.state}")
+    if facts.base_ref != facts.default_branch:
+        reasons.append(f"the PR targets `{facts.base_ref}`, not the default branch `{facts.default_branch}`")
     if LABEL_AUTOMERGE not in facts.labels:
         reasons.append(f"the `{LABEL_AUTOMERGE}` label is not set")
-    elif facts.label_added_at is not None and facts.head_committed_at is not None \
-            and facts.head_committed_at > facts.label_added_at:
-        reasons.append(f"a commit landed after the `{LABEL_AUTOMERGE}` label was added")
-        remove_label = True
-    approvals = [r for r in facts.reviews if r.state == "APPROVED"]
-    if approvals and approvals[-1].commit_id != facts.head_sha:
-        reasons.append("a commit landed after the latest approval")
-        remove_label = remove_label or LABEL_AUTOMERGE in facts.labels
-    if any(r.state == "CHANGES_REQUESTED" for r in facts.reviews[-1:]):
-        reasons.append("the latest review requests changes")
+    review_reasons, remove_label = _review_reasons(facts)
+    reasons += review_reasons
     if not facts.checks and not facts.status_count:
-        reasons.append("no checks have reported on the head commit")
+        pending.append("no checks have reported on the head commit")
     for check in facts.checks:
         if check.status != "completed":
-            reasons.append(f"check `{check.name}` is {check.status}")
+            pending.append(f"check `{check.name}` is {check.status}")
         elif (check.conclusion or "") not in GREEN_CONCLUSIONS:
             reasons.append(f"check `{check.name}` concluded {check.conclusion}")
-    if facts.status_count and facts.status_state != "success":
+    if facts.status_count and facts.status_state == "pending":
+        pending.append("the combined commit status is pending")
+    elif facts.status_count and facts.status_state != "success":
         reasons.append(f"the combined commit status is {facts.status_state}")
+    reasons += pending
+    reasons += [f"the file list: {problem}" for problem in facts.changes.problems]
     if facts.changes.outside:
         reasons.append(f"the PR touches files outside {SKILLS_DIR}/ ({len(facts.changes.outside)})")
     if not facts.changes.skills:
         reasons.append("the PR changes no skill")
     if facts.changes.new:
         reasons.append("a new skill needs a maintainer's review: " + ", ".join(c.name for c in facts.changes.new))
+    if facts.changes.removed:
+        reasons.append("removing a skill needs a maintainer: " + ", ".join(c.name for c in facts.changes.removed))
     unowned = unowned_folders(facts.changes, facts.owners, facts.author)
     if unowned:
         reasons.append(f"@{facts.author} does not own " + ", ".join(unowned))
     blocking = sorted(facts.labels & BLOCKING_LABELS)
     if blocking:
         reasons.append("blocking label(s): " + ", ".join(blocking))
-    return Decision(merge=not reasons, reasons=tuple(reasons), remove_label=remove_label)
+    return Decision(merge=not reasons, reasons=tuple(reasons), remove_label=remove_label,
+                    details={"pending": tuple(pending)})

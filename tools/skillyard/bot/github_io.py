@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import base64
 import ipaddress
+import itertools
 import json
 import os
 import urllib.parse
@@ -14,11 +15,13 @@ from dataclasses import dataclass
 
 from skillyard.bot import decide
 from skillyard.bot.artifact import ArtifactError, check_against_pr, load_report
-from skillyard.bot.render import MARKER, render_comment
+from skillyard.bot.render import AUTOMERGE_MARKER, MARKER, render_automerge_comment, render_comment
 from skillyard.errors import SkillyardError
 
 DEFAULT_API_URL = "https://api.github.com"
 ACTIONS_BOT_LOGIN = "github-actions[bot]"
+MAX_OPEN_PULLS = 1000     # open PRs scanned for a head SHA
+MAX_REVIEWERS = 50        # distinct reviewers whose permission is looked up
 
 
 def token_from_env(name: str = "GITHUB_TOKEN") -> str:
@@ -67,9 +70,77 @@ def bot_login(gh, override: str | None = None) -> str:
         return ACTIONS_BOT_LOGIN
 
 
-def resolve_pull(repo, pr_number: int | None, head_sha: str | None):
-    """The PR, re-read from the API. With both a number and a head SHA they must agree; with only the SHA
-    the open PR whose head it is."""
+class AmbiguousPull(ArtifactError):
+    """The facts name no open PR, or more than one: the bot acts on none of them."""
+
+
+def _open_with_head(repo, head_sha: str, head_repo: str | None = None, head_ref: str | None = None) -> list:
+    """Open PRs whose head is `head_sha` (and, when given, comes from `head_repo`'s branch `head_ref`)."""
+    kwargs = {"state": "open"}
+    if head_repo and head_ref:
+        kwargs["head"] = f"{head_repo.split('/')[0]}:{head_ref}"
+    found = []
+    for pr in itertools.islice(repo.get_pulls(**kwargs), MAX_OPEN_PULLS):
+        if pr.head.sha != head_sha:
+            continue
+        if head_repo and (pr.head.repo is None or pr.head.repo.full_name.lower() != head_repo.lower()):
+            continue
+        if head_ref and pr.head.ref != head_ref:
+            continue
+        found.append(pr)
+    return found
+
+
+def _one(found: list, what: str):
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        raise AmbiguousPull(f"no open PR matches {what}")
+    numbers = ", ".join(f"#{pr.number}" for pr in found[:10])
+    raise AmbiguousPull(f"{len(found)} open PRs match {what} ({numbers}); refusing to guess which one was checked")
+
+
+def pull_from_run(repo, run_id: int):
+    """The PR a workflow run checked, from the run as the API describes it (never from the event's strings).
+
+    The run's own `pull_requests` list names it for PRs from this repository; for a fork it is empty, and the
+    PR is the one open PR whose head repository, branch and SHA are the run's. Anything else is ambiguous.
+    """
+    try:
+        run = repo.get_workflow_run(run_id)
+        head_sha, event = run.head_sha, run.event
+    except github_errors() as exc:
+        raise SkillyardError(f"cannot read workflow run {run_id} of {repo.full_name}: {exc.status}",
+                             "Check --run-id and that the token may read actions.") from None
+    if event not in ("pull_request", "pull_request_target"):
+        raise AmbiguousPull(f"workflow run {run_id} was started by a {event!r} event, not by a pull request")
+    head_repo = run.head_repository.full_name if run.head_repository is not None else None
+    what = f"workflow run {run_id} (head {head_sha[:12]} on {head_repo}:{run.head_branch})"
+    listed = [pr.number for pr in run.pull_requests or []]
+    if listed:
+        found = []
+        for number in sorted(set(listed)):
+            pr = repo.get_pull(number)
+            if pr.state == "open" and pr.head.sha == head_sha and pr.base.repo.full_name == repo.full_name:
+                found.append(pr)
+        return _one(found, what)
+    if not head_repo or not run.head_branch:
+        raise AmbiguousPull(f"{what} names no head repository or branch")
+    return _one(_open_with_head(repo, head_sha, head_repo, run.head_branch), what)
+
+
+def resolve_pull(repo, pr_number: int | None, head_sha: str | None, run_id: int | None = None):
+    """The PR, re-read from the API. With a run id, the run's PR (and a number or SHA given too must agree);
+    with a number and a SHA they must agree; with only a SHA the one open PR whose head it is (two PRs can share
+    a head SHA: then nothing is done)."""
+    if run_id is not None:
+        pr = pull_from_run(repo, run_id)
+        if pr_number is not None and pr.number != pr_number:
+            raise AmbiguousPull(f"workflow run {run_id} checked PR #{pr.number}, not #{pr_number}")
+        if head_sha and pr.head.sha != head_sha:
+            raise ArtifactError(f"PR #{pr.number}'s head is {pr.head.sha[:12]}, but the validated commit is "
+                                f"{head_sha[:12]}")
+        return pr
     if pr_number is not None:
         try:
             pr = repo.get_pull(pr_number)
@@ -81,15 +152,19 @@ def resolve_pull(repo, pr_number: int | None, head_sha: str | None):
             raise ArtifactError(f"PR #{pr_number}'s head is {sha[:12]}, but the validated commit is {head_sha[:12]}")
         return pr
     if not head_sha:
-        raise SkillyardError("say which PR: --pr N and/or --head-sha SHA", "Pass --pr or --head-sha.")
-    for pr in repo.get_pulls(state="open"):
-        if pr.head.sha == head_sha:
-            return pr
-    raise ArtifactError(f"no open PR has head commit {head_sha[:12]}")
+        raise SkillyardError("say which PR: --run-id, --pr N and/or --head-sha SHA", "Pass --run-id or --pr.")
+    return _one(_open_with_head(repo, head_sha), f"head commit {head_sha[:12]}")
 
 
-def pull_files(pr) -> list[tuple[str, str]]:
-    return [(f.filename, f.status) for f in pr.get_files()]
+def pull_files(pr) -> list[decide.PrFile]:
+    """The PR's files as the API lists them (at most its 3,000 plus one, to notice a truncated list)."""
+    return [decide.PrFile(f.filename, f.status, f.previous_filename)
+            for f in itertools.islice(pr.get_files(), decide.FILES_API_LIMIT + 1)]
+
+
+def classify_pull(pr, registry: dict) -> tuple[list[decide.PrFile], decide.Changes]:
+    files = pull_files(pr)
+    return files, decide.classify_changes(files, registry, total=pr.changed_files)
 
 
 def load_registry(repo, ref: str, path: str = "registry.json") -> dict:
@@ -118,13 +193,14 @@ def read_registry_file(path: str) -> dict:
         raise SkillyardError(f"cannot read the registry {path}: {exc}", "Pass a registry.json built by `skillyard build`.") from None
 
 
-def upsert_comment(pr, body: str, login: str) -> str:
-    """One sticky comment per PR: created once, edited in place when its text changes, duplicates removed.
+def upsert_comment(pr, body: str, login: str, marker: str = MARKER) -> str:
+    """One sticky comment per PR and marker: created once, edited in place when its text changes, duplicates
+    removed. Only the bot's own comments count: anyone can paste the marker.
 
     Returns "created", "edited" or "unchanged".
     """
     mine = [c for c in pr.get_issue_comments()
-            if c.user is not None and c.user.login.lower() == login.lower() and MARKER in (c.body or "")]
+            if c.user is not None and c.user.login.lower() == login.lower() and (c.body or "").startswith(marker)]
     if not mine:
         pr.create_issue_comment(body)
         return "created"
@@ -160,21 +236,21 @@ class ReportOutcome:
         return {"pr": self.pr, "comment": self.comment, "labels": self.labels, "added": self.added,
                 "removed": self.removed,
                 "skills": [{"folder": c.folder, "kind": c.kind} for c in self.changes.skills],
-                "outside": list(self.changes.outside)}
+                "outside": list(self.changes.outside), "problems": list(self.changes.problems)}
 
 
 def run_report(gh, repo_slug: str, artifact: str, *, pr_number: int | None = None, head_sha: str | None = None,
-               registry: dict | None = None, max_bytes: int | None = None, login: str | None = None) -> ReportOutcome:
+               run_id: int | None = None, registry: dict | None = None, max_bytes: int | None = None,
+               login: str | None = None) -> ReportOutcome:
     """Check the artifact (before any network call), re-read the PR, then post the comment and the labels."""
     kwargs = {"max_bytes": max_bytes} if max_bytes else {}
     report = load_report(artifact, **kwargs)
     repo = gh.get_repo(repo_slug)
-    pr = resolve_pull(repo, pr_number, head_sha)
-    files = pull_files(pr)
+    pr = resolve_pull(repo, pr_number, head_sha, run_id)
     if registry is None:
-        registry = load_registry(repo, pr.base.ref)
-    changes = decide.classify_changes(files, registry)
-    check_against_pr(report, [path for path, _ in files], changes.folders)
+        registry = load_registry(repo, repo.default_branch)
+    files, changes = classify_pull(pr, registry)
+    check_against_pr(report, [path for path, _ in decide.touched_paths(files)], changes.folders)
     owners = decide.owners_from_registry(registry)
     author = pr.user.login
     labels = decide.labels_for(changes, report, owners, author)
@@ -185,35 +261,60 @@ def run_report(gh, repo_slug: str, artifact: str, *, pr_number: int | None = Non
     return ReportOutcome(pr.number, action, sorted(labels), added, removed, changes)
 
 
+def _automerge_labeller(pr) -> str | None:
+    """Who last added the `automerge` label, from the issue events API (GitHub records the actor)."""
+    actor = None
+    for event in pr.get_issue_events():
+        if event.event == "labeled" and event.label is not None and event.label.name == decide.LABEL_AUTOMERGE:
+            actor = event.actor.login if event.actor is not None else None
+    return actor
+
+
+def writers_among(repo, logins) -> frozenset[str]:
+    """The logins (normalised) whose repository permission is write, maintain or admin."""
+    from github import UnknownObjectException
+
+    out = set()
+    for login in itertools.islice(sorted({h for h in map(decide.normalise_handle, logins) if h}), MAX_REVIEWERS):
+        try:
+            permission = repo.get_collaborator_permission(login)
+        except UnknownObjectException:
+            continue
+        if permission in decide.WRITE_PERMISSIONS:
+            out.add(login)
+    return frozenset(out)
+
+
 def automerge_facts(repo, pr, registry: dict) -> decide.AutomergeFacts:
     head_sha = pr.head.sha
     commit = repo.get_commit(head_sha)
-    committed = commit.commit.committer.date if commit.commit.committer else None
-    label_added_at = None
-    for event in pr.get_issue_events():
-        if event.event == "labeled" and event.label is not None and event.label.name == decide.LABEL_AUTOMERGE:
-            label_added_at = event.created_at
+    label_actor = _automerge_labeller(pr)
     checks = tuple(decide.Check(run.name, run.status, run.conclusion) for run in commit.get_check_runs())
     combined = commit.get_combined_status()
-    reviews = tuple(decide.Review(r.state, r.commit_id, r.submitted_at) for r in pr.get_reviews())
+    reviews = tuple(decide.Review(r.state, r.commit_id or "", r.submitted_at, r.user.login if r.user else "")
+                    for r in pr.get_reviews())
+    _, changes = classify_pull(pr, registry)
     return decide.AutomergeFacts(
-        author=pr.user.login, head_sha=head_sha, head_committed_at=committed,
-        changes=decide.classify_changes(pull_files(pr), registry), owners=decide.owners_from_registry(registry),
-        labels=frozenset(label.name for label in pr.get_labels()), label_added_at=label_added_at, checks=checks,
+        author=pr.user.login, head_sha=head_sha, changes=changes, owners=decide.owners_from_registry(registry),
+        labels=frozenset(label.name for label in pr.get_labels()), label_actor=label_actor,
+        writers=writers_among(repo, [label_actor] + [r.user for r in reviews]), checks=checks,
         status_state=combined.state, status_count=combined.total_count, reviews=reviews,
-        state="merged" if pr.merged else pr.state)
+        state="merged" if pr.merged else pr.state, base_ref=pr.base.ref, default_branch=repo.default_branch)
 
 
 def run_automerge(gh, repo_slug: str, pr_number: int | None, *, head_sha: str | None = None,
-                  registry: dict | None = None, method: str = "squash", dry_run: bool = False) -> dict:
+                  run_id: int | None = None, registry: dict | None = None, method: str = "squash",
+                  dry_run: bool = False, login: str | None = None) -> dict:
+    """Decide, then (unless a dry run) withdraw the label, merge at the checked head, or say in the PR why not."""
     repo = gh.get_repo(repo_slug)
-    pr = resolve_pull(repo, pr_number, head_sha)
+    pr = resolve_pull(repo, pr_number, head_sha, run_id)
     if registry is None:
-        registry = load_registry(repo, pr.base.ref)
+        registry = load_registry(repo, repo.default_branch)
     facts = automerge_facts(repo, pr, registry)
     decision = decide.automerge_decision(facts)
     outcome = {"pr": pr.number, "merge": decision.merge, "reasons": list(decision.reasons),
-               "label_removed": False, "merged": False, "dry_run": dry_run}
+               "waiting": decision.waiting, "label_removed": False, "merged": False, "comment": None,
+               "dry_run": dry_run}
     if dry_run:
         return outcome
     if decision.remove_label:
@@ -223,4 +324,8 @@ def run_automerge(gh, repo_slug: str, pr_number: int | None, *, head_sha: str | 
         # `sha` makes GitHub refuse the merge if a commit lands between our check and the merge.
         status = pr.merge(merge_method=method, sha=facts.head_sha)
         outcome["merged"] = bool(status.merged)
+    elif decide.LABEL_AUTOMERGE in facts.labels and facts.state == "open":
+        # Someone asked for an automerge: never fail silently. Say why, and whether a later run retries.
+        body = render_automerge_comment(decision.reasons, waiting=decision.waiting, head_sha=facts.head_sha)
+        outcome["comment"] = upsert_comment(pr, body, bot_login(gh, login), AUTOMERGE_MARKER)
     return outcome

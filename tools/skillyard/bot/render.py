@@ -1,45 +1,77 @@
-"""Render the sticky PR comment from a validated report. Pure: same inputs, same text, byte for byte.
+"""Render the PR bot's comments. Pure: same inputs, same text, byte for byte.
 
-Every string that came from the PR (names, paths, messages quoting frontmatter) is escaped so it cannot inject
-HTML, Markdown links, mentions or close the hidden marker.
+Every string that came from the PR (names, versions, paths, messages quoting frontmatter, file names from the
+API) is shown as an inline code span (`code`), the one Markdown context where GitHub renders no link, autolink
+(bare URLs, `www.`), image, HTML tag, @mention or #reference. Before that, invisible and bidi characters are made
+visible (U+FFFD), whitespace is collapsed to one line, and the length is capped; the fence is longer than any run
+of backticks in the text, so nothing can close the span early.
 """
 
 from __future__ import annotations
 
-import html
 import re
+import unicodedata
 
 from skillyard.bot.decide import Changes, is_security_finding
 
 MARKER = "<!-- skillyard-bot:report -->"
+AUTOMERGE_MARKER = "<!-- skillyard-bot:automerge -->"
 MAX_COMMENT_CHARS = 60000       # GitHub's limit is 65,536
 MAX_TEXT = 400
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+!|~>])")
+MAX_LIST = 50
 _SKILL_NAME = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+# Controls, format characters (bidi overrides and isolates, zero-width joiners and spaces, BOM, tags), separators,
+# private use, surrogates and unassigned code points.
+_HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp", "Co", "Cs", "Cn"})
+# Letters and symbols that render as blank space although their category says otherwise.
+_BLANK_LOOKING = frozenset("\u115f\u1160\u2800\u3164\uffa0\u034f\u180b\u180c\u180d\u180e\u180f"
+                           + "".join(chr(c) for c in range(0xFE00, 0xFE10)))
+_BACKTICKS = re.compile(r"`+")
 
 
-def esc(value: object, limit: int = MAX_TEXT) -> str:
-    """Untrusted text made inert for a GitHub comment: one line, HTML-escaped, Markdown-escaped, no @mentions."""
-    text = " ".join(str(value).split())
+def clean(value: object, limit: int = MAX_TEXT) -> str:
+    """Untrusted text as one visible line: hidden characters become U+FFFD, whitespace runs one space, at most
+    `limit` characters."""
+    text = str(value)[: limit * 4]
+    text = "".join("\ufffd" if char in _BLANK_LOOKING or (not char.isascii() or char < " " or char == "\x7f")
+                   and unicodedata.category(char) in _HIDDEN_CATEGORIES else char for char in text)
+    text = " ".join(text.split())
     if len(text) > limit:
         text = text[: limit - 1] + "…"
-    text = html.escape(text, quote=True)
-    text = _MD_SPECIAL.sub(r"\\\1", text)
-    return text.replace("@", "@\u200b")
+    return text
 
 
-def _where(finding: dict) -> str:
+def code(value: object, limit: int = MAX_TEXT, *, in_table: bool = False) -> str:
+    """Untrusted text as an inert inline code span. In a table cell `|` is escaped too (GFM splits cells first)."""
+    text = clean(value, limit)
+    if not text:
+        return "(empty)"
+    longest = max((len(run) for run in _BACKTICKS.findall(text)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    if in_table:
+        text = text.replace("|", "\\|")
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+# Kept for callers that escape one value: the same thing as `code`.
+esc = code
+
+
+def _where(finding: dict, in_table: bool = False) -> str:
     file = finding.get("file")
     if not file:
         return ""
     line = finding.get("line")
-    return esc(f"{file}:{line}" if line else file, 160) + " — "
+    return code(f"{file}:{line}" if line else file, 160, in_table=in_table)
 
 
 def _finding_line(finding: dict) -> str:
-    text = f"- {_where(finding)}**{esc(finding.get('rule', '?'), 80)}**: {esc(finding.get('message', ''))}"
+    where = _where(finding)
+    text = f"- {where + ' — ' if where else ''}**{code(finding.get('rule', '?'), 80)}**: " \
+           f"{code(finding.get('message', ''))}"
     if finding.get("fix"):
-        text += f"<br>fix: {esc(finding['fix'])}"
+        text += f"<br>fix: {code(finding['fix'])}"
     return text
 
 
@@ -48,6 +80,21 @@ def _kind_of(changes: Changes | None, path: str) -> str:
         if change.folder == path:
             return {"new": "new skill", "update": "update", "removed": "removal"}[change.kind]
     return "changed"
+
+
+def _bullets(items, limit: int = MAX_LIST, width: int = 200) -> list[str]:
+    items = list(items)
+    lines = [f"- {code(item, width)}" for item in items[:limit]]
+    if len(items) > limit:
+        lines.append(f"- … and {len(items) - limit} more")
+    return lines
+
+
+def _cap(text: str) -> str:
+    if len(text) > MAX_COMMENT_CHARS:
+        cut = text[:MAX_COMMENT_CHARS].rsplit("\n", 1)[0]
+        text = cut + "\n\n… the report is too long to show in full; run `skillyard validate` locally.\n"
+    return text
 
 
 def render_comment(report: dict, *, changes: Changes | None = None, labels: set[str] | None = None,
@@ -67,9 +114,9 @@ def render_comment(report: dict, *, changes: Changes | None = None, labels: set[
     for skill in sorted(skills, key=lambda s: s.get("path", "")):
         name = skill.get("name") or skill.get("path", "").rsplit("/", 1)[-1]
         status = "✅ valid" if skill.get("valid") else "❌ invalid"
-        version = f" {esc(skill['version'], 40)}" if skill.get("version") else ""
-        lines.append(f"#### {esc(name, 64)}{version} ({_kind_of(changes, skill.get('path', ''))}, "
-                     f"{esc(skill.get('path', ''), 200)}): {status}")
+        version = f" {code(skill['version'], 40)}" if skill.get("version") else ""
+        lines.append(f"#### {code(name, 64)}{version} ({_kind_of(changes, skill.get('path', ''))}, "
+                     f"{code(skill.get('path', ''), 200)}): {status}")
         findings = skill.get("findings", [])
         errors = [f for f in findings if f.get("severity") == "error"]
         hints = [f for f in findings if f.get("severity") != "error"]
@@ -84,25 +131,34 @@ def render_comment(report: dict, *, changes: Changes | None = None, labels: set[
     if security:
         lines += ["#### Security findings", "", "| skill | where | rule | message |", "| --- | --- | --- | --- |"]
         for name, finding in security:
-            where = _where(finding).removesuffix(" — ") or "—"
-            lines.append(f"| {esc(name, 64)} | {where} | {esc(finding.get('rule'), 80)} | "
-                         f"{esc(finding.get('message', ''))} |")
+            lines.append(f"| {code(name, 64, in_table=True)} | {_where(finding, True) or '—'} | "
+                         f"{code(finding.get('rule'), 80, in_table=True)} | "
+                         f"{code(finding.get('message', ''), in_table=True)} |")
         lines.append("")
+    if changes is not None and changes.problems:
+        lines += [f"#### The file list blocks automerge ({len(changes.problems)})", ""]
+        lines += _bullets(changes.problems, width=MAX_TEXT) + [""]
     if changes is not None and changes.outside:
         lines += [f"#### Changes outside skill folders ({len(changes.outside)})", "",
-                  "A maintainer reviews these; a skill PR should only touch its own folder.", ""]
-        lines += [f"- {esc(p, 200)}" for p in changes.outside[:50]]
-        if len(changes.outside) > 50:
-            lines.append(f"- … and {len(changes.outside) - 50} more")
-        lines.append("")
+                  "A maintainer reviews these; a skill PR should only touch its own folder (a rename counts at "
+                  "both its old and its new name).", ""]
+        lines += _bullets(changes.outside) + [""]
     if needs_owner:
         lines += ["#### Needs a maintainer", "",
                   "This PR changes skill(s) its author does not own (owners are the `author` and `maintainers` "
-                  "recorded in registry.json): " + ", ".join(esc(f, 200) for f in needs_owner), ""]
+                  "recorded in registry.json): " + ", ".join(code(f, 200) for f in needs_owner[:MAX_LIST]), ""]
     if labels:
         lines.append("<sub>Labels: " + ", ".join(f"`{label}`" for label in sorted(labels)) + "</sub>")
-    text = "\n".join(lines).rstrip() + "\n"
-    if len(text) > MAX_COMMENT_CHARS:
-        cut = text[:MAX_COMMENT_CHARS].rsplit("\n", 1)[0]
-        text = cut + "\n\n… the report is too long to show in full; run `skillyard validate` locally.\n"
-    return text
+    return _cap("\n".join(lines).rstrip() + "\n")
+
+
+def render_automerge_comment(reasons: list[str] | tuple[str, ...], *, waiting: bool, head_sha: str) -> str:
+    """The sticky automerge status: why the PR was not merged, and whether a later check run will retry."""
+    lines = [AUTOMERGE_MARKER, f"### Automerge: not merged yet (head {code(head_sha[:12], 12)})", ""]
+    if waiting:
+        lines += ["Some checks have not finished. Automerge tries again when the `validate` and `ci` workflow "
+                  "runs complete; nothing to do for now.", ""]
+    else:
+        lines += ["Automerge is blocked:", ""]
+    lines += _bullets(reasons, limit=MAX_LIST, width=MAX_TEXT)
+    return _cap("\n".join(lines).rstrip() + "\n")

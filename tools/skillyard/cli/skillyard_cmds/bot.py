@@ -10,12 +10,17 @@ read-only validate workflow uploaded, treats it as hostile (size cap, JSON Schem
 the PR's files as the API lists them), then keeps ONE sticky comment per PR up to date and sets the labels
 new-skill, skill-update, invalid, tooling, needs-maintainer and security-finding.
 
-`automerge` merges a PR only when every check is green, it touches only skills its author already owns
-(author/maintainers in registry.json on the base branch), it adds no new skill, and no commit landed after the
-`automerge` label or the latest approval (then the label is removed).
+`automerge` merges a PR into the default branch only when every check is green, every path it touches (both
+names of a rename) is inside skills its author already owns (author/maintainers in registry.json on the default
+branch), it adds or removes no skill, no review requests changes, and a maintainer with write access added the
+`automerge` label and approved the current head commit (an approval on an older commit withdraws the label).
+When it cannot merge yet, it says why in one sticky PR comment; it retries when the validate and ci runs finish.
+
+The PR is found from the workflow run (--run-id: the run's own pull-request data, else its head repository,
+branch and SHA), or from --pr; when two open PRs fit, the bot does nothing.
 
 examples:
-  GITHUB_TOKEN=... skillyard bot report --repo skillyard/registry --head-sha "$SHA" --artifact report.json
+  GITHUB_TOKEN=... skillyard bot report --repo skillyard/registry --run-id "$RUN_ID" --artifact report.json
   GITHUB_TOKEN=... skillyard bot automerge --repo skillyard/registry --pr 42 --dry-run --json
 """
 
@@ -35,9 +40,11 @@ def add_arguments(parser) -> None:
     report = sub.add_parser("report", help="Post/refresh the sticky report comment and the labels of a PR.")
     _common(report)
     report.add_argument("--pr", type=int, default=None, metavar="N", help="The PR number.")
+    report.add_argument("--run-id", type=int, default=None, metavar="ID",
+                        help="The validate workflow run; its PR is read from the API.")
     report.add_argument("--head-sha", default=None, metavar="SHA",
-                        help="The commit the validate run checked; the PR's head must be this commit. Without "
-                             "--pr, the open PR with this head is used.")
+                        help="The commit the validate run checked; the PR's head must be this commit. Alone, "
+                             "the one open PR with this head is used (two such PRs: nothing is done).")
     report.add_argument("--artifact", required=True, metavar="FILE", help="The validate report (report.json).")
     report.add_argument("--max-bytes", type=int, default=None, metavar="N",
                         help="Refuse artifacts larger than this (default 512 KiB).")
@@ -48,9 +55,13 @@ def add_arguments(parser) -> None:
     _common(merge)
     target = merge.add_mutually_exclusive_group(required=True)
     target.add_argument("--pr", type=int, metavar="N", help="The PR number.")
-    target.add_argument("--head-sha", metavar="SHA", help="The open PR whose head is this commit.")
+    target.add_argument("--head-sha", metavar="SHA", help="The one open PR whose head is this commit.")
+    target.add_argument("--run-id", type=int, metavar="ID",
+                        help="The PR a completed workflow run checked (its pull-request data, else its head).")
     merge.add_argument("--method", choices=["merge", "squash", "rebase"], default="squash")
     merge.add_argument("--dry-run", action="store_true", help="Decide and print, change nothing.")
+    merge.add_argument("--bot-login", default=None, metavar="LOGIN",
+                       help="The login whose automerge comment is the sticky one (default as for report).")
 
 
 def run(args) -> int:
@@ -78,7 +89,7 @@ def _run(args) -> int:
     registry = github_io.read_registry_file(args.registry) if args.registry else None
     if args.bot_command == "report":
         outcome = github_io.run_report(gh, args.repo, args.artifact, pr_number=args.pr, head_sha=args.head_sha,
-                                       registry=registry, max_bytes=args.max_bytes, login=args.bot_login)
+                                       run_id=args.run_id, registry=registry, max_bytes=args.max_bytes, login=args.bot_login)
         if args.json:
             print_json({"ok": True, **outcome.to_dict()})
         else:
@@ -86,8 +97,9 @@ def _run(args) -> int:
                   + (f" (+{', '.join(outcome.added)})" if outcome.added else "")
                   + (f" (-{', '.join(outcome.removed)})" if outcome.removed else ""))
         return 0
-    outcome = github_io.run_automerge(gh, args.repo, args.pr, head_sha=args.head_sha, registry=registry,
-                                      method=args.method, dry_run=args.dry_run)
+    outcome = github_io.run_automerge(gh, args.repo, args.pr, head_sha=args.head_sha, run_id=args.run_id,
+                                      registry=registry, method=args.method, dry_run=args.dry_run,
+                                      login=args.bot_login)
     if args.json:
         print_json({"ok": True, **outcome})
     else:
@@ -97,4 +109,6 @@ def _run(args) -> int:
             print(f"  - {reason}")
         if outcome["label_removed"]:
             print("  (the automerge label was removed)")
+        if outcome["waiting"]:
+            print("  (waiting for checks; a later run retries)")
     return 0
