@@ -195,6 +195,10 @@ def _plan(root: Path, config: RegistryConfig, cache: SkillCache | None, *, top: 
             if is_skill_folder(top / folder) != (folder in known):
                 layout_changed = True
                 break
+    # The cache must never outlive a folder: a deleted untracked (or ignored) skill leaves no trace in git, so every
+    # cached folder is looked at (one stat each, ~35 ms for 10,000 skills) and any that is gone forces a full scan.
+    if not layout_changed and not all(is_skill_folder(top / rel) for rel in known):
+        layout_changed = True
     top_str = str(top)
     folders = collect(root, config) if layout_changed else [(f"{top_str}/{rel}", rel) for rel in cache.folders]
     names = {rel for _, rel in folders}
@@ -218,12 +222,7 @@ def render_outputs(header: dict, skills: list[CheckedSkill], git_history: dict[s
     rows = [(s.name, s.path, s.line, commit, updated) for s, (commit, updated) in zip(ordered, commits, strict=True)]
     index_lines = [fill_line(s.lines["index"], commit) for s, (commit, _) in zip(ordered, commits, strict=True)]
     block = compat.agents_md_block_from_lines([s.lines["agents"] for s in ordered])
-    if agents_md and compat.BEGIN in agents_md and compat.END in agents_md:
-        head, _, rest = agents_md.partition(compat.BEGIN)
-        _, _, tail = rest.partition(compat.END)
-        agents = head + block.rstrip("\n") + tail
-    else:
-        agents = (agents_md.rstrip("\n") + "\n\n" if agents_md else AGENTS_MD_HEADER) + block
+    agents = compat.replace_agents_block(agents_md, block, new_file_header=AGENTS_MD_HEADER)
     index_header = {"schema_version": SCHEMA_VERSION, "name": header["name"]}
     return {
         "registry.json": registry_text(header, rows),

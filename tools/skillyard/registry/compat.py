@@ -78,14 +78,46 @@ def marketplace_json(registry: dict) -> dict:
     return {**marketplace_header(registry), "plugins": plugins}
 
 
+def _no_markup(text: str) -> str:
+    """`<` and `>` as entities: skill text can then never close the generated block (its markers are HTML comments),
+    open a comment that swallows the maintainers' text, or add tags. Markdown shows the entities as the characters."""
+    return str(text).replace("<", "&lt;").replace(">", "&gt;")
+
+
 def _one_line(text: str) -> str:
-    return " ".join(str(text).split()).replace("|", "\\|")
+    return _no_markup(" ".join(str(text).split()).replace("|", "\\|"))
 
 
 def agents_line(skill: dict) -> str:
-    """One skill's line in the AGENTS.md block."""
-    path = str(skill.get("path") or f"skills/{skill['name']}").strip("/")
-    return f"- **{skill['name']}** (`{path}/SKILL.md`): {_one_line(skill.get('description', ''))}"
+    """One skill's line in the AGENTS.md block; every field from the skill is escaped (see `_no_markup`)."""
+    path = _one_line(str(skill.get("path") or f"skills/{skill['name']}").strip("/"))
+    return f"- **{_one_line(skill['name'])}** (`{path}/SKILL.md`): {_one_line(skill.get('description', ''))}"
+
+
+def replace_agents_block(current: str | None, block: str, *, new_file_header: str) -> str:
+    """AGENTS.md with its generated block replaced (or appended when it has none); the rest is kept byte for byte.
+
+    Refuses a file whose markers are not exactly one begin followed by one end: guessing which pair is the real one
+    is how a hostile description once turned into permanent damage.
+    """
+    from skillyard.errors import SkillyardError
+
+    if block.count("<!--") != 2 or block.count("-->") != 2 or not block.startswith(BEGIN):
+        raise SkillyardError("the generated AGENTS.md block holds comment markers from skill text (a stale cache?)",
+                             "Delete .skillyard-cache/ and build again.")
+    if not current:
+        return new_file_header + block
+    begins, ends = current.count(BEGIN), current.count(END)
+    if begins == ends == 0:
+        return current.rstrip("\n") + "\n\n" + block
+    if begins != 1 or ends != 1 or current.index(BEGIN) > current.index(END):
+        raise SkillyardError(
+            f"AGENTS.md has {begins} `{BEGIN}` and {ends} `{END}` markers; the build needs exactly one of each, "
+            "begin first, around the generated skill list",
+            "Edit AGENTS.md by hand: delete the stray markers (or the whole damaged list between them), then build again.")
+    head, _, rest = current.partition(BEGIN)
+    _, _, tail = rest.partition(END)
+    return head + block.rstrip("\n") + tail
 
 
 def agents_md_block(registry: dict) -> str:
