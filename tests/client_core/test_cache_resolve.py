@@ -52,7 +52,7 @@ def test_resolve_and_file_url(published):
         resolve.resolve("invoice-processor@9.9.9", cfg)
     with pytest.raises(SkillyardError, match="no skill named 'nope'"):
         resolve.resolve("nope", cfg)
-    with pytest.raises(SkillyardError, match="leaves the skill folder"):
+    with pytest.raises(SkillyardError, match="climbs out of the folder"):
         found.file_url("../../etc/passwd")
 
 

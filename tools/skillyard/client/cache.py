@@ -9,6 +9,9 @@ and fetched anew — a damaged cache is never trusted. Writes are atomic (temp f
 seconds of the last check the cache is used as is; otherwise (or with refresh=True) the server is asked with
 If-None-Match / If-Modified-Since; when the network fails the cached copy is used with a warning
 (`stale=True`). `sync()` does the same but parses nothing while the cache is fresh (search uses it to stay fast).
+
+A registry.json is untrusted: its download is bounded by `registry.max_bytes` and `http.deadline`, and a body
+nested too deeply for the parser is a clear error, never a RecursionError.
 """
 
 from __future__ import annotations
@@ -96,10 +99,13 @@ def parse_registry(body: bytes, *, what: str) -> dict:
 
     try:
         registry = json.loads(body.decode("utf-8"))
+        check_document("registry", registry, what=what)
     except (UnicodeDecodeError, ValueError) as exc:
         raise SkillyardError(f"{what} is not valid JSON: {exc}",
                              "Check that the source URL points at a registry.json file.") from None
-    check_document("registry", registry, what=what)
+    except RecursionError:
+        raise SkillyardError(f"{what} is nested too deeply to be a registry",
+                             "Check that the source URL points at a genuine registry.json file.") from None
     return registry
 
 
@@ -113,7 +119,7 @@ def _load_verified(source: Source, directory: Path, meta: dict, warn: Warn) -> d
     if hashlib.sha256(body).hexdigest() == meta.get("sha256"):
         try:
             return json.loads(body)
-        except ValueError:
+        except (ValueError, RecursionError):
             pass
     try:
         registry = parse_registry(body, what=f"cached registry of source {source.name!r}")
@@ -164,15 +170,15 @@ def refresh_source(config: Config, source: Source, *, cached: CacheEntry | None 
     Raises FetchError or SkillyardError on failure; the cached copy is left untouched then.
     """
     # imported here: a warm, fresh cache never needs the network stack
-    from skillyard.client.http import fetch
+    from skillyard.client.http import fetch, settings
     from skillyard.client.sources import token_for
 
     directory = source_dir(config, source)
     meta = cached.meta if cached else {}
+    limits = {**settings(config), "max_bytes": config.registry_max_bytes}
     response = fetch(source.url, token=token_for(source), etag=meta.get("etag"),
-                     last_modified=meta.get("last_modified"), timeout=config.http_timeout,
-                     retries=config.http_retries, backoff=config.http_backoff, progress=progress,
-                     accept="application/json")
+                     last_modified=meta.get("last_modified"), progress=progress, accept="application/json",
+                     **limits)
     now = time.time()
     if response.not_modified and cached is not None:
         new_meta = {**meta, "checked_at": now}
@@ -181,8 +187,7 @@ def refresh_source(config: Config, source: Source, *, cached: CacheEntry | None 
         write_atomic(directory / "meta.json", json.dumps(new_meta, sort_keys=True, indent=2), mode=0o600)
         return CacheEntry(source, directory, new_meta, status="not-modified", _registry=cached._registry)
     if response.not_modified:  # a 304 without a cache to keep: ask again unconditionally
-        response = fetch(source.url, token=token_for(source), timeout=config.http_timeout,
-                         retries=config.http_retries, backoff=config.http_backoff, accept="application/json")
+        response = fetch(source.url, token=token_for(source), accept="application/json", **limits)
     registry = parse_registry(response.body, what=f"registry.json of source {source.name!r}")
     write_atomic(directory / "registry.json", response.body, mode=0o600)
     new_meta = _write_meta(directory, {

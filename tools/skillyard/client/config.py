@@ -9,7 +9,7 @@ Interface used by the other client modules:
   `edit(home)`: lock, reload, change, save — the safe way for a command to change the file.
 - Typed accessors: `github_raw_url`, `github_codeload_url`, `github_api_url` (environment overrides
   `SKILL_GITHUB_RAW_URL`, `SKILL_GITHUB_CODELOAD_URL`, `SKILL_GITHUB_API_URL` win over the file), `default_target`,
-  `mcp_hub_endpoint`, `mcp_hub_timeout` (ms), `skill_inputs(name)`, `http_timeout`, `http_retries`, `cache_ttl`,
+  `mcp_hub_endpoint`, `mcp_hub_timeout` (ms), `skill_inputs(name)`, `http_timeout`, `http_retries`, `http_deadline`, `registry_max_bytes`, `cache_ttl`,
   `cache_dir`.
 """
 
@@ -39,6 +39,8 @@ _ENV_KEYS = {
     "http.timeout": ("SKILL_HTTP_TIMEOUT", 15.0),
     "http.retries": ("SKILL_HTTP_RETRIES", 3),
     "http.backoff": ("SKILL_HTTP_BACKOFF", 0.5),
+    "http.deadline": ("SKILL_HTTP_DEADLINE", 120.0),
+    "registry.max_bytes": ("SKILL_REGISTRY_MAX_BYTES", 50 * 1024 * 1024),
     "cache.ttl": ("SKILL_CACHE_TTL", 600),
 }
 
@@ -139,6 +141,24 @@ class Config:
     @property
     def http_backoff(self) -> float:
         return self._setting("http.backoff", float)
+
+    @property
+    def http_deadline(self) -> float:
+        """Seconds one whole download may take, retries included (`http.deadline`, default 120): a server that
+        drips bytes never trips the idle `http.timeout`."""
+        return self._positive("http.deadline", float)
+
+    @property
+    def registry_max_bytes(self) -> int:
+        """Largest registry.json accepted, as sent and decompressed (`registry.max_bytes`, default 50 MiB)."""
+        return self._positive("registry.max_bytes", int)
+
+    def _positive(self, key: str, kind):
+        value = self._setting(key, kind)
+        if value <= 0:
+            raise SkillyardError(f"{key} is {value!r}; it must be greater than 0",
+                                 f"Set it to a positive number, e.g. `{_ENV_KEYS[key][1]}`.")
+        return value
 
     @property
     def cache_ttl(self) -> float:
@@ -250,7 +270,9 @@ def _read(path: Path) -> dict:
     except OSError as exc:
         raise SkillyardError(f"cannot read {path}: {exc.strerror}", "Check the file's permissions.") from None
     try:
-        data = yaml.safe_load(text)
+        from skillyard.format.yamlload import safe_load  # the one bounded YAML loader (size, depth, aliases)
+
+        data = safe_load(text)
     except yaml.YAMLError as exc:
         raise SkillyardError(f"{path} is not valid YAML: {exc}", "Fix the file, or delete it to start over.") from None
     if data is None:

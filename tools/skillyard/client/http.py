@@ -10,13 +10,18 @@ asked for; a redirect to any other origin drops it, and a redirect to plain http
 Retries: 429 and 5xx (honouring `Retry-After` up to `max_retry_after` seconds), resets and truncated bodies,
 with exponential backoff. Timeouts and refused connections are not retried: they mean the network is down,
 and the caller falls back to its cache quickly.
+
+Bounds (a server is untrusted): `timeout` is the idle limit of one socket operation; `deadline` bounds the whole
+call — headers, body, redirects and retries — because a server dripping one byte a second never trips an idle
+timeout. `max_bytes` caps the body both as sent and after Content-Encoding is undone, checked while streaming,
+so neither a lying Content-Length nor a gzip bomb can make the client hold more than `max_bytes`.
 """
 
 from __future__ import annotations
 
 import email.utils
-import gzip
 import http.client
+import io
 import ipaddress
 import socket
 import time
@@ -33,6 +38,9 @@ from skillyard.errors import SkillyardError
 USER_AGENT = f"skillyard-client/{__version__}"
 RETRY_STATUSES = {429, 500, 502, 503, 504}
 CHUNK = 64 * 1024
+DEFAULT_DEADLINE = 120.0
+DEFAULT_MAX_BYTES = 64 * 1024 * 1024
+MAX_REDIRECTS = 5
 
 
 class FetchError(SkillyardError):
@@ -105,6 +113,9 @@ def origin(url: str) -> tuple[str, str, int | None]:
 class _RedirectHandler(urllib.request.HTTPRedirectHandler):
     """Follow redirects, re-attaching the token only when the redirect stays on the original origin."""
 
+    max_redirections = MAX_REDIRECTS
+    max_repeats = 2
+
     def __init__(self, token_origin: tuple | None, token: str | None):
         self.token_origin = token_origin
         self.token = token
@@ -172,23 +183,146 @@ def _http_error(url: str, status: int, headers, *, token: bool, waited_out: bool
     return FetchError(f"{shown}: unexpected HTTP {status}", "Check the URL.", kind="http", url=shown, status=status)
 
 
-def _decode(url: str, raw: bytes, encoding: str) -> bytes:
-    encoding = encoding.strip().lower()
-    if encoding in ("", "identity"):
-        return raw
-    try:
-        if encoding in ("gzip", "x-gzip"):
-            return gzip.decompress(raw)
-        if encoding == "deflate":
-            return zlib.decompress(raw)
-    except (OSError, EOFError, zlib.error):
-        raise FetchError(f"{safe_url(url)}: the compressed body is damaged", "Try again.", kind="truncated",
-                         url=safe_url(url)) from None
-    raise FetchError(f"{safe_url(url)}: unsupported Content-Encoding {encoding!r}", "Report it to the host.",
-                     kind="http", url=safe_url(url))
+def _too_big(url: str, what: str, limit: int) -> FetchError:
+    return FetchError(f"{safe_url(url)}: the {what} is larger than the limit of {limit:,} bytes; nothing was kept",
+                      "If the file is genuine, raise the limit in config.yaml (see `skill doctor`); otherwise "
+                      "report the host.", kind="too-large", url=safe_url(url))
 
 
-def _once(url: str, *, token, etag, last_modified, timeout, progress, accept) -> Response:
+class _Decoder:
+    """Undo Content-Encoding chunk by chunk, never producing more than `limit` bytes in total (gzip/deflate bombs)."""
+
+    def __init__(self, url: str, encoding: str, limit: int):
+        encoding = encoding.strip().lower()
+        self.url, self.limit, self.size = url, limit, 0
+        if encoding in ("", "identity"):
+            self.inflater = None
+        elif encoding in ("gzip", "x-gzip"):
+            self.inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        elif encoding == "deflate":
+            self.inflater = zlib.decompressobj(zlib.MAX_WBITS)
+        else:
+            raise FetchError(f"{safe_url(url)}: unsupported Content-Encoding {encoding!r}", "Report it to the host.",
+                             kind="http", url=safe_url(url))
+
+    def feed(self, chunk: bytes) -> bytes:
+        if self.inflater is None:
+            return self._count(chunk)
+        try:
+            # one byte past the room left is enough to know the limit is crossed
+            return self._count(self.inflater.decompress(chunk, self.limit - self.size + 1))
+        except zlib.error:
+            raise self._damaged() from None
+
+    def finish(self, received: int) -> bytes:
+        if self.inflater is None or received == 0:
+            return b""
+        try:
+            out = self._count(self.inflater.flush())
+        except zlib.error:
+            raise self._damaged() from None
+        if not self.inflater.eof:
+            raise self._damaged()
+        return out
+
+    def _count(self, out: bytes) -> bytes:
+        self.size += len(out)
+        if self.size > self.limit:
+            raise _too_big(self.url, "decompressed body", self.limit)
+        return out
+
+    def _damaged(self) -> FetchError:
+        return FetchError(f"{safe_url(self.url)}: the compressed body is damaged", "Try again.", kind="truncated",
+                          url=safe_url(self.url))
+
+
+class _DeadlineReader(io.RawIOBase):
+    """A socket reader that gives each receive the idle timeout, but never past the whole-request deadline."""
+
+    def __init__(self, sock, idle: float, deadline: float):
+        self.sock, self.idle, self.deadline = sock, idle, deadline
+        self.raw = sock.makefile("rb", buffering=0)  # keeps the socket open until this reader is closed
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        left = self.deadline - time.monotonic()
+        if left <= 0:
+            raise _DeadlinePassed()
+        self.sock.settimeout(min(self.idle, left))
+        try:
+            return self.raw.readinto(buffer)
+        except TimeoutError:
+            if time.monotonic() >= self.deadline:
+                raise _DeadlinePassed() from None
+            raise
+
+    def close(self) -> None:
+        self.raw.close()
+        super().close()
+
+
+class _DeadlineSocket:
+    """Wraps a connected socket so every read http.client makes (status line, headers, body) obeys the deadline."""
+
+    def __init__(self, sock, idle: float, deadline: float):
+        self._sock, self._idle, self._deadline = sock, idle, deadline
+
+    def makefile(self, mode="rb", *args, **kwargs):
+        if "r" not in mode:
+            return self._sock.makefile(mode, *args, **kwargs)
+        return io.BufferedReader(_DeadlineReader(self._sock, self._idle, self._deadline))
+
+    def sendall(self, data, *args):
+        left = self._deadline - time.monotonic()
+        if left <= 0:
+            raise _DeadlinePassed()
+        self._sock.settimeout(min(self._idle, left))
+        return self._sock.sendall(data, *args)
+
+    def __getattr__(self, name):
+        return getattr(self._sock, name)
+
+
+class _DeadlinePassed(TimeoutError):
+    """The whole-request deadline passed (distinct from an idle timeout)."""
+
+
+def _deadline_connection(base: type, deadline: float) -> type:
+    class Connection(base):
+        def connect(self):
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise _DeadlinePassed()
+            if self.timeout is None or self.timeout > left:
+                self.timeout = left
+            super().connect()
+            self.sock = _DeadlineSocket(self.sock, self.timeout, deadline)
+
+    return Connection
+
+
+class _DeadlineHTTP(urllib.request.HTTPHandler):
+    def __init__(self, deadline: float):
+        super().__init__()
+        self.deadline = deadline
+
+    def do_open(self, http_class, req, **kwargs):
+        return super().do_open(_deadline_connection(http_class, self.deadline), req, **kwargs)
+
+
+class _DeadlineHTTPS(urllib.request.HTTPSHandler):
+    def __init__(self, deadline: float):
+        super().__init__()
+        self.deadline = deadline
+
+    def do_open(self, http_class, req, **kwargs):
+        return super().do_open(_deadline_connection(http_class, self.deadline), req, **kwargs)
+
+
+def _once(url: str, *, token, etag, last_modified, timeout, progress, accept, deadline: float,
+          max_bytes: int) -> Response:
     headers = {"User-Agent": USER_AGENT, "Accept-Encoding": "gzip"}
     if accept:
         headers["Accept"] = accept
@@ -199,7 +333,8 @@ def _once(url: str, *, token, etag, last_modified, timeout, progress, accept) ->
     request = urllib.request.Request(url, headers=headers)
     if token:
         request.add_unredirected_header("Authorization", f"token {token}")
-    opener = urllib.request.build_opener(_RedirectHandler(origin(url) if token else None, token))
+    opener = urllib.request.build_opener(_RedirectHandler(origin(url) if token else None, token),
+                                         _DeadlineHTTP(deadline), _DeadlineHTTPS(deadline))
     try:
         resp = opener.open(request, timeout=timeout)
     except urllib.error.HTTPError as exc:
@@ -208,26 +343,35 @@ def _once(url: str, *, token, etag, last_modified, timeout, progress, accept) ->
                 return Response(304, b"", {k.lower(): v for k, v in exc.headers.items()},
                                 exc.headers.get("ETag") or etag, exc.headers.get("Last-Modified") or last_modified,
                                 True, exc.geturl() or url)
+            if 300 <= exc.code < 400:
+                raise FetchError(f"{safe_url(url)}: redirected more than {MAX_REDIRECTS} times or in a loop",
+                                 "Check the URL; the server's redirects never reach a file.", kind="http",
+                                 url=safe_url(url), status=exc.code) from None
             raise _HTTPStatus(exc.code, exc.headers) from None
     with resp:
         resp_headers = {k.lower(): v for k, v in resp.headers.items()}
-        expected = resp_headers.get("content-length")
-        total = int(expected) if expected and expected.isdigit() else None
+        expected = resp_headers.get("content-length", "").strip()
+        total = int(expected) if expected.isdigit() else None
+        if total is not None and total > max_bytes:
+            raise _too_big(url, f"body ({total:,} bytes announced)", max_bytes)
+        decoder = _Decoder(url, resp_headers.get("content-encoding", ""), max_bytes)
         chunks = []
         received = 0
         while True:
-            chunk = resp.read(CHUNK)
+            chunk = resp.read1(CHUNK)
             if not chunk:
                 break
-            chunks.append(chunk)
             received += len(chunk)
+            if received > max_bytes:
+                raise _too_big(url, "body", max_bytes)
+            chunks.append(decoder.feed(chunk))
             if progress:
                 progress(received, total)
         if total is not None and received < total:
             raise FetchError(f"{safe_url(url)}: the download was cut off ({received} of {total} bytes)",
                              "Try again; the cached copy (if any) was kept.", kind="truncated", url=safe_url(url))
-        body = _decode(url, b"".join(chunks), resp_headers.get("content-encoding", ""))
-        return Response(resp.status, body, resp_headers, resp_headers.get("etag"),
+        chunks.append(decoder.finish(received))
+        return Response(resp.status, b"".join(chunks), resp_headers, resp_headers.get("etag"),
                         resp_headers.get("last-modified"), False, resp.geturl())
 
 
@@ -237,9 +381,11 @@ class _HTTPStatus(Exception):
         self.headers = headers
 
 
-def _network_error(url: str, exc: BaseException, timeout: float) -> FetchError:
+def _network_error(url: str, exc: BaseException, timeout: float, deadline: float | None = None) -> FetchError:
     shown = safe_url(url)
     reason = getattr(exc, "reason", exc)
+    if isinstance(reason, _DeadlinePassed) or isinstance(exc, _DeadlinePassed):
+        return _deadline_error(url, deadline)
     if isinstance(reason, TimeoutError | socket.timeout) or isinstance(exc, TimeoutError | socket.timeout):
         return FetchError(f"{shown}: no answer within {timeout:g} s (timed out)",
                           "Check your connection, raise http.timeout in config.yaml, or use --offline.",
@@ -255,18 +401,38 @@ def _network_error(url: str, exc: BaseException, timeout: float) -> FetchError:
                       kind="reset", url=shown)
 
 
+def _deadline_error(url: str, deadline: float | None) -> FetchError:
+    limit = f" of {deadline:g} s" if deadline else ""
+    return FetchError(f"{safe_url(url)}: the transfer did not finish within its deadline{limit}; nothing was kept",
+                      "The server is too slow or stalling on purpose; try again later, or raise http.deadline in "
+                      "config.yaml.", kind="timeout", url=safe_url(url))
+
+
+def settings(config) -> dict:
+    """fetch() keyword arguments from the client config (timeouts, retries, deadline)."""
+    if config is None:
+        return {}
+    return {"timeout": config.http_timeout, "retries": config.http_retries, "backoff": config.http_backoff,
+            "deadline": config.http_deadline}
+
+
 def fetch(url: str, *, token: str | None = None, etag: str | None = None, last_modified: str | None = None,
           timeout: float = 15.0, retries: int = 3, backoff: float = 0.5, max_retry_after: float = 60.0,
           progress: Callable[[int, int | None], None] | None = None, accept: str | None = None,
-          sleep: Callable[[float], None] = time.sleep) -> Response:
-    """GET `url`; see the module docstring. `progress(done_bytes, total_or_None)` is called while reading."""
+          sleep: Callable[[float], None] = time.sleep, deadline: float = DEFAULT_DEADLINE,
+          max_bytes: int = DEFAULT_MAX_BYTES) -> Response:
+    """GET `url`; see the module docstring. `progress(done_bytes, total_or_None)` is called while reading.
+
+    `deadline` (seconds) bounds the whole call including redirects and retries; `max_bytes` the body.
+    """
     check_url(url)
     attempt = 0
+    ends = time.monotonic() + deadline
     while True:
         wait: float | None = None
         try:
             return _once(url, token=token, etag=etag, last_modified=last_modified, timeout=timeout,
-                         progress=progress, accept=accept)
+                         progress=progress, accept=accept, deadline=ends, max_bytes=max_bytes)
         except _HTTPStatus as exc:
             error = _http_error(url, exc.status, exc.headers, token=bool(token), waited_out=attempt >= retries)
             if exc.status not in RETRY_STATUSES:
@@ -279,11 +445,14 @@ def fetch(url: str, *, token: str | None = None, etag: str | None = None, last_m
                 raise
             error = exc
         except (urllib.error.URLError, OSError, http.client.HTTPException) as exc:
-            error = _network_error(url, exc, timeout)
+            error = _network_error(url, exc, timeout, deadline)
             if error.kind != "reset":
                 raise error from None
             error.kind = "network"
         if attempt >= retries:
             raise error from None
-        sleep(wait if wait is not None else backoff * (2 ** attempt))
+        pause = wait if wait is not None else backoff * (2 ** attempt)
+        if time.monotonic() + pause >= ends:
+            raise _deadline_error(url, deadline) from error
+        sleep(pause)
         attempt += 1

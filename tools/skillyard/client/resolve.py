@@ -8,6 +8,10 @@ the highest-priority source that has the name wins.
 the skill is downloaded from: the registry's `repository.raw_url_template` with `{commit}` and `{path}`
 (repository-relative, URL-quoted); a template on https://raw.githubusercontent.com is pointed at
 `config.github_raw_url`, which is how GitHub Enterprise users (and tests) redirect downloads.
+
+A registry is untrusted: before anything is downloaded, the chosen entry's paths must pass the shared path rule
+(`format.paths`) — no VCS or tool metadata, no client bookkeeping, no hidden files (validate never publishes
+them), no names that collide by case or are both a file and a folder — and `file_url` refuses any other path.
 """
 
 from __future__ import annotations
@@ -19,8 +23,9 @@ from skillyard.client.cache import SourceRegistry, load_registries, stderr_warn
 from skillyard.client.config import DEFAULT_GITHUB_RAW_URL, Config, Source
 from skillyard.client.sources import token_for, token_for_url
 from skillyard.errors import SkillyardError
+from skillyard.format.paths import component_problem, is_hidden, path_problem, path_set_problems
 
-__all__ = ["Resolved", "available", "file_url", "parse_ref", "resolve", "token_for", "token_for_url"]
+__all__ = ["Resolved", "available", "check_entry", "entry_problems", "file_url", "parse_ref", "resolve", "token_for", "token_for_url"]
 
 
 @dataclass
@@ -59,12 +64,53 @@ def raw_template(registry: dict, config: Config | None) -> str:
 
 
 def file_url(registry: dict, skill: dict, file_path: str, config: Config | None = None) -> str:
+    problem = _file_problem(file_path)
+    if problem:
+        raise SkillyardError(f"refusing the file path {file_path!r} of skill {skill.get('name')!r}: it {problem}; "
+                             "nothing was installed", "Report the registry entry to its maintainers.")
     parts = [p for p in f"{skill['path']}/{file_path}".split("/") if p]
     if any(p in (".", "..") for p in parts):
         raise SkillyardError(f"refusing the file path {file_path!r} of skill {skill.get('name')!r}: it leaves the "
                              "skill folder", "Report the registry entry to its maintainers.")
     return (raw_template(registry, config).replace("{commit}", quote(skill["commit"], safe=""))
             .replace("{path}", quote("/".join(parts), safe="/")))
+
+
+def _file_problem(rel) -> str | None:
+    problem = path_problem(rel)
+    if problem is None and is_hidden(rel):
+        problem = "is a hidden file, which a registry never publishes"
+    return problem
+
+
+def entry_problems(skill: dict) -> list[str]:
+    """Why a registry entry must not be installed (its name, folder and file list), as messages; [] when fine."""
+    out = []
+    name = skill.get("name")
+    if not isinstance(name, str) or component_problem(name) or is_hidden(name):
+        out.append(f"the skill name {name!r} is not a plain folder name")
+    folder = str(skill.get("path") or "").strip("/")
+    if folder not in ("", ".") and path_problem(folder):
+        out.append(f"the skill folder {folder!r} {path_problem(folder)}")
+    paths = [str(f.get("path")) if isinstance(f, dict) else "" for f in skill.get("files") or []]
+    for rel in paths:
+        problem = _file_problem(rel)
+        if problem:
+            out.append(f"the file path {rel!r} {problem}")
+    if len(set(paths)) != len(paths):
+        out.append("a file path is listed twice")
+    out += [f"the file path {rel!r} {problem}" for rel, problem in path_set_problems(set(paths))]
+    return out
+
+
+def check_entry(source: Source, skill: dict) -> None:
+    """Refuse a registry entry whose paths the shared rule rejects, before any file is downloaded."""
+    problems = entry_problems(skill)
+    if problems:
+        raise SkillyardError(f"source {source.name!r}: refusing the registry entry {skill.get('name')!r}: "
+                             f"{'; '.join(problems[:5])}; nothing was installed",
+                             "The registry is damaged or malicious; report it to its maintainers "
+                             f"({source.url}).")
 
 
 def parse_ref(ref: str, source_names: set[str]) -> tuple[str, str | None, str | None]:
@@ -126,5 +172,6 @@ def resolve(ref: str, config: Config, *, source: str | None = None, offline: boo
                                  f"Use one of them, e.g. `{name}@{entries[0][1]['version']}`.")
         candidates = matching
     chosen_source, skill = candidates[0]
+    check_entry(chosen_source, skill)
     others = [e for e in entries if e[0].name != chosen_source.name]
     return Resolved(chosen_source, skill, by_source[chosen_source.name], config, stale[chosen_source.name], others)
