@@ -30,6 +30,18 @@ class Parser(argparse.ArgumentParser):
         kwargs["allow_abbrev"] = False
         super().__init__(*args, **kwargs)
 
+    def parse_args(self, args=None, namespace=None):
+        """As argparse's, but an unknown option is named without the value after it: a mistyped `--token SECRET`
+        must not print the secret."""
+        parsed, extras = self.parse_known_args(args, namespace)
+        if extras:
+            options = [a.split("=", 1)[0] for a in extras if a.startswith("-")]
+            others = len(extras) - len(options)
+            listed = " ".join(options) + (f" and {others} other argument(s)" if others else "")
+            self.error(f"unrecognized arguments: {listed.strip()} (values are not repeated, in case one is a "
+                       "secret); see --help")
+        return parsed
+
 
 def build_parser(prog: str, package: str, description: str) -> argparse.ArgumentParser:
     parser = Parser(prog=prog, description=description)
@@ -48,7 +60,7 @@ def dispatch(prog: str, package: str, description: str, argv: list[str] | None =
     argv = sys.argv[1:] if argv is None else list(argv)
     for arg in argv:
         if "\0" in arg:  # no OS passes one, but an in-process caller can; every file API would choke on it
-            parser.error(f"the argument {arg!r} contains a NUL character (\\0); remove it")
+            parser.error(f"argument {argv.index(arg) + 1} contains a NUL character (\\0); remove it")
     args = parser.parse_args(argv)
     try:
         return int(args._run(args) or 0)

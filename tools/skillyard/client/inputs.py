@@ -16,14 +16,35 @@ TRUE_WORDS = {"true", "yes", "on", "1"}
 FALSE_WORDS = {"false", "no", "off", "0"}
 
 
+INPUT_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")  # the format's input `name` rule
+MAX_VALUE = 64 * 1024  # characters: a value is rendered into SKILL.md, which a model reads whole
+
+
 def parse_assignments(pairs: list[str] | None) -> dict[str, str]:
-    """`["k=v", ...]` from the command line → {k: v}; the value may itself contain `=`."""
+    """`["k=v", ...]` from the command line → {k: v}; the value may itself contain `=`.
+
+    The name must be an input name; the value may hold newlines and tabs, but no control or invisible characters
+    (they would be written into SKILL.md where a reader cannot see them) and at most MAX_VALUE characters."""
+    from skillyard.format.safety import CONTROL, INVISIBLE
+
     out: dict[str, str] = {}
     for pair in pairs or []:
         key, sep, value = pair.partition("=")
-        if not sep or not key.strip():
-            raise SkillyardError(f"--input {pair!r} is not of the form name=value.", "Write it as --input name=value.")
-        out[key.strip()] = value
+        key = key.strip()
+        if not sep or not key:
+            raise SkillyardError(f"--input {pair[:80]!r} is not of the form name=value.",
+                                 "Write it as --input name=value.")
+        if not INPUT_NAME.match(key):
+            raise SkillyardError(f"--input {key[:80]!r}: an input name is 1-64 letters, digits and _, not starting "
+                                 "with a digit.", "Check the input names with `skill info <skill>`.")
+        bad = CONTROL.search(value) or INVISIBLE.search(value) or re.search("[\r\u2028\u2029]", value)
+        if bad:
+            raise SkillyardError(f"--input {key}: the value contains U+{ord(bad.group()[0]):04X}, a control or "
+                                 "invisible character.", "Type the value without it (newlines and tabs are fine).")
+        if len(value) > MAX_VALUE:
+            raise SkillyardError(f"--input {key}: the value is {len(value)} characters; the limit is {MAX_VALUE}.",
+                                 "Shorten it, or point the skill at a file instead.")
+        out[key] = value
     return out
 
 

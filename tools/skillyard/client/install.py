@@ -504,7 +504,7 @@ def prepare(refs: list[str], config, *, source: str | None = None, progress=None
         else:
             from skillyard.client import resolve as resolve_mod
 
-            resolved = resolve_mod.resolve(ref, config, source=source)
+            resolved = resolve_mod.resolve(store.check_ref_name(ref), config, source=source)
             candidates.append(from_resolved(resolved, config, progress=progress))
     names = [c.name for c in candidates]
     dupes = sorted({n for n in names if names.count(n) > 1})

@@ -57,21 +57,42 @@ def default_name(url: str) -> str:
         candidate = segments[-1]
     if not candidate or candidate in ("main", "master"):
         candidate = segments[1] if len(segments) >= 2 else (parts.hostname or "source")
+    from skillyard.format.paths import component_problem
+
     name = re.sub(r"[^a-z0-9._-]+", "-", candidate.lower()).strip("-.") or "source"
-    return name[:64]
+    name = re.sub(r"\.{2,}", ".", name)[:64].rstrip("-.") or "source"
+    return name if not component_problem(name) else f"{name[:57]}-source"
 
 
 def validate_name(name: str) -> str:
-    if not NAME_RE.match(name):
+    from skillyard.format.paths import component_problem
+
+    if not NAME_RE.match(name) or component_problem(name):
         raise UsageError(f"source name {name!r} is not allowed",
                          "Use lowercase letters, digits, '.', '_' or '-' (it is used as `skill@source`).")
     return name
 
 
+def refuse_credentials(url: str) -> None:
+    """A URL with `user:password@` would put the secret into config.yaml and `source list`: refuse it, without
+    repeating it."""
+    try:
+        parts = urlsplit(url)
+        has_userinfo = parts.username is not None or parts.password is not None
+    except ValueError:
+        has_userinfo = "@" in url.split("/", 3)[2] if url.count("/") >= 2 else False
+    if has_userinfo:
+        raise UsageError("the source URL carries a user name or password (`user:secret@host`); a secret is never "
+                         "stored in config.yaml",
+                         "Put the token in an environment variable and pass its NAME: "
+                         "`export ACME_TOKEN=...`, then `skill source add URL --token-env ACME_TOKEN`.")
+
+
 def validate_token_env(var: str) -> str:
     if not ENV_RE.match(var):
-        raise UsageError(f"--token-env takes the NAME of an environment variable, and {len(var)} characters "
-                         "given are not a variable name",
+        raise UsageError(f"--token-env takes the NAME of an environment variable, not its value; the "
+                         f"{len(var)} characters given are not a variable name (letters, digits and _, not starting "
+                         "with a digit; the value itself is not shown)",
                          "Export the token, e.g. `export ACME_TOKEN=...`, then pass `--token-env ACME_TOKEN`.")
     return var
 
@@ -81,8 +102,9 @@ def new_source(config: Config, url: str, *, name: str | None = None, token_env: 
     """A checked Source ready to add (not yet saved): URL policy, name rules, unique name and URL."""
     from skillyard.client.http import check_url
 
+    refuse_credentials(url)  # first: a later error message may quote the URL
     check_url(url, what="source URL")
-    chosen = validate_name(name) if name else default_name(url)
+    chosen = validate_name(name) if name is not None else default_name(url)
     existing = {s.name for s in config.sources}
     if name and name in existing:
         raise SkillyardError(f"a source named {name!r} already exists",
@@ -95,7 +117,7 @@ def new_source(config: Config, url: str, *, name: str | None = None, token_env: 
         if source.url == url:
             raise SkillyardError(f"{url} is already configured as source {source.name!r}",
                                  "Nothing to do; `skill source list` shows it.")
-    return Source(chosen, url, validate_token_env(token_env) if token_env else None,
+    return Source(chosen, url, validate_token_env(token_env) if token_env is not None else None,
                   config.next_priority() if priority is None else int(priority))
 
 

@@ -81,6 +81,12 @@ def check_name(name: object, *, what: str = "skill name") -> str:
     return name
 
 
+def check_ref_name(ref: str) -> str:
+    """The name part of NAME, NAME@VERSION or NAME@SOURCE, checked like `check_name`; returns the ref."""
+    check_name(ref.partition("@")[0])
+    return ref
+
+
 def check_relpath(rel: str) -> str:
     """Refuse a file path the shared path rule refuses (format/paths.py), so the client installs only what
     validate would accept: no traversal, absolute paths, device names, invisible characters or VCS metadata."""

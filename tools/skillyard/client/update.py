@@ -67,7 +67,7 @@ def diff(old: list[dict], new: list[dict]) -> tuple[list[str], list[str], list[s
 
 def update_one(name: str, opts: inst.Options, config, *, cli_inputs: dict | None = None, progress=None) -> Change:
     root = opts.root
-    folder = store.canonical_dir(root, name)
+    folder = store.canonical_dir(root, store.check_name(name))
     if not (folder / store.SKILL_LOCK).is_file():
         raise SkillyardError(f"{name} is not installed ({opts.scope} scope).",
                              "See `skill list`; install it with `skill install " + name + "`.")

@@ -46,8 +46,8 @@ def run(args) -> int:
     scope, project_root, home = scope_of(args)
     root = store.scope_root(scope, project_root=project_root, home=home)
     wanted: list[tuple[str, list[dict]]] = []
-    if args.name:
-        folder = store.canonical_dir(root, args.name)
+    if args.name is not None:
+        folder = store.canonical_dir(root, store.check_name(args.name))
         if (folder / store.SKILL_LOCK).is_file():
             wanted.append(_installed_deps(folder))
         else:

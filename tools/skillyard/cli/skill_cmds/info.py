@@ -93,8 +93,9 @@ def _lines(info: dict) -> list[str]:
 def run(args) -> int:
     from skillyard.client.config import load_config
     from skillyard.client.resolve import resolve
+    from skillyard.client.store import check_ref_name
 
-    found = resolve(args.ref, load_config(), source=args.source, offline=args.offline, refresh=args.refresh)
+    found = resolve(check_ref_name(args.ref), load_config(), source=args.source, offline=args.offline, refresh=args.refresh)
     info = describe(found)
     if args.json:
         from skillyard.cli.common import print_json

@@ -45,9 +45,12 @@ def _ask(label: str, default: str | None = None, *, check=None) -> str:
 def _name_problem(name: str) -> str | None:
     import re
 
+    from skillyard.format.paths import component_problem
+
     if not re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", name or "") or len(name) > 64:
         return "use 1-64 lowercase letters, digits and single hyphens, e.g. pdf-tools"
-    return None
+    problem = component_problem(name)  # it becomes a folder name: `con` cannot exist on Windows
+    return f"as a folder name it {problem}" if problem else None
 
 
 def _description_problem(text: str) -> str | None:
@@ -63,7 +66,7 @@ def _collect(args) -> dict:
 
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
     name = args.name
-    if not name:
+    if name is None:
         if not interactive:
             raise UsageError("a skill name is required", "Run `skill init <name> --description ...`.")
         name = _ask("Skill name (e.g. pdf-tools)", check=_name_problem)

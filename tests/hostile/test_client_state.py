@@ -1,0 +1,443 @@
+"""The `skill` client's local state under attack: kills at every step, hostile names, and secrets.
+
+Safe outcomes asserted: after a kill at ANY rename/write and the next command's recovery, the installed folder,
+its skill.lock.json, the project's skills.lock.json and the runtime links all describe the same version (the old
+one or the new one) with no leftovers; hostile names are refused with a message and a non-zero exit, never a
+traceback, and nothing is written; a token never reaches config.yaml or any output.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+from tests.support.fixtures import *  # noqa: F403 - the skill_home and skill_cli fixtures
+from tests.support.fixtures import CliResult
+from tests.support.registry import skill_md
+
+ROOT = Path(__file__).resolve().parents[2]
+NAME = "demo"
+
+
+# ---------------------------------------------------------------------------------------------- helpers
+
+
+def make_skill(folder: Path, version: str, extra: str = "") -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "SKILL.md").write_text(skill_md(NAME, "A demo skill for crash tests.", version=version,
+                                              license="MIT"), encoding="utf-8")
+    (folder / "references").mkdir(exist_ok=True)
+    (folder / "references" / "notes.md").write_text(f"# Notes {version}\n{extra}", encoding="utf-8")
+    if version != "1.0.0":
+        (folder / "references" / "new.md").write_text("# New\n", encoding="utf-8")
+    return folder
+
+
+def do_install(project: Path, source: Path, *, force: bool = False):
+    from skillyard.client import install as inst
+
+    opts = inst.Options(scope="project", project_root=project, home=project.parent / "home",
+                        targets=["claude-code", "agents"], force=force)
+    return inst.install(inst.from_local(source), opts, None)
+
+
+def do_uninstall(project: Path):
+    from skillyard.cli.skill_cmds.uninstall import uninstall
+
+    return uninstall(NAME, scope="project", project_root=project, home=project.parent / "home")
+
+
+def recover(project: Path) -> None:
+    """What every mutating command does first: finish journaled work, then sweep leftovers."""
+    from skillyard.client import install as inst
+    from skillyard.client import store
+
+    with store.store_lock(project):
+        inst.recover(project)
+        store.sweep(project)
+
+
+def state(project: Path) -> str | None:
+    """The one version every piece of local state agrees on (None: not installed); fails on any disagreement."""
+    from skillyard.client import lockfile, store
+
+    folder = store.canonical_dir(project, NAME)
+    skills = store.skills_dir(project)
+    leftovers = [e.name for e in skills.iterdir() if e.name.startswith((".staging-", ".retired-", ".journal-"))] \
+        if skills.is_dir() else []
+    assert leftovers == [], leftovers
+    assert not list(project.glob(".skills.lock.json.*.tmp"))
+    project_lock = lockfile.read_project_lock(project)
+    listed = project_lock["skills"].get(NAME) if project_lock else None
+    link = project / ".claude" / "skills" / NAME
+    if not os.path.lexists(folder):
+        assert listed is None, "skills.lock.json lists a skill whose folder is gone"
+        assert not os.path.lexists(link), "a runtime link was left behind"
+        return None
+    lock = lockfile.read_skill_lock(folder)
+    assert store.edited_files(folder, lock["files"]) == [], "the folder does not hold what its lock lists"
+    assert not list(folder.glob(".skill.lock.json.*"))
+    assert listed is not None and listed["version"] == lock["version"], (listed, lock["version"])
+    assert listed["files"] == lock["files"]
+    assert os.path.islink(link) and Path(os.path.realpath(link)) == Path(os.path.realpath(folder)), \
+        "the runtime link dangles or points elsewhere"
+    assert {t["target"] for t in lock["targets"]} == {"claude-code", "agents"}
+    return lock["version"]
+
+
+class Killed(BaseException):
+    """The simulated kill: not an Exception, so no `except Exception` cleanup runs, like SIGKILL."""
+
+
+STEPS = [(os, "rename"), (os, "replace"), (os, "symlink"), (os, "unlink"), (shutil, "rmtree")]
+
+
+def arm(monkeypatch, at: int) -> list:
+    """Count every rename, replace, link, unlink and tree removal; "die" at the `at`-th one and stay dead (every
+    later step raises too, so no cleanup handler can undo what a real kill would have left)."""
+    fired: list = []
+
+    for module, attr in STEPS:
+        real = getattr(module, attr)
+
+        def step(*args, _real=real, _attr=attr, **kwargs):
+            fired.append(_attr)
+            if len(fired) >= at:
+                raise Killed(f"killed at step {at} ({_attr})")
+            return _real(*args, **kwargs)
+
+        monkeypatch.setattr(module, attr, step)
+    return fired
+
+
+def kill_everywhere(tmp_path, monkeypatch, setup, operation, before: str | None, after: str | None) -> set:
+    """Run `operation` killed at step 1, 2, ... until it completes; after each kill, recover and check state."""
+    seen: set = set()
+    for at in range(1, 200):
+        project = tmp_path / f"p{at}"
+        project.mkdir()
+        setup(project)
+        assert state(project) == before
+        with monkeypatch.context() as patch:
+            arm(patch, at)
+            try:
+                operation(project)
+                completed = True
+            except Killed:
+                completed = False
+        recover(project)
+        version = state(project)
+        assert version in (before, after), f"kill at step {at}: state {version!r}"
+        seen.add(version)
+        if completed:
+            assert version == after
+            return seen
+    raise AssertionError("the operation never completed")
+
+
+@pytest.fixture
+def sources(tmp_path):
+    return make_skill(tmp_path / "src" / "v1" / NAME, "1.0.0"), make_skill(tmp_path / "src" / "v2" / NAME, "2.0.0")
+
+
+# ---------------------------------------------------------------------------------------------- 9: crash safety
+
+
+def test_a_kill_at_any_step_of_an_install_leaves_nothing_or_everything(tmp_path, monkeypatch, skill_home, sources):
+    v1, _ = sources
+    seen = kill_everywhere(tmp_path, monkeypatch, lambda p: None, lambda p: do_install(p, v1), None, "1.0.0")
+    assert seen == {None, "1.0.0"}  # both outcomes were reached: the kill points span the whole install
+
+
+def test_a_kill_at_any_step_of_an_update_keeps_both_lockfiles_on_one_version(tmp_path, monkeypatch, skill_home,
+                                                                           sources):
+    v1, v2 = sources
+    seen = kill_everywhere(tmp_path, monkeypatch, lambda p: do_install(p, v1), lambda p: do_install(p, v2),
+                           "1.0.0", "2.0.0")
+    assert seen == {"1.0.0", "2.0.0"}
+
+
+def test_a_kill_at_any_step_of_a_forced_reinstall_keeps_the_skill(tmp_path, monkeypatch, skill_home, sources):
+    v1, _ = sources
+    seen = kill_everywhere(tmp_path, monkeypatch, lambda p: do_install(p, v1),
+                           lambda p: do_install(p, v1, force=True), "1.0.0", "1.0.0")
+    assert seen == {"1.0.0"}
+
+
+def test_a_kill_at_any_step_of_an_uninstall_never_leaves_a_lock_entry_without_its_folder(tmp_path, monkeypatch,
+                                                                                       skill_home, sources):
+    v1, _ = sources
+    seen = kill_everywhere(tmp_path, monkeypatch, lambda p: do_install(p, v1), do_uninstall, "1.0.0", None)
+    assert None in seen
+
+
+def test_recovery_keeps_the_users_notes_across_a_killed_update(tmp_path, monkeypatch, skill_home, sources):
+    from skillyard.client import store
+
+    v1, v2 = sources
+    project = tmp_path / "p"
+    project.mkdir()
+    do_install(project, v1)
+    notes = store.canonical_dir(project, NAME) / "evolution.json"
+    notes.write_text('{"notes": []}\n', encoding="utf-8")
+    with monkeypatch.context() as patch:
+        fired = arm(patch, 10_000)
+        do_install(project, v2)
+        total = len(fired)
+    project2 = tmp_path / "p2"
+    project2.mkdir()
+    do_install(project2, v1)
+    (store.canonical_dir(project2, NAME) / "evolution.json").write_text('{"notes": []}\n', encoding="utf-8")
+    with monkeypatch.context() as patch, pytest.raises(Killed):
+        arm(patch, total // 2)  # mid-swap
+        do_install(project2, v2)
+    recover(project2)
+    assert (store.canonical_dir(project2, NAME) / "evolution.json").read_text() == '{"notes": []}\n'
+
+
+def test_a_tampered_journal_cannot_point_recovery_at_other_folders(tmp_path, skill_home, sources):
+    from skillyard.client import store
+    from skillyard.errors import SkillyardError
+
+    v1, _ = sources
+    project = tmp_path / "p"
+    project.mkdir()
+    do_install(project, v1)
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    (victim / "keep.txt").write_text("mine")
+    journal = store.skills_dir(project) / f".journal-{NAME}.json"
+    journal.write_text(json.dumps({"action": "install", "name": NAME, "scope": "project", "targets": [],
+                                   "lock": {}, "staging": "../../victim", "retired": f".retired-{NAME}-x"}))
+    with pytest.raises(SkillyardError, match="not a readable change journal") as info:
+        recover(project)
+    assert journal.name in info.value.fix
+    assert (victim / "keep.txt").read_text() == "mine"
+    assert state_ok_without_journal(project, journal) == "1.0.0"
+
+
+def state_ok_without_journal(project: Path, journal: Path) -> str | None:
+    journal.unlink()
+    return state(project)
+
+
+CHILD = textwrap.dedent("""
+    import os, sys, time
+    sys.path.insert(0, {root!r})
+    real = os.rename
+    count = [0]
+    def paused(src, dst, *a, **k):
+        count[0] += 1
+        if count[0] == {at}:  # after the old folder was moved aside, before the new one is in: kill me here
+            open({marker!r}, "w").close()
+            time.sleep(60)
+        return real(src, dst, *a, **k)
+    os.rename = paused
+    from skillyard.cli.main import skill_main
+    sys.exit(skill_main(sys.argv[1:]))
+""")
+
+
+def test_a_real_sigkill_mid_swap_is_finished_by_the_next_command(tmp_path, skill_home, sources, skill_cli):
+    v1, v2 = sources
+    project = tmp_path / "p"
+    project.mkdir()
+    assert skill_cli("install", str(v1), "--project-dir", str(project), "--target", "claude-code",
+                     "--target", "agents").code == 0
+    marker = tmp_path / "paused"
+    script = tmp_path / "child.py"
+    script.write_text(CHILD.format(root=str(ROOT), at=2, marker=str(marker)))
+    child = subprocess.Popen([sys.executable, str(script), "install", str(v2), "--project-dir", str(project),
+                              "--target", "claude-code", "--target", "agents"],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=dict(os.environ))
+    try:
+        for _ in range(600):
+            if marker.exists() or child.poll() is not None:
+                break
+            time.sleep(0.05)
+        assert marker.exists(), child.stderr.read().decode() if child.poll() is not None else "child never paused"
+        os.kill(child.pid, signal.SIGKILL)
+    finally:
+        child.wait(timeout=30)
+    assert child.returncode == -signal.SIGKILL
+    from skillyard.client import store
+
+    skills = store.skills_dir(project)
+    assert not (skills / NAME).exists()  # the kill really landed between the two renames
+    assert any(e.name.startswith(".journal-") for e in skills.iterdir())
+    # The next mutating command (here: installing another skill) recovers before it sweeps.
+    other = tmp_path / "src" / "other"
+    other.mkdir(parents=True)
+    (other / "SKILL.md").write_text(skill_md("other", "Another skill.", version="1.0.0"), encoding="utf-8")
+    result = skill_cli("install", str(other), "--project-dir", str(project), "--target", "claude-code")
+    assert result.code == 0, result.err
+    assert state(project) == "2.0.0"
+
+
+# ---------------------------------------------------------------------------------------------- 10: hostile names
+
+
+HOSTILE_NAMES = ["a\0b", "evil\nname", "..", "../escape", "/etc/passwd", "CON", "con", "nul.txt", ".git",
+                 "x" * 300, "pdf\u200btools", "pdf\u202etools", "other/../../demo", "skills/demo", "Demo", "",
+                 "-rf"]
+
+
+def _clean_refusal(result: CliResult) -> None:
+    text = result.out + result.err
+    assert result.code != 0, text
+    assert "Traceback" not in text
+    assert "error" in text.lower()
+
+
+@pytest.mark.parametrize("name", HOSTILE_NAMES, ids=repr)
+@pytest.mark.parametrize("command", [
+    ["uninstall", "{}"], ["uninstall", "{}", "--project"], ["update", "{}"], ["check-deps", "{}"],
+    ["install", "./missing/{}"], ["source", "remove", "{}"], ["source", "priority", "{}", "5"],
+    ["source", "add", "http://127.0.0.1:9/registry.json", "--name", "{}", "--no-fetch"],
+    ["install", "demo", "--input", "{}=1"], ["init", "{}"], ["evolve", "list", "{}"], ["info", "{}"],
+    ["read", "{}", "SKILL.md"], ["read", "demo", "{}"],
+])
+def test_hostile_names_are_refused_cleanly_and_write_nothing(tmp_path, monkeypatch, skill_home, skill_cli, name,
+                                                             command):
+    monkeypatch.chdir(tmp_path)
+    home = Path(os.environ["HOME"])
+    before = sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*"))
+    argv = [part.replace("{}", name) for part in command]
+    if argv[0] in ("uninstall", "update", "check-deps", "init") and name.startswith("-"):
+        argv.insert(1, "--")
+    result = skill_cli(*argv)
+    _clean_refusal(result)
+    after = sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*"))
+    written = [p for p in after if p not in before and p.split("/")[0] != "skillcli"
+               and "/.agents/skills/.skill-cli.lock" not in "/" + p and not p.endswith(".agents")
+               and not p.endswith(".agents/skills")]
+    assert written == [], written
+    assert not (home / "CON").exists() and not (tmp_path / "CON").exists()
+
+
+@pytest.mark.parametrize("name", ["a\0b", "../escape", "CON", "x" * 300, "pdf\u200btools", "a/b"], ids=repr)
+def test_skillyard_commands_refuse_hostile_paths_cleanly(tmp_path, monkeypatch, capsys, name):
+    from skillyard.cli.main import skillyard_main
+
+    monkeypatch.chdir(tmp_path)
+    for argv in (["validate", name], ["migrate", name, "--dry-run"], ["build", "--out", name + "/r.json", "--check"]):
+        capsys.readouterr()
+        try:
+            code = skillyard_main(argv)
+        except SystemExit as exc:
+            code = int(exc.code or 0)
+        captured = capsys.readouterr()
+        assert code != 0, (argv, captured)
+        assert "Traceback" not in captured.out + captured.err
+
+
+def test_a_registry_cannot_choose_a_path_as_the_skills_folder(tmp_path, skill_home):
+    from skillyard.client import install as inst
+    from skillyard.client.store import StagedFile
+    from skillyard.errors import SkillyardError
+
+    project = tmp_path / "p"
+    project.mkdir()
+    for evil in ("../../outside", "/tmp/abs", "con", "a" * 65, "x\ny"):
+        candidate = inst.Candidate(evil, "1.0.0", {"type": "local", "path": "/x", "integrity": "sha256-x"},
+                                   [StagedFile("SKILL.md", b"---\nname: x\n---\n")])
+        opts = inst.Options(scope="project", project_root=project, home=project, targets=["agents"])
+        with pytest.raises(SkillyardError, match="not a valid skill name"):
+            inst.install(candidate, opts, None)
+    assert list(project.iterdir()) == []
+    assert not (tmp_path / "outside").exists()
+
+
+@pytest.mark.parametrize("rel", ["a\0b", "../x", "/abs", "CON", ".git/config", "a\u200bb", "x" * 300,
+                                 "skill.lock.json", "dir/", "a\\b"], ids=repr)
+def test_store_refuses_every_path_the_shared_rule_refuses(tmp_path, rel):
+    from skillyard.client import store
+    from skillyard.errors import SkillyardError
+
+    with pytest.raises(SkillyardError, match="Refusing the file path"):
+        store.install_tree(tmp_path / "s" / NAME, [store.StagedFile("SKILL.md", b"x"), store.StagedFile(rel, b"y")])
+    assert not (tmp_path / "s" / NAME).exists()
+    assert [e.name for e in (tmp_path / "s").iterdir()] == []
+
+
+def test_store_refuses_paths_that_collide_on_a_case_insensitive_disk(tmp_path):
+    from skillyard.client import store
+    from skillyard.errors import SkillyardError
+
+    for pair in (["README.md", "readme.md"], ["a", "a/b"]):
+        with pytest.raises(SkillyardError, match="Refusing the file path"):
+            store.install_tree(tmp_path / NAME, [store.StagedFile(p, b"x") for p in pair])
+        assert not (tmp_path / NAME).exists()
+
+
+# ---------------------------------------------------------------------------------------------- 11: secrets
+
+
+def _walk(parser):
+    import argparse
+
+    yield parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for child in action.choices.values():
+                yield from _walk(child)
+
+
+@pytest.mark.parametrize("prog", ["skill", "skillyard"])
+def test_no_parser_accepts_an_abbreviated_option(prog):
+    from skillyard.cli import main
+
+    package = f"skillyard.cli.{prog}_cmds"
+    parsers = list(_walk(main.build_parser(prog, package, "")))
+    assert len(parsers) >= 8  # the top parser, each command, and nested actions (source add, bot report, ...)
+    assert all(p.allow_abbrev is False for p in parsers), [p.prog for p in parsers if p.allow_abbrev]
+
+
+SECRET = "ghp_s3cretTOKENvalue1234567890"
+
+
+@pytest.mark.parametrize("argv", [
+    ["--token", SECRET], ["--token=" + SECRET], ["--tok", SECRET], ["--token-env", SECRET + "-x"],
+    ["--token-env", "ghp s3cret"], ["--token-env", "1ABC"], ["--token-env", "$ACME_TOKEN"], ["--token-env", ""],
+])
+def test_a_token_is_never_stored_or_printed(tmp_path, skill_home, skill_cli, argv):
+    result = skill_cli("source", "add", "http://127.0.0.1:9/registry.json", "--no-fetch", *argv)
+    assert result.code != 0
+    assert SECRET not in result.out + result.err
+    assert "Traceback" not in result.out + result.err
+    if argv[0] == "--token-env":
+        assert "NAME of an environment variable" in result.err
+    config = skill_home / "config.yaml"
+    assert not config.exists() or SECRET not in config.read_text()
+    listed = skill_cli("source", "list", "--json")
+    assert listed.code == 0 and SECRET not in listed.out and json.loads(listed.out)["sources"] == []
+
+
+def test_a_token_in_the_environment_never_reaches_config_or_listing(tmp_path, monkeypatch, skill_home, skill_cli):
+    monkeypatch.setenv("ACME_TOKEN", SECRET)
+    added = skill_cli("source", "add", "http://127.0.0.1:9/registry.json", "--no-fetch", "--token-env",
+                      "ACME_TOKEN", "--json")
+    assert added.code == 0, added.err
+    for result in (added, skill_cli("source", "list", "--json"), skill_cli("source", "list")):
+        assert SECRET not in result.out + result.err
+    assert "ACME_TOKEN" in (skill_home / "config.yaml").read_text()
+    assert SECRET not in (skill_home / "config.yaml").read_text()
+
+
+@pytest.mark.parametrize("url", [f"http://user:{SECRET}@127.0.0.1:9/registry.json",
+                                 f"http://{SECRET}@127.0.0.1:9/registry.json"])
+def test_a_token_inside_the_source_url_is_refused(tmp_path, skill_home, skill_cli, url):
+    result = skill_cli("source", "add", url, "--no-fetch")
+    assert result.code != 0
+    assert SECRET not in result.out + result.err
+    assert "--token-env" in result.err
+    config = skill_home / "config.yaml"
+    assert not config.exists() or SECRET not in config.read_text()
