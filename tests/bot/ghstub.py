@@ -232,7 +232,7 @@ class GitHubStandIn:
             ("GET", r"/pulls/(\d+)", lambda n: (200, self._pull_json(repo, self._pull(repo, n)))),
             ("GET", r"/pulls/(\d+)/files", lambda n: self._files(repo, self._pull(repo, n), query, path)),
             ("GET", r"/pulls/(\d+)/reviews", lambda n: (200, [
-                {"id": i + 1, "state": r["state"], "commit_id": r["commit_id"], "submitted_at": r["submitted_at"],
+                {"id": i + 1, "state": r["state"], "commit_id": r["commit_id"], "submitted_at": r.get("submitted_at", T0),
                  "user": self._user(r.get("user", "maintainer")), "body": "",
                  "pull_request_url": f"{api}/pulls/{n}"}
                 for i, r in enumerate(self._pull(repo, n).reviews)])),

@@ -41,29 +41,24 @@ def clean(value: object, limit: int = MAX_TEXT) -> str:
     return text
 
 
-def code(value: object, limit: int = MAX_TEXT, *, in_table: bool = False) -> str:
-    """Untrusted text as an inert inline code span. In a table cell `|` is escaped too (GFM splits cells first)."""
+def code(value: object, limit: int = MAX_TEXT) -> str:
+    """Untrusted text as an inert inline code span. Never used in a table: GFM splits table cells on `|` before
+    it sees code spans, and its escaping of `|` can itself be escaped."""
     text = clean(value, limit)
     if not text:
         return "(empty)"
     longest = max((len(run) for run in _BACKTICKS.findall(text)), default=0)
     fence = "`" * (longest + 1)
     pad = " " if text.startswith("`") or text.endswith("`") else ""
-    if in_table:
-        text = text.replace("|", "\\|")
     return f"{fence}{pad}{text}{pad}{fence}"
 
 
-# Kept for callers that escape one value: the same thing as `code`.
-esc = code
-
-
-def _where(finding: dict, in_table: bool = False) -> str:
+def _where(finding: dict) -> str:
     file = finding.get("file")
     if not file:
         return ""
     line = finding.get("line")
-    return code(f"{file}:{line}" if line else file, 160, in_table=in_table)
+    return code(f"{file}:{line}" if line else file, 160)
 
 
 def _finding_line(finding: dict) -> str:
@@ -129,11 +124,9 @@ def render_comment(report: dict, *, changes: Changes | None = None, labels: set[
             lines += ["", "Once merged, install it with:", "", "```sh", f"skill install {skill['name']}", "```"]
         lines.append("")
     if security:
-        lines += ["#### Security findings", "", "| skill | where | rule | message |", "| --- | --- | --- | --- |"]
+        lines += ["#### Security findings", ""]
         for name, finding in security:
-            lines.append(f"| {code(name, 64, in_table=True)} | {_where(finding, True) or '—'} | "
-                         f"{code(finding.get('rule'), 80, in_table=True)} | "
-                         f"{code(finding.get('message', ''), in_table=True)} |")
+            lines.append(f"- {code(name, 64)} — {_finding_line(finding).removeprefix('- ')}")
         lines.append("")
     if changes is not None and changes.problems:
         lines += [f"#### The file list blocks automerge ({len(changes.problems)})", ""]
