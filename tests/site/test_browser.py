@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import shutil
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 
@@ -138,3 +139,60 @@ def test_tag_pages_and_guides_load_cleanly(page, site_server):
     page.goto(site_server + "/tags/pdf/")
     assert page.locator("a.sy-list__name").all_inner_texts() == ["docs-converter", "PDF Tools"]
     assert page.problems == []
+
+
+def _open(tab, url: str) -> str:
+    """Navigate to `url`; 'downloaded' when the browser saves it instead of rendering it, else the HTTP status."""
+    from playwright.sync_api import Error
+
+    try:
+        response = tab.goto(url, wait_until="load")
+    except Error as exc:
+        if "Download is starting" in str(exc):
+            return "downloaded"
+        raise
+    return str(response.status) if response else "no response"
+
+
+def test_no_file_served_from_skill_folders_runs_script(browser, built_site, site_server):
+    """Acceptance: open EVERY file the site serves from skill folders; no script runs on the site's origin."""
+    from conftest import ACTIVE_FILES, INERT_FILES, SERVED_PATHS
+
+    _, out, _ = built_site
+    base = out / ".well-known" / "agent-skills"
+    served = sorted(p.relative_to(out).as_posix() for p in base.rglob("*") if p.is_file() and p != base / "index.json")
+    assert {f".well-known/agent-skills/inert-files/{rel}" for rel in INERT_FILES} <= set(served)
+    unserved = [f".well-known/agent-skills/active-content/{rel}" for rel in ACTIVE_FILES]
+    context = browser.new_context(accept_downloads=True)
+    requests: list[str] = []
+    context.on("request", lambda r: requests.append(r.url))
+    tab = context.new_page()
+    tab.set_default_timeout(15_000)
+    outcomes = {}
+    for rel in served + unserved:
+        outcomes[rel] = _open(tab, f"{site_server}/{quote(rel)}")
+        if outcomes[rel] != "downloaded":
+            assert tab.evaluate("typeof window.__ran") == "undefined", rel
+    context.close()
+    assert all(outcomes[rel] in {"200", "downloaded"} for rel in served), outcomes
+    assert all(outcomes[rel] == "404" for rel in unserved), outcomes
+    ran = [url for url in requests if "/__ran__/" in url] + [path for path in SERVED_PATHS if "/__ran__/" in path]
+    assert ran == []
+
+
+@pytest.mark.parametrize(("rel", "mime"), [("assets/page.html", "text/html"), ("assets/logo.svg", "image/svg+xml"),
+                                           ("assets/doc.xhtml", "application/xhtml+xml")])
+def test_the_check_sees_script_when_an_active_file_is_served(browser, site_server, rel, mime):
+    """The detector above can fail: the same fixtures served on the site's origin with their usual types run."""
+    from conftest import ACTIVE_FILES, SERVED_PATHS
+
+    context = browser.new_context()
+    url = f"{site_server}/__canary__/{rel}"
+    context.route(url, lambda route: route.fulfill(status=200, content_type=mime, body=ACTIVE_FILES[rel]))
+    tab = context.new_page()
+    before = len(SERVED_PATHS)
+    tab.goto(url, wait_until="load")
+    tab.wait_for_function("() => window.__ran !== undefined")
+    tab.wait_for_load_state("networkidle")
+    context.close()
+    assert any(path.startswith("/__ran__/") for path in SERVED_PATHS[before:])

@@ -129,9 +129,14 @@ def test_index_json_and_registry_json_are_published(built_site):
 
 
 def test_well_known_index_lists_files_served_with_registry_hashes(built_site, site_server):
-    root, _, _ = built_site
+    root, out, result = built_site
     registry = json.loads((root / "registry.json").read_text(encoding="utf-8"))
-    expected = {s["name"]: {f["path"]: f["sha256"] for f in s["files"]} for s in registry["skills"]}
+    # A skill shipping a file a browser would run on the site's origin is served whole or not at all: not.
+    expected = {s["name"]: {f["path"]: f["sha256"] for f in s["files"]} for s in registry["skills"]
+                if s["name"] != "active-content"}
+    assert not (out / ".well-known/agent-skills/active-content").exists()
+    assert [note.split("'")[1] for note in result.notes] == ["active-content"]
+    assert "`assets/doc.xhtml` has the suffix `.xhtml`" in result.notes[0]
     with urllib.request.urlopen(f"{site_server}/.well-known/agent-skills/index.json") as response:
         assert response.status == 200
         index = json.load(response)

@@ -13,6 +13,7 @@ folder next to `--out` and swapped in by rename. Same inputs give the same bytes
 from __future__ import annotations
 
 import contextlib
+import html
 import json
 import logging
 import os
@@ -25,7 +26,8 @@ from pathlib import Path
 
 from skillyard.errors import SkillyardError
 from skillyard.registry.compile import index_document
-from skillyard.site import machine, model, pages
+from skillyard.site import machine, model, pages, publish
+from skillyard.site.markdown_render import MAX_BODY_CHARS, BodyRenderer
 from skillyard.site.page_cache import PageCache, page_key
 from skillyard.site.search_index import build_search_data, dump_search_data
 
@@ -41,6 +43,7 @@ class BuildResult:
     search_bytes: int = 0
     cached_pages: int = 0
     warnings: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # one skill's problem the build worked around (not served, …)
 
 
 def find_config(root: Path, config: Path | None) -> Path:
@@ -108,18 +111,28 @@ def check_out(out: Path, root: Path, work_dir: Path, config: Path) -> None:
                              "Remove the folder yourself or choose another --out; it is replaced on every build.")
 
 
-def read_bodies(registry: dict, root: Path) -> dict[str, str]:
-    """Each skill's SKILL.md body (frontmatter removed), read from its folder under `root`."""
+MAX_SKILL_MD_BYTES = 2_000_000  # when registry.json gives no size; the page shows the first 200,000 characters
+
+
+def read_bodies(registry: dict, root: Path, notes: list[str] | None = None) -> dict[str, str]:
+    """Each skill's SKILL.md body (frontmatter removed), read from its folder under `root`. A SKILL.md that is a
+    symlink, not a regular file or larger than registry.json says gives an empty body and a note, not a failure."""
     from skillyard.format import split_frontmatter
 
     bodies = {}
     for skill in registry["skills"]:
-        path = root / skill["path"] / "SKILL.md"
-        try:
-            text = path.read_text(encoding="utf-8", errors="replace")
-        except FileNotFoundError:
+        folder = machine.skill_folder(skill, root)
+        path = folder / "SKILL.md"
+        if not os.path.lexists(path):
             raise SkillyardError(f"{path}: missing, but registry.json lists skill {skill['name']!r}",
-                                 "Pass --root at the repository the registry was built from, or rebuild it.") from None
+                                 "Pass --root at the repository the registry was built from, or rebuild it.")
+        size = next((f["size"] for f in skill.get("files", []) if f["path"] == "SKILL.md"), MAX_SKILL_MD_BYTES)
+        try:
+            text = publish.read_regular(folder, "SKILL.md", min(size, MAX_SKILL_MD_BYTES)).decode("utf-8", "replace")
+        except publish.UnreadableFile as exc:
+            if notes is not None:
+                notes.append(f"skill {skill['name']!r}: SKILL.md not shown on its page: {exc}")
+            text = ""
         try:
             parts = split_frontmatter(text)
         except ValueError:
@@ -143,21 +156,36 @@ _worker_state: dict = {}
 
 
 def _init_worker(repository: dict) -> None:
-    from skillyard.site.markdown_render import BodyRenderer
-
     _worker_state["registry"] = {"repository": repository}
     _worker_state["renderer"] = BodyRenderer()
 
 
-def _render_skill_page(job: tuple[dict, str]) -> str:
-    """One skill page: body Markdown -> sanitised HTML -> page template (runs in a worker process)."""
-    skill, body = job
-    body_html = _worker_state["renderer"].render(
-        body, files=[f["path"] for f in skill["files"]], file_base=f"../../{model.WELL_KNOWN}/{skill['name']}/")
-    return pages.render_skill(_worker_state["registry"], skill, body_html)
+def _render_skill_page(job: tuple[dict, str, bool]) -> tuple[str, str | None]:
+    """One skill page and a note when its body could not be rendered: body Markdown -> sanitised HTML -> page
+    template (runs in a worker process). A body the Markdown parser chokes on (say, lists nested thousands deep)
+    is shown as escaped text, so one skill never stops the build."""
+    skill, body, served = job
+    registry = _worker_state["registry"]
+    if served:
+        files, base = [f["path"] for f in skill["files"]], f"../../{model.WELL_KNOWN}/{skill['name']}/"
+    else:
+        files, base = {f["path"]: model.raw_url(registry, skill, f["path"]) for f in skill["files"]}, ""
+    note = None
+    try:
+        body_html = _worker_state["renderer"].render(body, files=files, file_base=base)
+    except Exception as exc:  # noqa: BLE001 (any parser failure on a stranger's text is that skill's alone)
+        note = f"skill {skill['name']!r}: SKILL.md shown as plain text ({type(exc).__name__} while rendering it)"
+        _worker_state["renderer"] = BodyRenderer()  # a failed one may hold half-parsed state
+        body_html = (f"<p><em>{html.escape(note)}.</em></p>\n"
+                     f"<pre><code>{html.escape(body[:MAX_BODY_CHARS])}</code></pre>")
+    try:
+        return pages.render_skill(registry, skill, body_html, served=served), note
+    except Exception as exc:  # noqa: BLE001 (the page shows the skill without its file list rather than failing)
+        note = f"skill {skill['name']!r}: page shown without its file list ({type(exc).__name__} while rendering it)"
+        return pages.render_skill(registry, {**skill, "files": []}, body_html, served=served), note
 
 
-def _render_all(repository: dict, jobs: list[tuple[dict, str]], workers: int) -> list[str]:
+def _render_all(repository: dict, jobs: list[tuple[dict, str, bool]], workers: int) -> list[tuple[str, str | None]]:
     if workers <= 1 or len(jobs) < 200:
         _init_worker(repository)
         return [_render_skill_page(job) for job in jobs]
@@ -171,25 +199,32 @@ def _render_all(repository: dict, jobs: list[tuple[dict, str]], workers: int) ->
 
 
 def render_skill_pages(registry: dict, bodies: dict[str, str], *, workers: int | None = None,
-                       cache: PageCache | None = None) -> tuple[list[str], int]:
+                       cache: PageCache | None = None, served: set[str] | None = None,
+                       notes: list[str] | None = None) -> tuple[list[str], int]:
     """Every skill page in registry order, and how many came from the cache. Rendering Markdown is the slow part,
-    so misses are spread over the CPUs; results keep their order, so the output never depends on workers or cache."""
+    so misses are spread over the CPUs; results keep their order, so the output never depends on workers or cache.
+    `served`: the skills whose files the site serves (default: all); the others link to their files' raw URLs."""
     cache = cache or PageCache(None)
     repository = registry.get("repository", {})
-    jobs = [(skill, bodies.get(skill["name"], "")) for skill in registry["skills"]]
-    keys = [page_key(repository, skill, body) for skill, body in jobs]
+    jobs = [(skill, bodies.get(skill["name"], ""), served is None or skill["name"] in served)
+            for skill in registry["skills"]]
+    keys = [page_key(repository, *job) for job in jobs]
     texts: list[str | None] = [cache.get(key) for key in keys]
     missing = [i for i, text in enumerate(texts) if text is None]
     rendered = _render_all(repository, [jobs[i] for i in missing], workers or min(os.cpu_count() or 1, 8))
-    for i, text in zip(missing, rendered, strict=True):
+    for i, (text, note) in zip(missing, rendered, strict=True):
         texts[i] = text
-        cache.put(keys[i], text)
+        if note is None:
+            cache.put(keys[i], text)
+        elif notes is not None:
+            notes.append(note)
     cache.prune(set(keys))
     return [text for text in texts if text is not None], len(jobs) - len(missing)
 
 
 def generate_docs(registry: dict, bodies: dict[str, str], site_src: Path, docs: Path,
-                  cache: PageCache | None = None) -> tuple[int, int]:
+                  cache: PageCache | None = None, served: set[str] | None = None,
+                  notes: list[str] | None = None) -> tuple[int, int]:
     """Write every page into `docs` (emptied first); returns (generated pages, skill pages from the cache)."""
     if docs.exists():
         shutil.rmtree(docs)
@@ -204,7 +239,7 @@ def generate_docs(registry: dict, bodies: dict[str, str], site_src: Path, docs: 
     generated = {"index.md": pages.render_home(registry, groups), "tags/index.md": pages.render_tags_index(groups)}
     for group in groups:
         generated.update(pages.render_tag_pages(group))
-    skill_pages, cached = render_skill_pages(registry, bodies, cache=cache)
+    skill_pages, cached = render_skill_pages(registry, bodies, cache=cache, served=served, notes=notes)
     for skill, text in zip(registry["skills"], skill_pages, strict=True):
         generated[f"skills/{skill['name']}.md"] = text
     for rel, text in generated.items():
@@ -271,12 +306,15 @@ def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | Non
     index_bytes = load_index(registry_path.with_name("index.json"), registry)
     out = out.resolve()
     check_out(out, root, work_dir, config)
-    bodies = read_bodies(registry, root)
+    notes: list[str] = []
+    bodies = read_bodies(registry, root, notes)
+    well_known = work_dir / "well-known"
+    served = machine.stage_well_known(registry, root, well_known, notes)
     timings["read"] = time.perf_counter() - start
 
     mark = time.perf_counter()
     cache = PageCache(work_dir / "cache" / "pages" if use_cache else None)
-    page_count, cached = generate_docs(registry, bodies, site_src, work_dir / "docs", cache)
+    page_count, cached = generate_docs(registry, bodies, site_src, work_dir / "docs", cache, served, notes)
     timings["generate"] = time.perf_counter() - mark
 
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -288,7 +326,7 @@ def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | Non
         mark = time.perf_counter()
         search = dump_search_data(build_search_data(registry["skills"], bodies))
         (staging / SEARCH_FILE).write_bytes(search)
-        machine.write_machine_files(registry, registry_bytes, index_bytes, root, staging)
+        machine.write_machine_files(registry, registry_bytes, index_bytes, well_known, served, staging)
         timings["machine"] = time.perf_counter() - mark
         machine.replace_dir(staging, out)
     except BaseException:
@@ -296,4 +334,4 @@ def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | Non
         raise
     timings["total"] = time.perf_counter() - start
     return BuildResult(out=out, skills=len(registry["skills"]), pages=page_count, seconds=timings,
-                       search_bytes=len(search), cached_pages=cached, warnings=warnings)
+                       search_bytes=len(search), cached_pages=cached, warnings=warnings, notes=notes)

@@ -2,8 +2,9 @@
 
 `/.well-known/agent-skills/index.json` follows the Agent Skills discovery layout (`{"skills": [{"name",
 "description", "files"}]}`) and every listed file is served next to it under `/.well-known/agent-skills/<name>/`,
-so other clients can install straight from the site. Files are copied from the skill folders only after their
-sha256 matches registry.json: the site never publishes bytes the registry did not vouch for.
+so other clients can install straight from the site. Only skills whose every file is inert in a browser are
+published there, whole (see `publish`); files are copied only after their sha256 matches registry.json, so the
+site never publishes bytes the registry did not vouch for.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from pathlib import Path
 
 from skillyard.errors import SkillyardError
 from skillyard.registry.compile import dumps, index_document
+from skillyard.site import publish
 from skillyard.site.model import WELL_KNOWN
 
 
@@ -24,9 +26,11 @@ def dump(data: object) -> bytes:
     return (json.dumps(data, ensure_ascii=False, indent=2, sort_keys=True) + "\n").encode("utf-8")
 
 
-def well_known_index(registry: dict) -> dict:
+def well_known_index(registry: dict, published: set[str] | None = None) -> dict:
+    """The discovery index: the skills in `published` (default: all), each with every file it ships."""
     return {"skills": [{"name": s["name"], "description": s["description"],
-                        "files": sorted(f["path"] for f in s["files"])} for s in registry["skills"]]}
+                        "files": sorted(f["path"] for f in s["files"])} for s in registry["skills"]
+                       if published is None or s["name"] in published]}
 
 
 def _safe_relative(path: str) -> bool:
@@ -35,47 +39,74 @@ def _safe_relative(path: str) -> bool:
         not normal.startswith("../") and normal != ".."
 
 
-def copy_skill_files(registry: dict, root: Path, out: Path) -> int:
-    """Copy every registered file into `out/.well-known/agent-skills/<name>/`, checking its sha256; returns bytes."""
-    total = 0
-    base = out / WELL_KNOWN
+def skill_folder(skill: dict, root: Path) -> Path:
+    """The skill's folder under `root`; a registry whose `path` leaves the root is refused as a whole."""
+    folder = (root / skill["path"]).resolve()
+    if not _safe_relative(skill["path"]) or not folder.is_relative_to(root.resolve()):
+        raise SkillyardError(f"registry.json: skill {skill['name']!r} has path {skill['path']!r} outside the root",
+                             "Rebuild registry.json with `skillyard build`.")
+    return folder
+
+
+def read_skill_files(skill: dict, root: Path) -> dict[str, bytes]:
+    """{path: bytes} of every file of a publishable skill, each checked against its registry sha256.
+
+    Raises UnreadableFile for a symlink or a file that is not regular: the caller leaves the skill out. Other
+    bytes than registry.json's (a sha256 mismatch, the file grew) mean registry.json is stale for the whole tree:
+    SkillyardError stops the build.
+    """
+    folder = skill_folder(skill, root)
+    out = {}
+    for entry in skill["files"]:
+        source = folder / entry["path"]
+        data = publish.read_regular(folder, entry["path"], entry["size"])
+        if hashlib.sha256(data).hexdigest() != entry["sha256"]:
+            raise SkillyardError(f"{source}: sha256 differs from registry.json (the file changed after the build)",
+                                 "Run `skillyard build` to refresh registry.json, then build the site again.")
+        out[entry["path"]] = data
+    return out
+
+
+def stage_well_known(registry: dict, root: Path, folder: Path, notes: list[str]) -> set[str]:
+    """Copy each publishable skill whole into `folder/<name>/` (emptied first); returns the names copied and adds
+    a note for every skill left out (why, and how to get it instead)."""
+    if folder.exists():
+        shutil.rmtree(folder)
+    folder.mkdir(parents=True)
+    published: set[str] = set()
     for skill in registry["skills"]:
-        folder = (root / skill["path"]).resolve()
-        if not _safe_relative(skill["path"]) or not folder.is_relative_to(root.resolve()):
-            raise SkillyardError(f"registry.json: skill {skill['name']!r} has path {skill['path']!r} outside the root",
-                                 "Rebuild registry.json with `skillyard build`.")
-        for entry in skill["files"]:
-            rel = entry["path"]
-            if not _safe_relative(rel):
-                raise SkillyardError(f"registry.json: skill {skill['name']!r} lists unsafe file path {rel!r}",
-                                     "Rebuild registry.json with `skillyard build`.")
-            source = folder / rel
-            if source.is_symlink() or not source.is_file():
-                raise SkillyardError(f"{source}: listed in registry.json for {skill['name']!r} but not a regular file",
-                                     "Rebuild registry.json with `skillyard build`, or pass --root at the repo root.")
-            data = source.read_bytes()
-            if hashlib.sha256(data).hexdigest() != entry["sha256"]:
-                raise SkillyardError(f"{source}: sha256 differs from registry.json (the file changed after the build)",
-                                     "Run `skillyard build` to refresh registry.json, then build the site again.")
-            target = base / skill["name"] / rel
+        skill_folder(skill, root)
+        problems = publish.skill_problems(skill)
+        if not problems:
+            try:
+                files = read_skill_files(skill, root)
+            except publish.UnreadableFile as exc:
+                problems = [str(exc)]
+        if problems:
+            more = f"; and {len(problems) - 3} more" if len(problems) > 3 else ""
+            notes.append(f"skill {skill['name']!r} is not served under /{WELL_KNOWN}/ (its page links the files "
+                         f"at the pinned commit; `skill install {skill['name']}` works): "
+                         + "; ".join(problems[:3]) + more)
+            continue
+        for rel, data in files.items():
+            target = folder / skill["name"] / rel
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(data)
-            total += len(data)
-    return total
+        published.add(skill["name"])
+    return published
 
 
-def write_machine_files(registry: dict, registry_bytes: bytes, index_bytes: bytes | None, root: Path,
-                        out: Path) -> dict:
-    """Write registry.json, index.json and the well-known tree into the built site `out`."""
+def write_machine_files(registry: dict, registry_bytes: bytes, index_bytes: bytes | None, staged: Path,
+                        published: set[str], out: Path) -> None:
+    """Write registry.json, index.json and the well-known tree (staged by `stage_well_known`) into `out`."""
     (out / "registry.json").write_bytes(registry_bytes)
     if index_bytes is None:  # no index.json beside registry.json: write what `skillyard build` would have
         index_bytes = dumps(index_document(registry)).encode("utf-8")
     (out / "index.json").write_bytes(index_bytes)
-    (out / WELL_KNOWN).mkdir(parents=True, exist_ok=True)
-    (out / WELL_KNOWN / "index.json").write_bytes(dump(well_known_index(registry)))
-    copied = copy_skill_files(registry, root, out)
+    (out / WELL_KNOWN).parent.mkdir(parents=True, exist_ok=True)
+    shutil.move(staged, out / WELL_KNOWN)
+    (out / WELL_KNOWN / "index.json").write_bytes(dump(well_known_index(registry, published)))
     (out / ".nojekyll").write_bytes(b"")  # GitHub Pages: serve dot-folders such as .well-known as they are
-    return {"well_known_bytes": copied}
 
 
 def replace_dir(built: Path, out: Path) -> None:

@@ -12,6 +12,7 @@ import re
 from collections import Counter
 from urllib.parse import quote
 
+from skillyard.format.paths import MAX_DEPTH
 from skillyard.site.sanitize import safe_external_url
 
 NAME = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
@@ -61,10 +62,13 @@ def source_url(registry: dict, skill: dict) -> str | None:
 
 
 def file_tree(files: list[dict]) -> list[dict]:
-    """Nested folders-first tree: [{name, path?, size?, executable?, children?}] for the template."""
+    """Nested folders-first tree: [{name, path?, size?, executable?, children?}] for the template. A path deeper
+    than the path rule allows is listed whole at the top, so a hostile depth never nests the page that deep."""
     root: dict = {}
     for entry in files:
         parts = entry["path"].split("/")
+        if len(parts) > MAX_DEPTH:
+            parts = [entry["path"]]
         node = root
         for part in parts[:-1]:
             node = node.setdefault(part + "/", {})

@@ -32,8 +32,8 @@ def code_fingerprint() -> str:
     return digest.hexdigest()
 
 
-def page_key(repository: dict, skill: dict, body: str) -> str:
-    payload = json.dumps([code_fingerprint(), repository, skill, body], ensure_ascii=False, sort_keys=True)
+def page_key(repository: dict, skill: dict, body: str, served: bool = True) -> str:
+    payload = json.dumps([code_fingerprint(), repository, skill, body, served], ensure_ascii=False, sort_keys=True)
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()
 
 

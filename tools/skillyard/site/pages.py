@@ -44,10 +44,11 @@ def environment():
     return env
 
 
-def render_skill(registry: dict, skill: dict, body_html: str) -> str:
+def render_skill(registry: dict, skill: dict, body_html: str, *, served: bool = True) -> str:
+    """`served`: the site serves the skill's files under the well-known path (else it links only raw URLs)."""
     view = model.skill_view(registry, skill)
     raw = {f["path"]: f["raw_url"] for f in view["files"] if f["raw_url"]}
-    return environment().get_template("skill.md.j2").render(v=view, raw=raw, root="../../",
+    return environment().get_template("skill.md.j2").render(v=view, raw=raw, root="../../", served=served,
                                                             body_html=Markup(body_html))  # noqa: S704 (nh3-sanitised)
 
 

@@ -3,15 +3,16 @@
 A skill's Markdown comes from a stranger's pull request, so its rendered HTML passes through nh3 (ammonia) with an
 allow-list: no scripts, styles, frames, forms or event handlers, only http/https/mailto links, and every link gets
 `rel="nofollow noopener"`. Relative links and images may only point at files the skill actually ships; they are
-rewritten to the copies the site serves under `/.well-known/agent-skills/<name>/`. Remote images are dropped so a
-page view never pings a stranger's server.
+rewritten to the copies the site serves under `/.well-known/agent-skills/<name>/`, or, for a skill the site does
+not serve there, to the URL the caller maps each file to (links only; no images from off the site). Remote images
+are dropped so a page view never pings a stranger's server.
 """
 
 from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 from urllib.parse import quote, unquote, urlsplit
 
 import nh3
@@ -56,7 +57,11 @@ def resolve_relative(url: str, files: Collection[str]) -> str | None:
 
 
 def make_url_filter(files: Collection[str], file_base: str) -> Callable[[str, str, str], str | None]:
-    """An nh3 attribute filter that rewrites or drops URLs, and keeps only harmless values elsewhere."""
+    """An nh3 attribute filter that rewrites or drops URLs, and keeps only harmless values elsewhere.
+
+    `files` is the skill's file list (links become `file_base` + path), or a mapping {path: URL or None} for a
+    skill whose files are not served by the site."""
+    links = files if isinstance(files, Mapping) else None
 
     def keep(element: str, attribute: str, value: str) -> str | None:
         if attribute in {"href", "src"}:
@@ -72,6 +77,8 @@ def make_url_filter(files: Collection[str], file_base: str) -> Callable[[str, st
             target = resolve_relative(url, files)
             if target is None:
                 return None
+            if links is not None:
+                return links[target] if element == "a" else None
             return file_base + quote(target)
         if attribute == "class":
             kept = [name for name in value.split() if _LANGUAGE_CLASS.match(name)]
@@ -87,14 +94,15 @@ def make_url_filter(files: Collection[str], file_base: str) -> Callable[[str, st
     return keep
 
 
-def clean_html(html: str, *, files: Collection[str] = (), file_base: str = "") -> str:
-    """Sanitise an HTML fragment; `file_base` is the URL prefix under which the skill's `files` are served."""
+def clean_html(html: str, *, files: Collection[str] | Mapping[str, str | None] = (), file_base: str = "") -> str:
+    """Sanitise an HTML fragment; `file_base` is the URL prefix under which the skill's `files` are served (or
+    `files` maps each path to its URL)."""
     return nh3.clean(
         html,
         tags=set(ALLOWED_TAGS),
         clean_content_tags=set(DROP_WITH_CONTENT),
         attributes={tag: set(names) for tag, names in ALLOWED_ATTRIBUTES.items()},
-        attribute_filter=make_url_filter(frozenset(files), file_base),
+        attribute_filter=make_url_filter(files if isinstance(files, Mapping) else frozenset(files), file_base),
         strip_comments=True,
         link_rel=LINK_REL,
         url_schemes=set(URL_SCHEMES),

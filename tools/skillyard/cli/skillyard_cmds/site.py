@@ -59,7 +59,7 @@ def _summary(result) -> dict:
     return {"ok": True, "out": str(result.out), "skills": result.skills, "pages": result.pages,
             "search_bytes": result.search_bytes,
             "cached_pages": result.cached_pages, "seconds": {k: round(v, 3) for k, v in result.seconds.items()},
-            "warnings": result.warnings}
+            "warnings": result.warnings, "notes": result.notes}
 
 
 def run(args) -> int:
@@ -78,6 +78,8 @@ def run(args) -> int:
         else:
             print(f"built {result.skills} skills, {result.pages} pages into {result.out} "
                   f"in {result.seconds['total']:.1f}s (search data {result.search_bytes} bytes)")
+        for note in result.notes:  # one skill's problem, worked around: the site is still complete for the rest
+            print(f"note: {note}", file=sys.stderr)
         for warning in result.warnings:
             print(f"warning: mkdocs: {warning}", file=sys.stderr)
         if args.site_command == "build" and args.strict and result.warnings:

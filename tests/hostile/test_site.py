@@ -1,0 +1,267 @@
+"""Hostile skills against the site builder: one skill never breaks the site, and nothing it ships runs as the site.
+
+Each case builds a real site (mkdocs included) from a registry with one hostile skill next to a benign one, and
+asserts the safe outcome: the build succeeds, the benign skill is complete, the hostile skill's files are not served
+under /.well-known/agent-skills/ (nor listed in its index), and a note names the skill, the file and the reason.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html.parser
+import json
+import os
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from tests.site.conftest import CONFIG, write_registry
+
+from skillyard.site import publish
+from skillyard.site.builder import build_site
+from skillyard.site.markdown_render import BodyRenderer
+from skillyard.site.sanitize import clean_html
+
+BENIGN = {"name": "benign", "description": "A plain skill.", "body": "# Benign\n\nRead [it](references/a.md).\n",
+          "files": {"references/a.md": "# A\n", "scripts/run.py": "print(1)\n"}}
+HOSTILE = {"name": "hostile", "description": "A skill with a bad file.", "body": "# Hostile\n",
+           "files": {"references/ok.md": "# ok\n"}}
+WELL_KNOWN = ".well-known/agent-skills"
+
+
+def npx_skills_accepts(index: dict) -> bool:
+    """The entry check `npx skills` (vercel-labs/skills, well-known provider) applies; one bad entry drops the
+    whole index."""
+    for entry in index["skills"]:
+        if not entry.get("name") or not entry.get("description") or not entry.get("files"):
+            return False
+        if any(f.startswith(("/", "\\")) or ".." in f for f in entry["files"]):
+            return False
+        if not any(f.lower() == "skill.md" for f in entry["files"]):
+            return False
+    return True
+
+
+def registry_with(root: Path, listed: dict[str, bytes]) -> Path:
+    """Registry with BENIGN and HOSTILE, whose files list also names `listed` ({path: bytes}) as the build did."""
+    path = write_registry(root, [BENIGN, HOSTILE])
+    registry = json.loads(path.read_text(encoding="utf-8"))
+    skill = next(s for s in registry["skills"] if s["name"] == "hostile")
+    for rel, data in listed.items():
+        skill["files"].append({"path": rel, "size": len(data), "sha256": hashlib.sha256(data).hexdigest()})
+    path.write_text(json.dumps(registry), encoding="utf-8")
+    return path
+
+
+def build(tmp_path: Path, registry: Path):
+    out = tmp_path / "out"
+    result = build_site(registry, tmp_path / "repo", out, config=CONFIG, work_dir=tmp_path / "work", use_cache=False)
+    index = json.loads((out / WELL_KNOWN / "index.json").read_text(encoding="utf-8"))
+    assert npx_skills_accepts(index)
+    assert [s["name"] for s in index["skills"]] == ["benign"]
+    assert sorted(index["skills"][0]["files"]) == ["SKILL.md", "references/a.md", "scripts/run.py"]
+    for rel in index["skills"][0]["files"]:
+        assert (out / WELL_KNOWN / "benign" / rel).is_file()
+    assert not (out / WELL_KNOWN / "hostile").exists()
+    assert (out / "skills/hostile/index.html").is_file() and (out / "skills/benign/index.html").is_file()
+    notes = [n for n in result.notes if "'hostile'" in n]
+    assert notes and not [n for n in result.notes if "'benign'" in n]
+    return out, " ".join(notes)
+
+
+@pytest.mark.parametrize(("rel", "reason"), [
+    ("scripts\\..\\..\\escape.py", "not allowed in file names"),
+    ("references/a..b.md", "`..` inside the name"),
+    ("/".join(["d"] * 250) + "/deep.md", "levels deep"),
+    ("references/con.txt", "device name Windows reserves"),
+    ("references/a:b.md", "not allowed in file names"),
+    ("references/note\u202egpj.md", "RIGHT-TO-LEFT OVERRIDE"),
+    (".git/config", "metadata of a version-control system"),
+    ("references/.env", "hidden"),
+    ("assets/page.html", "suffix `.html`"),
+    ("assets/PAGE.HTM", "suffix `.htm`"),
+    ("assets/logo.svg", "suffix `.svg`"),
+    ("assets/logo.svgz", "suffix `.svgz`"),
+    ("assets/doc.xhtml", "suffix `.xhtml`"),
+    ("assets/doc.xht", "suffix `.xht`"),
+    ("assets/data.xml", "suffix `.xml`"),
+    ("assets/style.xsl", "suffix `.xsl`"),
+    ("assets/archive.mhtml", "suffix `.mhtml`"),
+    ("assets/form.pdf", "suffix `.pdf`"),
+    ("assets/app.js", "suffix `.js`"),
+    ("assets/app.mjs", "suffix `.mjs`"),
+    ("assets/movie.swf", "suffix `.swf`"),
+    ("assets/page.shtml", "suffix `.shtml`"),
+    ("assets/thing.unknownext", "suffix `.unknownext`"),
+])
+def test_a_file_the_site_must_not_serve_leaves_only_its_skill_out(tmp_path, rel, reason):
+    data = b"<script>fetch('/__ran__')</script>"
+    out, notes = build(tmp_path, registry_with(tmp_path / "repo", {rel: data}))
+    assert reason in notes
+    served = [p for p in out.rglob("*") if p.is_file() and p.read_bytes() == data]
+    assert served == []
+
+
+@pytest.mark.parametrize("pair", [("references/A.md", "references/a.md"), ("references/x", "references/x/y.md")])
+def test_colliding_names_leave_only_their_skill_out(tmp_path, pair):
+    out, notes = build(tmp_path, registry_with(tmp_path / "repo", {rel: b"x\n" for rel in pair}))
+    assert "letter case" in notes or "also used as a folder" in notes
+
+
+@pytest.mark.parametrize("how", ["file", "folder", "skill-md"])
+def test_a_symlink_in_the_folder_is_never_followed(tmp_path, how):
+    secret = tmp_path / "secret"
+    secret.mkdir()
+    (secret / "key.md").write_bytes(b"TOP SECRET\n")
+    root = tmp_path / "repo"
+    data = b"TOP SECRET\n"
+    registry = registry_with(root, {"references/key.md": data} if how != "skill-md" else {})
+    folder = root / "skills/hostile"
+    if how == "file":
+        (folder / "references/key.md").symlink_to(secret / "key.md")
+    elif how == "folder":
+        (folder / "references/ok.md").unlink()
+        (folder / "references").rmdir()
+        (secret / "ok.md").write_bytes(b"# ok\n")
+        (folder / "references").symlink_to(secret)
+    else:
+        text = (folder / "SKILL.md").read_bytes()
+        (secret / "SKILL.md").write_bytes(text.replace(b"# Hostile", b"# TOP SECRET"))
+        (folder / "SKILL.md").unlink()
+        (folder / "SKILL.md").symlink_to(secret / "SKILL.md")
+    out, notes = build(tmp_path, registry)
+    assert "symlink" in notes
+    assert not [p for p in out.rglob("*") if p.is_file() and b"TOP SECRET" in p.read_bytes()]
+
+
+@pytest.mark.timeout(120)
+def test_a_fifo_never_hangs_the_build(tmp_path):
+    root = tmp_path / "repo"
+    registry = registry_with(root, {"references/pipe.md": b"x\n"})
+    os.mkfifo(root / "skills/hostile/references/pipe.md")
+    _, notes = build(tmp_path, registry)
+    assert "not a regular file" in notes
+
+
+def test_a_body_the_markdown_parser_chokes_on_is_shown_as_text(tmp_path):
+    nested = "- " * 3000 + "<script>fetch('/__ran__')</script>\n"
+    registry = write_registry(tmp_path / "repo", [BENIGN, dict(HOSTILE, body=nested, files={})])
+    result = build_site(registry, tmp_path / "repo", tmp_path / "out", config=CONFIG, work_dir=tmp_path / "work")
+    assert [n for n in result.notes if "'hostile'" in n and "plain text" in n]
+    page = (tmp_path / "out/skills/hostile/index.html").read_text(encoding="utf-8")
+    assert "&lt;script&gt;fetch(" in page and "<script>fetch(" not in page
+    assert (tmp_path / "out/skills/benign/index.html").is_file()
+
+
+def test_an_unserved_skill_links_its_files_off_the_site_and_shows_no_image_of_them(tmp_path):
+    hostile = dict(HOSTILE, body="# H\n\n[page](assets/page.html) ![logo](assets/logo.svg)\n",
+                   files={"assets/page.html": "<script></script>", "assets/logo.svg": "<svg/>"})
+    registry = write_registry(tmp_path / "repo", [BENIGN, hostile])
+    build_site(registry, tmp_path / "repo", tmp_path / "out", config=CONFIG, work_dir=tmp_path / "work")
+    page = (tmp_path / "out/skills/hostile/index.html").read_text(encoding="utf-8")
+    assert f"{WELL_KNOWN}/hostile" not in page
+    raw = "https://raw.githubusercontent.com/example/registry/0123456789abcdef0123456789abcdef01234567/skills/hostile/"
+    assert f'<a href="{raw}assets/page.html" rel="nofollow noopener">page</a>' in page
+    body = page.split('<div class="sy-body">')[1]
+    assert '<img alt="logo">' in body and "assets/logo.svg" not in body  # the image lost its source
+    assert 'class="sy-muted sy-unserved"' in page
+
+
+def test_a_file_changed_after_the_registry_build_stops_the_build(tmp_path):
+    from skillyard.errors import SkillyardError
+
+    registry = write_registry(tmp_path / "repo", [BENIGN])
+    (tmp_path / "repo/skills/benign/references/a.md").write_bytes(b"# A, now much longer than it was\n")
+    with pytest.raises(SkillyardError, match="sha256 differs"):
+        build_site(registry, tmp_path / "repo", tmp_path / "out", config=CONFIG, work_dir=tmp_path / "work")
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("rel", ["SKILL.md", "references/guide.md", "scripts/x.py", "LICENSE", "a/b/c.json",
+                                 "assets/logo.png", "notes.html.txt", "data.YAML"])
+def test_inert_files_are_served(rel):
+    assert publish.file_problem(rel) is None
+
+
+# --- the skill page's own HTML (markdown -> nh3) ---------------------------------------------------------------
+
+FILES = {"references/guide.md"}
+BASE = "../../.well-known/agent-skills/demo/"
+ATTACKS = [
+    "<svg onload=alert(1)><script>alert(1)</script></svg>",
+    "<svg><a xlink:href='javascript:alert(1)'><text>x</text></a></svg>",
+    "<math><mtext><table><mglyph><style><img src=x onerror=alert(1)>",
+    "<a href='javascript:alert(1)'>a</a>",
+    "<a href='JaVaScRiPt:alert(1)'>a</a>",
+    "<a href='&#106;avascript:alert(1)'>a</a>",
+    "<a href='jav&#x09;ascript:alert(1)'>a</a>",
+    "<a href='jav&#x0A;ascript:alert(1)'>a</a>",
+    "<a href='&#x6A;&#x61;&#x76;&#x61;&#x73;&#x63;&#x72;&#x69;&#x70;&#x74;&#x3A;alert(1)'>a</a>",
+    "<a href='  javascript:alert(1)'>a</a>",
+    "<a href='\x01javascript:alert(1)'>a</a>",
+    "<a href='vbscript:msgbox(1)'>a</a>",
+    "<a href='data:text/html,<script>alert(1)</script>'>a</a>",
+    "<a href='data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg=='>a</a>",
+    "<img src='data:image/svg+xml,<svg onload=alert(1)>'>",
+    "<img src=x onerror=alert(1)>",
+    "<img srcset='javascript:alert(1) 1x'>",
+    "<iframe srcdoc='<script>alert(1)</script>'></iframe>",
+    "<object data='javascript:alert(1)'></object><embed src='javascript:alert(1)'>",
+    "<base href='javascript:alert(1)//'><meta http-equiv=refresh content='0;url=javascript:alert(1)'>",
+    "<link rel=import href=x><style>*{background:url(javascript:alert(1))}</style>",
+    "<form action='javascript:alert(1)'><button formaction='javascript:alert(1)'>b</button></form>",
+    "<p style='background:url(javascript:alert(1))'>s</p>",
+    "<details open ontoggle=alert(1)>d</details>",
+    "[x](javascript:alert(1))",
+    "[x](<javascript:alert(1)>)",
+    "[x](JAVASCRIPT&#58;alert(1))",
+    "<javascript:alert(1)>",
+    "[x][r]\n\n[r]: javascript:alert(1)",
+    "![x](data:image/svg+xml;base64,PHN2ZyBvbmxvYWQ9YWxlcnQoMSk+)",
+    "[x](../../../../index.html)",
+    "[x](//evil.example/x)",
+    "<a href='references/guide.md/../../../../x.html'>a</a>",
+]
+SAFE_URL = re.compile(r"^(#|https?://|mailto:|" + re.escape(BASE) + r")", re.I)
+ACTIVE_TAGS = {"script", "style", "svg", "math", "iframe", "object", "embed", "base", "meta", "link", "form",
+               "button", "input", "template", "frame", "frameset", "noscript"}
+
+
+class _Tags(html.parser.HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: list[tuple[str, dict]] = []
+
+    def handle_starttag(self, tag, attrs):
+        self.found.append((tag, dict(attrs)))
+
+
+def assert_inert(fragment: str) -> None:
+    parser = _Tags()
+    parser.feed(fragment)
+    for tag, attrs in parser.found:
+        assert tag not in ACTIVE_TAGS, (tag, fragment)
+        for name, value in attrs.items():
+            assert not name.startswith("on") and name not in {"style", "srcset", "srcdoc", "formaction"}, fragment
+            if name in {"href", "src", "xlink:href", "action", "data"}:
+                assert SAFE_URL.match(value or ""), (name, value, fragment)
+
+
+@pytest.mark.parametrize("attack", ATTACKS)
+def test_a_skill_body_renders_no_script_and_no_unsafe_url(attack):
+    rendered = BodyRenderer().render(attack, files=FILES, file_base=BASE)
+    assert_inert(rendered)
+
+
+_PIECES = st.sampled_from(ATTACKS + ["<a href='references/guide.md'>ok</a>", "<p>", "</p>", "<div>", "</a>", "\n\n",
+                                     "`", "```\n", "> ", "- ", "&#", "<", ">", "'", '"', "javascript:", "data:"])
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(_PIECES, max_size=12), st.text(max_size=20))
+def test_any_mix_of_attacks_stays_inert(pieces, noise):
+    text = noise.join(pieces)
+    assert_inert(BodyRenderer().render(text, files=FILES, file_base=BASE))
+    assert_inert(clean_html(text, files=FILES, file_base=BASE))

@@ -1,0 +1,84 @@
+"""Which skills the site publishes under `/.well-known/agent-skills/`, and reading their files safely.
+
+Files there are served from the registry's own origin (on GitHub Pages: shared by every project site of the
+owner), with a Content-Type chosen from the file's suffix. An `.html`, `.svg`, `.xhtml`, `.xml`+XSL or `.pdf`
+opened there would run as the site. So only suffixes that no browser runs are served (`INERT_SUFFIXES`, an
+allow-list: an unknown suffix may map to an HTML-ish type), and a skill is published whole or not at all: the
+well-known index never lists a half skill that installs broken. Every other skill is still on its page, with
+links to its files at the pinned commit on the code host (another origin), and installs with `skill install`.
+
+Paths follow the shared rule (`skillyard.format.paths`); a skill whose files the site cannot write or read (bad
+name, case collision, symlink, not a regular file, larger than registry.json says) is left out with a note, and
+never stops the build for the other skills.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path, PurePosixPath
+
+from skillyard.format.paths import is_hidden, path_problem, path_set_problems
+
+# Suffixes served as text, images, fonts or downloads: never as a document that can run script. No `.js`/`.mjs`
+# either (a same-origin script is a gadget against any page on the origin that trusts 'self'), no `.css`, `.pdf`.
+INERT_SUFFIXES = frozenset({
+    # text and data
+    ".md", ".markdown", ".txt", ".text", ".rst", ".adoc", ".log", ".json", ".jsonl", ".ndjson", ".ipynb",
+    ".yaml", ".yml", ".toml", ".ini", ".cfg", ".conf", ".csv", ".tsv", ".sql", ".diff", ".patch", ".lock",
+    # source code shown as text or downloaded
+    ".py", ".pyi", ".sh", ".bash", ".zsh", ".fish", ".ps1", ".bat", ".cmd", ".rb", ".go", ".rs", ".java", ".kt",
+    ".c", ".h", ".cc", ".cpp", ".hpp", ".cs", ".swift", ".r", ".lua", ".pl", ".ts", ".tsx", ".jsx", ".j2", ".jinja",
+    # raster images, fonts, archives and office documents
+    ".png", ".jpg", ".jpeg", ".gif", ".webp", ".avif", ".bmp", ".ico", ".woff", ".woff2", ".ttf", ".otf",
+    ".zip", ".gz", ".tgz", ".tar", ".bz2", ".xz", ".docx", ".xlsx", ".pptx", ".odt", ".ods",
+})
+
+
+def file_problem(rel: str) -> str | None:
+    """Why the site does not serve the skill file `rel` from its origin, or None when it may."""
+    problem = path_problem(rel)
+    if problem:
+        return f"`{_show(rel)}` {problem}"
+    if is_hidden(rel):
+        return f"`{rel}` is hidden (a name starting with a dot)"
+    suffix = PurePosixPath(rel).suffix.lower()
+    if suffix and suffix not in INERT_SUFFIXES:
+        return (f"`{rel}` has the suffix `{suffix}`, which a browser may run as a page on the site's origin "
+                "(only text, image, font and archive types are served)")
+    return None
+
+
+def skill_problems(skill: dict) -> list[str]:
+    """Why the skill is not published under the well-known path (empty: it is), from registry.json alone."""
+    paths = [entry["path"] for entry in skill.get("files", [])]
+    problems = [problem for problem in map(file_problem, paths) if problem]
+    problems += [f"`{rel}` {why}" for rel, why in path_set_problems(paths)]
+    if "SKILL.md" not in paths:
+        problems.append("no `SKILL.md` is listed (well-known clients require it)")
+    return problems
+
+
+def _show(rel: str) -> str:
+    """`rel` safe to print: invisible and control characters escaped."""
+    return rel if rel.isprintable() else rel.encode("unicode_escape").decode("ascii")
+
+
+class UnreadableFile(Exception):
+    """A listed file the site will not read: a symlink is on its way, or it is not a regular file."""
+
+
+def read_regular(folder: Path, rel: str, limit: int) -> bytes:
+    """The first `limit + 1` bytes at most of `folder/rel` (more than `limit` tells the caller it grew), when it is
+    a regular file reached without symlinks; never blocks on a FIFO or device."""
+    path = folder / rel
+    if os.path.realpath(path) != os.path.join(os.path.realpath(folder), *rel.split("/")):
+        raise UnreadableFile(f"{path}: a symlink is on the way; the site reads only regular files")
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        raise UnreadableFile(f"{path}: cannot be opened ({exc.strerror})") from None
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise UnreadableFile(f"{path}: not a regular file")
+        return handle.read(limit + 1)
