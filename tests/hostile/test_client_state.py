@@ -41,11 +41,11 @@ def make_skill(folder: Path, version: str, extra: str = "") -> Path:
     return folder
 
 
-def do_install(project: Path, source: Path, *, force: bool = False):
+def do_install(project: Path, source: Path, *, force: bool = False, copy: bool = False):
     from skillyard.client import install as inst
 
     opts = inst.Options(scope="project", project_root=project, home=project.parent / "home",
-                        targets=["claude-code", "agents"], force=force)
+                        targets=["claude-code", "agents"], force=force, copy=copy)
     return inst.install(inst.from_local(source), opts, None)
 
 
@@ -87,8 +87,14 @@ def state(project: Path) -> str | None:
     assert not list(folder.glob(".skill.lock.json.*"))
     assert listed is not None and listed["version"] == lock["version"], (listed, lock["version"])
     assert listed["files"] == lock["files"]
-    assert os.path.islink(link) and Path(os.path.realpath(link)) == Path(os.path.realpath(folder)), \
-        "the runtime link dangles or points elsewhere"
+    placed = {t["target"]: t for t in lock["targets"]}["claude-code"]
+    if placed["mode"] == "copy":  # a full copy, marked as ours, holding exactly the same files
+        assert not os.path.islink(link) and (link / ".skillyard-placed").is_file()
+        assert store.edited_files(link, lock["files"]) == [".skillyard-placed"]
+    else:
+        assert os.path.islink(link) and Path(os.path.realpath(link)) == Path(os.path.realpath(folder)), \
+            "the runtime link dangles or points elsewhere"
+    assert not [e for e in link.parent.iterdir() if e.name.startswith(".")], "placement leftovers"
     assert {t["target"] for t in lock["targets"]} == {"claude-code", "agents"}
     return lock["version"]
 
@@ -163,6 +169,29 @@ def test_a_kill_at_any_step_of_an_update_keeps_both_lockfiles_on_one_version(tmp
     seen = kill_everywhere(tmp_path, monkeypatch, lambda p: do_install(p, v1), lambda p: do_install(p, v2),
                            "1.0.0", "2.0.0")
     assert seen == {"1.0.0", "2.0.0"}
+
+
+def test_a_kill_at_any_step_of_an_update_with_copies_keeps_the_copy_in_step(tmp_path, monkeypatch, skill_home,
+                                                                           sources):
+    v1, v2 = sources
+    seen = kill_everywhere(tmp_path, monkeypatch, lambda p: do_install(p, v1, copy=True),
+                           lambda p: do_install(p, v2, copy=True), "1.0.0", "2.0.0")
+    assert seen == {"1.0.0", "2.0.0"}
+
+
+def test_skill_update_after_a_kill_finishes_the_killed_change_first(tmp_path, monkeypatch, skill_home, sources,
+                                                                     skill_cli):
+    v1, v2 = sources
+    project = tmp_path / "p"
+    project.mkdir()
+    do_install(project, v1)
+    with monkeypatch.context() as patch, pytest.raises(Killed):
+        arm(patch, 3)  # journal written, old folder moved aside: the skill's folder is missing right now
+        do_install(project, v2)
+    assert not (project / ".agents" / "skills" / NAME).exists()
+    result = skill_cli("update", NAME, "--project-dir", str(project), "--json")
+    assert result.code == 0, result.err
+    assert state(project) == "2.0.0"
 
 
 def test_a_kill_at_any_step_of_a_forced_reinstall_keeps_the_skill(tmp_path, monkeypatch, skill_home, sources):

@@ -391,6 +391,7 @@ def apply_intent(root: Path, intent: dict) -> dict | None:
         if intent.get("staging"):
             swapped = store.swap_in(canonical, canonical.parent / intent["staging"], canonical.parent / intent["retired"])
         if swapped:
+            store.clean_lock_temps(canonical)  # before a copy target copies it
             opts = Options(scope=scope, project_root=root, home=root, targets=list(intent["targets"]),
                            copy=bool(intent.get("copy")))
             lock_doc = dict(intent["lock"])
@@ -409,6 +410,17 @@ def apply_intent(root: Path, intent: dict) -> dict | None:
             lockfile.update_project_lock(root, name, None)
     store.clear_journal(root, name)
     return result
+
+
+def recover_locked(root: Path) -> list[str]:
+    """`recover` for a command that reads the store before it changes it (update, restore): take the lock,
+    finish journaled work, then sweep, so what it reads is one consistent state."""
+    if not store.skills_dir(root).is_dir():
+        return []  # nothing installed, nothing to finish (and a dry run creates no folders)
+    with store.store_lock(root):
+        done = recover(root)
+        store.sweep(root)
+    return done
 
 
 def recover(root: Path) -> list[str]:
@@ -596,6 +608,7 @@ def _from_registry_commit(resolved, name: str, entry: dict, config, *, progress=
 
 def restore_project(opts: Options, config, *, progress=None) -> list[Outcome]:
     """`skill install` with no ref: install exactly what skills.lock.json lists, verifying every hash."""
+    recover_locked(store.scope_root("project", project_root=opts.project_root, home=opts.home))
     document = lockfile.read_project_lock(opts.project_root)
     if document is None:
         raise SkillyardError(f"Nothing to install: no ref given and no {lockfile.PROJECT_LOCK} in {opts.project_root}.",

@@ -272,6 +272,12 @@ def read_journals(root: Path) -> list[tuple[Path, dict]]:
     return out
 
 
+def clean_lock_temps(folder: Path) -> None:
+    """Delete the temporary file of a lock write that a kill interrupted (it would read as a local edit)."""
+    for temp in Path(folder).glob(f".{SKILL_LOCK}.*.tmp"):
+        remove_tree(temp)
+
+
 def sweep(root: Path) -> None:
     """Delete staging/retired leftovers from an interrupted run, and the temporary files of an interrupted lock
     write (only call while holding store_lock, after recovering every journal: a journal needs its folders)."""
@@ -282,8 +288,7 @@ def sweep(root: Path) -> None:
         if entry.name.startswith((STAGING_PREFIX, RETIRED_PREFIX)):
             remove_tree(entry)
         elif not entry.name.startswith(".") and entry.is_dir() and not entry.is_symlink():
-            for temp in entry.glob(f".{SKILL_LOCK}.*.tmp"):
-                remove_tree(temp)
+            clean_lock_temps(entry)
     for temp in Path(root).glob(".skills.lock.json.*.tmp"):
         remove_tree(temp)
 

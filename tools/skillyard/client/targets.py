@@ -26,6 +26,9 @@ from skillyard.fsutil import write_atomic
 CANONICAL = ".agents/skills"
 EMIT_DIR = ".agents/emit"
 COPY_MARKER = ".skillyard-placed"
+# Temporary names beside a placement (a link or copy being made, an old copy on its way out): recognisable, so a
+# later `place()` deletes what a killed run left behind without touching the user's own files.
+TEMP_PREFIX = ".skill-placing-"
 CAPABILITIES = ("read-file", "write-file", "http-request", "execute-code")
 SCOPES = ("project", "user")
 
@@ -146,6 +149,7 @@ def place(canonical_dir: Path, name: str, target: str, *, scope: str, project_ro
     if _same(path, canonical_dir):
         return {**entry, "mode": "canonical"}
     path.parent.mkdir(parents=True, exist_ok=True)
+    _sweep_temps(path)
     _check_replaceable(path, canonical_dir)
     if not copy:
         try:
@@ -155,6 +159,19 @@ def place(canonical_dir: Path, name: str, target: str, *, scope: str, project_ro
             pass  # no symlinks here (Windows without developer mode, some network shares): copy instead
     _copy_tree(canonical_dir, path)
     return {**entry, "mode": "copy"}
+
+
+def _temp(path: Path, kind: str) -> Path:
+    return path.parent / f"{TEMP_PREFIX}{path.name}-{kind}-{os.getpid()}-{os.urandom(4).hex()}"
+
+
+def _sweep_temps(path: Path) -> None:
+    """Delete what an interrupted placement of this skill left beside it (run under the store lock)."""
+    for leftover in path.parent.glob(f"{TEMP_PREFIX}{path.name}-*"):
+        if os.path.islink(leftover) or not leftover.is_dir():
+            leftover.unlink(missing_ok=True)
+        else:
+            shutil.rmtree(leftover, ignore_errors=True)
 
 
 def _same(a: Path, b: Path) -> bool:
@@ -172,9 +189,7 @@ def _check_replaceable(path: Path, canonical_dir: Path) -> None:
 
 def _link(canonical_dir: Path, path: Path) -> None:
     relative = os.path.relpath(os.path.abspath(canonical_dir), os.path.abspath(path.parent))
-    temp = path.parent / f".{path.name}.link-{os.getpid()}"
-    if os.path.lexists(temp):
-        os.unlink(temp)
+    temp = _temp(path, "link")
     os.symlink(relative, temp, target_is_directory=True)
     try:
         if os.path.lexists(path) and not os.path.islink(path):
@@ -186,7 +201,7 @@ def _link(canonical_dir: Path, path: Path) -> None:
 
 
 def _copy_tree(canonical_dir: Path, path: Path) -> None:
-    temp = Path(tempfile.mkdtemp(prefix=f".{path.name}.", dir=path.parent))
+    temp = Path(tempfile.mkdtemp(prefix=f"{TEMP_PREFIX}{path.name}-copy-", dir=path.parent))
     try:
         shutil.copytree(canonical_dir, temp / "tree", symlinks=True,
                         ignore=shutil.ignore_patterns(COPY_MARKER))
@@ -203,7 +218,7 @@ def _copy_tree(canonical_dir: Path, path: Path) -> None:
 
 def _swap_out(path: Path) -> None:
     """Move an old copy aside and delete it, so the new one appears in one rename."""
-    old = path.parent / f".{path.name}.old-{os.getpid()}"
+    old = _temp(path, "old")
     os.rename(path, old)
     shutil.rmtree(old, ignore_errors=True)
 

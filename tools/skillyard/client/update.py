@@ -115,6 +115,9 @@ def _refetch(name: str, lock: dict, config, *, progress=None) -> inst.Candidate:
 def update(names: list[str], opts: inst.Options, config, *, cli_inputs: dict | None = None,
            progress=None) -> list[Change]:
     """Update each named skill (all installed ones when `names` is empty)."""
+    for name in names:
+        store.check_name(name)
+    inst.recover_locked(opts.root)  # a killed earlier run is finished before the locks are read
     wanted = names or store.installed_names(opts.root)
     return [update_one(n, opts, config, cli_inputs=cli_inputs if len(wanted) == 1 else None, progress=progress)
             for n in wanted]
