@@ -170,15 +170,21 @@ def refresh_source(config: Config, source: Source, *, cached: CacheEntry | None 
     Raises FetchError or SkillyardError on failure; the cached copy is left untouched then.
     """
     # imported here: a warm, fresh cache never needs the network stack
-    from skillyard.client.http import fetch, settings
+    from skillyard.client.http import FetchError, fetch, settings
     from skillyard.client.sources import token_for
 
     directory = source_dir(config, source)
     meta = cached.meta if cached else {}
     limits = {**settings(config), "max_bytes": config.registry_max_bytes}
-    response = fetch(source.url, token=token_for(source), etag=meta.get("etag"),
-                     last_modified=meta.get("last_modified"), progress=progress, accept="application/json",
-                     **limits)
+    try:
+        response = fetch(source.url, token=token_for(source), etag=meta.get("etag"),
+                         last_modified=meta.get("last_modified"), progress=progress, accept="application/json",
+                         **limits)
+    except FetchError as exc:
+        if exc.kind == "too-large":
+            exc.fix = ("If this registry is genuinely that large, raise registry.max_bytes in config.yaml "
+                       "(or $SKILL_REGISTRY_MAX_BYTES); otherwise report the source.")
+        raise
     now = time.time()
     if response.not_modified and cached is not None:
         new_meta = {**meta, "checked_at": now}

@@ -166,11 +166,11 @@ def _open_tar(data: bytes, limit: int) -> tarfile.TarFile:
     return tarfile.open(fileobj=_CappedStream(inner, limit), mode="r:", tarinfo=_BoundedTarInfo)
 
 
-def read_archive(data: bytes, *, max_stream: int = MAX_STREAM_BYTES) -> Archive:
+def read_archive(data: bytes, *, max_stream: int | None = None) -> Archive:
     """Read a .tar(.gz) into memory. Absolute and `..` names anywhere refuse the whole archive; links and
     special files are only recorded here, and judged for the chosen skill folder by `skill_files`."""
     try:
-        tar = _open_tar(data, max_stream)
+        tar = _open_tar(data, max_stream or MAX_STREAM_BYTES)
     except (tarfile.TarError, EOFError, OSError) as exc:
         raise SkillyardError(f"The downloaded archive is not a readable tarball ({exc}).",
                              "Check the codeload URL (github.codeload_url) and the ref.") from None

@@ -2,7 +2,8 @@
 
 `fetch(url, token=..., etag=..., last_modified=...)` returns a `Response`; a 304 comes back as
 `not_modified=True` with an empty body. Failures raise `FetchError` (a SkillyardError) whose `kind` says what
-happened ("network", "timeout", "truncated", "server", "auth", "not-found", "rate-limit", "http", "refused") and
+happened ("network", "timeout", "truncated", "server", "auth", "not-found", "rate-limit", "http", "refused",
+"too-large") and
 whose message never contains the token.
 
 Token rules: the token is sent as `Authorization: token <t>` only to the host (scheme + host + port) of the URL
@@ -185,8 +186,8 @@ def _http_error(url: str, status: int, headers, *, token: bool, waited_out: bool
 
 def _too_big(url: str, what: str, limit: int) -> FetchError:
     return FetchError(f"{safe_url(url)}: the {what} is larger than the limit of {limit:,} bytes; nothing was kept",
-                      "If the file is genuine, raise the limit in config.yaml (see `skill doctor`); otherwise "
-                      "report the host.", kind="too-large", url=safe_url(url))
+                      "The host sends more than the client accepts for this download; report it to the host.",
+                      kind="too-large", url=safe_url(url))
 
 
 class _Decoder:
