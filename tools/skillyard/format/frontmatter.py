@@ -154,7 +154,7 @@ def _load_yaml(yaml_text: str, *, strict: bool, file: str) -> tuple[object, dict
         data, lines = load_with_lines(yaml_text)
         return data, lines, []
     except YAMLLimitError as exc:  # in every mode: the document is refused before it is built
-        return None, {}, [error(exc.rule, f"The frontmatter is refused: {exc.message}", exc.fix,
+        return None, {}, [error(exc.rule, exc.message, exc.fix,
                                 line=exc.line + 1 if exc.line else 1, **where)]
     except DuplicateKeyError as exc:
         return None, {}, [error("yaml-duplicate-key", f"The key `{exc.key}` appears twice in the frontmatter.",

@@ -14,7 +14,7 @@ def parse_manifest(text: str, file: str = "skill.yaml") -> tuple[dict | None, di
     try:
         data, lines = load_with_lines(text, max_bytes=MAX_MANIFEST_BYTES)
     except YAMLLimitError as exc:
-        return None, {}, [error(exc.rule, f"skill.yaml is refused: {exc.message}", exc.fix, file=file, line=exc.line)]
+        return None, {}, [error(exc.rule, exc.message, exc.fix, file=file, line=exc.line)]
     except DuplicateKeyError as exc:
         return None, {}, [error("yaml-duplicate-key", f"The key `{exc.key}` appears twice.", "Keep one of them.",
                                 file=file, line=exc.line, field=exc.key)]

@@ -90,7 +90,7 @@ def load_with_lines(text: str, *, max_bytes: int = MAX_BYTES) -> tuple[object, d
     Raises YAMLLimitError (bounds), YAMLParseError (syntax) or DuplicateKeyError; never anything else.
     """
     check_size(text, max_bytes)
-    simple = load_simple(text)
+    simple = load_simple(text) if len(text) <= PREPASS_BYTES else None  # small text cannot exceed the node cap
     return simple if simple is not None else load_with_pyyaml(text, max_bytes=max_bytes)
 
 
@@ -196,15 +196,20 @@ def _check_nodes(root, loader, text: str) -> None:
 
 
 def _check_number(node, loader, line: int) -> None:
-    if node.tag == _CORE + "float":
-        if not math.isfinite(loader.construct_yaml_float(node)):
-            raise YAMLLimitError("yaml-value", f"`{node.value}` is not a finite number, which JSON cannot hold.",
-                                 f"Quote it (`\"{node.value}\"`) or write a finite number.", line)
-    elif node.tag == _CORE + "int":
-        value = loader.construct_yaml_int(node) if len(node.value) <= 80 else INT_RANGE
-        if not -INT_RANGE <= value < INT_RANGE:
-            raise YAMLLimitError("yaml-value", "An integer is outside the 64-bit range registry readers support.",
-                                 "Quote it to keep it as text.", line)
+    kind = node.tag[len(_CORE):]
+    if kind not in ("float", "int"):
+        return
+    try:
+        value = INT_RANGE if len(node.value) > 80 else getattr(loader, f"construct_yaml_{kind}")(node)
+    except (ValueError, IndexError, OverflowError):  # an explicit `!!int x` or `!!float ""`
+        raise YAMLLimitError("yaml-value", f"`{node.value[:40]}` is not a valid {kind}.", "Quote the value.",
+                             line) from None
+    if kind == "float" and not math.isfinite(value):
+        raise YAMLLimitError("yaml-value", f"`{node.value[:40]}` is not a finite number, which JSON cannot hold.",
+                             "Quote it or write a finite number.", line)
+    if kind == "int" and not -INT_RANGE <= value < INT_RANGE:
+        raise YAMLLimitError("yaml-value", "An integer is outside the 64-bit range registry readers support.",
+                             "Quote it to keep it as text.", line)
 
 
 def _alias_line(text: str) -> int | None:
