@@ -19,6 +19,8 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from tests.support.fixtures import *  # noqa: F403 - the skill_home and skill_cli fixtures
 from tests.support.fixtures import CliResult
 from tests.support.registry import skill_md
@@ -332,7 +334,11 @@ def _clean_refusal(result: CliResult) -> None:
     ["install", "./missing/{}"], ["source", "remove", "{}"], ["source", "priority", "{}", "5"],
     ["source", "add", "http://127.0.0.1:9/registry.json", "--name", "{}", "--no-fetch"],
     ["install", "demo", "--input", "{}=1"], ["init", "{}"], ["evolve", "list", "{}"], ["info", "{}"],
-    ["read", "{}", "SKILL.md"], ["read", "demo", "{}"],
+    ["read", "{}", "SKILL.md"], ["read", "demo", "{}"], ["emit", "{}", "--target", "openai", "--out", "out"],
+    ["emit", "./missing", "--target", "{}", "--out", "out"], ["validate", "{}"], ["publish", "{}", "--dry-run"],
+    ["install", "demo", "--target", "{}"], ["install", "demo", "--source", "{}"], ["search", "x", "--source", "{}"],
+    ["evolve", "add", "{}", "--title", "t", "--content", "c"], ["prompt", "--agent", "{}", "--root", "./missing"],
+    ["source", "refresh", "{}"], ["install", "demo", "--project-dir", "./missing/{}"],
 ])
 def test_hostile_names_are_refused_cleanly_and_write_nothing(tmp_path, monkeypatch, skill_home, skill_cli, name,
                                                              command):
@@ -470,3 +476,60 @@ def test_a_token_inside_the_source_url_is_refused(tmp_path, skill_home, skill_cl
     assert "--token-env" in result.err
     config = skill_home / "config.yaml"
     assert not config.exists() or SECRET not in config.read_text()
+
+
+# ---------------------------------------------------------------------------------------------- properties
+
+NAMEISH = st.one_of(st.text(max_size=80), st.from_regex(r"[a-z0-9-]{1,70}", fullmatch=True),
+                    st.sampled_from(["con", "nul", "aux", "com1", "lpt9", "demo", "a--b", "-a", "a-"]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(NAMEISH)
+def test_check_name_accepts_only_plain_portable_folder_names(name):
+    from skillyard.client import store
+    from skillyard.errors import SkillyardError
+    from skillyard.format.paths import path_problem
+
+    try:
+        store.check_name(name)
+    except SkillyardError as exc:
+        assert exc.fix and "name" in exc.message
+        return
+    assert path_problem(name) is None and "/" not in name and name == name.strip() and 1 <= len(name) <= 64
+    assert name.isascii() and name == name.lower() and not name.startswith("-") and "--" not in name
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(max_size=40), max_size=4))
+def test_parse_assignments_returns_safe_pairs_or_a_clear_error(pairs):
+    from skillyard.client.inputs import INPUT_NAME, parse_assignments
+    from skillyard.errors import SkillyardError
+    from skillyard.format.safety import CONTROL, INVISIBLE
+
+    try:
+        out = parse_assignments(pairs)
+    except SkillyardError as exc:
+        assert exc.message.startswith("--input") and exc.fix
+        return
+    for key, value in out.items():
+        assert INPUT_NAME.match(key)
+        assert not CONTROL.search(value) and not INVISIBLE.search(value) and "\r" not in value
+        assert any(p.partition("=")[2] == value and p.partition("=")[0].strip() == key for p in pairs)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=40))
+def test_token_env_is_a_variable_name_or_refused_without_echo(var):
+    import re
+
+    from skillyard.client.sources import validate_token_env
+    from skillyard.errors import SkillyardError
+
+    try:
+        assert validate_token_env(var) == var
+    except SkillyardError as exc:
+        assert "NAME of an environment variable" in exc.message
+        assert len(var) < 4 or var not in exc.message + (exc.fix or "")
+        return
+    assert re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", var)
