@@ -369,3 +369,33 @@ def test_untrusted_text_changes_nothing_outside_code_spans(text):
     baseline = render_comment(_evil_report("harmless"))
     assert split_code(body)[0] == split_code(baseline)[0]
     assert "\n" not in clean(text) and len(clean(text)) <= 400
+
+
+_SEGMENTS = st.sampled_from(["skills", "Skills", "skills ", "pdf-tools", "PDF-tools", "pdf\u2010tools", "victim",
+                             "..", ".", "", ".github", "workflows", "CODEOWNERS", "x.md", "SKILL.md", ".git",
+                             "pyproject.toml", "pdf-tools\u200b", "scripts"])
+_PATHS = st.lists(_SEGMENTS, min_size=1, max_size=5).map("/".join)
+_FILES = st.lists(st.builds(decide.PrFile, _PATHS, st.sampled_from(sorted(decide.FILE_STATUSES) + ["weird"]),
+                            st.none() | _PATHS), min_size=1, max_size=8)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_FILES)
+def test_automerge_only_ever_merges_paths_inside_the_authors_own_folder(files):
+    """For any file list: a merge means every path the PR touches, under either name, is a clean path in
+    `skills/pdf-tools/` (the folder alice owns); anything else yields a reason."""
+    from skillyard.format.paths import path_problem
+
+    reg = registry_doc({"pdf-tools": {"author": "alice"}, "victim": {"author": "dave"}})
+    facts = decide.AutomergeFacts(
+        author="alice", head_sha="h" * 40, changes=decide.classify_changes(files, reg),
+        owners=decide.owners_from_registry(reg), labels=frozenset({"automerge"}), label_actor="maint",
+        writers=frozenset({"maint"}), reviews=(decide.Review("APPROVED", "h" * 40, user="maint"),),
+        checks=(decide.Check("ci", "completed", "success"),))
+    decision = decide.automerge_decision(facts)
+    touched = [p for f in files for p in (f.path, f.previous) if p]
+    if decision.merge:
+        assert all(p.startswith("skills/pdf-tools/") and path_problem(p) is None for p in touched), touched
+        assert all(f.status in decide.FILE_STATUSES for f in files)
+    else:
+        assert decision.reasons

@@ -122,12 +122,13 @@ def as_pr_file(entry: PrFile | tuple) -> PrFile:
 
 
 def touched_paths(files: Iterable[PrFile | tuple]) -> list[tuple[str, str]]:
-    """Every `(path, status)` a PR touches: a rename's old name counts as a removal of that path."""
+    """Every `(path, status)` a PR touches: a rename's old name counts as a removal of that path, and any other
+    `previous_filename` (a copy's source) as touched, so it needs the same ownership."""
     out: list[tuple[str, str]] = []
     for entry in map(as_pr_file, files):
         out.append((entry.path, entry.status))
-        if entry.status == "renamed" and entry.previous and entry.previous != entry.path:
-            out.append((entry.previous, "removed"))
+        if entry.previous and entry.previous != entry.path:
+            out.append((entry.previous, "removed" if entry.status == "renamed" else "unchanged"))
     return out
 
 

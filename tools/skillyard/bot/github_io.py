@@ -271,11 +271,13 @@ def _automerge_labeller(pr) -> str | None:
 
 
 def writers_among(repo, logins) -> frozenset[str]:
-    """The logins (normalised) whose repository permission is write, maintain or admin."""
+    """The logins (normalised) whose repository permission is write, maintain or admin; at most the first
+    `MAX_REVIEWERS` distinct ones are looked up (the rules only need the labeller's)."""
     from github import UnknownObjectException
 
     out = set()
-    for login in itertools.islice(sorted({h for h in map(decide.normalise_handle, logins) if h}), MAX_REVIEWERS):
+    wanted = dict.fromkeys(h for h in map(decide.normalise_handle, logins) if h)
+    for login in itertools.islice(wanted, MAX_REVIEWERS):
         try:
             permission = repo.get_collaborator_permission(login)
         except UnknownObjectException:
@@ -297,7 +299,7 @@ def automerge_facts(repo, pr, registry: dict) -> decide.AutomergeFacts:
     return decide.AutomergeFacts(
         author=pr.user.login, head_sha=head_sha, changes=changes, owners=decide.owners_from_registry(registry),
         labels=frozenset(label.name for label in pr.get_labels()), label_actor=label_actor,
-        writers=writers_among(repo, [label_actor] + [r.user for r in reviews]), checks=checks,
+        writers=writers_among(repo, [label_actor]), checks=checks,
         status_state=combined.state, status_count=combined.total_count, reviews=reviews,
         state="merged" if pr.merged else pr.state, base_ref=pr.base.ref, default_branch=repo.default_branch)
 
