@@ -79,3 +79,22 @@ def test_bad_files_give_clear_errors(skill_home, monkeypatch):
     monkeypatch.setenv("SKILL_HTTP_TIMEOUT", "nope")
     with pytest.raises(SkillyardError, match=r"\$SKILL_HTTP_TIMEOUT"):
         load_config().http_timeout  # noqa: B018
+
+
+def test_network_limits_defaults_env_and_bad_values(skill_home, monkeypatch):
+    monkeypatch.delenv("SKILL_HTTP_DEADLINE", raising=False)
+    monkeypatch.delenv("SKILL_REGISTRY_MAX_BYTES", raising=False)
+    cfg = load_config()
+    assert cfg.http_deadline == 120.0 and cfg.registry_max_bytes == 50 * 1024 * 1024
+    cfg.set("http.deadline", 30)
+    cfg.set("registry.max_bytes", 1000)
+    assert cfg.http_deadline == 30.0 and cfg.registry_max_bytes == 1000
+    monkeypatch.setenv("SKILL_HTTP_DEADLINE", "2.5")
+    assert cfg.http_deadline == 2.5
+    monkeypatch.setenv("SKILL_REGISTRY_MAX_BYTES", "lots")
+    with pytest.raises(SkillyardError, match=r"\$SKILL_REGISTRY_MAX_BYTES is 'lots', expected a whole number"):
+        _ = cfg.registry_max_bytes
+    monkeypatch.delenv("SKILL_REGISTRY_MAX_BYTES")
+    cfg.set("registry.max_bytes", -5)
+    with pytest.raises(SkillyardError, match="registry.max_bytes is -5; it must be greater than 0"):
+        _ = cfg.registry_max_bytes

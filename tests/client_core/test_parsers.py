@@ -1,8 +1,10 @@
-"""Property tests for the small parsers: the search tokenizer, skill references, Retry-After, URLs."""
+"""Property tests for the small parsers: the search tokenizer, skill references, Retry-After, URLs, the streaming
+Content-Encoding decoder and the registry-entry path check."""
 
 import time
+import zlib
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from skillyard.client.http import _retry_after, check_url, safe_url
@@ -72,3 +74,44 @@ def test_check_url_accepts_only_safe_urls(scheme, host, tail):
 
 def test_safe_url_hides_secrets():
     assert safe_url("https://user:pw@example.com:8443/a/b?token=x#f") == "https://example.com:8443/a/b"
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.binary(max_size=4096), st.sampled_from([("gzip", 31), ("deflate", 15), ("identity", None)]),
+       st.lists(st.integers(min_value=1, max_value=512), min_size=1, max_size=8), st.integers(0, 5000))
+def test_streaming_decoder_matches_one_shot_and_never_passes_its_limit(data, coding, cuts, limit):
+    """Any body in any chunking decodes to the original bytes when it fits, and is refused when it does not."""
+    from skillyard.client.http import FetchError, _Decoder
+
+    name, wbits = coding
+    if wbits is None:
+        sent = data
+    else:
+        packer = zlib.compressobj(6, zlib.DEFLATED, wbits)
+        sent = packer.compress(data) + packer.flush()
+    decoder = _Decoder("http://127.0.0.1/x", name, limit)
+    out, pos, index = [], 0, 0
+    try:
+        while pos < len(sent):
+            step = cuts[index % len(cuts)]
+            out.append(decoder.feed(sent[pos:pos + step]))
+            pos, index = pos + step, index + 1
+        out.append(decoder.finish(len(sent)))
+    except FetchError as exc:
+        assert len(data) > limit and exc.kind == "too-large"
+        assert decoder.size <= limit + 1
+    else:
+        assert len(data) <= limit and b"".join(out) == data
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.text(alphabet="abAB._-/~gitGIT", min_size=1, max_size=12), min_size=1, max_size=6))
+def test_registry_entry_paths_follow_the_shared_rule(paths):
+    """An entry is refused exactly when one of its paths breaks the shared rule, is hidden, or the set collides."""
+    from skillyard.client.resolve import entry_problems
+    from skillyard.format.paths import is_hidden, path_problem, path_set_problems
+
+    entry = {"name": "demo", "path": "skills/demo", "files": [{"path": p} for p in paths]}
+    bad = (any(path_problem(p) or is_hidden(p) for p in paths) or len(set(paths)) != len(paths)
+           or bool(path_set_problems(set(paths))))
+    assert bool(entry_problems(entry)) == bad

@@ -114,7 +114,8 @@ class Config:
             return kind(raw)
         except (TypeError, ValueError):
             where = f"${env_name}" if os.environ.get(env_name) else f"{key} in {self.path}"
-            raise SkillyardError(f"{where} is {raw!r}, expected a {kind.__name__}",
+            noun = {int: "whole number", float: "number"}.get(kind, kind.__name__)
+            raise SkillyardError(f"{where} is {raw!r}, expected a {noun}",
                                  f"Set it to a valid value, e.g. `{default}`.") from None
 
     # ---- typed settings -------------------------------------------------------------------------------------
