@@ -323,14 +323,15 @@ def _evil_report(message: str, **kw) -> dict:
     return report
 
 
-def _assert_inert(body: str, texts) -> None:
+def _assert_inert(body: str, texts, *, all_shown: bool = True) -> None:
+    """No untrusted word outside code spans, no invisible character anywhere; with `all_shown`, each one is shown."""
     outside, spans = split_code(body)
     assert not any(ch in body for ch in "\u202e\u2066\u200b\u200d\ufeff\u2800")
     for text in texts:
         for word in ("evil", "onerror", "everyone", "maintainers", "tracker", "shipit", "closes"):
             if word in text:
                 assert word not in outside, (word, outside)
-                assert any(word in span for span in spans)
+                assert not all_shown or any(word in span for span in spans)
     assert outside.count(MARKER) == 1 and outside.count("-->") == 1   # only our own marker is live markup
 
 
@@ -399,3 +400,15 @@ def test_automerge_only_ever_merges_paths_inside_the_authors_own_folder(files):
         assert all(f.status in decide.FILE_STATUSES for f in files)
     else:
         assert decision.reasons
+
+
+def test_the_automerge_note_keeps_hostile_names_inert(stub, repo, capsys):  # noqa: F811
+    names = ["skills/pdf-tools/[x](https://evil.example).md", "skills/Victim/@everyone.md",
+             "www.evil.example/\u202ecloses #1.md", "skills/pdf-tools/``tick``.md"]
+    pr = ready(stub, repo, OWN + [(n, "added") for n in names])
+    out = automerge(stub, capsys)
+    assert_not_merged(stub, pr, out, "only by letter case")
+    [note] = [c for c in repo.comments.values() if c["body"].startswith(AUTOMERGE_MARKER)]
+    assert "Automerge is blocked" in note["body"]
+    _assert_inert(note["body"].replace(AUTOMERGE_MARKER, MARKER), names, all_shown=False)
+    assert "closes" in note["body"] and "\ufffd" in note["body"]      # the bidi override is shown, not obeyed
