@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from skillyard.format import load_skill
+from skillyard.format import Policy, load_skill
 
 from .conftest import REGISTRY_POLICY, rules_of
 
@@ -34,12 +34,16 @@ def test_absolute_symlink(make_skill):
     assert "symlink-absolute" in rules_of(folder)
 
 
-def test_symlink_inside_the_folder_is_fine(make_skill):
+def test_symlink_inside_the_folder_is_refused_by_a_registry_and_read_as_a_copy_when_lenient(make_skill):
     folder = make_skill("planner", files={"references/a.md": "# A\n"})
     os.symlink("a.md", folder / "references" / "b.md")
-    pkg = load_skill(folder, REGISTRY_POLICY)
-    assert pkg.valid
-    assert {f.path for f in pkg.files} >= {"references/a.md", "references/b.md"}
+    strict = load_skill(folder, REGISTRY_POLICY)
+    [finding] = [f for f in strict.errors if f.rule == "symlink-file"]
+    assert finding.file == "references/b.md" and "copy" in finding.fix
+    lenient = load_skill(folder, Policy(strict=False))
+    assert lenient.valid
+    entries = {f.path: f.sha256 for f in lenient.files}
+    assert entries["references/b.md"] == entries["references/a.md"]  # the content, not the link
 
 
 def test_symlinked_folder_and_broken_link(make_skill):

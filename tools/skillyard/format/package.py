@@ -12,7 +12,7 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from skillyard.format import rules, security
+from skillyard.format import paths, rules, security
 from skillyard.format.findings import Finding, error, info, strict_or_warning
 from skillyard.format.frontmatter import parse_skill_md
 from skillyard.format.manifest import merge_manifest, parse_manifest
@@ -22,7 +22,7 @@ RECOGNISED_DIRS = ("scripts", "references", "assets", "tests", "config")
 CODE_SUFFIXES = frozenset({".py", ".sh", ".bash", ".zsh", ".js", ".mjs", ".cjs", ".ts", ".rb", ".pl", ".php", ".ps1",
                            ".bat", ".cmd", ".exe", ".dll", ".so", ".dylib", ".jar", ".go", ".rs", ".lua", ".r"})
 CODE_DIRS = ("scripts/", "tests/")
-SCAN_LIMIT = 512 * 1024
+BINARY_SNIFF_BYTES = 8000  # git's and GitHub's window for "is this file binary?"
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,74 +71,144 @@ def integrity_of(files) -> str:
 
 
 def _walk(folder: Path, policy: Policy, findings: list[Finding]) -> list[tuple[str, str]]:
-    """(relative posix path, absolute path to read) for every file; links and special files are checked here."""
-    root_real = ""  # resolved only when a link needs checking
+    """(relative posix path, absolute path to read) for every file to publish.
+
+    Every name passes the shared path rule (`format/paths.py`), so whatever this accepts the site can serve and the
+    client can install. Hidden and metadata names are skipped (never published); links and special files are checked
+    here; the walk never descends below `paths.MAX_DEPTH` and stops after a bounded number of entries.
+    """
     out: list[tuple[str, str]] = []
-    stack = [("", str(folder))]
+    budget = max(1000, 5 * policy.max_files)  # entries looked at, ignored ones included
+    seen = 0
+    stack = [("", str(folder), 0)]
     while stack:
-        prefix, directory = stack.pop()
+        prefix, directory, depth = stack.pop()
         try:  # no need to sort here: the file list and the findings are sorted at the end
-            entries = list(os.scandir(directory))
+            entries = os.scandir(directory)
         except OSError as exc:
             findings.append(error("unreadable", f"Cannot read the folder: {exc.strerror}.", "Fix its permissions.",
-                                  file=prefix or "."))
+                                  file=paths.shown(prefix) or "."))
             continue
-        for entry in entries:
-            rel = prefix + entry.name
-            if entry.name in policy.ignored_names or entry.name.startswith("."):
-                findings.append(info("ignored-file", f"`{rel}` is hidden or build output and is not published.",
-                                     "Delete it from the skill folder.", file=rel))
-                continue
-            if entry.is_symlink():
-                target = os.readlink(entry.path)
-                if os.path.isabs(target):
-                    findings.append(error("symlink-absolute", f"`{rel}` is a link to the absolute path {target!r}.",
-                                          "Replace the link with the file itself.", file=rel))
+        with entries:
+            for entry in entries:
+                seen += 1
+                if seen > budget:
+                    findings.append(error(
+                        "too-many-files", f"The folder holds more than {budget:,} files and folders; the limit is "
+                        f"{policy.max_files} files.", "Bundle or remove files.", file="."))
+                    out.sort()
+                    return out
+                rel = prefix + entry.name
+                if entry.name in policy.ignored_names or entry.name.startswith(".") or paths.is_metadata(entry.name):
+                    findings.append(info("ignored-file", f"`{paths.shown(rel)}` is hidden, metadata or build output "
+                                         "and is not published.", "Delete it from the skill folder.",
+                                         file=paths.shown(rel)))
                     continue
-                root_real = root_real or os.path.realpath(folder)
-                real = os.path.realpath(entry.path)
-                if os.path.commonpath([root_real, real]) != root_real:
-                    findings.append(error("symlink-escape", f"`{rel}` links outside the skill folder ({target!r}).",
-                                          "Replace the link with a copy of the file inside the folder.", file=rel))
+                problem = paths.path_problem(rel)
+                if problem is not None:
+                    findings.append(error("path-unsafe", f"The path `{paths.shown(rel)}` {problem}.",
+                                          "Rename it to a plain, portable name (letters, digits, `-`, `_`, one `.` "
+                                          f"before the extension) at most {paths.MAX_DEPTH} folders deep.",
+                                          file=paths.shown(rel)))
                     continue
-                if os.path.isdir(real):
-                    findings.append(error("symlink-dir", f"`{rel}` is a link to a folder.",
-                                          "Replace the link with the folder's files.", file=rel))
-                    continue
-                if not os.path.isfile(real):
-                    findings.append(error("symlink-broken", f"`{rel}` is a broken link ({target!r}).",
-                                          "Remove the link.", file=rel))
-                    continue
-                out.append((rel, real))
-            elif entry.is_dir(follow_symlinks=False):
-                stack.append((rel + "/", entry.path))
-            elif entry.is_file(follow_symlinks=False):
-                out.append((rel, entry.path))
-            else:
-                findings.append(error("special-file", f"`{rel}` is not a regular file (device, pipe or socket).",
-                                      "Remove it.", file=rel))
+                if entry.is_symlink():
+                    real = _link_target(folder, entry, rel, policy.strict, findings)
+                    if real is not None:
+                        out.append((rel, real))
+                elif entry.is_dir(follow_symlinks=False):
+                    if depth + 1 >= paths.MAX_DEPTH:
+                        findings.append(error(
+                            "path-unsafe", f"The folder `{rel}/` is {depth + 1} levels deep: files inside it would "
+                            f"exceed the limit of {paths.MAX_DEPTH} levels.",
+                            "Flatten the folder structure.", file=rel))
+                        continue
+                    stack.append((rel + "/", entry.path, depth + 1))
+                elif entry.is_file(follow_symlinks=False):
+                    out.append((rel, entry.path))
+                else:
+                    findings.append(error("special-file", f"`{rel}` is not a regular file (device, pipe or socket).",
+                                          "Remove it.", file=rel))
     out.sort()
     return out
 
 
+def _link_target(folder: Path, entry: os.DirEntry, rel: str, strict: bool, findings: list[Finding]) -> str | None:
+    """The real path of a link to a file inside the folder, or None (with an error) for any other link.
+
+    The site serves and the client installs plain files, and GitHub serves a link as its target's name, not its
+    content: so a registry (strict) refuses every link, and lenient mode reads an in-folder link as its file.
+    """
+    try:
+        target = os.readlink(entry.path)
+    except OSError as exc:
+        findings.append(error("unreadable", f"Cannot read the link `{rel}`: {exc.strerror}.", "Remove the link.",
+                              file=rel))
+        return None
+    shown_target = paths.shown(target)
+    if os.path.isabs(target):
+        findings.append(error("symlink-absolute", f"`{rel}` is a link to the absolute path `{shown_target}`.",
+                              "Replace the link with the file itself.", file=rel))
+        return None
+    root_real = os.path.realpath(folder)
+    real = os.path.realpath(entry.path)
+    if os.path.commonpath([root_real, real]) != root_real:
+        findings.append(error("symlink-escape", f"`{rel}` links outside the skill folder (`{shown_target}`).",
+                              "Replace the link with a copy of the file inside the folder.", file=rel))
+        return None
+    if os.path.isdir(real):
+        findings.append(error("symlink-dir", f"`{rel}` is a link to a folder.",
+                              "Replace the link with the folder's files.", file=rel))
+        return None
+    if not os.path.isfile(real):
+        findings.append(error("symlink-broken", f"`{rel}` is a broken link (`{shown_target}`).",
+                              "Remove the link.", file=rel))
+        return None
+    findings.append(strict_or_warning(
+        strict, "symlink-file", f"`{rel}` is a link to `{shown_target}`: registries serve and install files, "
+        "not links (lenient mode reads it as a copy of that file).",
+        f"Replace the link with a copy of the file: `cp --remove-destination \"$(readlink {rel})\" {rel}`.",
+        file=rel))
+    return real
+
+
 def _read_file(path: str, limit: int) -> tuple[bytes | None, int, int]:
-    """(content or None when over `limit`, size, mode) in four system calls: on sandboxed machines each costs ~20 µs."""
-    fd = os.open(path, os.O_RDONLY)
+    """(content or None when over `limit`, size, mode) in four system calls: on sandboxed machines each costs ~20 µs.
+
+    Never follows a link that replaced the file after the walk, and never blocks on one that became a pipe."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
     try:
         st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise OSError(0, "not a regular file")
         if st.st_size > limit:
             return None, st.st_size, st.st_mode
         content = os.read(fd, st.st_size + 1)  # a short read of a regular file means end of file
         if len(content) > st.st_size:  # the file grew while we read it
             rest = [content]
-            while chunk := os.read(fd, 1 << 16):
+            while len(content) <= limit and (chunk := os.read(fd, 1 << 16)):
                 rest.append(chunk)
-            content = b"".join(rest)
+                content = b"".join(rest)
         if len(content) > limit:
             return None, len(content), st.st_mode
         return content, len(content), st.st_mode
     finally:
         os.close(fd)
+
+
+def _text_of(rel: str, content: bytes) -> tuple[str | None, str | None]:
+    """(text, None) for a text file, (None, None) for a binary one, (None, why) for text that is not UTF-8.
+
+    Binary means git's rule: a NUL byte in the first 8,000 bytes (git and GitHub then show no diff), unless the suffix
+    says text. Everything else is text a reviewer and a model read, so it must be UTF-8 and is scanned in full."""
+    suffix = os.path.splitext(rel)[1].lower()
+    text_suffix = suffix in security.TEXT_SUFFIXES or rel in ("SKILL.md", "skill.md", "skill.yaml")
+    if not text_suffix and b"\0" in content[:BINARY_SNIFF_BYTES]:
+        return None, None
+    try:
+        return content.decode("utf-8"), None
+    except UnicodeDecodeError as exc:
+        kind = f"a `{suffix}` file" if text_suffix and suffix else "text (no NUL byte in its first 8,000 bytes)"
+        return None, f"`{rel}` is {kind} but not UTF-8: byte 0x{content[exc.start]:02X} at offset {exc.start:,}."
 
 
 def _inventory(files: list[FileEntry], skill_md_lines: int) -> dict:
@@ -164,32 +234,36 @@ def load_skill(folder: str | os.PathLike, policy: Policy | None = None, *, rel_p
     files: list[FileEntry] = []
     texts: dict[str, str] = {}
     total = 0
+    for rel, problem in paths.path_set_problems(rel for rel, _ in walked):
+        findings.append(error("path-collision", f"`{rel}` {problem}.",
+                              "Rename or remove one of the two: they would overwrite each other when installed.",
+                              file=rel))
     for rel, real in walked:
         try:
-            content, size, mode = _read_file(real, policy.max_file_bytes)
+            content, size, mode = _read_file(real, min(policy.max_file_bytes, max(0, policy.max_total_bytes - total)))
         except OSError as exc:
             findings.append(error("unreadable", f"Cannot read `{rel}`: {exc.strerror}.", "Fix its permissions.", file=rel))
             continue
         total += size
         if content is None:
-            findings.append(error("file-too-large", f"`{rel}` is {size:,} bytes; the limit is {policy.max_file_bytes:,}.",
-                                  "Shrink the file, or link to it from the body instead of shipping it.", file=rel))
-            continue
+            if size > policy.max_file_bytes:
+                findings.append(error("file-too-large", f"`{rel}` is {size:,} bytes; the limit is {policy.max_file_bytes:,}.",
+                                      "Shrink the file, or link to it from the body instead of shipping it.", file=rel))
+            continue  # otherwise over the package limit, reported below: the rest is not read at all
         executable = bool(mode & (stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH))
         files.append(FileEntry(rel, len(content), hashlib.sha256(content).hexdigest(), executable))
         suffix = os.path.splitext(rel)[1].lower()
-        if len(content) <= SCAN_LIMIT and (rel in ("SKILL.md", "skill.md", "skill.yaml") or
-                                           suffix in security.TEXT_SUFFIXES):
-            try:
-                texts[rel] = content.decode("utf-8")
-            except UnicodeDecodeError:
-                if rel.lower() == "skill.md":
-                    findings.append(error("encoding", "SKILL.md is not UTF-8 text.", "Save it as UTF-8.", file=rel))
+        text, problem = _text_of(rel, content)
+        if text is not None:
+            texts[rel] = text
+        elif problem is not None:
+            findings.append(error("encoding", problem, "Save it as UTF-8 text (binary files must hold a NUL byte "
+                                  "in their first 8,000 bytes, as git expects).", file=rel))
         if (suffix in CODE_SUFFIXES or executable) and not rel.startswith(CODE_DIRS):
             findings.append(strict_or_warning(strict, "code-outside-scripts",
                                               f"`{rel}` is executable code outside scripts/.",
                                               "Move it under scripts/ (tests under tests/).", file=rel))
-    nested = sorted(rel.rsplit("/", 1)[0] for rel, _ in walked if rel.endswith(("/SKILL.md", "/skill.md")))
+    nested = sorted(rel.rsplit("/", 1)[0] for rel, _ in walked if rel.lower().endswith("/skill.md"))
     if nested:
         findings.append(strict_or_warning(strict, "nested-skill", f"The folder contains other skills: {', '.join(nested[:5])}.",
                                           "Move nested skills out to their own folders under skills/.", file="."))
@@ -217,7 +291,10 @@ def load_skill(folder: str | os.PathLike, policy: Policy | None = None, *, rel_p
                             max_lines=policy.max_frontmatter_lines)
         findings += fm.findings
         data, body, key_lines = fm.data, fm.body, fm.key_lines
-        findings += security.scan_text(body, skill_md_name, line_offset=fm.body_line - 1, is_markdown=True)
+        if any(f.rule == "frontmatter-unclosed" for f in fm.findings):  # no body: scan the whole file
+            findings += security.scan_text(texts[skill_md_name], skill_md_name, markup="markdown")
+        else:
+            findings += security.scan_text(body, skill_md_name, line_offset=fm.body_line - 1, markup="markdown")
         if manifest is not None:
             data, merge_findings = merge_manifest(data, manifest, manifest_lines=manifest_lines)
             findings += merge_findings
@@ -228,7 +305,7 @@ def load_skill(folder: str | os.PathLike, policy: Policy | None = None, *, rel_p
         data = {k: v for k, v in manifest.items() if k not in ("schema_version", "system_prompt")}
         body = str(manifest.get("system_prompt") or "")
         key_lines = manifest_lines
-        findings += security.scan_text(body, "skill.yaml", is_markdown=True)
+        findings += security.scan_text(body, "skill.yaml", markup="markdown")
     elif not any(f.rule == "encoding" for f in findings) and not {"SKILL.md", "skill.md"} & {r for r, _ in walked}:
         findings.append(error("skill-md-missing", "The folder has no SKILL.md.",
                               "Add a SKILL.md with `name` and `description` frontmatter (`skill init` writes one).",
@@ -238,8 +315,8 @@ def load_skill(folder: str | os.PathLike, policy: Policy | None = None, *, rel_p
             data, body, strict=strict, file=skill_md_name or "skill.yaml", key_lines=key_lines,
             folder_name=folder.name, required_fields=policy.required_fields)
     for rel, text in texts.items():
-        if rel not in ("SKILL.md", "skill.md"):
-            findings += security.scan_text(text, rel, is_markdown=rel.lower().endswith(".md"))
+        if rel != skill_md_name:
+            findings += security.scan_text(text, rel, markup=security.markup_of(rel))
     name = data.get("name") if isinstance(data.get("name"), str) else folder.name
     skill_md_lines = texts[skill_md_name].count("\n") + 1 if skill_md_name else 0
     findings.sort(key=Finding.sort_key)

@@ -89,14 +89,27 @@ def component_problem(part: str) -> str | None:
         return f"has a name longer than {MAX_COMPONENT_BYTES} bytes"
     if part[-1] in ". ":
         return f"has the name `{part}` ending in a dot or space, which Windows and macOS drop"
-    bare = part.rstrip(". ").casefold()
-    if bare in METADATA_NAMES or _SHORT_NAME.match(bare):
+    if is_metadata(part):
         return f"contains `{part}`, the metadata of a version-control system or tool, which can run code"
     if _WINDOWS_RESERVED.match(part):
         return f"uses `{part}`, a device name Windows reserves"
     if unicodedata.normalize("NFC", part) != part:
         return f"has the name `{part}` in decomposed Unicode; save it in NFC form"
     return None
+
+
+def is_metadata(name: str) -> bool:
+    """True for a version-control or tool metadata name (`.git`, `CVS`, `GIT~1`, ...): never published or installed."""
+    bare = name.rstrip(". ").casefold()
+    return bare in METADATA_NAMES or _SHORT_NAME.match(bare) is not None
+
+
+def shown(rel: str) -> str:
+    """`rel` safe to print in a message: controls, invisible characters and undecodable bytes become `\\u{...}`."""
+    if rel.isascii() and rel.isprintable():
+        return rel
+    return "".join(f"\\u{{{ord(c):04X}}}" if _BAD_CHAR.match(c) and c not in '<>:"|?*\\' or
+                   unicodedata.category(c) in _BAD_CATEGORIES else c for c in rel)
 
 
 def is_hidden(rel: str) -> bool:

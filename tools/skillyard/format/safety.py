@@ -8,10 +8,29 @@ from __future__ import annotations
 
 import re
 
-# Zero-width and joiners, bidi embeddings/overrides/isolates and marks, word joiner family, BOM (not at the start),
-# Mongolian vowel separator, Unicode "tag" characters (ASCII smuggling).
+# Unicode's Default_Ignorable_Code_Point set (DerivedCoreProperties.txt, 4,174 code points: unchanged since Unicode
+# 7.0): characters a renderer shows as nothing. Zero-width spaces and joiners, bidi marks, embeddings, overrides and
+# isolates, the soft hyphen, Hangul fillers, variation selectors, interlinear and musical format controls, and the
+# whole tag plane (ASCII smuggling). Unassigned members are included so a future assignment stays caught.
+DEFAULT_IGNORABLE = (
+    "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164"
+    "\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e0fff"
+)
+# Not default-ignorable, but drawn as blank space by every common font: the braille blank.
+BLANK_LOOKING = "\u2800"
+# Characters that take an emoji or text presentation selector (U+FE0E/U+FE0F) in emoji-variation-sequences.txt,
+# as ranges wide enough to hold all of them: keycap bases, (c), (R), !!, ?!, TM, (i), arrows, technical and
+# geometric symbols, dingbats, CJK marks and the emoji planes. One selector after one of these is ordinary emoji.
+EMOJI_BASE = (
+    "#*0-9\u00a9\u00ae\u203c\u2049\u2122\u2139\u2194-\u21aa\u231a-\u23ff\u24c2\u25aa-\u27bf\u2934\u2935"
+    "\u2b05-\u2b55\u3030\u303d\u3297\u3299\U0001f000-\U0001faff"
+)
+_IGNORABLE_BUT_PRESENTATION = DEFAULT_IGNORABLE.replace("\ufe00-\ufe0f", "\ufe00-\ufe0d")
+# Every default-ignorable or blank-looking character, except U+FE0E/U+FE0F directly after an emoji base (one
+# selector: a second one follows a selector, not a base, so runs of selectors - variation-selector smuggling,
+# one byte per selector - are caught from the second on, and every U+FE00-FE0D and U+E0100-E01EF always is).
 INVISIBLE = re.compile(
-    "[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\u061c\u180e\ufeff\U000e0000-\U000e007f]"
+    f"[{_IGNORABLE_BUT_PRESENTATION}{BLANK_LOOKING}]|(?<![{EMOJI_BASE}])[\ufe0e\ufe0f]"
 )
 CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 ANGLE = re.compile("[<>]")
@@ -20,7 +39,8 @@ ANGLE = re.compile("[<>]")
 def describe_char(ch: str) -> str:
     import unicodedata
 
-    return f"U+{ord(ch):04X} {unicodedata.name(ch, 'control character')}"
+    fallback = "control character" if unicodedata.category(ch) == "Cc" else "unassigned code point"
+    return f"U+{ord(ch):04X} {unicodedata.name(ch, fallback)}"
 
 
 def find_invisible(text: str) -> list[tuple[int, str]]:

@@ -1,16 +1,34 @@
 """Static security findings over a skill's text files. They ship in registry.json so users see them too.
 
-Nothing here runs or imports the skill's code: it only reads text.
+Nothing here runs or imports the skill's code: it only reads text. Every text file the registry publishes is scanned
+in full (the package's file limit bounds it), so the checks are whole-text regular expressions behind C-speed
+pre-checks (`in`, `bytes.translate`): no Python loop runs per character, only per match, and at most
+`MAX_FINDINGS_PER_RULE` matches per rule and file become findings.
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 from skillyard.format import safety
 from skillyard.format.findings import Finding, Severity
 
-HIDDEN_COMMENT = re.compile(r"<!--(.*?)-->", re.S)
+MAX_FINDINGS_PER_RULE = 20  # per file; the rest are counted in one summary finding
+
+# Raw HTML that a Markdown renderer drops: comments, processing instructions, CDATA and declarations. Unclosed, each
+# runs to the end of the file (CommonMark: an HTML block that never closes swallows the rest of the document).
+# `<!-->` and `<!--->` are complete empty comments.
+HIDDEN_HTML = re.compile(r"<!--(?!-?>)(.*?)(?:-->|\Z)|<\?(.*?)(?:\?>|\Z)|<!\[CDATA\[(.*?)(?:\]\]>|\Z)|<![A-Za-z]([^>]*)(?:>|\Z)", re.S)
+HIDDEN_COMMENT = re.compile(r"<!--(?!-?>)(.*?)(?:-->|\Z)", re.S)  # HTML files: only comments are hidden
+# A link reference definition `[label]: destination "title"` is never rendered: `[//]: # (text)` and
+# `[comment]: <> (text)` are the well-known "Markdown comments". Found by its `[`; the line is checked in Python.
+_REF_DEF = re.compile(r"\[([^\]\n]{1,999})\]:")
+_REF_USE = re.compile(r"\[([^\]\n]{1,999})\]")
+# reStructuredText: `.. text` that is not a directive (`.. name::`), target (`.. _x:`), footnote, citation or
+# substitution is a comment, and so is an empty `..` followed by an indented block.
+RST_COMMENT = re.compile(r"^\.\.(?:[ \t]+(?![_\[|]|[^\s:`]+::)\S|[ \t]*\n[ \t]+\S)", re.M)
+
 PIPE_TO_SHELL = re.compile(
     r"\b(?:curl|wget|fetch|iwr|Invoke-WebRequest)\b[^\n|]*\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b|"
     r"\b(?:curl|wget)\b[^\n|]*\|\s*(?:sudo\s+)?python[0-9.]*\b|"
@@ -23,48 +41,93 @@ CREDENTIAL_PATH = re.compile(
     re.M,
 )
 BASE64_BLOB = re.compile(r"[A-Za-z0-9+/]{200,}={0,2}")
+# C0 and C1 controls other than tab, line feed, carriage return and form feed, and a carriage return that does not
+# end a line: terminals act on them (escape sequences, overwriting a line), so `cat` shows a reviewer other text.
+CONTROL = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f]|\r(?!\n)")
 # Cheap substring tests that let most files skip the regular expressions entirely.
 _PIPE_HINTS = re.compile("curl|wget|fetch|iwr|Invoke-WebRequest")
 # A pattern that starts with a literal lets the regex engine jump between candidates; the rest are plain substrings.
 _CREDENTIAL_DOT_HINT = re.compile(r"\.(?:ssh|aws|gnupg|kube|docker|netrc|npmrc|pypirc|git-credentials|env)")
+_ASCII = bytes(range(128))
+_NOT_CONTROL = bytes(c for c in range(256) if c in (9, 10, 12, 13) or 32 <= c < 127 or c >= 128)
+_C1_UTF8 = re.compile(b"\xc2[\x80-\x9f]")
+_B64_MAP = bytes(1 if chr(c).isascii() and (chr(c).isalnum() or chr(c) in "+/") else 0 for c in range(256))
+_B64_RUN = b"\x01" * 200
+# Any invisible character, selectors included: a pre-check over the non-ASCII characters alone.
+_INVISIBLE_SUSPECT = re.compile(f"[{safety.DEFAULT_IGNORABLE}{safety.BLANK_LOOKING}]")
+
+MARKDOWN_SUFFIXES = frozenset({".md", ".markdown", ".mdown", ".mkd", ".mkdn", ".mdwn", ".mdx", ".mdc"})
+HTML_SUFFIXES = frozenset({".html", ".htm", ".xhtml", ".svg"})
+RST_SUFFIXES = frozenset({".rst", ".rest"})
+# Files with these suffixes are text whatever their bytes: they must be UTF-8 and are always scanned. Any other file
+# is text when git would show it as text (no NUL byte in its first 8,000 bytes), so it must be UTF-8 too.
+TEXT_SUFFIXES = MARKDOWN_SUFFIXES | HTML_SUFFIXES | RST_SUFFIXES | {
+    ".txt", ".text", ".py", ".pyi", ".sh", ".bash", ".zsh", ".fish", ".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx",
+    ".rb", ".pl", ".php", ".ps1", ".psm1", ".bat", ".cmd", ".lua", ".r", ".go", ".rs", ".java", ".kt", ".swift",
+    ".c", ".h", ".cc", ".cpp", ".hpp", ".cs", ".sql", ".css", ".scss", ".vue", ".svelte", ".yaml", ".yml", ".json",
+    ".jsonl", ".ndjson", ".toml", ".cfg", ".ini", ".conf", ".properties", ".env", ".xml", ".csv", ".tsv", ".tex",
+    ".adoc", ".org", ".ipynb", ".graphql", ".proto", ".diff", ".patch", ".log", ".j2", ".jinja", ".tmpl",
+}
 
 
-def _may_mention_credentials(text: str) -> bool:
-    return "id_" in text or "/etc/shadow" in text or _CREDENTIAL_DOT_HINT.search(text) is not None
-
-
-def _has_long_token(text: str) -> bool:
-    """Whether any whitespace-free run reaches 200 characters; only long lines need splitting into words."""
-    if len(text) < 200 or max(map(len, text.split("\n"))) < 200:
-        return False
-    return any(len(line) >= 200 and max(map(len, line.split()), default=0) >= 200 for line in text.split("\n"))
-
-TEXT_SUFFIXES = {".md", ".txt", ".py", ".sh", ".bash", ".zsh", ".js", ".mjs", ".cjs", ".ts", ".rb", ".pl", ".ps1",
-                 ".yaml", ".yml", ".json", ".toml", ".cfg", ".ini", ".html", ".xml", ".csv", ".bat", ".cmd", ""}
+def markup_of(rel: str) -> str | None:
+    """Which renderer hides text in this file: "markdown", "html", "rst" or None (shown as it is)."""
+    suffix = rel[rel.rfind("."):].lower() if "." in rel.rsplit("/", 1)[-1] else ""
+    if suffix in MARKDOWN_SUFFIXES:
+        return "markdown"
+    if suffix in HTML_SUFFIXES:
+        return "html"
+    if suffix in RST_SUFFIXES:
+        return "rst"
+    return None
 
 
 def _line(text: str, index: int) -> int:
     return text.count("\n", 0, index) + 1
 
 
-def scan_text(text: str, file: str, *, line_offset: int = 0, is_markdown: bool = False) -> list[Finding]:
+def _column(text: str, index: int) -> int:
+    return index - text.rfind("\n", 0, index)
+
+
+def scan_text(text: str, file: str, *, line_offset: int = 0, is_markdown: bool = False,
+              markup: str | None = None) -> list[Finding]:
     """Security findings for one file's text. `line_offset` maps body lines back to SKILL.md lines."""
+    markup = markup or ("markdown" if is_markdown else None)
     found: list[Finding] = []
+    counts: Counter[str] = Counter()
 
     def add(rule: str, severity: Severity, index: int, message: str, fix: str) -> None:
-        found.append(Finding(rule, severity, message, fix, file, _line(text, index) + line_offset))
+        counts[rule] += 1
+        if counts[rule] <= MAX_FINDINGS_PER_RULE:
+            found.append(Finding(rule, severity, message, fix, file, _line(text, index) + line_offset))
 
-    ascii_only = text.isascii()  # every invisible character is outside ASCII: most files skip the scan
-    for match in () if ascii_only else safety.INVISIBLE.finditer(text):
-        add("security-invisible-unicode", Severity.ERROR, match.start(),
-            f"Invisible character {safety.describe_char(match.group())}: it can hide instructions from reviewers.",
-            "Delete the character.")
-    if is_markdown:
+    if text.startswith("\ufeff"):  # a byte-order mark at the very start is how some editors mark UTF-8
+        text = " " + text[1:]
+    raw = text.encode("utf-8", "surrogatepass")
+    if not text.isascii():
+        for index in _invisible_positions(text, raw):
+            add("security-invisible-unicode", Severity.ERROR, index,
+                f"Invisible character {safety.describe_char(text[index])} (column {_column(text, index)}): it "
+                "can hide instructions from reviewers while models still read it.", "Delete the character.")
+    if raw.translate(None, _NOT_CONTROL) or raw.count(b"\r") != raw.count(b"\r\n") or _C1_UTF8.search(raw):
+        for match in CONTROL.finditer(text):
+            add("security-control-character", Severity.ERROR, match.start(),
+                f"Control character {safety.describe_char(match.group())} (column {_column(text, match.start())}): terminals act on it, so what a reviewer "
+                "sees with `cat` differs from what the file says.", "Delete the character.")
+    if markup == "markdown":
+        _markdown_hidden(text, add)
+    elif markup == "html" and "<!--" in text:
         for match in HIDDEN_COMMENT.finditer(text):
             if match.group(1).strip():
                 add("security-hidden-comment", Severity.WARNING, match.start(),
                     "An HTML comment hides text from rendered views while models still read it.",
                     "Remove the comment or make its text visible.")
+    elif markup == "rst" and ".." in text:
+        for match in RST_COMMENT.finditer(text):
+            add("security-hidden-comment", Severity.WARNING, match.start(),
+                "A reStructuredText comment (`.. text`) hides text from rendered views while models still read it.",
+                "Remove the comment or make its text visible.")
     pipe_matches = PIPE_TO_SHELL.finditer(text) if "|" in text or "<(" in text or "iex" in text else ()
     if pipe_matches and not _PIPE_HINTS.search(text):
         pipe_matches = ()
@@ -77,8 +140,87 @@ def scan_text(text: str, file: str, *, line_offset: int = 0, is_markdown: bool =
         add("security-credential-path", Severity.WARNING, match.start(),
             f"Mentions a credential location (`{match.group().strip()[:60]}`).",
             "Do not read secrets from the user's machine; ask for the value as an input instead.")
-    for match in BASE64_BLOB.finditer(text) if _has_long_token(text) else ():
+    for match in BASE64_BLOB.finditer(text) if _B64_RUN in raw.translate(_B64_MAP) else ():
         add("security-base64-blob", Severity.WARNING, match.start(),
             f"A {len(match.group())}-character base64 blob: its content cannot be reviewed.",
             "Ship the decoded file under assets/ or explain what it is.")
+    for rule, count in sorted(counts.items()):
+        if count > MAX_FINDINGS_PER_RULE:
+            severity = next(f.severity for f in found if f.rule == rule)
+            found.append(Finding(rule, severity, f"{count - MAX_FINDINGS_PER_RULE} more `{rule}` findings in this "
+                                 f"file are not listed (only the first {MAX_FINDINGS_PER_RULE} are).",
+                                 "Fix the ones listed, then validate again.", file, None))
     return found
+
+
+def _invisible_positions(text: str, raw: bytes) -> list[int]:
+    """Where `safety.INVISIBLE` matches, found without running a regex over every character: the suspects are
+    looked for among the non-ASCII characters alone, then each distinct one is found with `str.find`."""
+    non_ascii = raw.translate(None, _ASCII).decode("utf-8", "surrogatepass")
+    positions = []
+    for char in set(_INVISIBLE_SUSPECT.findall(non_ascii)):
+        index = text.find(char)
+        while index >= 0:
+            if safety.INVISIBLE.match(text, index):  # the selector rule looks at the character before
+                positions.append(index)
+            index = text.find(char, index + 1)
+    positions.sort()
+    return positions
+
+
+def _markdown_hidden(text: str, add) -> None:
+    """Text a Markdown renderer (GitHub's, the site's) never shows: raw HTML comments and friends, and link
+    reference definitions that carry a title or that nothing references."""
+    if "<!" in text or "<?" in text:
+        for match in HIDDEN_HTML.finditer(text):
+            inner = next((g for g in match.groups() if g is not None), "")
+            if not inner.strip():
+                continue
+            unclosed = not match.group().endswith(">")
+            if unclosed and match.group(1) is None and not _starts_line(text, match.start()):
+                continue  # an unclosed `<?`, `<![CDATA[` or `<!X` inside a paragraph is shown as typed
+            what = "An unclosed HTML comment or block hides the rest of the file" if unclosed \
+                else "Raw HTML (a comment, `<?…?>`, `<!…>` or CDATA) hides text"
+            add("security-hidden-comment", Severity.WARNING, match.start(),
+                f"{what} from rendered views while models still read it.", "Remove it or make its text visible.")
+    if "]:" not in text:
+        return
+    used: Counter[str] | None = None
+    for match in _REF_DEF.finditer(text):
+        start = text.rfind("\n", 0, match.start()) + 1
+        if text[start:match.start()].strip(" ") or match.start() - start > 3:
+            continue  # not at the start of a line: not a definition
+        end = text.find("\n", match.end())
+        end = len(text) if end < 0 else end
+        rest = text[match.end():end].split(None, 1)  # [destination, title] when both are on this line
+        title = rest[1] if len(rest) == 2 else ""
+        if len(rest) < 2 and end < len(text):  # the destination, or the title, may be on the next line
+            following = text[end + 1:end + 2001].split("\n", 1)[0].strip()
+            if not rest:
+                parts = following.split(None, 1)
+                title = parts[1] if len(parts) == 2 else ""
+            elif following[:1] in ('"', "'", "("):
+                title = following
+        if used is None:
+            used = Counter(_label(m) for m in _REF_USE.findall(text))
+        unused = used[_label(match.group(1))] < 2  # the definition itself is one occurrence
+        if title or unused:
+            reason = "its title is never shown" if title else "nothing links to it, so none of it is shown"
+            add("security-hidden-comment", Severity.WARNING, match.start(),
+                f"A Markdown link reference definition (`[{match.group(1)[:40]}]: …`, as in `[//]: # (…)`) hides "
+                f"text: {reason}, while models still read it.",
+                "Remove the definition, or use it in a visible link and drop its title.")
+
+
+def _starts_line(text: str, index: int) -> bool:
+    """Whether only up to three spaces precede `index` on its line (where CommonMark starts an HTML block)."""
+    start = text.rfind("\n", 0, index) + 1
+    return index - start <= 3 and not text[start:index].strip(" ")
+
+
+def _label(label: str) -> str:
+    return " ".join(label.split()).casefold()
+
+
+def _may_mention_credentials(text: str) -> bool:
+    return "id_" in text or "/etc/shadow" in text or _CREDENTIAL_DOT_HINT.search(text) is not None
