@@ -234,6 +234,40 @@ def test_recovery_keeps_the_users_notes_across_a_killed_update(tmp_path, monkeyp
     assert (store.canonical_dir(project2, NAME) / "evolution.json").read_text() == '{"notes": []}\n'
 
 
+def test_a_swap_killed_without_a_journal_is_rolled_back_not_swept(tmp_path, skill_home, sources):
+    """The reported bug, as an older client left it: the old folder in `.retired-*`, a partial `.staging-*`, no
+    folder, and skills.lock.json still listing the skill. The next command puts the old version back."""
+    from skillyard.client import store
+
+    v1, _ = sources
+    project = tmp_path / "p"
+    project.mkdir()
+    do_install(project, v1)
+    folder = store.canonical_dir(project, NAME)
+    os.rename(folder, folder.parent / f".retired-{NAME}-4242-0badc0de")
+    (folder.parent / f".staging-{NAME}-k2j3h4g5").mkdir()
+    (folder.parent / f".staging-{NAME}-k2j3h4g5" / "SKILL.md").write_text("half")
+    recover(project)
+    assert state(project) == "1.0.0"
+
+
+def test_a_damaged_retired_folder_is_not_put_back(tmp_path, skill_home, sources):
+    from skillyard.client import store
+
+    v1, _ = sources
+    project = tmp_path / "p"
+    project.mkdir()
+    do_install(project, v1)
+    folder = store.canonical_dir(project, NAME)
+    retired = folder.parent / f".retired-{NAME}-4242-0badc0de"
+    os.rename(folder, retired)
+    (retired / "references" / "notes.md").unlink()  # a removal was under way
+    (project / "skills.lock.json").unlink()
+    shutil.rmtree(project / ".claude")
+    recover(project)
+    assert state(project) is None
+
+
 def test_a_tampered_journal_cannot_point_recovery_at_other_folders(tmp_path, skill_home, sources):
     from skillyard.client import store
     from skillyard.errors import SkillyardError

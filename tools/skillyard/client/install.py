@@ -406,6 +406,7 @@ def apply_intent(root: Path, intent: dict) -> dict | None:
     else:
         remove_targets(intent.get("targets") or [], keep={str(canonical.absolute())})
         store.retire(canonical)
+        store.remove_leftovers(root, name)  # a kill mid-retire left the old folder aside: it must not come back
         if project and intent.get("in_project_lock"):
             lockfile.update_project_lock(root, name, None)
     store.clear_journal(root, name)

@@ -278,19 +278,61 @@ def clean_lock_temps(folder: Path) -> None:
         remove_tree(temp)
 
 
+def leftover_owner(entry_name: str) -> str | None:
+    """The skill a `.retired-<name>-<pid>-<hex>` or `.staging-<name>-<random>` folder belongs to, or None."""
+    if entry_name.startswith(RETIRED_PREFIX):
+        parts = entry_name[len(RETIRED_PREFIX):].rsplit("-", 2)
+        name = parts[0] if len(parts) == 3 else ""
+    elif entry_name.startswith(STAGING_PREFIX):
+        name = entry_name[len(STAGING_PREFIX):].rsplit("-", 1)[0]
+    else:
+        return None
+    return name if NAME_RE.match(name) and len(name) <= MAX_NAME else None
+
+
+def remove_leftovers(root: Path, name: str) -> None:
+    """Delete every staging/retired folder of one skill (an uninstall's, which must never come back)."""
+    folder = skills_dir(root)
+    for entry in folder.iterdir() if folder.is_dir() else []:
+        if leftover_owner(entry.name) == name:
+            remove_tree(entry)
+
+
 def sweep(root: Path) -> None:
     """Delete staging/retired leftovers from an interrupted run, and the temporary files of an interrupted lock
-    write (only call while holding store_lock, after recovering every journal: a journal needs its folders)."""
+    write (only call while holding store_lock, after recovering every journal: a journal needs its folders).
+
+    One exception: a retired folder, intact per its own lock, whose skill folder is missing is the previous
+    version of a swap that was killed without a journal (an older client): it is put back, never deleted."""
     folder = skills_dir(root)
     if not folder.is_dir():
         return
-    for entry in folder.iterdir():
-        if entry.name.startswith((STAGING_PREFIX, RETIRED_PREFIX)):
+    for entry in sorted(folder.iterdir()):
+        if entry.name.startswith(RETIRED_PREFIX):
+            name = leftover_owner(entry.name)
+            dest = folder / name if name else None
+            if dest is not None and not os.path.lexists(dest) and _intact(entry):
+                os.rename(entry, dest)
+                continue
+            remove_tree(entry)
+        elif entry.name.startswith(STAGING_PREFIX):
             remove_tree(entry)
         elif not entry.name.startswith(".") and entry.is_dir() and not entry.is_symlink():
             clean_lock_temps(entry)
     for temp in Path(root).glob(".skills.lock.json.*.tmp"):
         remove_tree(temp)
+
+
+def _intact(folder: Path) -> bool:
+    """A real folder whose files are exactly those its skill.lock.json lists."""
+    lock = folder / SKILL_LOCK
+    if folder.is_symlink() or not folder.is_dir() or not lock.is_file():
+        return False
+    try:
+        files = json.loads(lock.read_text(encoding="utf-8"))["files"]
+        return edited_files(folder, files) == []
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
 
 
 def installed_names(root: Path) -> list[str]:
