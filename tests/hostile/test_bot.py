@@ -412,3 +412,13 @@ def test_the_automerge_note_keeps_hostile_names_inert(stub, repo, capsys):  # no
     assert "Automerge is blocked" in note["body"]
     _assert_inert(note["body"].replace(AUTOMERGE_MARKER, MARKER), names, all_shown=False)
     assert "closes" in note["body"] and "\ufffd" in note["body"]      # the bidi override is shown, not obeyed
+
+
+def test_an_unknown_run_is_a_clear_error_and_nothing_is_written(stub, repo, capsys):  # noqa: F811
+    ready(stub, repo)
+    capsys.readouterr()
+    assert skillyard_main(["bot", "automerge", "--repo", REGISTRY_SLUG, "--run-id", "404404",
+                           "--api-url", stub.base_url]) == 1
+    err = capsys.readouterr().err
+    assert "cannot read workflow run 404404" in err and "--run-id" in err and "Traceback" not in err
+    assert stub.writes() == [] and not repo.pulls[30].merged

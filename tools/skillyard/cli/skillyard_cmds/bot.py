@@ -31,7 +31,7 @@ def _common(parser) -> None:
                         help="GitHub API root (GitHub Enterprise: https://HOST/api/v3). Default: $GITHUB_API_URL "
                              "or https://api.github.com.")
     parser.add_argument("--registry", default=None, metavar="FILE",
-                        help="Use this registry.json for ownership instead of the one on the PR's base branch.")
+                        help="Use this registry.json for ownership instead of the one on the default branch.")
     parser.add_argument("--json", action="store_true", help="Print the outcome as JSON.")
 
 
