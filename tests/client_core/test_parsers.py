@@ -99,7 +99,8 @@ def test_streaming_decoder_matches_one_shot_and_never_passes_its_limit(data, cod
         out.append(decoder.finish(len(sent)))
     except FetchError as exc:
         assert len(data) > limit and exc.kind == "too-large"
-        assert decoder.size <= limit + 1
+        # decompressed output stops one byte past the limit; identity bodies at most one received chunk past it
+        assert decoder.size <= limit + (1 if wbits else max(cuts))
     else:
         assert len(data) <= limit and b"".join(out) == data
 

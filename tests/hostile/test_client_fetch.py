@@ -367,6 +367,35 @@ def test_slow_drip_headers_are_cut_off_by_the_deadline(hostile):
     assert len(hostile.log) == 1  # a deadline is not retried
 
 
+def test_tls_handshake_that_drips_is_cut_off_by_the_deadline():
+    """An https server that answers the ClientHello with a 16 KiB TLS record announced, then one byte at a time."""
+    import socket
+
+    listener = socket.create_server(("127.0.0.1", 0))
+    stop = threading.Event()
+
+    def serve():
+        conn, _ = listener.accept()
+        with conn:
+            conn.recv(4096)  # the ClientHello
+            conn.sendall(b"\x16\x03\x03\x40\x00")
+            while not stop.wait(0.4):
+                try:
+                    conn.sendall(b"\x00")
+                except OSError:
+                    return
+
+    threading.Thread(target=serve, daemon=True).start()
+    started = time.monotonic()
+    try:
+        with pytest.raises(FetchError, match="deadline of 2 s"):
+            fetch(f"https://127.0.0.1:{listener.getsockname()[1]}/registry.json", timeout=2, deadline=2, retries=0)
+    finally:
+        stop.set()
+        listener.close()
+    assert time.monotonic() - started < 10
+
+
 def test_server_that_never_answers_times_out(hostile):
     hostile.routes["/mute"] = silent(hostile)
     started = time.monotonic()
