@@ -268,6 +268,36 @@ def test_a_damaged_retired_folder_is_not_put_back(tmp_path, skill_home, sources)
     assert state(project) is None
 
 
+def test_a_tampered_skill_lock_cannot_make_uninstall_delete_other_files(tmp_path, skill_home, sources, skill_cli):
+    """skill.lock.json may be committed to a project: its `targets` are only trusted where the target table agrees."""
+    from skillyard.client import lockfile, store
+
+    v1, _ = sources
+    project = tmp_path / "p"
+    project.mkdir()
+    do_install(project, v1)
+    victim = tmp_path / "victim"
+    (victim / "copied").mkdir(parents=True)
+    (victim / "copied" / ".skillyard-placed").write_text("{}")
+    (victim / "copied" / "data.txt").write_text("mine")
+    (victim / "tools.json").write_text("mine")
+    os.symlink(victim, tmp_path / "my-link")
+    folder = store.canonical_dir(project, NAME)
+    lock = lockfile.read_skill_lock(folder)
+    lock["targets"] += [
+        {"target": "claude-code", "scope": "project", "path": str(victim / "copied"), "mode": "copy"},
+        {"target": "cursor", "scope": "project", "path": str(tmp_path / "my-link"), "mode": "link"},
+        {"target": "openai", "scope": "project", "path": str(victim), "mode": "generated"},
+    ]
+    lockfile.write_skill_lock(folder, lock)
+    result = skill_cli("uninstall", NAME, "--project-dir", str(project))
+    assert result.code == 0, result.err
+    assert (victim / "copied" / "data.txt").read_text() == "mine"
+    assert (victim / "tools.json").read_text() == "mine"
+    assert os.path.islink(tmp_path / "my-link")
+    assert state(project) is None
+
+
 def test_a_tampered_journal_cannot_point_recovery_at_other_folders(tmp_path, skill_home, sources):
     from skillyard.client import store
     from skillyard.errors import SkillyardError

@@ -269,28 +269,30 @@ def _place_targets(name: str, canonical: Path, opts: Options) -> list[dict]:
     return placed
 
 
-def remove_targets(entries: list[dict], *, keep: set[str] = frozenset()) -> None:
-    """Undo placements (each lock `targets` entry) except those whose path is in `keep`."""
+def remove_targets(entries: list[dict], *, name: str, root: Path, scope: str, keep: set[str] = frozenset()) -> None:
+    """Undo placements (each lock `targets` entry) except those whose path is in `keep`.
+
+    A skill.lock.json can be committed to a project or edited by hand, so an entry is trusted only where it agrees
+    with the target table: its path must be the one `target_path` gives for this skill, target and scope, and a
+    generated target removes only that target's own file names. Anything else is left alone."""
     try:
         from skillyard.client import targets as targets_mod
     except ImportError:
         return
     for entry in entries:
-        if entry.get("mode") in (None, "canonical") or os.path.abspath(entry["path"]) in keep:
+        if entry.get("mode") not in ("link", "copy", "generated") or os.path.abspath(entry["path"]) in keep:
             continue
-        full = dict(entry)
-        if entry.get("mode") == "generated" and "files" not in full:
-            with _suppress_unknown_target():
-                full["files"] = [str(Path(entry["path"]) / f) for f in targets_mod.get(entry["target"]).files]
+        try:
+            table = targets_mod.get(str(entry.get("target")))
+            expected = targets_mod.target_path(name, table.name, scope=scope, project_root=root, home=root)
+        except SkillyardError:
+            continue
+        if os.path.abspath(entry["path"]) != os.path.abspath(expected):
+            continue
+        full = {**entry, "path": str(expected)}
+        if entry.get("mode") == "generated":
+            full["files"] = [str(expected / f) for f in table.files]
         targets_mod.remove(full)
-
-
-class _suppress_unknown_target:
-    def __enter__(self):
-        return self
-
-    def __exit__(self, exc_type, exc, tb):
-        return exc_type is SkillyardError
 
 
 def plan_inputs(candidate: Candidate, opts: Options, config, *, locked_inputs: dict | None) -> dict:
@@ -404,7 +406,8 @@ def apply_intent(root: Path, intent: dict) -> dict | None:
                 lockfile.update_project_lock(root, name, lockfile.project_entry(lock_doc, root))
             result = lock_doc
     else:
-        remove_targets(intent.get("targets") or [], keep={str(canonical.absolute())})
+        remove_targets(intent.get("targets") or [], name=name, root=root, scope=scope,
+                       keep={str(canonical.absolute())})
         store.retire(canonical)
         store.remove_leftovers(root, name)  # a kill mid-retire left the old folder aside: it must not come back
         if project and intent.get("in_project_lock"):
