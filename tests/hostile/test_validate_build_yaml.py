@@ -223,6 +223,7 @@ def repo(tmp_path, monkeypatch) -> Repo:
     root.mkdir()
     git(root, "init", "-q", "-b", "main")
     monkeypatch.delenv("CI", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user-cache"))  # this user's cache secret lives here
     r = Repo(root)
     r.write("pyproject.toml", PYPROJECT)
     r.write(".gitignore", "skills/private-*/\n")
@@ -335,3 +336,57 @@ def test_a_damaged_agents_md_is_refused_not_guessed(repo, agents_md):
 
 def test_the_cli_environment_is_real():
     assert os.access(SKILLYARD, os.X_OK)
+
+
+# --- item 16: a cache that arrives with a clone or an archive is never trusted ----------------------------------------
+
+
+def _sql(repo: Repo, statement: str, *args) -> None:
+    import sqlite3
+
+    from skillyard.registry.cache import CACHE_FILE
+
+    with sqlite3.connect(repo.root / CACHE_FILE) as db:
+        db.execute(statement, args)
+    db.close()
+
+
+def test_a_planted_cache_from_another_machine_cannot_hide_findings(repo, tmp_path, monkeypatch):
+    """The attacker builds with a clean `evil`, makes it hostile, and points the cache's HEAD at that commit so git
+    reports nothing changed. Only the key, bound to each user's own secret, stands between that and the registry."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "attacker"))
+    repo.add_skill("evil")
+    repo.commit()
+    assert not build_registry(repo.root).invalid
+    repo.write("skills/evil/SKILL.md", skill_text("evil", description="Hostile <!-- hidden --> text"))
+    head = repo.commit()
+    _sql(repo, "UPDATE meta SET value = ? WHERE key = 'head'", head)
+    assert not build_registry(repo.root).invalid  # the attack works against the machine that made the cache...
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "victim"))
+    assert [c.path for c in build_registry(repo.root).invalid] == ["skills/evil"]  # ...and nowhere else
+
+
+def test_a_cached_head_that_is_not_a_commit_id_never_reaches_git(repo, tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "own"))
+    fresh = build_registry(repo.root, use_cache=False).outputs
+    build_registry(repo.root)
+    target = tmp_path / "clobbered"
+    _sql(repo, "UPDATE meta SET value = ? WHERE key = 'head'", f"--output={target}")
+    assert build_registry(repo.root).outputs == fresh
+    assert not target.exists()
+    (repo.root / ".skillyard-cache/history.json").write_text(json.dumps(
+        {"head": f"--output={target}", "folders": {"skills/alpha": ["x", "1999-01-01T00:00:00Z"]}, "missing": []}))
+    assert build_registry(repo.root).outputs == fresh and not target.exists()
+    head = git(repo.root, "rev-parse", "HEAD")
+    (repo.root / ".skillyard-cache/history.json").write_text(json.dumps(
+        {"head": head, "folders": {"skills/alpha": ["--output=x", "1999-01-01T00:00:00Z"]}, "missing": []}))
+    assert build_registry(repo.root).outputs == fresh
+
+
+@pytest.mark.parametrize("findings", ['[{"rule": "x"}]', "[1]", '{"a": 1}', "not json"])
+def test_a_damaged_cache_row_is_a_miss_not_a_crash(repo, tmp_path, monkeypatch, findings):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "own"))
+    fresh = build_registry(repo.root, use_cache=False).outputs
+    build_registry(repo.root)
+    _sql(repo, "UPDATE skills SET findings = ?, line = 'forged' WHERE path = 'skills/alpha'", findings)
+    assert build_registry(repo.root).outputs == fresh

@@ -103,10 +103,12 @@ def history(root: Path, folders: list[str], *, head: str | None, top: Path | Non
     if use_cache:
         try:
             cached = json.loads(cache_path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):
             cached = {}
-    known = {k: tuple(v) for k, v in cached.get("folders", {}).items()} if isinstance(cached, dict) else {}
-    old_head = cached.get("head") if isinstance(cached, dict) else None
+    if not _history_cache_ok(cached):
+        cached = {}
+    known = {k: tuple(v) for k, v in cached.get("folders", {}).items()}
+    old_head = cached.get("head")
     wanted = set(folders)
     if old_head == head and wanted <= set(known) | set(cached.get("missing", [])):
         result = known
@@ -124,6 +126,18 @@ def history(root: Path, folders: list[str], *, head: str | None, top: Path | Non
         write_atomic(cache_path, json.dumps({"head": head, "folders": result, "missing": sorted(wanted - set(result))}),
                      mode=0o600)
     return result
+
+
+def _history_cache_ok(cached: object) -> bool:
+    """The history cache's exact shape: its HEAD reaches git commands, its values reach registry.json."""
+    from skillyard.registry.cache import COMMIT_ID
+
+    if not isinstance(cached, dict) or not isinstance(cached.get("head"), str) or not COMMIT_ID.fullmatch(cached["head"]):
+        return False
+    folders, missing = cached.get("folders"), cached.get("missing", [])
+    return (isinstance(folders, dict) and isinstance(missing, list) and all(isinstance(m, str) for m in missing)
+            and all(isinstance(v, list) and len(v) == 2 and COMMIT_ID.fullmatch(str(v[0])) and isinstance(v[1], str)
+                    for v in folders.values()))
 
 
 def build_registry(root: str | Path = ".", *, mode: str | None = None, skip_invalid: bool = False,

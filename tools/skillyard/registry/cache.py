@@ -2,7 +2,9 @@
 
 It lives in `.skillyard-cache/` (git-ignored): an SQLite file whose rows hold JSON text (never pickle), keyed on the
 tool version, the policy and the schemas, with git (or each file's size and mtime) telling which folders changed.
-It is ignored when `CI` is set, so a pull request cannot plant a cache entry that hides a finding.
+It is ignored when `CI` is set, so a pull request cannot plant a cache entry that hides a finding; locally, the key
+also mixes in a random secret kept in the user's own cache folder, so a cache file that arrives inside a clone or an
+archive (made with another secret) is never trusted either.
 """
 
 from __future__ import annotations
@@ -11,6 +13,8 @@ import contextlib
 import hashlib
 import json
 import os
+import re
+import secrets
 import sqlite3
 from dataclasses import asdict
 from pathlib import Path
@@ -18,6 +22,7 @@ from pathlib import Path
 from skillyard import __version__
 from skillyard.format.findings import Finding, Severity
 from skillyard.format.policy import Policy
+from skillyard.fsutil import write_atomic
 from skillyard.registry.checked import CheckedSkill
 
 CACHE_FILE = ".skillyard-cache/skills.sqlite"
@@ -43,6 +48,30 @@ def signature(folder: str) -> list:
     return out
 
 
+SALT_PATH = "skillyard/cache-secret"  # relative to the user cache folder
+COMMIT_ID = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")  # what a cached HEAD must be before it reaches a git command
+
+
+def local_secret() -> bytes | None:
+    """This user's cache secret (made on first use, 0600), or None when it can be neither read nor made."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    path = os.path.join(base, SALT_PATH)
+    for attempt in range(2):
+        try:
+            with open(path, "rb") as handle:
+                secret = handle.read(128)
+            if len(secret) >= 32:
+                return secret
+        except OSError:
+            pass
+        if attempt == 0:
+            try:
+                write_atomic(path, secrets.token_hex(32), mode=0o600)  # racing builds: the last one wins, once
+            except OSError:
+                return None
+    return None
+
+
 def _cache_key(policy: Policy) -> str:
     """What every cached result depends on besides the skill itself: the tool (its version and the source of the
     checking code, so an edited checkout never reuses old answers), the policy and the schemas."""
@@ -58,6 +87,12 @@ def _cache_key(policy: Policy) -> str:
     return digest.hexdigest()
 
 
+def _local_key(policy: Policy) -> str | None:
+    """The cache key bound to this user's secret; None (no caching) when there is no secret."""
+    secret = local_secret()
+    return None if secret is None else hashlib.sha256(secret + b"|" + _cache_key(policy).encode()).hexdigest()
+
+
 class SkillCache:
     """Results of earlier checks, by folder, plus the git HEAD they were computed at.
 
@@ -68,7 +103,7 @@ class SkillCache:
 
     def __init__(self, root: Path, policy: Policy):
         self.path = root / CACHE_FILE
-        self.key = _cache_key(policy)
+        self.key = _local_key(policy)
         self.head: str | None = None
         self.dirty: set[str] = set()
         self.rows: dict[str, tuple] = {}
@@ -90,7 +125,7 @@ class SkillCache:
         return db
 
     def _load(self) -> None:
-        if not self.path.is_file():
+        if self.key is None or not self.path.is_file():
             return
         db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, timeout=30)
         try:
@@ -98,6 +133,8 @@ class SkillCache:
             if meta.get("key") != self.key:
                 return
             self.head = meta.get("head") or None
+            if self.head is not None and not COMMIT_ID.fullmatch(self.head):
+                raise ValueError("damaged cache: HEAD is not a commit id")
             self.dirty = set(json.loads(meta.get("dirty") or "[]"))
             self.rows = {row[0]: row[1:] for row in db.execute(
                 "SELECT path, sig, name, version, line, index_line, plugin_line, agents_line, findings FROM skills")}
@@ -116,7 +153,10 @@ class SkillCache:
         """The cached result for a folder, as a CheckedSkill (converted once, see `preload`)."""
         done = self._converted.get(rel)
         if done is None and rel in self.rows:
-            done = self._converted[rel] = _from_row(rel, self.rows[rel])
+            try:
+                done = self._converted[rel] = _from_row(rel, self.rows[rel])
+            except (ValueError, KeyError, TypeError, AttributeError):  # a damaged row is a miss, never a crash
+                return None  # (the folder stays listed: it is checked again and its row rewritten)
         return done
 
     def preload(self) -> None:
@@ -127,6 +167,8 @@ class SkillCache:
     def store(self, results: dict[str, CheckedSkill], signatures: dict[str, str], *, head: str | None,
               dirty: set[str], changed: set[str]) -> None:
         """Write the rows of `changed` folders, drop folders that are gone, and record HEAD."""
+        if self.key is None:
+            return
         self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
             self._write(results, signatures, head=head, dirty=dirty, changed=changed)

@@ -53,16 +53,16 @@ def check_folders(folders: list[tuple[Path, str]], policy: Policy, *, cache_root
     for folder, rel in folders:
         row = cache.get(rel) if cache is not None else None
         if cache is not None and fresh is not None:
-            if row is not None and rel not in fresh:
-                results[rel] = cache.checked(rel)
+            if row is not None and rel not in fresh and (reused := cache.checked(rel)) is not None:
+                results[rel] = reused
                 if progress:
                     progress.advance()
                 continue
         elif cache is not None:
             sig = json.dumps(signature(str(folder)))
             signatures[rel] = sig
-            if row is not None and row[0] == sig:
-                results[rel] = cache.checked(rel)
+            if row is not None and row[0] == sig and (reused := cache.checked(rel)) is not None:
+                results[rel] = reused
                 if progress:
                     progress.advance()
                 continue
