@@ -70,8 +70,12 @@ def bot_login(gh, override: str | None = None) -> str:
         return ACTIONS_BOT_LOGIN
 
 
-class AmbiguousPull(ArtifactError):
+class AmbiguousPull(SkillyardError):
     """The facts name no open PR, or more than one: the bot acts on none of them."""
+
+    def __init__(self, message: str):
+        super().__init__(f"cannot tell which PR to act on: {message}",
+                         "Nothing was posted, labelled or merged. Pass --pr N, or close the duplicate PR.")
 
 
 def _open_with_head(repo, head_sha: str, head_repo: str | None = None, head_ref: str | None = None) -> list:
