@@ -506,6 +506,7 @@ SECRET = "ghp_s3cretTOKENvalue1234567890"
 @pytest.mark.parametrize("argv", [
     ["--token", SECRET], ["--token=" + SECRET], ["--tok", SECRET], ["--token-env", SECRET + "-x"],
     ["--token-env", "ghp s3cret"], ["--token-env", "1ABC"], ["--token-env", "$ACME_TOKEN"], ["--token-env", ""],
+    ["--token-env", SECRET], ["--token-env", "AKIAABCDEFGHIJKLMNOP"], ["--token-env", "hf_abcdefghij"],
 ])
 def test_a_token_is_never_stored_or_printed(tmp_path, skill_home, skill_cli, argv):
     result = skill_cli("source", "add", "http://127.0.0.1:9/registry.json", "--no-fetch", *argv)
@@ -520,6 +521,15 @@ def test_a_token_is_never_stored_or_printed(tmp_path, skill_home, skill_cli, arg
     assert listed.code == 0 and SECRET not in listed.out and json.loads(listed.out)["sources"] == []
 
 
+def test_the_value_of_a_set_variable_is_refused_as_a_token_env(monkeypatch, skill_home, skill_cli):
+    monkeypatch.setenv("ACME_TOKEN", "PLAINUPPERCASEVALUE")  # even a value that looks like a name
+    result = skill_cli("source", "add", "http://127.0.0.1:9/registry.json", "--no-fetch", "--token-env",
+                       "PLAINUPPERCASEVALUE")
+    assert result.code != 0 and "looks like a token" in result.err
+    assert "PLAINUPPERCASEVALUE" not in result.out + result.err
+    assert not (skill_home / "config.yaml").exists()
+
+
 def test_a_token_in_the_environment_never_reaches_config_or_listing(tmp_path, monkeypatch, skill_home, skill_cli):
     monkeypatch.setenv("ACME_TOKEN", SECRET)
     added = skill_cli("source", "add", "http://127.0.0.1:9/registry.json", "--no-fetch", "--token-env",
@@ -529,6 +539,24 @@ def test_a_token_in_the_environment_never_reaches_config_or_listing(tmp_path, mo
         assert SECRET not in result.out + result.err
     assert "ACME_TOKEN" in (skill_home / "config.yaml").read_text()
     assert SECRET not in (skill_home / "config.yaml").read_text()
+
+
+def test_a_secret_an_older_client_wrote_into_config_is_never_printed(skill_home, skill_cli):
+    skill_home.mkdir(parents=True, exist_ok=True)
+    (skill_home / "config.yaml").write_text(
+        "sources:\n"
+        f"- name: acme\n  url: http://127.0.0.1:9/registry.json\n  token_env: {SECRET}\n"
+        f"- name: other\n  url: http://bob:{SECRET}@127.0.0.1:9/other.json\n", encoding="utf-8")
+    listed = skill_cli("source", "list", "--json")
+    assert listed.code == 0 and SECRET not in listed.out + listed.err
+    rows = {r["name"]: r for r in json.loads(listed.out)["sources"]}
+    assert "token_env" not in rows["acme"] and "not a variable name" in rows["acme"]["token_env_problem"]
+    text = skill_cli("source", "list")
+    assert SECRET not in text.out + text.err and "skill source remove acme" in text.out
+    for argv in (["source", "priority", "acme", "5", "--json"], ["source", "remove", "other"],
+                 ["source", "remove", "acme", "--json"]):
+        result = skill_cli(*argv)
+        assert result.code == 0 and SECRET not in result.out + result.err, argv
 
 
 @pytest.mark.parametrize("url", [f"http://user:{SECRET}@127.0.0.1:9/registry.json",

@@ -88,7 +88,27 @@ def refuse_credentials(url: str) -> None:
                          "`export ACME_TOKEN=...`, then `skill source add URL --token-env ACME_TOKEN`.")
 
 
+# Shapes of well-known tokens that are also valid variable names (GitHub, Hugging Face, npm, Stripe, AWS key ids).
+SECRET_SHAPE = re.compile(r"^(gh[pousr]_|github_pat_|hf_|npm_|sk_(live|test)_|(AKIA|ASIA)[A-Z0-9]{16}$)")
+
+
+def looks_like_secret(var: str) -> bool:
+    """True when a would-be variable name is more likely a token: a known token shape, the value of a variable
+    that is set (8 characters or more: `LANG=C` must not make `C` a secret), or long and mixed-case with digits (variable names are UPPER_CASE by convention)."""
+    if SECRET_SHAPE.match(var):
+        return True
+    if len(var) >= 8 and any(value == var for key, value in os.environ.items() if key != var):
+        return True
+    return len(var) >= 24 and any(c.islower() for c in var) and any(c.isupper() for c in var) and \
+        any(c.isdigit() for c in var)
+
+
 def validate_token_env(var: str) -> str:
+    if ENV_RE.match(var) and looks_like_secret(var):
+        raise UsageError("--token-env takes the NAME of an environment variable, not its value, and the value "
+                         "given looks like a token (it is not shown or stored)",
+                         "Pass the variable's name, e.g. `--token-env ACME_TOKEN`; the token is now in your shell "
+                         "history, so consider revoking it.")
     if not ENV_RE.match(var):
         raise UsageError(f"--token-env takes the NAME of an environment variable, not its value; the "
                          f"{len(var)} characters given are not a variable name (letters, digits and _, not starting "
@@ -119,6 +139,22 @@ def new_source(config: Config, url: str, *, name: str | None = None, token_env: 
                                  "Nothing to do; `skill source list` shows it.")
     return Source(chosen, url, validate_token_env(token_env) if token_env is not None else None,
                   config.next_priority() if priority is None else int(priority))
+
+
+def public_dict(source: Source) -> dict:
+    """What may be shown of a source: `to_dict()` without anything that could be a secret. A config.yaml written
+    by an older client (which took `--token` for `--token-env`) may hold a token where the variable's name belongs,
+    or in the URL; neither is ever printed."""
+    from skillyard.client.lockfile import strip_credentials
+
+    data = source.to_dict()
+    data["url"] = strip_credentials(source.url)
+    if source.token_env and (not ENV_RE.match(source.token_env) or looks_like_secret(source.token_env)):
+        data.pop("token_env", None)
+        data["token_env_problem"] = ("`token_env` in config.yaml is not a variable name (it may be a token); "
+                                     f"run `skill source remove {source.name}` and add it again with "
+                                     "--token-env VAR, then revoke that token")
+    return data
 
 
 def add_source(source: Source, home=None) -> None:

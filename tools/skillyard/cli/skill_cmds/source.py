@@ -51,8 +51,10 @@ def _summary(source, entry=None, meta=None) -> dict:
     import os
     import time
 
-    data = source.to_dict()
-    if source.token_env:
+    from skillyard.client.sources import public_dict
+
+    data = public_dict(source)
+    if data.get("token_env"):
         data["token_set"] = bool(os.environ.get(source.token_env))
     meta = meta if meta is not None else (entry.meta if entry else None)
     if meta:
@@ -105,9 +107,14 @@ def _list(args) -> int:
         return 0
     lines = [["NAME", "PRIORITY", "TOKEN", "CHECKED", "URL"]]
     for row in rows:
-        token = "-" if not row.get("token_env") else f"${row['token_env']}" + ("" if row["token_set"] else " (unset)")
-        lines.append([row["name"], str(row["priority"]), token, row.get("checked_at", "never"), row["url"]])
+        env = "-" if not row.get("token_env") else f"${row['token_env']}" + ("" if row["token_set"] else " (unset)")
+        if row.get("token_env_problem"):
+            env = "INVALID (see below)"
+        lines.append([row["name"], str(row["priority"]), env, row.get("checked_at", "never"), row["url"]])
     print("\n".join(table(lines, last_flexible=False)))
+    for row in rows:
+        if row.get("token_env_problem"):
+            print(f"warning: {row['name']}: {row['token_env_problem']}")
     return 0
 
 
@@ -116,10 +123,11 @@ def _remove(args) -> int:
     from skillyard.client import sources
 
     source = sources.remove_source(args.name)
+    shown = sources.public_dict(source)
     if args.json:
-        print_json({"ok": True, "removed": source.to_dict()})
+        print_json({"ok": True, "removed": shown})
     else:
-        print(f"removed source {source.name!r} ({source.url})")
+        print(f"removed source {source.name!r} ({shown['url']})")
     return 0
 
 
@@ -142,7 +150,7 @@ def _refresh(args) -> int:
                 results.append(_summary(source, entry))
             except SkillyardError as exc:
                 failed += 1
-                row = {**source.to_dict(), "status": "failed", "error": exc.message, "cache_kept": cached is not None}
+                row = {**_summary(source), "status": "failed", "error": exc.message, "cache_kept": cached is not None}
                 if exc.fix:
                     row["fix"] = exc.fix
                 results.append(row)
@@ -168,7 +176,7 @@ def _priority(args) -> int:
 
     source = sources.set_priority(args.name, args.value)
     if args.json:
-        print_json({"ok": True, "source": source.to_dict()})
+        print_json({"ok": True, "source": sources.public_dict(source)})
     else:
         print(f"source {source.name!r} now has priority {source.priority}")
     return 0
