@@ -21,6 +21,7 @@ PREPASS_BYTES = 16 * 1024  # above this, nodes are counted on the event stream b
 INT_RANGE = 2**63  # integers must fit int64: the registry's JSON readers are not all Python
 _CORE = "tag:yaml.org,2002:"
 ALLOWED_TAGS = frozenset(_CORE + t for t in ("str", "int", "float", "bool", "null", "seq", "map", "merge"))
+_NUMBER_TAGS = frozenset((_CORE + "int", _CORE + "float"))
 
 
 class YAMLParseError(Exception):
@@ -166,33 +167,41 @@ def _count_events(text: str) -> None:
 
 
 def _check_nodes(root, loader, text: str) -> None:
-    """Walk the composed graph (without recursion) and refuse what must never be built or published."""
-    import yaml
+    """Walk the composed graph (without recursion) and refuse what must never be built or published.
 
+    Runs on every non-trivial frontmatter, so it stays lean: node kinds by `id`, numbers checked only when tagged so.
+    """
     seen: set[int] = set()
     stack = [(root, 1)]
     count = 0
     while stack:
         node, depth = stack.pop()
-        line = node.start_mark.line + 1
-        if id(node) in seen:  # an alias: the composer shares the anchored node instead of copying it
+        key = id(node)
+        if key in seen:  # an alias: the composer shares the anchored node instead of copying it
             raise YAMLLimitError("yaml-alias", "The YAML uses an alias (`*name`), which repeats another value.",
                                  "Write the value out instead of using `&anchor` and `*alias`.", _alias_line(text))
-        seen.add(id(node))
+        seen.add(key)
         count += 1
         if count > MAX_NODES:
-            raise _nodes_error(line)
-        if node.tag not in ALLOWED_TAGS:
-            raise YAMLLimitError("yaml-tag", f"The YAML uses the tag `{node.tag}`.",
+            raise _nodes_error(node.start_mark.line + 1)
+        tag = node.tag
+        if tag not in ALLOWED_TAGS:
+            raise YAMLLimitError("yaml-tag", f"The YAML uses the tag `{tag}`.",
                                  "Remove the tag: values are plain strings, numbers, booleans, lists and mappings.",
-                                 line)
-        if isinstance(node, yaml.ScalarNode):
-            _check_number(node, loader, line)
+                                 node.start_mark.line + 1)
+        if node.id == "scalar":
+            if tag in _NUMBER_TAGS:
+                _check_number(node, loader, node.start_mark.line + 1)
             continue
         if depth > MAX_DEPTH:
             raise _depth_error(node.start_mark)
-        children = node.value if isinstance(node, yaml.SequenceNode) else [n for pair in node.value for n in pair]
-        stack.extend((child, depth + 1) for child in reversed(children))
+        depth += 1
+        if node.id == "sequence":
+            stack.extend([(child, depth) for child in node.value])
+        else:
+            for key_node, value_node in node.value:
+                stack.append((key_node, depth))
+                stack.append((value_node, depth))
 
 
 def _check_number(node, loader, line: int) -> None:
