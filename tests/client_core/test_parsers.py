@@ -112,7 +112,7 @@ def test_registry_entry_paths_follow_the_shared_rule(paths):
     from skillyard.client.resolve import entry_problems
     from skillyard.format.paths import is_hidden, path_problem, path_set_problems
 
-    entry = {"name": "demo", "path": "skills/demo", "files": [{"path": p} for p in paths]}
+    entry = {"name": "demo", "path": "skills/demo", "files": [{"path": p, "size": 1} for p in paths]}
     bad = (any(path_problem(p) or is_hidden(p) for p in paths) or len(set(paths)) != len(paths)
            or bool(path_set_problems(set(paths))))
     assert bool(entry_problems(entry)) == bad

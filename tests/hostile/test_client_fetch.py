@@ -268,11 +268,39 @@ def test_registry_entry_with_colliding_or_hidden_paths_is_refused(git_server, sk
 
 
 def test_clean_registry_entry_still_installs(git_server, skill_cli, skill_home):  # noqa: F811
-    publish_registry(git_server, "acme", "skills", [demo_spec()])
+    """Each file is fetched with its declared size as the cap: incompressible bytes sent gzip-encoded still fit."""
+    noise = hashlib.sha512(b"noise").digest() * 3
+    publish_registry(git_server, "acme", "skills", [demo_spec(files={"references/notes.md": "# Notes\n",
+                                                                     "assets/noise.bin": noise})])
     assert skill_cli("source", "add", registry_url(git_server, "acme", "skills"), "--name", "acme").code == 0
     result = skill_cli("install", "demo")
     assert result.code == 0, result.err
-    assert (Path(os.environ["HOME"]) / ".agents" / "skills" / "demo" / "references" / "notes.md").is_file()
+    folder = Path(os.environ["HOME"]) / ".agents" / "skills" / "demo"
+    assert (folder / "references" / "notes.md").is_file() and (folder / "assets" / "noise.bin").read_bytes() == noise
+    assert all(r.header("Accept-Encoding") == "gzip" for r in git_server.requests("/skills/demo/"))
+
+
+def test_skill_file_larger_than_its_entry_declares_is_cut_off(git_server, skill_cli, skill_home):  # noqa: F811
+    registry = publish_registry(git_server, "acme", "skills", [demo_spec()])
+    entry = next(s for s in registry["skills"] if s["name"] == "demo")
+    git_server.commit("acme", "skills", {"skills/demo/references/notes.md": "x" * 5_000_000})  # served, not listed
+    git_server.commit("acme", "skills", {"registry.json": json.dumps(
+        {**registry, "skills": [dict(entry, commit=git_server.sha("acme", "skills"))]}, indent=2)})
+    assert skill_cli("source", "add", registry_url(git_server, "acme", "skills"), "--name", "acme").code == 0
+    before = snapshot(*home_dirs(skill_home))
+    refused(skill_cli("install", "demo"), "notes.md", "larger than the limit of 8 bytes")
+    assert snapshot(*home_dirs(skill_home)) == before
+
+
+def test_registry_entry_declaring_too_much_is_refused(git_server, skill_cli, skill_home):  # noqa: F811
+    registry = publish_registry(git_server, "acme", "skills", [demo_spec()])
+    entry = next(s for s in registry["skills"] if s["name"] == "demo")
+    entry["files"][0]["size"] = 10 * 1024 ** 3
+    git_server.commit("acme", "skills", {"registry.json": json.dumps(registry, indent=2)})
+    assert skill_cli("source", "add", registry_url(git_server, "acme", "skills"), "--name", "acme").code == 0
+    git_server.clear_log()
+    refused(skill_cli("install", "demo"), "the client accepts at most")
+    assert git_server.requests("/skills/demo/") == []
 
 
 # ---------------------------------------------------------------------------------------------- item 7: tarballs
@@ -424,12 +452,12 @@ def test_slow_registry_is_cut_off_and_nothing_is_written(hostile, skill_cli, ski
 
 def test_slow_skill_file_is_cut_off_and_nothing_is_installed(git_server, hostile, monkeypatch, skill_cli, skill_home,  # noqa: F811
                                                              fast_deadline):
-    publish_registry(git_server, "acme", "skills", [demo_spec()])
+    registry = publish_registry(git_server, "acme", "skills", [demo_spec()])
     assert skill_cli("source", "add", registry_url(git_server, "acme", "skills"), "--name", "acme").code == 0
     monkeypatch.setenv("SKILL_GITHUB_RAW_URL", hostile.url)  # files now come from the dripping host
-    commit = git_server.sha("acme", "skills", "HEAD~1")
-    for rel in ("SKILL.md", "references/notes.md"):
-        hostile.routes[f"/acme/skills/{commit}/skills/demo/{rel}"] = drip(hostile, b"x" * 1000)
+    entry = registry["skills"][0]
+    for item in entry["files"]:  # as many bytes as declared, one every 0.4 s
+        hostile.routes[f"/acme/skills/{entry['commit']}/skills/demo/{item['path']}"] = drip(hostile, b"x" * item["size"])
     before = snapshot(*home_dirs(skill_home))
     started = time.monotonic()
     refused(skill_cli("install", "demo"), "deadline")

@@ -208,11 +208,12 @@ def _github_token(config) -> str | None:
     return None
 
 
-def download(url: str, config, *, token: str | None = None) -> bytes:
-    """Bytes at `url` through the client's HTTP layer (retries, timeouts, token only to its origin)."""
+def download(url: str, config, *, token: str | None = None, max_bytes: int | None = None) -> bytes:
+    """Bytes at `url` through the client's HTTP layer (retries, deadline, size cap, token only to its origin)."""
     from skillyard.client import http
 
-    return http.fetch(url, token=token, **http.settings(config)).body
+    limit = {} if max_bytes is None else {"max_bytes": max_bytes}
+    return http.fetch(url, token=token, **http.settings(config), **limit).body
 
 
 # ---------------------------------------------------------------------------------------------- install
@@ -467,7 +468,8 @@ def fetch_files(name: str, entries: list[dict], url_for, config, *, token: str |
     out: dict[str, StagedFile] = {}
     try:
         with ThreadPoolExecutor(max_workers=min(8, max(1, len(entries)))) as pool:
-            futures = {pool.submit(download, url_for(e["path"]), config, token=token): e for e in entries}
+            futures = {pool.submit(download, url_for(e["path"]), config, token=token, max_bytes=e["size"]): e
+                       for e in entries}
             for future, entry in futures.items():
                 out[entry["path"]] = StagedFile(entry["path"], future.result(), bool(entry.get("executable")))
                 if bar:

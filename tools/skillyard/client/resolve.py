@@ -12,6 +12,7 @@ the skill is downloaded from: the registry's `repository.raw_url_template` with 
 A registry is untrusted: before anything is downloaded, the chosen entry's paths must pass the shared path rule
 (`format.paths`) — no VCS or tool metadata, no client bookkeeping, no hidden files (validate never publishes
 them), no names that collide by case or are both a file and a folder — and `file_url` refuses any other path.
+Its declared sizes are bounded too (`MAX_ENTRY_BYTES`, `MAX_ENTRY_FILES`).
 """
 
 from __future__ import annotations
@@ -24,6 +25,11 @@ from skillyard.client.config import DEFAULT_GITHUB_RAW_URL, Config, Source
 from skillyard.client.sources import token_for, token_for_url
 from skillyard.errors import SkillyardError
 from skillyard.format.paths import component_problem, is_hidden, path_problem, path_set_problems
+
+# What one registry entry may ask the client to download (the same bound as a github: archive's contents); each
+# file is fetched with its declared size as the cap, so a server cannot send more than the entry declares.
+MAX_ENTRY_BYTES = 64 * 1024 * 1024
+MAX_ENTRY_FILES = 20000
 
 __all__ = ["Resolved", "available", "check_entry", "entry_problems", "file_url", "parse_ref", "resolve", "token_for", "token_for_url"]
 
@@ -92,7 +98,14 @@ def entry_problems(skill: dict) -> list[str]:
     folder = str(skill.get("path") or "").strip("/")
     if folder not in ("", ".") and path_problem(folder):
         out.append(f"the skill folder {folder!r} {path_problem(folder)}")
-    paths = [str(f.get("path")) if isinstance(f, dict) else "" for f in skill.get("files") or []]
+    files = skill.get("files") or []
+    sizes = [f.get("size") if isinstance(f, dict) else None for f in files]
+    if any(not isinstance(size, int) or isinstance(size, bool) or size < 0 for size in sizes):
+        out.append("a file size is not a whole number of bytes")
+    elif sum(sizes) > MAX_ENTRY_BYTES or len(files) > MAX_ENTRY_FILES:
+        out.append(f"its {len(files):,} files add up to {sum(sizes):,} bytes; the client accepts at most "
+                   f"{MAX_ENTRY_FILES:,} files and {MAX_ENTRY_BYTES:,} bytes")
+    paths = [str(f.get("path")) if isinstance(f, dict) else "" for f in files]
     for rel in paths:
         problem = _file_problem(rel)
         if problem:
