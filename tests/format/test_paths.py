@@ -14,8 +14,10 @@ from skillyard.format.paths import (
     MAX_DEPTH,
     collision_key,
     is_hidden,
+    is_metadata,
     path_problem,
     path_set_problems,
+    shown,
 )
 
 GOOD = ["SKILL.md", "scripts/run.py", "references/api.md", "assets/logo.png", "a/b/c/d.txt", "发票/说明.md",
@@ -136,3 +138,25 @@ def test_set_problems_leave_names_that_fit_one_case_insensitive_folder(paths):
     assert len(keys) == len(set(keys))
     folders = {collision_key("/".join(p.split("/")[:i])) for p in kept for i in range(1, p.count("/") + 1)}
     assert not folders & set(keys)
+
+
+@pytest.mark.parametrize("name", [".git", ".GIT", "CVS", "cvs", "_darcs", ".envrc", "git~1", ".git. ", ".gitattributes"])
+def test_metadata_names(name):
+    assert is_metadata(name)
+
+
+@pytest.mark.parametrize("name", ["git", "scripts", "cvs.md", "darcs", ".github"])
+def test_ordinary_names_are_not_metadata(name):
+    assert not is_metadata(name)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(st.characters(codec="utf-8", exclude_categories=()), max_size=20) |
+       st.binary(max_size=20).map(lambda b: b.decode("utf-8", "surrogateescape")))
+def test_shown_is_printable_and_lossless_for_plain_names(rel):
+    """A name in a message can never carry a control, invisible or undecodable character."""
+    out = shown(rel)
+    assert not any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp") for c in out)
+    out.encode("utf-8")  # printable and encodable: safe in a terminal and in JSON
+    if path_problem(rel) is None:
+        assert out == rel

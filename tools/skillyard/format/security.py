@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from itertools import accumulate
 
 from skillyard.format import safety
 from skillyard.format.findings import Finding, Severity
@@ -44,8 +45,10 @@ BASE64_BLOB = re.compile(r"[A-Za-z0-9+/]{200,}={0,2}")
 # C0 and C1 controls other than tab, line feed, carriage return and form feed, and a carriage return that does not
 # end a line: terminals act on them (escape sequences, overwriting a line), so `cat` shows a reviewer other text.
 CONTROL = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f]|\r(?!\n)")
-# Cheap substring tests that let most files skip the regular expressions entirely.
-_PIPE_HINTS = re.compile("curl|wget|fetch|iwr|Invoke-WebRequest")
+# Where PIPE_TO_SHELL can end: each starts with a literal, so the engine jumps between rare candidates instead of
+# trying a word alternation at every character of a file full of Markdown tables.
+_PIPE_ANCHOR = re.compile(r"\|\s*(?:sudo\s+)?(?:(?:ba|z|da|k)?sh|python[0-9.]*)\b|<\(\s*(?:curl|wget)\b|"
+                          r"iex\s*\(\s*(?:New-Object|iwr|Invoke-WebRequest)")
 # A pattern that starts with a literal lets the regex engine jump between candidates; the rest are plain substrings.
 _CREDENTIAL_DOT_HINT = re.compile(r"\.(?:ssh|aws|gnupg|kube|docker|netrc|npmrc|pypirc|git-credentials|env)")
 _ASCII = bytes(range(128))
@@ -55,6 +58,7 @@ _B64_MAP = bytes(1 if chr(c).isascii() and (chr(c).isalnum() or chr(c) in "+/") 
 _B64_RUN = b"\x01" * 200
 # Any invisible character, selectors included: a pre-check over the non-ASCII characters alone.
 _INVISIBLE_SUSPECT = re.compile(f"[{safety.DEFAULT_IGNORABLE}{safety.BLANK_LOOKING}]")
+_NOT_EMOJI_BASE = re.compile(f"[^{safety.EMOJI_BASE}]")
 
 MARKDOWN_SUFFIXES = frozenset({".md", ".markdown", ".mdown", ".mkd", ".mkdn", ".mdwn", ".mdx", ".mdc"})
 HTML_SUFFIXES = frozenset({".html", ".htm", ".xhtml", ".svg"})
@@ -106,15 +110,19 @@ def scan_text(text: str, file: str, *, line_offset: int = 0, is_markdown: bool =
         text = " " + text[1:]
     raw = text.encode("utf-8", "surrogatepass")
     if not text.isascii():
-        for index in _invisible_positions(text, raw):
+        positions, total = _invisible_positions(text, raw)
+        for index in positions:
             add("security-invisible-unicode", Severity.ERROR, index,
                 f"Invisible character {safety.describe_char(text[index])} (column {_column(text, index)}): it "
                 "can hide instructions from reviewers while models still read it.", "Delete the character.")
-    if raw.translate(None, _NOT_CONTROL) or raw.count(b"\r") != raw.count(b"\r\n") or _C1_UTF8.search(raw):
+        counts["security-invisible-unicode"] += total - len(positions)
+    if raw.translate(None, _NOT_CONTROL) or (b"\r" in raw and raw.count(b"\r") != raw.count(b"\r\n")) or \
+            _C1_UTF8.search(raw):
         for match in CONTROL.finditer(text):
             add("security-control-character", Severity.ERROR, match.start(),
-                f"Control character {safety.describe_char(match.group())} (column {_column(text, match.start())}): terminals act on it, so what a reviewer "
-                "sees with `cat` differs from what the file says.", "Delete the character.")
+                f"Control character {safety.describe_char(match.group())} (column {_column(text, match.start())}): "
+                "terminals act on it, so what a reviewer sees with `cat` differs from what the file says.",
+                "Delete the character.")
     if markup == "markdown":
         _markdown_hidden(text, add)
     elif markup == "html" and "<!--" in text:
@@ -128,10 +136,7 @@ def scan_text(text: str, file: str, *, line_offset: int = 0, is_markdown: bool =
             add("security-hidden-comment", Severity.WARNING, match.start(),
                 "A reStructuredText comment (`.. text`) hides text from rendered views while models still read it.",
                 "Remove the comment or make its text visible.")
-    pipe_matches = PIPE_TO_SHELL.finditer(text) if "|" in text or "<(" in text or "iex" in text else ()
-    if pipe_matches and not _PIPE_HINTS.search(text):
-        pipe_matches = ()
-    for match in pipe_matches:
+    for match in _pipe_to_shell(text) if "|" in text or "<(" in text or "iex" in text else ():
         add("security-pipe-to-shell", Severity.WARNING, match.start(),
             f"Downloads and runs code in one step: `{match.group().strip()[:80]}`.",
             "Download to a file, verify its checksum, then run it; or vendor the script under scripts/.")
@@ -153,19 +158,45 @@ def scan_text(text: str, file: str, *, line_offset: int = 0, is_markdown: bool =
     return found
 
 
-def _invisible_positions(text: str, raw: bytes) -> list[int]:
-    """Where `safety.INVISIBLE` matches, found without running a regex over every character: the suspects are
-    looked for among the non-ASCII characters alone, then each distinct one is found with `str.find`."""
-    non_ascii = raw.translate(None, _ASCII).decode("utf-8", "surrogatepass")
-    positions = []
-    for char in set(_INVISIBLE_SUSPECT.findall(non_ascii)):
+def _pipe_to_shell(text: str) -> list[re.Match]:
+    """PIPE_TO_SHELL's matches, found by running it only on the line that leads to each anchor (a pipe into a shell,
+    `<(curl`, `iex (`): the download command sits before the pipe on its line, or before `<(` across whitespace."""
+    matches: dict[int, re.Match] = {}
+    for anchor in _PIPE_ANCHOR.finditer(text):
+        before = len(text[max(0, anchor.start() - 4096):anchor.start()].rstrip()) + max(0, anchor.start() - 4096)
+        start = text.rfind("\n", 0, before if anchor.group()[0] == "<" else anchor.start()) + 1
+        for match in PIPE_TO_SHELL.finditer(text, start, anchor.end()):
+            matches.setdefault(match.start(), match)
+    return [matches[index] for index in sorted(matches)]
+
+
+def _invisible_positions(text: str, raw: bytes) -> tuple[list[int], int]:
+    """(sorted positions, total) of the characters `safety.INVISIBLE` matches, without a regex over every character:
+    the suspects are looked for among the non-ASCII characters alone (all of them in mostly non-ASCII text), then
+    each distinct one is found with `str.find` and counted with `str.count`; presentation selectors are judged by
+    the character before each. At most `MAX_FINDINGS_PER_RULE` positions of each are kept."""
+    pool = text if len(raw) > 2 * len(text) else raw.translate(None, _ASCII).decode("utf-8", "surrogatepass")
+    positions: list[int] = []
+    total = 0
+    for char in set(_INVISIBLE_SUSPECT.findall(pool)):
+        if char in "\ufe0e\ufe0f":
+            pieces = text.split(char)
+            before = "".join([piece[-1:] or "\0" for piece in pieces[:-1]])  # the character before each selector
+            flagged = [m.start() for m in _NOT_EMOJI_BASE.finditer(before)]
+            total += len(flagged)
+            if flagged:
+                ends = list(accumulate(len(piece) + 1 for piece in pieces[:flagged[-1] + 1]))
+                positions += [ends[k] - 1 for k in flagged[:MAX_FINDINGS_PER_RULE]]
+            continue
+        total += text.count(char)
         index = text.find(char)
-        while index >= 0:
-            if safety.INVISIBLE.match(text, index):  # the selector rule looks at the character before
-                positions.append(index)
+        for _ in range(MAX_FINDINGS_PER_RULE):
+            if index < 0:
+                break
+            positions.append(index)
             index = text.find(char, index + 1)
     positions.sort()
-    return positions
+    return positions, total
 
 
 def _markdown_hidden(text: str, add) -> None:
