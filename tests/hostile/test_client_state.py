@@ -191,6 +191,8 @@ def test_skill_update_after_a_kill_finishes_the_killed_change_first(tmp_path, mo
         arm(patch, 3)  # journal written, old folder moved aside: the skill's folder is missing right now
         do_install(project, v2)
     assert not (project / ".agents" / "skills" / NAME).exists()
+    listed = skill_cli("list", "--project-dir", str(project), "--json")
+    assert json.loads(listed.out)["pending"] == [NAME]
     result = skill_cli("update", NAME, "--project-dir", str(project), "--json")
     assert result.code == 0, result.err
     assert state(project) == "2.0.0"
@@ -266,6 +268,20 @@ def test_a_damaged_retired_folder_is_not_put_back(tmp_path, skill_home, sources)
     shutil.rmtree(project / ".claude")
     recover(project)
     assert state(project) is None
+
+
+def test_a_folder_with_a_hostile_name_is_not_listed_or_printed(tmp_path, skill_home, sources, skill_cli):
+    from skillyard.client import store
+
+    v1, _ = sources
+    project = tmp_path / "p"
+    project.mkdir()
+    do_install(project, v1)
+    evil = store.skills_dir(project) / "evil\x1b[2Jname"
+    shutil.copytree(store.canonical_dir(project, NAME), evil)
+    listed = skill_cli("list", "--project-dir", str(project))
+    assert listed.code == 0 and "\x1b" not in listed.out + listed.err and NAME in listed.out
+    assert store.installed_names(project) == [NAME]
 
 
 def test_a_tampered_skill_lock_cannot_make_uninstall_delete_other_files(tmp_path, skill_home, sources, skill_cli):

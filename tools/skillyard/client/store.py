@@ -339,8 +339,18 @@ def installed_names(root: Path) -> list[str]:
     folder = skills_dir(root)
     if not folder.is_dir():
         return []
+    # Only names `skill` could have installed: a folder called `evil\x1b[2J` (a cloned project can hold anything)
+    # is not listed, updated or printed.
     return sorted(e.name for e in folder.iterdir()
-                  if not e.name.startswith(".") and (e / SKILL_LOCK).is_file())
+                  if NAME_RE.match(e.name) and len(e.name) <= MAX_NAME and (e / SKILL_LOCK).is_file())
+
+
+def pending_changes(root: Path) -> list[str]:
+    """Skills with a journaled change a killed run did not finish (the next mutating command finishes it)."""
+    folder = skills_dir(root)
+    if not folder.is_dir():
+        return []
+    return sorted(p.name[len(JOURNAL_PREFIX):-len(".json")] for p in folder.glob(f"{JOURNAL_PREFIX}*.json"))
 
 
 def scan_files(folder: Path, *, skip: tuple[str, ...] = (SKILL_LOCK, *LOCAL_STATE)) -> dict[str, tuple[int, str]]:

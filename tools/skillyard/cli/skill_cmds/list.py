@@ -41,6 +41,7 @@ def collect(scope: str, root) -> list[dict]:
 
 def run(args) -> int:
     import os
+    import sys
 
     from skillyard.cli.common import print_json
     from skillyard.cli.skill_cmds._install_common import scope_of, shorten
@@ -52,9 +53,15 @@ def run(args) -> int:
     if not args.user and (scope == "project" or os.path.abspath(project_root) != os.path.abspath(home)):
         scopes.append(("project", project_root))
     skills = [item for name, root in scopes for item in collect(name, root)]
+    from skillyard.client.store import pending_changes
+
+    pending = sorted({n for _, root in scopes for n in pending_changes(root)})
     if args.json:
-        print_json({"skills": skills})
+        print_json({"skills": skills, **({"pending": pending} if pending else {})})
         return 0
+    for name in pending:
+        print(f"note: an interrupted change to {name!r} is pending; the next install, update or uninstall "
+              "finishes it", file=sys.stderr)
     if not skills:
         print("no skills installed" + (" in this project" if scopes == [("project", project_root)] else ""))
         return 0
