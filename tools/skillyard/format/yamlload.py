@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections import deque
 from functools import cache
 
 MAX_BYTES = 64 * 1024  # frontmatter; skill.yaml (which may hold the whole prompt) passes its own cap
@@ -172,10 +173,10 @@ def _check_nodes(root, loader, text: str) -> None:
     Runs on every non-trivial frontmatter, so it stays lean: node kinds by `id`, numbers checked only when tagged so.
     """
     seen: set[int] = set()
-    stack = [(root, 1)]
+    queue = deque([(root, 1)])  # breadth first: an alias is met at its shallowest use, before any depth limit
     count = 0
-    while stack:
-        node, depth = stack.pop()
+    while queue:
+        node, depth = queue.popleft()
         key = id(node)
         if key in seen:  # an alias: the composer shares the anchored node instead of copying it
             raise YAMLLimitError("yaml-alias", "The YAML uses an alias (`*name`), which repeats another value.",
@@ -197,11 +198,11 @@ def _check_nodes(root, loader, text: str) -> None:
             raise _depth_error(node.start_mark)
         depth += 1
         if node.id == "sequence":
-            stack.extend([(child, depth) for child in node.value])
+            queue.extend([(child, depth) for child in node.value])
         else:
             for key_node, value_node in node.value:
-                stack.append((key_node, depth))
-                stack.append((value_node, depth))
+                queue.append((key_node, depth))
+                queue.append((value_node, depth))
 
 
 def _check_number(node, loader, line: int) -> None:
