@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from skillyard.format.frontmatter import split_frontmatter
 from skillyard.format.yamlload import (
     DuplicateKeyError,
+    YAMLLimitError,
     YAMLParseError,
     load_simple,
     load_with_lines,
@@ -89,3 +90,28 @@ def test_nested_frontmatter_reads_the_same() -> None:
                                   "a: |\n  x\n", "a: b: c\n", "a: 'x\n  y'\n", "a: \"x\\ty\"\n", "a: [b, 1]\n"])
 def test_fast_path_steps_aside(text: str) -> None:
     assert load_simple(text) is None
+
+
+def bounded_result(load, text: str):
+    try:
+        return ("ok", load(text))
+    except YAMLLimitError as exc:
+        return (exc.rule, None)
+    except DuplicateKeyError:
+        return ("duplicate", None)
+    except YAMLParseError:
+        return ("error", None)
+
+
+long_documents = st.tuples(documents, st.sampled_from(["a", "[a, ", "x: y\n", "&a ", "*a, "]), st.integers(0, 40_000)).map(
+    lambda t: t[0] + "k: " + t[1] * t[2] + "\n")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(documents, long_documents))
+@example("tags: [" + "a, " * 20_000 + "a]\n")
+@example("description: " + "x" * 70_000 + "\n")
+def test_the_gated_fast_path_agrees_with_the_bounded_loader(text: str) -> None:
+    """What `load_with_lines` answers (fast path first, when the text is small) equals the bounded loader's answer,
+    refusals included: the fast path can never let through what the limits refuse."""
+    assert bounded_result(load_with_lines, text) == bounded_result(load_with_pyyaml, text)
