@@ -3,7 +3,12 @@
 Each generated page is a plain `.md` file whose content is one raw HTML block (meta `skillyard_html: true`). Any
 Markdown builder renders it the same, but Python-Markdown re-parses every raw block with an HTML parser, which
 was most of the build time at thousands of skills. Without this hook the output is the same, only slower.
+
+Every page also gets a Content-Security-Policy meta (skillyard.site.csp): the theme's inline scripts by hash,
+other scripts only from the site, so nothing in a page's content can run even if it slipped past the sanitiser.
 """
+
+from skillyard.site.csp import add_policy
 
 
 def on_page_markdown(markdown, page, config, files):
@@ -16,3 +21,7 @@ def on_page_markdown(markdown, page, config, files):
 def on_page_content(html, page, config, files):
     stashed = getattr(page, "skillyard_html", None)
     return stashed.strip() + "\n" if stashed is not None else html
+
+
+def on_post_page(output, page, config):
+    return add_policy(output, page.content or "")

@@ -265,3 +265,29 @@ def test_any_mix_of_attacks_stays_inert(pieces, noise):
     text = noise.join(pieces)
     assert_inert(BodyRenderer().render(text, files=FILES, file_base=BASE))
     assert_inert(clean_html(text, files=FILES, file_base=BASE))
+
+
+def test_the_page_policy_never_allows_a_script_from_the_content_by_hash():
+    from skillyard.site.csp import add_policy, theme_script_hashes
+
+    content = "<p>x</p><script>alert(1)</script>"
+    page = f"<html><head><script>theme()</script></head><body>{content}<script>tail()</script></body></html>"
+    hashes = theme_script_hashes(page, content)
+    assert len(hashes) == 2 and theme_script_hashes(content, "") != [] and \
+        not set(theme_script_hashes(content, "")) & set(hashes)
+    out = add_policy(page, content)
+    assert out.startswith('<html><head>\n  <meta http-equiv="Content-Security-Policy" content="script-src \'self\' ')
+    assert "object-src 'none'; base-uri 'self'" in out
+
+
+def test_every_generated_page_carries_the_policy(tmp_path):
+    registry = write_registry(tmp_path / "repo", [BENIGN])
+    build_site(registry, tmp_path / "repo", tmp_path / "out", config=CONFIG, work_dir=tmp_path / "work")
+    pages = list((tmp_path / "out").rglob("*.html"))
+    assert len(pages) >= 5
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        if page.name == "404.html":
+            continue
+        head = text.split("<head>", 1)[1].lstrip()
+        assert head.startswith('<meta http-equiv="Content-Security-Policy" content="script-src \'self\''), page

@@ -204,3 +204,21 @@ def test_the_check_sees_script_when_an_active_file_is_served(browser, site_serve
     assert tab.evaluate("typeof window.__ran") == "string"
     context.close()
     assert any(path.startswith("/__ran__/") for path in SERVED_PATHS[before:])
+
+
+def test_the_page_policy_blocks_script_that_slipped_into_a_page(browser, site_server):
+    """Defence in depth: HTML injected into a skill page cannot run inline handlers or inline scripts."""
+    context = browser.new_context()
+    tab = context.new_page()
+    violations = []
+    tab.on("console", lambda m: violations.append(m.text) if "Content Security Policy" in m.text else None)
+    tab.goto(site_server + "/skills/evil-skill/", wait_until="load")
+    tab.evaluate("""() => {
+        document.querySelector('.sy-body').insertAdjacentHTML('beforeend', '<img src="x" onerror="window.__csp=1">');
+        document.querySelector('.sy-body img[src="x"]').addEventListener('error', () => { window.__failed = 1; });
+        const s = document.createElement('script'); s.textContent = 'window.__csp=2'; document.body.append(s);
+    }""")
+    tab.wait_for_function("() => window.__failed === 1")  # the image's error event has fired (its handler refused)
+    assert tab.evaluate("typeof window.__csp") == "undefined"
+    assert violations
+    context.close()
