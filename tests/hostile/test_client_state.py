@@ -314,6 +314,26 @@ def test_a_tampered_skill_lock_cannot_make_uninstall_delete_other_files(tmp_path
     assert state(project) is None
 
 
+@pytest.mark.parametrize("content", ["[" * 100_000, "{not json", "\udcff"], ids=["deep", "broken", "bad-utf8"])
+def test_a_hostile_project_lockfile_gives_a_clear_error(tmp_path, skill_home, skill_cli, content):
+    project = tmp_path / "p"
+    project.mkdir()
+    (project / "skills.lock.json").write_bytes(content.encode("utf-8", "surrogateescape"))
+    result = skill_cli("install", "--project-dir", str(project))
+    assert result.code != 0 and "Traceback" not in result.out + result.err
+    assert "skills.lock.json" in result.err and "fix:" in result.err
+    assert sorted(p.name for p in project.iterdir()) == ["skills.lock.json"]
+
+
+def test_an_oversized_project_lockfile_is_not_read(tmp_path, skill_home, skill_cli):
+    project = tmp_path / "p"
+    project.mkdir()
+    with open(project / "skills.lock.json", "wb") as handle:
+        handle.truncate(17 * 1024 * 1024)  # sparse: no real disk use
+    result = skill_cli("install", "--project-dir", str(project))
+    assert result.code != 0 and "at most" in result.err
+
+
 def test_a_tampered_journal_cannot_point_recovery_at_other_folders(tmp_path, skill_home, sources):
     from skillyard.client import store
     from skillyard.errors import SkillyardError

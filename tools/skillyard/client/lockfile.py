@@ -16,6 +16,8 @@ from skillyard.fsutil import write_atomic
 SCHEMA_VERSION = "1.0"
 SKILL_LOCK = "skill.lock.json"
 PROJECT_LOCK = "skills.lock.json"
+# A lockfile may come with a cloned project: bound what is read. 16 MiB holds ~50,000 file entries.
+MAX_LOCK_BYTES = 16 * 1024 * 1024
 
 
 def dumps(document: dict) -> str:
@@ -31,9 +33,16 @@ def _read(path: Path, kind: str) -> dict:
     from skillyard.format.schemas import check_document
 
     try:
+        size = Path(path).stat().st_size
+        if size > MAX_LOCK_BYTES:
+            raise SkillyardError(f"{path} is {size} bytes; a lockfile is at most {MAX_LOCK_BYTES}.",
+                                 "Restore it from version control, or delete it and reinstall the skill(s).")
         document = json.loads(Path(path).read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise
+    except RecursionError:
+        raise SkillyardError(f"{path} is nested too deeply to be a lockfile.",
+                             "Restore it from version control, or delete it and reinstall the skill(s).") from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise SkillyardError(f"{path} is not readable JSON: {exc}.",
                              "Restore it from version control, or delete it and reinstall the skill(s).") from None

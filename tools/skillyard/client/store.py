@@ -31,6 +31,7 @@ LOCK_FILE = ".skill-cli.lock"
 STAGING_PREFIX = ".staging-"
 RETIRED_PREFIX = ".retired-"
 JOURNAL_PREFIX = ".journal-"
+MAX_JOURNAL_BYTES = 32 * 1024 * 1024  # a journal holds one skill lock (see lockfile.MAX_LOCK_BYTES) and little else
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,6 +254,8 @@ def read_journals(root: Path) -> list[tuple[Path, dict]]:
     out = []
     for path in sorted(folder.glob(f"{JOURNAL_PREFIX}*.json")):
         try:
+            if path.stat().st_size > MAX_JOURNAL_BYTES:
+                raise ValueError(f"it is larger than {MAX_JOURNAL_BYTES} bytes")
             intent = json.loads(path.read_text(encoding="utf-8"))
             name = check_name(intent["name"])
             if path.name != f"{JOURNAL_PREFIX}{name}.json" or intent["action"] not in ("install", "uninstall"):
@@ -264,7 +267,7 @@ def read_journals(root: Path) -> list[tuple[Path, dict]]:
                 if leaf is not None and not (isinstance(leaf, str) and leaf.startswith(f"{prefix}{name}-")
                                              and path_problem(leaf) is None and "/" not in leaf):
                     raise ValueError(f"its `{key}` is not a {prefix}{name}-* folder")
-        except (OSError, ValueError, KeyError, TypeError, SkillyardError) as exc:
+        except (OSError, ValueError, KeyError, TypeError, RecursionError, SkillyardError) as exc:
             raise SkillyardError(f"{path} is not a readable change journal ({exc}); the change it recorded was "
                                  "not finished.",
                                  f"Delete {path.name}, then reinstall the skill it names with --force.") from None
