@@ -343,6 +343,12 @@ def test_tar_link_cannot_copy_a_skipped_hidden_file():
         github.skill_files(tarball(tree), github.parse_ref("github:evil/demo"))
 
 
+def test_skill_folder_inside_metadata_is_refused():
+    tree = {f"x/.git/{name}": data for name, data in skill_tree().items()}
+    with pytest.raises(SkillyardError, match="version-control"):
+        github.skill_files(tarball(tree), github.parse_ref("github:evil/demo/x/.git"))
+
+
 @pytest.mark.parametrize(("extra", "needle"), [
     ({"README.md": b"a", "readme.md": b"b"}, "letter case"),
     ({"notes": b"a", "notes/inner.md": b"b"}, "also used as a folder"),
@@ -492,6 +498,21 @@ def test_endless_redirect_chain_is_refused(hostile):
     with pytest.raises(FetchError, match="redirected more than 5 times"):
         fetch(hostile.url + "/hop/0", retries=0)
     assert len(hostile.log) == 6
+
+
+def test_malformed_answers_are_clear_errors_not_retried(hostile):
+    def many_headers(handler):
+        handler.wfile.write(b"HTTP/1.1 200 OK\r\n" + b"X-Pad: a\r\n" * 500 + b"\r\n")
+
+    def garbage(handler):
+        handler.wfile.write(b"SSH-2.0-OpenSSH_9.0\r\n")
+
+    hostile.routes["/headers"], hostile.routes["/garbage"] = many_headers, garbage
+    for path in ("/headers", "/garbage"):
+        hostile.log.clear()
+        with pytest.raises(FetchError, match="not valid HTTP") as info:
+            fetch(hostile.url + path, retries=3, backoff=0.01)
+        assert info.value.kind == "http" and len(hostile.log) == 1
 
 
 # ---------------------------------------------------------------------------------------------- item 8: size caps

@@ -257,6 +257,8 @@ def skill_files(data: bytes, ref: GitHubRef) -> tuple[str, dict[str, tuple[bytes
     """(folder, {path inside the skill folder: (bytes, executable)}, commit) from a tarball, safely."""
     archive = read_archive(data)
     folder = find_skill_folder(list(archive.files) + list(archive.links), ref)
+    if folder and path_problem(folder):
+        raise _refuse(folder, path_problem(folder))
     prefix = folder + "/" if folder else ""
     for rel in archive.specials:
         if rel.startswith(prefix):

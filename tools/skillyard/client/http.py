@@ -442,6 +442,11 @@ def _network_error(url: str, exc: BaseException, timeout: float, deadline: float
         text = getattr(reason, "strerror", None) or str(reason)
         return FetchError(f"{shown}: cannot connect ({text})", "Check your connection, or use --offline.",
                           kind="network", url=shown)
+    if isinstance(reason, http.client.HTTPException) and not isinstance(
+            reason, http.client.RemoteDisconnected | http.client.IncompleteRead):
+        return FetchError(f"{shown}: the server's answer is not valid HTTP ({type(reason).__name__}: "
+                          f"{str(reason)[:80]})", "Check the URL; report the host if it persists.", kind="http",
+                          url=shown)
     return FetchError(f"{shown}: connection lost ({type(reason).__name__})", "Try again, or use --offline.",
                       kind="reset", url=shown)
 
