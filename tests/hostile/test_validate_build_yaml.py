@@ -390,3 +390,11 @@ def test_a_damaged_cache_row_is_a_miss_not_a_crash(repo, tmp_path, monkeypatch, 
     build_registry(repo.root)
     _sql(repo, "UPDATE skills SET findings = ?, line = 'forged' WHERE path = 'skills/alpha'", findings)
     assert build_registry(repo.root).outputs == fresh
+
+
+@pytest.mark.parametrize("ref", ["--output=clobbered", "-p", "main bad"])
+def test_changed_since_refuses_a_ref_that_git_would_read_as_an_option(repo, ref):
+    done = subprocess.run([SKILLYARD, "validate", f"--changed-since={ref}"], cwd=repo.root, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode != 0 and "is not a git ref" in done.stderr and "Traceback" not in done.stderr
+    assert not (repo.root / "clobbered...HEAD").exists() and not (repo.root / "clobbered").exists()

@@ -90,6 +90,8 @@ def changed_files(root: Path, ref: str) -> list[str]:
     """Files changed since the merge base with `ref`, plus uncommitted and untracked changes."""
     from skillyard.errors import SkillyardError
 
+    if not ref or ref.startswith("-") or any(c.isspace() or ord(c) < 32 for c in ref):
+        raise SkillyardError(f"{ref!r} is not a git ref", "Pass a branch, tag or commit name (it cannot start with `-`).")
     diff = _git(root, "diff", "--name-only", "--no-renames", f"{ref}...HEAD", check=False)
     if diff.returncode != 0:
         raise SkillyardError(f"git cannot compare with {ref!r}: {diff.stderr.strip()}",
