@@ -20,6 +20,24 @@ def test_write_replaces_whole_file_with_the_asked_mode(tmp_path):
     assert sorted(p.name for p in target.parent.iterdir()) == ["registry.json"]
 
 
+def test_a_durable_write_flushes_the_file_and_then_its_folder(tmp_path, monkeypatch):
+    import os
+
+    flushed = []
+    real = os.fsync
+
+    def record(fd):
+        flushed.append(stat.S_ISDIR(os.fstat(fd).st_mode))
+        return real(fd)
+
+    monkeypatch.setattr(os, "fsync", record)
+    write_atomic(tmp_path / "a.json", "x", durable=True)
+    assert flushed == [False, True]
+    flushed.clear()
+    write_atomic(tmp_path / "b.json", "x")
+    assert flushed == []
+
+
 def test_a_failed_write_keeps_the_old_content_and_no_temp_file(tmp_path):
     target = tmp_path / "lock.json"
     target.write_text("old")

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from skillyard.errors import SkillyardError
-from skillyard.fsutil import write_atomic
+from skillyard.fsutil import fsync_dir, write_atomic
 
 SKILLS_SUBDIR = Path(".agents") / "skills"
 SKILL_LOCK = "skill.lock.json"
@@ -181,6 +181,7 @@ def swap_in(dest: Path, staging: Path, retired: Path) -> bool:
             else:
                 os.rename(dest, retired)
         os.rename(staging, dest)
+        fsync_dir(dest.parent)  # the swap reaches the disk before the lockfiles that describe it
     if os.path.lexists(retired):
         remove_tree(retired)
     return True
