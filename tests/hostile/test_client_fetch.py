@@ -430,6 +430,55 @@ def test_tls_handshake_that_drips_is_cut_off_by_the_deadline():
     assert time.monotonic() - started < 10
 
 
+@pytest.fixture
+def tls_hostile(tmp_path, monkeypatch):
+    """The hostile server behind TLS, with a self-signed certificate the client is told to trust."""
+    import datetime
+    import ipaddress
+    import ssl
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")])
+    now = datetime.datetime.now(datetime.UTC)
+    cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
+            .serial_number(x509.random_serial_number()).not_valid_before(now - datetime.timedelta(hours=1))
+            .not_valid_after(now + datetime.timedelta(hours=1))
+            .add_extension(x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]), False)
+            .add_extension(x509.BasicConstraints(ca=True, path_length=None), True)
+            .sign(key, hashes.SHA256()))
+    (tmp_path / "cert.pem").write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    (tmp_path / "key.pem").write_bytes(key.private_bytes(serialization.Encoding.PEM,
+                                                         serialization.PrivateFormat.PKCS8,
+                                                         serialization.NoEncryption()))
+    monkeypatch.setenv("SSL_CERT_FILE", str(tmp_path / "cert.pem"))
+    server = HostileServer()
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(tmp_path / "cert.pem", tmp_path / "key.pem")
+    server.httpd.socket = context.wrap_socket(server.httpd.socket, server_side=True)
+    server.url = server.url.replace("http://", "https://")
+    yield server
+    server.stop()
+
+
+def test_deadline_and_caps_hold_over_tls(tls_hostile):
+    body = b"registry bytes " * 1000
+    tls_hostile.routes["/ok"] = static(gzip.compress(body), headers={"Content-Encoding": "gzip"})
+    tls_hostile.routes["/slow"] = drip(tls_hostile, b"x" * 100)
+    tls_hostile.routes["/bomb"] = static(_bomb(64 * 1024 * 1024, 31), headers={"Content-Encoding": "gzip"})
+    assert fetch(tls_hostile.url + "/ok", retries=0).body == body
+    started = time.monotonic()
+    with pytest.raises(FetchError, match="deadline of 2 s"):
+        fetch(tls_hostile.url + "/slow", timeout=2, deadline=2, retries=0)
+    assert time.monotonic() - started < 10
+    with pytest.raises(FetchError, match="decompressed body is larger than the limit of 1,000,000 bytes"):
+        fetch(tls_hostile.url + "/bomb", max_bytes=1_000_000, retries=0)
+
+
 def test_server_that_never_answers_times_out(hostile):
     hostile.routes["/mute"] = silent(hostile)
     started = time.monotonic()
