@@ -95,6 +95,7 @@ def build(tmp_path: Path, registry: Path):
     ("assets/movie.swf", "suffix `.swf`"),
     ("assets/page.shtml", "suffix `.shtml`"),
     ("assets/thing.unknownext", "suffix `.unknownext`"),
+    ("src/main.rs", "suffix `.rs`"),
 ])
 def test_a_file_the_site_must_not_serve_leaves_only_its_skill_out(tmp_path, rel, reason):
     data = b"<script>fetch('/__ran__')</script>"
@@ -291,3 +292,39 @@ def test_every_generated_page_carries_the_policy(tmp_path):
             continue
         head = text.split("<head>", 1)[1].lstrip()
         assert head.startswith('<meta http-equiv="Content-Security-Policy" content="script-src \'self\''), page
+
+
+# --- the publication rule itself -------------------------------------------------------------------------------
+
+# Types a browser renders as a document that can run script (any XML type can pull in XSLT or XHTML script).
+ACTIVE_TYPES = re.compile(r"\+xml$|/xml$|html|svg|javascript|ecmascript|pdf|css|shockwave|rfc822|xslt", re.I)
+_NAMES = st.sampled_from(["SKILL.md", "a", "A", "x.html", "x.HTM", "y.svg", "z.xml", "page.xhtml", "s.xsl",
+                          "t.js", "u.pdf", "v.md", "w.py", "LICENSE", "..", "a..b", ".env", "con", "x\\..\\y",
+                          "\u202e", "ok.txt", "img.png", "", " ", "n.", "d.json"])
+_PATHS = st.lists(_NAMES, min_size=1, max_size=20).map("/".join)
+
+
+def test_no_inert_suffix_maps_to_a_type_a_browser_runs():
+    import mimetypes
+
+    for suffix in sorted(publish.INERT_SUFFIXES):
+        guessed = mimetypes.guess_type(f"file{suffix}")[0] or "application/octet-stream"
+        assert not ACTIVE_TYPES.search(guessed), (suffix, guessed)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(_PATHS, min_size=1, max_size=6), min_size=1, max_size=5))
+def test_the_well_known_index_is_always_one_npx_skills_accepts(file_lists):
+    import mimetypes
+
+    from skillyard.site.machine import well_known_index
+
+    skills = [{"name": f"s{i}", "description": "d", "files": [{"path": p} for p in ["SKILL.md", *paths]]}
+              for i, paths in enumerate(file_lists)]
+    published = {s["name"] for s in skills if not publish.skill_problems(s)}
+    index = well_known_index({"skills": skills}, published)
+    assert npx_skills_accepts(index)
+    for entry in index["skills"]:
+        for rel in entry["files"]:
+            assert publish.file_problem(rel) is None
+            assert not ACTIVE_TYPES.search(mimetypes.guess_type(rel)[0] or ""), rel

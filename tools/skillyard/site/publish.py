@@ -21,13 +21,15 @@ from pathlib import Path, PurePosixPath
 from skillyard.format.paths import is_hidden, path_problem, path_set_problems
 
 # Suffixes served as text, images, fonts or downloads: never as a document that can run script. No `.js`/`.mjs`
-# either (a same-origin script is a gadget against any page on the origin that trusts 'self'), no `.css`, `.pdf`.
+# either (a same-origin script is a gadget against any page on the origin that trusts 'self'), no `.css`, `.pdf`,
+# and no `.rs`: the common type tables (mime-db, which GitHub Pages uses; Python's) map it to
+# `application/rls-services+xml`, which a browser renders as XML, stylesheets and scripts included.
 INERT_SUFFIXES = frozenset({
     # text and data
     ".md", ".markdown", ".txt", ".text", ".rst", ".adoc", ".log", ".json", ".jsonl", ".ndjson", ".ipynb",
     ".yaml", ".yml", ".toml", ".ini", ".cfg", ".conf", ".csv", ".tsv", ".sql", ".diff", ".patch", ".lock",
     # source code shown as text or downloaded
-    ".py", ".pyi", ".sh", ".bash", ".zsh", ".fish", ".ps1", ".bat", ".cmd", ".rb", ".go", ".rs", ".java", ".kt",
+    ".py", ".pyi", ".sh", ".bash", ".zsh", ".fish", ".ps1", ".bat", ".cmd", ".rb", ".go", ".java", ".kt",
     ".c", ".h", ".cc", ".cpp", ".hpp", ".cs", ".swift", ".r", ".lua", ".pl", ".ts", ".tsx", ".jsx", ".j2", ".jinja",
     # raster images, fonts, archives and office documents
     ".png", ".jpg", ".jpeg", ".gif", ".webp", ".avif", ".bmp", ".ico", ".woff", ".woff2", ".ttf", ".otf",
