@@ -7,6 +7,7 @@ capped while streaming (memory stays bounded); redirect loops, depth bombs and l
 error. Every server here is a real HTTP server on 127.0.0.1.
 """
 
+# ruff: noqa: F811 - pytest fixtures imported from tests.support are parameters of the tests below
 from __future__ import annotations
 
 import gzip
@@ -151,7 +152,7 @@ def hostile():
 
 
 @pytest.fixture
-def fast_deadline(monkeypatch, skill_home):  # noqa: F811 - fixture
+def fast_deadline(monkeypatch, skill_home):
     monkeypatch.setenv("SKILL_HTTP_DEADLINE", "2")
     monkeypatch.setenv("SKILL_HTTP_RETRIES", "1")
 
@@ -169,7 +170,7 @@ def snapshot(*roots: Path) -> dict[str, str]:
     return out
 
 
-def home_dirs(skill_home: Path) -> tuple[Path, Path]:  # noqa: F811 - fixture name as a parameter
+def home_dirs(skill_home: Path) -> tuple[Path, Path]:
     return skill_home, Path(os.environ["HOME"])
 
 
@@ -239,7 +240,7 @@ def refused(result, *needles: str) -> None:
 
 
 @pytest.mark.parametrize("path", REFUSED_PATHS)
-def test_registry_entry_with_metadata_path_is_refused_before_download(git_server, skill_cli, skill_home, path):  # noqa: F811
+def test_registry_entry_with_metadata_path_is_refused_before_download(git_server, skill_cli, skill_home, path):
     url = publish_hostile(git_server, {path: PAYLOAD})
     assert skill_cli("source", "add", url, "--name", "acme").code == 0
     before = snapshot(*home_dirs(skill_home))
@@ -257,7 +258,7 @@ def test_registry_entry_with_metadata_path_is_refused_before_download(git_server
     ({".github/workflows/ci.yml": b"on: push\n"}, "hidden file"),
     ({"refs/\u202egnp.md": b"x"}, "U+202E"),
 ])
-def test_registry_entry_with_colliding_or_hidden_paths_is_refused(git_server, skill_cli, skill_home, extra, needle):  # noqa: F811
+def test_registry_entry_with_colliding_or_hidden_paths_is_refused(git_server, skill_cli, skill_home, extra, needle):
     url = publish_hostile(git_server, extra)
     assert skill_cli("source", "add", url, "--name", "acme").code == 0
     before = snapshot(*home_dirs(skill_home))
@@ -267,7 +268,7 @@ def test_registry_entry_with_colliding_or_hidden_paths_is_refused(git_server, sk
     assert snapshot(*home_dirs(skill_home)) == before
 
 
-def test_clean_registry_entry_still_installs(git_server, skill_cli, skill_home):  # noqa: F811
+def test_clean_registry_entry_still_installs(git_server, skill_cli, skill_home):
     """Each file is fetched with its declared size as the cap: incompressible bytes sent gzip-encoded still fit."""
     noise = hashlib.sha512(b"noise").digest() * 3
     publish_registry(git_server, "acme", "skills", [demo_spec(files={"references/notes.md": "# Notes\n",
@@ -280,7 +281,7 @@ def test_clean_registry_entry_still_installs(git_server, skill_cli, skill_home):
     assert all(r.header("Accept-Encoding") == "gzip" for r in git_server.requests("/skills/demo/"))
 
 
-def test_skill_file_larger_than_its_entry_declares_is_cut_off(git_server, skill_cli, skill_home):  # noqa: F811
+def test_skill_file_larger_than_its_entry_declares_is_cut_off(git_server, skill_cli, skill_home):
     registry = publish_registry(git_server, "acme", "skills", [demo_spec()])
     entry = next(s for s in registry["skills"] if s["name"] == "demo")
     git_server.commit("acme", "skills", {"skills/demo/references/notes.md": "x" * 5_000_000})  # served, not listed
@@ -292,7 +293,7 @@ def test_skill_file_larger_than_its_entry_declares_is_cut_off(git_server, skill_
     assert snapshot(*home_dirs(skill_home)) == before
 
 
-def test_registry_entry_declaring_too_much_is_refused(git_server, skill_cli, skill_home):  # noqa: F811
+def test_registry_entry_declaring_too_much_is_refused(git_server, skill_cli, skill_home):
     registry = publish_registry(git_server, "acme", "skills", [demo_spec()])
     entry = next(s for s in registry["skills"] if s["name"] == "demo")
     entry["files"][0]["size"] = 10 * 1024 ** 3
@@ -307,7 +308,7 @@ def test_registry_entry_declaring_too_much_is_refused(git_server, skill_cli, ski
 
 
 @pytest.mark.parametrize("path", REFUSED_PATHS)
-def test_tarball_with_metadata_member_refuses_the_install(hostile, monkeypatch, skill_cli, skill_home, path):  # noqa: F811
+def test_tarball_with_metadata_member_refuses_the_install(hostile, monkeypatch, skill_cli, skill_home, path):
     ref = serve_tarball(hostile, monkeypatch, tarball(skill_tree(**{path: PAYLOAD})))
     before = snapshot(*home_dirs(skill_home))
     refused(skill_cli("install", ref), path, "nothing was installed")
@@ -369,7 +370,7 @@ def test_tar_member_listed_twice_is_refused():
         github.read_archive(buffer.getvalue())
 
 
-def test_clean_hidden_files_in_a_tarball_are_skipped_not_installed(hostile, monkeypatch, skill_cli, skill_home):  # noqa: F811
+def test_clean_hidden_files_in_a_tarball_are_skipped_not_installed(hostile, monkeypatch, skill_cli, skill_home):
     tree = skill_tree(**{".github/workflows/ci.yml": b"on: push\n", ".gitignore": b"*.pyc\n",
                          "references/.DS_Store": b"\0"})
     ref = serve_tarball(hostile, monkeypatch, tarball(tree))
@@ -378,6 +379,20 @@ def test_clean_hidden_files_in_a_tarball_are_skipped_not_installed(hostile, monk
     folder = Path(os.environ["HOME"]) / ".agents" / "skills" / "demo"
     installed = sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file())
     assert installed == ["SKILL.md", "references/notes.md", "skill.lock.json"]
+
+
+def test_project_install_of_hostile_entry_or_tarball_writes_no_project_lock(git_server, hostile, monkeypatch,
+                                                                            skill_cli, skill_home, tmp_path):
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "skills.lock.json").write_text('{"keep": "me"}\n')
+    url = publish_hostile(git_server, {".git/config": PAYLOAD})
+    assert skill_cli("source", "add", url, "--name", "acme").code == 0
+    ref = serve_tarball(hostile, monkeypatch, tarball(skill_tree(**{".gitmodules": PAYLOAD})))
+    before = snapshot(project, *home_dirs(skill_home))
+    refused(skill_cli("install", "demo", "--project-dir", str(project)), ".git/config")
+    refused(skill_cli("install", ref, "--project-dir", str(project)), ".gitmodules")
+    assert snapshot(project, *home_dirs(skill_home)) == before
 
 
 # ---------------------------------------------------------------------------------------------- item 8: deadlines
@@ -496,7 +511,7 @@ def test_retries_stay_inside_the_deadline(hostile):
     assert time.monotonic() - started < 10 and len(hostile.log) <= 3
 
 
-def test_slow_registry_is_cut_off_and_nothing_is_written(hostile, skill_cli, skill_home, fast_deadline):  # noqa: F811
+def test_slow_registry_is_cut_off_and_nothing_is_written(hostile, skill_cli, skill_home, fast_deadline):
     hostile.routes["/registry.json"] = drip(hostile, b"{" + b" " * 5000 + b"}")
     before = snapshot(*home_dirs(skill_home))
     started = time.monotonic()
@@ -505,7 +520,7 @@ def test_slow_registry_is_cut_off_and_nothing_is_written(hostile, skill_cli, ski
     assert snapshot(*home_dirs(skill_home)) == before
 
 
-def test_slow_skill_file_is_cut_off_and_nothing_is_installed(git_server, hostile, monkeypatch, skill_cli, skill_home,  # noqa: F811
+def test_slow_skill_file_is_cut_off_and_nothing_is_installed(git_server, hostile, monkeypatch, skill_cli, skill_home,
                                                              fast_deadline):
     registry = publish_registry(git_server, "acme", "skills", [demo_spec()])
     assert skill_cli("source", "add", registry_url(git_server, "acme", "skills"), "--name", "acme").code == 0
@@ -521,7 +536,7 @@ def test_slow_skill_file_is_cut_off_and_nothing_is_installed(git_server, hostile
     assert snapshot(*home_dirs(skill_home)) == before
 
 
-def test_slow_tarball_is_cut_off_and_nothing_is_installed(hostile, monkeypatch, skill_cli, skill_home, fast_deadline):  # noqa: F811
+def test_slow_tarball_is_cut_off_and_nothing_is_installed(hostile, monkeypatch, skill_cli, skill_home, fast_deadline):
     monkeypatch.setenv("SKILL_GITHUB_CODELOAD_URL", hostile.url)
     hostile.routes["/evil/demo/tar.gz/HEAD"] = drip(hostile, tarball(skill_tree()))
     before = snapshot(*home_dirs(skill_home))
@@ -562,6 +577,21 @@ def test_malformed_answers_are_clear_errors_not_retried(hostile):
         with pytest.raises(FetchError, match="not valid HTTP") as info:
             fetch(hostile.url + path, retries=3, backoff=0.01)
         assert info.value.kind == "http" and len(hostile.log) == 1
+
+
+@pytest.mark.parametrize("behaviour", ["loop", "silent", "drip-headers", "not-http"])
+def test_hostile_registry_server_leaves_nothing_behind(hostile, skill_cli, skill_home, fast_deadline, behaviour):
+    hostile.routes["/registry.json"] = {
+        "loop": redirect("/registry.json"), "silent": silent(hostile), "drip-headers": drip_headers(hostile),
+        "not-http": lambda handler: handler.wfile.write(b"220 smtp.example ESMTP\r\n"),
+    }[behaviour]
+    before = snapshot(*home_dirs(skill_home))
+    started = time.monotonic()
+    result = skill_cli("source", "add", hostile.url + "/registry.json", "--name", "evil")
+    refused(result, {"loop": "redirected", "silent": "within", "drip-headers": "deadline",
+                     "not-http": "not valid HTTP"}[behaviour])
+    assert time.monotonic() - started < 20
+    assert snapshot(*home_dirs(skill_home)) == before
 
 
 # ---------------------------------------------------------------------------------------------- item 8: size caps
@@ -611,7 +641,7 @@ def test_content_length_lies(hostile):
 
 
 @pytest.mark.parametrize("variant", ["plain", "gzip-bomb"])
-def test_registry_over_the_configured_cap_is_refused(hostile, monkeypatch, skill_cli, skill_home, variant):  # noqa: F811
+def test_registry_over_the_configured_cap_is_refused(hostile, monkeypatch, skill_cli, skill_home, variant):
     monkeypatch.setenv("SKILL_REGISTRY_MAX_BYTES", "100000")
     if variant == "plain":
         hostile.routes["/registry.json"] = static(b'{"pad": "' + b"x" * 200000 + b'"}')
@@ -622,7 +652,7 @@ def test_registry_over_the_configured_cap_is_refused(hostile, monkeypatch, skill
     assert snapshot(*home_dirs(skill_home)) == before
 
 
-def test_registry_cap_keeps_the_cached_copy(git_server, skill_cli, skill_home, monkeypatch):  # noqa: F811
+def test_registry_cap_keeps_the_cached_copy(git_server, skill_cli, skill_home, monkeypatch):
     publish_registry(git_server, "acme", "skills", [demo_spec()])
     assert skill_cli("source", "add", registry_url(git_server, "acme", "skills"), "--name", "acme").code == 0
     cached = snapshot(skill_home / "cache")
@@ -638,14 +668,14 @@ def test_registry_cap_keeps_the_cached_copy(git_server, skill_cli, skill_home, m
 
 @pytest.mark.parametrize("body", [b"[" * 200000, b'{"schema_version": "1.0", "skills": ' + b"[" * 50000 + b"]" * 50000
                                   + b"}"])
-def test_json_depth_bomb_is_a_clear_error(hostile, skill_cli, skill_home, body):  # noqa: F811
+def test_json_depth_bomb_is_a_clear_error(hostile, skill_cli, skill_home, body):
     hostile.routes["/registry.json"] = static(body)
     before = snapshot(*home_dirs(skill_home))
     refused(skill_cli("source", "add", hostile.url + "/registry.json", "--name", "deep"), "nested too deeply")
     assert snapshot(*home_dirs(skill_home)) == before
 
 
-def test_bad_limits_in_config_are_clear_errors(skill_cli, skill_home, monkeypatch):  # noqa: F811
+def test_bad_limits_in_config_are_clear_errors(skill_cli, skill_home, monkeypatch):
     monkeypatch.setenv("SKILL_HTTP_DEADLINE", "0")
     from skillyard.client.config import load_config
 
@@ -701,7 +731,7 @@ def test_huge_tar_header_is_refused_with_bounded_memory(tmp_path, type_):
     assert int(max_rss_kib) < 200 * 1024  # the 300 MB header was never read into memory
 
 
-def test_tar_stream_expanding_past_the_cap_is_refused(hostile, monkeypatch, skill_cli, skill_home):  # noqa: F811
+def test_tar_stream_expanding_past_the_cap_is_refused(hostile, monkeypatch, skill_cli, skill_home):
     monkeypatch.setattr(github, "MAX_STREAM_BYTES", 2 * 1024 * 1024)
     ref = serve_tarball(hostile, monkeypatch, tarball(skill_tree(**{"assets/zeros.bin": bytes(3 * 1024 * 1024)})))
     before = snapshot(*home_dirs(skill_home))
