@@ -334,6 +334,32 @@ def test_an_oversized_project_lockfile_is_not_read(tmp_path, skill_home, skill_c
     assert result.code != 0 and "at most" in result.err
 
 
+@pytest.mark.parametrize("intent", [
+    {"action": "install", "name": NAME, "scope": "project", "targets": [], "lock": "x"},
+    {"action": "install", "name": NAME, "scope": "elsewhere", "targets": [], "lock": {}},
+    {"action": "install", "name": NAME, "scope": "project", "targets": [7], "lock": {"skill": NAME}},
+    {"action": "uninstall", "name": NAME, "scope": "project", "targets": [{"mode": "link"}]},
+    {"action": "install", "name": "../x", "scope": "project", "targets": [], "lock": {}},
+    [1, 2], "text",
+], ids=["lock-not-object", "bad-scope", "bad-target", "target-without-path", "bad-name", "list", "string"])
+def test_a_malformed_journal_gives_a_clear_error_and_changes_nothing(tmp_path, skill_home, sources, skill_cli,
+                                                                     intent):
+    from skillyard.client import store
+
+    v1, _ = sources
+    project = tmp_path / "p"
+    project.mkdir()
+    do_install(project, v1)
+    journal = store.skills_dir(project) / f".journal-{NAME}.json"
+    journal.write_text(json.dumps(intent))
+    before = sorted(str(p) for p in project.rglob("*"))
+    result = skill_cli("uninstall", NAME, "--project-dir", str(project))
+    assert result.code != 0 and "Traceback" not in result.out + result.err
+    assert journal.name in result.err
+    assert sorted(str(p) for p in project.rglob("*")) == before
+    assert state_ok_without_journal(project, journal) == "1.0.0"
+
+
 def test_a_tampered_journal_cannot_point_recovery_at_other_folders(tmp_path, skill_home, sources):
     from skillyard.client import store
     from skillyard.errors import SkillyardError

@@ -444,6 +444,9 @@ def recover(root: Path) -> list[str]:
             raise SkillyardError(f"An interrupted change to {intent['name']} (journal {path}) could not be "
                                  f"finished: {exc.strerror or exc} ({exc.filename}).",
                                  f"Fix the cause, or delete {path.name} and reinstall with --force.") from None
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:  # a journal edited by hand
+            raise SkillyardError(f"The journal {path} is malformed ({type(exc).__name__}: {exc}).",
+                                 f"Delete {path.name}, then reinstall {intent['name']} with --force.") from None
         done.append(intent["name"])
     return done
 

@@ -261,6 +261,10 @@ def read_journals(root: Path) -> list[tuple[Path, dict]]:
             name = check_name(intent["name"])
             if path.name != f"{JOURNAL_PREFIX}{name}.json" or intent["action"] not in ("install", "uninstall"):
                 raise ValueError("it names another skill or an unknown action")
+            if intent.get("scope") not in ("project", "user") or not isinstance(intent.get("targets", []), list):
+                raise ValueError("its `scope` or `targets` is malformed")
+            if intent["action"] == "install" and not isinstance(intent.get("lock"), dict):
+                raise ValueError("it has no `lock`")
             if (intent.get("staging") is None) != (intent.get("retired") is None):
                 raise ValueError("it names only one of `staging` and `retired`")
             for key, prefix in (("staging", STAGING_PREFIX), ("retired", RETIRED_PREFIX)):
