@@ -58,6 +58,9 @@ HOSTILE_FRONTMATTER = [
     pytest.param("score: 1.0e+999\n", "yaml-value", 3, id="overflowing-float"),
     pytest.param("version: " + "9" * 5000 + "\n", "yaml-value", 3, id="5000-digit-int"),
     pytest.param("version: 99999999999999999999\n", "yaml-value", 3, id="beyond-int64"),
+    pytest.param("user-invocable: !!bool maybe\n", "yaml-value", 3, id="bool-tag-on-a-word"),
+    pytest.param("? !!bool x\n: y\n", "yaml-value", 3, id="bool-tag-on-a-key"),
+    pytest.param("metadata: !!map x\n", "yaml-value", 3, id="map-tag-on-a-scalar"),
 ]
 
 
@@ -105,7 +108,7 @@ def test_other_yaml_files_use_the_bounded_loader():
 
 pieces = st.sampled_from([
     "&a ", "*a", "&b ", "*b", "<<: ", "<<: *a", "!!python/object:os.system ", "!!binary ", "!!set ", "!x ", "!!str ",
-    "!!int ", "!!float ", "[", "]", "{", "}", ", ", ": ", "- ", "? ", "\n", "\n  ", "\n    ", "'", '"', "|\n  ", ">-\n  ",
+    "!!int ", "!!float ", "!!bool ", "!!null ", "!!map ", "!!seq ", "!!merge ", "[", "]", "{", "}", ", ", ": ", "- ", "? ", "\n", "\n  ", "\n    ", "'", '"', "|\n  ", ">-\n  ",
     ".nan", ".inf", "1e5", "0x1F", "9" * 30, "~", "yes", "x", "name", "description", "发票", "#", "%", "@", "`",
 ])
 hostile_yaml = st.one_of(

@@ -22,7 +22,9 @@ PREPASS_BYTES = 16 * 1024  # above this, nodes are counted on the event stream b
 INT_RANGE = 2**63  # integers must fit int64: the registry's JSON readers are not all Python
 _CORE = "tag:yaml.org,2002:"
 ALLOWED_TAGS = frozenset(_CORE + t for t in ("str", "int", "float", "bool", "null", "seq", "map", "merge"))
-_NUMBER_TAGS = frozenset((_CORE + "int", _CORE + "float"))
+_KIND_OF_TAG = {_CORE + t: ("sequence" if t == "seq" else "mapping" if t == "map" else "scalar")
+               for t in ("str", "int", "float", "bool", "null", "seq", "map", "merge")}
+_CHECKED_SCALARS = frozenset(_CORE + t for t in ("int", "float", "bool"))
 
 
 class YAMLParseError(Exception):
@@ -124,8 +126,11 @@ def load_with_pyyaml(text: str, *, max_bytes: int = MAX_BYTES) -> tuple[object, 
         if "nesting depth" in str(getattr(exc, "problem", "")):  # libyaml's own limit (1000), far above ours
             raise _depth_error(getattr(exc, "problem_mark", None)) from None
         raise YAMLParseError(exc) from exc
-    except (ValueError, OverflowError, RecursionError) as exc:  # numbers beyond what Python converts; never expected
-        raise YAMLLimitError("yaml-value", f"A value cannot be read: {exc}.", "Quote the value.") from None
+    except (YAMLParseError, DuplicateKeyError):
+        raise
+    except Exception as exc:  # noqa: BLE001 - PyYAML's constructors fail this way on values like `!!bool maybe`
+        raise YAMLLimitError("yaml-value", f"A value does not match its tag ({type(exc).__name__}).",
+                             "Remove the `!!` tag or write a value of that type.") from None
     finally:
         loader.dispose()
     lines: dict[str, int] = {}
@@ -190,9 +195,12 @@ def _check_nodes(root, loader, text: str) -> None:
             raise YAMLLimitError("yaml-tag", f"The YAML uses the tag `{tag}`.",
                                  "Remove the tag: values are plain strings, numbers, booleans, lists and mappings.",
                                  node.start_mark.line + 1)
+        if node.id != _KIND_OF_TAG[tag]:  # `!!map x`, `!!str [1]`
+            raise YAMLLimitError("yaml-value", f"The tag `{tag}` does not fit this value.",
+                                 "Remove the `!!` tag.", node.start_mark.line + 1)
         if node.id == "scalar":
-            if tag in _NUMBER_TAGS:
-                _check_number(node, loader, node.start_mark.line + 1)
+            if tag in _CHECKED_SCALARS:
+                _check_scalar(node, loader, node.start_mark.line + 1)
             continue
         if depth > MAX_DEPTH:
             raise _depth_error(node.start_mark)
@@ -205,9 +213,12 @@ def _check_nodes(root, loader, text: str) -> None:
                 queue.append((value_node, depth))
 
 
-def _check_number(node, loader, line: int) -> None:
+def _check_scalar(node, loader, line: int) -> None:
+    """A number must be one JSON can hold; an explicitly tagged bool or number must be one."""
     kind = node.tag[len(_CORE):]
-    if kind not in ("float", "int"):
+    if kind == "bool":
+        if node.value.lower() not in loader.bool_values:
+            raise YAMLLimitError("yaml-value", f"`{node.value[:40]}` is not a boolean.", "Write true or false.", line)
         return
     try:
         value = INT_RANGE if len(node.value) > 80 else getattr(loader, f"construct_yaml_{kind}")(node)
