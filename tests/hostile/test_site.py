@@ -180,6 +180,12 @@ def test_a_file_changed_after_the_registry_build_stops_the_build(tmp_path):
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.parametrize("name", ["con", "nul", "com1", "lpt9", "aux"])
+def test_a_skill_name_no_client_can_use_as_a_folder_is_not_served(name):
+    skill = {"name": name, "description": "d", "files": [{"path": "SKILL.md"}]}
+    assert "device name Windows reserves" in " ".join(publish.skill_problems(skill))
+
+
 @pytest.mark.parametrize("rel", ["SKILL.md", "references/guide.md", "scripts/x.py", "LICENSE", "a/b/c.json",
                                  "assets/logo.png", "notes.html.txt", "data.YAML"])
 def test_inert_files_are_served(rel):

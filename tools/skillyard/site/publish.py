@@ -18,7 +18,7 @@ import os
 import stat
 from pathlib import Path, PurePosixPath
 
-from skillyard.format.paths import is_hidden, path_problem, path_set_problems
+from skillyard.format.paths import component_problem, is_hidden, path_problem, path_set_problems
 
 # Suffixes served as text, images, fonts or downloads: never as a document that can run script. No `.js`/`.mjs`
 # either (a same-origin script is a gadget against any page on the origin that trusts 'self'), no `.css`, `.pdf`,
@@ -58,6 +58,9 @@ def skill_problems(skill: dict) -> list[str]:
     problems += [f"`{rel}` {why}" for rel, why in path_set_problems(paths)]
     if "SKILL.md" not in paths:
         problems.append("no `SKILL.md` is listed (well-known clients require it)")
+    folder_problem = component_problem(str(skill.get("name", "")))
+    if folder_problem:  # clients install into a folder of this name
+        problems.insert(0, f"the skill name, as a folder name, {folder_problem}")
     return problems
 
 
