@@ -20,13 +20,11 @@ so neither a lying Content-Length nor a gzip bomb can make the client hold more 
 
 from __future__ import annotations
 
-import contextlib
 import email.utils
 import http.client
 import io
 import ipaddress
 import socket
-import threading
 import time
 import urllib.error
 import urllib.request
@@ -292,79 +290,50 @@ class _DeadlinePassed(TimeoutError):
     """The whole-request deadline passed (distinct from an idle timeout)."""
 
 
-class _Watchdog:
-    """Shuts every socket of one fetch down when its deadline passes: the backstop for waits the per-read deadline
-    cannot reach, such as a TLS handshake whose server drips bytes."""
+def _deadline_connection(base: type, deadline: float) -> type:
+    """`base` (HTTP or HTTPS connection) whose connect, TLS handshake and every read and send end by `deadline`.
 
-    def __init__(self, deadline: float):
-        self.deadline = deadline
-        self.sockets: list = []
-        self.lock = threading.Lock()
-        self.timer: threading.Timer | None = None
-
-    def watch(self, sock) -> None:
-        with self.lock:
-            self.sockets.append(sock)
-            if self.timer is None:
-                self.timer = threading.Timer(max(0.0, self.deadline - time.monotonic()), self._fire)
-                self.timer.daemon = True
-                self.timer.start()
-
-    def _fire(self) -> None:
-        with self.lock:
-            for sock in self.sockets:
-                with contextlib.suppress(OSError):
-                    sock.shutdown(socket.SHUT_RDWR)
-
-    def cancel(self) -> None:
-        with self.lock:
-            if self.timer is not None:
-                self.timer.cancel()
-
-
-def _deadline_connection(base: type, watchdog: _Watchdog) -> type:
-    deadline = watchdog.deadline
+    The TLS handshake needs nothing more: the ssl module bounds a whole handshake by the socket's timeout, which
+    is never longer than what is left."""
 
     class Connection(base):
         def connect(self):
             left = deadline - time.monotonic()
             if left <= 0:
                 raise _DeadlinePassed()
-            if self.timeout is None or self.timeout > left:
+            clamped = self.timeout is None or self.timeout >= left
+            if clamped:
                 self.timeout = left
-            create = self._create_connection
-
-            def watched(*args, **kwargs):
-                sock = create(*args, **kwargs)
-                watchdog.watch(sock)
-                return sock
-
-            self._create_connection = watched
-            super().connect()
+            try:
+                super().connect()
+            except TimeoutError:
+                if clamped:  # the timeout that expired was the time left before the deadline
+                    raise _DeadlinePassed() from None
+                raise
             self.sock = _DeadlineSocket(self.sock, self.timeout, deadline)
 
     return Connection
 
 
 class _DeadlineHTTP(urllib.request.HTTPHandler):
-    def __init__(self, watchdog: _Watchdog):
+    def __init__(self, deadline: float):
         super().__init__()
-        self.watchdog = watchdog
+        self.deadline = deadline
 
     def do_open(self, http_class, req, **kwargs):
-        return super().do_open(_deadline_connection(http_class, self.watchdog), req, **kwargs)
+        return super().do_open(_deadline_connection(http_class, self.deadline), req, **kwargs)
 
 
 class _DeadlineHTTPS(urllib.request.HTTPSHandler):
-    def __init__(self, watchdog: _Watchdog):
+    def __init__(self, deadline: float):
         super().__init__()
-        self.watchdog = watchdog
+        self.deadline = deadline
 
     def do_open(self, http_class, req, **kwargs):
-        return super().do_open(_deadline_connection(http_class, self.watchdog), req, **kwargs)
+        return super().do_open(_deadline_connection(http_class, self.deadline), req, **kwargs)
 
 
-def _once(url: str, *, token, etag, last_modified, timeout, progress, accept, watchdog: _Watchdog,
+def _once(url: str, *, token, etag, last_modified, timeout, progress, accept, deadline: float,
           max_bytes: int) -> Response:
     headers = {"User-Agent": USER_AGENT, "Accept-Encoding": "gzip"}
     if accept:
@@ -377,7 +346,7 @@ def _once(url: str, *, token, etag, last_modified, timeout, progress, accept, wa
     if token:
         request.add_unredirected_header("Authorization", f"token {token}")
     opener = urllib.request.build_opener(_RedirectHandler(origin(url) if token else None, token),
-                                         _DeadlineHTTP(watchdog), _DeadlineHTTPS(watchdog))
+                                         _DeadlineHTTP(deadline), _DeadlineHTTPS(deadline))
     try:
         resp = opener.open(request, timeout=timeout)
     except urllib.error.HTTPError as exc:
@@ -476,24 +445,13 @@ def fetch(url: str, *, token: str | None = None, etag: str | None = None, last_m
     `deadline` (seconds) bounds the whole call including redirects and retries; `max_bytes` the body.
     """
     check_url(url)
-    watchdog = _Watchdog(time.monotonic() + deadline)
-    try:
-        return _fetch(url, token=token, etag=etag, last_modified=last_modified, timeout=timeout, retries=retries,
-                      backoff=backoff, max_retry_after=max_retry_after, progress=progress, accept=accept,
-                      sleep=sleep, deadline=deadline, watchdog=watchdog, max_bytes=max_bytes)
-    finally:
-        watchdog.cancel()
-
-
-def _fetch(url: str, *, token, etag, last_modified, timeout, retries, backoff, max_retry_after, progress, accept,
-           sleep, deadline: float, watchdog: _Watchdog, max_bytes: int) -> Response:
     attempt = 0
-    ends = watchdog.deadline
+    ends = time.monotonic() + deadline
     while True:
         wait: float | None = None
         try:
             return _once(url, token=token, etag=etag, last_modified=last_modified, timeout=timeout,
-                         progress=progress, accept=accept, watchdog=watchdog, max_bytes=max_bytes)
+                         progress=progress, accept=accept, deadline=ends, max_bytes=max_bytes)
         except _HTTPStatus as exc:
             error = _http_error(url, exc.status, exc.headers, token=bool(token), waited_out=attempt >= retries)
             if exc.status not in RETRY_STATUSES:
@@ -502,14 +460,10 @@ def _fetch(url: str, *, token, etag, last_modified, timeout, retries, backoff, m
             if wait is not None and wait > max_retry_after:
                 raise error from None
         except FetchError as exc:
-            if exc.kind == "truncated" and time.monotonic() >= ends:  # the watchdog cut the connection
-                raise _deadline_error(url, deadline) from None
             if exc.kind != "truncated":
                 raise
             error = exc
         except (urllib.error.URLError, OSError, http.client.HTTPException) as exc:
-            if time.monotonic() >= ends:
-                raise _deadline_error(url, deadline) from None
             error = _network_error(url, exc, timeout, deadline)
             if error.kind != "reset":
                 raise error from None
