@@ -334,3 +334,20 @@ def test_the_well_known_index_is_always_one_npx_skills_accepts(file_lists):
         for rel in entry["files"]:
             assert publish.file_problem(rel) is None
             assert not ACTIVE_TYPES.search(mimetypes.guess_type(rel)[0] or ""), rel
+
+
+@pytest.mark.parametrize("field", ["description", "display_name"])
+def test_a_registry_with_a_lone_surrogate_is_refused_with_a_message_not_a_traceback(tmp_path, capsys, field):
+    from skillyard.cli.main import skillyard_main
+
+    root = tmp_path / "repo"
+    registry = write_registry(root, [dict(BENIGN, display_name="Benign")])
+    data = json.loads(registry.read_text(encoding="utf-8"))
+    data["skills"][0][field] += "\ud800"
+    registry.write_text(json.dumps(data), encoding="utf-8")  # ASCII JSON: the surrogate travels as `\ud800`
+    code = skillyard_main(["site", "build", "--root", str(root), "--config", str(CONFIG),
+                           "--out", str(tmp_path / "out"), "--work-dir", str(tmp_path / "work")])
+    err = capsys.readouterr().err
+    assert code == 1 and "Traceback" not in err
+    assert str(registry) in err and "skill 'benign'" in err and "surrogate" in err and "skillyard build" in err
+    assert not (tmp_path / "out").exists()

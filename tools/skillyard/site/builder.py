@@ -67,6 +67,14 @@ def load_registry(path: Path) -> tuple[dict, bytes]:
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise SkillyardError(f"{path}: not valid JSON ({exc})", "Rebuild it with `skillyard build`.") from None
     check_document("registry", registry, what=str(path))
+    top = {key: value for key, value in registry.items() if key != "skills"}
+    for part in [top, *registry["skills"]]:  # a lone surrogate escape is valid JSON, but no page can hold it
+        try:
+            json.dumps(part, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            where = f"skill {part.get('name')!r}" if part is not top else "the registry's own fields"
+            raise SkillyardError(f"{path}: {where} hold a lone UTF-16 surrogate escape (such as \\ud800), not text",
+                                 "Rebuild registry.json with `skillyard build` from valid UTF-8 files.") from None
     bad = model.check_names(registry)
     if bad:
         raise SkillyardError(f"{path}: skill name(s) not usable in a URL: {', '.join(map(repr, bad[:5]))}",
