@@ -60,3 +60,10 @@ def test_a_skill_without_a_commit_links_to_the_site_copies():
     assert 'href="../../.well-known/agent-skills/demo/SKILL.md">SKILL.md</a>' in text
     assert "raw.example" not in text and "/tree/" not in text
     assert "<td>unknown</td>" in text
+
+
+def test_a_path_deeper_than_the_path_rule_is_listed_flat():
+    deep = "/".join(["d"] * 250) + "/f.md"
+    tree = model.file_tree([{"path": deep, "size": 1}, {"path": "a/b.md", "size": 2}])
+    assert tree[0]["name"] == "a/" and tree[0]["children"][0]["path"] == "a/b.md"
+    assert tree[1] == {"name": deep, "path": deep, "size": 1, "executable": False}
