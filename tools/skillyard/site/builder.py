@@ -123,8 +123,8 @@ MAX_SKILL_MD_BYTES = 2_000_000  # when registry.json gives no size; the page sho
 
 
 def read_bodies(registry: dict, root: Path, notes: list[str] | None = None) -> dict[str, str]:
-    """Each skill's SKILL.md body (frontmatter removed), read from its folder under `root`. A SKILL.md that is a
-    symlink, not a regular file or larger than registry.json says gives an empty body and a note, not a failure."""
+    """Each skill's SKILL.md body (frontmatter removed), read from its folder under `root`, never past the size
+    registry.json lists. A SKILL.md that is a symlink or not a regular file gives an empty body and a note."""
     from skillyard.format import split_frontmatter
 
     bodies = {}
