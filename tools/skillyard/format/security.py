@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from itertools import accumulate
+from itertools import accumulate, islice
 
 from skillyard.format import safety
 from skillyard.format.findings import Finding, Severity
@@ -21,11 +21,14 @@ MAX_FINDINGS_PER_RULE = 20  # per file; the rest are counted in one summary find
 # runs to the end of the file (CommonMark: an HTML block that never closes swallows the rest of the document).
 # `<!-->` and `<!--->` are complete empty comments.
 HIDDEN_HTML = re.compile(r"<!--(?!-?>)(.*?)(?:-->|\Z)|<\?(.*?)(?:\?>|\Z)|<!\[CDATA\[(.*?)(?:\]\]>|\Z)|<![A-Za-z]([^>]*)(?:>|\Z)", re.S)
+# Elements whose content a browser or GitHub's sanitiser never shows, and any element marked `hidden`.
+HIDDEN_ELEMENT = re.compile(r"<(script|style|template|noscript|title)\b[^>]*>(.*?)(?:</\1\s*>|\Z)|"
+                            r"<[A-Za-z][\w-]*\s[^<>]*?\bhidden\b[^<>]*>", re.S | re.I)
 HIDDEN_COMMENT = re.compile(r"<!--(?!-?>)(.*?)(?:-->|\Z)", re.S)  # HTML files: only comments are hidden
 # A link reference definition `[label]: destination "title"` is never rendered: `[//]: # (text)` and
 # `[comment]: <> (text)` are the well-known "Markdown comments". Found by its `[`; the line is checked in Python.
-_REF_DEF = re.compile(r"\[([^\]\n]{1,999})\]:")
-_REF_USE = re.compile(r"\[([^\]\n]{1,999})\]")
+_REF_DEF = re.compile(r"\[([^\[\]\n]{1,999})\]:")  # no `[` inside: each attempt stops at the next one
+_REF_USE = re.compile(r"\[([^\[\]\n]{1,999})\]")
 # reStructuredText: `.. text` that is not a directive (`.. name::`), target (`.. _x:`), footnote, citation or
 # substitution is a comment, and so is an empty `..` followed by an indented block.
 RST_COMMENT = re.compile(r"^\.\.(?:[ \t]+(?![_\[|]|[^\s:`]+::)\S|[ \t]*\n[ \t]+\S)", re.M)
@@ -41,7 +44,7 @@ CREDENTIAL_PATH = re.compile(
     r"|\bid_(?:rsa|ed25519|ecdsa)\b|/etc/shadow\b",
     re.M,
 )
-BASE64_BLOB = re.compile(r"[A-Za-z0-9+/]{200,}={0,2}")
+BASE64_BLOB = re.compile(r"(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{200,}={0,2}")  # tried only where a run starts
 # C0 and C1 controls other than tab, line feed, carriage return and form feed, and a carriage return that does not
 # end a line: terminals act on them (escape sequences, overwriting a line), so `cat` shows a reviewer other text.
 CONTROL = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f]|\r(?!\n)")
@@ -101,9 +104,11 @@ def scan_text(text: str, file: str, *, line_offset: int = 0, is_markdown: bool =
     found: list[Finding] = []
     counts: Counter[str] = Counter()
 
-    def add(rule: str, severity: Severity, index: int, message: str, fix: str) -> None:
+    def add(rule: str, severity: Severity, index: int, message, fix: str) -> None:
+        """Record a finding; `message` may be a function of nothing, called only for the findings listed."""
         counts[rule] += 1
         if counts[rule] <= MAX_FINDINGS_PER_RULE:
+            message = message() if callable(message) else message
             found.append(Finding(rule, severity, message, fix, file, _line(text, index) + line_offset))
 
     if text.startswith("\ufeff"):  # a byte-order mark at the very start is how some editors mark UTF-8
@@ -118,11 +123,13 @@ def scan_text(text: str, file: str, *, line_offset: int = 0, is_markdown: bool =
         counts["security-invisible-unicode"] += total - len(positions)
     if raw.translate(None, _NOT_CONTROL) or (b"\r" in raw and raw.count(b"\r") != raw.count(b"\r\n")) or \
             _C1_UTF8.search(raw):
-        for match in CONTROL.finditer(text):
+        matches = CONTROL.finditer(text)
+        for match in islice(matches, MAX_FINDINGS_PER_RULE):
             add("security-control-character", Severity.ERROR, match.start(),
                 f"Control character {safety.describe_char(match.group())} (column {_column(text, match.start())}): "
                 "terminals act on it, so what a reviewer sees with `cat` differs from what the file says.",
                 "Delete the character.")
+        counts["security-control-character"] += sum(1 for _ in matches)
     if markup == "markdown":
         _markdown_hidden(text, add)
     elif markup == "html" and "<!--" in text:
@@ -159,12 +166,19 @@ def scan_text(text: str, file: str, *, line_offset: int = 0, is_markdown: bool =
 
 
 def _pipe_to_shell(text: str) -> list[re.Match]:
-    """PIPE_TO_SHELL's matches, found by running it only on the line that leads to each anchor (a pipe into a shell,
-    `<(curl`, `iex (`): the download command sits before the pipe on its line, or before `<(` across whitespace."""
+    """PIPE_TO_SHELL's matches, found by running it only just before each anchor (a pipe into a shell, `<(curl`,
+    `iex (`): the download command sits between the previous `|` (or the line start) and the pipe, or right before
+    the whitespace before `<(` (up to 256 whitespace characters). Each window is short, so the work stays linear."""
     matches: dict[int, re.Match] = {}
     for anchor in _PIPE_ANCHOR.finditer(text):
-        before = len(text[max(0, anchor.start() - 4096):anchor.start()].rstrip()) + max(0, anchor.start() - 4096)
-        start = text.rfind("\n", 0, before if anchor.group()[0] == "<" else anchor.start()) + 1
+        at = anchor.start()
+        if text[at] == "|":
+            previous = text.rfind("|", 0, at)  # then the line start, looked for only after that pipe
+            start = max(previous, text.rfind("\n", previous + 1, at)) + 1
+        elif text[at] == "<":
+            start = max(0, at - len(text[max(0, at - 256):at]) + len(text[max(0, at - 256):at].rstrip()) - 4)
+        else:
+            start = at
         for match in PIPE_TO_SHELL.finditer(text, start, anchor.end()):
             matches.setdefault(match.start(), match)
     return [matches[index] for index in sorted(matches)]
@@ -214,6 +228,12 @@ def _markdown_hidden(text: str, add) -> None:
                 else "Raw HTML (a comment, `<?…?>`, `<!…>` or CDATA) hides text"
             add("security-hidden-comment", Severity.WARNING, match.start(),
                 f"{what} from rendered views while models still read it.", "Remove it or make its text visible.")
+    if "<" in text:
+        for match in HIDDEN_ELEMENT.finditer(text):
+            if match.group(1) is None or match.group(2).strip():
+                add("security-hidden-comment", Severity.WARNING, match.start(),
+                    f"A `<{(match.group(1) or 'hidden').lower()}>` element hides text from rendered views while "
+                    "models still read it.", "Remove it or make its text visible.")
     if "]:" not in text:
         return
     used: Counter[str] | None = None
