@@ -444,14 +444,18 @@ def test_a_real_sigkill_mid_swap_is_finished_by_the_next_command(tmp_path, skill
 
 HOSTILE_NAMES = ["a\0b", "evil\nname", "..", "../escape", "/etc/passwd", "CON", "con", "nul.txt", ".git",
                  "x" * 300, "pdf\u200btools", "pdf\u202etools", "other/../../demo", "skills/demo", "Demo", "",
-                 "-rf"]
+                 "-rf", "\x1b[2Jred", "a\rb"]
 
 
 def _clean_refusal(result: CliResult) -> None:
+    from skillyard.format.safety import CONTROL, INVISIBLE
+
     text = result.out + result.err
     assert result.code != 0, text
     assert "Traceback" not in text
     assert "error" in text.lower()
+    assert not CONTROL.search(result.err) and "\r" not in result.err and not INVISIBLE.search(result.err), \
+        "a hostile name reached the terminal unescaped"
 
 
 @pytest.mark.parametrize("name", HOSTILE_NAMES, ids=repr)

@@ -18,15 +18,25 @@ def print_json(data: object) -> None:
     sys.stdout.write(dump_json(data))
 
 
+def visible(text: str) -> str:
+    """`text` safe for a terminal: control characters (but newline and tab), bidi controls and invisible
+    characters become `\\uXXXX`, so a hostile name in a message can neither move the cursor, recolour the
+    terminal, reorder what is shown, nor hide part of itself."""
+    from skillyard.format.safety import CONTROL, INVISIBLE
+
+    text = CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", text.replace("\r", "\\r"))
+    return INVISIBLE.sub(lambda m: "".join(f"\\u{ord(c):04x}" for c in m.group()), text)
+
+
 def print_error(exc: SkillyardError, *, as_json: bool = False) -> None:
     if as_json:
         payload = {"ok": False, "error": exc.message}
         if exc.fix:
             payload["fix"] = exc.fix
         print_json(payload)
-    print(f"error: {exc.message}", file=sys.stderr)
+    print(f"error: {visible(exc.message)}", file=sys.stderr)
     if exc.fix:
-        print(f"  fix: {exc.fix}", file=sys.stderr)
+        print(f"  fix: {visible(exc.fix)}", file=sys.stderr)
 
 
 class Progress:

@@ -30,6 +30,11 @@ class Parser(argparse.ArgumentParser):
         kwargs["allow_abbrev"] = False
         super().__init__(*args, **kwargs)
 
+    def error(self, message: str):
+        from skillyard.cli.common import visible
+
+        super().error(visible(message))
+
     def parse_args(self, args=None, namespace=None):
         """As argparse's, but an unknown option is named without the value after it: a mistyped `--token SECRET`
         must not print the secret."""
