@@ -769,3 +769,46 @@ def test_sparse_members_are_refused(kind):
 def test_archive_that_is_neither_gzip_nor_tar_is_a_clear_error():
     with pytest.raises(SkillyardError, match="not a readable tarball"):
         github.read_archive(b"BZh91AY&SY" + bytes(100))
+
+
+# ---------------------------------------------------------------------------------------------- the MCP hub
+
+
+def _hub(hostile, timeout_ms: int = 1500):
+    from skillyard.client.mcp import Hub
+
+    return Hub(hostile.url + "/hub", "hub", timeout_ms / 1000.0)
+
+
+def test_dripping_mcp_hub_is_cut_off_by_its_timeout_as_a_whole(hostile):
+    from skillyard.client import mcp
+
+    hostile.routes["/hub/tools/list"] = drip(hostile, json.dumps({"tools": ["a"] * 200}).encode(), interval=0.2)
+    started = time.monotonic()
+    with pytest.raises(OSError) as info:
+        mcp.list_tools(_hub(hostile))
+    assert time.monotonic() - started < 6  # 1.5 s deadline, never the minutes a drip could take
+    assert "/hub/tools/list" in str(info.value)
+
+
+def test_endless_mcp_hub_answer_is_capped(hostile):
+    from skillyard.client import mcp
+
+    hostile.routes["/hub/tools/list"] = static(_bomb(64 * 1024 * 1024, 31), headers={"Content-Encoding": "gzip"})
+    tracemalloc.start()
+    try:
+        with pytest.raises(OSError) as info:
+            mcp.list_tools(_hub(hostile, 5000))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert "larger than the limit" in str(info.value)
+    assert peak < 32 * 1024 * 1024
+
+
+def test_deeply_nested_mcp_hub_answer_is_a_clear_error(hostile):
+    from skillyard.client import mcp
+
+    hostile.routes["/hub/tools/list"] = static(b"[" * 100_000 + b"]" * 100_000)
+    with pytest.raises(OSError, match="did not answer a tool list"):
+        mcp.list_tools(_hub(hostile))

@@ -83,23 +83,24 @@ def parse_tool_list(payload: object) -> list[str]:
     return sorted(set(names))
 
 
+HUB_MAX_BYTES = 4 * 1024 * 1024  # a tool list of ~100,000 names; a hub is a server like any other: bounded
+
+
 def _hub_tools(hub: Hub) -> list[str]:
-    import urllib.error
-    import urllib.request
+    """GET `<endpoint>/tools/list` through the client's one bounded fetcher: the hub's timeout is a whole-transfer
+    deadline and the answer is capped, so a dripping or endless hub cannot hold `skill install` or its memory."""
+    from skillyard.client import http
 
     url = hub.endpoint + "/tools/list"
-    request = urllib.request.Request(url, headers={"Accept": "application/json", "User-Agent": "skill-cli"})
     try:
-        with urllib.request.urlopen(request, timeout=hub.timeout) as response:
-            body = response.read()
-    except urllib.error.HTTPError as exc:
-        raise OSError(f"{url} answered HTTP {exc.code}") from None
-    except (urllib.error.URLError, TimeoutError, OSError) as exc:
-        raise OSError(f"cannot reach {url}: {getattr(exc, 'reason', exc)}") from None
+        response = http.fetch(url, timeout=hub.timeout, deadline=hub.timeout, retries=0, accept="application/json",
+                              max_bytes=HUB_MAX_BYTES)
+    except SkillyardError as exc:
+        raise OSError(f"cannot list the tools at {url}: {exc.message}") from None
     try:
-        return parse_tool_list(json.loads(body))
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise OSError(f"{url} did not answer a tool list: {exc}") from None
+        return parse_tool_list(json.loads(response.body))
+    except (ValueError, UnicodeDecodeError, RecursionError) as exc:
+        raise OSError(f"{url} did not answer a tool list: {str(exc)[:200]}") from None
 
 
 def _mcp_tools(hub: Hub) -> list[str]:
