@@ -25,3 +25,8 @@ def on_page_content(html, page, config, files):
 
 def on_post_page(output, page, config):
     return add_policy(output, page.content or "")
+
+
+def on_post_template(output_content, template_name, config):
+    """404.html (a theme page with no skill content) gets the same policy."""
+    return add_policy(output_content, "") if template_name.endswith(".html") else output_content
