@@ -543,6 +543,20 @@ def test_store_refuses_paths_that_collide_on_a_case_insensitive_disk(tmp_path):
         assert not (tmp_path / NAME).exists()
 
 
+@pytest.mark.parametrize("paths", [["SKILL.md", "README.md", "readme.md"], ["SKILL.md", "a", "a/b"],
+                                   ["SKILL.md", "../x"], ["SKILL.md", ".git/hooks/post-checkout"]])
+def test_a_registry_file_list_is_refused_before_any_download(paths):
+    from skillyard.client import install as inst
+    from skillyard.errors import SkillyardError
+
+    asked: list = []
+    entries = [{"path": p, "size": 1, "sha256": "0" * 64} for p in paths]
+    with pytest.raises(SkillyardError, match="Refusing the file path"):
+        inst.fetch_files(NAME, entries, lambda rel: asked.append(rel) or "http://127.0.0.1:9/x", None, token=None,
+                         what=NAME)
+    assert asked == []
+
+
 # ---------------------------------------------------------------------------------------------- 11: secrets
 
 

@@ -162,8 +162,7 @@ def from_github(ref_text: str, config, *, commit: str | None = None, path: str |
     data = download(url, config, token=_github_token(config))
     folder, raw, archive_commit = github.skill_files(data, ref)
     files = [StagedFile(p, content, executable) for p, (content, executable) in raw.items()]
-    for item in files:
-        store.check_relpath(item.path)
+    store.check_paths([item.path for item in files])
     # Validate like a local folder: write nothing yet, so check the frontmatter only (no folder to walk).
     data_fm = _frontmatter_of(files, ref.slug)
     name = data_fm.get("name")
@@ -465,8 +464,7 @@ def fetch_files(name: str, entries: list[dict], url_for, config, *, token: str |
     """Download every listed file (a few at a time) and verify each against its size and sha256."""
     from concurrent.futures import ThreadPoolExecutor
 
-    for entry in entries:
-        store.check_relpath(entry["path"])
+    store.check_paths([entry["path"] for entry in entries])  # before the first request: refuse the list itself
     bar = progress(f"downloading {name}", len(entries)) if progress else None
     out: dict[str, StagedFile] = {}
     try:
