@@ -101,7 +101,8 @@ def _walk(folder: Path, policy: Policy, findings: list[Finding]) -> list[tuple[s
                 rel = prefix + entry.name
                 if entry.name in policy.ignored_names or entry.name.startswith(".") or paths.is_metadata(entry.name):
                     findings.append(info("ignored-file", f"`{paths.shown(rel)}` is hidden, metadata or build output "
-                                         "and is not published.", "Delete it from the skill folder.",
+                                         "and is not published.", "Nothing to do if it should stay local; move anything "
+                                         "the skill needs to a plain name.",
                                          file=paths.shown(rel)))
                     continue
                 problem = paths.path_problem(rel)
