@@ -349,3 +349,19 @@ def test_a_registry_with_a_lone_surrogate_is_refused_with_a_message_not_a_traceb
     assert code == 1 and "Traceback" not in err
     assert str(registry) in err and "skill 'benign'" in err and "surrogate" in err and "skillyard build" in err
     assert not (tmp_path / "out").exists()
+
+
+def test_the_cli_reports_a_skill_left_out_and_still_succeeds(tmp_path, capsys):
+    from skillyard.cli.main import skillyard_main
+
+    root = tmp_path / "repo"
+    write_registry(root, [BENIGN, dict(HOSTILE, files={"assets/page.html": "<script>fetch('/__ran__')</script>"})])
+    args = ["site", "build", "--root", str(root), "--config", str(CONFIG), "--out", str(tmp_path / "out"),
+            "--work-dir", str(tmp_path / "work")]
+    assert skillyard_main(args) == 0
+    err = capsys.readouterr().err
+    assert "note: skill 'hostile' is not served under /.well-known/agent-skills/" in err
+    assert "`assets/page.html` has the suffix `.html`" in err
+    assert skillyard_main([*args, "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["ok"] is True and len(summary["notes"]) == 1 and "'hostile'" in summary["notes"][0]
