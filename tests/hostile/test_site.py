@@ -365,3 +365,21 @@ def test_the_cli_reports_a_skill_left_out_and_still_succeeds(tmp_path, capsys):
     assert skillyard_main([*args, "--json"]) == 0
     summary = json.loads(capsys.readouterr().out)
     assert summary["ok"] is True and len(summary["notes"]) == 1 and "'hostile'" in summary["notes"][0]
+
+
+@pytest.mark.parametrize("path", ["../outside", "skills/link", "skills\\..\\..\\outside"])
+def test_a_registry_whose_skill_path_leaves_the_root_is_refused_whole(tmp_path, path):
+    from skillyard.errors import SkillyardError
+
+    root = tmp_path / "repo"
+    registry = write_registry(root, [BENIGN])
+    (tmp_path / "outside").mkdir()
+    (tmp_path / "outside/SKILL.md").write_text("---\nname: x\ndescription: y\n---\nTOP SECRET\n", encoding="utf-8")
+    (root / "skills/link").symlink_to(tmp_path / "outside")
+    data = json.loads(registry.read_text(encoding="utf-8"))
+    data["skills"][0]["path"] = path
+    registry.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(SkillyardError, match="outside the root") as caught:
+        build_site(registry, root, tmp_path / "out", config=CONFIG, work_dir=tmp_path / "work")
+    assert "skillyard build" in caught.value.fix
+    assert not (tmp_path / "out").exists()

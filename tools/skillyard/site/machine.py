@@ -12,11 +12,11 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import posixpath
 import shutil
 from pathlib import Path
 
 from skillyard.errors import SkillyardError
+from skillyard.format.paths import path_problem
 from skillyard.registry.compile import dumps, index_document
 from skillyard.site import publish
 from skillyard.site.model import WELL_KNOWN
@@ -33,18 +33,14 @@ def well_known_index(registry: dict, published: set[str] | None = None) -> dict:
                        if published is None or s["name"] in published]}
 
 
-def _safe_relative(path: str) -> bool:
-    normal = posixpath.normpath(path)
-    return bool(path) and not path.startswith("/") and "\\" not in path and normal == path and \
-        not normal.startswith("../") and normal != ".."
-
-
 def skill_folder(skill: dict, root: Path) -> Path:
-    """The skill's folder under `root`; a registry whose `path` leaves the root is refused as a whole."""
+    """The skill's folder under `root`; a registry whose `path` breaks the path rule or leaves the root (through a
+    symlink too) is refused as a whole: registry.json is not what `skillyard build` wrote."""
     folder = (root / skill["path"]).resolve()
-    if not _safe_relative(skill["path"]) or not folder.is_relative_to(root.resolve()):
-        raise SkillyardError(f"registry.json: skill {skill['name']!r} has path {skill['path']!r} outside the root",
-                             "Rebuild registry.json with `skillyard build`.")
+    problem = path_problem(skill["path"])
+    if problem or not folder.is_relative_to(root.resolve()):
+        raise SkillyardError(f"registry.json: skill {skill['name']!r} has path {skill['path']!r} outside the root"
+                             + (f" (it {problem})" if problem else ""), "Rebuild registry.json with `skillyard build`.")
     return folder
 
 
