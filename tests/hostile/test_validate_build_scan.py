@@ -158,6 +158,17 @@ def test_metadata_and_hidden_names_are_ignored_not_published(tmp_path):
     assert {"CVS", ".git", "_darcs", ".envrc", "references/.hidden.md"} <= ignored
 
 
+def test_client_bookkeeping_of_an_installed_copy_is_ignored_at_the_top_only(tmp_path):
+    """An installed skill folder (skill.lock.json, evolution.json beside SKILL.md) validates and publishes without
+    them; the same names deeper down are ordinary files."""
+    folder = make(tmp_path, files={"skill.lock.json": "{}\n", "Evolution.JSON": "{}\n",
+                                   "references/evolution.json": "{}\n"})
+    pkg = load_skill(folder, STRICT)
+    assert pkg.valid, [f.message for f in pkg.errors]
+    assert [f.path for f in pkg.files] == ["SKILL.md", "references/evolution.json"]
+    assert {"skill.lock.json", "Evolution.JSON"} <= {f.file for f in pkg.findings if f.rule == "ignored-file"}
+
+
 def test_the_walk_stops_after_a_bounded_number_of_entries(tmp_path):
     policy = Policy(strict=True, max_files=10)
     folder = make(tmp_path, files={f"assets/{i:04}.txt": "x" for i in range(1200)})

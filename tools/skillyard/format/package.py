@@ -99,8 +99,9 @@ def _walk(folder: Path, policy: Policy, findings: list[Finding]) -> list[tuple[s
                     out.sort()
                     return out
                 rel = prefix + entry.name
-                if entry.name in policy.ignored_names or entry.name.startswith(".") or paths.is_metadata(entry.name):
-                    findings.append(info("ignored-file", f"`{paths.shown(rel)}` is hidden, metadata or build output "
+                if (entry.name in policy.ignored_names or entry.name.startswith(".") or paths.is_metadata(entry.name)
+                        or (not prefix and entry.name.casefold() in paths.CLIENT_STATE_NAMES)):
+                    findings.append(info("ignored-file", f"`{paths.shown(rel)}` is hidden, metadata, client bookkeeping or build output "
                                          "and is not published.", "Nothing to do if it should stay local; move anything "
                                          "the skill needs to a plain name.",
                                          file=paths.shown(rel)))
