@@ -367,7 +367,7 @@ def test_the_cli_reports_a_skill_left_out_and_still_succeeds(tmp_path, capsys):
     assert summary["ok"] is True and len(summary["notes"]) == 1 and "'hostile'" in summary["notes"][0]
 
 
-@pytest.mark.parametrize("path", ["../outside", "skills/link", "skills\\..\\..\\outside"])
+@pytest.mark.parametrize("path", ["../outside", "skills\\..\\..\\outside"])
 def test_a_registry_whose_skill_path_leaves_the_root_is_refused_whole(tmp_path, path):
     from skillyard.errors import SkillyardError
 
@@ -383,3 +383,17 @@ def test_a_registry_whose_skill_path_leaves_the_root_is_refused_whole(tmp_path, 
         build_site(registry, root, tmp_path / "out", config=CONFIG, work_dir=tmp_path / "work")
     assert "skillyard build" in caught.value.fix
     assert not (tmp_path / "out").exists()
+
+
+def test_a_skill_folder_symlinked_out_of_the_repository_leaves_only_that_skill_out(tmp_path):
+    root = tmp_path / "repo"
+    registry = write_registry(root, [BENIGN, HOSTILE])
+    (tmp_path / "outside").mkdir()
+    for item in (root / "skills/hostile").iterdir():
+        item.rename(tmp_path / "outside" / item.name)
+    (root / "skills/hostile").rmdir()
+    (tmp_path / "outside/references/ok.md").write_text("TOP SECRET\n", encoding="utf-8")
+    (root / "skills/hostile").symlink_to(tmp_path / "outside")
+    out, notes = build(tmp_path, registry)
+    assert "a symlink leads out of the repository" in notes
+    assert not [p for p in out.rglob("*") if p.is_file() and b"TOP SECRET" in p.read_bytes()]

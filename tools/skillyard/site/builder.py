@@ -129,13 +129,14 @@ def read_bodies(registry: dict, root: Path, notes: list[str] | None = None) -> d
 
     bodies = {}
     for skill in registry["skills"]:
-        folder = machine.skill_folder(skill, root)
-        path = folder / "SKILL.md"
+        machine.check_skill_path(skill)
+        path = root / skill["path"] / "SKILL.md"
         if not os.path.lexists(path):
             raise SkillyardError(f"{path}: missing, but registry.json lists skill {skill['name']!r}",
                                  "Pass --root at the repository the registry was built from, or rebuild it.")
         size = next((f["size"] for f in skill.get("files", []) if f["path"] == "SKILL.md"), MAX_SKILL_MD_BYTES)
         try:
+            folder = machine.skill_folder(skill, root)
             text = publish.read_regular(folder, "SKILL.md", min(size, MAX_SKILL_MD_BYTES)).decode("utf-8", "replace")
         except publish.UnreadableFile as exc:
             if notes is not None:

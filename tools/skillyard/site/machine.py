@@ -33,14 +33,22 @@ def well_known_index(registry: dict, published: set[str] | None = None) -> dict:
                        if published is None or s["name"] in published]}
 
 
-def skill_folder(skill: dict, root: Path) -> Path:
-    """The skill's folder under `root`; a registry whose `path` breaks the path rule or leaves the root (through a
-    symlink too) is refused as a whole: registry.json is not what `skillyard build` wrote."""
-    folder = (root / skill["path"]).resolve()
+def check_skill_path(skill: dict) -> None:
+    """Refuse registry.json when a skill's `path` breaks the path rule (`skillyard build` never writes one)."""
     problem = path_problem(skill["path"])
-    if problem or not folder.is_relative_to(root.resolve()):
-        raise SkillyardError(f"registry.json: skill {skill['name']!r} has path {skill['path']!r} outside the root"
-                             + (f" (it {problem})" if problem else ""), "Rebuild registry.json with `skillyard build`.")
+    if problem:
+        raise SkillyardError(f"registry.json: skill {skill['name']!r} has path {skill['path']!r} outside the root "
+                             f"(it {problem})", "Rebuild registry.json with `skillyard build`.")
+
+
+def skill_folder(skill: dict, root: Path) -> Path:
+    """The skill's folder under `root`. A `path` that breaks the path rule refuses the registry as a whole (it is
+    not what `skillyard build` wrote); a folder that is a symlink out of the root is that skill's problem alone
+    (UnreadableFile: the caller leaves the skill's files out)."""
+    check_skill_path(skill)
+    folder = (root / skill["path"]).resolve()
+    if not folder.is_relative_to(root.resolve()):
+        raise publish.UnreadableFile(f"{root / skill['path']}: a symlink leads out of the repository")
     return folder
 
 
@@ -71,7 +79,6 @@ def stage_well_known(registry: dict, root: Path, folder: Path, notes: list[str])
     folder.mkdir(parents=True)
     published: set[str] = set()
     for skill in registry["skills"]:
-        skill_folder(skill, root)
         problems = publish.skill_problems(skill)
         if not problems:
             try:
