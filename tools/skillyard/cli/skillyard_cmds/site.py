@@ -11,7 +11,9 @@ HELP = "build or preview the registry's static website (mkdocs-material)"
 DESCRIPTION = """Build the searchable website from registry.json and the skill folders.
 
 Pages are generated into .site-build/docs, then `mkdocs build` writes the site (default _site/), together with
-search.json, registry.json, index.json and /.well-known/agent-skills/ for other clients.
+search.json, registry.json, index.json and /.well-known/agent-skills/ for other clients. Only skills whose every
+file is inert in a browser (text, images, fonts, archives) are served there; the others are listed as notes and
+link their files at the pinned commit instead; a file the site cannot publish never fails the build.
 
 examples:
   skillyard build && skillyard site build
