@@ -12,6 +12,7 @@ import html.parser
 import json
 import os
 import re
+from html import escape as html_escape
 from pathlib import Path
 
 import pytest
@@ -154,6 +155,20 @@ def test_a_body_the_markdown_parser_chokes_on_is_shown_as_text(tmp_path):
     page = (tmp_path / "out/skills/hostile/index.html").read_text(encoding="utf-8")
     assert "&lt;script&gt;fetch(" in page and "<script>fetch(" not in page
     assert (tmp_path / "out/skills/benign/index.html").is_file()
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("body", ["[" * 200_000, "[a](b" * 40_000, '<a href="' * 22_000])
+def test_a_body_that_would_take_hours_to_render_is_shown_as_text_in_bounded_time(tmp_path, monkeypatch, body):
+    from skillyard.site import markdown_render
+
+    monkeypatch.setattr(markdown_render, "RENDER_SECONDS", 1.0)
+    registry = write_registry(tmp_path / "repo", [BENIGN, dict(HOSTILE, body=body, files={})])
+    result = build_site(registry, tmp_path / "repo", tmp_path / "out", config=CONFIG, work_dir=tmp_path / "work")
+    assert [n for n in result.notes if "'hostile'" in n and "RenderTimeout" in n]
+    page = (tmp_path / "out/skills/hostile/index.html").read_text(encoding="utf-8")
+    assert "shown as plain text" in page and "<pre><code>" + html_escape(body[:50]) in page
+    assert "Read <a" in (tmp_path / "out/skills/benign/index.html").read_text(encoding="utf-8")
 
 
 def test_an_unserved_skill_links_its_files_off_the_site_and_shows_no_image_of_them(tmp_path):
@@ -397,3 +412,22 @@ def test_a_skill_folder_symlinked_out_of_the_repository_leaves_only_that_skill_o
     out, notes = build(tmp_path, registry)
     assert "a symlink leads out of the repository" in notes
     assert not [p for p in out.rglob("*") if p.is_file() and b"TOP SECRET" in p.read_bytes()]
+
+
+@pytest.mark.timeout(60)
+def test_search_keywords_take_linear_time_on_a_hostile_heading():
+    from skillyard.site.search_index import body_keywords
+
+    assert body_keywords("# alpha" + " #" * 500_000 + " omega\n## beta ##\n", known="") == "alpha omega beta"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="#ab c\t\n-+.", max_size=60))
+def test_search_keywords_match_the_plain_heading_regex(body):
+    from skillyard.site.search_index import _WORD, STOPWORDS, body_keywords
+
+    slow = re.compile(r"^#{1,3}[ \t]+(.+?)[ \t#]*$", re.MULTILINE)  # the obvious, quadratic spelling
+    words: list[str] = []
+    for heading in slow.findall(body):
+        words += [w for w in _WORD.findall(heading.lower()) if w not in STOPWORDS and w not in words]
+    assert body_keywords(body, known="", limit=10_000) == " ".join(words)

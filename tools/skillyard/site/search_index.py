@@ -13,7 +13,8 @@ import re
 
 DESCRIPTION_BYTES = 160
 KEYWORD_BYTES = 48
-_HEADING = re.compile(r"^#{1,3}[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
+# A heading line's text; its closing `#`s are stripped in Python (a regex doing both is quadratic on `# a # # # …x`).
+_HEADING = re.compile(r"^#{1,3}[ \t]+([^\n]+)", re.MULTILINE)
 _WORD = re.compile(r"[0-9a-z][0-9a-z+#.-]{2,}|[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]{2,}")
 STOPWORDS = frozenset([
     "a", "about", "all", "also", "an", "and", "any", "are", "as", "at", "be", "by", "can", "do", "does",
@@ -38,7 +39,7 @@ def body_keywords(body: str, known: str, limit: int = KEYWORD_BYTES) -> str:
     words: list[str] = []
     used = 0
     for heading in _HEADING.findall(body):
-        for word in _WORD.findall(heading.lower()):
+        for word in _WORD.findall(heading.rstrip(" \t#").lower()):
             if word in STOPWORDS or word in known or word in words:
                 continue
             cost = len(word.encode("utf-8")) + (1 if words else 0)
