@@ -169,6 +169,17 @@ def test_client_bookkeeping_of_an_installed_copy_is_ignored_at_the_top_only(tmp_
     assert {"skill.lock.json", "Evolution.JSON"} <= {f.file for f in pkg.findings if f.rule == "ignored-file"}
 
 
+@pytest.mark.parametrize("name", ["con", "nul", "com1", "lpt9", "aux"])
+@pytest.mark.parametrize("policy", [STRICT, Policy(strict=False)], ids=["strict", "lenient"])
+def test_a_skill_named_like_a_windows_device_is_refused(tmp_path, name, policy):
+    found_errors = errors(make(tmp_path, name=name), policy)
+    assert "name-reserved" in found_errors and name in found_errors["name-reserved"][0].message
+
+
+def test_names_that_only_start_like_a_device_are_fine(tmp_path):
+    assert "name-reserved" not in errors(make(tmp_path, name="console-tools"))
+
+
 def test_the_walk_stops_after_a_bounded_number_of_entries(tmp_path):
     policy = Policy(strict=True, max_files=10)
     folder = make(tmp_path, files={f"assets/{i:04}.txt": "x" for i in range(1200)})

@@ -112,6 +112,11 @@ def shown(rel: str) -> str:
                    unicodedata.category(c) in _BAD_CATEGORIES else c for c in rel)
 
 
+def is_reserved_device_name(name: str) -> bool:
+    """True for a name Windows reserves for a device (`con`, `nul.txt`, `COM1`): no folder or file can have it."""
+    return _WINDOWS_RESERVED.match(name) is not None
+
+
 def is_hidden(rel: str) -> bool:
     """True when any component starts with a dot: such files are never published or installed."""
     return rel.startswith(".") or "/." in rel

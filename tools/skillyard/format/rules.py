@@ -6,6 +6,7 @@ import re
 import unicodedata
 from functools import cache
 
+from skillyard.format import paths
 from skillyard.format.fastcheck import quick_valid
 from skillyard.format.findings import Finding, Severity, error, info, strict_or_warning, warning
 from skillyard.format.schemas import SCHEMA_FILES, load_schema, resolve_schema_path, validator
@@ -84,6 +85,10 @@ def semantic_findings(data: dict, body: str, *, strict: bool, file: str, key_lin
             findings.append(strict_or_warning(
                 strict, "name-folder-mismatch", f"`name` is {name!r} but the folder is named {folder_name!r}.",
                 f"Rename the folder to `{name}` or set `name: {folder_name}`.", **where("name")))
+    if isinstance(name, str) and paths.is_reserved_device_name(name):
+        findings.append(error("name-reserved", f"`name` is {name!r}, a device name Windows reserves: the skill's "
+                              "folder cannot be created there, so no client can install it.",
+                              f"Pick another name, such as `{name}-skill`.", **where("name")))
     unknown = sorted(k for k in data if isinstance(k, str) and k not in known_fields())
     for key in unknown:
         findings.append(warning("unknown-field", f"`{key}` is not a field Skillyard or a known runtime reads.",
