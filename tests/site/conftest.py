@@ -31,7 +31,7 @@ XSS_BODY = """# Evil skill
 Visit [the homepage](https://example.com/page) and read [the guide](references/guide.md).
 """
 
-from sitekit import ACTIVE_FILES, INERT_FILES, SERVED_PATHS  # noqa: E402 - shared with test_browser.py
+from tests.site.sitekit import ACTIVE_FILES, INERT_FILES, SERVED_PATHS  # noqa: E402 - shared with test_browser.py
 
 SKILLS = [
     {

@@ -156,7 +156,7 @@ def _open(tab, url: str) -> str:
 
 def test_no_file_served_from_skill_folders_runs_script(browser, built_site, site_server):
     """Acceptance: open EVERY file the site serves from skill folders; no script runs on the site's origin."""
-    from sitekit import ACTIVE_FILES, INERT_FILES, SERVED_PATHS
+    from tests.site.sitekit import ACTIVE_FILES, INERT_FILES, SERVED_PATHS
 
     _, out, _ = built_site
     base = out / ".well-known" / "agent-skills"
@@ -189,7 +189,7 @@ ACTIVE_TYPES = {".html": "text/html", ".svg": "image/svg+xml", ".xhtml": "applic
 @pytest.mark.parametrize("rel", ["assets/page.html", "assets/logo.svg", "assets/doc.xhtml", "assets/data.xml"])
 def test_the_check_sees_script_when_an_active_file_is_served(browser, site_server, rel):
     """The check above can fail: the same fixtures, served on the site's origin with their usual types, run."""
-    from sitekit import ACTIVE_FILES, SERVED_PATHS
+    from tests.site.sitekit import ACTIVE_FILES, SERVED_PATHS
 
     context = browser.new_context()
     def serve(route, request):
