@@ -411,3 +411,22 @@ def test_changed_since_refuses_a_ref_that_git_would_read_as_an_option(repo, ref)
                           text=True, timeout=120)
     assert done.returncode != 0 and "is not a git ref" in done.stderr and "Traceback" not in done.stderr
     assert not (repo.root / "clobbered...HEAD").exists() and not (repo.root / "clobbered").exists()
+
+
+# --- item 13: a skill folder's own path obeys the path rule -------------------------------------------------------
+
+
+@pytest.mark.parametrize("group", ["a..b/", "con/", "x\u200b/", "/".join(f"d{i}" for i in range(40)) + "/"],
+                         ids=["dotdot", "device", "invisible", "deep"])
+def test_a_skill_folder_whose_path_breaks_the_rule_is_refused_before_any_output(repo, group):
+    repo.add_skill("hidden-away", group=group)
+    result = subprocess.run([SKILLYARD, "build", "--no-cache"], cwd=repo.root, capture_output=True, text=True,
+                            timeout=120)
+    assert result.returncode == 1 and "path-unsafe" in result.stdout + result.stderr
+    assert "Traceback" not in result.stderr and not (repo.root / "registry.json").exists()
+    validate = subprocess.run([SKILLYARD, "validate", "--json"], cwd=repo.root, capture_output=True, text=True,
+                              timeout=120)
+    report = json.loads(validate.stdout)
+    bad = [s for s in report["skills"] if any(f["rule"] == "path-unsafe" and f["file"] == "." for f in s["findings"])]
+    assert validate.returncode == 1 and len(bad) == 1
+    assert len(bad[0]["path"].split("/")) <= 17  # the scan stops at the depth limit instead of walking to the bottom

@@ -21,9 +21,28 @@ def _check_one(args: tuple[str, str, Policy]) -> CheckedSkill:
 
     folder, rel, policy = args
     pkg = load_skill(folder, policy, rel_path=rel)
+    folder_problem = _folder_path_problem(rel)
+    if folder_problem:
+        pkg.findings.insert(0, folder_problem)
     version = pkg.data.get("version") if isinstance(pkg.data.get("version"), str) else None
     entry = compile_skill(pkg)
     return CheckedSkill(rel, pkg.name, version, entry_line(entry), pkg.findings, output_lines(entry_summary(entry)))
+
+
+def _folder_path_problem(rel: str):
+    """The skill folder's own repository path obeys the shared path rule too: it becomes the registry entry's `path`,
+    the site's URL and a raw-GitHub URL, so a name with `..`, a device name or a 40-level tree is refused here
+    rather than breaking a later stage for every skill. Folders given from outside the repository are not judged."""
+    from skillyard.format.findings import error
+    from skillyard.format.paths import path_problem, shown
+
+    if rel.startswith(("/", "../")) or rel == "..":
+        return None
+    problem = path_problem(rel)
+    if problem is None:
+        return None
+    return error("path-unsafe", f"The skill folder's path `{shown(rel)}` {problem}.",
+                 "Move the skill to a plainly named folder directly under the skills folder.", file=".")
 
 
 def output_lines(summary: dict) -> dict[str, str]:
