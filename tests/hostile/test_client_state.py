@@ -705,3 +705,18 @@ def test_token_env_is_a_variable_name_or_refused_without_echo(var):
         assert len(var) < 4 or var not in exc.message + (exc.fix or "")
         return
     assert re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", var)
+
+
+def test_a_folder_with_thousands_of_problems_gets_a_short_message_and_nothing_installed(tmp_path, skill_home,
+                                                                                         skill_cli):
+    folder = tmp_path / "many-links"
+    folder.mkdir()
+    (folder / "SKILL.md").write_text(skill_md("many-links", "Links everywhere. Use never."), encoding="utf-8")
+    for index in range(300):
+        (folder / f"link{index}.md").symlink_to("/etc/hostname")
+    result = skill_cli("install", str(folder))
+    assert result.code == 1 and "Traceback" not in result.err
+    assert "and 295 more error(s)" in result.err and len(result.err) < 2000
+    user_home = Path(os.environ["HOME"])
+    assert not (user_home / ".agents" / "skills" / "many-links").exists()
+    assert not list(user_home.rglob("skill.lock.json"))

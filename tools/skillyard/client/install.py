@@ -112,6 +112,17 @@ def integrity_of(files: list[StagedFile]) -> str:
 # ---------------------------------------------------------------------------------------------- candidates
 
 
+SHOWN_ERRORS = 5  # a hostile or mistaken folder can hold thousands: the message names the first few and counts the rest
+
+
+def summarize_errors(errors, *, with_lines: bool = False) -> str:
+    """The first few error findings on one line, then how many more: enough to act on, never a wall of text."""
+    shown = "; ".join(f"{f.file or '.'}{':' + str(f.line) if with_lines and f.line else ''}: {f.message}"
+                      for f in errors[:SHOWN_ERRORS])
+    rest = len(errors) - SHOWN_ERRORS
+    return shown + (f"; and {rest} more error(s)" if rest > 0 else "")
+
+
 def from_local(path: Path) -> Candidate:
     """A local skill folder, validated first: any error-level finding refuses the install."""
     from skillyard.format import Policy, load_skill
@@ -121,7 +132,7 @@ def from_local(path: Path) -> Candidate:
         raise SkillyardError(f"{path} is not a folder.", "Give the path to a skill folder (the one holding SKILL.md).")
     package = load_skill(folder, Policy(strict=False))
     if not package.valid:
-        lines = "; ".join(f"{f.file or '.'}{':' + str(f.line) if f.line else ''}: {f.message}" for f in package.errors)
+        lines = summarize_errors(package.errors, with_lines=True)
         raise SkillyardError(f"{path} is not a valid skill: {lines}",
                              f"Fix the findings (`skillyard validate {path}` explains each), then install again.")
     files = []
@@ -196,7 +207,7 @@ def _check_package(files: list[StagedFile], name: str, *, where: str) -> None:
         store.write_tree(folder, files)
         package = load_skill(folder, Policy(strict=False))
         if not package.valid:
-            lines = "; ".join(f"{f.file or '.'}: {f.message}" for f in package.errors)
+            lines = summarize_errors(package.errors)
             raise SkillyardError(f"{where} is not a valid skill: {lines}", "Ask the author to fix it; nothing was installed.")
 
 
