@@ -3,6 +3,7 @@ import os
 import socket
 import subprocess
 import sys
+from pathlib import Path
 
 from conftest import make_skill
 
@@ -90,7 +91,8 @@ def test_emit_and_adapter_list(tmp_path, capsys, hello):
     assert [t["name"] for t in tools] == ["read_file", "code_interpreter", "read_skill_file"]
     code, out, _ = run(capsys, "adapter", "list", "--json")
     table = {t["name"]: t for t in json.loads(out)["targets"]}
-    assert table["opencode"]["user_dir"] == "~/.config/opencode/skills"
+    assert table["opencode"]["user_dir"] == "~/.agents/skills"  # OpenCode reads ~/.agents/skills: no second copy
+    assert table["opencode"]["source"].startswith("https://opencode.ai/")
     assert table["claude-code"]["capabilities"]["execute-code"] == "Bash"
     assert table["gemini-api"]["kind"] == "api"
 
@@ -162,3 +164,41 @@ def test_doctor_flags_a_broken_config(capsys, home):
     code, out, _ = run(capsys, "doctor", "--json")
     report = json.loads(out)
     assert code == 1 and report["findings"][0]["check"] == "config" and report["findings"][0]["status"] == "error"
+
+
+def _skill_with_inputs(parent):
+    folder = parent / "greet"
+    folder.mkdir(parents=True)
+    (folder / "SKILL.md").write_text("---\nname: greet\ndescription: Greets a team. Use when greeting.\n---\n"
+                                     "Say hello to {{inputs.team}} in {{ inputs.lang }}.\n", encoding="utf-8")
+    (folder / "skill.yaml").write_text('schema_version: "1.0"\nversion: 1.0.0\ninputs:\n'
+                                       "  - name: team\n    type: string\n    default: core\n"
+                                       "  - name: lang\n    type: string\n    required: true\n", encoding="utf-8")
+    return folder
+
+
+def test_emit_renders_inputs_from_the_command_line_config_and_defaults(tmp_path, capsys):
+    skill = _skill_with_inputs(tmp_path / "src")
+    code, _, _ = run(capsys, "emit", str(skill), "--target", "openai", "--out", str(tmp_path / "api"),
+                     "--input", "lang=fr", "--input", "team=ops")
+    assert code == 0
+    system = (tmp_path / "api" / "system.md").read_text(encoding="utf-8")
+    assert "Say hello to ops in fr." in system and "{{" not in system
+    # The per-skill config fills what --input does not; the default fills the rest.
+    home = Path(os.environ["SKILLCLI_HOME"])
+    home.mkdir(parents=True, exist_ok=True)
+    (home / "config.yaml").write_text("inputs:\n  greet:\n    lang: de\n", encoding="utf-8")
+    code, _, _ = run(capsys, "emit", str(skill), "--target", "agents", "--out", str(tmp_path / "dir"))
+    assert code == 0
+    copied = (tmp_path / "dir" / "greet" / "SKILL.md").read_text(encoding="utf-8")
+    assert copied.endswith("Say hello to core in de.\n")
+    assert (skill / "SKILL.md").read_text(encoding="utf-8").endswith("{{ inputs.lang }}.\n")  # source untouched
+
+
+def test_emit_refuses_missing_or_unknown_inputs_and_writes_nothing(tmp_path, capsys):
+    skill = _skill_with_inputs(tmp_path / "src")
+    for extra, words in (([], "required input `lang`"), (["--input", "lang=x", "--input", "nope=1"],
+                                                           "no input named nope")):
+        code, out, err = run(capsys, "emit", str(skill), "--target", "agents", "--out", str(tmp_path / "o"), *extra)
+        assert code != 0 and words in out + err and "Traceback" not in out + err
+        assert not (tmp_path / "o").exists()

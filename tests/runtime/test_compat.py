@@ -53,10 +53,11 @@ def test_marketplace_matches_claude_code_shape():
     assert document["owner"] == {"name": "acme", "url": "https://github.com/acme"}
     assert [p["name"] for p in document["plugins"]] == ["csv-profiler", "pdf-tools"]
     pdf = document["plugins"][1]
-    assert pdf == {"name": "pdf-tools", "description": "Fill and merge PDFs | forms.\nUse for PDFs.", "source": "./",
-                   "strict": False, "skills": ["./skills/pdf-tools"], "version": "1.2.0",
+    assert pdf == {"name": "pdf-tools", "description": "Fill and merge PDFs | forms.\nUse for PDFs.",
+                   "source": "./skills/pdf-tools", "strict": False, "skills": ["./"], "version": "1.2.0",
                    "author": {"name": "octocat"}, "license": "MIT", "keywords": ["pdf"]}
-    assert document["plugins"][0]["skills"] == ["./skills/data/csv-profiler"]
+    # Each plugin's source is its own skill folder: installing one copies that skill, not the repository.
+    assert document["plugins"][0]["source"] == "./skills/data/csv-profiler"
 
 
 def test_reserved_marketplace_name_is_avoided():

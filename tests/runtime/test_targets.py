@@ -174,3 +174,22 @@ def test_unknown_target_lists_the_choices():
     with pytest.raises(SkillyardError) as caught:
         targets.get("vim")
     assert "claude-code" in caught.value.fix
+
+
+def test_a_runtime_that_reads_the_shared_folder_gets_no_second_copy(tmp_path):
+    """Every runtime whose documented scan paths include the shared `.agents/skills` of a scope uses the canonical
+    copy there (a link beside it would list each skill twice, as Gemini CLI did); each row names its source."""
+    for target in targets.TARGETS.values():
+        if target.kind != "dir":
+            continue
+        assert target.reads and target.source, target.name
+        if ".agents/skills" in target.reads or any(r.startswith(".agents/skills ") for r in target.reads):
+            assert target.project == targets.CANONICAL, target.name
+        if "~/.agents/skills" in target.reads:
+            assert target.user == targets.CANONICAL, target.name
+    home, project = tmp_path / "home", tmp_path / "project"
+    canonical = targets.canonical_path("hello", scope="user", project_root=project, home=home)
+    canonical.mkdir(parents=True)
+    entry = targets.place(canonical, "hello", "gemini", scope="user", project_root=project, home=home)
+    assert entry["mode"] == "canonical"
+    assert not (home / ".gemini").exists()

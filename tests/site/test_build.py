@@ -289,3 +289,44 @@ def test_index_json_next_to_the_registry_is_published_or_refused_when_stale(tmp_
     (root / "index.json").write_text(json.dumps(stale), encoding="utf-8")
     with pytest.raises(SkillyardError, match="does not match registry.json"):
         build_site(registry_path, root, tmp_path / "out", config=CONFIG, work_dir=tmp_path / "work")
+
+
+def test_well_known_copies_are_rendered_with_defaults_and_listed_as_served(tmp_path):
+    """Other clients have no inputs: the served copy carries each default; a placeholder without one stays; the
+    index lists exactly the files served; the repository's own files are untouched."""
+    spec = {"name": "paged", "description": "Reads pages. Use for paging.",
+            "body": "Read pages {{inputs.pages}} at {{ inputs.dpi }} dpi, zoom {{inputs.zoom}}.\n",
+            "files": {"references/notes.md": "Default range: {{inputs.pages}}\n"},
+            "inputs": [{"name": "pages", "type": "string", "required": False, "default": "1-3"},
+                       {"name": "zoom", "type": "number", "required": False, "default": 2},
+                       {"name": "dpi", "type": "number", "required": True}]}
+    root = tmp_path / "root"
+    write_registry(root, [spec])
+    source = (root / "skills/paged/SKILL.md").read_bytes()
+    build_site(root / "registry.json", root, root / "_site", config=CONFIG, work_dir=tmp_path / "work")
+    served = root / "_site/.well-known/agent-skills/paged"
+    assert served.joinpath("SKILL.md").read_text(encoding="utf-8").endswith(
+        "Read pages 1-3 at {{ inputs.dpi }} dpi, zoom 2.\n")
+    assert served.joinpath("references/notes.md").read_text(encoding="utf-8") == "Default range: 1-3\n"
+    assert (root / "skills/paged/SKILL.md").read_bytes() == source
+    index = json.loads((root / "_site/.well-known/agent-skills/index.json").read_text(encoding="utf-8"))
+    listed = index["skills"][0]["files"]
+    assert sorted(listed) == sorted(str(p.relative_to(served)) for p in served.rglob("*") if p.is_file())
+
+
+def test_a_default_that_would_amplify_keeps_the_skill_off_the_well_known_tree(tmp_path):
+    """Repeated placeholders times a long default are bounded: the skill is left out with a note, nothing huge is
+    written, and the other skills are still served."""
+    from skillyard.format.inputs import MAX_RENDERED
+
+    bomb = {"name": "bomb", "description": "Amplifies. Use never.", "body": "{{inputs.x}}" * 2000,
+            "inputs": [{"name": "x", "type": "string", "required": False, "default": "y" * 4096}]}
+    fine = {"name": "fine", "description": "Is fine. Use always.", "body": "ok\n"}
+    root = tmp_path / "root"
+    write_registry(root, [bomb, fine])
+    result = build_site(root / "registry.json", root, root / "_site", config=CONFIG, work_dir=tmp_path / "work")
+    well_known = root / "_site/.well-known/agent-skills"
+    assert not (well_known / "bomb").exists() and (well_known / "fine/SKILL.md").is_file()
+    assert any("'bomb'" in note and f"{MAX_RENDERED:,}" in note for note in result.notes)
+    index = json.loads((well_known / "index.json").read_text(encoding="utf-8"))
+    assert [s["name"] for s in index["skills"]] == ["fine"]

@@ -1,7 +1,8 @@
-"""A skill's `inputs`: pick each value (`--input k=v` > per-skill config > default), type-check it, render it.
+"""A skill's `inputs`: pick each value (`--input k=v` > per-skill config > default) and type-check it.
 
 Pure: declarations and values in, values or a SkillyardError out. Runs before anything is written, so a required
-input with no value stops the install with nothing on disk.
+input with no value stops the install with nothing on disk. Rendering is `skillyard.format.inputs` (shared with
+the site), re-exported here.
 """
 
 from __future__ import annotations
@@ -10,8 +11,10 @@ import json
 import re
 
 from skillyard.errors import SkillyardError
+from skillyard.format.inputs import PLACEHOLDER, render, render_bytes
+from skillyard.format.inputs import spell as _spell
 
-PLACEHOLDER = re.compile(r"\{\{\s*inputs\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
+__all__ = ["PLACEHOLDER", "coerce", "parse_assignments", "render", "render_bytes", "resolve"]
 TRUE_WORDS = {"true", "yes", "on", "1"}
 FALSE_WORDS = {"false", "no", "off", "0"}
 
@@ -131,20 +134,3 @@ def resolve(declared: list[dict] | None, *, cli: dict[str, str] | None = None, c
                              f"Pass --input {first['name']}=<{first.get('type', 'string')}> or set it in the "
                              f"per-skill config (skills.{skill}.inputs).")
     return values
-
-
-def _spell(value: object) -> str:
-    if isinstance(value, str):
-        return value
-    return json.dumps(value, ensure_ascii=False)
-
-
-def render(text: str, values: dict) -> str:
-    """Replace `{{inputs.<name>}}` with the value; placeholders for inputs without a value stay as written."""
-    return PLACEHOLDER.sub(lambda m: _spell(values[m.group(1)]) if m.group(1) in values else m.group(0), text)
-
-
-def render_bytes(data: bytes, values: dict) -> bytes:
-    if not values:
-        return data
-    return render(data.decode("utf-8"), values).encode("utf-8")

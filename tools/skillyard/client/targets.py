@@ -43,6 +43,9 @@ class Target:
     capabilities: dict[str, str] = field(default_factory=dict)  # abstract capability -> that target's tool
     unsupported: str = ""
     files: tuple[str, ...] = ()
+    reads: tuple[str, ...] = ()  # every skill folder the runtime scans, as its docs or source list them
+    source: str = ""  # where `reads` was found (checked 2026-11), or why it was not
+
 
     def folder(self, scope: str) -> str | None:
         return self.project if scope == "project" else self.user
@@ -56,6 +59,8 @@ class Target:
         if self.kind == "dir":
             out["project_dir"] = self.project
             out["user_dir"] = "~/" + self.user if self.user else None
+            out["reads"] = list(self.reads)
+            out["source"] = self.source
         else:
             out["files"] = list(self.files)
             out["project_dir"] = f"{EMIT_DIR}/{self.name}"
@@ -66,9 +71,9 @@ class Target:
 _CUSTOM = "custom capabilities (anything other than read-file, write-file, http-request, execute-code)"
 
 
-def _dir(name, title, project, user, tools):
+def _dir(name, title, project, user, tools, reads=(), source=""):
     keys = dict(zip(CAPABILITIES, tools, strict=True))
-    return Target(name, "dir", title, project, user, keys, unsupported=_CUSTOM)
+    return Target(name, "dir", title, project, user, keys, unsupported=_CUSTOM, reads=tuple(reads), source=source)
 
 
 def _api(name, title, files):
@@ -78,22 +83,43 @@ def _api(name, title, files):
                   unsupported=_CUSTOM + "; your program must implement every generated function tool")
 
 
+# A runtime that already scans the shared `.agents/skills` of a scope gets no folder of its own there (project or
+# user = CANONICAL): a second link would show it every skill twice. `reads` and `source` record what each runtime
+# scans and where that was found, so the table can be re-checked when a runtime changes.
 TARGETS: dict[str, Target] = {t.name: t for t in (
-    _dir("claude-code", "Claude Code", ".claude/skills", ".claude/skills", ("Read", "Write", "WebFetch", "Bash")),
+    _dir("claude-code", "Claude Code", ".claude/skills", ".claude/skills", ("Read", "Write", "WebFetch", "Bash"),
+         (".claude/skills", "~/.claude/skills", "plugins"),
+         "https://code.claude.com/docs/en/skills (does not read .agents/skills)"),
     _dir("agents", "Shared .agents convention (Codex, Cursor, Gemini CLI, Copilot, OpenCode, Amp, ...)",
-         CANONICAL, CANONICAL, ("built-in file read", "built-in file edit", "built-in web fetch", "built-in shell")),
-    _dir("codex", "OpenAI Codex CLI", CANONICAL, ".codex/skills", ("shell", "apply_patch", "shell (curl)", "shell")),
-    _dir("cursor", "Cursor", CANONICAL, ".cursor/skills", ("read_file", "edit_file", "web_search / terminal",
-                                                           "run_terminal_cmd")),
-    _dir("gemini", "Gemini CLI", CANONICAL, ".gemini/skills", ("read_file", "write_file", "web_fetch",
-                                                               "run_shell_command")),
-    _dir("copilot", "GitHub Copilot", CANONICAL, ".copilot/skills", ("read", "edit", "fetch", "shell")),
-    _dir("opencode", "OpenCode", CANONICAL, ".config/opencode/skills", ("read", "write", "webfetch", "bash")),
-    _dir("goose", "Goose", ".goose/skills", ".config/goose/skills", ("text_editor", "text_editor", "shell (curl)",
-                                                                     "shell")),
+         CANONICAL, CANONICAL, ("built-in file read", "built-in file edit", "built-in web fetch", "built-in shell"),
+         (".agents/skills", "~/.agents/skills"), "https://agentskills.io (client adoption list)"),
+    _dir("codex", "OpenAI Codex CLI", CANONICAL, CANONICAL, ("shell", "apply_patch", "shell (curl)", "shell"),
+         (".agents/skills (cwd up to repo root)", "~/.agents/skills", "/etc/codex/skills"),
+         "https://developers.openai.com/codex/skills"),
+    _dir("cursor", "Cursor", CANONICAL, CANONICAL, ("read_file", "edit_file", "web_search / terminal",
+                                                    "run_terminal_cmd"),
+         (".cursor/skills", ".agents/skills", ".claude/skills", "~/.cursor/skills", "~/.agents/skills"),
+         "https://cursor.com/docs/context/skills"),
+    _dir("gemini", "Gemini CLI", CANONICAL, CANONICAL, ("read_file", "write_file", "web_fetch", "run_shell_command"),
+         (".gemini/skills", ".agents/skills", "~/.gemini/skills", "~/.agents/skills"),
+         "https://geminicli.com/docs/cli/using-agent-skills/ (discovery tiers)"),
+    _dir("copilot", "GitHub Copilot", CANONICAL, CANONICAL, ("read", "edit", "fetch", "shell"),
+         (".github/skills", ".claude/skills", ".agents/skills", "~/.copilot/skills", "~/.claude/skills",
+          "~/.agents/skills"),
+         "https://docs.github.com/en/copilot/how-tos/copilot-cli/customize-copilot/create-skills"),
+    _dir("opencode", "OpenCode", CANONICAL, CANONICAL, ("read", "write", "webfetch", "bash"),
+         (".opencode/skills", ".claude/skills", ".agents/skills", "~/.config/opencode/skills", "~/.claude/skills",
+          "~/.agents/skills"),
+         "https://opencode.ai/docs/skills/ (discovery)"),
+    _dir("goose", "Goose", CANONICAL, ".config/goose/skills", ("text_editor", "text_editor", "shell (curl)", "shell"),
+         (".goose/skills", ".claude/skills", ".agents/skills", "~/.claude/skills", "~/.config/agents/skills",
+          "~/.config/goose/skills"),
+         "https://block.github.io/goose/docs/guides/context-engineering/using-skills (skill locations)"),
     _dir("windsurf", "Windsurf", ".windsurf/skills", ".codeium/windsurf/skills",
-         ("view_file", "write_to_file", "read_url_content", "run_command")),
-    _dir("openclaw", "OpenClaw", "skills", ".openclaw/skills", ("read", "write", "web_fetch", "exec")),
+         ("view_file", "write_to_file", "read_url_content", "run_command"),
+         (".windsurf/skills", "~/.codeium/windsurf/skills"), "not re-checked for issue 11 (kept as before)"),
+    _dir("openclaw", "OpenClaw", "skills", ".openclaw/skills", ("read", "write", "web_fetch", "exec"),
+         ("skills", "~/.openclaw/skills"), "not re-checked for issue 11 (kept as before)"),
     _api("openai", "OpenAI API (Chat Completions / Responses function tools)",
          ("tools.json", "tools.responses.json", "system.md")),
     _api("anthropic-api", "Anthropic Messages API (tools)", ("tools.json", "system.md")),
@@ -251,11 +277,13 @@ def remove(entry: dict) -> None:
 # --------------------------------------------------------------------------------------------------- emitting
 
 
-def emit(skill_folder: Path, target: str, out_dir: Path) -> list[Path]:
+def emit(skill_folder: Path, target: str, out_dir: Path, *, cli_inputs: dict | None = None,
+         configured: dict | None = None) -> list[Path]:
     """Write `target`'s files for one skill into `out_dir` without installing it; returns the files written.
 
     Directory targets get a copy of the skill at `out_dir/<name>/`; API targets get their tool definitions and a
-    `system.md` directly in `out_dir`.
+    `system.md` directly in `out_dir`. `{{inputs.x}}` placeholders are rendered as an install renders them
+    (`--input` > per-skill config > default), so what other tools receive is what `skill install` would write.
     """
     from skillyard.format import Policy, load_skill
 
@@ -265,15 +293,17 @@ def emit(skill_folder: Path, target: str, out_dir: Path) -> list[Path]:
     if not package.valid and not package.data.get("name"):
         first = package.errors[0]
         raise SkillyardError(f"{skill_folder}: {first.message}", first.fix)
+    texts = _text_files(skill_folder, [f.path for f in package.files])
+    values = emit_values(package, texts, cli_inputs or {}, configured or {})
     out_dir = Path(out_dir)
     if t.kind == "dir":
         dest = out_dir / package.name
         if os.path.lexists(dest):
             raise SkillyardError(f"{dest} already exists", "Choose an empty --out folder or delete it first.")
         out_dir.mkdir(parents=True, exist_ok=True)
-        _copy_plain(skill_folder, dest, [f.path for f in package.files])
+        _copy_plain(skill_folder, dest, [f.path for f in package.files], texts, values)
         return sorted(p for p in dest.rglob("*") if p.is_file())
-    documents = generate(package, t.name)
+    documents = generate(package, t.name, values)
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
     for file_name, text in documents.items():
@@ -281,21 +311,54 @@ def emit(skill_folder: Path, target: str, out_dir: Path) -> list[Path]:
     return written
 
 
-def _copy_plain(source: Path, dest: Path, rel_paths: list[str]) -> None:
+def _text_files(folder: Path, rel_paths: list[str]) -> dict[str, str]:
+    """{path: text} of the skill's UTF-8 files (the ones placeholders can be rendered in); binary files are left out."""
+    out = {}
+    for rel in rel_paths:
+        try:
+            out[rel] = (folder / rel).read_bytes().decode("utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+    return out
+
+
+def emit_values(package, texts: dict[str, str], cli_inputs: dict, configured: dict) -> dict:
+    """The input values to render: only inputs some file actually references (an installed copy, already rendered,
+    then needs none), plus any given with --input so a misspelt name is still refused."""
+    from skillyard.client.inputs import PLACEHOLDER, resolve
+
+    declared = [d for d in (package.data.get("inputs") or []) if isinstance(d, dict) and isinstance(d.get("name"), str)]
+    if set(cli_inputs) - {d["name"] for d in declared}:
+        resolve(declared, cli=cli_inputs, skill=package.name)  # raises: names the unknown input and lists the known
+    used = {m.group(1) for text in [package.body, *texts.values()] for m in PLACEHOLDER.finditer(text)}
+    wanted = [d for d in declared if d["name"] in used or d["name"] in cli_inputs]
+    return resolve(wanted, cli=cli_inputs, configured=configured, skill=package.name)
+
+
+def _copy_plain(source: Path, dest: Path, rel_paths: list[str], texts: dict[str, str] | None = None,
+                values: dict | None = None) -> None:
+    from skillyard.format.inputs import render
+
+    texts, values = texts or {}, values or {}
     temp = Path(tempfile.mkdtemp(prefix=f".{dest.name}.", dir=dest.parent))
     try:
         for rel in rel_paths:
             target = temp / "tree" / rel
             target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(os.path.realpath(source / rel), target)
+            if values and rel in texts:
+                target.write_bytes(render(texts[rel], values).encode("utf-8"))
+                shutil.copymode(os.path.realpath(source / rel), target)
+            else:
+                shutil.copy2(os.path.realpath(source / rel), target)
         (temp / "tree").mkdir(exist_ok=True)
         os.rename(temp / "tree", dest)
     finally:
         shutil.rmtree(temp, ignore_errors=True)
 
 
-def generate(package, target: str) -> dict[str, str]:
-    """The generated files of an API target, as {file name: text}. Pure given a loaded SkillPackage."""
+def generate(package, target: str, values: dict | None = None) -> dict[str, str]:
+    """The generated files of an API target, as {file name: text}, inputs rendered with `values`. Pure given a
+    loaded SkillPackage."""
     from skillyard.runtime import tooldefs
 
     capabilities = [c for c in (package.data.get("capabilities") or []) if isinstance(c, str)]
@@ -305,7 +368,7 @@ def generate(package, target: str) -> dict[str, str]:
                              "Remove the capability from the skill or choose another --target.")
     specs = [tooldefs.CAPABILITY_SPECS[c] for c in CAPABILITIES if c in capabilities]
     specs.append(tooldefs.read_skill_file_spec([package.name]))
-    system = system_prompt(package, [s.name for s in specs])
+    system = system_prompt(package, [s.name for s in specs], values or {})
     if target == "openai":
         tools = [tooldefs.openai_tool(s) for s in specs]
         responses = [tooldefs.openai_responses_tool(s) for s in specs]
@@ -322,13 +385,15 @@ def _json(data) -> str:
     return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
 
 
-def system_prompt(package, tool_names: list[str]) -> str:
+def system_prompt(package, tool_names: list[str], values: dict | None = None) -> str:
     """The skill as system-prompt text: what it is, the tools it may call, its files, then its instructions."""
+    from skillyard.format.inputs import render
+
     lines = [f"# Skill: {package.name}", "", str(package.data.get("description", "")).strip(), ""]
     lines.append("Tools available for this skill: " + ", ".join(f"`{n}`" for n in tool_names) + ".")
     others = [f.path for f in package.files if f.path not in ("SKILL.md", "skill.md", "skill.yaml")]
     if others:
         lines += ["", f"Files you can open with `read_skill_file` (skill \"{package.name}\"):", ""]
         lines += [f"- {p}" for p in others]
-    lines += ["", "## Instructions", "", package.body.strip(), ""]
+    lines += ["", "## Instructions", "", render(package.body, values or {}).strip(), ""]
     return "\n".join(lines)

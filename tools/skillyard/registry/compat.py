@@ -3,9 +3,10 @@
 - `marketplace_json`: `.claude-plugin/marketplace.json`, which lets Claude Code users run
   `/plugin marketplace add <owner>/<repo>` and install any skill as a plugin. Claude Code's format: top-level
   `name` (kebab-case), `owner` {name, url?}, optional `metadata` {description, version}, and `plugins`, each with
-  `name` and `source`. A skill folder is not a plugin folder (a plugin keeps its skills under `skills/`), so each
-  entry points `source` at the repository root ("./") with `strict: false` and lists the skill's own folder in
-  `skills` (e.g. "./skills/pdf-tools"); the entry then defines the plugin completely, no plugin.json needed.
+  `name` and `source`. Each entry's `source` is the skill's own folder (e.g. "./skills/pdf-tools"), so installing
+  the plugin copies that skill only, not the whole repository. A skill folder is not a plugin folder (a plugin keeps
+  its skills under `skills/`), so the entry says `strict: false` and lists the plugin root itself as its one skill
+  (`skills: ["./"]`); the entry then defines the plugin completely, no plugin.json needed.
 - `agents_md_block`: a Markdown section for AGENTS.md listing every skill with its description and path.
 
 Pure functions: registry dict in, document out; deterministic for equal input.
@@ -49,8 +50,9 @@ def _source_path(path: str) -> str:
 
 def plugin_entry(skill: dict) -> dict:
     """One skill's plugin entry in marketplace.json."""
-    entry = {"name": skill["name"], "description": skill.get("description", ""), "source": "./", "strict": False,
-             "skills": [_source_path(skill.get("path") or f"skills/{skill['name']}")]}
+    entry = {"name": skill["name"], "description": skill.get("description", ""),
+             "source": _source_path(skill.get("path") or f"skills/{skill['name']}"), "strict": False,
+             "skills": ["./"]}
     if skill.get("version"):
         entry["version"] = skill["version"]
     if skill.get("author"):
@@ -66,10 +68,10 @@ def plugin_entry(skill: dict) -> dict:
 
 def marketplace_header(registry: dict) -> dict:
     """marketplace.json without its `plugins` (the build adds those from pre-encoded lines)."""
-    document = {"name": _marketplace_name(registry), "owner": _owner(registry)}
-    if registry.get("description"):
-        document["metadata"] = {"description": registry["description"]}
-    return document
+    name = _marketplace_name(registry)
+    # Always a description: `claude plugin validate --strict` fails a marketplace without one.
+    description = registry.get("description") or f"Agent skills from the {name} registry"
+    return {"name": name, "owner": _owner(registry), "metadata": {"description": description}}
 
 
 def marketplace_json(registry: dict) -> dict:

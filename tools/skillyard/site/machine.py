@@ -4,7 +4,9 @@
 "description", "files"}]}`) and every listed file is served next to it under `/.well-known/agent-skills/<name>/`,
 so other clients can install straight from the site. Only skills whose every file is inert in a browser are
 published there, whole (see `publish`); files are copied only after their sha256 matches registry.json, so the
-site never publishes bytes the registry did not vouch for.
+site never publishes bytes the registry did not vouch for. The copies are then rendered with each input's default
+(`{{inputs.x}}` -> the default), as `skill install` would write them with no values given: a third-party client
+has no inputs and would otherwise show the placeholder raw. The index lists exactly the files served.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import shutil
 from pathlib import Path
 
 from skillyard.errors import SkillyardError
+from skillyard.format.inputs import RenderTooLarge, defaults, render_bytes
 from skillyard.format.paths import path_problem
 from skillyard.registry.compile import dumps, index_document
 from skillyard.site import publish
@@ -71,6 +74,19 @@ def read_skill_files(skill: dict, root: Path) -> dict[str, bytes]:
     return out
 
 
+def rendered_with_defaults(skill: dict, files: dict[str, bytes]) -> dict[str, bytes]:
+    """The verified files with `{{inputs.x}}` filled from each input's default; files that are not UTF-8 text (and
+    placeholders of inputs without a default) stay as they are. Raises RenderTooLarge past the render bound."""
+    values = defaults(skill.get("inputs"))
+    out = {}
+    for rel, data in files.items():
+        try:
+            out[rel] = render_bytes(data, values)
+        except UnicodeDecodeError:
+            out[rel] = data
+    return out
+
+
 def stage_well_known(registry: dict, root: Path, folder: Path, notes: list[str]) -> set[str]:
     """Copy each publishable skill whole into `folder/<name>/` (emptied first); returns the names copied and adds
     a note for every skill left out (why, and how to get it instead)."""
@@ -82,9 +98,11 @@ def stage_well_known(registry: dict, root: Path, folder: Path, notes: list[str])
         problems = publish.skill_problems(skill)
         if not problems:
             try:
-                files = read_skill_files(skill, root)
+                files = rendered_with_defaults(skill, read_skill_files(skill, root))
             except publish.UnreadableFile as exc:
                 problems = [str(exc)]
+            except RenderTooLarge as exc:
+                problems = [f"its inputs' defaults: {exc.message}"]
         if problems:
             more = f"; and {len(problems) - 3} more" if len(problems) > 3 else ""
             notes.append(f"skill {skill['name']!r} is not served under /{WELL_KNOWN}/ (its page links the files "
