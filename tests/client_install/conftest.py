@@ -114,10 +114,15 @@ MCP_SCRIPT = textwrap.dedent('''
 @pytest.fixture(scope="session")
 def mcp_server(tmp_path_factory):
     """A real MCP server (official SDK, streamable HTTP) offering MCP_TOOLS; yields its /mcp URL."""
+    yield from run_mcp_server(tmp_path_factory, MCP_TOOLS)
+
+
+def run_mcp_server(tmp_path_factory, tools: list[str]):
+    """Start a real MCP server offering `tools`, yield its /mcp URL, stop it (the body of an MCP fixture)."""
     script = tmp_path_factory.mktemp("mcp") / "server.py"
     script.write_text(MCP_SCRIPT)
     port = _free_port()
-    proc = subprocess.Popen([sys.executable, str(script), str(port), ",".join(MCP_TOOLS)],
+    proc = subprocess.Popen([sys.executable, str(script), str(port), ",".join(tools)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:

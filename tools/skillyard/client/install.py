@@ -143,14 +143,21 @@ def from_local(path: Path) -> Candidate:
         with open(real, "rb") as handle:
             files.append(StagedFile(entry.path, handle.read(), entry.executable))
     verify_files(files, [f.to_dict() for f in package.files], integrity=package.integrity(), what=str(path))
+    files = with_generated_skill_md(files, where=str(path))
     return Candidate(package.name, str(package.data.get("version") or "0.0.0"),
                      {"type": "local", "path": str(folder), "integrity": package.integrity()}, files,
                      list(package.data.get("inputs") or []), list(package.data.get("mcp_deps") or []),
                      str(package.data.get("description") or ""))
 
 
+MANIFEST = "skill.yaml"
+GENERATED = "SKILL.md"  # what a skill.yaml-only package gets, so every target and third-party client can load it
+
+
 def _frontmatter_of(files: list[StagedFile], name_hint: str) -> dict:
+    """The skill's metadata: SKILL.md's frontmatter, or (a skill.yaml-only package) the manifest's fields."""
     from skillyard.format import parse_skill_md
+    from skillyard.format.manifest import MANIFEST_ONLY_FIELDS
 
     for item in files:
         if item.path in RENDERED:
@@ -158,7 +165,51 @@ def _frontmatter_of(files: list[StagedFile], name_hint: str) -> dict:
                 return parse_skill_md(item.data.decode("utf-8"), strict=False, file=item.path).data
             except UnicodeDecodeError:
                 break
-    raise SkillyardError(f"{name_hint} has no readable SKILL.md.", "Check the repository and path.")
+    else:
+        manifest = _manifest_of(files, where=name_hint)
+        if manifest is not None:
+            return {k: v for k, v in manifest.items() if k not in MANIFEST_ONLY_FIELDS}
+    raise SkillyardError(f"{name_hint} has no readable SKILL.md or skill.yaml.", "Check the repository and path.")
+
+
+def _manifest_of(files: list[StagedFile], *, where: str) -> dict | None:
+    """The parsed top-level skill.yaml, None without one; unreadable is an error (validation says why)."""
+    from skillyard.format.manifest import parse_manifest
+
+    item = next((f for f in files if f.path == MANIFEST), None)
+    if item is None:
+        return None
+    try:
+        manifest, _, findings = parse_manifest(item.data.decode("utf-8"), file=MANIFEST)
+    except UnicodeDecodeError:
+        manifest, findings = None, []
+    if manifest is None:
+        detail = summarize_errors([f for f in findings if f.is_error]) or "skill.yaml is not UTF-8 text"
+        raise SkillyardError(f"{where}: its skill.yaml cannot be read: {detail}; nothing was installed.",
+                             "Ask the author to fix skill.yaml (`skillyard validate` explains each finding).")
+    return manifest
+
+
+def with_generated_skill_md(files: list[StagedFile], *, where: str) -> list[StagedFile]:
+    """A skill.yaml-only package (design 000: `system_prompt` is the body) gains the SKILL.md `skillyard migrate`
+    would write - the same function - so every target and third-party client finds the skill; skill.yaml stays
+    beside it. Runs on verified files, before inputs are rendered and before anything is written; the generated
+    file then goes through the same path checks, rendering, lock entry and journaled write as any other."""
+    from skillyard.format.manifest import manifest_to_skill_md
+    from skillyard.format.paths import collision_key
+
+    if any(f.path in RENDERED for f in files):
+        return files
+    manifest = _manifest_of(files, where=where)
+    if manifest is None:
+        return files
+    taken = [f.path for f in files if collision_key(f.path) == collision_key(GENERATED)]
+    if taken:  # e.g. `Skill.md`: on a case-insensitive disk the generated file would overwrite it
+        raise SkillyardError(f"{where}: the file {taken[0]} clashes with the SKILL.md generated from skill.yaml "
+                             "(the same name on a case-insensitive disk); nothing was installed.",
+                             f"Ask the author to rename {taken[0]}, or to add a SKILL.md (`skillyard migrate`).")
+    text = manifest_to_skill_md(manifest)
+    return sorted([*files, StagedFile(GENERATED, text.encode("utf-8"))], key=lambda f: f.path)
 
 
 def from_github(ref_text: str, config, *, commit: str | None = None, path: str | None = None,
@@ -174,14 +225,14 @@ def from_github(ref_text: str, config, *, commit: str | None = None, path: str |
     folder, raw, archive_commit = github.skill_files(data, ref)
     files = [StagedFile(p, content, executable) for p, (content, executable) in raw.items()]
     store.check_paths([item.path for item in files])
-    # Validate like a local folder: write nothing yet, so check the frontmatter only (no folder to walk).
-    data_fm = _frontmatter_of(files, ref.slug)
-    name = data_fm.get("name")
+    # The name first (the check folder is named after it), then validate like a local folder, in a private one.
+    name = _frontmatter_of(files, ref.slug).get("name")
     if not isinstance(name, str) or not name:
-        raise SkillyardError(f"The SKILL.md in {ref.slug}/{folder or '.'} has no `name`.",
-                             "Ask the author to add `name:` to the frontmatter.")
-    _check_package(files, name, where=f"github:{ref.slug}/{folder}".rstrip("/"))
-    actual = integrity_of(files)
+        raise SkillyardError(f"The SKILL.md (or skill.yaml) in {ref.slug}/{folder or '.'} has no `name`.",
+                             "Ask the author to add `name:` to the frontmatter or skill.yaml.")
+    meta = _check_package(files, name, where=f"github:{ref.slug}/{folder}".rstrip("/"))
+    actual = integrity_of(files)  # over the published files: what the source pins, before SKILL.md is generated
+    files = with_generated_skill_md(files, where=f"github:{ref.slug}/{folder}".rstrip("/"))
     if integrity and actual != integrity:
         raise SkillyardError(f"github:{ref.slug}@{commit}: the skill's integrity {actual} does not match the "
                              f"locked {integrity}; nothing was installed.",
@@ -190,17 +241,19 @@ def from_github(ref_text: str, config, *, commit: str | None = None, path: str |
               "path": folder, "integrity": actual}
     if ref.ref != "HEAD":
         source["ref"] = ref.ref  # what `skill update` follows (a branch or tag moves; a commit stays put)
-    return Candidate(name, str(data_fm.get("version") or "0.0.0"), source, files,
-                     list(data_fm.get("inputs") or []), list(data_fm.get("mcp_deps") or []),
-                     str(data_fm.get("description") or ""))
+    return Candidate(name, str(meta.get("version") or "0.0.0"), source, files,
+                     list(meta.get("inputs") or []), list(meta.get("mcp_deps") or []),
+                     str(meta.get("description") or ""))
 
 
-def _check_package(files: list[StagedFile], name: str, *, where: str) -> None:
-    """Run the format checks on downloaded files by loading them from a private temporary folder."""
+def _check_package(files: list[StagedFile], name: str, *, where: str) -> dict:
+    """Run the format checks on downloaded files by loading them from a private temporary folder; returns the
+    skill's data as a local folder's would be (frontmatter merged with skill.yaml: version, inputs, mcp_deps)."""
     import tempfile
 
     from skillyard.format import Policy, load_skill
 
+    store.check_name(name)  # the untrusted name becomes a folder name below: `../../x` must not leave tmp
     with tempfile.TemporaryDirectory(prefix="skill-check-") as tmp:
         folder = Path(tmp) / name
         folder.mkdir()
@@ -209,6 +262,7 @@ def _check_package(files: list[StagedFile], name: str, *, where: str) -> None:
         if not package.valid:
             lines = summarize_errors(package.errors)
             raise SkillyardError(f"{where} is not a valid skill: {lines}", "Ask the author to fix it; nothing was installed.")
+        return dict(package.data)
 
 
 def _github_token(config) -> str | None:

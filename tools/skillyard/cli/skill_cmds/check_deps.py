@@ -25,14 +25,22 @@ def add_arguments(parser) -> None:
 
 
 def _installed_deps(folder) -> tuple[str, list[dict]]:
+    """Name and `mcp_deps` of an installed skill: SKILL.md's frontmatter merged with the skill.yaml beside it
+    (where the standard split keeps `mcp_deps`)."""
     from skillyard.format import parse_skill_md
+    from skillyard.format.manifest import merge_manifest, parse_manifest
 
+    data: dict = {}
     for name in ("SKILL.md", "skill.md"):
         path = folder / name
         if path.is_file():
             data = parse_skill_md(path.read_text(encoding="utf-8"), strict=False, file=name).data
-            return str(data.get("name") or folder.name), list(data.get("mcp_deps") or [])
-    return folder.name, []
+            break
+    if (folder / "skill.yaml").is_file():
+        manifest = parse_manifest((folder / "skill.yaml").read_text(encoding="utf-8"))[0]
+        if manifest is not None:
+            data = merge_manifest(data, manifest)[0]
+    return str(data.get("name") or folder.name), list(data.get("mcp_deps") or [])
 
 
 def run(args) -> int:
