@@ -232,14 +232,15 @@ def zlib_error():
 
 
 def find_skill_folder(archive_paths: list[str], ref: GitHubRef) -> str:
-    """The repo-relative folder holding the skill: the given path, else the root, else the one SKILL.md found."""
+    """The repo-relative folder holding the skill (a SKILL.md, or a design-000 skill.yaml alone): the given path,
+    else the root, else the folder named like the repository, else the only one found."""
     skill_mds = sorted(p for p in archive_paths if posixpath.basename(p) in ("SKILL.md", "skill.md", "skill.yaml"))
     folders = sorted({posixpath.dirname(p) for p in skill_mds}, key=lambda f: (f.count("/"), f))
     if ref.path:
         if ref.path in folders:
             return ref.path
-        raise SkillyardError(f"{ref.slug}@{ref.ref} has no SKILL.md in {ref.path}/.",
-                             "Check the path; folders with a SKILL.md: " + (", ".join(f or "." for f in folders) or "none"))
+        raise SkillyardError(f"{ref.slug}@{ref.ref} has no SKILL.md or skill.yaml in {ref.path}/.",
+                             "Check the path; folders with a SKILL.md or skill.yaml: " + (", ".join(f or "." for f in folders) or "none"))
     if "" in folders:
         return ""
     named = [f for f in folders if posixpath.basename(f) == ref.repo]
@@ -248,7 +249,7 @@ def find_skill_folder(archive_paths: list[str], ref: GitHubRef) -> str:
     if len(folders) == 1:
         return folders[0]
     if not folders:
-        raise SkillyardError(f"{ref.slug}@{ref.ref} holds no SKILL.md.", "Check the repository and the ref.")
+        raise SkillyardError(f"{ref.slug}@{ref.ref} holds no SKILL.md or skill.yaml.", "Check the repository and the ref.")
     raise SkillyardError(f"{ref.slug}@{ref.ref} holds several skills: {', '.join(folders)}.",
                          f"Name one: github:{ref.slug}/<path>@{ref.ref}.")
 
