@@ -160,6 +160,9 @@ def test_folder_install_user_scope_writes_a_loadable_skill_md(tmp_path, sga_hub,
     again = skill_cli("install", str(source), "--target", "agents")
     assert again.code != 0 and "SKILL.md" in again.err and "local edits" in again.err
     assert (folder / "SKILL.md").read_text() == "tampered\n"
+    listed = skill_cli("list", "--json")
+    assert listed.code == 0, listed.err
+    assert [s["edited"] for s in json.loads(listed.out)["skills"] if s["name"] == NAME] == [["SKILL.md"]]
     forced = skill_cli("install", str(source), "--target", "agents", "--force")
     assert forced.code == 0, forced.err
     check_installed(folder)
@@ -327,3 +330,13 @@ def test_a_github_skill_name_that_is_a_path_writes_nothing_anywhere(git_server, 
     tmp = Path(tempfile.gettempdir())
     assert not any(p.exists() for p in (tmp / "sy-escape-probe", tmp.parent / "sy-escape-probe"))
     nothing_installed(user_home)
+
+
+def test_a_github_skill_md_without_a_name_takes_it_from_skill_yaml(git_server, skill_cli, user_home):
+    """Lenient installs accept the name in either file (the merge rule), like a local folder."""
+    git_server.create_repo("sga", NAME, {"SKILL.md": "---\ndescription: Processes invoices.\n---\n# Body\n",
+                                         "skill.yaml": f"schema_version: \"1.0\"\nname: {NAME}\nversion: 2.0.0\n"})
+    result = skill_cli("install", f"github:sga/{NAME}", "--json")
+    assert result.code == 0, result.err
+    assert json.loads(result.out)["skills"][0]["version"] == "2.0.0"
+    assert (user_home / ".agents" / "skills" / NAME / "SKILL.md").read_text().endswith("# Body\n")

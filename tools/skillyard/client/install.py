@@ -155,21 +155,26 @@ GENERATED = "SKILL.md"  # what a skill.yaml-only package gets, so every target a
 
 
 def _frontmatter_of(files: list[StagedFile], name_hint: str) -> dict:
-    """The skill's metadata: SKILL.md's frontmatter, or (a skill.yaml-only package) the manifest's fields."""
+    """The skill's metadata before validation (it names the check folder): SKILL.md's frontmatter merged with
+    skill.yaml, or the manifest's fields alone; conflicts are left for validation to report."""
     from skillyard.format import parse_skill_md
-    from skillyard.format.manifest import MANIFEST_ONLY_FIELDS
+    from skillyard.format.manifest import MANIFEST_ONLY_FIELDS, merge_manifest
 
-    for item in files:
-        if item.path in RENDERED:
-            try:
-                return parse_skill_md(item.data.decode("utf-8"), strict=False, file=item.path).data
-            except UnicodeDecodeError:
-                break
-    else:
-        manifest = _manifest_of(files, where=name_hint)
-        if manifest is not None:
-            return {k: v for k, v in manifest.items() if k not in MANIFEST_ONLY_FIELDS}
-    raise SkillyardError(f"{name_hint} has no readable SKILL.md or skill.yaml.", "Check the repository and path.")
+    data = None
+    item = next((f for f in files if f.path in RENDERED), None)
+    if item is not None:
+        try:
+            data = parse_skill_md(item.data.decode("utf-8"), strict=False, file=item.path).data
+        except UnicodeDecodeError:
+            raise SkillyardError(f"{name_hint}: {item.path} is not UTF-8 text; nothing was installed.",
+                                 "Ask the author to save it as UTF-8.") from None
+    manifest = _manifest_of(files, where=name_hint)
+    if manifest is not None:
+        data = merge_manifest(data, manifest)[0] if data is not None else \
+            {k: v for k, v in manifest.items() if k not in MANIFEST_ONLY_FIELDS}
+    if data is None:
+        raise SkillyardError(f"{name_hint} has no SKILL.md or skill.yaml.", "Check the repository and path.")
+    return data
 
 
 def _manifest_of(files: list[StagedFile], *, where: str) -> dict | None:
