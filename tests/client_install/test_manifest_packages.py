@@ -340,3 +340,45 @@ def test_a_github_skill_md_without_a_name_takes_it_from_skill_yaml(git_server, s
     assert result.code == 0, result.err
     assert json.loads(result.out)["skills"][0]["version"] == "2.0.0"
     assert (user_home / ".agents" / "skills" / NAME / "SKILL.md").read_text().endswith("# Body\n")
+
+
+# ---------------------------------------------------------------------------------------------- properties
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_text = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=200)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(description=_text, prompt=_text, collection=st.text("abc-_ {}:#'\"\n", max_size=20))
+def test_any_manifest_installs_as_a_folder_that_validates_or_is_refused_cleanly(description, prompt, collection):
+    """Whatever text a skill.yaml carries, the client either refuses it with a clear error or installs a folder
+    whose generated SKILL.md and skill.yaml load together (no conflict, same name and description) and whose body
+    is the prompt with the input rendered."""
+    from skillyard.client import install as inst
+    from skillyard.errors import SkillyardError
+    from skillyard.format import Policy, load_skill
+
+    manifest = {"schema_version": "1.0", "name": NAME, "description": description,
+                "inputs": [{"name": "target_collection", "type": "string", "default": "invoices"}],
+                "system_prompt": prompt + "\nfile into {{inputs.target_collection}}\n"}
+    with tempfile.TemporaryDirectory() as tmp:
+        source = write_package(Path(tmp) / "src" / NAME, yaml.safe_dump(manifest, allow_unicode=True))
+        try:
+            candidate = inst.from_local(source)
+        except SkillyardError as exc:
+            assert exc.message and "Traceback" not in exc.message
+            return
+        files = inst.render_files(candidate.files, {"target_collection": collection})
+        assert {f.path for f in files} == {"SKILL.md", "skill.yaml"}
+        out = Path(tmp) / "out" / NAME
+        out.mkdir(parents=True)
+        from skillyard.client import store
+
+        store.write_tree(out, files)
+        package = load_skill(out, Policy(strict=False))
+        assert [f for f in package.errors if f.rule == "manifest-conflict"] == []
+        assert package.name == NAME and package.data["description"] == description
+        text = (out / "SKILL.md").read_text(encoding="utf-8")
+        assert f"file into {collection}".rstrip("\n") in text
