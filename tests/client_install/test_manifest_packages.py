@@ -111,6 +111,9 @@ def check_installed(folder: Path, *, collection: str = "invoices") -> None:
         .replace("{{inputs.confirm_threshold}}", "10000")
     assert text == expected  # what `skillyard migrate` writes, inputs rendered
     assert (folder / "skill.yaml").read_text(encoding="utf-8") == MANIFEST
+    from skills_ref import read_properties, validate  # the standard's reference validator, as a client would
+
+    assert validate(folder) == [] and read_properties(folder).name == NAME
     lock = json.loads((folder / "skill.lock.json").read_text())
     assert {f["path"]: f["sha256"] for f in lock["files"]} == {
         rel: hashlib.sha256((folder / rel).read_bytes()).hexdigest() for rel in ("SKILL.md", "skill.yaml")}
