@@ -54,3 +54,18 @@ def bench(session: nox.Session) -> None:
     for script in scripts:
         session.run("python", script, *session.posargs)
     session.log(f"figures written to benchmarks/results/ by {len(scripts)} benchmark(s)")
+
+
+@nox.session(python=PYTHON)
+def interop(session: nox.Session) -> None:
+    """Real third-party clients against what we build (tests/interop): skills-ref, the npm `skills` CLI, Claude
+    Code's `claude plugin validate`, and the openai/anthropic/google-genai SDKs' request types.
+
+    Needs the package registries (PyPI, npm) and node/npm on the machine; no API keys. A client whose package
+    cannot be installed is skipped with the reason; the closing note lists which ran."""
+    session.install("-e", ".[site]", "pytest>=8", "pytest-timeout>=2.2", "hypothesis>=6.100")
+    for package in ("skills-ref==0.1.1", "openai", "anthropic", "google-genai"):
+        # One at a time, failure tolerated: the test of a client that is missing skips and says why.
+        session.run("python", "-m", "pip", "install", "-q", package, success_codes=[0, 1])
+    session.run("python", "-m", "pytest", "-p", "no:cacheprovider", "-rs", "tests/interop", *session.posargs,
+                env={"SKILLYARD_INTEROP": "1"})

@@ -337,7 +337,7 @@ def emit_values(package, texts: dict[str, str], cli_inputs: dict, configured: di
 
 def _copy_plain(source: Path, dest: Path, rel_paths: list[str], texts: dict[str, str] | None = None,
                 values: dict | None = None) -> None:
-    from skillyard.format.inputs import render
+    from skillyard.format.inputs import RenderTooLarge, render
 
     texts, values = texts or {}, values or {}
     temp = Path(tempfile.mkdtemp(prefix=f".{dest.name}.", dir=dest.parent))
@@ -346,7 +346,11 @@ def _copy_plain(source: Path, dest: Path, rel_paths: list[str], texts: dict[str,
             target = temp / "tree" / rel
             target.parent.mkdir(parents=True, exist_ok=True)
             if values and rel in texts:
-                target.write_bytes(render(texts[rel], values).encode("utf-8"))
+                try:
+                    rendered = render(texts[rel], values)
+                except RenderTooLarge as exc:
+                    raise SkillyardError(f"{source / rel}: {exc.message}; nothing was written", exc.fix) from None
+                target.write_bytes(rendered.encode("utf-8"))
                 shutil.copymode(os.path.realpath(source / rel), target)
             else:
                 shutil.copy2(os.path.realpath(source / rel), target)
