@@ -1,5 +1,7 @@
-"""Placeholder rendering under attack: a skill's default (or a user's value) repeated by many placeholders must not
-turn a small file into gigabytes, on any of the three paths that render (install, emit, the site's well-known copy).
+"""Interop outputs under attack. Placeholder rendering: a skill's default (or a user's value) repeated by many
+placeholders must not turn a small file into gigabytes, on any of the paths that render (install, emit, the site's
+well-known copy). marketplace.json: a plugin `source` is copied whole by Claude Code, so it never leaves the
+repository.
 """
 
 from __future__ import annotations
@@ -54,3 +56,14 @@ def test_render_fills_every_known_placeholder_and_keeps_the_bound(parts, given_v
     assert not left & set(given_values)  # nothing known stays raw
     assert left == {m.group(1) for m in PLACEHOLDER.finditer(text)} - set(given_values)
     assert all(spell(v) in out for n, v in given_values.items() if "{{inputs." + n + "}}" in text)
+
+
+@pytest.mark.parametrize("path", ["../outside", "skills/../../etc", "/abs/skill", "C:/x", "skills/a\x00b",
+                                  "skills/\u202egnp.exe"])
+def test_a_plugin_source_outside_the_repository_is_refused(path):
+    from skillyard.registry.compat import marketplace_json
+
+    registry = {"name": "acme", "skills": [{"name": "evil", "description": "d", "path": path}]}
+    with pytest.raises(SkillyardError) as caught:
+        marketplace_json(registry)
+    assert "marketplace.json" in caught.value.message and caught.value.fix

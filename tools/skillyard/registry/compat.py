@@ -44,8 +44,17 @@ def _owner(registry: dict) -> dict:
 
 
 def _source_path(path: str) -> str:
-    path = str(path).strip("/")
-    return path if path.startswith("./") else f"./{path}"
+    """`./<path>` for a plugin `source`; a path outside the repository (the shared path rule) is refused, since a
+    plugin install copies whatever folder `source` names."""
+    from skillyard.errors import SkillyardError
+    from skillyard.format.paths import path_problem
+
+    path = str(path).removeprefix("./").rstrip("/")
+    problem = path_problem(path)
+    if problem:
+        raise SkillyardError(f"marketplace.json: skill path {path[:200]!r} {problem}",
+                             "Rebuild registry.json with `skillyard build` (it writes only paths under skills/).")
+    return f"./{path}"
 
 
 def plugin_entry(skill: dict) -> dict:
