@@ -258,12 +258,13 @@ def nothing_installed(home: Path) -> None:
     assert [e.name for e in skills.iterdir() if not e.name.startswith(".skill-cli")] == [] if skills.is_dir() else True
 
 
-@pytest.mark.parametrize("clash", ["Skill.md", "skill.MD"])
+@pytest.mark.parametrize(("clash", "needle"), [("Skill.md", "Skill.md"), ("skill.MD", "skill.MD"),
+                                               ("sKILL.md/notes.md", "SKILL.md")])
 def test_a_file_that_would_clash_with_the_generated_skill_md_refuses_the_install(tmp_path, skill_cli, user_home,
-                                                                                 clash):
+                                                                                 clash, needle):
     source = write_package(tmp_path / NAME, extra={clash: "# not the instructions\n"})
     result = skill_cli("install", str(source), "--skip-deps-check")
-    assert result.code != 0 and clash in result.err and "nothing was installed" in result.err
+    assert result.code != 0 and needle in result.err and "nothing was installed" in result.err, result.err
     assert "Traceback" not in result.err
     nothing_installed(user_home)
 

@@ -201,18 +201,20 @@ def with_generated_skill_md(files: list[StagedFile], *, where: str) -> list[Stag
     beside it. Runs on verified files, before inputs are rendered and before anything is written; the generated
     file then goes through the same path checks, rendering, lock entry and journaled write as any other."""
     from skillyard.format.manifest import manifest_to_skill_md
-    from skillyard.format.paths import collision_key
+    from skillyard.format.paths import path_set_problems
 
     if any(f.path in RENDERED for f in files):
         return files
     manifest = _manifest_of(files, where=where)
     if manifest is None:
         return files
-    taken = [f.path for f in files if collision_key(f.path) == collision_key(GENERATED)]
-    if taken:  # e.g. `Skill.md`: on a case-insensitive disk the generated file would overwrite it
-        raise SkillyardError(f"{where}: the file {taken[0]} clashes with the SKILL.md generated from skill.yaml "
-                             "(the same name on a case-insensitive disk); nothing was installed.",
-                             f"Ask the author to rename {taken[0]}, or to add a SKILL.md (`skillyard migrate`).")
+    # The shared rule on the set with the new name: `Skill.md` (one file on a case-insensitive disk) or a
+    # `SKILL.md/` folder would be overwritten or fail half-way. The published set already passed it alone.
+    clashes = path_set_problems([f.path for f in files] + [GENERATED])
+    if clashes:
+        rel, problem = clashes[0]
+        raise SkillyardError(f"{where}: {rel} {problem}, with the SKILL.md generated from skill.yaml; nothing was "
+                             "installed.", "Ask the author to rename it, or to add a SKILL.md (`skillyard migrate`).")
     text = manifest_to_skill_md(manifest)
     return sorted([*files, StagedFile(GENERATED, text.encode("utf-8"))], key=lambda f: f.path)
 
