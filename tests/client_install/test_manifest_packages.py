@@ -386,3 +386,29 @@ def test_any_manifest_installs_as_a_folder_that_validates_or_is_refused_cleanly(
         assert package.name == NAME and package.data["description"] == description
         text = (out / "SKILL.md").read_text(encoding="utf-8")
         assert f"file into {collection}".rstrip("\n") in text
+
+
+def test_folder_install_project_scope_and_restore(tmp_path, sga_hub, configure, skill_cli, monkeypatch):
+    configure("mcp_hub.endpoint", sga_hub)
+    project = tmp_path / "proj"
+    source = write_package(project / "vendor" / NAME)
+    monkeypatch.chdir(project)
+    result = skill_cli("install", f"./vendor/{NAME}", "--project", "--target", "claude-code", "--target", "agents")
+    assert result.code == 0, result.err
+    folder = project / ".agents" / "skills" / NAME
+    check_installed(folder)
+    assert npx_skills_scan(project) == {f".agents/{NAME}", f".claude/{NAME}"}
+    check_runtime_finds_it(skill_cli, project)
+    entry = json.loads((project / "skills.lock.json").read_text())["skills"][NAME]
+    assert {f["path"] for f in entry["files"]} == {"SKILL.md", "skill.yaml"}
+    before = tree(folder)
+    shutil.rmtree(project / ".agents")
+    restored = skill_cli("install", "--project")
+    assert restored.code == 0, restored.err
+    assert tree(folder) == before
+    # The author changes the manifest under the lock: restore refuses rather than install something else.
+    (source / "skill.yaml").write_text(MANIFEST.replace("short summary", "other summary"), encoding="utf-8")
+    shutil.rmtree(project / ".agents")
+    moved = skill_cli("install", "--project")
+    assert moved.code != 0 and "nothing was installed" in moved.err, moved.err
+    assert not (folder / "SKILL.md").exists()
