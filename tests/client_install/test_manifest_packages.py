@@ -412,3 +412,20 @@ def test_folder_install_project_scope_and_restore(tmp_path, sga_hub, configure, 
     moved = skill_cli("install", "--project")
     assert moved.code != 0 and "nothing was installed" in moved.err, moved.err
     assert not (folder / "SKILL.md").exists()
+
+
+def test_the_installed_skill_md_is_what_skillyard_migrate_writes(tmp_path, skill_cli, user_home):
+    """One function, two callers: `skillyard migrate` on the author's folder and the client at install time write
+    the same SKILL.md (the client then renders the inputs into it)."""
+    from skillyard.cli.main import skillyard_main
+
+    source = write_package(tmp_path / "src" / NAME)
+    migrated = write_package(tmp_path / "migrated" / NAME)
+    assert skillyard_main(["migrate", str(migrated), "--no-backup"]) == 0
+    result = skill_cli("install", str(source), "--target", "agents", "--skip-deps-check",
+                       "--input", "confirm_threshold=500")
+    assert result.code == 0, result.err
+    installed = (user_home / ".agents" / "skills" / NAME / "SKILL.md").read_text(encoding="utf-8")
+    expected = (migrated / "SKILL.md").read_text(encoding="utf-8") \
+        .replace("{{inputs.target_collection}}", "invoices").replace("{{inputs.confirm_threshold}}", "500")
+    assert installed == expected
