@@ -281,6 +281,9 @@ def test_a_github_clash_with_the_generated_skill_md_is_refused(git_server, skill
     ("- just\n- a list\n", "skill.yaml"),
     ('schema_version: "9.0"\nname: invoice-processor\ndescription: x\n', "schema_version"),
     ("name: ../../sy-escape-probe\ndescription: Escapes.\nsystem_prompt: hi\n", "name"),
+    *[(f"name: {NAME}\ndescription: Processes invoices.\n{prompt}", "system_prompt")
+      for prompt in ("system_prompt: {a: 1}\n", "system_prompt: [x, y]\n", "system_prompt: 12\n",
+                     "system_prompt:\n", "system_prompt: '  '\n", "")],
 ])
 @pytest.mark.parametrize("via", ["folder", "github"])
 def test_a_broken_or_hostile_manifest_installs_nothing(tmp_path, git_server, skill_cli, user_home, manifest, needle,

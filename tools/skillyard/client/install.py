@@ -208,6 +208,13 @@ def with_generated_skill_md(files: list[StagedFile], *, where: str) -> list[Stag
     manifest = _manifest_of(files, where=where)
     if manifest is None:
         return files
+    prompt = manifest.get("system_prompt")
+    if not isinstance(prompt, str) or not prompt.strip():  # as `migrate` refuses: no instructions, no skill
+        got = "missing" if prompt is None else f"{type(prompt).__name__} {str(prompt)[:40]!r}"
+        raise SkillyardError(f"{where}/skill.yaml: `system_prompt` must be the skill's instructions as text (it "
+                             f"becomes the body of SKILL.md), but it is {got}; nothing was installed.",
+                             "Write the instructions as `system_prompt: |` followed by indented lines, or add a "
+                             "SKILL.md (`skillyard migrate`).")
     # The shared rule on the set with the new name: `Skill.md` (one file on a case-insensitive disk) or a
     # `SKILL.md/` folder would be overwritten or fail half-way. The published set already passed it alone.
     clashes = path_set_problems([f.path for f in files] + [GENERATED])
