@@ -3,6 +3,8 @@
 Order matters and is the point of this module: resolve → inputs (type-checked) → MCP dependencies → download and
 verify every file (size, sha256, whole-skill integrity) → render inputs → write atomically → place targets → lock.
 Everything that can fail runs before the first write, and the write itself is a rename (see `store`).
+A skill.yaml-only package (design 000) gains, right after verification, the SKILL.md `skillyard migrate` writes
+(`with_generated_skill_md`), which then follows the same path as every other file.
 """
 
 from __future__ import annotations
