@@ -17,11 +17,7 @@ from skillyard.cli.main import skill_main
 SKILL_MD = """---
 name: {name}
 description: Turns rough meeting notes into a tidy summary with owners and dates. Use when the user pastes notes.
-version: 1.2.0
 license: MIT
-author: carol
-maintainers: [carol]
-tags: [notes, writing]
 ---
 
 # {name}
@@ -30,6 +26,17 @@ tags: [notes, writing]
 2. Run `scripts/tidy.py` on them.
 3. Follow references/style.md.
 """
+# The portable form: registry fields live in skill.yaml beside SKILL.md.
+SKILL_YAML = """\
+schema_version: "1.0"
+version: 1.2.0
+author: carol
+maintainers:
+  - carol
+tags:
+  - notes
+  - writing
+"""
 
 
 def make_skill(root: Path, name: str = "my-skill", extra: dict[str, bytes] | None = None) -> Path:
@@ -37,6 +44,7 @@ def make_skill(root: Path, name: str = "my-skill", extra: dict[str, bytes] | Non
     (folder / "scripts").mkdir(parents=True)
     (folder / "references").mkdir()
     (folder / "SKILL.md").write_text(SKILL_MD.format(name=name), encoding="utf-8")
+    (folder / "skill.yaml").write_text(SKILL_YAML, encoding="utf-8")
     (folder / "scripts" / "tidy.py").write_text("print('tidy')\n", encoding="utf-8")
     os.chmod(folder / "scripts" / "tidy.py", 0o755)
     (folder / "references" / "style.md").write_text("# Style\n\nShort lines.\n", encoding="utf-8")
@@ -58,7 +66,7 @@ def publish(stub, folder, *extra, capsys=None):
     return skill_main(["publish", str(folder), "--registry", REGISTRY_SLUG, "--api-url", stub.base_url, *extra])
 
 
-EXPECTED = {"skills/my-skill/SKILL.md", "skills/my-skill/scripts/tidy.py", "skills/my-skill/references/style.md"}
+EXPECTED = {"skills/my-skill/SKILL.md", "skills/my-skill/skill.yaml", "skills/my-skill/scripts/tidy.py", "skills/my-skill/references/style.md"}
 
 
 def test_dry_run_shows_the_exact_plan_without_network(tmp_path, capsys, monkeypatch):
@@ -84,7 +92,7 @@ def test_publish_forks_commits_exactly_the_skill_and_opens_one_pr(stub, registry
     assert all(e["sha"] for e in tree_call.body["tree"])
     base = registry_repo.refs["heads/main"]
     assert tree_call.body["base_tree"] == registry_repo.commits[base]["tree"]
-    assert len(stub.calls("POST", r"/git/blobs$")) == 3
+    assert len(stub.calls("POST", r"/git/blobs$")) == 4
     [commit_call] = stub.calls("POST", r"/repos/carol/registry/git/commits$")
     assert commit_call.body["parents"] == [base]
     new_tree = fork.trees[fork.commits[fork.refs["heads/skill/my-skill-1.2.0"]]["tree"]]
@@ -133,6 +141,18 @@ def test_invalid_skill_is_refused_before_any_request(stub, registry_repo, tmp_pa
     err = capsys.readouterr().err
     assert "not valid in strict mode" in err and "skill validate" in err
     assert not stub.requests
+
+
+def test_non_portable_skill_is_refused_with_the_migrate_fix(stub, registry_repo, tmp_path, capsys, author_env):
+    folder = make_skill(tmp_path)
+    (folder / "skill.yaml").unlink()
+    legacy = SKILL_MD.format(name="my-skill").replace("license: MIT\n", "license: MIT\nversion: 1.2.0\ntags: [notes]\n")
+    (folder / "SKILL.md").write_text(legacy, encoding="utf-8")
+    assert publish(stub, folder, capsys=capsys) == 1
+    err = capsys.readouterr().err
+    assert "not valid in strict mode" in err and "skillyard migrate --to-standard" in err
+    assert "Traceback" not in err and not stub.requests
+    assert (folder / "SKILL.md").read_text(encoding="utf-8") == legacy and not (folder / "skill.yaml").exists()
 
 
 def _lock(url: str, source: str | None = None) -> bytes:

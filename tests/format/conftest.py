@@ -10,9 +10,15 @@ from skillyard.format import Policy, load_skill
 GOOD_FRONTMATTER = """\
 name: {name}
 description: Summarises log files and points out errors. Use when a user shares logs.
-version: "1.0.0"
 license: MIT
-tags: [logs, debugging]
+"""
+# The decided split: registry fields live in skill.yaml beside SKILL.md.
+GOOD_MANIFEST = """\
+schema_version: "1.0"
+version: "1.0.0"
+tags:
+  - logs
+  - debugging
 """
 
 REGISTRY_POLICY = Policy(strict=True, required_fields=("version", "license", "tags"))
@@ -24,6 +30,8 @@ def write_skill(root: Path, name: str = "log-summary", frontmatter: str | None =
     folder.mkdir(parents=True, exist_ok=True)
     fm = GOOD_FRONTMATTER.format(name=name) if frontmatter is None else textwrap.dedent(frontmatter)
     (folder / "SKILL.md").write_text(f"---\n{fm}---\n{body}", encoding="utf-8")
+    if frontmatter is None and "skill.yaml" not in (files or {}):
+        (folder / "skill.yaml").write_text(GOOD_MANIFEST, encoding="utf-8")
     for rel, content in (files or {}).items():
         path = folder / rel
         path.parent.mkdir(parents=True, exist_ok=True)

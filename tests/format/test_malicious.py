@@ -73,7 +73,7 @@ def test_huge_file_is_not_read(make_skill):
 def test_bidi_and_invisible_characters_in_body(make_skill, char):
     folder = make_skill("planner", body=f"# Title\n\nRun tests{char} then stop.\n")
     [finding] = [f for f in load_skill(folder, REGISTRY_POLICY).findings if f.rule == "security-invisible-unicode"]
-    assert finding.severity == "error" and finding.line == 10 and finding.file == "SKILL.md"
+    assert finding.severity == "error" and finding.line == 8 and finding.file == "SKILL.md"
 
 
 def test_html_injection_in_description(make_skill):

@@ -10,6 +10,8 @@ from skillyard.format import Policy, load_skill
 
 from .conftest import REGISTRY_POLICY, rules_of
 
+PORTABLE = "name: {name}\ndescription: Turns notes into tasks. Use when asked to plan.\nlicense: MIT\n"
+MANIFEST = 'schema_version: "1.0"\nversion: "1.0.0"\ntags:\n  - planning\n'
 BASE = 'name: {name}\ndescription: Turns notes into tasks. Use when asked to plan.\nversion: "1.0.0"\nlicense: MIT\ntags: [planning]\n'
 
 # rule id, extra frontmatter that breaks it, extra frontmatter that satisfies it
@@ -65,7 +67,7 @@ def test_bad_names(make_skill, name):
 
 
 def test_good_name_equal_to_folder(make_skill):
-    assert rules_of(make_skill("plan-2-do", BASE.format(name="plan-2-do"))) == set()
+    assert rules_of(make_skill("plan-2-do", PORTABLE.format(name="plan-2-do"), files={"skill.yaml": MANIFEST})) == set()
 
 
 def test_name_must_match_folder_strict_error_lenient_warning(make_skill):
@@ -109,16 +111,16 @@ def test_every_finding_names_file_and_fix(make_skill):
 
 def test_manifest_supplies_missing_fields(make_skill):
     folder = make_skill("planner", "name: planner\ndescription: Plans tasks. Use for planning.\n",
-                        files={"skill.yaml": 'version: "2.0.0"\nlicense: MIT\ntags: [planning]\n'})
+                        files={"skill.yaml": 'schema_version: "1.0"\nversion: "2.0.0"\nlicense: MIT\ntags:\n  - planning\n'})
     pkg = load_skill(folder, REGISTRY_POLICY)
     assert pkg.valid, pkg.findings
     assert pkg.data["version"] == "2.0.0"
 
 
 def test_manifest_conflict_is_an_error(make_skill):
-    folder = make_skill("planner", files={"skill.yaml": 'version: "9.9.9"\n'})
+    folder = make_skill("planner", BASE.format(name="planner"), files={"skill.yaml": 'version: "9.9.9"\n'})
     assert "manifest-conflict" in rules_of(folder)
-    same = make_skill("planner", files={"skill.yaml": 'version: "1.0.0"\n'})
+    same = make_skill("planner", BASE.format(name="planner"), files={"skill.yaml": 'version: "1.0.0"\n'})
     assert "manifest-conflict" not in rules_of(same)
 
 
@@ -180,7 +182,7 @@ def test_hidden_files_are_not_published(make_skill):
     folder = make_skill("planner", files={".DS_Store": b"\0", "__pycache__/x.pyc": b"\0"})
     pkg = load_skill(folder, REGISTRY_POLICY)
     assert pkg.valid
-    assert [f.path for f in pkg.files] == ["SKILL.md"]
+    assert [f.path for f in pkg.files] == ["SKILL.md", "skill.yaml"]
     assert "ignored-file" in {f.rule for f in pkg.findings}
 
 
@@ -192,7 +194,7 @@ def test_inventory_and_hashes(make_skill):
     assert inv["has_scripts"] and inv["script_files"] == ["scripts/run.py"]
     assert inv["reference_files"] == ["FORMS.md", "references/guide.md"]
     assert inv["asset_files"] == ["assets/template.txt"]
-    assert inv["total_files"] == 5 and inv["total_size"] == sum(f.size for f in pkg.files)
+    assert inv["total_files"] == 6 and inv["total_size"] == sum(f.size for f in pkg.files)
     import hashlib
 
     run = next(f for f in pkg.files if f.path == "scripts/run.py")

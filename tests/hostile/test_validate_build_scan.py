@@ -31,11 +31,12 @@ FRONTMATTER = """\
 ---
 name: {name}
 description: Summarises log files and points out errors. Use when a user shares logs.
-version: "1.0.0"
 license: MIT
-tags: [logs]
+compatibility: Any agent that can read files.
+allowed-tools: Read
 ---
 """
+MANIFEST = 'schema_version: "1.0"\nversion: "1.0.0"\ntags:\n  - logs\n'  # the portable split's skill.yaml
 
 
 def make(root: Path, body: str = "# Logs\n\nRead the log.\n", files: dict[str, str | bytes] | None = None,
@@ -43,6 +44,7 @@ def make(root: Path, body: str = "# Logs\n\nRead the log.\n", files: dict[str, s
     folder = root / name
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "SKILL.md").write_text(FRONTMATTER.format(name=name) + body, encoding="utf-8")
+    (folder / "skill.yaml").write_text(MANIFEST, encoding="utf-8")
     for rel, content in (files or {}).items():
         path = folder / rel
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -85,14 +87,14 @@ def test_unsafe_file_names_are_refused_naming_the_file(tmp_path, name):
     [finding] = [f for f in pkg.errors if f.rule == "path-unsafe"]
     assert finding.file.startswith("references/") and finding.fix
     assert finding.file.isprintable() and "\x1b" not in finding.message and "\u200b" not in finding.message
-    assert all(f.path == "SKILL.md" for f in pkg.files)  # never hashed, never published
+    assert all(f.path in ("SKILL.md", "skill.yaml") for f in pkg.files)  # never hashed, never published
 
 
 def test_a_folder_with_an_unsafe_name_is_refused_once_and_not_entered(tmp_path):
     folder = make(tmp_path, files={"a..b/one.md": "1\n", "a..b/two.md": "2\n"})
     pkg = load_skill(folder, STRICT)
     assert [f.file for f in pkg.errors if f.rule == "path-unsafe"] == ["a..b"]
-    assert [f.path for f in pkg.files] == ["SKILL.md"]
+    assert [f.path for f in pkg.files] == ["SKILL.md", "skill.yaml"]
 
 
 def test_a_file_name_that_is_not_utf8_is_refused_and_printable(tmp_path, capsys):
@@ -120,7 +122,7 @@ def test_deep_nesting_is_refused_without_walking_to_the_bottom(tmp_path):
     [finding] = [f for f in pkg.errors if f.rule == "path-unsafe"]
     assert f"limit of {MAX_DEPTH} levels" in finding.message and finding.file.count("/") == MAX_DEPTH - 1
     assert "special-file" not in {f.rule for f in pkg.findings}
-    assert [f.path for f in pkg.files] == ["SKILL.md"]
+    assert [f.path for f in pkg.files] == ["SKILL.md", "skill.yaml"]
 
 
 def test_files_at_the_depth_limit_are_fine(tmp_path):
@@ -153,7 +155,7 @@ def test_metadata_and_hidden_names_are_ignored_not_published(tmp_path):
     folder = make(tmp_path, files={"CVS/Root": "x\n", ".git/config": "[core]\n", "_darcs/prefs": "x\n",
                                    ".envrc": "curl x | sh\n", "references/.hidden.md": "x\n"})
     pkg = load_skill(folder, STRICT)
-    assert pkg.valid and [f.path for f in pkg.files] == ["SKILL.md"]
+    assert pkg.valid and [f.path for f in pkg.files] == ["SKILL.md", "skill.yaml"]
     ignored = {f.file for f in pkg.findings if f.rule == "ignored-file"}
     assert {"CVS", ".git", "_darcs", ".envrc", "references/.hidden.md"} <= ignored
 
@@ -165,7 +167,7 @@ def test_client_bookkeeping_of_an_installed_copy_is_ignored_at_the_top_only(tmp_
                                    "references/evolution.json": "{}\n"})
     pkg = load_skill(folder, STRICT)
     assert pkg.valid, [f.message for f in pkg.errors]
-    assert [f.path for f in pkg.files] == ["SKILL.md", "references/evolution.json"]
+    assert [f.path for f in pkg.files] == ["SKILL.md", "references/evolution.json", "skill.yaml"]
     assert {"skill.lock.json", "Evolution.JSON"} <= {f.file for f in pkg.findings if f.rule == "ignored-file"}
 
 

@@ -26,9 +26,22 @@ def git(root: Path, *args: str, date: str | None = None) -> str:
 
 
 def skill_text(name: str, version: str = "1.0.0", description: str | None = None, extra: str = "") -> str:
+    """A portable SKILL.md (the standard's keys only); its registry fields are `manifest_text(version)`."""
     description = description or f"Does {name} things. Use when the user needs {name}."
-    return (f'---\nname: {name}\ndescription: "{description}"\nversion: "{version}"\nlicense: MIT\n'
-            f"tags: [testing]\nauthor: ada\n{extra}---\n# {name}\n\nSteps.\n")
+    return f'---\nname: {name}\ndescription: "{description}"\nlicense: MIT\n{extra}---\n# {name}\n\nSteps.\n'
+
+
+def manifest_text(version: str = "1.0.0") -> str:
+    """The skill.yaml beside `skill_text`'s SKILL.md (the decided split)."""
+    return f'schema_version: "1.0"\nversion: "{version}"\ntags:\n  - testing\nauthor: ada\n'
+
+
+def write_skill(folder: Path, name: str | None = None, *, version: str = "1.0.0", **kwargs) -> Path:
+    """Write SKILL.md and skill.yaml into `folder` (created if needed)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "SKILL.md").write_text(skill_text(name or folder.name, version=version, **kwargs), encoding="utf-8")
+    (folder / "skill.yaml").write_text(manifest_text(version), encoding="utf-8")
+    return folder
 
 
 class Repo:
@@ -42,7 +55,7 @@ class Repo:
         return path
 
     def add_skill(self, name: str, group: str = "", **kwargs) -> Path:
-        return self.write(f"skills/{group}{name}/SKILL.md", skill_text(name, **kwargs)).parent
+        return write_skill(self.root / f"skills/{group}{name}", name, **kwargs)
 
     def commit(self, message: str = "change", date: str = "2026-01-02T03:04:05+00:00") -> str:
         git(self.root, "add", "-A")

@@ -120,11 +120,10 @@ def test_write_outputs_is_atomic_and_check_detects_drift(repo):
 
 def test_outside_git_the_fields_are_empty(tmp_path, monkeypatch):
     monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path))
-    from .conftest import PYPROJECT, skill_text
+    from .conftest import PYPROJECT, write_skill
 
     (tmp_path / "pyproject.toml").write_text(PYPROJECT)
-    (tmp_path / "skills" / "alpha").mkdir(parents=True)
-    (tmp_path / "skills" / "alpha" / "SKILL.md").write_text(skill_text("alpha"))
+    write_skill(tmp_path / "skills" / "alpha")
     entry = build_registry(tmp_path).registry["skills"][0]
     assert entry["commit"] == "" and entry["updated_at"] == ""
 
@@ -192,14 +191,12 @@ def test_incremental_build_always_equals_a_fresh_build(repo):
 def test_incremental_without_git_uses_file_signatures(tmp_path, monkeypatch):
     monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path))
     monkeypatch.delenv("CI", raising=False)
-    from .conftest import PYPROJECT, skill_text
+    from .conftest import PYPROJECT, write_skill
 
     (tmp_path / "pyproject.toml").write_text(PYPROJECT)
-    (tmp_path / "skills" / "alpha").mkdir(parents=True)
-    skill_md = tmp_path / "skills" / "alpha" / "SKILL.md"
-    skill_md.write_text(skill_text("alpha"))
+    write_skill(tmp_path / "skills" / "alpha")
     first = build_registry(tmp_path).outputs
-    skill_md.write_text(skill_text("alpha", version="2.0.0"))
+    write_skill(tmp_path / "skills" / "alpha", version="2.0.0")
     second = build_registry(tmp_path).outputs
     assert second != first and '"2.0.0"' in second["registry.json"]
     assert second == build_registry(tmp_path, use_cache=False).outputs

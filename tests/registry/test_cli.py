@@ -181,7 +181,7 @@ def legacy(tmp_path):
 def test_migrate_dry_run_shows_the_diff_and_writes_nothing(legacy, capsys):
     code, out, _ = run(capsys, "migrate", str(legacy), "--dry-run")
     assert code == 0
-    assert "+++ b/SKILL.md" in out and "+name: invoice-processor" in out and "remove skill.yaml" in out
+    assert "+++ b/SKILL.md" in out and "+name: invoice-processor" in out and "+++ b/skill.yaml" in out
     assert "would be valid" in out
     assert sorted(p.name for p in legacy.iterdir()) == ["skill.yaml"]
 
@@ -189,9 +189,10 @@ def test_migrate_dry_run_shows_the_diff_and_writes_nothing(legacy, capsys):
 def test_migrate_writes_a_strictly_valid_skill(legacy, capsys):
     from skillyard.format import Policy, load_skill
 
-    code, out, _ = run(capsys, "migrate", str(legacy))
+    code, out, _ = run(capsys, "migrate", "--to-standard", str(legacy))
     assert code == 0, out
-    assert sorted(p.name for p in legacy.iterdir()) == ["SKILL.md"]
+    assert sorted(p.name for p in legacy.iterdir()) == ["SKILL.md", "skill.yaml", "skill.yaml.legacy"]
+    assert "system_prompt" not in (legacy / "skill.yaml").read_text(encoding="utf-8")
     pkg = load_skill(legacy, Policy(strict=True, required_fields=("version", "license", "tags")))
     assert pkg.valid, pkg.findings
     assert pkg.data["inputs"][1]["default"] == 10000 and pkg.data["mcp_deps"][0]["tool"] == "ocr.recognize"

@@ -27,6 +27,12 @@ def test_init_creates_a_strictly_valid_skill(tmp_path, capsys):
     assert package.valid, [f.to_dict() for f in package.findings]
     assert package.data["version"] == "1.2.3" and package.data["tags"] == ["pdf", "documents"]
     assert package.data["capabilities"] == ["read-file"]
+    assert sorted(p.name for p in folder.iterdir()) == ["SKILL.md", "scripts", "skill.yaml"]
+    front = load_skill(folder, Policy(strict=True))
+    assert not [f for f in front.findings if f.rule == "not-portable"]
+    skill_md = (folder / "SKILL.md").read_text(encoding="utf-8")
+    assert "version" not in skill_md.split("---")[1] and "[" not in skill_md.split("---")[1]
+    assert (folder / "skill.yaml").read_text(encoding="utf-8").startswith('schema_version: \'1.0\'\n')
     result = subprocess.run([sys.executable, "scripts/pdf_tools.py", "--help"], cwd=folder, capture_output=True,
                             text=True, timeout=30)
     assert result.returncode == 0 and "Fill and merge PDF forms" in result.stdout

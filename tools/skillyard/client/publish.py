@@ -147,10 +147,16 @@ def plan_publish(folder: str | os.PathLike, registry: str = DEFAULT_REGISTRY, *,
     check_slug(registry)
     package = load_skill(folder, Policy(strict=True))
     if not package.valid:
+        # A non-portable folder is refused, not converted on the fly: the PR must hold exactly the files the author
+        # has reviewed, and `skillyard migrate --to-standard` shows its diff and keeps a backup.
         first = package.errors[:5]
         detail = "; ".join(f"{f.file or 'SKILL.md'}{':' + str(f.line) if f.line else ''}: {f.message}" for f in first)
+        fix = f"Run `skill validate {folder}` and fix every error before publishing."
+        if any(f.rule == "not-portable" for f in package.errors):
+            fix = (f"Run `skillyard migrate --to-standard {folder}` (it writes the portable SKILL.md + skill.yaml), "
+                   "then " + fix[0].lower() + fix[1:])
         raise SkillyardError(f"{folder.name} is not valid in strict mode ({len(package.errors)} error(s)): {detail}",
-                             f"Run `skill validate {folder}` and fix every error before publishing.")
+                             fix)
     name = package.name
     version = str(package.data.get("version", "0.0.0"))
     target = f"{SKILLS_DIR}/{name}"

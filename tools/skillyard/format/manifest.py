@@ -1,8 +1,13 @@
-"""The optional `skill.yaml` manifest: it fills what SKILL.md's frontmatter lacks and must never disagree with it."""
+"""`skill.yaml`, beside SKILL.md: it holds every field the standard's frontmatter does not (version, tags, inputs,
+...). One merge rule: a field may come from either file; the same field with two different values is an error.
+"""
 
 from __future__ import annotations
 
-from skillyard.format.findings import Finding, error
+import re
+
+from skillyard.format.findings import Finding, error, strict_or_warning
+from skillyard.format.portable import SPEC_KEYS, dump_frontmatter, portable_value, split_portable
 from skillyard.format.schemas import SCHEMA_FILES, load_schema
 from skillyard.format.yamlload import DuplicateKeyError, YAMLLimitError, YAMLParseError, load_with_lines
 
@@ -10,7 +15,12 @@ MANIFEST_ONLY_FIELDS = ("schema_version", "system_prompt")
 MAX_MANIFEST_BYTES = 512 * 1024  # it may carry the whole prompt (`system_prompt`), unlike frontmatter
 
 
-def parse_manifest(text: str, file: str = "skill.yaml") -> tuple[dict | None, dict[str, int], list[Finding]]:
+SUPPORTED_MAJOR = 1
+_VERSION = re.compile(r"(0|[1-9][0-9]{0,5})\.(0|[1-9][0-9]{0,5})")
+
+
+def parse_manifest(text: str, file: str = "skill.yaml", *,
+                   strict: bool = False) -> tuple[dict | None, dict[str, int], list[Finding]]:
     try:
         data, lines = load_with_lines(text, max_bytes=MAX_MANIFEST_BYTES)
     except YAMLLimitError as exc:
@@ -24,19 +34,41 @@ def parse_manifest(text: str, file: str = "skill.yaml") -> tuple[dict | None, di
                                 "Check indentation and quoting.", file=file, line=mark.line + 1 if mark else None)]
     if not isinstance(data, dict):
         return None, {}, [error("manifest-shape", "skill.yaml is not a mapping.", "Write `field: value` lines.", file=file)]
-    findings: list[Finding] = []
-    props = load_schema(SCHEMA_FILES["skill-yaml"])["properties"]
-    version = data.get("schema_version")
-    if version is not None and (not isinstance(version, str) or not version.startswith("1.")):
-        findings.append(error("manifest-schema-version", f"schema_version {version!r} is not supported.",
-                              props["schema_version"]["x-fix"], file=file, line=lines.get("schema_version"),
-                              field="schema_version"))
-    return data, lines, findings
+    return data, lines, schema_version_findings(data, lines, file=file, strict=strict)
+
+
+def schema_version_findings(data: dict, lines: dict[str, int], *, file: str, strict: bool) -> list[Finding]:
+    """`schema_version` is required in strict mode and must be a quoted `1.x`; a newer major gets its own message."""
+    fix = load_schema(SCHEMA_FILES["skill-yaml"])["properties"]["schema_version"]["x-fix"]
+    where = {"file": file, "line": lines.get("schema_version"), "field": "schema_version"}
+    if "schema_version" not in data:
+        return [strict_or_warning(strict, "manifest-schema-version", "skill.yaml has no `schema_version`.",
+                                  fix, file=file, line=1, field="schema_version")]
+    version = data["schema_version"]
+    match = _VERSION.fullmatch(version) if isinstance(version, str) else None
+    if match is None:
+        shown = repr(version) if isinstance(version, str) else f"{version!r} (a {type(version).__name__}, not text)"
+        return [error("manifest-schema-version", f"schema_version {shown} is not of the form MAJOR.MINOR in quotes.",
+                      fix, **where)]
+    major = int(match.group(1))
+    if major > SUPPORTED_MAJOR:
+        return [error("manifest-schema-version",
+                      f"schema_version \"{version}\" is a newer major version of the skill.yaml format than this "
+                      f"Skillyard reads ({SUPPORTED_MAJOR}.x): fields may have changed meaning.",
+                      "Upgrade Skillyard (`pip install -U skillyard`), or write the manifest for "
+                      "`schema_version: \"1.0\"`.", **where)]
+    if major < SUPPORTED_MAJOR:
+        return [error("manifest-schema-version", f"schema_version \"{version}\" was never a skill.yaml format.",
+                      fix, **where)]
+    return []
 
 
 def merge_manifest(frontmatter: dict, manifest: dict, *, file: str = "skill.yaml",
                    manifest_lines: dict[str, int] | None = None) -> tuple[dict, list[Finding]]:
-    """Frontmatter wins; the manifest supplies only missing fields; the same field with two values is an error."""
+    """The one merge rule: each field from whichever file has it; the same field with two values is an error.
+
+    A standard key is compared in its portable form (`metadata: {n: 1}` equals `metadata: {n: "1"}`), so a
+    SKILL.md written from a manifest by `manifest_to_skill_md` never conflicts with that manifest."""
     merged = dict(frontmatter)
     findings: list[Finding] = []
     for key, value in manifest.items():
@@ -44,21 +76,26 @@ def merge_manifest(frontmatter: dict, manifest: dict, *, file: str = "skill.yaml
             continue
         if key not in frontmatter:
             merged[key] = value
-        elif frontmatter[key] != value:
+            continue
+        ours = frontmatter[key]
+        same = ours == value or (key in SPEC_KEYS and portable_value(key, ours) == portable_value(key, value))
+        if not same:
             findings.append(error(
-                "manifest-conflict", f"`{key}` is {frontmatter[key]!r} in SKILL.md but {value!r} in skill.yaml.",
-                f"Keep `{key}` in one place (SKILL.md's frontmatter is preferred) or make the values equal.",
+                "manifest-conflict", f"`{key}` is {_short(ours)} in SKILL.md but {_short(value)} in skill.yaml.",
+                f"Keep `{key}` in one file ({'SKILL.md' if key in SPEC_KEYS else 'skill.yaml'}, where the split "
+                "puts it) or make the two values equal.",
                 file=file, line=(manifest_lines or {}).get(key), field=key))
     return merged, findings
 
 
-def manifest_to_skill_md(manifest: dict) -> str:
-    """The SKILL.md text equivalent to a skill.yaml-only skill: frontmatter fields, then `system_prompt` as body."""
-    import frontmatter
+def _short(value: object) -> str:
+    shown = repr(value)
+    return shown if len(shown) <= 80 else shown[:77] + "..."
 
-    meta = {k: v for k, v in manifest.items() if k not in MANIFEST_ONLY_FIELDS}
-    ordered = {k: meta[k] for k in ("name", "description") if k in meta}
-    ordered.update((k, v) for k, v in meta.items() if k not in ordered)
-    body = str(manifest.get("system_prompt", "")).rstrip("\n")
-    post = frontmatter.Post(body, **ordered)
-    return frontmatter.dumps(post, sort_keys=False, allow_unicode=True, default_flow_style=False, width=100) + "\n"
+
+def manifest_to_skill_md(manifest: dict) -> str:
+    """The portable SKILL.md of a skill.yaml-only skill: the standard's keys as block-style frontmatter, then
+    `system_prompt` as the body. Every other field stays in the skill.yaml beside it."""
+    spec, _ = split_portable({k: v for k, v in manifest.items() if k not in MANIFEST_ONLY_FIELDS})
+    body = str(manifest.get("system_prompt") or "").rstrip("\n")
+    return f"---\n{dump_frontmatter(spec)}---\n\n{body}\n"

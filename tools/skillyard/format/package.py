@@ -17,6 +17,7 @@ from skillyard.format.findings import Finding, error, info, strict_or_warning
 from skillyard.format.frontmatter import parse_skill_md
 from skillyard.format.manifest import merge_manifest, parse_manifest
 from skillyard.format.policy import Policy
+from skillyard.format.portable import portability_findings
 
 RECOGNISED_DIRS = ("scripts", "references", "assets", "tests", "config")
 CODE_SUFFIXES = frozenset({".py", ".sh", ".bash", ".zsh", ".js", ".mjs", ".cjs", ".ts", ".rb", ".pl", ".php", ".ps1",
@@ -282,7 +283,7 @@ def load_skill(folder: str | os.PathLike, policy: Policy | None = None, *, rel_p
                                           "Rename it to SKILL.md.", file="skill.md"))
     manifest, manifest_lines = None, {}
     if "skill.yaml" in texts:
-        manifest, manifest_lines, manifest_findings = parse_manifest(texts["skill.yaml"])
+        manifest, manifest_lines, manifest_findings = parse_manifest(texts["skill.yaml"], strict=strict)
         findings += manifest_findings
     data: dict = {}
     body = ""
@@ -293,6 +294,9 @@ def load_skill(folder: str | os.PathLike, policy: Policy | None = None, *, rel_p
                             max_lines=policy.max_frontmatter_lines)
         findings += fm.findings
         data, body, key_lines = fm.data, fm.body, fm.key_lines
+        if fm.raw or data:
+            findings += portability_findings(data, fm.raw, strict=strict, file=skill_md_name, key_lines=key_lines,
+                                             folder=str(folder), bom=texts[skill_md_name].startswith("\ufeff"))
         if any(f.rule == "frontmatter-unclosed" for f in fm.findings):  # no body: scan the whole file
             findings += security.scan_text(texts[skill_md_name], skill_md_name, markup="markdown")
         else:
@@ -303,7 +307,7 @@ def load_skill(folder: str | os.PathLike, policy: Policy | None = None, *, rel_p
     elif manifest is not None:
         manifest_only = True
         findings.append(strict_or_warning(strict, "skill-md-missing", "The skill has skill.yaml but no SKILL.md.",
-                                          "Run `skillyard migrate <folder>` to write the equivalent SKILL.md.", file="SKILL.md"))
+                                          f"Run `skillyard migrate --to-standard {folder}` to write the equivalent portable SKILL.md.", file="SKILL.md"))
         data = {k: v for k, v in manifest.items() if k not in ("schema_version", "system_prompt")}
         body = str(manifest.get("system_prompt") or "")
         key_lines = manifest_lines

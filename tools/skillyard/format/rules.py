@@ -103,7 +103,7 @@ def semantic_findings(data: dict, body: str, *, strict: bool, file: str, key_lin
     if "display-name" in data and "displayName" in data and data["display-name"] != data["displayName"]:
         findings.append(error("display-name-conflict", "`display-name` and `displayName` disagree.",
                               "Keep one of them.", **where("displayName")))
-    findings += _input_findings(data.get("inputs"), body, file, key_lines)
+    findings += _input_findings(data.get("inputs"), body, file, key_lines, strict=strict)
     findings += _mcp_findings(data.get("mcp_deps"), file, key_lines)
     caps = data.get("capabilities")
     if isinstance(caps, list):
@@ -114,7 +114,8 @@ def semantic_findings(data: dict, body: str, *, strict: bool, file: str, key_lin
     return findings
 
 
-def _input_findings(inputs: object, body: str, file: str, key_lines: dict[str, int]) -> list[Finding]:
+def _input_findings(inputs: object, body: str, file: str, key_lines: dict[str, int], *,
+                    strict: bool = False) -> list[Finding]:
     findings: list[Finding] = []
     line = key_lines.get("inputs")
     declared: dict[str, dict] = {}
@@ -141,6 +142,14 @@ def _input_findings(inputs: object, body: str, file: str, key_lines: dict[str, i
             findings.append(error("inputs-undeclared", f"The body uses `{{{{inputs.{match}}}}}` but no input `{match}` is declared.",
                                   f"Declare it under `inputs:` (name: {match}, type: string) or remove the placeholder.",
                                   file=file, field="inputs"))
+        elif "default" not in declared[match]:
+            # Inputs are install-time configuration; a client that knows no inputs shows the placeholder as is.
+            findings.append(strict_or_warning(
+                strict, "input-no-default", f"The body uses `{{{{inputs.{match}}}}}` but input `{match}` has no "
+                "`default`: third-party clients show the placeholder raw, so the agent reads `{{inputs." + match + "}}`.",
+                f"Give `{match}` a `default` in skill.yaml, or, for a per-use value (a file, a git ref, a folder), "
+                "drop the input and tell the agent in the body to ask for it or detect it.",
+                file=file, line=line, field="inputs"))
     return findings
 
 

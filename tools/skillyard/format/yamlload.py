@@ -233,6 +233,30 @@ def _check_scalar(node, loader, line: int) -> None:
                              "Quote it to keep it as text.", line)
 
 
+def flow_collections(text: str) -> list[tuple[int, str]]:
+    """(0-based line, "list"/"mapping"/"empty list"/"empty mapping") of each flow collection, from the event stream.
+
+    Flow style (`[a, b]`, `{a: b}`, `[]`) is valid YAML but not the strict YAML the standard's reference reads.
+    Called only on text already loaded (so bounded and valid) that holds a `[` or `{`."""
+    import yaml
+
+    found: list[tuple[int, str]] = []
+    loader = frontmatter_loader()(text)
+    try:
+        while (event := loader.get_event()) is not None and not isinstance(event, yaml.StreamEndEvent):
+            if isinstance(event, yaml.CollectionStartEvent) and event.flow_style:
+                kind = "list" if isinstance(event, yaml.SequenceStartEvent) else "mapping"
+                following = loader.peek_event()
+                if isinstance(following, yaml.CollectionEndEvent):
+                    kind = "empty " + kind
+                found.append((event.start_mark.line, kind))
+    except yaml.YAMLError:
+        return found
+    finally:
+        loader.dispose()
+    return found
+
+
 def _alias_line(text: str) -> int | None:
     """The 1-based line of the first alias, from the event stream (only on the error path)."""
     import yaml

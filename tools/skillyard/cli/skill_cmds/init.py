@@ -1,11 +1,12 @@
-"""skill init: start a new skill folder that already passes `skillyard validate --strict`."""
+"""skill init: start a new skill folder in the portable form that already passes `skillyard validate --strict`."""
 
 from __future__ import annotations
 
 NAME = "init"
-HELP = "create a new skill folder (SKILL.md, optional scripts/) that passes strict validation"
+HELP = "create a new skill folder (SKILL.md, skill.yaml, optional scripts/) that passes strict validation"
 DESCRIPTION = """\
-Create <dir>/<name>/SKILL.md with complete frontmatter and a body to fill in. On a terminal, missing fields are
+Create <dir>/<name>/SKILL.md (the standard's fields and a body to fill in) and skill.yaml beside it (version,
+tags, author, capabilities: the registry's fields), the portable form every Agent Skills client reads. On a terminal, missing fields are
 asked for; in scripts, give them as flags (anything missing gets a sensible default). --with-scripts adds a
 runnable scripts/<name>.py with --help.
 
@@ -100,24 +101,31 @@ def _collect(args) -> dict:
 
 
 def skill_md(spec: dict) -> str:
-    import yaml
+    """The portable SKILL.md: only the standard's keys, block style (the same writer `skillyard migrate` uses)."""
+    from skillyard.format.portable import dump_frontmatter
 
-    front = {"name": spec["name"], "description": spec["description"], "version": spec["version"],
-             "license": spec["license"], "tags": spec["tags"]}
-    if spec["author"]:
-        front["author"] = spec["author"]
-    if spec["capabilities"]:
-        front["capabilities"] = spec["capabilities"]
-    yaml_text = yaml.safe_dump(front, sort_keys=False, allow_unicode=True, width=100)
-    # SemVer must stay a string: make sure the dump quoted it.
-    yaml_text = yaml_text.replace(f"version: {spec['version']}\n", f"version: \"{spec['version']}\"\n")
+    front = {"name": spec["name"], "description": spec["description"]}
+    if spec["license"]:
+        front["license"] = spec["license"]
     title = spec["name"].replace("-", " ").capitalize()
     lines = [f"# {title}", "", "## When to use", "", spec["description"], "", "## Steps", "",
              "1. Describe the first thing the agent should do.", "2. Describe how to check the result.", ""]
     if spec["with_scripts"]:
         script = spec["name"].replace("-", "_")
         lines += ["## Scripts", "", f"Run `python scripts/{script}.py --help` for the options.", ""]
-    return f"---\n{yaml_text}---\n\n" + "\n".join(lines)
+    return f"---\n{dump_frontmatter(front)}---\n\n" + "\n".join(lines)
+
+
+def skill_yaml(spec: dict) -> str:
+    """skill.yaml beside SKILL.md: the registry fields the standard's frontmatter has no place for."""
+    from skillyard.format.portable import dump_manifest
+
+    manifest = {"schema_version": "1.0", "version": spec["version"], "tags": spec["tags"]}
+    if spec["author"]:
+        manifest["author"] = spec["author"]
+    if spec["capabilities"]:
+        manifest["capabilities"] = spec["capabilities"]
+    return dump_manifest({k: v for k, v in manifest.items() if v not in (None, [])})
 
 
 SCRIPT = '''\
@@ -158,6 +166,7 @@ def create(spec: dict, parent) -> list:
         tree = temp / spec["name"]
         tree.mkdir()
         (tree / "SKILL.md").write_text(skill_md(spec), encoding="utf-8")
+        (tree / "skill.yaml").write_text(skill_yaml(spec), encoding="utf-8")
         if spec["with_scripts"]:
             (tree / "scripts").mkdir()
             script = tree / "scripts" / (spec["name"].replace("-", "_") + ".py")
@@ -172,12 +181,14 @@ def create(spec: dict, parent) -> list:
 
 
 def run(args) -> int:
+    from pathlib import Path
+
     from skillyard.cli.common import print_json
     from skillyard.format import Policy, load_skill
 
     spec = _collect(args)
     files = create(spec, args.dir)
-    folder = files[0].parent if files[0].name == "SKILL.md" else files[0].parent.parent
+    folder = Path(args.dir) / spec["name"]
     package = load_skill(folder, Policy(strict=True, required_fields=("version", "license", "tags")))
     problems = [f"{f.rule}: {f.message}" for f in package.findings if f.is_error]
     if args.json:
