@@ -172,3 +172,24 @@ PUBLISHED = sorted(p for p in (ROOT / "skills").iterdir() if p.is_dir()) if (ROO
 @pytest.mark.parametrize("folder", PUBLISHED, ids=[p.name for p in PUBLISHED])
 def test_every_published_skill_passes_the_reference_validator(folder):
     assert_reference_accepts(folder)
+
+
+# the corpus differential (run on ../shared/corpus by the nox session `conformance`) --------------------------------
+
+def test_corpus_diff_reports_each_disagreement_with_a_reason_and_no_content(tmp_path):
+    from tests.conformance.corpus_diff import main
+
+    corpus = tmp_path / "corpus"
+    for name, frontmatter in {
+        "fine": "name: fine\ndescription: ok\n",
+        "nested-metadata": "name: nested-metadata\ndescription: ok\nmetadata:\n  team:\n    - secret-value\n",
+        "flow": "name: flow\ndescription: ok\ntags: [a]\n",
+    }.items():
+        (corpus / "repo" / name).mkdir(parents=True)
+        (corpus / "repo" / name / "SKILL.md").write_text(f"---\n{frontmatter}---\nbody\n", encoding="utf-8")
+    out = tmp_path / "report.md"
+    assert main([str(corpus), "--out", str(out)]) == 0
+    report = out.read_text(encoding="utf-8")
+    assert "- folders: 3" in report and "- disagreements: 1" in report and "- both refuse: 1" in report
+    assert "| `repo/nested-metadata` | `metadata-format` | accepts | reason 1 |" in report
+    assert "skills-ref is wrong" in report and "secret-value" not in report
