@@ -275,6 +275,8 @@ CHANGES = {
                                   "beta"),
     "untracked-skill-md-deleted": (lambda r: r.add_skill("gamma"),
                                    lambda r: ((r.root / "skills/gamma/SKILL.md").unlink(),
+                                              (r.root / "skills/gamma/skill.yaml").unlink(),  # left alone it
+                                              # would still be a (skill.yaml-only) skill
                                               r.write("skills/gamma/notes.txt", "x\n")), "gamma"),
     "renamed-tracked": (lambda r: None, lambda r: _mv(r, "skills/beta", "skills/beta2"), "beta"),
     "renamed-tracked-committed": (lambda r: None, lambda r: (_mv(r, "skills/beta", "skills/beta2"), r.commit()),

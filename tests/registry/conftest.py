@@ -31,16 +31,16 @@ def skill_text(name: str, version: str = "1.0.0", description: str | None = None
     return f'---\nname: {name}\ndescription: "{description}"\nlicense: MIT\n{extra}---\n# {name}\n\nSteps.\n'
 
 
-def manifest_text(version: str = "1.0.0") -> str:
-    """The skill.yaml beside `skill_text`'s SKILL.md (the decided split)."""
-    return f'schema_version: "1.0"\nversion: "{version}"\ntags:\n  - testing\nauthor: ada\n'
+def manifest_text(version: str = "1.0.0", extra: str = "") -> str:
+    """The skill.yaml beside `skill_text`'s SKILL.md (the decided split); `extra` adds registry fields."""
+    return f'schema_version: "1.0"\nversion: "{version}"\ntags:\n  - testing\nauthor: ada\n{extra}'
 
 
-def write_skill(folder: Path, name: str | None = None, *, version: str = "1.0.0", **kwargs) -> Path:
-    """Write SKILL.md and skill.yaml into `folder` (created if needed)."""
+def write_skill(folder: Path, name: str | None = None, *, version: str = "1.0.0", extra: str = "", **kwargs) -> Path:
+    """Write SKILL.md and skill.yaml into `folder` (created if needed); `extra` registry fields go to skill.yaml."""
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "SKILL.md").write_text(skill_text(name or folder.name, version=version, **kwargs), encoding="utf-8")
-    (folder / "skill.yaml").write_text(manifest_text(version), encoding="utf-8")
+    (folder / "skill.yaml").write_text(manifest_text(version, extra), encoding="utf-8")
     return folder
 
 
