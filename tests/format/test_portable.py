@@ -185,3 +185,13 @@ def test_manifest_to_skill_md_round_trips_and_the_reference_accepts_it(descripti
 def test_unknown_field_warning_in_lenient_is_not_doubled(make_skill):
     folder = make_skill("planner", SPEC + "colour: blue\n")
     assert "unknown-field" in rules_of(folder, LENIENT) and not findings_of(folder, LENIENT)
+
+
+def test_standard_keys_in_skill_yaml_belong_in_skill_md(make_skill):
+    folder = make_skill("planner", "name: planner\ndescription: Plans tasks. Use when asked to plan.\n",
+                        files={"skill.yaml": MANIFEST + "license: MIT\nname: planner\n"})
+    [finding] = findings_of(folder)
+    assert finding.is_error and finding.file == "skill.yaml" and finding.field == "license"
+    assert "Move `license` to SKILL.md" in finding.fix and finding.line == 5
+    [warned] = findings_of(folder, LENIENT)
+    assert not warned.is_error

@@ -110,8 +110,8 @@ def test_every_finding_names_file_and_fix(make_skill):
 # skill.yaml ----------------------------------------------------------------------------------------------------------
 
 def test_manifest_supplies_missing_fields(make_skill):
-    folder = make_skill("planner", "name: planner\ndescription: Plans tasks. Use for planning.\n",
-                        files={"skill.yaml": 'schema_version: "1.0"\nversion: "2.0.0"\nlicense: MIT\ntags:\n  - planning\n'})
+    folder = make_skill("planner", "name: planner\ndescription: Plans tasks. Use for planning.\nlicense: MIT\n",
+                        files={"skill.yaml": 'schema_version: "1.0"\nversion: "2.0.0"\ntags:\n  - planning\n'})
     pkg = load_skill(folder, REGISTRY_POLICY)
     assert pkg.valid, pkg.findings
     assert pkg.data["version"] == "2.0.0"

@@ -32,7 +32,7 @@ def test_init_creates_a_strictly_valid_skill(tmp_path, capsys):
     assert not [f for f in front.findings if f.rule == "not-portable"]
     skill_md = (folder / "SKILL.md").read_text(encoding="utf-8")
     assert "version" not in skill_md.split("---")[1] and "[" not in skill_md.split("---")[1]
-    assert (folder / "skill.yaml").read_text(encoding="utf-8").startswith('schema_version: \'1.0\'\n')
+    assert (folder / "skill.yaml").read_text(encoding="utf-8").startswith('schema_version: "1.0"\nversion: "1.2.3"\n')
     result = subprocess.run([sys.executable, "scripts/pdf_tools.py", "--help"], cwd=folder, capture_output=True,
                             text=True, timeout=30)
     assert result.returncode == 0 and "Fill and merge PDF forms" in result.stdout

@@ -9,10 +9,12 @@ portable frontmatter -- the one writer `skill init`, `skillyard migrate` and the
 from __future__ import annotations
 
 import json
+import re
 
 from skillyard.format.findings import Finding, strict_or_warning
 from skillyard.format.schemas import SCHEMA_FILES, load_schema
 
+_NUMBER_LIKE = re.compile(r"[0-9][0-9A-Za-z.+-]*")
 SPEC_KEYS = ("name", "description", "license", "compatibility", "metadata", "allowed-tools")
 MIGRATE_FIX = "Run `skillyard migrate --to-standard {folder}`: it moves registry fields into skill.yaml and rewrites the frontmatter in block style."
 
@@ -57,6 +59,16 @@ def portability_findings(data: dict, yaml_text: str, *, strict: bool, file: str 
         add("The frontmatter contains `---`; clients that split the file at the first `---` misread it.",
             None, fix_text="Reword the value so it holds no `---` (for example a dash or `--`).")
     return findings
+
+
+def manifest_findings(manifest: dict, lines: dict[str, int], *, strict: bool, folder: str | None = None,
+                      file: str = "skill.yaml") -> list[Finding]:
+    """The standard's keys (but `name` and `description`, which may repeat) belong in SKILL.md, where every client
+    sees them: in skill.yaml only Skillyard would."""
+    return [strict_or_warning(
+        strict, "not-portable", f"`{key}` is a field of the Agent Skills standard, but only Skillyard reads skill.yaml.",
+        f"Move `{key}` to SKILL.md's frontmatter. " + _fix(folder), file=file, line=lines.get(key), field=key)
+        for key in SPEC_KEYS[2:] if key in manifest]
 
 
 def _text(value: object) -> str:
@@ -122,6 +134,11 @@ def _dump(data: dict, width: float) -> str:
         def increase_indent(self, flow=False, indentless=False):  # noqa: ARG002 - PyYAML hook
             return super().increase_indent(flow, False)
 
+    def text(dumper, value: str):  # `1.2.0` and `1.10` quoted, so no reader takes them for numbers
+        style = '"' if _NUMBER_LIKE.fullmatch(value) else None
+        return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+    Dumper.add_representer(str, text)
     return yaml.dump(data, Dumper=Dumper, sort_keys=False, allow_unicode=True, default_flow_style=False, width=width)
 
 

@@ -150,30 +150,60 @@ def plan_migration(folder: Path) -> MigrationPlan:
         written = metadata_as_written(fm.raw) if isinstance(fm.data.get("metadata"), dict) else None
         if written is not None and "metadata" in spec and len(written) == len(spec["metadata"]):
             spec["metadata"] = written  # `1.10` stays "1.10": what a strict-YAML client reads
+        kept = _standard_keys_to_skill_md(plan, spec, manifest or {})
         new_text = f"---\n{dump_frontmatter(spec)}---\n{raw_body(text)}"
         if new_text != text:
             plan.writes["SKILL.md"] = new_text
             plan.old["SKILL.md"] = text
-        _plan_manifest(plan, rest, manifest or {}, manifest_text, existing=manifest is not None)
+        _plan_manifest(plan, rest, kept, manifest_text, existing=manifest is not None, original=manifest)
     plan.findings = _preview_findings(folder, plan)
     return plan
 
 
+def _standard_keys_to_skill_md(plan: MigrationPlan, spec: dict, manifest: dict) -> dict:
+    """Move the standard's keys a skill.yaml holds into the frontmatter (`spec`, in place), where every client sees
+    them; `name` and `description` may stay when equal. Refuses a key whose two values differ. Returns the rest."""
+    kept = dict(manifest)
+    for key in SPEC_KEYS:
+        if key not in kept or kept[key] in (None, {}, [], ""):
+            continue
+        value = portable_value(key, kept[key])
+        if key in spec and spec[key] != value:
+            raise SkillyardError(
+                f"{plan.folder / 'skill.yaml'}: `{key}` is {_short(kept[key])} there but {_short(spec[key])} in "
+                "SKILL.md (manifest-conflict).", "Make the two values equal or delete one, then run migrate again. "
+                "Nothing was changed.")
+        spec.setdefault(key, value)
+        if key not in ("name", "description"):
+            del kept[key]
+    ordered = {k: spec[k] for k in SPEC_KEYS if k in spec}
+    spec.clear()
+    spec.update(ordered)
+    return kept
+
+
+def _short(value: object) -> str:
+    shown = repr(value)
+    return shown if len(shown) <= 80 else shown[:77] + "..."
+
+
 def _plan_manifest(plan: MigrationPlan, moved: dict, manifest: dict, manifest_text: str, *,
-                   existing: bool = True) -> None:
+                   existing: bool = True, original: dict | None = None) -> None:
     """Merge the moved fields into skill.yaml by the one rule; refuse on a conflict; write only when it changes."""
     merged = dict(manifest)
     for key, value in moved.items():
         if key in merged and merged[key] != value and not (
                 key in SPEC_KEYS and portable_value(key, merged[key]) == portable_value(key, value)):
             raise SkillyardError(
-                f"{plan.folder / 'skill.yaml'}: `{key}` is {merged[key]!r} there but {value!r} in SKILL.md "
+                f"{plan.folder / 'skill.yaml'}: `{key}` is {_short(merged[key])} there but {_short(value)} in SKILL.md "
                 "(manifest-conflict).", "Make the two values equal or delete one, then run migrate again. "
                 "Nothing was changed.")
         merged.setdefault(key, value)
     if not merged:
+        if existing and original:
+            plan.removes.append("skill.yaml")  # it held only the standard's keys, now in SKILL.md
         return
-    if existing and merged == manifest and "schema_version" in manifest:
+    if existing and merged == (manifest if original is None else original) and "schema_version" in merged:
         return  # nothing moved and already versioned: keep the author's file (and comments) as they are
     plan.writes["skill.yaml"] = dump_manifest(merged)
     if manifest_text:
