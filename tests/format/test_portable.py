@@ -195,3 +195,16 @@ def test_standard_keys_in_skill_yaml_belong_in_skill_md(make_skill):
     assert "Move `license` to SKILL.md" in finding.fix and finding.line == 5
     [warned] = findings_of(folder, LENIENT)
     assert not warned.is_error
+
+
+def test_registry_data_under_metadata_is_read_only_from_skill_yaml(make_skill):
+    only_there = make_skill("planner", SPEC + 'metadata:\n  version: "2.0"\n', files={"skill.yaml": MANIFEST})
+    [finding] = findings_of(only_there)
+    assert finding.is_error and finding.field == "metadata.version" and "disagrees" in finding.message
+    assert not findings_of(only_there, LENIENT)[0].is_error
+    copy = make_skill("copy", SPEC.replace("planner", "copy") + 'metadata:\n  version: "1.0.0"\n',
+                      files={"skill.yaml": MANIFEST})
+    assert findings_of(copy) == []
+    alone = make_skill("alone", SPEC.replace("planner", "alone") + "metadata:\n  author: ada\n",
+                       files={"skill.yaml": MANIFEST})
+    assert "is not read by Skillyard" in findings_of(alone)[0].message

@@ -18,7 +18,7 @@ from skillyard.format.frontmatter import parse_skill_md
 from skillyard.format.manifest import merge_manifest, parse_manifest
 from skillyard.format.policy import Policy
 from skillyard.format.portable import manifest_findings as misplaced_standard_keys
-from skillyard.format.portable import portability_findings
+from skillyard.format.portable import metadata_findings, portability_findings
 
 RECOGNISED_DIRS = ("scripts", "references", "assets", "tests", "config")
 CODE_SUFFIXES = frozenset({".py", ".sh", ".bash", ".zsh", ".js", ".mjs", ".cjs", ".ts", ".rb", ".pl", ".php", ".ps1",
@@ -306,6 +306,8 @@ def load_skill(folder: str | os.PathLike, policy: Policy | None = None, *, rel_p
             data, merge_findings = merge_manifest(data, manifest, manifest_lines=manifest_lines)
             findings += merge_findings
             findings += misplaced_standard_keys(manifest, manifest_lines, strict=strict, folder=str(folder))
+        findings += metadata_findings(fm.data, data, strict=strict, file=skill_md_name, key_lines=key_lines,
+                                      folder=str(folder))
     elif manifest is not None:
         manifest_only = True
         findings.append(strict_or_warning(strict, "skill-md-missing", "The skill has skill.yaml but no SKILL.md.",

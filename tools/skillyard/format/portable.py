@@ -71,6 +71,29 @@ def manifest_findings(manifest: dict, lines: dict[str, int], *, strict: bool, fo
         for key in SPEC_KEYS[2:] if key in manifest]
 
 
+REGISTRY_IN_METADATA = ("version", "author", "tags", "homepage", "repository", "display-name", "maintainers")
+
+
+def metadata_findings(frontmatter: dict, merged: dict, *, strict: bool, file: str = "SKILL.md",
+                      key_lines: dict[str, int] | None = None, folder: str | None = None) -> list[Finding]:
+    """Registry data kept under `metadata` (`metadata.version`, as some runtimes do) is not where Skillyard reads it:
+    fine as a copy for other clients when skill.yaml holds the same value, `not-portable` when it is the only one or
+    disagrees."""
+    metadata = frontmatter.get("metadata")
+    if not isinstance(metadata, dict):
+        return []
+    findings = []
+    for key in REGISTRY_IN_METADATA:
+        if key not in metadata or (key in merged and _text(merged[key]) == _text(metadata[key])):
+            continue
+        problem = "disagrees with" if key in merged else "is not read by Skillyard, which reads"
+        findings.append(strict_or_warning(
+            strict, "not-portable", f"`metadata.{key}` {problem} `{key}` in skill.yaml.",
+            f"Put `{key}` in skill.yaml (keep `metadata.{key}` only as an equal copy). " + _fix(folder),
+            file=file, line=(key_lines or {}).get("metadata"), field=f"metadata.{key}"))
+    return findings
+
+
 def _text(value: object) -> str:
     """A metadata value as the string a spec client reads: scalars as YAML writes them, the rest as JSON."""
     if isinstance(value, bool):

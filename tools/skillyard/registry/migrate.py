@@ -151,6 +151,9 @@ def plan_migration(folder: Path) -> MigrationPlan:
         if written is not None and "metadata" in spec and len(written) == len(spec["metadata"]):
             spec["metadata"] = written  # `1.10` stays "1.10": what a strict-YAML client reads
         kept = _standard_keys_to_skill_md(plan, spec, manifest or {})
+        for key in ("version", "author", "homepage", "repository", "display-name"):  # text fields runtimes keep there
+            if key in spec.get("metadata", {}) and key not in rest and key not in kept:
+                rest[key] = spec["metadata"][key]  # Skillyard reads it from skill.yaml; the copy stays for others
         new_text = f"---\n{dump_frontmatter(spec)}---\n{raw_body(text)}"
         if new_text != text:
             plan.writes["SKILL.md"] = new_text
