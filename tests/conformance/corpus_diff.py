@@ -103,7 +103,14 @@ def ours(folder: Path) -> list[str]:
     from skillyard.format import Policy, load_skill
 
     package = load_skill(folder, Policy(strict=True))
-    return sorted({f.rule for f in package.findings if f.is_error and STANDARD_RULES.match(f.rule)})
+    return sorted({f.rule for f in package.findings if f.is_error and STANDARD_RULES.match(f.rule)
+                   and not _registry_only(f)})
+
+
+def _registry_only(finding) -> bool:
+    """`not-portable` findings about where Skillyard reads its own data (skill.yaml, `metadata.version`) are registry
+    policy: the standard has nothing to say about them."""
+    return finding.rule == "not-portable" and (finding.file == "skill.yaml" or (finding.field or "").startswith("metadata."))
 
 
 def theirs(folder: Path) -> list[str]:
