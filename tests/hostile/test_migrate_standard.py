@@ -111,3 +111,13 @@ def test_batch_converts_the_good_folders_and_reports_the_bad_one(tmp_path, capsy
     assert f"{bad}: not converted" in text and "missing: not converted" in text
     assert (good / "skill.yaml").is_file() and "tags" not in (good / "SKILL.md").read_text(encoding="utf-8")
     assert snapshot(bad) == bad_before
+
+
+def test_a_huge_flow_frontmatter_is_refused_once_not_rescanned(tmp_path):
+    """The portability check reads only YAML that already loaded within the bounds: a 1 MiB flow document is
+    refused by the loader (`yaml-too-large`) and never parsed again for its flow collections."""
+    from skillyard.format import Policy, load_skill
+
+    folder = make(tmp_path, text="---\nname: {name}\ntags: [" + "a, " * 300_000 + "a]\n---\nbody\n")
+    rules = {f.rule for f in load_skill(folder, Policy(strict=True)).errors}
+    assert "yaml-too-large" in rules and "not-portable" not in rules

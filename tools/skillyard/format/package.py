@@ -295,7 +295,7 @@ def load_skill(folder: str | os.PathLike, policy: Policy | None = None, *, rel_p
                             max_lines=policy.max_frontmatter_lines)
         findings += fm.findings
         data, body, key_lines = fm.data, fm.body, fm.key_lines
-        if fm.raw or data:
+        if data:  # only YAML that loaded (so bounded) is looked at again
             findings += portability_findings(data, fm.raw, strict=strict, file=skill_md_name, key_lines=key_lines,
                                              folder=str(folder), bom=texts[skill_md_name].startswith("\ufeff"))
         if any(f.rule == "frontmatter-unclosed" for f in fm.findings):  # no body: scan the whole file
