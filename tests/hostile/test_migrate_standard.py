@@ -121,3 +121,13 @@ def test_a_huge_flow_frontmatter_is_refused_once_not_rescanned(tmp_path):
     folder = make(tmp_path, text="---\nname: {name}\ntags: [" + "a, " * 300_000 + "a]\n---\nbody\n")
     rules = {f.rule for f in load_skill(folder, Policy(strict=True)).errors}
     assert "yaml-too-large" in rules and "not-portable" not in rules
+
+
+def test_a_huge_folder_is_not_copied_for_the_preview(tmp_path, capsys):
+    folder = make(tmp_path)
+    with open(folder / "blob.bin", "wb") as handle:
+        handle.truncate(512 * 1024 * 1024)  # sparse; a copy would write it out
+    assert skillyard_main(["migrate", "--to-standard", "--dry-run", str(folder)]) == 1
+    out = capsys.readouterr().out
+    assert "[package-too-large]" in out and "not validated here" in out
+    assert sorted(p.name for p in folder.iterdir()) == ["SKILL.md", "blob.bin"]

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from skillyard.errors import SkillyardError
-from skillyard.format.findings import Finding
+from skillyard.format.findings import Finding, error
 from skillyard.format.frontmatter import parse_skill_md
 from skillyard.format.manifest import manifest_to_skill_md, parse_manifest
 from skillyard.format.package import load_skill
@@ -214,13 +214,33 @@ def _plan_manifest(plan: MigrationPlan, moved: dict, manifest: dict, manifest_te
 
 
 def _preview_findings(folder: Path, plan: MigrationPlan) -> list[Finding]:
-    """Validate what the folder would look like after the plan, in a scratch copy."""
+    """Validate what the folder would look like after the plan, in a scratch copy (bounded: a folder the validator
+    would refuse for its size is not copied at all)."""
+    too_big = _too_big_to_copy(folder)
+    if too_big:
+        return [error("package-too-large", too_big, "Shrink the folder, then run `skillyard validate` on it.", file=".")]
     with tempfile.TemporaryDirectory() as scratch:
         target = Path(scratch) / folder.resolve().name
         shutil.copytree(folder, target, symlinks=True,
                         ignore=lambda _d, names: [n for n in names if n.endswith(BACKUP_SUFFIX)])
         _apply(target, plan, backup=False)
         return load_skill(target, Policy(strict=True)).findings
+
+
+def _too_big_to_copy(folder: Path) -> str | None:
+    policy = Policy()
+    total = count = 0
+    for directory, dirs, files in os.walk(folder, followlinks=False):
+        count += len(dirs) + len(files)
+        for name in files:
+            try:
+                total += os.lstat(os.path.join(directory, name)).st_size
+            except OSError:
+                continue
+        if count > 5 * policy.max_files or total > policy.max_total_bytes:
+            return (f"The folder holds more than {policy.max_total_bytes:,} bytes or {5 * policy.max_files} entries; "
+                    "its conversion is not validated here.")
+    return None
 
 
 def _apply(folder: Path, plan: MigrationPlan, *, backup: bool) -> None:
