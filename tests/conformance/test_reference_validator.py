@@ -12,6 +12,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from skillyard.cli.main import skill_main, skillyard_main
 from skillyard.format import Policy, load_skill
@@ -193,3 +195,42 @@ def test_corpus_diff_reports_each_disagreement_with_a_reason_and_no_content(tmp_
     assert "- folders: 3" in report and "- disagreements: 1" in report and "- both refuse: 1" in report
     assert "| `repo/nested-metadata` | `metadata-format` | accepts | reason 1 |" in report
     assert "skills-ref is wrong" in report and "secret-value" not in report
+
+
+# property: whatever non-portable frontmatter a runtime accepts, migrate makes it one the reference accepts ---------
+
+_word = st.from_regex(r"[a-z][a-z0-9]{0,8}", fullmatch=True)
+_prose = st.text(st.characters(whitelist_categories=("Lu", "Ll", "Nd", "Zs", "Po")), min_size=1,
+                 max_size=80).filter(lambda s: s.strip() and "---" not in s)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                  HealthCheck.function_scoped_fixture])
+@given(description=_prose, license_=st.one_of(st.none(), _word), tags=st.lists(_word, max_size=4, unique=True),
+       metadata=st.dictionaries(_word, st.one_of(_prose, st.integers(), st.booleans()), max_size=3),
+       tools=st.one_of(st.none(), st.lists(_word, min_size=1, max_size=3)), flow=st.booleans(),
+       extra=st.dictionaries(st.sampled_from(["author", "homepage", "user-invocable", "model"]),
+                             st.sampled_from(["ada", "https://example.org/x", True, "m-1"]), max_size=2))
+def test_migrate_makes_any_runtime_frontmatter_reference_valid(tmp_path_factory, description, license_, tags,
+                                                               metadata, tools, flow, extra):
+    import yaml
+    from skills_ref.validator import validate
+
+    from skillyard.registry.migrate import apply_plan, plan_migration
+
+    folder = tmp_path_factory.mktemp("p") / "prop-skill"
+    folder.mkdir()
+    data = {"name": "prop-skill", "description": description, "version": "1.0.0", **extra}
+    for key, value in (("license", license_), ("tags", tags), ("metadata", metadata), ("allowed-tools", tools)):
+        if value:
+            data[key] = value
+    front = yaml.safe_dump(data, default_flow_style=flow, allow_unicode=True, sort_keys=False, width=10_000)
+    (folder / "SKILL.md").write_text(f"---\n{front}---\nBody {{{{x}}}}\n", encoding="utf-8")
+    plan = plan_migration(folder)
+    apply_plan(folder, plan, backup=False)
+    assert validate(folder) == []
+    after = load_skill(folder, Policy(strict=True))
+    assert not [f for f in after.findings if f.rule in ("not-portable", "manifest-conflict")], after.findings
+    assert after.body == "Body {{x}}\n"
+    for key, value in data.items():
+        assert _same(key, after.data[key], value), key
