@@ -48,8 +48,13 @@ def _folder_path_problem(rel: str):
 def output_lines(summary: dict) -> dict[str, str]:
     """The skill's encoded line in index.json (commit slot left open), marketplace.json and AGENTS.md: encoding
     them here puts the work in the parallel, cached part of the build."""
-    return {"index": index_line(summary), "plugin": compact(compat.plugin_entry(summary)),
-            "agents": compat.agents_line(summary)}
+    from skillyard.errors import SkillyardError
+
+    try:
+        plugin = compact(compat.plugin_entry(summary))
+    except SkillyardError:  # a folder path no plugin may name: the skill is invalid (path-unsafe) or outside the repo
+        plugin = ""
+    return {"index": index_line(summary), "plugin": plugin, "agents": compat.agents_line(summary)}
 
 
 def _check_chunk(chunk: list[tuple[str, str, Policy]]) -> list[CheckedSkill]:
