@@ -207,7 +207,7 @@ _prose = st.text(st.characters(whitelist_categories=("Lu", "Ll", "Nd", "Zs", "Po
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                   HealthCheck.function_scoped_fixture])
 @given(description=_prose, license_=st.one_of(st.none(), _word), tags=st.lists(_word, max_size=4, unique=True),
-       metadata=st.dictionaries(_word, st.one_of(_prose, st.integers(), st.booleans()), max_size=3),
+       metadata=st.dictionaries(_word, st.one_of(_prose, st.integers(-(2**63), 2**63 - 1), st.booleans()), max_size=3),
        tools=st.one_of(st.none(), st.lists(_word, min_size=1, max_size=3)), flow=st.booleans(),
        extra=st.dictionaries(st.sampled_from(["author", "homepage", "user-invocable", "model"]),
                              st.sampled_from(["ada", "https://example.org/x", True, "m-1"]), max_size=2))
