@@ -64,8 +64,18 @@ def interop(session: nox.Session) -> None:
     Needs the package registries (PyPI, npm) and node/npm on the machine; no API keys. A client whose package
     cannot be installed is skipped with the reason; the closing note lists which ran."""
     session.install("-e", ".[site]", "pytest>=8", "pytest-timeout>=2.2", "hypothesis>=6.100")
-    for package in ("skills-ref==0.1.1", "openai", "anthropic", "google-genai"):
+    # Pinned so a run is repeatable; bump them on purpose and rerun.
+    for package in ("skills-ref==0.1.1", "openai==3.57.0", "anthropic==2.13.0", "google-genai==3.6.1"):
         # One at a time, failure tolerated: the test of a client that is missing skips and says why.
         session.run("python", "-m", "pip", "install", "-q", package, success_codes=[0, 1])
     session.run("python", "-m", "pytest", "-p", "no:cacheprovider", "-rs", "tests/interop", *session.posargs,
                 env={"SKILLYARD_INTEROP": "1"})
+
+
+@nox.session(python=PYTHON)
+def conformance(session: nox.Session) -> None:
+    """Our strict-standard verdict against skills-ref's over a folder of real skills (default: ../shared/corpus);
+    rewrites tests/conformance/skills-ref-disagreements.md, then runs the conformance tests."""
+    session.install("-e", ".[test]")
+    session.run("python", "tests/conformance/corpus_diff.py", *(session.posargs or ["../shared/corpus"]))
+    session.run("python", "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/conformance")
