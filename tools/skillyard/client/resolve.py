@@ -6,7 +6,8 @@ the highest-priority source that has the name wins.
 
 `resolve(ref, config, source=None, offline=False) -> Resolved`; `Resolved.file_url(path)` is where a file of
 the skill is downloaded from: the registry's `repository.raw_url_template` with `{commit}` and `{path}`
-(repository-relative, URL-quoted); a template on https://raw.githubusercontent.com is pointed at
+(repository-relative, URL-quoted), relative to the registry.json URL when it has no scheme (a static host:
+registry.json's folder served as-is, no commit pin; the sha256 of every file is checked); a template on https://raw.githubusercontent.com is pointed at
 `config.github_raw_url`, which is how GitHub Enterprise users (and tests) redirect downloads.
 
 A registry is untrusted: before anything is downloaded, the chosen entry's paths must pass the shared path rule
@@ -18,7 +19,7 @@ Its declared sizes are bounded too (`MAX_ENTRY_BYTES`, `MAX_ENTRY_FILES`).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from urllib.parse import quote
+from urllib.parse import quote, urljoin, urlsplit
 
 from skillyard.client.cache import SourceRegistry, load_registries, stderr_warn
 from skillyard.client.config import DEFAULT_GITHUB_RAW_URL, Config, Source
@@ -55,7 +56,7 @@ class Resolved:
 
     def file_url(self, file_path: str) -> str:
         """Download URL of `file_path` (relative to the skill folder)."""
-        return file_url(self.registry, self.skill, file_path, self.config)
+        return file_url(self.registry, self.skill, file_path, self.config, base=self.source.url)
 
     def token_for(self, url: str) -> str | None:
         """The source's token if `url` may receive it (same origin / GitHub hosts), else None."""
@@ -69,7 +70,10 @@ def raw_template(registry: dict, config: Config | None) -> str:
     return template
 
 
-def file_url(registry: dict, skill: dict, file_path: str, config: Config | None = None) -> str:
+def file_url(registry: dict, skill: dict, file_path: str, config: Config | None = None, *,
+             base: str | None = None) -> str:
+    """The file's URL; a static host's template without a scheme (`{path}`) is relative to `base`, the
+    registry.json URL, so the files must sit beside it as in the repository."""
     problem = _file_problem(file_path)
     if problem:
         raise SkillyardError(f"refusing the file path {file_path!r} of skill {skill.get('name')!r}: it {problem}; "
@@ -78,8 +82,14 @@ def file_url(registry: dict, skill: dict, file_path: str, config: Config | None 
     if any(p in (".", "..") for p in parts):
         raise SkillyardError(f"refusing the file path {file_path!r} of skill {skill.get('name')!r}: it leaves the "
                              "skill folder", "Report the registry entry to its maintainers.")
-    return (raw_template(registry, config).replace("{commit}", quote(skill["commit"], safe=""))
-            .replace("{path}", quote("/".join(parts), safe="/")))
+    url = (raw_template(registry, config).replace("{commit}", quote(skill["commit"], safe=""))
+           .replace("{path}", quote("/".join(parts), safe="/")))
+    if urlsplit(url).scheme:
+        return url
+    if not base:
+        raise SkillyardError(f"registry {registry.get('name')!r} serves files relative to its registry.json, but "
+                             "its URL is unknown", "Install it from a source added with `skill source add`.")
+    return urljoin(base, url)
 
 
 def _file_problem(rel) -> str | None:

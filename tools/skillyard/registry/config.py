@@ -5,6 +5,7 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from skillyard.errors import SkillyardError
 from skillyard.format.policy import Policy
@@ -33,20 +34,63 @@ class RegistryConfig:
         return Policy.from_config(self.section, mode=mode)
 
     def repository_block(self) -> dict:
-        """Where clients fetch a skill's files: a URL template with `{commit}` and `{path}`."""
+        """Where clients fetch a skill's files: `raw_url_template`, by `host` (see site/pages/registry-json.md).
+
+        github (the default when `repository` is set) and github-enterprise pin files by `{commit}`; static
+        (the default without `repository`) serves registry.json's folder as-is: `{path}` relative to registry.json,
+        or under an absolute `files_url`, with the per-file sha256 guarding the bytes instead of a commit.
+        """
         slug = self.slug
-        raw = str(self.section.get("raw_url", DEFAULT_RAW_URL)).rstrip("/")
+        host = self.section.get("host", "github" if slug else "static")
+        if host not in HOSTS:
+            raise self._problem("host", f"is {host!r}", f"Use one of: {', '.join(HOSTS)}.")
         if "raw_url_template" in self.section:
-            template = self.section["raw_url_template"]
-        elif slug:
-            template = f"{raw}/{slug}/{{commit}}/{{path}}"
+            template = str(self.section["raw_url_template"])
+        elif host == "static":
+            template = self._files_base() + "{path}"
         else:
-            template = f"{self.root.resolve().as_uri()}/{{path}}?commit={{commit}}"
-        block = {"url": self.section.get("repository_url") or (f"https://github.com/{slug}" if slug else ""),
-                 "raw_url_template": template}
+            if not slug or slug.count("/") != 1 or not all(slug.split("/")):
+                raise self._problem("repository", f"is {slug!r}", 'Set it to "owner/name" for a GitHub host.')
+            if host == "github-enterprise" and "raw_url" not in self.section:
+                raise self._problem("raw_url", "is missing", 'Set it to the raw host, e.g. "https://ghe.example.com/raw".')
+            raw = self._http_url("raw_url", str(self.section.get("raw_url", DEFAULT_RAW_URL))).rstrip("/")
+            template = f"{raw}/{slug}/{{commit}}/{{path}}"
+        url = self.section.get("repository_url")
+        if not url and slug and host == "github":
+            url = f"https://github.com/{slug}"
+        elif not url and slug and host == "github-enterprise":
+            url = f"{_web_origin(template)}/{slug}"
+        block = {"url": url or "", "raw_url_template": template}
         if slug:
             block["slug"] = slug
         return block
+
+    def _files_base(self) -> str:
+        """`files_url` with one trailing slash, or "" (relative to registry.json)."""
+        if "files_url" not in self.section:
+            return ""
+        return self._http_url("files_url", str(self.section["files_url"])).rstrip("/") + "/"
+
+    def _http_url(self, key: str, value: str) -> str:
+        parts = urlsplit(value)
+        if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment \
+                or "{" in value or "}" in value or parts.username or parts.password:
+            raise self._problem(key, f"is {value!r}", "Use a plain http(s) base URL without query or credentials.")
+        return value
+
+    def _problem(self, key: str, what: str, fix: str) -> SkillyardError:
+        return SkillyardError(f"{self.root / 'pyproject.toml'} [tool.skillyard] (or skillyard.toml): `{key}` {what}.",
+                              fix)
+
+
+HOSTS = ("github", "github-enterprise", "static")
+
+
+def _web_origin(template: str) -> str:
+    """The web origin of a GitHub Enterprise raw URL: `https://raw.ghe.x` or `https://ghe.x/raw` -> `https://ghe.x`."""
+    parts = urlsplit(template)
+    host = parts.netloc[4:] if parts.netloc.startswith("raw.") else parts.netloc
+    return f"{parts.scheme}://{host}"
 
 
 def load_registry_config(root: str | Path = ".") -> RegistryConfig:
