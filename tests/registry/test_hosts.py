@@ -72,11 +72,24 @@ def test_static_absolute_base(tmp_path):
     ({"host": "static", "files_url": "https://user:pw@cdn.example/x"}, "files_url"),
     ({"host": "static", "files_url": "https://cdn.example/x?sig=1"}, "files_url"),
     ({"host": "static", "files_url": "https://cdn.example/{commit}"}, "files_url"),
+    ({"raw_url_template": "file:///srv/{path}?commit={commit}"}, "raw_url_template"),
 ])
 def test_bad_settings_name_the_key_and_the_fix(tmp_path, section, key):
     with pytest.raises(SkillyardError) as info:
         block(tmp_path, **section)
-    assert f"`{key}`" in info.value.message and "[tool.skillyard]" in info.value.message and info.value.fix
+    assert f"`{key}`" in info.value.message and "pyproject.toml [tool.skillyard]" in info.value.message
+    assert info.value.fix
+
+
+def test_build_stops_on_a_bad_host_with_a_message(tmp_path, capsys):
+    from skillyard.cli.main import skillyard_main
+
+    (tmp_path / "skills").mkdir()
+    (tmp_path / "skillyard.toml").write_text('host = "gitlab"\n')
+    assert skillyard_main(["build", "--root", str(tmp_path)]) != 0
+    err = capsys.readouterr().err
+    assert "skillyard.toml: `host` is 'gitlab'" in err and "Traceback" not in err
+    assert not (tmp_path / "registry.json").exists()
 
 
 @pytest.mark.parametrize("template", [

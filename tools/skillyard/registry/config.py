@@ -9,6 +9,7 @@ from urllib.parse import urlsplit
 
 from skillyard.errors import SkillyardError
 from skillyard.format.policy import Policy
+from skillyard.format.schemas import schema_errors
 
 DEFAULT_RAW_URL = "https://raw.githubusercontent.com"
 
@@ -17,6 +18,7 @@ DEFAULT_RAW_URL = "https://raw.githubusercontent.com"
 class RegistryConfig:
     root: Path
     section: dict = field(default_factory=dict)
+    file: str = "pyproject.toml [tool.skillyard]"  # where the settings were read, for messages
 
     @property
     def skills_dir(self) -> Path:
@@ -46,6 +48,10 @@ class RegistryConfig:
             raise self._problem("host", f"is {host!r}", f"Use one of: {', '.join(HOSTS)}.")
         if "raw_url_template" in self.section:
             template = str(self.section["raw_url_template"])
+            if schema_errors("registry", {"schema_version": "1.0", "name": "x", "description": "", "skills": [],
+                                          "repository": {"url": "", "raw_url_template": template}}):
+                raise self._problem("raw_url_template", f"is {template!r}",
+                                    "Use `{commit}` before `{path}`, or a static `{path}` (see `host`).")
         elif host == "static":
             template = self._files_base() + "{path}"
         else:
@@ -79,8 +85,7 @@ class RegistryConfig:
         return value
 
     def _problem(self, key: str, what: str, fix: str) -> SkillyardError:
-        return SkillyardError(f"{self.root / 'pyproject.toml'} [tool.skillyard] (or skillyard.toml): `{key}` {what}.",
-                              fix)
+        return SkillyardError(f"{self.root / self.file}: `{key}` {what}.", fix)
 
 
 HOSTS = ("github", "github-enterprise", "static")
@@ -107,5 +112,5 @@ def load_registry_config(root: str | Path = ".") -> RegistryConfig:
         for key in key_path:
             data = data.get(key, {})
         if data:
-            return RegistryConfig(root, dict(data))
+            return RegistryConfig(root, dict(data), file_name + (" [tool.skillyard]" if key_path else ""))
     return RegistryConfig(root, {})
