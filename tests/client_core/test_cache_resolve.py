@@ -71,7 +71,7 @@ def test_private_source_wins_and_token_stays_home(published, other_server, monke
     assert resolve.resolve("pdf-tools@acme", cfg).version == "0.3.1"
     assert resolve.resolve("pdf-tools", cfg, source="acme").version == "0.3.1"
     assert all(r.header("Authorization") is None for r in published.server.log)
-    assert all(r.header("Authorization") == "token tok-123" for r in other_server.log)
+    assert all(r.header("Authorization") == "Bearer tok-123" for r in other_server.log)
     text = cfg.path.read_text()
     assert "tok-123" not in text and "CORP_TOKEN" in text
     for path in cfg.home.rglob("*"):
@@ -87,7 +87,7 @@ def test_token_not_forwarded_on_redirect(published, other_server, monkeypatch):
     add(published.url, name="acme", token_env="ACME_TOKEN")
     [item] = cache.load_registries(load_config(), refresh=True)
     assert item.registry["name"] == "acme"
-    assert published.server.log[0].header("Authorization") == "token tok-xyz"
+    assert published.server.log[0].header("Authorization") == "Bearer tok-xyz"
     assert other_server.log and all(r.header("Authorization") is None for r in other_server.log)
 
 

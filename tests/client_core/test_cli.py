@@ -119,7 +119,7 @@ def test_two_sources_private_wins(acme, other_server, skill_cli, monkeypatch):
     assert json.loads(skill_cli("info", "invoice-processor@acme", "--json").out)["skill"]["version"] == "1.2.0"
     # the token went to the private host only, and was never written down
     assert all(r.header("Authorization") is None for r in acme.server.log)
-    assert [r.header("Authorization") for r in other_server.log if r.status == 200] == ["token tok-secret-42"]
+    assert [r.header("Authorization") for r in other_server.log if r.status == 200] == ["Bearer tok-secret-42"]
     for path in load_config().home.rglob("*"):
         if path.is_file():
             assert b"tok-secret-42" not in path.read_bytes(), path

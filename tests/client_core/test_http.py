@@ -61,4 +61,4 @@ def test_same_origin_redirect_keeps_token(git_server, url):
     git_server.require_token("o", "moved", "tok")
     git_server.redirect_to("/o/r/", git_server.url + "/o/moved/main/registry.json?")
     assert fetch(url, token="tok").body == b"{}"
-    assert [r.header("Authorization") for r in git_server.log] == ["token tok", "token tok"]
+    assert [r.header("Authorization") for r in git_server.log] == ["Bearer tok", "Bearer tok"]

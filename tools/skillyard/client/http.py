@@ -6,7 +6,8 @@ happened ("network", "timeout", "truncated", "server", "auth", "not-found", "rat
 "too-large") and
 whose message never contains the token.
 
-Token rules: the token is sent as `Authorization: token <t>` only to the host (scheme + host + port) of the URL
+Token rules: the token is sent as `Authorization: Bearer <t>` (the form GitHub, GitHub Enterprise and any OAuth2-style
+static host accept) only to the host (scheme + host + port) of the URL
 asked for; a redirect to any other origin drops it, and a redirect to plain http outside loopback is refused.
 Retries: 429 and 5xx (honouring `Retry-After` up to `max_retry_after` seconds), resets and truncated bodies,
 with exponential backoff. Timeouts and refused connections are not retried: they mean the network is down,
@@ -135,7 +136,7 @@ class _RedirectHandler(urllib.request.HTTPRedirectHandler):
                 del new.headers[name]
         new.unredirected_hdrs.pop("Authorization", None)
         if self.token and origin(new.full_url) == self.token_origin:
-            new.add_unredirected_header("Authorization", f"token {self.token}")
+            new.add_unredirected_header("Authorization", f"Bearer {self.token}")
         return new
 
 
@@ -344,7 +345,7 @@ def _once(url: str, *, token, etag, last_modified, timeout, progress, accept, de
         headers["If-Modified-Since"] = last_modified
     request = urllib.request.Request(url, headers=headers)
     if token:
-        request.add_unredirected_header("Authorization", f"token {token}")
+        request.add_unredirected_header("Authorization", f"Bearer {token}")
     opener = urllib.request.build_opener(_RedirectHandler(origin(url) if token else None, token),
                                          _DeadlineHTTP(deadline), _DeadlineHTTPS(deadline))
     try:
