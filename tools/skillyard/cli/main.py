@@ -48,9 +48,27 @@ class Parser(argparse.ArgumentParser):
         return parsed
 
 
+def installed_version() -> str:
+    """The installed distribution's version (what pip reports), else the source tree's when run uninstalled."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("skillyard")
+    except metadata.PackageNotFoundError:
+        return __version__
+
+
+class _Version(argparse.Action):
+    """`--version`, looked up only when asked (importlib.metadata is not free on every run)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(f"{parser.prog} {installed_version()}")
+        parser.exit()
+
+
 def build_parser(prog: str, package: str, description: str) -> argparse.ArgumentParser:
     parser = Parser(prog=prog, description=description)
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument("--version", action=_Version, nargs=0, help="show the installed version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for command in _commands(package):
         child = sub.add_parser(command.NAME, help=command.HELP, description=getattr(command, "DESCRIPTION", command.HELP),

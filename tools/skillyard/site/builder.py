@@ -46,13 +46,25 @@ class BuildResult:
     notes: list[str] = field(default_factory=list)  # one skill's problem the build worked around (not served, …)
 
 
+def default_config() -> Path:
+    """The mkdocs.yml shipped inside the package, with its theme overrides, hooks and assets in `site/` beside it,
+    so a registry made anywhere (not only this repository) builds a site without copying them."""
+    from importlib import resources
+
+    return Path(str(resources.files("skillyard.site") / "defaults" / "mkdocs.yml"))
+
+
 def find_config(root: Path, config: Path | None) -> Path:
-    """`--config`, else `mkdocs.yml` in the repo root, else in the current folder."""
-    for candidate in ([config] if config else [root / "mkdocs.yml", Path("mkdocs.yml")]):
-        if candidate and candidate.is_file():
+    """`--config` (must exist), else `mkdocs.yml` in the repo root, else in the current folder, else the default
+    shipped in the package."""
+    if config:
+        if config.is_file():
+            return config.resolve()
+        raise SkillyardError(f"--config {config}: not found", "Pass an existing mkdocs.yml, or leave --config out.")
+    for candidate in (root / "mkdocs.yml", Path("mkdocs.yml")):
+        if candidate.is_file():
             return candidate.resolve()
-    raise SkillyardError(f"no mkdocs.yml found (looked in {root} and the current folder)",
-                         "Run from the registry repository, or pass --config PATH/mkdocs.yml.")
+    return default_config().resolve()
 
 
 def load_registry(path: Path) -> tuple[dict, bytes]:
@@ -280,12 +292,14 @@ def _env(name: str, value: str):
             os.environ[name] = old
 
 
-def run_mkdocs(config: Path, docs: Path, site_dir: Path, epoch: int, site_url: str | None) -> list[str]:
-    """`mkdocs build` (never --dirty) with our docs and output folders; returns mkdocs' warnings."""
+def run_mkdocs(config: Path, docs: Path, site_dir: Path, epoch: int, site_url: str | None,
+               settings: dict | None = None) -> list[str]:
+    """`mkdocs build` (never --dirty) with our docs and output folders (and `settings` over the config's);
+    returns mkdocs' warnings."""
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
 
-    overrides = {"docs_dir": str(docs), "site_dir": str(site_dir)}
+    overrides = {**(settings or {}), "docs_dir": str(docs), "site_dir": str(site_dir)}
     if site_url is not None:
         overrides["site_url"] = site_url
     collect = _Collect()
@@ -300,6 +314,16 @@ def run_mkdocs(config: Path, docs: Path, site_dir: Path, epoch: int, site_url: s
     finally:
         logger.removeHandler(collect)
     return collect.messages
+
+
+def registry_settings(registry: dict) -> dict:
+    """The default config names no registry: take its name, description and homepage from registry.json."""
+    settings = {"site_name": registry["name"]}
+    if registry.get("description"):
+        settings["site_description"] = registry["description"]
+    if str(registry.get("homepage", "")).startswith(("https://", "http://")):
+        settings["site_url"] = registry["homepage"]
+    return settings
 
 
 def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | None = None,
@@ -330,7 +354,8 @@ def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | Non
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
     try:
         mark = time.perf_counter()
-        warnings = run_mkdocs(config, work_dir / "docs", staging, source_epoch(registry), site_url)
+        warnings = run_mkdocs(config, work_dir / "docs", staging, source_epoch(registry), site_url,
+                              registry_settings(registry) if config == default_config().resolve() else None)
         timings["mkdocs"] = time.perf_counter() - mark
         mark = time.perf_counter()
         search = dump_search_data(build_search_data(registry["skills"], bodies))

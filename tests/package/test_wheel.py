@@ -1,0 +1,112 @@
+"""The built wheel works outside the checkout: schemas, templates, site defaults and theme overrides travel in it.
+
+The wheel is built from a copy of the sources (nothing is written into the checkout), installed with --no-deps
+into a fresh venv that borrows the test venv's dependencies by a .pth line (a plain path line does not run that
+folder's own .pth files, so the checkout's editable skillyard stays out of sight), and driven from a temporary
+registry that has no mkdocs.yml, no site/ and no schemas of its own.
+"""
+
+from __future__ import annotations
+
+import filecmp
+import json
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+import venv
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+DEFAULTS = REPO / "tools" / "skillyard" / "site" / "defaults" / "site"
+
+
+def test_packaged_theme_files_match_the_repository_site():
+    """The defaults shipped in the package are the repository's own theme files; a change to one must reach both."""
+    for rel in ("hooks.py", "overrides", "assets"):
+        ours, theirs = REPO / "site" / rel, DEFAULTS / rel
+        if ours.is_file():
+            assert ours.read_bytes() == theirs.read_bytes(), rel
+            continue
+        names = sorted(p.name for p in ours.iterdir())
+        assert names == sorted(p.name for p in theirs.iterdir()), rel
+        match, mismatch, errors = filecmp.cmpfiles(ours, theirs, names, shallow=False)
+        assert not mismatch and not errors, (rel, mismatch, errors)
+
+
+def _run(cmd: list[str], cwd: Path, env: dict) -> subprocess.CompletedProcess:
+    result = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, f"{cmd}\nstdout:\n{result.stdout}\nstderr:\n{result.stderr}"
+    return result
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory) -> tuple[Path, dict]:
+    """A fresh venv outside the checkout with only the built wheel installed; returns (bin folder, environment)."""
+    base = tmp_path_factory.mktemp("pkg")
+    src = base / "src"
+    src.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy2(REPO / name, src / name)
+    shutil.copytree(REPO / "tools", src / "tools", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+    dist = base / "dist"
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")}
+    _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(dist),
+          str(src)], base, env)
+    wheels = list(dist.glob("skillyard-*.whl"))
+    assert len(wheels) == 1, wheels
+
+    env_dir = base / "venv"
+    venv.EnvBuilder(with_pip=False).create(env_dir)
+    bindir = env_dir / "bin"
+    py = bindir / "python"
+    purelib = subprocess.run([py, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                             capture_output=True, text=True, check=True).stdout.strip()
+    Path(purelib, "_test_deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n", encoding="utf-8")
+    _run([sys.executable, "-m", "pip", "--python", str(py), "install", "--no-deps", "--no-index", "-q",
+          str(wheels[0])], base, env)
+    env.update(HOME=str(base / "home"), SKILLCLI_HOME=str(base / "skillhome"), PATH=f"{bindir}{os.pathsep}"
+               + env.get("PATH", ""))
+    return bindir, env
+
+
+@pytest.mark.slow
+def test_installed_wheel_runs_the_whole_toolchain_outside_the_checkout(installed, tmp_path):
+    bindir, env = installed
+    where = _run([str(bindir / "python"), "-c", "import skillyard; print(skillyard.__file__)"], tmp_path, env)
+    assert not Path(where.stdout.strip()).resolve().is_relative_to(REPO), where.stdout
+    assert Path(where.stdout.strip()).resolve().is_relative_to(bindir.parent.resolve())
+
+    registry = tmp_path / "myreg"
+    (registry / "skills").mkdir(parents=True)
+    shutil.copytree(REPO / "skills" / "changelog-from-git", registry / "skills" / "changelog-from-git")
+    (registry / "pyproject.toml").write_text(
+        '[tool.skillyard]\nname = "myreg"\ndescription = "A registry made outside the checkout."\n'
+        'homepage = "https://example.org/myreg/"\nrepository = "someone/myreg"\nskills_dir = "skills"\n',
+        encoding="utf-8")
+    skillyard, skill = str(bindir / "skillyard"), str(bindir / "skill")
+
+    for tool in (skillyard, skill):
+        version = _run([tool, "--version"], registry, env).stdout.split()
+        assert version == [Path(tool).name, "0.1.0"]
+    _run([skillyard, "validate"], registry, env)
+    _run([skillyard, "build"], registry, env)
+    assert json.loads((registry / "registry.json").read_text())["skills"][0]["name"] == "changelog-from-git"
+    _run([skillyard, "site", "build", "--out", "_site"], registry, env)
+    home = (registry / "_site" / "index.html").read_text(encoding="utf-8")
+    assert "myreg" in home and "changelog-from-git" in home
+    assert "sy-search" in home  # the packaged theme override rendered the search box
+    assert "Content-Security-Policy" in home  # the packaged hook ran
+    assert (registry / "_site" / "assets" / "search.js").is_file()
+    assert (registry / "_site" / "skills" / "changelog-from-git" / "index.html").is_file()
+    assert not (registry / "mkdocs.yml").exists() and not (registry / "site").exists()
+
+    project = tmp_path / "project"
+    project.mkdir()
+    _run([skill, "install", str(registry / "skills" / "changelog-from-git"), "--target", "agents", "--project"],
+         project, env)
+    installed_md = list(project.rglob("changelog-from-git/SKILL.md"))
+    assert installed_md, sorted(str(p.relative_to(project)) for p in project.rglob("*"))
