@@ -110,3 +110,13 @@ def test_installed_wheel_runs_the_whole_toolchain_outside_the_checkout(installed
          project, env)
     installed_md = list(project.rglob("changelog-from-git/SKILL.md"))
     assert installed_md, sorted(str(p.relative_to(project)) for p in project.rglob("*"))
+
+
+def test_version_strings_agree():
+    """`--version` reads the installed metadata (pyproject's) and an uninstalled run reads __version__: one number."""
+    import tomllib
+
+    import skillyard
+
+    pyproject = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+    assert pyproject["project"]["version"] == skillyard.__version__
