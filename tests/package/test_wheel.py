@@ -120,3 +120,17 @@ def test_version_strings_agree():
 
     pyproject = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
     assert pyproject["project"]["version"] == skillyard.__version__
+
+
+def test_site_config_falls_back_to_the_packaged_default(tmp_path, monkeypatch):
+    from skillyard.errors import SkillyardError
+    from skillyard.site.builder import default_config, find_config
+
+    monkeypatch.chdir(tmp_path)
+    assert find_config(tmp_path, None) == default_config().resolve()
+    assert (default_config().parent / "site" / "overrides" / "search.html").is_file()
+    own = tmp_path / "mkdocs.yml"
+    own.write_text("site_name: mine\n", encoding="utf-8")
+    assert find_config(tmp_path, None) == own.resolve()
+    with pytest.raises(SkillyardError, match="--config .*not found"):
+        find_config(tmp_path, tmp_path / "missing.yml")  # a named config is never silently replaced
