@@ -34,7 +34,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         child.add_argument("--registry", type=Path, default=None,
                            help="registry.json to publish (default: ROOT/registry.json)")
         child.add_argument("--config", type=Path, default=None,
-                           help="mkdocs.yml to use (default: ROOT/mkdocs.yml, else ./mkdocs.yml)")
+                           help="mkdocs.yml to use (default: ROOT/mkdocs.yml, else ./mkdocs.yml, else the default shipped in the package)")
         child.add_argument("--work-dir", type=Path, default=None,
                            help="where generated pages go (default: ROOT/.site-build)")
         child.add_argument("--site-url", default=None, help="override site_url from mkdocs.yml")
