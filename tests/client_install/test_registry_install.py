@@ -239,7 +239,8 @@ def test_local_folder_install_validates_first(skill_cli, tmp_path, user_home, sk
     bad.mkdir()
     (bad / "SKILL.md").write_text("---\nname: Bad Skill\n---\nbody\n")
     refused = skill_cli("install", str(bad))
-    assert refused.code == 1 and "not a valid skill" in refused.err and "name" in refused.err
+    # the missing description refuses (an odd name alone would only warn: issue 12 item 5)
+    assert refused.code == 1 and "not a valid skill" in refused.err and "`description`" in refused.err
     assert not skills_dir(user_home).exists()
     ok = skill_cli("install", str(good), "--target", "agents", "--json")
     assert ok.code == 0, ok.err

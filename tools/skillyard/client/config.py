@@ -42,6 +42,11 @@ _ENV_KEYS = {
     "http.deadline": ("SKILL_HTTP_DEADLINE", 120.0),
     "registry.max_bytes": ("SKILL_REGISTRY_MAX_BYTES", 50 * 1024 * 1024),
     "cache.ttl": ("SKILL_CACHE_TTL", 600),
+    # The client's own install limits (sized like `npx skills`), not a registry's publishing policy.
+    "install.max_total_bytes": ("SKILL_INSTALL_MAX_TOTAL_BYTES", 25 * 1024 * 1024),
+    "install.max_file_bytes": ("SKILL_INSTALL_MAX_FILE_BYTES", 10 * 1024 * 1024),
+    "install.max_files": ("SKILL_INSTALL_MAX_FILES", 1000),
+    "install.strict": ("SKILL_INSTALL_STRICT", False),
 }
 
 # Priority given to the first source; each later source gets PRIORITY_STEP less, so order of addition decides.
@@ -165,6 +170,34 @@ class Config:
     def cache_ttl(self) -> float:
         """Seconds a fetched registry is used without asking the server again (`cache.ttl`, default 600)."""
         return self._setting("cache.ttl", float)
+
+    @property
+    def install_max_total_bytes(self) -> int:
+        """Largest skill installed, all files together (`install.max_total_bytes`, default 25 MiB)."""
+        return self._positive("install.max_total_bytes", int)
+
+    @property
+    def install_max_file_bytes(self) -> int:
+        """Largest single file installed (`install.max_file_bytes`, default 10 MiB)."""
+        return self._positive("install.max_file_bytes", int)
+
+    @property
+    def install_max_files(self) -> int:
+        """Most files one installed skill may hold (`install.max_files`, default 1000)."""
+        return self._positive("install.max_files", int)
+
+    @property
+    def install_strict(self) -> bool:
+        """Refuse standard violations runtimes tolerate, instead of warning (`install.strict`, default false)."""
+        raw = self.get("install.strict", False)
+        if isinstance(raw, bool):
+            return raw
+        text = str(raw).strip().lower()
+        if text in ("1", "true", "yes", "on"):
+            return True
+        if text in ("0", "false", "no", "off", ""):
+            return False
+        raise SkillyardError(f"install.strict is {raw!r}, expected true or false", "Set it to `true` or `false`.")
 
     @property
     def default_target(self) -> str:

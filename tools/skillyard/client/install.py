@@ -33,6 +33,7 @@ class Candidate:
     inputs: list[dict] = field(default_factory=list)
     mcp_deps: list[dict] = field(default_factory=list)
     description: str = ""
+    warnings: list[str] = field(default_factory=list)  # registry-policy findings the client tolerates
 
 
 @dataclass
@@ -125,18 +126,87 @@ def summarize_errors(errors, *, with_lines: bool = False) -> str:
     return shown + (f"; and {rest} more error(s)" if rest > 0 else "")
 
 
-def from_local(path: Path) -> Candidate:
-    """A local skill folder, validated first: any error-level finding refuses the install."""
-    from skillyard.format import Policy, load_skill
+# ---------------------------------------------------------------------------------------------- client policy
+# Limits for installing are the client's own (config `install.*`, sized like `npx skills`): a registry's stricter
+# policy is for publishing. Standard violations every runtime tolerates warn, and refuse only with --strict /
+# `install.strict`. Everything else that validation calls an error (paths, links, invisible characters, YAML,
+# encoding, ...) is safety and always refuses.
+
+TOLERATED_RULES = frozenset({"name-format", "description-format", "name-folder-mismatch"})
+LIMIT_KEYS = {"package-too-large": "install.max_total_bytes", "file-too-large": "install.max_file_bytes",
+              "too-many-files": "install.max_files"}
+
+
+def client_policy(config):
+    """The format Policy installs validate with: lenient, and the client's own size and count limits."""
+    from skillyard.format import Policy
+
+    if config is None:
+        from skillyard.client.config import load_config
+
+        config = load_config()
+    return Policy(strict=False, max_total_bytes=config.install_max_total_bytes,
+                  max_file_bytes=config.install_max_file_bytes, max_files=config.install_max_files)
+
+
+def is_strict(config, strict: bool | None) -> bool:
+    if strict is not None:
+        return strict
+    if config is None:
+        from skillyard.client.config import load_config
+
+        config = load_config()
+    return config.install_strict
+
+
+def judge(package, *, where: str, strict: bool, with_lines: bool = False) -> list[str]:
+    """Refuse on any safety error (or, with strict, any tolerated one too); return the tolerated ones as warnings.
+    A limit error names the config key that raises it."""
+    tolerated = [f for f in package.findings if f.rule in TOLERATED_RULES and str(f.severity) != "info"]
+    refusing = [f for f in package.errors if f.rule not in TOLERATED_RULES] + (tolerated if strict else [])
+    if refusing:
+        lines = summarize_errors(refusing, with_lines=with_lines)
+        keys = sorted({LIMIT_KEYS[f.rule] for f in refusing if f.rule in LIMIT_KEYS})
+        if keys:
+            fix = (f"This is over the client's install limit: raise it with `skill config set {keys[0]} N` "
+                   f"(or ${_env_name(keys[0])}) if you trust the skill.")
+        elif strict and all(f.rule in TOLERATED_RULES for f in refusing):
+            fix = "Runtimes tolerate this; install without --strict (and `install.strict: false`) to accept it."
+        else:
+            fix = f"Fix the findings (`skillyard validate {where}` explains each), then install again."
+        raise SkillyardError(f"{where} is not a valid skill: {lines}; nothing was installed.", fix)
+    return [f"{where}: {f.file or '.'}: {f.message} (runtimes tolerate it; `--strict` refuses it)"
+            for f in tolerated]
+
+
+def _check_folder_name(name: object, *, where: str) -> None:
+    """The name becomes the installed folder's name, so the store's rule (lowercase, no paths) is safety, not
+    policy: an uppercase name would collide with its lowercase twin on a case-insensitive disk."""
+    try:
+        store.check_name(name)
+    except SkillyardError as exc:
+        hint = f" (e.g. `{name.lower()}`)" if isinstance(name, str) and store.NAME_RE.match(name.lower()) else ""
+        raise SkillyardError(f"{where}: SKILL.md `name`: {exc.message}; nothing was installed.",
+                             f"Rename the skill to lowercase letters, digits and hyphens{hint} in SKILL.md "
+                             "(and its folder).") from None
+
+
+def _env_name(key: str) -> str:
+    from skillyard.client.config import _ENV_KEYS
+
+    return _ENV_KEYS[key][0]
+
+
+def from_local(path: Path, config=None, *, strict: bool | None = None) -> Candidate:
+    """A local skill folder, validated first with the client's policy: a safety error refuses the install."""
+    from skillyard.format import load_skill
 
     folder = Path(path).resolve()
     if not folder.is_dir():
         raise SkillyardError(f"{path} is not a folder.", "Give the path to a skill folder (the one holding SKILL.md).")
-    package = load_skill(folder, Policy(strict=False))
-    if not package.valid:
-        lines = summarize_errors(package.errors, with_lines=True)
-        raise SkillyardError(f"{path} is not a valid skill: {lines}",
-                             f"Fix the findings (`skillyard validate {path}` explains each), then install again.")
+    package = load_skill(folder, client_policy(config))
+    warnings = judge(package, where=str(path), strict=is_strict(config, strict), with_lines=True)
+    _check_folder_name(package.name, where=str(path))
     files = []
     for entry in package.files:
         real = os.path.realpath(folder / entry.path)
@@ -149,7 +219,7 @@ def from_local(path: Path) -> Candidate:
     return Candidate(package.name, str(package.data.get("version") or "0.0.0"),
                      {"type": "local", "path": str(folder), "integrity": package.integrity()}, files,
                      list(package.data.get("inputs") or []), list(package.data.get("mcp_deps") or []),
-                     str(package.data.get("description") or ""))
+                     str(package.data.get("description") or ""), warnings)
 
 
 MANIFEST = "skill.yaml"
@@ -229,7 +299,7 @@ def with_generated_skill_md(files: list[StagedFile], *, where: str) -> list[Stag
 
 
 def from_github(ref_text: str, config, *, commit: str | None = None, path: str | None = None,
-                integrity: str | None = None) -> Candidate:
+                integrity: str | None = None, strict: bool | None = None) -> Candidate:
     """A skill folder out of a repository tarball (codeload layout), read safely in memory."""
     from skillyard.client import github
 
@@ -246,7 +316,8 @@ def from_github(ref_text: str, config, *, commit: str | None = None, path: str |
     if not isinstance(name, str) or not name:
         raise SkillyardError(f"The SKILL.md (or skill.yaml) in {ref.slug}/{folder or '.'} has no `name`.",
                              "Ask the author to add `name:` to the frontmatter or skill.yaml.")
-    meta = _check_package(files, name, where=f"github:{ref.slug}/{folder}".rstrip("/"))
+    meta, warnings = _check_package(files, name, where=f"github:{ref.slug}/{folder}".rstrip("/"), config=config,
+                                    strict=strict)
     actual = integrity_of(files)  # over the published files: what the source pins, before SKILL.md is generated
     files = with_generated_skill_md(files, where=f"github:{ref.slug}/{folder}".rstrip("/"))
     if integrity and actual != integrity:
@@ -259,26 +330,25 @@ def from_github(ref_text: str, config, *, commit: str | None = None, path: str |
         source["ref"] = ref.ref  # what `skill update` follows (a branch or tag moves; a commit stays put)
     return Candidate(name, str(meta.get("version") or "0.0.0"), source, files,
                      list(meta.get("inputs") or []), list(meta.get("mcp_deps") or []),
-                     str(meta.get("description") or ""))
+                     str(meta.get("description") or ""), warnings)
 
 
-def _check_package(files: list[StagedFile], name: str, *, where: str) -> dict:
+def _check_package(files: list[StagedFile], name: str, *, where: str, config=None,
+                   strict: bool | None = None) -> tuple[dict, list[str]]:
     """Run the format checks on downloaded files by loading them from a private temporary folder; returns the
     skill's data as a local folder's would be (frontmatter merged with skill.yaml: version, inputs, mcp_deps)."""
     import tempfile
 
-    from skillyard.format import Policy, load_skill
+    from skillyard.format import load_skill
 
     store.check_name(name)  # the untrusted name becomes a folder name below: `../../x` must not leave tmp
     with tempfile.TemporaryDirectory(prefix="skill-check-") as tmp:
         folder = Path(tmp) / name
         folder.mkdir()
         store.write_tree(folder, files)
-        package = load_skill(folder, Policy(strict=False))
-        if not package.valid:
-            lines = summarize_errors(package.errors)
-            raise SkillyardError(f"{where} is not a valid skill: {lines}", "Ask the author to fix it; nothing was installed.")
-        return dict(package.data)
+        package = load_skill(folder, client_policy(config))
+        warnings = judge(package, where=where, strict=is_strict(config, strict))
+        return dict(package.data), warnings
 
 
 def _github_token(config) -> str | None:
@@ -411,7 +481,7 @@ def install(candidate: Candidate, opts: Options, config, *, locked_inputs: dict 
     canonical = store.canonical_dir(root, candidate.name)
     outcome = Outcome(candidate.name, candidate.version, "planned", str(canonical), opts.scope,
                       [{"target": t, "scope": opts.scope} for t in opts.targets], entries, values, report.to_dict(),
-                      lockfile.clean_source(candidate.source), warnings)
+                      lockfile.clean_source(candidate.source), [*candidate.warnings, *warnings])
     if opts.dry_run:
         return outcome
     with store.store_lock(root):
@@ -591,16 +661,17 @@ def is_local_ref(ref: str) -> bool:
     return ref.startswith((".", "/", "~")) or os.sep in ref and not ref.startswith("github:") or Path(ref).is_dir()
 
 
-def prepare(refs: list[str], config, *, source: str | None = None, progress=None) -> list[Candidate]:
+def prepare(refs: list[str], config, *, source: str | None = None, progress=None,
+            strict: bool | None = None) -> list[Candidate]:
     """Resolve and download every ref before anything is written (one bad ref installs nothing)."""
     from skillyard.client import github
 
     candidates: list[Candidate] = []
     for ref in refs:
         if github.is_github_ref(ref):
-            candidates.append(from_github(ref, config))
+            candidates.append(from_github(ref, config, strict=strict))
         elif is_local_ref(ref):
-            candidates.append(from_local(Path(ref).expanduser()))
+            candidates.append(from_local(Path(ref).expanduser(), config, strict=strict))
         else:
             from skillyard.client import resolve as resolve_mod
 
@@ -654,7 +725,7 @@ def locked_candidate(name: str, entry: dict, config, *, progress=None, project_r
         local = Path(source.get("path", ""))
         if not local.is_absolute() and project_root is not None:
             local = Path(project_root) / local
-        candidate = from_local(local)
+        candidate = from_local(local, config)
         source = {**source, "path": candidate.source["path"]}  # each skill.lock.json keeps the absolute path
     else:  # pragma: no cover - the schema allows only the three
         raise SkillyardError(f"Unknown source type {kind!r} for {name}.", "Reinstall the skill.")

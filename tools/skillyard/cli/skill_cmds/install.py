@@ -30,6 +30,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--dry-run", action="store_true", help="print the plan (files, sizes, inputs, deps, targets); write nothing")
     parser.add_argument("--force", action="store_true", help="reinstall, and overwrite local edits")
     parser.add_argument("--copy", action="store_true", help="copy into target folders instead of linking")
+    parser.add_argument("--strict", action="store_true", default=None,
+                        help="refuse standard violations runtimes tolerate (long description, odd name) instead of "
+                             "warning (config `install.strict`)")
     parser.add_argument("--skip-deps-check", action="store_true",
                         help="install even when the MCP hub cannot be reached")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
@@ -57,7 +60,8 @@ def run(args) -> int:
                                  "Name the skill(s) to install, or run `skill install` alone to restore the lockfile.")
         outcomes = inst.restore_project(opts, config, progress=_progress_factory(args))
     else:
-        candidates = inst.prepare(args.refs, config, source=args.source, progress=_progress_factory(args))
+        candidates = inst.prepare(args.refs, config, source=args.source, progress=_progress_factory(args),
+                                  strict=args.strict)
         per_skill = inst.split_inputs(candidates, cli_inputs)
         outcomes = []
         for candidate in candidates:
