@@ -168,8 +168,8 @@ def judge(package, *, where: str, strict: bool, with_lines: bool = False) -> lis
         lines = summarize_errors(refusing, with_lines=with_lines)
         keys = sorted({LIMIT_KEYS[f.rule] for f in refusing if f.rule in LIMIT_KEYS})
         if keys:
-            fix = (f"This is over the client's install limit: raise it with `skill config set {keys[0]} N` "
-                   f"(or ${_env_name(keys[0])}) if you trust the skill.")
+            fix = (f"This is over the client's install limit: if you trust the skill, raise `{keys[0]}` in the "
+                   f"client's config.yaml (or set ${_env_name(keys[0])}).")
         elif strict and all(f.rule in TOLERATED_RULES for f in refusing):
             fix = "Runtimes tolerate this; install without --strict (and `install.strict: false`) to accept it."
         else:
