@@ -18,7 +18,7 @@ import os
 import stat
 from pathlib import Path, PurePosixPath
 
-from skillyard.format.paths import component_problem, is_hidden, path_problem, path_set_problems
+from skillyard.format.paths import component_problem, is_hidden, path_problem, path_set_problems, shown
 
 # Suffixes served as text, images, fonts or downloads: never as a document that can run script. No `.js`/`.mjs`
 # either (a same-origin script is a gadget against any page on the origin that trusts 'self'), no `.css`, `.pdf`,
@@ -41,7 +41,7 @@ def file_problem(rel: str) -> str | None:
     """Why the site does not serve the skill file `rel` from its origin, or None when it may."""
     problem = path_problem(rel)
     if problem:
-        return f"`{_show(rel)}` {problem}"
+        return f"`{shown(rel)}` {problem}"
     if is_hidden(rel):
         return f"`{rel}` is hidden (a name starting with a dot)"
     suffix = PurePosixPath(rel).suffix.lower()
@@ -62,11 +62,6 @@ def skill_problems(skill: dict) -> list[str]:
     if folder_problem:  # clients install into a folder of this name
         problems.insert(0, f"the skill name, as a folder name, {folder_problem}")
     return problems
-
-
-def _show(rel: str) -> str:
-    """`rel` safe to print: invisible and control characters escaped."""
-    return rel if rel.isprintable() else rel.encode("unicode_escape").decode("ascii")
 
 
 class UnreadableFile(Exception):
