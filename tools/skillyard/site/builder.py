@@ -250,9 +250,7 @@ def generate_docs(registry: dict, bodies: dict[str, str], site_src: Path, docs: 
     if docs.exists():
         shutil.rmtree(docs)
     docs.mkdir(parents=True)
-    packaged_assets = default_config().parent / "site" / "assets"  # the theme's styles and search, one copy
-    for folder, target in ((packaged_assets, docs / "assets"), (site_src / "pages", docs),
-                           (site_src / "assets", docs / "assets")):  # a registry's own assets add to or replace them
+    for folder, target in ((site_src / "pages", docs), (site_src / "assets", docs / "assets")):
         if folder.is_dir():
             shutil.copytree(folder, target, dirs_exist_ok=True)
     if not (docs / "format.md").exists():  # written by the format owner; keep the nav link alive until then

@@ -3,7 +3,7 @@
 Shape (version 1): `{"v": 1, "tags": [tag, …], "skills": [[name, [tag index, …], description, keywords,
 display name?], …]}`. Descriptions are cut to DESCRIPTION_BYTES of UTF-8 and the body contributes only a few
 keywords from its headings, so size grows with the number of skills, not with how much they wrote. Matching
-(substring for CJK, ranking name > tags > description > keywords) happens in `search.js` (site/defaults/site/assets).
+(substring for CJK, ranking name > tags > description > keywords) happens in `site/assets/search.js`.
 """
 
 from __future__ import annotations
