@@ -47,11 +47,38 @@ class BuildResult:
 
 
 def default_config() -> Path:
-    """The mkdocs.yml shipped inside the package, with its theme overrides, hooks and assets in `site/` beside it,
-    so a registry made anywhere (not only this repository) builds a site without copying them."""
+    """The mkdocs.yml shipped inside the package, for a registry that has none of its own."""
     from importlib import resources
 
     return Path(str(resources.files("skillyard.site") / "defaults" / "mkdocs.yml"))
+
+
+def theme_dir() -> Path:
+    """The packaged theme files (`overrides/` templates, `assets/` styles and scripts). The builder adds them to
+    every build, so a registry's mkdocs.yml never names them and there is one copy of them, in the package."""
+    from importlib import resources
+
+    return Path(str(resources.files("skillyard.site") / "theme"))
+
+
+STYLESHEET = "assets/skillyard.css"
+
+
+def add_theme(cfg) -> None:
+    """Put our templates, hooks and stylesheet into a loaded mkdocs config. Our templates go after the registry's
+    own `custom_dir` (a registry's override of a template wins) and before Material's; our hooks always run — they
+    add each page's Content-Security-Policy — beside any hooks the registry names."""
+    from skillyard.site import mkdocs_hooks
+
+    if cfg.theme.name != "material":
+        raise SkillyardError(f"theme: {cfg.theme.name!r} is not supported",
+                             "Set `theme: {name: material}` in mkdocs.yml: the skill pages use Material's templates.")
+    overrides = str(theme_dir() / "overrides")
+    if overrides not in cfg.theme.dirs:
+        cfg.theme.dirs.insert(1 if cfg.theme.custom_dir else 0, overrides)
+    cfg.plugins["skillyard-site-hooks"] = mkdocs_hooks
+    if STYLESHEET not in [str(item) for item in cfg.extra_css]:
+        cfg.extra_css.append(STYLESHEET)
 
 
 def find_config(root: Path, config: Path | None) -> Path:
@@ -250,7 +277,9 @@ def generate_docs(registry: dict, bodies: dict[str, str], site_src: Path, docs: 
     if docs.exists():
         shutil.rmtree(docs)
     docs.mkdir(parents=True)
-    for folder, target in ((site_src / "pages", docs), (site_src / "assets", docs / "assets")):
+    # The packaged assets first, then the registry's own (a file of the same name replaces ours).
+    for folder, target in ((theme_dir() / "assets", docs / "assets"), (site_src / "pages", docs),
+                           (site_src / "assets", docs / "assets")):
         if folder.is_dir():
             shutil.copytree(folder, target, dirs_exist_ok=True)
     if not (docs / "format.md").exists():  # written by the format owner; keep the nav link alive until then
@@ -308,7 +337,10 @@ def run_mkdocs(config: Path, docs: Path, site_dir: Path, epoch: int, site_url: s
     try:
         with _env("SOURCE_DATE_EPOCH", str(epoch)):
             cfg = load_config(config_file=str(config), **overrides)
+            add_theme(cfg)
             build(cfg, dirty=False)
+    except SkillyardError:
+        raise
     except Exception as exc:  # mkdocs raises its own Abort/ConfigurationError types
         raise SkillyardError(f"mkdocs build failed: {exc}", f"Check {config} and the pages under {docs}.") from exc
     finally:

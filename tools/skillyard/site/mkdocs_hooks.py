@@ -1,4 +1,4 @@
-"""mkdocs hook: pages that `skillyard site build` generated are already sanitised HTML, so skip Markdown for them.
+"""mkdocs hooks, added to every site build by the builder (not named in mkdocs.yml): pages that `skillyard site build` generated are already sanitised HTML, so skip Markdown for them.
 
 Each generated page is a plain `.md` file whose content is one raw HTML block (meta `skillyard_html: true`). Any
 Markdown builder renders it the same, but Python-Markdown re-parses every raw block with an HTML parser, which
