@@ -341,3 +341,25 @@ def test_a_cache_from_another_policy_is_replaced(repo, monkeypatch):
     assert build_registry(repo.root).outputs == build_registry(repo.root, use_cache=False).outputs
     with sqlite3.connect(repo.root / CACHE_FILE) as db:
         assert [r[0] for r in db.execute("SELECT path FROM skills WHERE findings IS NOT NULL")] == ["skills/one"]
+
+
+def test_a_skills_dir_outside_the_repository_is_refused_before_anything_is_written(tmp_path, monkeypatch):
+    """A plugin `source` must be a path inside the repository: a skill that cannot be listed in marketplace.json
+    stops the build (an empty entry would make that file invalid JSON), and no output is written."""
+    import shutil
+    from pathlib import Path
+
+    import pytest
+
+    from skillyard.errors import SkillyardError
+
+    src = Path(__file__).resolve().parents[2] / "skills" / "changelog-from-git"
+    shutil.copytree(src, tmp_path / "outside" / "changelog-from-git")
+    root = tmp_path / "reg"
+    root.mkdir()
+    (root / "pyproject.toml").write_text('[tool.skillyard]\nname = "t"\nskills_dir = "../outside"\nhost = "static"\n')
+    monkeypatch.chdir(root)
+    with pytest.raises(SkillyardError, match=r"changelog-from-git: this skill folder cannot be listed") as info:
+        build_registry(root, use_cache=False)
+    assert "skills folder" in info.value.fix
+    assert sorted(p.name for p in root.iterdir()) == ["pyproject.toml"]

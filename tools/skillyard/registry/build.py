@@ -232,6 +232,11 @@ def render_outputs(header: dict, skills: list[CheckedSkill], git_history: dict[s
     from skillyard.registry import compat
 
     ordered = sorted(skills, key=lambda s: (s.name, s.path))
+    unlisted = [s.path for s in ordered if not s.lines.get("plugin")]
+    if unlisted:  # an empty line would make marketplace.json invalid JSON: refuse rather than publish it
+        raise SkillyardError(f"{unlisted[0]}: this skill folder cannot be listed in .claude-plugin/marketplace.json "
+                             "(a plugin `source` must be a plain path inside the repository)",
+                             "Move the skill folder under the repository's skills folder and build again.")
     commits = [git_history.get(skill.path, ("", "")) for skill in ordered]
     rows = [(s.name, s.path, s.line, commit, updated) for s, (commit, updated) in zip(ordered, commits, strict=True)]
     index_lines = [fill_line(s.lines["index"], commit) for s, (commit, _) in zip(ordered, commits, strict=True)]

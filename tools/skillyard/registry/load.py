@@ -52,7 +52,7 @@ def output_lines(summary: dict) -> dict[str, str]:
 
     try:
         plugin = compact(compat.plugin_entry(summary))
-    except SkillyardError:  # a folder path no plugin may name: the skill is invalid (path-unsafe) or outside the repo
+    except SkillyardError:  # a folder path no plugin may name (path-unsafe, or outside the repo): build refuses it
         plugin = ""
     return {"index": index_line(summary), "plugin": plugin, "agents": compat.agents_line(summary)}
 
