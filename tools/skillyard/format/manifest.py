@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from skillyard.format.findings import Finding, error, strict_or_warning
+from skillyard.format.findings import Finding, error, strict_or_warning, warning
 from skillyard.format.portable import SPEC_KEYS, dump_frontmatter, portable_value, split_portable
 from skillyard.format.schemas import SCHEMA_FILES, load_schema
 from skillyard.format.yamlload import DuplicateKeyError, YAMLLimitError, YAMLParseError, load_with_lines
@@ -16,6 +16,7 @@ MAX_MANIFEST_BYTES = 512 * 1024  # it may carry the whole prompt (`system_prompt
 
 
 SUPPORTED_MAJOR = 1
+SUPPORTED_MINOR = 0  # the newest `1.x` this Skillyard knows: "1.0"
 _VERSION = re.compile(r"(0|[1-9][0-9]{0,5})\.(0|[1-9][0-9]{0,5})")
 
 
@@ -38,7 +39,9 @@ def parse_manifest(text: str, file: str = "skill.yaml", *,
 
 
 def schema_version_findings(data: dict, lines: dict[str, int], *, file: str, strict: bool) -> list[Finding]:
-    """`schema_version` is required in strict mode and must be a quoted `1.x`; a newer major gets its own message."""
+    """`schema_version` is required in strict mode and must be a quoted `MAJOR.MINOR`. A newer major is refused in
+    both modes (its fields may mean something else); a newer minor only adds fields, so it is read with a warning
+    naming the upgrade (its new fields show up as unknown)."""
     fix = load_schema(SCHEMA_FILES["skill-yaml"])["properties"]["schema_version"]["x-fix"]
     where = {"file": file, "line": lines.get("schema_version"), "field": "schema_version"}
     if "schema_version" not in data:
@@ -51,12 +54,16 @@ def schema_version_findings(data: dict, lines: dict[str, int], *, file: str, str
         return [error("manifest-schema-version", f"schema_version {shown} is not of the form MAJOR.MINOR in quotes.",
                       fix, **where)]
     major = int(match.group(1))
+    known = f"{SUPPORTED_MAJOR}.{SUPPORTED_MINOR}"
+    upgrade = "Upgrade Skillyard (`pip install -U skillyard`), or write the manifest for `schema_version: \"1.0\"`."
     if major > SUPPORTED_MAJOR:
         return [error("manifest-schema-version",
                       f"schema_version \"{version}\" is a newer major version of the skill.yaml format than this "
-                      f"Skillyard reads ({SUPPORTED_MAJOR}.x): fields may have changed meaning.",
-                      "Upgrade Skillyard (`pip install -U skillyard`), or write the manifest for "
-                      "`schema_version: \"1.0\"`.", **where)]
+                      f"Skillyard understands ({known}): fields may have changed meaning.", upgrade, **where)]
+    if major == SUPPORTED_MAJOR and int(match.group(2)) > SUPPORTED_MINOR:
+        return [warning("manifest-schema-version",
+                        f"schema_version \"{version}\" is newer than this Skillyard understands ({known}): fields "
+                        "added since are not checked (they are reported as unknown).", upgrade, **where)]
     if major < SUPPORTED_MAJOR:
         return [error("manifest-schema-version", f"schema_version \"{version}\" was never a skill.yaml format.",
                       fix, **where)]

@@ -324,6 +324,8 @@ def load_skill(folder: str | os.PathLike, policy: Policy | None = None, *, rel_p
         findings += rules.check_frontmatter(
             data, body, strict=strict, file=skill_md_name or "skill.yaml", key_lines=key_lines,
             folder_name=folder.name, required_fields=policy.required_fields)
+        findings += rules.resource_findings(data, (f.path for f in files), file=skill_md_name or "skill.yaml",
+                                            key_lines=key_lines)
     for rel, text in texts.items():
         if rel != skill_md_name:
             findings += security.scan_text(text, rel, markup=security.markup_of(rel))

@@ -67,6 +67,8 @@ def _message(err, path: str, shown: object) -> str:
         return f"{label} is {shown!r}; allowed: {', '.join(map(str, err.validator_value))}."
     if kind == "oneOf":
         return f"{label} has a value of the wrong shape ({shown!r})."
+    if kind in ("minimum", "maximum"):
+        return f"{label} is {shown!r}; the {kind} is {err.validator_value}."
     return f"{label}: {err.message}"
 
 
@@ -178,6 +180,38 @@ def _mcp_findings(deps: object, file: str, key_lines: dict[str, int]) -> list[Fi
                                           "List each tool once.", file=file, line=key_lines.get("mcp_deps"),
                                           field=f"mcp_deps[{index}].tool"))
                 seen.add(dep["tool"])
+    return findings
+
+
+RESOURCE_LISTS = ("helpers", "references", "assets")
+
+
+def resource_findings(data: dict, file_paths, *, file: str, key_lines: dict[str, int]) -> list[Finding]:
+    """Design 004's `resources`: the entry and every listed file is a path inside the skill (the shared path rule)
+    that names a published file, so a runtime never starts a script that is not there or lies outside the folder.
+    A leading `./`, as the design writes them, is accepted."""
+    resources = data.get("resources")
+    if not isinstance(resources, dict):
+        return []
+    present = set(file_paths)
+    listed = [("resources.entry", resources.get("entry"))] if isinstance(resources.get("entry"), str) else []
+    for key in RESOURCE_LISTS:
+        items = resources.get(key)
+        if isinstance(items, list):
+            listed += [(f"resources.{key}[{i}]", item) for i, item in enumerate(items) if isinstance(item, str)]
+    findings: list[Finding] = []
+    for where, value in listed:
+        rule = "resources-entry" if where == "resources.entry" else "resources-format"
+        rel = value[2:] if value.startswith("./") else value
+        problem = paths.path_problem(rel)
+        if problem is not None:
+            findings.append(error(rule, f"`{where}` is `{paths.shown(value)}`, which {problem}.",
+                                  "Give a relative path inside the skill folder, for example `scripts/execute.ts`.",
+                                  file=file, line=key_lines.get("resources"), field=where))
+        elif rel not in present:
+            findings.append(error(rule, f"`{where}` names `{paths.shown(value)}`, but the skill has no such file.",
+                                  "Add the file, or correct the path (it is relative to the skill folder, case "
+                                  "included).", file=file, line=key_lines.get("resources"), field=where))
     return findings
 
 
