@@ -208,7 +208,7 @@ def sync(config: Config, *, offline: bool = False, refresh: bool = False, warn: 
     """Bring every source's cache up to date as far as the network allows; see the module docstring."""
     chosen = config.sources if sources is None else sources
     if not chosen:
-        raise SkillyardError("no sources are configured",
+        raise SkillyardError("no sources are configured (the built-in default source is removed or turned off)",
                              "Add one: `skill source add https://raw.githubusercontent.com/OWNER/REPO/main/registry.json`.")
     entries = []
     now = time.time()
@@ -228,6 +228,11 @@ def sync(config: Config, *, offline: bool = False, refresh: bool = False, warn: 
         try:
             entries.append(refresh_source(config, source, cached=cached))
         except SkillyardError as exc:
+            if cached is None and source.builtin and len(chosen) > 1:
+                # The built-in default source must not stop the user's own sources from working.
+                warn(f"the built-in default source {source.name!r} ({source.url}) cannot be reached: {exc.message}; "
+                     f"skipped (remove it with `skill source remove {source.name}`)")
+                continue
             if cached is None:
                 raise
             when = time.strftime("%Y-%m-%d %H:%M", time.localtime(float(cached.meta.get("checked_at", 0))))

@@ -5,6 +5,9 @@ Interface used by the other client modules:
 - `load_config(home=None) -> Config`: home is the argument, else `$SKILLCLI_HOME`, else `~/.skillcli`.
 - `Config.sources`: `Source(name, url, token_env, priority)` sorted by priority, highest first (ties: the one
   added first wins). A source stores the *name* of the environment variable holding its token, never a token.
+  The built-in default source (`BUILTIN_SOURCE_URL`, priority 0, below every source the user adds) is listed
+  too, unless `default_source: false` in config.yaml (set by `skill source remove skillyard`) or
+  `$SKILL_DEFAULT_SOURCE` is `none` (another URL there replaces the built-in one; the test suite uses that).
 - `Config.get/set(dotted_key, ...)`, `save()` (atomic, under an `fcntl.flock` on `config.yaml.lock`), and
   `edit(home)`: lock, reload, change, save — the safe way for a command to change the file.
 - Typed accessors: `github_raw_url`, `github_codeload_url`, `github_api_url` (environment overrides
@@ -30,6 +33,14 @@ from skillyard.errors import SkillyardError
 DEFAULT_GITHUB_RAW_URL = "https://raw.githubusercontent.com"
 DEFAULT_GITHUB_CODELOAD_URL = "https://codeload.github.com"
 DEFAULT_GITHUB_API_URL = "https://api.github.com"
+
+# The public Skillyard registry, read out of the box (as npm, brew and cargo read theirs). It is the published
+# registry.json of the repository named in this project's pyproject.toml `[tool.skillyard] repository`; keep the two
+# in step. `$SKILL_DEFAULT_SOURCE` overrides it (`none` turns it off; tests point it at a local server).
+BUILTIN_SOURCE_URL = "https://raw.githubusercontent.com/skillyard/registry/main/registry.json"
+BUILTIN_SOURCE_NAME = "skillyard"
+BUILTIN_PRIORITY = 0
+DEFAULT_SOURCE_ENV = "SKILL_DEFAULT_SOURCE"
 
 # dotted config key -> (environment override, default)
 _ENV_KEYS = {
@@ -62,11 +73,14 @@ class Source:
     url: str
     token_env: str | None = None
     priority: int = FIRST_PRIORITY
+    builtin: bool = False  # the default source shipped with the client, not stored in config.yaml
 
     def to_dict(self) -> dict:
         data: dict = {"name": self.name, "url": self.url, "priority": self.priority}
         if self.token_env:
             data["token_env"] = self.token_env
+        if self.builtin:
+            data["builtin"] = True
         return data
 
 
@@ -230,8 +244,8 @@ class Config:
 
     # ---- sources --------------------------------------------------------------------------------------------
     @property
-    def sources(self) -> list[Source]:
-        """Configured sources, highest priority first; ties keep the order they were added."""
+    def stored_sources(self) -> list[Source]:
+        """The sources config.yaml lists, highest priority first; ties keep the order they were added."""
         raw = self.data.get("sources") or []
         if not isinstance(raw, list):
             raise SkillyardError(f"`sources` in {self.path} must be a list", "Fix the file or delete it.")
@@ -250,27 +264,65 @@ class Config:
                                                  priority)))
         return [source for _, _, source in sorted(out, key=lambda t: (t[0], t[1]))]
 
+    @property
+    def builtin_source(self) -> Source | None:
+        """The built-in default source, or None when removed, turned off, or configured under its name or URL."""
+        env = os.environ.get(DEFAULT_SOURCE_ENV)
+        if env is not None and env.strip().lower() in ("", "none", "off", "false", "0"):
+            return None
+        if self.data.get("default_source") is False:
+            return None
+        url = env.strip() if env else BUILTIN_SOURCE_URL
+        if any(s.name == BUILTIN_SOURCE_NAME or s.url == url for s in self.stored_sources):
+            return None
+        return Source(BUILTIN_SOURCE_NAME, url, None, BUILTIN_PRIORITY, builtin=True)
+
+    @property
+    def sources(self) -> list[Source]:
+        """Every source, highest priority first: the stored ones, then (on a tie, after them) the built-in one."""
+        stored = self.stored_sources
+        builtin = self.builtin_source
+        if builtin is None:
+            return stored
+        return [s for s in stored if s.priority >= builtin.priority] + [builtin] + \
+            [s for s in stored if s.priority < builtin.priority]
+
     def source(self, name: str) -> Source:
+        """The source with this name, or else with this URL (`skill source remove URL` works as well)."""
         for source in self.sources:
             if source.name == name:
                 return source
+        for source in self.sources:
+            if source.url == name:
+                return source
         known = ", ".join(s.name for s in self.sources) or "none"
         raise SkillyardError(f"no source named {name!r} (configured: {known})",
-                             "List them with `skill source list`.")
+                             "List them with `skill source list`; give a source's name or its URL.")
 
     def next_priority(self) -> int:
-        existing = [s.priority for s in self.sources]
+        """Below every source the user added (the built-in default source stays below them all)."""
+        existing = [s.priority for s in self.stored_sources]
         return min(existing) - PRIORITY_STEP if existing else FIRST_PRIORITY
+
+    def top_priority(self) -> int:
+        """Above every source: what `skill source add --default` gives."""
+        existing = [s.priority for s in self.sources]
+        return max(max(existing) + PRIORITY_STEP, FIRST_PRIORITY) if existing else FIRST_PRIORITY
 
     def put_source(self, source: Source) -> None:
         """Add or replace (by name) a source entry."""
         raw = [item for item in (self.data.get("sources") or []) if item.get("name") != source.name]
-        raw.append(source.to_dict())
+        raw.append(Source(source.name, source.url, source.token_env, source.priority).to_dict())
         self.data["sources"] = raw
 
-    def remove_source(self, name: str) -> None:
-        self.source(name)
-        self.data["sources"] = [item for item in self.data.get("sources") or [] if item.get("name") != name]
+    def remove_source(self, name: str) -> Source:
+        """Remove a source by name or URL; removing the built-in one is remembered (`default_source: false`)."""
+        source = self.source(name)
+        if source.builtin:
+            self.data["default_source"] = False
+        else:
+            self.data["sources"] = [item for item in self.data.get("sources") or [] if item.get("name") != source.name]
+        return source
 
     # ---- persistence ----------------------------------------------------------------------------------------
     def save(self) -> None:

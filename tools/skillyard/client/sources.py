@@ -118,14 +118,17 @@ def validate_token_env(var: str) -> str:
 
 
 def new_source(config: Config, url: str, *, name: str | None = None, token_env: str | None = None,
-               priority: int | None = None) -> Source:
-    """A checked Source ready to add (not yet saved): URL policy, name rules, unique name and URL."""
+               priority: int | None = None, default: bool = False) -> Source:
+    """A checked Source ready to add (not yet saved): URL policy, name rules, unique name and URL. With
+    `default`, it goes above every other source (and `add_source(..., replace_builtin=True)` retires the built-in
+    one)."""
     from skillyard.client.http import check_url
 
     refuse_credentials(url)  # first: a later error message may quote the URL
     check_url(url, what="source URL")
     chosen = validate_name(name) if name is not None else default_name(url)
-    existing = {s.name for s in config.sources}
+    replaced = config.builtin_source if default else None
+    existing = {s.name for s in config.sources if s != replaced}
     if name and name in existing:
         raise SkillyardError(f"a source named {name!r} already exists",
                              f"Pick another --name, or `skill source remove {name}` first.")
@@ -134,11 +137,12 @@ def new_source(config: Config, url: str, *, name: str | None = None, token_env: 
         chosen = f"{base}-{n}"
         n += 1
     for source in config.sources:
-        if source.url == url:
+        if source.url == url and source != replaced:
             raise SkillyardError(f"{url} is already configured as source {source.name!r}",
                                  "Nothing to do; `skill source list` shows it.")
-    return Source(chosen, url, validate_token_env(token_env) if token_env is not None else None,
-                  config.next_priority() if priority is None else int(priority))
+    if priority is None:
+        priority = config.top_priority() if default else config.next_priority()
+    return Source(chosen, url, validate_token_env(token_env) if token_env is not None else None, int(priority))
 
 
 def public_dict(source: Source) -> dict:
@@ -157,22 +161,32 @@ def public_dict(source: Source) -> dict:
     return data
 
 
-def add_source(source: Source, home=None) -> None:
+def add_source(source: Source, home=None, *, replace_builtin: bool = False) -> Source | None:
+    """Save a new source; with `replace_builtin`, also retire the built-in default source (returned, if it was on)."""
     with config_mod.edit(home) as cfg:
+        replaced = cfg.builtin_source if replace_builtin else None
+        if replaced is not None:
+            cfg.remove_source(replaced.name)
         cfg.put_source(source)
+    if replaced is not None and replaced.name != source.name:
+        from skillyard.client.cache import discard
+
+        discard(cfg, replaced.name)
+    return replaced
 
 
 def remove_source(name: str, home=None) -> Source:
+    """Remove a source by name or URL, and its cached registry."""
     with config_mod.edit(home) as cfg:
-        source = cfg.source(name)
-        cfg.remove_source(name)
+        source = cfg.remove_source(name)
     from skillyard.client.cache import discard
 
-    discard(cfg, name)
+    discard(cfg, source.name)
     return source
 
 
 def set_priority(name: str, priority: int, home=None) -> Source:
+    """Change a source's priority (the built-in one becomes a stored source with the same URL)."""
     with config_mod.edit(home) as cfg:
         source = cfg.source(name)
         updated = Source(source.name, source.url, source.token_env, int(priority))

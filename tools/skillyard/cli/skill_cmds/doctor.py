@@ -51,7 +51,7 @@ def check_sources(config, *, offline: bool) -> list[dict]:
     from skillyard.errors import SkillyardError
 
     if not config.sources:
-        return [_finding("sources", WARN, "no sources are configured",
+        return [_finding("sources", WARN, "no sources are configured (the built-in default source is off)",
                          "Add one: `skill source add <registry.json URL>`.")]
     out = []
     for source in config.sources:
@@ -72,6 +72,13 @@ def check_sources(config, *, offline: bool) -> list[dict]:
         try:
             (entry,) = cache.sync(config, sources=[source], refresh=True, warn=warnings.append)
         except SkillyardError as exc:
+            if source.builtin:
+                out.append(_finding("source", FAIL, f"the built-in default source {source.name!r} cannot be reached: "
+                                    f"{exc.message}",
+                                    "Check your network (and proxy), or stop using it: `skill source remove "
+                                    f"{source.name}`, or put your own registry first: `skill source add URL --default`.",
+                                    source=source.name, builtin=True))
+                continue
             out.append(_finding("source", FAIL, f"source {source.name!r} ({source.url}): {exc.message}",
                                 exc.fix or "Check the URL and your network, then `skill source refresh`.",
                                 source=source.name))

@@ -10,6 +10,10 @@ have a skill with the same name, the higher one wins (pick another with NAME@SOU
 For a private registry, pass --token-env with the NAME of an environment variable holding the token; the
 token is read at request time and never written anywhere.
 
+Out of the box the client reads the public Skillyard registry (source `skillyard`, marked built-in, priority 0:
+below every source you add). `skill source remove skillyard` removes it for good; `skill source add URL --default`
+puts your registry first and replaces it. remove, refresh and priority take a source's name or its URL.
+
 examples:
   skill source add https://raw.githubusercontent.com/skillyard/registry/main/registry.json
   skill source add https://raw.githubusercontent.com/acme/skills/main/registry.json --name acme --token-env ACME_TOKEN
@@ -17,6 +21,7 @@ examples:
   skill source refresh acme
   skill source priority acme 200
   skill source remove acme
+  skill source add https://skills.example.com/registry.json --name corp --default
 """
 
 
@@ -27,22 +32,24 @@ def add_arguments(parser) -> None:
     add.add_argument("--name", help="short name used in NAME@SOURCE (default: from the URL)")
     add.add_argument("--token-env", metavar="VAR", help="environment variable that holds the token")
     add.add_argument("--priority", type=int, help="higher wins; default: below every existing source")
+    add.add_argument("--default", action="store_true",
+                     help="make this the first source and replace the built-in default source")
     add.add_argument("--no-fetch", action="store_true", help="add without fetching the registry now")
     add.add_argument("--json", action="store_true", help="print the result as JSON")
 
     listing = sub.add_parser("list", help="show the sources, highest priority first")
     listing.add_argument("--json", action="store_true", help="print the sources as JSON")
 
-    remove = sub.add_parser("remove", help="remove a source and its cached registry")
-    remove.add_argument("name")
+    remove = sub.add_parser("remove", help="remove a source (by name or URL) and its cached registry")
+    remove.add_argument("name", metavar="NAME|URL")
     remove.add_argument("--json", action="store_true", help="print the result as JSON")
 
     refresh = sub.add_parser("refresh", help="fetch the registries again (conditional GET)")
-    refresh.add_argument("name", nargs="?", help="only this source")
+    refresh.add_argument("name", nargs="?", metavar="NAME|URL", help="only this source (its name or URL)")
     refresh.add_argument("--json", action="store_true", help="print the results as JSON")
 
     priority = sub.add_parser("priority", help="change a source's priority (higher wins)")
-    priority.add_argument("name")
+    priority.add_argument("name", metavar="NAME|URL")
     priority.add_argument("value", type=int)
     priority.add_argument("--json", action="store_true", help="print the result as JSON")
 
@@ -71,7 +78,12 @@ def _add(args) -> int:
     from skillyard.client.config import load_config
 
     config = load_config()
-    source = sources.new_source(config, args.url, name=args.name, token_env=args.token_env, priority=args.priority)
+    if args.default and args.priority is not None:
+        from skillyard.errors import UsageError
+
+        raise UsageError("--default and --priority cannot be combined", "--default puts the source first; drop one.")
+    source = sources.new_source(config, args.url, name=args.name, token_env=args.token_env, priority=args.priority,
+                                default=args.default)
     entry = None
     if not args.no_fetch:
         try:
@@ -79,13 +91,15 @@ def _add(args) -> int:
         except BaseException:
             cache.discard(config, source)
             raise
-    sources.add_source(source)
+    replaced = sources.add_source(source, replace_builtin=args.default)
     summary = _summary(source, entry)
     if args.json:
-        print_json({"ok": True, "source": summary})
+        print_json({"ok": True, "source": summary, **({"replaced": replaced.name} if replaced else {})})
     else:
         count = f": {summary['skills']} skills" if entry else " (not fetched yet)"
         print(f"added source {source.name!r} (priority {source.priority}){count}")
+        if replaced is not None:
+            print(f"it replaces the built-in default source {replaced.name!r} ({replaced.url})")
         if source.token_env and not summary.get("token_set"):
             print(f"note: ${source.token_env} is not set in this shell")
     return 0
@@ -110,7 +124,8 @@ def _list(args) -> int:
         env = "-" if not row.get("token_env") else f"${row['token_env']}" + ("" if row["token_set"] else " (unset)")
         if row.get("token_env_problem"):
             env = "INVALID (see below)"
-        lines.append([row["name"], str(row["priority"]), env, row.get("checked_at", "never"), row["url"]])
+        name = row["name"] + (" (built-in)" if row.get("builtin") else "")
+        lines.append([name, str(row["priority"]), env, row.get("checked_at", "never"), row["url"]])
     print("\n".join(table(lines, last_flexible=False)))
     for row in rows:
         if row.get("token_env_problem"):
@@ -128,6 +143,9 @@ def _remove(args) -> int:
         print_json({"ok": True, "removed": shown})
     else:
         print(f"removed source {source.name!r} ({shown['url']})")
+        if source.builtin:
+            print("the built-in default source stays off; add it back with "
+                  f"`skill source add {shown['url']} --name {source.name}`")
     return 0
 
 
