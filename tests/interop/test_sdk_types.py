@@ -69,8 +69,10 @@ def test_google_genai_config_accepts_the_emitted_declarations(folder, tmp_path):
     from google.genai import types
 
     files = _emit(folder, "gemini-api", tmp_path / "g")
-    tool = types.Tool.model_validate(json.loads(files["tools.json"]))  # extra="forbid": unknown keys fail
-    config = types.GenerateContentConfig(system_instruction=files["system.md"], tools=[tool])
+    emitted = json.loads(files["tools.json"])  # a list of Tool objects, as GenerateContentConfig.tools takes it
+    tools = [types.Tool.model_validate(t) for t in emitted]  # extra="forbid": unknown keys fail
+    config = types.GenerateContentConfig(system_instruction=files["system.md"], tools=tools)
     declared = [d.name for d in config.tools[0].function_declarations]
-    assert declared == [d["name"] for d in json.loads(files["tools.json"])["function_declarations"]]
+    assert declared == [d["name"] for d in emitted[0]["function_declarations"]]
     assert all(d.parameters.type == types.Type.OBJECT for d in config.tools[0].function_declarations)
+    assert [t.code_execution is not None for t in config.tools[1:]] == [True] * (len(emitted) - 1)

@@ -1,5 +1,6 @@
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -118,8 +119,12 @@ def test_api_targets_generate_valid_provider_tools(target, hello, project, home)
             jsonschema.validate(tool, ANTHROPIC_TOOL)
             jsonschema.Draft202012Validator.check_schema(tool["input_schema"])
     else:
-        jsonschema.validate(tools, GEMINI_SCHEMA)
-        names = [t["name"] for t in tools["function_declarations"]]
+        # execute-code is Gemini's built-in code_execution tool, not a function the program implements
+        declarations, code = tools
+        assert code == {"code_execution": {}}
+        jsonschema.validate(declarations, GEMINI_SCHEMA)
+        names = [t["name"] for t in declarations["function_declarations"]]
+        names.insert(1, "code_interpreter")  # served by the built-in tool above
     # capabilities [read-file, execute-code] plus the skill-file reader
     assert names == ["read_file", "code_interpreter", "read_skill_file"]
     system = (out / "system.md").read_text()
@@ -193,3 +198,63 @@ def test_a_runtime_that_reads_the_shared_folder_gets_no_second_copy(tmp_path):
     entry = targets.place(canonical, "hello", "gemini", scope="user", project_root=project, home=home)
     assert entry["mode"] == "canonical"
     assert not (home / ".gemini").exists()
+
+
+def _skill_with(tmp_path, capabilities, mcp_deps=""):
+    folder = make_skill(tmp_path / "src", "calc", "Computes things. Use when numbers need crunching.",
+                        extra=f"capabilities: [{capabilities}]\n{mcp_deps}")
+    return folder
+
+
+def test_gemini_execute_code_is_the_builtin_code_execution_tool(tmp_path):
+    folder = _skill_with(tmp_path, "execute-code, http-request")
+    targets.emit(folder, "gemini-api", tmp_path / "g")
+    tools = json.loads((tmp_path / "g" / "tools.json").read_text())
+    assert tools[1] == {"code_execution": {}}
+    names = [d["name"] for d in tools[0]["function_declarations"]]
+    assert names == ["http_request", "read_skill_file"]  # no custom code_interpreter function for Gemini
+    assert "`code_execution`" in (tmp_path / "g" / "system.md").read_text()
+    assert targets.TARGETS["gemini-api"].capabilities["execute-code"].startswith("code_execution")
+    # without execute-code there is no code_execution tool: the model is not given code execution it wasn't asked for
+    plain = _skill_with(tmp_path / "p", "read-file")
+    targets.emit(plain, "gemini-api", tmp_path / "p" / "g")
+    assert [list(t) for t in json.loads((tmp_path / "p" / "g" / "tools.json").read_text())] == [
+        ["function_declarations"]]
+    # OpenAI and Anthropic have no built-in equivalent in these APIs: a function the program implements
+    targets.emit(folder, "openai", tmp_path / "o")
+    assert "code_interpreter" in [t["function"]["name"] for t in json.loads((tmp_path / "o" / "tools.json").read_text())]
+
+
+DEPS = ("mcp_deps:\n  - tool: ocr.recognize\n    required: true\n    description: Reads text\n"
+        "  - tool: kb.search\n    required: false\n")
+
+
+@pytest.mark.parametrize("target", API_TARGETS)
+def test_api_targets_report_mcp_deps_as_tools_the_app_provides(target, tmp_path):
+    folder = _skill_with(tmp_path, "read-file", DEPS)
+    written = targets.emit(folder, target, tmp_path / "out")
+    assert "mcp_deps.json" in [p.name for p in written]
+    report = json.loads((tmp_path / "out" / "mcp_deps.json").read_text())
+    assert report["provided_by"] == "application" and report["target"] == target
+    assert report["tools"] == [
+        {"tool": "ocr.recognize", "function_name": "ocr__recognize", "required": True, "description": "Reads text"},
+        {"tool": "kb.search", "function_name": "kb__search", "required": False, "description": ""}]
+    system = (tmp_path / "out" / "system.md").read_text()
+    assert "`ocr__recognize` (MCP `ocr.recognize`, required): Reads text" in system
+    assert "`kb__search` (MCP `kb.search`, optional)" in system
+    # every name is one all three providers accept as a function name
+    for tool in report["tools"]:
+        assert re.fullmatch(r"[A-Za-z_][A-Za-z0-9_-]{0,63}", tool["function_name"])
+    assert targets.TARGETS[target].to_dict()["mcp_deps"].startswith("app-provided")
+
+
+def test_skills_without_mcp_deps_get_no_mcp_deps_file(hello, tmp_path):
+    written = targets.emit(hello, "openai", tmp_path / "o")
+    assert "mcp_deps.json" not in [p.name for p in written]
+
+
+def test_mcp_function_names_are_valid_and_clashes_are_refused():
+    assert targets.mcp_function_name("9x.do thing") == "_9x__do_thing"
+    assert len(targets.mcp_function_name("s." + "a" * 100)) == 64
+    with pytest.raises(SkillyardError, match="both become function"):
+        targets.mcp_tools([{"tool": "a.b"}, {"tool": "a__b"}])

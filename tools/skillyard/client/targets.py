@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import tempfile
 from dataclasses import dataclass, field
@@ -45,7 +46,8 @@ class Target:
     files: tuple[str, ...] = ()
     reads: tuple[str, ...] = ()  # every skill folder the runtime scans, as its docs or source list them
     source: str = ""  # where `reads` was found (checked 2026-11), or why it was not
-
+    mcp: str = ""  # how a skill's `mcp_deps` reach this target's model
+    plugin: object = None  # an adapter from a package's `skillyard.targets` entry point (see client/adapters.py)
 
     def folder(self, scope: str) -> str | None:
         return self.project if scope == "project" else self.user
@@ -55,13 +57,15 @@ class Target:
 
     def to_dict(self) -> dict:
         out = {"name": self.name, "kind": self.kind, "title": self.title, "capabilities": dict(self.capabilities),
-               "unsupported": self.unsupported}
+               "unsupported": self.unsupported, "mcp_deps": self.mcp,
+               "origin": self.source if self.plugin is not None else "built-in"}
         if self.kind == "dir":
             out["project_dir"] = self.project
             out["user_dir"] = "~/" + self.user if self.user else None
             out["reads"] = list(self.reads)
             out["source"] = self.source
         else:
+            # a plugin's files depend on the skill; a built-in API target adds mcp_deps.json when the skill has some
             out["files"] = list(self.files)
             out["project_dir"] = f"{EMIT_DIR}/{self.name}"
             out["user_dir"] = f"~/{EMIT_DIR}/{self.name}"
@@ -71,16 +75,25 @@ class Target:
 _CUSTOM = "custom capabilities (anything other than read-file, write-file, http-request, execute-code)"
 
 
+_DIR_MCP = "served by the runtime's own MCP client: configure the servers there (`skill check-deps` checks a hub)"
+# A pure API has no MCP client of its own, and a skill's `mcp_deps` names tools without their input schemas (only
+# the server knows them, from `tools/list`), so no honest declaration can be generated: mcp_deps.json lists them
+# with the function name the system prompt uses, and the application declares and executes them.
+_API_MCP = ("app-provided: listed in mcp_deps.json (tool, function name, required); your program declares each "
+            "from its MCP server's tools/list and runs the calls")
+
+
 def _dir(name, title, project, user, tools, reads=(), source=""):
     keys = dict(zip(CAPABILITIES, tools, strict=True))
-    return Target(name, "dir", title, project, user, keys, unsupported=_CUSTOM, reads=tuple(reads), source=source)
+    return Target(name, "dir", title, project, user, keys, unsupported=_CUSTOM, reads=tuple(reads), source=source,
+                  mcp=_DIR_MCP)
 
 
-def _api(name, title, files):
+def _api(name, title, files, code_tool="code_interpreter (function tool)"):
     tools = {"read-file": "read_file (function tool)", "write-file": "write_file (function tool)",
-             "http-request": "http_request (function tool)", "execute-code": "code_interpreter (function tool)"}
+             "http-request": "http_request (function tool)", "execute-code": code_tool}
     return Target(name, "api", title, capabilities=tools, files=files,
-                  unsupported=_CUSTOM + "; your program must implement every generated function tool")
+                  unsupported=_CUSTOM + "; your program must implement every generated function tool", mcp=_API_MCP)
 
 
 # A runtime that already scans the shared `.agents/skills` of a scope gets no folder of its own there (project or
@@ -123,16 +136,30 @@ TARGETS: dict[str, Target] = {t.name: t for t in (
     _api("openai", "OpenAI API (Chat Completions / Responses function tools)",
          ("tools.json", "tools.responses.json", "system.md")),
     _api("anthropic-api", "Anthropic Messages API (tools)", ("tools.json", "system.md")),
-    _api("gemini-api", "Gemini API (function_declarations)", ("tools.json", "system.md")),
+    # Gemini runs code itself: its built-in `code_execution` tool, not a function the program must implement.
+    _api("gemini-api", "Gemini API (tools: function_declarations, code_execution)", ("tools.json", "system.md"),
+         "code_execution (Gemini built-in tool)"),
 )}
 
 
+def all_targets() -> dict[str, Target]:
+    """The built-in table plus the targets installed packages contribute (entry point group `skillyard.targets`)."""
+    from skillyard.client import adapters
+
+    return {**TARGETS, **adapters.discover().targets}
+
+
 def get(name: str) -> Target:
-    try:
+    if name in TARGETS:
         return TARGETS[name]
-    except KeyError:
-        raise SkillyardError(f"unknown target {name!r}",
-                             f"Choose one of: {', '.join(TARGETS)} (see `skill adapter list`).") from None
+    from skillyard.client import adapters
+
+    found = adapters.discover()
+    if name in found.targets:
+        return found.targets[name]
+    broken = "".join(f" {p}" for p in found.problems if f"'{name}'" in p)
+    raise SkillyardError(f"unknown target {name!r}.{broken}",
+                         f"Choose one of: {', '.join(all_targets())} (see `skill adapter list`).")
 
 
 def unsupported_capabilities(target: str, capabilities) -> list[str]:
@@ -303,11 +330,18 @@ def emit(skill_folder: Path, target: str, out_dir: Path, *, cli_inputs: dict | N
         out_dir.mkdir(parents=True, exist_ok=True)
         _copy_plain(skill_folder, dest, [f.path for f in package.files], texts, values)
         return sorted(p for p in dest.rglob("*") if p.is_file())
-    documents = generate(package, t.name, values)
+    if t.plugin is not None:
+        from skillyard.client import adapters
+
+        documents = adapters.run_emit(t, package, texts, values, skill_folder)
+    else:
+        documents = generate(package, t.name, values)
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
     for file_name, text in documents.items():
-        written.append(write_atomic(out_dir / file_name, text))
+        target_file = out_dir / file_name
+        target_file.parent.mkdir(parents=True, exist_ok=True)
+        written.append(write_atomic(target_file, text))
     return written
 
 
@@ -370,31 +404,74 @@ def generate(package, target: str, values: dict | None = None) -> dict[str, str]
     if missing:
         raise SkillyardError(f"target {target} cannot serve capability {', '.join(missing)} of {package.name}",
                              "Remove the capability from the skill or choose another --target.")
-    specs = [tooldefs.CAPABILITY_SPECS[c] for c in CAPABILITIES if c in capabilities]
+    if target not in ("openai", "anthropic-api", "gemini-api"):
+        raise SkillyardError(f"target {target} is a folder target, not a generated one", "Use an API target.")
+    # Gemini executes code with its built-in tool; the others get a function the program implements.
+    builtin_code = target == "gemini-api" and "execute-code" in capabilities
+    specs = [tooldefs.CAPABILITY_SPECS[c] for c in CAPABILITIES
+             if c in capabilities and not (builtin_code and c == "execute-code")]
     specs.append(tooldefs.read_skill_file_spec([package.name]))
-    system = system_prompt(package, [s.name for s in specs], values or {})
+    deps = mcp_tools(package.data.get("mcp_deps"))
+    names = [s.name for s in specs] + (["code_execution"] if builtin_code else [])
+    out = {"system.md": system_prompt(package, names, values or {}, deps)}
+    if deps:
+        out["mcp_deps.json"] = _json({"target": target, "provided_by": "application", "tools": deps})
     if target == "openai":
-        tools = [tooldefs.openai_tool(s) for s in specs]
-        responses = [tooldefs.openai_responses_tool(s) for s in specs]
-        return {"tools.json": _json(tools), "tools.responses.json": _json(responses), "system.md": system}
-    if target == "anthropic-api":
-        return {"tools.json": _json([tooldefs.anthropic_tool(s) for s in specs]), "system.md": system}
-    if target == "gemini-api":
-        return {"tools.json": _json({"function_declarations": [tooldefs.gemini_declaration(s) for s in specs]}),
-                "system.md": system}
-    raise SkillyardError(f"target {target} is a folder target, not a generated one", "Use an API target.")
+        out["tools.json"] = _json([tooldefs.openai_tool(s) for s in specs])
+        out["tools.responses.json"] = _json([tooldefs.openai_responses_tool(s) for s in specs])
+    elif target == "anthropic-api":
+        out["tools.json"] = _json([tooldefs.anthropic_tool(s) for s in specs])
+    else:
+        # A list of Gemini `Tool` objects, as `GenerateContentConfig(tools=...)` takes it.
+        tools = [{"function_declarations": [tooldefs.gemini_declaration(s) for s in specs]}]
+        if builtin_code:
+            tools.append({"code_execution": {}})
+        out["tools.json"] = _json(tools)
+    return out
+
+
+_FUNCTION_NAME_LIMIT = 64  # the shortest limit of the three providers (OpenAI and Gemini)
+
+
+def mcp_function_name(tool: str) -> str:
+    """A function name every provider accepts for MCP tool `server.tool`: `server__tool`, other characters `_`."""
+    name = re.sub(r"[^A-Za-z0-9_-]", "_", tool.replace(".", "__"))
+    if not re.match(r"[A-Za-z_]", name):
+        name = "_" + name
+    return name[:_FUNCTION_NAME_LIMIT]
+
+
+def mcp_tools(deps) -> list[dict]:
+    """A skill's `mcp_deps` as the tools an API application must provide (validated data; malformed entries are
+    left to `skill validate`)."""
+    out, seen = [], {}
+    for dep in deps if isinstance(deps, list) else []:
+        if not isinstance(dep, dict) or not isinstance(dep.get("tool"), str) or not dep["tool"].strip():
+            continue
+        name = mcp_function_name(dep["tool"])
+        if name in seen and seen[name] != dep["tool"]:
+            raise SkillyardError(f"mcp_deps tools {seen[name]!r} and {dep['tool']!r} both become function {name!r}",
+                                 "Rename one of the tools in the skill's mcp_deps.")
+        seen[name] = dep["tool"]
+        out.append({"tool": dep["tool"], "function_name": name, "required": dep.get("required", True) is not False,
+                    "description": str(dep.get("description") or "")})
+    return out
 
 
 def _json(data) -> str:
     return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
 
 
-def system_prompt(package, tool_names: list[str], values: dict | None = None) -> str:
+def system_prompt(package, tool_names: list[str], values: dict | None = None, deps: list[dict] | None = None) -> str:
     """The skill as system-prompt text: what it is, the tools it may call, its files, then its instructions."""
     from skillyard.format.inputs import render
 
     lines = [f"# Skill: {package.name}", "", str(package.data.get("description", "")).strip(), ""]
     lines.append("Tools available for this skill: " + ", ".join(f"`{n}`" for n in tool_names) + ".")
+    if deps:
+        lines += ["", "Tools from the application's MCP servers (call them by these names):", ""]
+        lines += [f"- `{d['function_name']}` (MCP `{d['tool']}`, {'required' if d['required'] else 'optional'})"
+                  + (f": {d['description']}" if d["description"] else "") for d in deps]
     others = [f.path for f in package.files if f.path not in ("SKILL.md", "skill.md", "skill.yaml")]
     if others:
         lines += ["", f"Files you can open with `read_skill_file` (skill \"{package.name}\"):", ""]
