@@ -52,10 +52,24 @@ SALT_PATH = "skillyard/cache-secret"  # relative to the user cache folder
 COMMIT_ID = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")  # what a cached HEAD must be before it reaches a git command
 
 
+def user_cache_dir() -> Path:
+    """The user's cache folder (`$XDG_CACHE_HOME`, else ~/.cache)."""
+    return Path(os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"))
+
+
+def cache_root_for(root: Path, config) -> Path:
+    """Where the check cache of a run rooted at `root` lives: the registry root when `root` is a registry (its
+    `.skillyard-cache/` is git-ignored there); otherwise a folder of the user's cache named after the absolute root,
+    so validating a lone skill folder (`skillyard validate .`) never writes into it or into the working directory."""
+    if config.section:
+        return Path(root)
+    absolute = os.path.abspath(root)
+    return user_cache_dir() / "skillyard" / "validate" / hashlib.sha256(absolute.encode()).hexdigest()[:24]
+
+
 def local_secret() -> bytes | None:
     """This user's cache secret (made on first use, 0600), or None when it can be neither read nor made."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    path = os.path.join(base, SALT_PATH)
+    path = os.path.join(user_cache_dir(), SALT_PATH)
     for attempt in range(2):
         try:
             with open(path, "rb") as handle:

@@ -23,6 +23,10 @@ def add_arguments(parser) -> None:
 
 
 def find_folder(ref: str):
+    """The skill folder as an absolute path: `.` or `..` must be checked under the folder's real name."""
+    import os
+    from pathlib import Path
+
     from skillyard.errors import SkillyardError
     from skillyard.runtime.locate import locate
 
@@ -30,7 +34,7 @@ def find_folder(ref: str):
     if folder is None:
         raise SkillyardError(f"no skill folder or installed skill named {ref!r}",
                              "Give a path to a folder with SKILL.md, or install the skill first (`skill install`).")
-    return folder
+    return Path(os.path.abspath(folder))
 
 
 def run(args) -> int:

@@ -30,7 +30,18 @@ def add_arguments(parser) -> None:
     parser.add_argument("--no-cache", action="store_true", help="do not reuse cached results")
 
 
+def named(folder: str, rel: str) -> tuple[str, str]:
+    """(folder, rel) as given, unless either does not end in the folder's own name (`.`, `..`, or the root itself,
+    which gives ''): then both become the absolute path, so the name rules see the real folder name."""
+    import os
+
+    if {os.path.basename(folder.rstrip("/")), rel.rstrip("/").rsplit("/", 1)[-1]} & {"", ".", ".."}:
+        return os.path.abspath(folder), os.path.abspath(folder)
+    return folder, rel
+
+
 def run(args) -> int:
+    import os
     import sys
     from pathlib import Path
 
@@ -38,12 +49,14 @@ def run(args) -> int:
     from skillyard.errors import UsageError
     from skillyard.registry import gitlog
     from skillyard.registry.build import add_duplicate_findings, collect
+    from skillyard.registry.cache import cache_root_for
     from skillyard.registry.config import load_registry_config
     from skillyard.registry.load import check_folders
     from skillyard.registry.report import human_report, validate_report
 
     root = Path(args.root)
     config = load_registry_config(root)
+    args.paths = [os.path.normpath(p) for p in args.paths]  # `dir/.` and `./dir` name the folder `dir`
     policy = config.policy(args.mode)
     changed = None
     if args.changed_since:
@@ -56,7 +69,8 @@ def run(args) -> int:
         folders = [(f, rel) for f, rel in all_folders if rel in touched]
         others = {Path(rel).name: rel for _, rel in all_folders if rel not in touched}
     else:
-        folders = collect(root, config, args.paths or None, nested=bool(args.paths))
+        folders = [named(folder, rel) for folder, rel in
+                   collect(root, config, args.paths or None, nested=bool(args.paths))]
         others = {}
         inside_registry = config.skills_dir.exists() and all(
             Path(p).resolve().is_relative_to(config.skills_dir.resolve()) for p in args.paths)
@@ -64,7 +78,8 @@ def run(args) -> int:
             # Checking part of the registry: names must still be unique against the rest (folder = name in strict).
             others = {Path(rel).name: rel for _, rel in collect(root, config)}
     with Progress("checking skills", len(folders), enabled=sys.stderr.isatty() and not args.json) as progress:
-        checked = check_folders(folders, policy, cache_root=None if args.no_cache else root, progress=progress)
+        checked = check_folders(folders, policy, cache_root=None if args.no_cache else cache_root_for(root, config),
+                                progress=progress)
     add_duplicate_findings(checked, {k: v for k, v in others.items() if all(c.path != v for c in checked)})
     report = validate_report(checked, policy.mode, changed_paths=changed)
     if args.json:
