@@ -10,20 +10,17 @@ import subprocess
 from pathlib import Path
 
 import pytest
-import yaml
-
-ROOT = Path(__file__).resolve().parents[2]
-WORKFLOWS = ROOT / ".github" / "workflows"
+from tests.workflows import calls
+from tests.workflows.calls import ROOT, TEMPLATES, WORKFLOWS
 
 
 def load(name: str) -> dict:
-    doc = yaml.safe_load((WORKFLOWS / name).read_text(encoding="utf-8"))
-    doc["on"] = doc.pop(True, doc.get("on"))  # YAML 1.1 reads the key `on` as a boolean
-    return doc
+    return calls.load(WORKFLOWS / name)
 
 
 def step(doc: dict, job: str, name: str) -> dict:
-    [found] = [s for s in doc["jobs"][job]["steps"] if s.get("name") == name]
+    """A step of a job that runs: `job` is "caller-job/reusable-job" for a job reached through `uses:`."""
+    [found] = [s for s in dict(calls.reached_jobs(doc))[job]["steps"] if s.get("name") == name]
     return found
 
 
@@ -57,12 +54,14 @@ def test_validate_lists_both_names_of_a_rename(tmp_path):
     _git(repo, "commit", "-q", "-m", "move")
     # the hole: plain `git diff --name-only` detects renames and lists only the new names
     assert "skills/victim/SKILL.md" not in _git(repo, "diff", "--name-only", base, "HEAD").split()
-    script = step(load("validate.yml"), "validate", "Check the PR's scope")["run"]
+    scope = step(load("validate.yml"), "validate/validate", "Check the PR's scope")
+    assert scope["env"]["SKILLS_DIR"] == "${{ inputs.skills-dir }}"
     temp = tmp_path / "runner"
     temp.mkdir()
-    result = subprocess.run(["bash", "-euo", "pipefail", "-c", script], cwd=repo, capture_output=True, text=True,
-                            timeout=60, env={"PATH": "/usr/bin:/bin", "BASE_SHA": base, "RUNNER_TEMP": str(temp),
-                                             "HOME": str(tmp_path)})
+    result = subprocess.run(["bash", "-euo", "pipefail", "-c", scope["run"]], cwd=repo, capture_output=True,
+                            text=True, timeout=60, env={"PATH": "/usr/bin:/bin", "BASE_SHA": base,
+                                                        "RUNNER_TEMP": str(temp), "HOME": str(tmp_path),
+                                                        "SKILLS_DIR": "skills"})
     assert result.returncode == 0, result.stderr
     listed = set((temp / "changed.txt").read_text(encoding="utf-8").split())
     assert {"skills/victim/SKILL.md", ".github/CODEOWNERS", ".github/workflows/publish.yml"} <= listed
@@ -73,7 +72,7 @@ def test_automerge_only_for_prs_into_the_default_branch():
     doc = load("automerge.yml")
     target = doc["on"]["pull_request_target"]
     assert target["types"] == ["labeled"] and target["branches"] == ["main"]
-    condition = " ".join(doc["jobs"]["automerge"]["if"].split())
+    condition = " ".join(dict(calls.reached_jobs(doc))["automerge/automerge"]["if"].split())
     assert "github.event.pull_request.base.ref == github.event.repository.default_branch" in condition
     assert "github.event.label.name == 'automerge'" in condition
     assert "github.event.workflow_run.event == 'pull_request'" in condition
@@ -110,13 +109,14 @@ def test_every_bot_run_names_its_pr_by_number_or_run_never_by_sha_alone():
 def test_pr_bot_no_longer_merges():
     doc = load("pr-bot.yml")
     assert list(doc["jobs"]) == ["report"]
-    assert all(v != "write" for k, v in doc["jobs"]["report"]["permissions"].items() if k == "contents")
+    for job in [doc["jobs"]["report"], *dict(calls.reached_jobs(doc)).values()]:
+        assert all(v != "write" for k, v in job["permissions"].items() if k == "contents")
 
 
 def test_zizmor_runs_pedantic_and_every_ignore_says_why():
     lint = (ROOT / ".ci" / "lint-workflows").read_text(encoding="utf-8")
     assert re.search(r"^zizmor .*--persona pedantic", lint, re.M)
-    for path in WORKFLOWS.glob("*.yml"):
+    for path in [*WORKFLOWS.glob("*.yml"), *TEMPLATES.glob("*.yml")]:
         for line in path.read_text(encoding="utf-8").splitlines():
             match = re.search(r"zizmor: ignore\[[a-z-]+\](.*)$", line)
             if match:

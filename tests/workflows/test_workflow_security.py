@@ -8,10 +8,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-import yaml
+from tests.workflows.calls import ROOT, WORKFLOWS, load, reached_jobs, reached_steps, triggers
 
-ROOT = Path(__file__).resolve().parents[2]
-WORKFLOWS = ROOT / ".github" / "workflows"
 FILES = sorted(WORKFLOWS.glob("*.yml"))
 PRIVILEGED_TRIGGERS = {"workflow_run", "pull_request_target"}
 USES_LINE = re.compile(r"^\s*(?:-\s+)?uses:\s*(\S+)(.*)$")
@@ -28,17 +26,6 @@ KNOWN_PINS = {
 }
 
 
-def load(path: Path) -> dict:
-    doc = yaml.safe_load(path.read_text(encoding="utf-8"))
-    doc["on"] = doc.pop(True, doc.get("on"))  # YAML 1.1 reads the key `on` as a boolean
-    return doc
-
-
-def triggers(doc: dict) -> set[str]:
-    on = doc["on"]
-    return {on} if isinstance(on, str) else set(on)
-
-
 def steps(doc: dict):
     for job_id, job in doc["jobs"].items():
         for step in job.get("steps", []):
@@ -46,7 +33,9 @@ def steps(doc: dict):
 
 
 def test_the_four_workflows_exist():
-    assert {p.name for p in FILES} >= {"validate.yml", "pr-bot.yml", "publish.yml", "ci.yml"}
+    assert {p.name for p in FILES} >= {"validate.yml", "pr-bot.yml", "publish.yml", "ci.yml", "automerge.yml",
+                                       "reusable-validate.yml", "reusable-pr-bot.yml", "reusable-automerge.yml",
+                                       "reusable-publish.yml"}
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
@@ -101,7 +90,9 @@ def test_privileged_workflows_never_check_out_or_run_pr_code():
     privileged = _privileged()
     assert [p.name for p in privileged] == ["automerge.yml", "pr-bot.yml"]
     for path in privileged:
-        for job_id, job in load(path)["jobs"].items():
+        reached = list(reached_jobs(load(path)))
+        assert any(job.get("steps") for _, job in reached), f"{path.name}: no job with steps is reached"
+        for job_id, job in reached:
             seen_download = False
             for step in job.get("steps", []):
                 uses = str(step.get("uses", ""))
@@ -126,26 +117,31 @@ def test_pull_request_workflows_are_read_only():
         doc = load(path)
         if "pull_request" not in triggers(doc):
             continue
-        for job_id, job in doc["jobs"].items():
+        for job_id, job in [*doc["jobs"].items(), *reached_jobs(doc)]:
             perms = job.get("permissions", {})
             assert all(v in ("read", "none") for v in perms.values()), f"{path.name}: job {job_id} can write"
+            assert "secrets" not in job, f"{path.name}: job {job_id} passes secrets to PR code"
 
 
 def test_publish_commits_once_without_looping():
     doc = load(WORKFLOWS / "publish.yml")
     assert triggers(doc) <= {"push", "workflow_dispatch"} and doc["on"]["push"]["branches"] == ["main"]
-    registry = doc["jobs"]["registry"]
+    jobs = dict(reached_jobs(doc))
+    assert set(jobs) == {"publish/registry", "publish/site", "publish/deploy"}
+    registry = jobs["publish/registry"]
     assert "github-actions[bot]" in registry["if"]
     runs = "\n".join(step.get("run", "") for step in registry["steps"])
     assert runs.count("git commit") == 1 and "[skip ci]" in runs and "git diff --quiet" in runs
-    assert doc["jobs"]["deploy"]["permissions"] == {"pages": "write", "id-token": "write"}
+    assert jobs["publish/deploy"]["permissions"] == {"pages": "write", "id-token": "write"}
+    assert jobs["publish/site"]["permissions"] == {"contents": "read"}
 
 
 def test_validate_uploads_a_schema_checked_report():
     doc = load(WORKFLOWS / "validate.yml")
-    runs = "\n".join(step.get("run", "") for _, step in steps(doc))
+    assert triggers(doc) == {"pull_request"}
+    runs = "\n".join(step.get("run", "") for _, step in reached_steps(doc))
     assert "--changed-since" in runs and 'check_document("validate-report"' in runs and "524288" in runs
-    uploads = [s for _, s in steps(doc) if str(s.get("uses", "")).startswith("actions/upload-artifact@")]
+    uploads = [s for _, s in reached_steps(doc) if str(s.get("uses", "")).startswith("actions/upload-artifact@")]
     assert len(uploads) == 1 and uploads[0]["with"]["name"] == "validate-report"
 
 
