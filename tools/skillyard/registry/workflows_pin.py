@@ -7,4 +7,4 @@ and that its reusable workflows accept every input the caller templates pass.
 """
 
 WORKFLOWS_REPOSITORY = "skillyard/registry"
-WORKFLOWS_REF = "859f16056deaaaa86272e84079e6de08ac2de55b"  # placeholder until the reusable workflows land
+WORKFLOWS_REF = "39f13edd8f7c451dedc4f1150ea402d12c9795fd"  # the commit that added the reusable workflows
