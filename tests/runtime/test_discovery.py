@@ -36,7 +36,8 @@ def test_three_roots_clash_and_broken_skill(tmp_path):
         ("env", "project root outranks env root"), ("user", "project root outranks user root")]
     assert all(o["winner"] == str(project / "shared" / "SKILL.md") for o in overrides)
     assert result.report["broken"] == [{"path": str(user / "broken-one" / "SKILL.md"),
-                                        "reason": "frontmatter has no `description`"}]
+                                        "reason": "frontmatter has no `description` (lenient mode lists it with a "
+                                                  "warning)"}]
     counts = result.report["counts"]
     assert counts == {"roots": 3, "found": 5, "skills": 3, "overrides": 2, "broken": 1, "ignored": 0}
     assert result.report["scanned_at"].endswith("Z")

@@ -90,7 +90,9 @@ def test_tool_definitions_for_each_provider(tmp_path, layout):
     rt = SkillRuntime([Root(str(tmp_path / "root"), "user", 200)], cache_dir=False)
     (openai,) = rt.tools("openai")
     assert openai["type"] == "function" and openai["function"]["name"] == "read_skill_file"
-    assert openai["function"]["parameters"]["properties"]["skill"]["enum"] == ["demo", "sibling"]
+    parameters = openai["function"]["parameters"]
+    assert parameters["properties"]["skill_name"]["enum"] == ["demo", "sibling"]  # design 001 §5.2's shape
+    assert parameters["required"] == ["skill_name", "file_path"]
     (responses,) = rt.tools("openai-responses")
     assert responses["name"] == "read_skill_file" and "function" not in responses
     (anthropic,) = rt.tools("anthropic")

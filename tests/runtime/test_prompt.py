@@ -50,11 +50,11 @@ def test_empty_index_is_just_the_wrapper():
 def test_text_format_stays_near_fifty_tokens_per_skill():
     long = "Summarise very long legal contracts. " * 40
     text = prompt.to_text([_skill("contract-summary", long, "/s/contract-summary/SKILL.md")])
-    assert text.startswith("- contract-summary: Summarise very long legal contracts.")
+    assert text.startswith("- contract-summary [user]: Summarise very long legal contracts.")
     assert "…" in text
     description = text.split(": ", 1)[1].rsplit(" (", 1)[0]
     assert len(description) <= prompt.TEXT_DESCRIPTION_CHARS
-    assert prompt.estimate_tokens(f"- contract-summary: {description}") <= 55
+    assert prompt.estimate_tokens(f"- contract-summary [user]: {description}") <= 57
 
 
 def test_permission_rules_last_match_wins():
@@ -77,7 +77,7 @@ def test_agent_rules_from_toml_filter_the_index(tmp_path):
     rules = permissions.load_rules("reviewer", [rules_file])
     rt = SkillRuntime([Root(str(root), "user", 200)], rules=rules, cache_dir=False)
     assert [s.name for s in rt.skills()] == ["code-review", "code-secrets"]
-    assert "- code-secrets [ask]:" in rt.prompt("text")
+    assert "- code-secrets [user] [ask]:" in rt.prompt("text")
     assert "pdf-tools" not in rt.prompt("xml")
     other = SkillRuntime([Root(str(root), "user", 200)], rules=permissions.load_rules("writer", [rules_file]),
                          cache_dir=False)

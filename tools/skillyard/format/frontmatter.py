@@ -16,6 +16,7 @@ from skillyard.format.findings import Finding, error, strict_or_warning
 from skillyard.format.yamlload import DuplicateKeyError, YAMLLimitError, YAMLParseError, load_with_lines
 
 MAX_FRONTMATTER_LINES = 200
+MAX_LINE_CHARS = 500  # design 002 §4.2: frontmatter lines are bounded too
 
 # `key: value: more` on one line, value not quoted, not flow, not a block scalar, not an alias/anchor/tag. The lead
 # is matched possessively and the value's `: ` found with str methods: the repair runs on hostile text, and a regex
@@ -119,6 +120,13 @@ def parse_skill_md(
             "frontmatter-too-long", f"The frontmatter has {line_count} lines; at most {max_lines} are allowed.",
             "Keep only metadata in the frontmatter and move long text into the Markdown body or references/.",
             line=1, **where))
+    for number, line_text in enumerate(yaml_text.split("\n"), start=2):
+        if len(line_text) > MAX_LINE_CHARS:  # what reaches a model's index is bounded per line, not only in total
+            findings.append(error(
+                "frontmatter-line-too-long", f"Line {number} of the frontmatter has {len(line_text)} characters; at "
+                f"most {MAX_LINE_CHARS} are allowed.", "Fold the value over several lines with `>-` (for a "
+                "description: `description: >-`, then the text indented on the next lines).", line=number, **where))
+            break
     for line, what in safety.find_control(yaml_text):
         findings.append(error("control-character", f"The frontmatter contains a control character ({what}).",
                               "Delete the character; only tabs and line breaks are allowed.", line=line + 1, **where))

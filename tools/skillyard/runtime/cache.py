@@ -16,10 +16,12 @@ from pathlib import Path
 
 from skillyard.fsutil import write_atomic
 from skillyard.runtime.discovery import Discovery, Root, Skill, scan
+from skillyard.runtime.jsonfile import read_json
 
 _MEMORY: dict[str, Discovery] = {}
 CACHE_ENV = "SKILLYARD_RUNTIME_CACHE"
-FORMAT = 1
+FORMAT = 2
+MAX_CACHE_BYTES = 16 * 1024 * 1024
 
 
 def default_cache_dir() -> Path | None:
@@ -32,8 +34,8 @@ def default_cache_dir() -> Path | None:
     return Path(base) / "skillyard" / "runtime"
 
 
-def _key(roots: list[Root]) -> str:
-    blob = json.dumps([r.to_dict() for r in roots], sort_keys=True).encode("utf-8")
+def _key(roots: list[Root], lenient: bool = False) -> str:
+    blob = json.dumps([[r.to_dict() for r in roots], lenient], sort_keys=True).encode("utf-8")
     return hashlib.sha256(blob).hexdigest()[:24]
 
 
@@ -48,11 +50,12 @@ def _fresh(watched: dict[str, int]) -> bool:
     return True
 
 
-def discover(roots: list[Root], *, cache_dir: Path | None | bool = None, use_cache: bool = True) -> Discovery:
+def discover(roots: list[Root], *, cache_dir: Path | None | bool = None, use_cache: bool = True,
+             lenient: bool = False) -> Discovery:
     """`scan(roots)`, reusing an earlier result whose watched paths are unchanged. `cache_dir=False`: memory only."""
     if cache_dir is None:
         cache_dir = default_cache_dir()
-    key = _key(roots)
+    key = _key(roots, lenient)
     if use_cache:
         hit = _MEMORY.get(key)
         if hit is None and cache_dir:
@@ -61,7 +64,7 @@ def discover(roots: list[Root], *, cache_dir: Path | None | bool = None, use_cac
             _MEMORY[key] = hit
             report = dict(hit.report, cached=True)
             return Discovery(hit.skills, report, hit.watched)
-    result = scan(roots)
+    result = scan(roots, lenient=lenient)
     _MEMORY[key] = result
     if cache_dir:
         _save(Path(cache_dir) / f"{key}.json", result)
@@ -84,12 +87,12 @@ def invalidate(cache_dir: Path | None | bool = None) -> None:
 
 def _load(path: Path) -> Discovery | None:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        if data.get("format") != FORMAT:
+        data = read_json(path, MAX_CACHE_BYTES)
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
             return None
         return Discovery([Skill(**s) for s in data["skills"]], data["report"],
                          {k: int(v) for k, v in data["watched"].items()})
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None  # a damaged cache is just a miss
 
 

@@ -7,6 +7,12 @@ When two skills share a name, the one from the higher-priority root wins; inside
 (modification time) wins, and equal times fall back to path order so the outcome never depends on scan order.
 Links are followed, but every folder is visited at most once per root (by real path), so link cycles end.
 A broken skill is reported and skipped, never fatal.
+
+What reaches a model's index passes the validator's own checks (`format`): a frontmatter with errors (too many or
+too long lines, controls, invisible characters, bad YAML) or with `<`/`>` anywhere is refused in every mode, as are a
+skill folder whose name the shared path rule refuses. Strict mode (the default, design 002 §4.3) also refuses a
+`name` or `description` the schema rejects. Lenient mode lists a skill with an empty description (warning) and turns
+a `name` that is not a slug into one (warning); every warning is in the report and on the skill (`diagnostics`).
 """
 
 from __future__ import annotations
@@ -16,10 +22,16 @@ import datetime as _dt
 import hashlib
 import json
 import os
+import re
+import time
+import unicodedata
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from skillyard.format import paths, safety
 from skillyard.format.frontmatter import parse_skill_md
+from skillyard.format.manifest import parse_manifest
+from skillyard.format.rules import schema_findings
 
 ENV_VAR = "SKILL_PATH"
 MAX_DEPTH = 4
@@ -28,6 +40,9 @@ PROJECT_DIRS = (".agents/skills", ".agents/skill", ".claude/skills", ".claude/sk
 USER_DIRS = (".agents/skills", ".claude/skills")
 PRIORITY = {"project": 400, "env": 300, "user": 200, "builtin": 100, "explicit": 500}
 MAX_SKILL_MD = 1024 * 1024
+MAX_SKILL_YAML = 512 * 1024
+MAX_META_CHARS = 200
+SOURCES = ("explicit", "project", "env", "user", "builtin")
 
 
 @dataclass(frozen=True)
@@ -51,6 +66,9 @@ class Skill:
     priority: int
     mtime_ns: int
     model_invocable: bool = True
+    controls: dict = field(default_factory=dict)  # design 002 §2.2: hints the host enforces
+    meta: dict = field(default_factory=dict)  # version, author (skill.yaml beside SKILL.md, or `metadata:`)
+    diagnostics: list = field(default_factory=list)  # lenient-mode warnings
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -131,8 +149,9 @@ def _dedupe_roots(roots: list[Root]) -> list[Root]:
 # --------------------------------------------------------------------------------------------------- scanning
 
 
-def scan(roots: list[Root], *, now: _dt.datetime | None = None) -> Discovery:
-    """Scan every root and resolve clashes. Reads only SKILL.md files; never executes anything."""
+def scan(roots: list[Root], *, now: _dt.datetime | None = None, lenient: bool = False) -> Discovery:
+    """Scan every root and resolve clashes. Reads only SKILL.md (and skill.yaml) files; never executes anything."""
+    started = time.monotonic()
     candidates: list[Skill] = []
     ignored: list[dict] = []
     broken: list[dict] = []
@@ -144,7 +163,7 @@ def scan(roots: list[Root], *, now: _dt.datetime | None = None) -> Discovery:
         except OSError:
             watched[root.path] = -1
             continue
-        found = _scan_root(root, ignored, broken, watched)
+        found = _scan_root(root, ignored, broken, watched, lenient)
         scanned += len(found)
         candidates += [(order, s) for s in found]  # type: ignore[misc]
     skills, overrides = _resolve(candidates)
@@ -157,13 +176,17 @@ def scan(roots: list[Root], *, now: _dt.datetime | None = None) -> Discovery:
         "overrides": overrides,
         "broken": sorted(broken, key=lambda b: b["path"]),
         "ignored": sorted(ignored, key=lambda b: b["path"]),
+        "warnings": sorted(({"path": s.location, "warning": w} for s in skills for w in s.diagnostics),
+                           key=lambda w: (w["path"], w["warning"])),
+        "mode": "lenient" if lenient else "strict",
         "index_hash": index_hash,
+        "duration_ms": round((time.monotonic() - started) * 1000, 3),
         "cached": False,
     }
     return Discovery(skills, report, watched)
 
 
-def _scan_root(root: Root, ignored: list, broken: list, watched: dict) -> list[Skill]:
+def _scan_root(root: Root, ignored: list, broken: list, watched: dict, lenient: bool = False) -> list[Skill]:
     found: list[Skill] = []
     visited: set[str] = set()
     stack: list[tuple[str, int]] = [(root.path, 0)]
@@ -194,7 +217,12 @@ def _scan_root(root: Root, ignored: list, broken: list, watched: dict) -> list[S
                     ignored.append({"path": entry.path, "reason": "same skill folder reached through a link"})
                     continue
                 visited.add(os.path.realpath(entry.path))
-                skill = _read_skill(entry.path, skill_md, root, broken, watched)
+                rel = os.path.relpath(entry.path, root.path).replace(os.sep, "/")
+                problem = paths.path_problem(rel)
+                if problem:  # the shared path rule: a folder no stage may publish or install is not indexed
+                    broken.append({"path": entry.path, "reason": f"the folder `{paths.shown(rel)}` {problem}"})
+                    continue
+                skill = _read_skill(entry.path, skill_md, root, broken, watched, lenient)
                 if skill is not None:
                     found.append(skill)
             elif depth + 1 < MAX_DEPTH:
@@ -213,7 +241,8 @@ def _is_dir(entry: os.DirEntry) -> bool:
         return False
 
 
-def _read_skill(folder: str, skill_md: str, root: Root, broken: list, watched: dict) -> Skill | None:
+def _read_skill(folder: str, skill_md: str, root: Root, broken: list, watched: dict,
+                lenient: bool = False) -> Skill | None:
     try:
         st = os.stat(skill_md)
         watched[folder] = os.stat(folder).st_mtime_ns
@@ -230,20 +259,123 @@ def _read_skill(folder: str, skill_md: str, root: Root, broken: list, watched: d
         broken.append({"path": skill_md, "reason": f"cannot read SKILL.md: {exc.strerror}"})
         return None
     fm = parse_skill_md(text, strict=False, file=skill_md)
-    data = fm.data if isinstance(fm.data, dict) else {}
-    name, description = data.get("name"), data.get("description")
-    problem = None
-    if not isinstance(name, str) or not name.strip():
-        problem = "frontmatter has no `name`"
-    elif not isinstance(description, str) or not description.strip():
-        problem = "frontmatter has no `description`"
-    if problem:
-        errors = [f.message for f in fm.findings if f.is_error]
-        broken.append({"path": skill_md, "reason": problem + (f" ({errors[0]})" if errors else "")})
+    refused = [f for f in fm.findings if f.is_error or f.rule == "angle-bracket"]
+    if refused:  # the validator's injection limits hold for every index, in every mode
+        broken.append({"path": skill_md, "reason": f"{refused[0].rule}: {refused[0].message}"})
         return None
-    return Skill(name=name.strip(), description=" ".join(description.split()), location=os.path.abspath(skill_md),
+    data = fm.data if isinstance(fm.data, dict) else {}
+    hidden = _escaped_hidden(data)
+    if hidden:
+        broken.append({"path": skill_md, "reason": hidden})
+        return None
+    name, description, diagnostics, problem = _identity(data, lenient)
+    if problem:
+        broken.append({"path": skill_md, "reason": problem})
+        return None
+    meta = _meta(data, _manifest(folder, watched))
+    return Skill(name=name, description=description, location=os.path.abspath(skill_md),
                  folder=os.path.abspath(folder), source=root.source, root=root.path, priority=root.priority,
-                 mtime_ns=st.st_mtime_ns, model_invocable=data.get("disable-model-invocation") is not True)
+                 mtime_ns=st.st_mtime_ns, model_invocable=data.get("disable-model-invocation") is not True,
+                 controls=_controls(data), meta=meta, diagnostics=diagnostics)
+
+
+def _escaped_hidden(data: dict) -> str | None:
+    """The raw-text checks see `\\u200b` or `\\x07` only as escapes; the values they become must pass too."""
+    for path, value in safety.iter_strings(data):
+        if safety.CONTROL.search(value):
+            return f"control-character: `{path}` holds a control character (written as an escape)"
+        if not value.isascii() and safety.INVISIBLE.search(value):
+            return f"invisible-unicode: `{path}` holds an invisible character (written as an escape)"
+    return None
+
+
+def slugify(name: str) -> str:
+    """Design 001 §4.2: lower case, runs of anything but letters and digits become one hyphen, at most 64."""
+    text = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii").lower()
+    return re.sub(r"[^a-z0-9]+", "-", text).strip("-")[:64].strip("-")
+
+
+def _schema_problem(field_name: str, value: object) -> str | None:
+    """The validator's own verdict on `name` or `description` (its schema), as a reason, or None."""
+    found = [f for f in schema_findings({"name": "x", "description": "x", field_name: value}, strict=True,
+                                        file="SKILL.md", key_lines={}) if f.field == field_name]
+    return f"{found[0].rule}: {found[0].message}" if found else None
+
+
+def _identity(data: dict, lenient: bool) -> tuple[str, str, list[str], str | None]:
+    """(name, description, warnings, refusal) under the mode's rules."""
+    name, description = data.get("name"), data.get("description")
+    warnings: list[str] = []
+    if not isinstance(name, str) or not name.strip():
+        return "", "", [], "frontmatter has no `name`"
+    name = name.strip()
+    problem = _schema_problem("name", name)
+    if problem and lenient:
+        slug = slugify(name)
+        if slug and _schema_problem("name", slug) is None:
+            warnings.append(f"`name` {name!r} is not a slug; listed as {slug!r}")
+            name, problem = slug, None
+    if problem:
+        return "", "", [], problem + ("" if lenient else " (lenient mode turns it into a slug)")
+    if description is None or (isinstance(description, str) and not description.strip()):
+        if not lenient:
+            return "", "", [], "frontmatter has no `description` (lenient mode lists it with a warning)"
+        return name, "", [*warnings, "`description` is empty"], None
+    problem = _schema_problem("description", description)
+    if problem:
+        return "", "", [], problem
+    return name, " ".join(description.split()), warnings, None
+
+
+def _controls(data: dict) -> dict:
+    tools = data.get("allowed-tools")
+    if isinstance(tools, str):  # the standard's space-separated list; commas too (design 002 §4.3)
+        tools = re.findall(r"[^\s,()]+(?:\([^)]*\))?", tools)
+    return {"disable_model_invocation": data.get("disable-model-invocation") is True,
+            "user_invocable": data.get("user-invocable") is not False,
+            "allowed_tools": [t for t in tools if isinstance(t, str)] if isinstance(tools, list) else []}
+
+
+def _manifest(folder: str, watched: dict) -> dict:
+    """skill.yaml beside SKILL.md (registry data lives there), bounded and parsed by the validator's loader."""
+    path = os.path.join(folder, "skill.yaml")
+    try:
+        st = os.stat(path)
+    except OSError:
+        watched[path] = -1
+        return {}
+    watched[path] = st.st_mtime_ns
+    if st.st_size > MAX_SKILL_YAML:
+        return {}
+    try:
+        with open(path, encoding="utf-8") as handle:
+            data = parse_manifest(handle.read())[0]
+    except (OSError, UnicodeDecodeError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _meta_text(value: object) -> str | None:
+    if isinstance(value, dict):
+        value = value.get("name") or value.get("github")
+    if not isinstance(value, str) or not value.strip() or len(value) > MAX_META_CHARS:
+        return None
+    if safety.ANGLE.search(value) or safety.CONTROL.search(value) or safety.find_invisible(value):
+        return None
+    return " ".join(value.split())
+
+
+def _meta(data: dict, manifest: dict) -> dict:
+    """version and author: skill.yaml first, then SKILL.md's `metadata:` map, then the frontmatter itself."""
+    metadata = data.get("metadata") if isinstance(data.get("metadata"), dict) else {}
+    out = {}
+    for key in ("version", "author"):
+        for source in (manifest, metadata, data):
+            text = _meta_text(source.get(key))
+            if text:
+                out[key] = text
+                break
+    return out
 
 
 def _resolve(candidates: list[tuple[int, Skill]]) -> tuple[list[Skill], list[dict]]:

@@ -17,8 +17,10 @@ from pathlib import Path
 from skillyard.errors import SkillyardError
 from skillyard.format.schemas import schema_errors
 from skillyard.fsutil import write_atomic
+from skillyard.runtime.jsonfile import JSONFileError, read_json
 
 FILE = "evolution.json"
+MAX_BYTES = 4 * 1024 * 1024  # thousands of notes; a larger file is refused, not loaded
 
 
 def _check(document: object, path: Path) -> None:
@@ -35,9 +37,9 @@ def read(folder: Path, name: str) -> dict:
     if not path.exists():
         return {"schema_version": "1.0", "skill": name, "entries": []}
     try:
-        document = json.loads(path.read_text(encoding="utf-8"))
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise SkillyardError(f"{path}: not valid JSON ({exc})", "Fix or delete the file.") from None
+        document = read_json(path, MAX_BYTES)
+    except JSONFileError as exc:
+        raise SkillyardError(str(exc), "Fix or delete the file.") from None
     _check(document, path)
     return document
 

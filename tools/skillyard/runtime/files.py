@@ -1,9 +1,11 @@
 """Serve files from inside one skill folder, and nothing else.
 
-The path comes from a model, so it is treated as hostile: it must be a plain relative POSIX path with no `..`, no
-hidden parts, no absolute or drive prefix, no backslash, no percent-encoding, no control characters or NUL. Each
-part is then resolved on disk; a link is allowed only when its target stays inside the skill's real folder, and the
-final file is opened with O_NOFOLLOW after that check.
+The path comes from a model, so it is treated as hostile: it must pass the shared path rule (`format.paths`: no
+`..`, no absolute or drive prefix, no backslash, controls or invisible characters, no version-control metadata, not
+the client's bookkeeping such as `skill.lock.json`), have no hidden part and no percent-encoding. Each part is then
+resolved on disk; a link is allowed only when its target stays inside the skill's real folder and is itself a path
+the rule accepts (so a link cannot lend its name to the bookkeeping), and the final file is opened with O_NOFOLLOW.
+`list_files` shows the same set: every file `read_in` would serve, and nothing else.
 """
 
 from __future__ import annotations
@@ -12,7 +14,11 @@ import os
 import re
 import stat
 
+from skillyard.format import paths
+
 MAX_BYTES = 1024 * 1024
+MAX_LISTED = 200  # files named in one listing; a listing says when it stops early
+MAX_VISITED = 10_000  # entries looked at for one listing, however the folder is shaped
 _PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
 _DRIVE = re.compile(r"^[A-Za-z]:")
 
@@ -43,7 +49,15 @@ def clean_parts(path: object) -> list[str]:
             raise SkillFileError("path must not contain '..'")
         if part.startswith("."):
             raise SkillFileError("hidden files are not served")
+    problem = paths.path_problem("/".join(parts))
+    if problem:
+        raise SkillFileError(f"{paths.shown('/'.join(parts))} {problem}; it is not served")
     return parts
+
+
+def served(rel: str) -> bool:
+    """True when `rel` (relative to the skill folder) is a file a model may see: the path rule, nothing hidden."""
+    return paths.path_problem(rel) is None and not paths.is_hidden(rel)
 
 
 def _inside(path: str, base: str) -> bool:
@@ -65,8 +79,62 @@ def resolve_in(folder: str | os.PathLike, path: object) -> str:
     real = os.path.realpath(current)
     if not _inside(real, base):
         raise SkillFileError(f"{path} leads outside the skill folder")
+    if real != base and not served(os.path.relpath(real, base).replace(os.sep, "/")):
+        raise SkillFileError(f"{path} leads to a file that is not served (hidden, metadata or bookkeeping)")
     if not os.path.isfile(real):
         raise SkillFileError(f"{path} is not a file in this skill")
+    return real
+
+
+def list_files(folder: str | os.PathLike, sub: str = "", *, limit: int = MAX_LISTED) -> tuple[list[str], bool]:
+    """(sorted relative paths of the files `read_in` serves under `sub`, whether the listing stopped at `limit`).
+
+    Walks without following links out of the folder; hidden entries, metadata and bookkeeping are left out.
+    """
+    base = os.path.realpath(folder)
+    start = base if not sub else resolve_dir(folder, sub)
+    out: list[str] = []
+    stack = [start]
+    seen: set[str] = set()
+    visited = 0
+    while stack:
+        directory = stack.pop()
+        if os.path.realpath(directory) in seen:
+            continue  # a link back up: each real folder is listed once
+        seen.add(os.path.realpath(directory))
+        try:
+            entries = sorted(os.scandir(directory), key=lambda e: e.name, reverse=True)
+        except OSError:
+            continue
+        for entry in entries:
+            visited += 1
+            if visited > MAX_VISITED:
+                return sorted(out)[:limit], True
+            real = os.path.realpath(entry.path)
+            rel = os.path.relpath(os.path.join(directory, entry.name), base).replace(os.sep, "/")
+            if not _inside(real, base) or not served(rel) or not served(os.path.relpath(real, base).replace(os.sep, "/")):
+                continue
+            if os.path.isdir(real):
+                if rel.count("/") + 1 < paths.MAX_DEPTH:
+                    stack.append(os.path.join(directory, entry.name))
+            elif os.path.isfile(real):
+                out.append(rel)
+                if len(out) > limit:
+                    return sorted(out)[:limit], True
+    return sorted(out), False
+
+
+def resolve_dir(folder: str | os.PathLike, path: object) -> str:
+    """The real path of a folder inside `folder` (SkillFileError when it is not one)."""
+    base = os.path.realpath(folder)
+    if isinstance(path, str) and path.strip().strip("/") in ("", "."):
+        return base
+    parts = clean_parts(path)
+    real = os.path.realpath(os.path.join(base, *parts))
+    if not _inside(real, base) or not served(os.path.relpath(real, base).replace(os.sep, "/")):
+        raise SkillFileError(f"{path} leads outside the skill folder")
+    if not os.path.isdir(real):
+        raise SkillFileError(f"{path} is not a folder in this skill")
     return real
 
 

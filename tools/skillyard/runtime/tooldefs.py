@@ -36,18 +36,23 @@ class ToolSpec:
 
 
 def read_skill_file_spec(skill_names: list[str] | None = None) -> ToolSpec:
+    """Design 001 §5.2's tool: `read_skill_file{skill_name, file_path}`."""
     skill = {"type": "string", "description": "Name of the skill, as listed in <available_skills>."}
     if skill_names:
         skill["enum"] = sorted(skill_names)
     return ToolSpec(
         name="read_skill_file",
         description=("Read one file of an available skill: SKILL.md for its full instructions, or a file it "
-                     "mentions such as references/guide.md. Paths are relative to the skill folder."),
+                     "mentions such as references/guide.md. Paths are relative to the skill folder; the answer "
+                     "starts with the skill's base directory. A file_path of \".\" (or a folder such as scripts/) "
+                     "lists the files you can read."),
         properties={
-            "skill": skill,
-            "path": {"type": "string", "description": "File path inside the skill folder, for example SKILL.md."},
+            "skill_name": skill,
+            "file_path": {"type": "string",
+                          "description": "File path inside the skill folder, for example SKILL.md; \".\" lists "
+                                         "the skill's files."},
         },
-        required=("skill", "path"),
+        required=("skill_name", "file_path"),
     )
 
 
