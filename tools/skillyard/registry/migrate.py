@@ -1,22 +1,27 @@
 """Plan and apply the conversion of a skill folder to the portable form: SKILL.md with only the standard's keys in
 block style, every other field in skill.yaml (with `schema_version`), merged by the one rule of format/manifest.py.
 
-Handles the three legacy shapes: registry fields or flow style in the frontmatter, a skill.yaml-only folder
-(`system_prompt` becomes the body through `manifest_to_skill_md`), and a lowercase `skill.md`. The body is kept
-byte for byte. Everything is planned and checked in memory first, so a refused folder is never half-written.
+Handles the legacy shapes: registry fields or flow style in the frontmatter, a skill.yaml-only folder
+(`system_prompt` becomes the body through `manifest_to_skill_md`), a lowercase `skill.md`, and design 004's packages
+(a `METADATA.yml`, the implementation in a TypeScript/JavaScript block of the body, `permissions`; see
+`migrate_004.py`). The body is kept byte for byte but for a moved code block. Everything is planned and checked in
+memory first, so a refused folder is never half-written; a write that fails midway is undone.
 """
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import os
 import re
 import shutil
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from skillyard.errors import SkillyardError
+from skillyard.format import paths
 from skillyard.format.findings import Finding, error
 from skillyard.format.frontmatter import parse_skill_md
 from skillyard.format.manifest import manifest_to_skill_md, parse_manifest
@@ -31,8 +36,18 @@ from skillyard.format.portable import (
     split_portable,
 )
 from skillyard.fsutil import write_atomic
+from skillyard.registry.migrate_004 import (
+    LEGACY_ENTRIES,
+    METADATA_FILES,
+    body_without,
+    entry_block,
+    load_metadata,
+    permissions_to_security,
+)
 
 BACKUP_SUFFIX = ".legacy"
+SKILL_FILES = ("SKILL.md", "skill.md", "skill.yaml", *METADATA_FILES)
+MAX_BATCH = 5000  # subfolders of one folder migrated in one run
 MAX_INPUT_BYTES = Policy().max_file_bytes
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n|$)")
 
@@ -45,6 +60,7 @@ class MigrationPlan:
     renames: list[tuple[str, str]] = field(default_factory=list)
     removes: list[str] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)         # what the author should check after the conversion
 
     @property
     def changes(self) -> bool:
@@ -74,13 +90,14 @@ class MigrationPlan:
         lines += [f"  rename {a} -> {b}" for a, b in self.renames]
         lines += [f"  remove {r}" for r in self.removes]
         lines += [f"  write {name}" for name in sorted(self.writes)]
+        lines += [f"  note: {note}" for note in self.notes]
         if backup and self.backups():
             lines += [f"  keep a copy as {name}{BACKUP_SUFFIX} (delete it before publishing)" for name in self.backups()]
         return "\n".join(lines) + "\n" + self.diff()
 
     def to_dict(self) -> dict:
         return {"folder": str(self.folder), "renames": [list(r) for r in self.renames], "removes": self.removes,
-                "writes": sorted(self.writes), "diff": self.diff()}
+                "writes": sorted(self.writes), "notes": self.notes, "diff": self.diff()}
 
 
 def _read(path: Path) -> str:
@@ -121,8 +138,19 @@ def plan_migration(folder: Path) -> MigrationPlan:
     if folder.is_symlink() or not folder.is_dir():
         raise SkillyardError(f"{folder}: not a folder.", "Pass the skill's folder.")
     plan = MigrationPlan(folder)
-    names = {p.name for p in folder.iterdir()}
+    names = {name for name in SKILL_FILES if os.path.lexists(folder / name)}
     source_name = "SKILL.md" if "SKILL.md" in names else ("skill.md" if "skill.md" in names else None)
+    metadata_names = [name for name in METADATA_FILES if name in names]
+    if len(metadata_names) > 1:
+        raise SkillyardError(f"{folder}: both {' and '.join(metadata_names)}.", "Keep one of them. Nothing was changed.")
+    metadata = {}
+    if metadata_names:
+        metadata = load_metadata(_read(folder / metadata_names[0]), str(folder / metadata_names[0]))
+        plan.removes.append(metadata_names[0])  # its fields move to SKILL.md and skill.yaml; the backup keeps it
+        if source_name is None:
+            raise SkillyardError(f"{folder}: {metadata_names[0]} but no SKILL.md to hold the instructions.",
+                                 "Add the SKILL.md (its body is the skill's instructions) and run migrate again. "
+                                 "Nothing was changed.")
     manifest, manifest_text = None, ""
     if "skill.yaml" in names:
         manifest_text = _read(folder / "skill.yaml")
@@ -146,7 +174,8 @@ def plan_migration(folder: Path) -> MigrationPlan:
         fm = parse_skill_md(text, strict=False, file=source_name)
         if not fm.ok:
             raise _refuse(folder / source_name, fm.findings)
-        spec, rest = split_portable(fm.data)
+        spec, rest = split_portable(_with_metadata(fm.data, metadata, folder / source_name,
+                                                   folder / metadata_names[0] if metadata_names else None))
         written = metadata_as_written(fm.raw) if isinstance(fm.data.get("metadata"), dict) else None
         if written is not None and "metadata" in spec and len(written) == len(spec["metadata"]):
             spec["metadata"] = written  # `1.10` stays "1.10": what a strict-YAML client reads
@@ -154,13 +183,72 @@ def plan_migration(folder: Path) -> MigrationPlan:
         for key in ("version", "author", "homepage", "repository", "display-name"):  # text fields runtimes keep there
             if key in spec.get("metadata", {}) and key not in rest and key not in kept:
                 rest[key] = spec["metadata"][key]  # Skillyard reads it from skill.yaml; the copy stays for others
-        new_text = f"---\n{dump_frontmatter(spec)}---\n{raw_body(text)}"
+        body = raw_body(text)
+        block = entry_block(body, str(folder / source_name))
+        entry = None
+        if block is not None:
+            entry = _plan_script(plan, block.path, block.code if block.code.endswith("\n") else block.code + "\n")
+            body = body_without(body, block)
+        new_text = f"---\n{dump_frontmatter(spec)}---\n{body}"
         if new_text != text:
             plan.writes["SKILL.md"] = new_text
             plan.old["SKILL.md"] = text
-        _plan_manifest(plan, rest, kept, manifest_text, existing=manifest is not None, original=manifest)
+        _plan_manifest(plan, rest, kept, manifest_text, existing=manifest is not None, original=manifest, entry=entry)
+    for name in plan.writes:
+        problem = paths.path_problem(name)
+        if problem is not None:  # every name this writes passes the one path rule
+            raise SkillyardError(f"{folder}: `{paths.shown(name)}` {problem}.", "Nothing was changed.")
+    _check_targets(folder, plan)
     plan.findings = _preview_findings(folder, plan)
     return plan
+
+
+def _with_metadata(data: dict, metadata: dict, skill_md: Path, metadata_file: Path | None) -> dict:
+    """The frontmatter with METADATA.yml's fields added; the same field with two values is refused."""
+    merged = dict(data)
+    for key, value in metadata.items():
+        if key in merged and merged[key] != value:
+            raise SkillyardError(
+                f"{metadata_file}: `{key}` is {_short(value)} there but {_short(merged[key])} in {skill_md.name} "
+                "(manifest-conflict).", "Make the two values equal or delete one, then run migrate again. "
+                "Nothing was changed.")
+        merged.setdefault(key, value)
+    return merged
+
+
+def _plan_script(plan: MigrationPlan, rel: str, code: str) -> str:
+    """Plan writing the body's implementation to `rel` (under scripts/); an existing different file is refused."""
+    target = plan.folder / rel
+    if os.path.lexists(target):
+        existing = _read(target)
+        if existing != code:
+            raise SkillyardError(f"{target} already exists and differs from the code block in SKILL.md.",
+                                 "Keep one of the two (delete the block or the file), then run migrate again. "
+                                 "Nothing was changed.")
+        return rel
+    plan.writes[rel] = code
+    plan.old[rel] = ""
+    return rel
+
+
+def _legacy_entry(folder: Path) -> str | None:
+    """The one entry script of the legacy "SKILL.md + scripts/main.ts" layout, when there is exactly one."""
+    found = [rel for rel in LEGACY_ENTRIES if not (folder / "scripts").is_symlink() and
+             (folder / rel).is_file() and not (folder / rel).is_symlink()]
+    return found[0] if len(found) == 1 else None
+
+
+def _check_targets(folder: Path, plan: MigrationPlan) -> None:
+    """No file this writes, and no folder on the way to it, may be a link or a non-file: a write would follow it."""
+    for name in plan.writes:
+        parts = name.split("/")
+        for depth in range(1, len(parts) + 1):
+            here = folder.joinpath(*parts[:depth])
+            last = depth == len(parts)
+            if here.is_symlink() or (os.path.lexists(here) and not (here.is_file() if last else here.is_dir())):
+                raise SkillyardError(f"{here} is a link or not a {'file' if last else 'folder'}.",
+                                     "Replace it with a plain folder or file (or remove it), then run migrate again. "
+                                     "Nothing was changed.")
 
 
 def _standard_keys_to_skill_md(plan: MigrationPlan, spec: dict, manifest: dict) -> dict:
@@ -191,8 +279,10 @@ def _short(value: object) -> str:
 
 
 def _plan_manifest(plan: MigrationPlan, moved: dict, manifest: dict, manifest_text: str, *,
-                   existing: bool = True, original: dict | None = None) -> None:
-    """Merge the moved fields into skill.yaml by the one rule; refuse on a conflict; write only when it changes."""
+                   existing: bool = True, original: dict | None = None, entry: str | None = None) -> None:
+    """Merge the moved fields into skill.yaml by the one rule; refuse on a conflict; write only when it changes.
+    Design 004's fields are converted on the way: `permissions` becomes `security`, and `resources.entry` names the
+    script the body's code block became (or the one legacy entry script)."""
     merged = dict(manifest)
     for key, value in moved.items():
         if key in merged and merged[key] != value and not (
@@ -202,6 +292,7 @@ def _plan_manifest(plan: MigrationPlan, moved: dict, manifest: dict, manifest_te
                 "(manifest-conflict).", "Make the two values equal or delete one, then run migrate again. "
                 "Nothing was changed.")
         merged.setdefault(key, value)
+    _design_004(plan, merged, entry)
     if not merged:
         if existing and original:
             plan.removes.append("skill.yaml")  # it held only the standard's keys, now in SKILL.md
@@ -211,6 +302,27 @@ def _plan_manifest(plan: MigrationPlan, moved: dict, manifest: dict, manifest_te
     plan.writes["skill.yaml"] = dump_manifest(merged)
     if manifest_text:
         plan.old["skill.yaml"] = manifest_text
+
+
+def _design_004(plan: MigrationPlan, merged: dict, entry: str | None) -> None:
+    file = str(plan.folder / "skill.yaml")
+    if "permissions" in merged:
+        merged["security"], notes = permissions_to_security(merged.pop("permissions"), merged.get("security"), file)
+        plan.notes += notes
+    resources = merged.get("resources")
+    if resources is not None and not isinstance(resources, dict):
+        raise SkillyardError(f"{file}: `resources` is not a map.", "Make it a map. Nothing was changed.")
+    declared = (resources or {}).get("entry")
+    if entry is None and declared is None:
+        entry = _legacy_entry(plan.folder)
+    if entry is None:
+        return
+    if declared is not None and declared not in (entry, "./" + entry):
+        raise SkillyardError(f"{file}: `resources.entry` is {_short(declared)}, but the code block of SKILL.md "
+                             f"becomes `{entry}`.", "Make `resources.entry` name that file, or delete the block, then "
+                             "run migrate again. Nothing was changed.")
+    if declared is None:
+        merged["resources"] = {"entry": entry, **(resources or {})}
 
 
 def _preview_findings(folder: Path, plan: MigrationPlan) -> list[Finding]:
@@ -244,22 +356,67 @@ def _too_big_to_copy(folder: Path) -> str | None:
 
 
 def _apply(folder: Path, plan: MigrationPlan, *, backup: bool) -> None:
+    """Carry the plan out; when a step fails (disk full, permissions), undo the steps before it, so the folder is
+    either migrated or as it was."""
     if backup:
         taken = [name + BACKUP_SUFFIX for name in plan.backups() if os.path.lexists(folder / (name + BACKUP_SUFFIX))]
         if taken:
             raise SkillyardError(f"{folder / taken[0]} already exists: an earlier backup would be overwritten.",
                                  "Delete or move it, or run with --no-backup. Nothing was changed.")
-        for name in plan.backups():
-            shutil.copy2(folder / name, folder / (name + BACKUP_SUFFIX), follow_symlinks=False)
-    for old, new in plan.renames:
-        os.replace(folder / old, folder / new)
-    for name in ("skill.yaml", "SKILL.md"):  # skill.yaml first: SKILL.md alone would lose the moved fields
-        if name in plan.writes:
-            write_atomic(folder / name, plan.writes[name])
-    for name in plan.removes:
-        (folder / name).unlink()
+    _check_targets(folder, plan)  # again: the folder may have changed since the plan
+    undo: list[Callable[[], object]] = []
+    try:
+        if backup:
+            for name in plan.backups():
+                copy = folder / (name + BACKUP_SUFFIX)
+                shutil.copy2(folder / name, copy, follow_symlinks=False)
+                undo.append(lambda copy=copy: copy.unlink(missing_ok=True))
+        for old, new in plan.renames:
+            os.replace(folder / old, folder / new)
+            undo.append(lambda old=old, new=new: os.replace(folder / new, folder / old))
+        # new scripts first, then skill.yaml (SKILL.md alone would lose the moved fields), SKILL.md last
+        order = sorted(plan.writes, key=lambda name: (name == "SKILL.md", name == "skill.yaml", name))
+        for name in order:
+            target = folder / name
+            for parent in reversed(target.relative_to(folder).parents[:-1]):
+                if not (folder / parent).is_dir():
+                    (folder / parent).mkdir()
+                    undo.append(lambda made=folder / parent: made.rmdir())
+            before = target.read_bytes() if target.is_file() else None
+            write_atomic(target, plan.writes[name])
+            undo.append(lambda target=target, before=before: target.unlink() if before is None
+                        else write_atomic(target, before))
+        for name in plan.removes:
+            before = (folder / name).read_bytes()
+            (folder / name).unlink()
+            undo.append(lambda name=name, before=before: write_atomic(folder / name, before))
+    except OSError as exc:
+        for step in reversed(undo):
+            with contextlib.suppress(OSError):
+                step()
+        raise SkillyardError(f"{folder}: the conversion stopped ({exc.strerror or exc}); the folder was put back as "
+                             "it was.", "Fix the cause (space, permissions) and run migrate again.") from None
 
 
 def apply_plan(folder: Path, plan: MigrationPlan, *, backup: bool = True) -> list[Finding]:
     _apply(folder, plan, backup=backup)
     return load_skill(folder, Policy(strict=True)).findings
+
+
+def expand_batch(folder: Path) -> list[Path]:
+    """A folder of skills (no skill file of its own, subfolders with one) stands for those subfolders, sorted;
+    anything else stands for itself. Links and hidden folders are not followed; the count is bounded."""
+    if folder.is_symlink() or not folder.is_dir() or any(os.path.lexists(folder / n) for n in SKILL_FILES):
+        return [folder]
+    found: list[Path] = []
+    with os.scandir(folder) as entries:
+        for count, entry in enumerate(entries):
+            if count >= 20 * MAX_BATCH:
+                break
+            if entry.name.startswith(".") or not entry.is_dir(follow_symlinks=False):
+                continue
+            if any(os.path.lexists(os.path.join(entry.path, n)) for n in SKILL_FILES):
+                found.append(Path(entry.path))
+    if len(found) > MAX_BATCH:
+        raise SkillyardError(f"{folder}: more than {MAX_BATCH:,} skill folders.", "Migrate it in parts.")
+    return sorted(found) or [folder]
