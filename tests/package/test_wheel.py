@@ -1,66 +1,26 @@
 """The built wheel works outside the checkout: schemas, templates, site defaults and theme overrides travel in it.
 
-The wheel is built from a copy of the sources (nothing is written into the checkout), installed with --no-deps
-into a fresh venv that borrows the test venv's dependencies by a .pth line (a plain path line does not run that
-folder's own .pth files, so the checkout's editable skillyard stays out of sight), and driven from a temporary
-registry that has no mkdocs.yml, no site/ and no schemas of its own.
+The wheel (built once per session from the sdist, see conftest.py) is installed into a fresh venv outside the
+checkout and driven from a temporary registry that has no mkdocs.yml, no site/ and no schemas of its own.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import subprocess
-import sys
-import sysconfig
-import venv
 from pathlib import Path
 
 import pytest
-
-REPO = Path(__file__).resolve().parents[2]
-
-
-def _run(cmd: list[str], cwd: Path, env: dict) -> subprocess.CompletedProcess:
-    result = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
-    assert result.returncode == 0, f"{cmd}\nstdout:\n{result.stdout}\nstderr:\n{result.stderr}"
-    return result
+from tests.package.conftest import REPO, run_ok
 
 
-@pytest.fixture(scope="module")
-def installed(tmp_path_factory) -> tuple[Path, dict]:
-    """A fresh venv outside the checkout with only the built wheel installed; returns (bin folder, environment)."""
-    base = tmp_path_factory.mktemp("pkg")
-    src = base / "src"
-    src.mkdir()
-    for name in ("pyproject.toml", "README.md"):
-        shutil.copy2(REPO / name, src / name)
-    shutil.copytree(REPO / "tools", src / "tools", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
-    dist = base / "dist"
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")}
-    _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(dist),
-          str(src)], base, env)
-    wheels = list(dist.glob("skillyard-*.whl"))
-    assert len(wheels) == 1, wheels
-
-    env_dir = base / "venv"
-    venv.EnvBuilder(with_pip=False).create(env_dir)
-    bindir = env_dir / "bin"
-    py = bindir / "python"
-    purelib = subprocess.run([py, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                             capture_output=True, text=True, check=True).stdout.strip()
-    Path(purelib, "_test_deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n", encoding="utf-8")
-    _run([sys.executable, "-m", "pip", "--python", str(py), "install", "--no-deps", "--no-index", "-q",
-          str(wheels[0])], base, env)
-    env.update(HOME=str(base / "home"), SKILLCLI_HOME=str(base / "skillhome"), PATH=f"{bindir}{os.pathsep}"
-               + env.get("PATH", ""))
-    return bindir, env
+def _run(cmd: list[str], cwd: Path, env: dict):
+    return run_ok(cmd, cwd, env)
 
 
 @pytest.mark.slow
 def test_installed_wheel_runs_the_whole_toolchain_outside_the_checkout(installed, tmp_path):
-    bindir, env = installed
+    bindir, env = installed.bindir, installed.env
     where = _run([str(bindir / "python"), "-c", "import skillyard; print(skillyard.__file__)"], tmp_path, env)
     assert not Path(where.stdout.strip()).resolve().is_relative_to(REPO), where.stdout
     assert Path(where.stdout.strip()).resolve().is_relative_to(bindir.parent.resolve())
