@@ -1,7 +1,7 @@
 """Targets contributed by installed Python packages (entry point group `skillyard.targets`), and installing them.
 
-The protocol is small on purpose. An entry point names an object, or a factory called with no arguments that
-returns one, with:
+The protocol is small on purpose. An entry point names an object, or a class or factory called with no arguments
+that returns one, with:
 
 - `name` (str): the target name, lower-case letters, digits and dashes (it becomes a folder name);
 - `description` (str, optional): one line for `skill adapter list`;
@@ -67,7 +67,7 @@ def _describe(exc: BaseException) -> str:
 def _load(ep):
     """The adapter object of one entry point (calling a factory); raises what the plugin raises."""
     obj = ep.load()
-    if not callable(getattr(obj, "emit", None)) and callable(obj):
+    if isinstance(obj, type) or (not callable(getattr(obj, "emit", None)) and callable(obj)):
         obj = obj()
     return obj
 
