@@ -74,14 +74,20 @@ def run(args) -> int:
         from skillyard.client.config import load_config
 
         api_url = load_config().github_api_url
+    import requests  # PyGithub's transport
     from github import GithubException  # PyGithub is imported here, at run time only
 
     try:
         result = publish.execute(plan, publish.connect(token, api_url), to_public=args.to_public)
     except GithubException as exc:
         message = exc.data.get("message") if isinstance(exc.data, dict) else str(exc.data)
-        raise SkillyardError(f"GitHub refused the request ({exc.status}): {message}",
+        raise SkillyardError(f"{api_url} refused the request ({exc.status}): {str(message)[:300]}",
                              "Check the token's scopes (repo / public_repo) and --registry.") from None
+    except requests.RequestException as exc:
+        # Nothing listening, a dropped connection, a timeout: say where, never a traceback.
+        raise SkillyardError(f"cannot reach the GitHub API at {api_url} ({type(exc).__name__}); nothing was published",
+                             "Check --api-url (or github.api_url / $SKILL_GITHUB_API_URL) and your network, then run "
+                             "`skill publish` again.") from None
     if args.json:
         print_json({**result, "dry_run": False, "plan": plan.to_dict()})
     else:
