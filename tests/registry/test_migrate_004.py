@@ -254,20 +254,22 @@ def test_a_failing_write_puts_the_folder_back(tmp_path, capsys, monkeypatch):
 CODE = "export async function execute(p) {\n  return { output: p };\n}\n"
 
 
-@given(before=st.text(alphabet="ab #\n`~-", max_size=80), after=st.text(alphabet="ab #\n-", max_size=80),
+@given(before=st.text(alphabet="ab #\n\r\x0c\u2028`~-", max_size=80),
+       after=st.text(alphabet="ab #\n\r\x0c\u2028-", max_size=80),
        fence=st.sampled_from(["```", "````", "~~~"]), lang=st.sampled_from(["ts", "typescript", "js", "javascript"]))
 def test_the_block_is_found_and_only_it_is_replaced(before, after, fence, lang):
     before = before if before.endswith("\n") or not before else before + "\n"
-    if code_blocks(before) or any(line.lstrip(" ").startswith(("```", "~~~")) for line in before.splitlines()):
+    if code_blocks(before) or "`" in before or "~" in before:
         return  # a fence opened before would swallow ours: not this property
     body = f"{before}{fence}{lang}\n{CODE}{fence}\n{after}"
     block = entry_block(body)
     assert block is not None and block.code == CODE and block.suffix == ("ts" if lang[0] == "t" else "js")
-    assert body_without(body, block) == before + block_pointer(block) + after
+    assert body_without(body, block) == before + block_pointer(block, body) + after
 
 
-def block_pointer(block) -> str:
-    return f"The implementation is in [`{block.path}`]({block.path}) (`resources.entry` in skill.yaml).\n"
+def block_pointer(block, body: str) -> str:
+    newline = "\r\n" if "\r\n" in body else "\n"
+    return f"The implementation is in [`{block.path}`]({block.path}) (`resources.entry` in skill.yaml).{newline}"
 
 
 @given(st.text(max_size=300))

@@ -18,9 +18,10 @@ MAX_METADATA_BYTES = 256 * 1024
 # The fence languages of the code the design runs, and the file each becomes.
 CODE_LANGS = {"typescript": "ts", "ts": "ts", "javascript": "js", "js": "js"}
 # The design's "基本格式": the implementation is the block exporting `execute`; any other block is an example.
-_ENTRY = re.compile(r"^\s*export\s+(?:default\s+)?(?:async\s+)?function\s*\*?\s*execute\s*\(", re.MULTILINE)
+_ENTRY = re.compile(r"^[ \t]*export\s+(?:default\s+)?(?:async\s+)?function\s*\*?\s*execute\s*\(", re.MULTILINE)
 _FENCE_OPEN = re.compile(r"^( {0,3})(`{3,}|~{3,})[ \t]*([^`\s]*)[^\r\n]*$")
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n|$)")
+_OTHER_BREAKS = re.compile("[\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")  # str.splitlines splits there; Markdown does not
 LEGACY_ENTRIES = ("scripts/execute.ts", "scripts/execute.js", "scripts/main.ts", "scripts/main.js",
                   "scripts/index.ts", "scripts/index.js")
 SECURITY_COPIED = ("timeout_ms", "memory_mb", "environment", "requires_filesystem", "network_allowlist")
@@ -60,7 +61,10 @@ class CodeBlock:
 
 def code_blocks(body: str) -> list[CodeBlock]:
     """Every top-level fenced TypeScript/JavaScript block (CommonMark's fence rule; an unclosed one runs to the end)."""
-    lines = [(m.start(), m.group()) for m in _LINE.finditer(body) if m.group()]
+    lines, offset = [], 0
+    for line in _lines(body) if _OTHER_BREAKS.search(body) else body.splitlines(keepends=True):
+        lines.append((offset, line))
+        offset += len(line)
     out: list[CodeBlock] = []
     index = 0
     while index < len(lines):
@@ -71,6 +75,7 @@ def code_blocks(body: str) -> list[CodeBlock]:
                                                                                  len(opening.group(2)):]):
             continue
         fence, indent = opening.group(2), len(opening.group(1))
+        dedent = re.compile(f"^ {{0,{indent}}}") if indent else None
         content: list[str] = []
         end = len(body)
         while index < len(lines):
@@ -82,11 +87,16 @@ def code_blocks(body: str) -> list[CodeBlock]:
                     not stripped.strip(fence[0]).strip():
                 end = offset + len(inner)
                 break
-            content.append(re.sub(f"^ {{0,{indent}}}", "", inner))
+            content.append(dedent.sub("", inner) if dedent else inner)
         lang = opening.group(3).lower()
         if lang in CODE_LANGS:
             out.append(CodeBlock(start, end, "".join(content), CODE_LANGS[lang]))
     return out
+
+
+def _lines(body: str) -> list[str]:
+    """Lines split at CR, LF and CR LF only (str.splitlines also splits at form feeds and other separators)."""
+    return [m.group() for m in _LINE.finditer(body) if m.group()]
 
 
 def entry_block(body: str, file: str = "SKILL.md") -> CodeBlock | None:
