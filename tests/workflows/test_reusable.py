@@ -8,6 +8,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -255,6 +256,47 @@ def test_validate_scope_check_uses_the_skills_dir_input(tmp_path):
     assert "files in skill folders: 1; elsewhere: 3" in result.stdout
     assert "::warning::" in result.stdout and "outside catalog/" in result.stdout
 
+
+
+def _skills_dir_check() -> str:
+    found = {}
+    for name, job in (("validate", "validate"), ("publish", "registry")):
+        steps = load(WORKFLOWS / f"reusable-{name}.yml")["jobs"][job]["steps"]
+        names = [step.get("name", "") for step in steps]
+        at = names.index("Check that the skills-dir input matches the registry's settings")
+        assert at < min(i for i, n in enumerate(names) if n.startswith(("Validate", "Rebuild"))), name
+        assert steps[at]["env"] == {"SKILLS_DIR": "${{ inputs.skills-dir }}"}
+        found[name] = steps[at]["run"]
+    assert found["validate"] == found["publish"]
+    return found["validate"]
+
+
+@pytest.mark.parametrize(("settings", "given", "ok"), [
+    (None, "skills", True),
+    ('[tool.skillyard]\nskills_dir = "catalog"\n', "catalog", True),
+    ('[tool.skillyard]\nskills_dir = "catalog"\n', "catalog/", True),
+    ('[tool.skillyard]\nskills_dir = "catalog"\n', "skills", False),
+    (None, "catalog", False),
+    ('[tool.skillyard\nskills_dir = "catalog"\n', "skills", False),     # broken TOML: a message, no traceback
+])
+def test_the_skills_dir_input_must_match_the_registrys_settings(tmp_path, settings, given, ok):
+    """A caller whose skills-dir disagrees with the registry's own setting is refused before anything is built,
+    so the scope check and the build never look at different folders."""
+    if settings is not None:
+        (tmp_path / "pyproject.toml").write_text(settings, encoding="utf-8")
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "python").write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n', encoding="utf-8")
+    (bin_dir / "python").chmod(0o755)
+    result = subprocess.run(["bash", "-e", "-c", _skills_dir_check()], cwd=tmp_path, capture_output=True, text=True,
+                            timeout=120, env={"PATH": f"{bin_dir}{os.pathsep}/usr/bin:/bin", "SKILLS_DIR": given,
+                                              "HOME": str(tmp_path)})
+    assert "Traceback" not in result.stderr, result.stderr
+    if ok:
+        assert result.returncode == 0 and "matches" in result.stdout, result.stdout + result.stderr
+    else:
+        assert result.returncode == 1 and result.stdout.startswith("::error::"), result.stdout + result.stderr
+        assert "pyproject.toml" in result.stdout
 
 # ---- the pin init-registry writes ---------------------------------------------------------------------------
 
