@@ -11,7 +11,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 from tests.registry.conftest import git
 
@@ -141,14 +141,17 @@ BAD_OPTIONS = [
     (["--name", "x" * 65], "--name"),
     (["--description", "two\nlines"], "--description"),
     (["--description", "bell\x07"], "--description"),
+    (["--description", "hidden \u202e bidi"], "--description"),
     (["--host", "github"], "--repository"),
-    (["--repository", "a/b", "--host", "github-enterprise"], "raw_url"),
-    (["--repository", "a/b", "--raw-url", "ftp://raw.example"], "raw_url"),
-    (["--repository", "a/b", "--raw-url", "https://user:pw@raw.example"], "raw_url"),
-    (["--repository", "a/b", "--raw-url", "https://raw.example/{x}"], "raw_url"),
-    (["--host", "static", "--files-url", "https://cdn.example/x?token=1"], "files_url"),
+    (["--repository", "a/b", "--host", "github-enterprise"], "--raw-url"),
+    (["--repository", "a/b", "--raw-url", "ftp://raw.example"], "--raw-url"),
+    (["--repository", "a/b", "--raw-url", "https://user:pw@raw.example"], "--raw-url"),
+    (["--repository", "a/b", "--raw-url", "https://raw.example/{x}"], "--raw-url"),
+    (["--host", "static", "--files-url", "https://cdn.example/x?token=1"], "--files-url"),
     (["--host", "static", "--raw-url", "https://raw.example"], "--raw-url"),
     (["--repository", "a/b", "--files-url", "https://cdn.example"], "--files-url"),
+    (["--repository", "a/b", "--repository-url", "javascript:alert(1)"], "--repository-url"),
+    (["--host", "static", "--files-url", "https://cdn.example/\nx"], "--files-url"),
 ]
 
 
@@ -302,6 +305,10 @@ def test_slugify_gives_a_valid_name_or_nothing(text):
 
 
 @given(st.text(max_size=120))
+@example("\ufffe")
+@example("right-to-left \u202e override")
+@example("emoji \U0001F600 and \u00e9")
+@example('quotes " and \\ and \' and # and : and ]] and """')
 def test_any_description_is_refused_or_round_trips_through_toml(description):
     options = InitOptions(name="reg", description=description)
     try:

@@ -58,10 +58,11 @@ def check_options(options: InitOptions) -> None:
         raise UsageError(f"--name {options.name!r} is not a registry name",
                          f"Use lowercase letters, digits and single hyphens (at most {MAX_NAME}), e.g. "
                          f"{slugify(options.name) or 'team-skills'!r}.")
-    text = options.description
-    if len(text) > MAX_DESCRIPTION or any(unicodedata.category(c) in ("Cc", "Cs", "Zl", "Zp") for c in text):
-        raise UsageError("--description must be one line of at most 500 characters without control characters",
-                         "Shorten it, or write the longer text into README.md afterwards.")
+    for flag, text in (("--description", options.description), ("--raw-url", options.raw_url),
+                       ("--files-url", options.files_url), ("--repository-url", options.repository_url)):
+        if text is not None and (len(text) > MAX_DESCRIPTION or not _plain_line(text)):
+            raise UsageError(f"{flag} must be one line of at most {MAX_DESCRIPTION} characters without control "
+                             "or invisible characters", "Shorten it, or write longer text into README.md afterwards.")
     if options.repository is not None:
         owner, _, repo = options.repository.partition("/")
         if not OWNER_RE.fullmatch(owner) or not REPO_RE.fullmatch(repo) or repo in (".", ".."):
@@ -79,6 +80,12 @@ def check_options(options: InitOptions) -> None:
                              "--raw-url is for github and github-enterprise, --files-url for static; leave it out.")
     if host != "static" and not options.repository:
         raise UsageError(f"--host {host} needs --repository owner/name", "Add --repository, or use --host static.")
+
+
+def _plain_line(text: str) -> bool:
+    """No control, format (bidi), surrogate, private-use or unassigned character and no line break: none belongs
+    in a one-line setting, and TOML, YAML and HTML each refuse or hide some of them."""
+    return not any(unicodedata.category(c)[0] == "C" or unicodedata.category(c) in ("Zl", "Zp") for c in text)
 
 
 def host_of(options: InitOptions) -> str:
@@ -114,8 +121,14 @@ def check_config(text: str) -> None:
     try:
         config.repository_block()
         config.policy()
-    except SkillyardError as exc:
-        raise UsageError(exc.message.removeprefix("pyproject.toml: "), exc.fix) from None
+        if "repository_url" in section:  # the build copies it as is; a link on every skill page must be http(s)
+            config._http_url("repository_url", section["repository_url"])
+    except SkillyardError as exc:  # name the option the user typed, not only the setting it became
+        message = exc.message.split(": ", 1)[-1]
+        for key in ("raw_url", "files_url", "repository_url", "repository", "host"):
+            flag = "--" + key.replace("_", "-")
+            message = message.replace(f"`{key}`", f"{flag} ({key} in [tool.skillyard])")
+        raise UsageError(message, exc.fix) from None
 
 
 def registry_url(options: InitOptions) -> str:
