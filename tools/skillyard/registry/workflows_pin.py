@@ -7,4 +7,4 @@ and that its reusable workflows accept every input the caller templates pass.
 """
 
 WORKFLOWS_REPOSITORY = "skillyard/registry"
-WORKFLOWS_REF = "39f13edd8f7c451dedc4f1150ea402d12c9795fd"  # the commit that added the reusable workflows
+WORKFLOWS_REF = "2841db2dec4ff3b082ae434514390de17c553785"  # the latest commit that changed the reusable workflows
