@@ -18,7 +18,7 @@ MAX_METADATA_BYTES = 256 * 1024
 # The fence languages of the code the design runs, and the file each becomes.
 CODE_LANGS = {"typescript": "ts", "ts": "ts", "javascript": "js", "js": "js"}
 # The design's "基本格式": the implementation is the block exporting `execute`; any other block is an example.
-_ENTRY = re.compile(r"^[ \t]*export\s+(?:default\s+)?(?:async\s+)?function\s*\*?\s*execute\s*\(", re.MULTILINE)
+_ENTRY = re.compile(r"^[ \t]*export\s+(?:default\s+)?(?:async\s+)?function(?:\s*\*)?\s*execute\s*\(", re.MULTILINE)
 _FENCE_OPEN = re.compile(r"^( {0,3})(`{3,}|~{3,})[ \t]*([^`\s]*)[^\r\n]*$")
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n|$)")
 _OTHER_BREAKS = re.compile("[\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")  # str.splitlines splits there; Markdown does not
