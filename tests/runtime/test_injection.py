@@ -149,3 +149,14 @@ def test_repository_skills_all_reach_the_index():
     result = _scan(repo_skills)
     assert len(result.skills) == 14 and result.report["broken"] == []
     assert prompt.render(result.skills, "xml").count("<skill>") == 14
+
+
+def test_generated_system_md_never_offers_the_bookkeeping(tmp_path):
+    from skillyard.client import targets
+
+    folder = make_skill(tmp_path, "demo")
+    (folder / "notes.md").write_text("notes\n", encoding="utf-8")
+    for name in ("skill.lock.json", "evolution.json"):
+        (folder / name).write_text("{}", encoding="utf-8")
+    system = targets.generate(load_skill(folder, Policy()), "openai")["system.md"]
+    assert "- notes.md" in system and "skill.lock.json" not in system and "evolution.json" not in system
