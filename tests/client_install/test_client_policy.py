@@ -58,13 +58,97 @@ def test_name_unlike_its_folder_warns(tmp_path, skill_cli, user_home):
     assert skill_cli("install", str(source), "--strict", "--force").code != 0
 
 
-def test_uppercase_name_is_refused_with_a_fix(tmp_path, skill_cli, user_home):
-    """The name becomes the installed folder: the store's lowercase rule is safety (case-insensitive disks)."""
-    source = make_skill(tmp_path / "src", "Odd-Name")
+def test_an_odd_name_installs_under_its_slug_with_a_warning(tmp_path, skill_cli, user_home):
+    """Runtimes tolerate `Odd_Name`: it installs as `odd-name` (the folder stays one safe, lowercase component,
+    so two names differing by case never meet on a case-insensitive disk), with a warning; --strict refuses."""
+    source = make_skill(tmp_path / "src", "Odd_Name", folder="odd-name")
+    result = skill_cli("install", str(source), "--json")
+    assert result.code == 0, result.err
+    outcome = json.loads(result.out)["skills"][0]
+    assert outcome["name"] == "odd-name"
+    assert any("installed as `odd-name`" in w and "--strict" in w for w in outcome["warnings"]), outcome["warnings"]
+    assert "name: Odd_Name" in (installed(user_home, "odd-name") / "SKILL.md").read_text()
+    assert skill_cli("uninstall", "odd-name").code == 0
+    strict = skill_cli("install", str(source), "--strict")
+    assert strict.code != 0 and "Traceback" not in strict.err and "without --strict" in strict.err
+    assert not installed(user_home, "odd-name").exists()
+
+
+def test_a_name_that_is_a_path_is_still_refused(tmp_path, skill_cli, user_home):
+    source = make_skill(tmp_path / "src", "x", folder="plain")
+    (source / "SKILL.md").write_text("---\nname: ../../escape\ndescription: Does one thing well.\n---\nDo it.\n")
+    result = skill_cli("install", str(source))
+    assert result.code != 0 and "Traceback" not in result.err and "`name`" in result.err
+    assert not (user_home / ".claude").exists() and not (tmp_path / "escape").exists()
+
+
+def test_bad_optional_metadata_warns_instead_of_refusing(tmp_path, skill_cli, user_home):
+    source = make_skill(tmp_path / "src", "meta-skill")
+    (source / "skill.yaml").write_text('schema_version: "1.0"\nversion: "1.0.0"\nhomepage: not a url\n'
+                                       'author: 5\ntags: ["Not A Tag!"]\n')
+    result = skill_cli("install", str(source), "--json")
+    assert result.code == 0, result.err
+    warnings = " ".join(json.loads(result.out)["skills"][0]["warnings"])
+    assert "homepage" in warnings and "author" in warnings
+    assert installed(user_home, "meta-skill").is_dir()
+    strict = skill_cli("install", str(source), "--strict", "--force")
+    assert strict.code != 0 and "homepage" in strict.err
+
+
+def test_bad_inputs_metadata_still_refuses(tmp_path, skill_cli, user_home):
+    """Inputs are acted on by the client: a malformed declaration is not informational metadata."""
+    source = make_skill(tmp_path / "src", "inputs-skill")
+    (source / "skill.yaml").write_text('schema_version: "1.0"\nversion: "1.0.0"\ninputs: 5\n')
     result = skill_cli("install", str(source))
     assert result.code != 0 and "Traceback" not in result.err
-    assert "`name`" in result.err and "odd-name" in result.err
-    assert not (user_home / ".claude" / "skills").exists() or not any((user_home / ".claude" / "skills").iterdir())
+    assert not installed(user_home, "inputs-skill").exists()
+
+
+def test_a_github_tarball_over_the_download_cap_is_refused_naming_the_key(git_server, skill_cli, user_home,
+                                                                          configure):
+    import os
+
+    noise = os.urandom(3 * MIB)  # does not compress: the tarball itself is over the cap
+    git_server.create_repo("acme", "bulky", {"SKILL.md": "---\nname: bulky\ndescription: Big.\n---\nBig.\n",
+                                             "data.bin": noise})
+    configure("install.max_download_bytes", 2 * MIB)
+    result = skill_cli("install", "github:acme/bulky")
+    assert result.code != 0 and "Traceback" not in result.err
+    assert "install.max_download_bytes" in result.err and "nothing was installed" in result.err
+    assert not installed(user_home, "bulky").exists()
+    configure("install.max_download_bytes", 4 * MIB)
+    assert skill_cli("install", "github:acme/bulky").code == 0
+    assert (installed(user_home, "bulky") / "data.bin").read_bytes() == noise
+
+
+def test_the_download_cap_defaults_to_ten_mib(skill_home):
+    from skillyard.client.config import load_config
+    from skillyard.client.install import download_cap
+
+    assert download_cap(load_config()) == 10 * MIB
+
+
+def test_a_registry_entry_over_the_clients_limits_is_refused_before_download(git_server, skill_cli, user_home,
+                                                                             configure):
+    """The registry published it under its own policy; the client still holds it to the client's limits."""
+    from tests.support.registry import publish_registry, registry_url
+
+    files = {"SKILL.md": "---\nname: many\ndescription: Many files.\n---\nMany.\n"}
+    files.update({f"refs/r{i}.md": f"# {i}\n" for i in range(12)})
+    publish_registry(git_server, "acme", "skills", [{"name": "many", "description": "Many files.",
+                                                     "version": "1.0.0", "files": files}], name="acme")
+    configure.source("acme", registry_url(git_server, "acme", "skills"))
+    configure("install.max_files", 10)
+    result = skill_cli("install", "many")
+    assert result.code != 0 and "Traceback" not in result.err
+    assert "install.max_files" in result.err and "13 files" in result.err
+    assert not git_server.requests("/refs/"), "files were downloaded before the check"
+    assert not installed(user_home, "many").exists()
+    configure("install.max_files", 1000)
+    configure("install.max_download_bytes", 50)
+    result = skill_cli("install", "many")
+    assert result.code != 0 and "install.max_download_bytes" in result.err
+    assert not installed(user_home, "many").exists()
 
 
 def test_seven_mib_installs_but_the_registry_refuses_to_publish(tmp_path, skill_cli, user_home):

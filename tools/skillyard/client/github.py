@@ -91,7 +91,8 @@ class Archive:
 
 def _refuse(name: str, why: str) -> SkillyardError:
     return SkillyardError(f"Refusing the archive: member {name!r} {why}; nothing was installed.",
-                          "The repository's tarball is malformed or malicious; do not install from it.")
+                          "The archive (a repository's tarball or your file) is malformed or malicious; do not "
+                          "install from it.")
 
 
 def _strip_top(name: str) -> str:
@@ -166,9 +167,11 @@ def _open_tar(data: bytes, limit: int) -> tarfile.TarFile:
     return tarfile.open(fileobj=_CappedStream(inner, limit), mode="r:", tarinfo=_BoundedTarInfo)
 
 
-def read_archive(data: bytes, *, max_stream: int | None = None) -> Archive:
+def read_archive(data: bytes, *, max_stream: int | None = None, strip_top: bool = True) -> Archive:
     """Read a .tar(.gz) into memory. Absolute and `..` names anywhere refuse the whole archive; links and
-    special files are only recorded here, and judged for the chosen skill folder by `skill_files`."""
+    special files are only recorded here, and judged for the chosen skill folder by `folder_files`.
+    `strip_top` drops the `<repo>-<sha>/` folder of a GitHub tarball; a user's own archive keeps its layout."""
+    top = _strip_top if strip_top else (lambda name: name)
     try:
         tar = _open_tar(data, max_stream or MAX_STREAM_BYTES)
     except (tarfile.TarError, EOFError, OSError) as exc:
@@ -182,13 +185,13 @@ def read_archive(data: bytes, *, max_stream: int | None = None) -> Archive:
         try:
             for count, member in enumerate(tar):
                 if count >= MAX_MEMBERS:
-                    raise _refuse(member.name, f"is past the limit of {MAX_MEMBERS} entries")
+                    raise _refuse(member.name, f"is past the limit of {MAX_MEMBERS:,} entries")
                 name = member.name
                 if name.startswith("/") or re.match(r"^[A-Za-z]:", name) or "\\" in name:
                     raise _refuse(name, "has an absolute path")
                 if ".." in name.split("/"):
                     raise _refuse(name, "climbs out with `..`")
-                rel = _strip_top(name).strip("/")
+                rel = top(name).strip("/")
                 rel = posixpath.normpath(rel) if rel else ""
                 if rel in ("", ".") or member.isdir():
                     continue
@@ -199,7 +202,7 @@ def read_archive(data: bytes, *, max_stream: int | None = None) -> Archive:
                 elif member.islnk():
                     if member.linkname.startswith("/") or ".." in member.linkname.split("/"):
                         raise _refuse(name, f"hard-links to {member.linkname!r}")
-                    links[rel] = ("hard", _strip_top(member.linkname))
+                    links[rel] = ("hard", top(member.linkname).strip("/"))
                 elif member.isfile():
                     total += member.size
                     if total > MAX_TOTAL_BYTES:
@@ -231,33 +234,53 @@ def zlib_error():
     return zlib.error
 
 
-def find_skill_folder(archive_paths: list[str], ref: GitHubRef) -> str:
-    """The repo-relative folder holding the skill (a SKILL.md, or a design-000 skill.yaml alone): the given path,
-    else the root, else the folder named like the repository, else the only one found."""
-    skill_mds = sorted(p for p in archive_paths if posixpath.basename(p) in ("SKILL.md", "skill.md", "skill.yaml"))
-    folders = sorted({posixpath.dirname(p) for p in skill_mds}, key=lambda f: (f.count("/"), f))
-    if ref.path:
-        if ref.path in folders:
-            return ref.path
-        raise SkillyardError(f"{ref.slug}@{ref.ref} has no SKILL.md or skill.yaml in {ref.path}/.",
+SKILL_FILES = ("SKILL.md", "skill.md", "skill.yaml")
+
+
+def skill_folders(archive_paths: list[str]) -> list[str]:
+    """Folders holding a SKILL.md (or a design-000 skill.yaml alone), shallowest first."""
+    found = {posixpath.dirname(p) for p in archive_paths if posixpath.basename(p) in SKILL_FILES}
+    return sorted(found, key=lambda f: (f.count("/"), f))
+
+
+def choose_folder(archive_paths: list[str], *, path: str, preferred: str, what: str, name_one: str) -> str:
+    """The folder holding the skill: `path` when given, else the root, else the folder called `preferred`,
+    else the only one found; several is an error naming them and how to pick (`name_one` shows the form)."""
+    folders = skill_folders(archive_paths)
+    if path:
+        if path in folders:
+            return path
+        raise SkillyardError(f"{what} has no SKILL.md or skill.yaml in {path}/.",
                              "Check the path; folders with a SKILL.md or skill.yaml: " + (", ".join(f or "." for f in folders) or "none"))
     if "" in folders:
         return ""
-    named = [f for f in folders if posixpath.basename(f) == ref.repo]
+    named = [f for f in folders if preferred and posixpath.basename(f) == preferred]
     if named:
         return named[0]
     if len(folders) == 1:
         return folders[0]
     if not folders:
-        raise SkillyardError(f"{ref.slug}@{ref.ref} holds no SKILL.md or skill.yaml.", "Check the repository and the ref.")
-    raise SkillyardError(f"{ref.slug}@{ref.ref} holds several skills: {', '.join(folders)}.",
-                         f"Name one: github:{ref.slug}/<path>@{ref.ref}.")
+        raise SkillyardError(f"{what} holds no SKILL.md or skill.yaml.", "Check the archive (and the ref).")
+    raise SkillyardError(f"{what} holds several skills: {', '.join(folders)}.", f"Name one: {name_one}.")
+
+
+def find_skill_folder(archive_paths: list[str], ref: GitHubRef) -> str:
+    """The repo-relative folder holding the skill: the ref's path, else the root, else the folder named like the
+    repository, else the only one found."""
+    return choose_folder(archive_paths, path=ref.path, preferred=ref.repo, what=f"{ref.slug}@{ref.ref}",
+                         name_one=f"github:{ref.slug}/<path>@{ref.ref}")
 
 
 def skill_files(data: bytes, ref: GitHubRef) -> tuple[str, dict[str, tuple[bytes, bool]], str | None]:
     """(folder, {path inside the skill folder: (bytes, executable)}, commit) from a tarball, safely."""
     archive = read_archive(data)
     folder = find_skill_folder(list(archive.files) + list(archive.links), ref)
+    return folder, folder_files(archive, folder), archive.commit
+
+
+def folder_files(archive: Archive, folder: str) -> dict[str, tuple[bytes, bool]]:
+    """{path inside `folder`: (bytes, executable)} of an archive read by `read_archive` or `archive.read_zip`:
+    every path under the shared rule, special files refused, links kept as copies only when they stay inside."""
     if folder and path_problem(folder):
         raise _refuse(folder, path_problem(folder))
     prefix = folder + "/" if folder else ""
@@ -284,7 +307,7 @@ def skill_files(data: bytes, ref: GitHubRef) -> tuple[str, dict[str, tuple[bytes
         files[rel[len(prefix):]] = files[source]
     for inner, problem in path_set_problems(files):
         raise _refuse(prefix + inner, problem)
-    return folder, dict(sorted(files.items())), archive.commit
+    return dict(sorted(files.items()))
 
 
 def _installable(inner: str, rel: str) -> bool:

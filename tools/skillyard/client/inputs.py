@@ -131,6 +131,8 @@ def resolve(declared: list[dict] | None, *, cli: dict[str, str] | None = None, c
         what = ", ".join(f"`{d['name']}`" for d in missing)
         hint = f" ({first['description']})" if first.get("description") else ""
         raise SkillyardError(f"Skill {skill} needs a value for the required input {what}{hint}; nothing was installed.",
-                             f"Pass --input {first['name']}=<{first.get('type', 'string')}> or set it in the "
-                             f"per-skill config (skills.{skill}.inputs).")
+                             f"Pass --input {first['name']}=<{first.get('type', 'string')}>, or save it as the "
+                             f"key `inputs.{skill}.{first['name']}` in the client's config.yaml "
+                             f"($SKILLCLI_HOME, default ~/.skillcli): "
+                             f"`inputs: {{{skill}: {{{first['name']}: <value>}}}}`.")
     return values

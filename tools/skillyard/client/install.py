@@ -10,6 +10,7 @@ A skill.yaml-only package (design 000) gains, right after verification, the SKIL
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from skillyard.client import lockfile, store
 from skillyard.client import mcp as mcp_mod
 from skillyard.client.store import StagedFile
 from skillyard.errors import SkillyardError
+from skillyard.format.policy import INSTALL_TOLERATED_RULES
 
 RENDERED = ("SKILL.md", "skill.md")
 
@@ -34,6 +36,7 @@ class Candidate:
     mcp_deps: list[dict] = field(default_factory=list)
     description: str = ""
     warnings: list[str] = field(default_factory=list)  # registry-policy findings the client tolerates
+    meta: dict = field(default_factory=dict)  # the merged metadata (license, tags, ...) for `skill info`
 
 
 @dataclass
@@ -132,7 +135,7 @@ def summarize_errors(errors, *, with_lines: bool = False) -> str:
 # `install.strict`. Everything else that validation calls an error (paths, links, invisible characters, YAML,
 # encoding, ...) is safety and always refuses.
 
-TOLERATED_RULES = frozenset({"name-format", "description-format", "name-folder-mismatch"})
+TOLERATED_RULES = INSTALL_TOLERATED_RULES  # format/policy.py: the list is policy, not install code
 LIMIT_KEYS = {"package-too-large": "install.max_total_bytes", "file-too-large": "install.max_file_bytes",
               "too-many-files": "install.max_files"}
 
@@ -179,16 +182,36 @@ def judge(package, *, where: str, strict: bool, with_lines: bool = False) -> lis
             for f in tolerated]
 
 
-def _check_folder_name(name: object, *, where: str) -> None:
-    """The name becomes the installed folder's name, so the store's rule (lowercase, no paths) is safety, not
-    policy: an uppercase name would collide with its lowercase twin on a case-insensitive disk."""
+def folder_name(name: object, *, where: str, strict: bool) -> tuple[str, list[str]]:
+    """The installed folder's name for a skill `name`, and a warning when it is not the name itself.
+
+    A standard name is its own folder. An odd name runtimes tolerate (`Odd_Name`, `PDF Tools`: one plain
+    component, no path, no control or invisible character) installs as its slug (`odd-name`), so two names that
+    differ only by case never meet on a case-insensitive disk; `--strict` refuses it. Anything else is refused."""
+    import unicodedata
+
+    from skillyard.format.paths import component_problem, is_hidden, path_problem
+
     try:
-        store.check_name(name)
+        return store.check_name(name), []
     except SkillyardError as exc:
-        hint = f" (e.g. `{name.lower()}`)" if isinstance(name, str) and store.NAME_RE.match(name.lower()) else ""
-        raise SkillyardError(f"{where}: SKILL.md `name`: {exc.message}; nothing was installed.",
-                             f"Rename the skill to lowercase letters, digits and hyphens{hint} in SKILL.md "
-                             "(and its folder).") from None
+        refusal = exc
+    slug = ""
+    if (isinstance(name, str) and len(name) <= store.MAX_NAME and "/" not in name and not is_hidden(name)
+            and not component_problem(name) and not path_problem(name)):
+        ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().lower()
+        slug = re.sub(r"[^a-z0-9]+", "-", ascii_name).strip("-")
+    if not slug or not store.NAME_RE.match(slug) or component_problem(slug):
+        raise SkillyardError(f"{where}: SKILL.md `name`: {refusal.message}; nothing was installed.",
+                             "Rename the skill to lowercase letters, digits and hyphens in SKILL.md (and its "
+                             "folder).") from None
+    if strict:
+        raise SkillyardError(f"{where}: SKILL.md `name` {name!r} is not a standard skill name (lowercase letters, "
+                             "digits and single hyphens); nothing was installed.",
+                             f"Runtimes tolerate it (it would install as `{slug}`); install without --strict to "
+                             f"accept it, or rename the skill to `{slug}`.")
+    return slug, [f"{where}: SKILL.md `name` {name!r} is not a standard skill name; installed as `{slug}` "
+                  "(runtimes tolerate it; `--strict` refuses it)"]
 
 
 def _env_name(key: str) -> str:
@@ -199,14 +222,18 @@ def _env_name(key: str) -> str:
 
 def from_local(path: Path, config=None, *, strict: bool | None = None) -> Candidate:
     """A local skill folder, validated first with the client's policy: a safety error refuses the install."""
+    from skillyard.client import archive
     from skillyard.format import load_skill
 
+    if not Path(path).is_dir() and archive.is_archive_ref(str(path)):  # a lock entry of an archive install
+        return from_archive(str(path), config, strict=strict)
     folder = Path(path).resolve()
     if not folder.is_dir():
         raise SkillyardError(f"{path} is not a folder.", "Give the path to a skill folder (the one holding SKILL.md).")
     package = load_skill(folder, client_policy(config))
-    warnings = judge(package, where=str(path), strict=is_strict(config, strict), with_lines=True)
-    _check_folder_name(package.name, where=str(path))
+    strict = is_strict(config, strict)
+    warnings = judge(package, where=str(path), strict=strict, with_lines=True)
+    name, renamed = folder_name(package.name, where=str(path), strict=strict)
     files = []
     for entry in package.files:
         real = os.path.realpath(folder / entry.path)
@@ -216,10 +243,10 @@ def from_local(path: Path, config=None, *, strict: bool | None = None) -> Candid
             files.append(StagedFile(entry.path, handle.read(), entry.executable))
     verify_files(files, [f.to_dict() for f in package.files], integrity=package.integrity(), what=str(path))
     files = with_generated_skill_md(files, where=str(path))
-    return Candidate(package.name, str(package.data.get("version") or "0.0.0"),
+    return Candidate(name, str(package.data.get("version") or "0.0.0"),
                      {"type": "local", "path": str(folder), "integrity": package.integrity()}, files,
                      list(package.data.get("inputs") or []), list(package.data.get("mcp_deps") or []),
-                     str(package.data.get("description") or ""), warnings)
+                     str(package.data.get("description") or ""), [*warnings, *renamed], dict(package.data))
 
 
 MANIFEST = "skill.yaml"
@@ -307,48 +334,76 @@ def from_github(ref_text: str, config, *, commit: str | None = None, path: str |
     if path is not None:
         ref = github.GitHubRef(ref.owner, ref.repo, path, ref.ref)
     url = github.tarball_url(config.github_codeload_url, ref, commit)
-    data = download(url, config, token=_github_token(config))
+    data = download_capped(url, config, token=_github_token(config), what=f"github:{ref.slug}")
     folder, raw, archive_commit = github.skill_files(data, ref)
-    files = [StagedFile(p, content, executable) for p, (content, executable) in raw.items()]
-    store.check_paths([item.path for item in files])
-    # The name first (the check folder is named after it), then validate like a local folder, in a private one.
-    name = _frontmatter_of(files, ref.slug).get("name")
-    if not isinstance(name, str) or not name:
-        raise SkillyardError(f"The SKILL.md (or skill.yaml) in {ref.slug}/{folder or '.'} has no `name`.",
-                             "Ask the author to add `name:` to the frontmatter or skill.yaml.")
-    meta, warnings = _check_package(files, name, where=f"github:{ref.slug}/{folder}".rstrip("/"), config=config,
-                                    strict=strict)
-    actual = integrity_of(files)  # over the published files: what the source pins, before SKILL.md is generated
-    files = with_generated_skill_md(files, where=f"github:{ref.slug}/{folder}".rstrip("/"))
+    where = f"github:{ref.slug}/{folder}".rstrip("/")
+    candidate = _from_archive_files(raw, where=where, config=config, strict=strict)
+    actual = candidate.source["integrity"]
     if integrity and actual != integrity:
         raise SkillyardError(f"github:{ref.slug}@{commit}: the skill's integrity {actual} does not match the "
                              f"locked {integrity}; nothing was installed.",
                              "The repository's history was rewritten or the archive was tampered with.")
-    source = {"type": "github", "url": ref.url, "commit": archive_commit or commit or ref.ref,
-              "path": folder, "integrity": actual}
+    candidate.source = {"type": "github", "url": ref.url, "commit": archive_commit or commit or ref.ref,
+                        "path": folder, "integrity": actual}
     if ref.ref != "HEAD":
-        source["ref"] = ref.ref  # what `skill update` follows (a branch or tag moves; a commit stays put)
-    return Candidate(name, str(meta.get("version") or "0.0.0"), source, files,
+        candidate.source["ref"] = ref.ref  # what `skill update` follows (a branch or tag moves; a commit stays put)
+    return candidate
+
+
+def from_archive(ref_text: str, config, *, strict: bool | None = None) -> Candidate:
+    """A skill out of a local .zip/.tar.gz/.tgz/.tar (design 001 §8.1), read by the same code and rules as a
+    GitHub tarball (see `client.archive`); `ARCHIVE/folder` picks one of several skills."""
+    from skillyard.client import archive
+
+    split = archive.split_ref(ref_text)
+    if split is None:
+        raise SkillyardError(f"{ref_text} is not an archive file.", "Give a .zip, .tar.gz, .tgz or .tar file.")
+    path, inner = split
+    path = path.resolve()
+    folder, raw = archive.skill_files(path, inner, max_bytes=download_cap(config))
+    where = f"{path}/{folder}".rstrip("/")
+    candidate = _from_archive_files(raw, where=where, config=config, strict=strict)
+    candidate.source = {"type": "local", "path": where, "integrity": candidate.source["integrity"]}
+    return candidate
+
+
+def _from_archive_files(raw: dict, *, where: str, config, strict: bool | None) -> Candidate:
+    """A candidate from a skill folder's files taken out of an archive: named from its metadata, validated like a
+    local folder (client policy) in a private folder, a skill.yaml-only package given its SKILL.md."""
+    files = [StagedFile(p, content, executable) for p, (content, executable) in raw.items()]
+    store.check_paths([item.path for item in files])
+    # The name first (the check folder is named after it), then validate like a local folder, in a private one.
+    name = _frontmatter_of(files, where).get("name")
+    if not isinstance(name, str) or not name:
+        raise SkillyardError(f"The SKILL.md (or skill.yaml) in {where} has no `name`; nothing was installed.",
+                             "Ask the author to add `name:` to the frontmatter or skill.yaml.")
+    meta, warnings, folder_name = _check_package(files, name, where=where, config=config, strict=strict)
+    actual = integrity_of(files)  # over the published files: what the source pins, before SKILL.md is generated
+    files = with_generated_skill_md(files, where=where)
+    return Candidate(folder_name, str(meta.get("version") or "0.0.0"), {"integrity": actual}, files,
                      list(meta.get("inputs") or []), list(meta.get("mcp_deps") or []),
-                     str(meta.get("description") or ""), warnings)
+                     str(meta.get("description") or ""), warnings, meta)
 
 
 def _check_package(files: list[StagedFile], name: str, *, where: str, config=None,
-                   strict: bool | None = None) -> tuple[dict, list[str]]:
+                                  strict: bool | None = None) -> tuple[dict, list[str], str]:
     """Run the format checks on downloaded files by loading them from a private temporary folder; returns the
-    skill's data as a local folder's would be (frontmatter merged with skill.yaml: version, inputs, mcp_deps)."""
+    skill's data as a local folder's would be (frontmatter merged with skill.yaml: version, inputs, mcp_deps),
+    the warnings, and the installed folder's name (`folder_name`)."""
     import tempfile
 
     from skillyard.format import load_skill
 
-    store.check_name(name)  # the untrusted name becomes a folder name below: `../../x` must not leave tmp
+    strict = is_strict(config, strict)
+    # The untrusted name becomes a folder name below (`../../x` must not leave tmp), and later the installed one.
+    installed_as, renamed = folder_name(name, where=where, strict=strict)
     with tempfile.TemporaryDirectory(prefix="skill-check-") as tmp:
-        folder = Path(tmp) / name
+        folder = Path(tmp) / installed_as
         folder.mkdir()
         store.write_tree(folder, files)
         package = load_skill(folder, client_policy(config))
-        warnings = judge(package, where=where, strict=is_strict(config, strict))
-        return dict(package.data), warnings
+        warnings = judge(package, where=where, strict=strict)
+        return dict(package.data), [*warnings, *renamed], installed_as
 
 
 def _github_token(config) -> str | None:
@@ -356,6 +411,77 @@ def _github_token(config) -> str | None:
         if os.environ.get(name):
             return os.environ[name]
     return None
+
+
+# The client's cap on what one install downloads (a github: tarball, a registry entry's files, an archive file),
+# sized like `npx skills` (10 MiB). Read here until the config module gains the typed setting.
+DOWNLOAD_KEY, DOWNLOAD_ENV, DOWNLOAD_DEFAULT = "install.max_download_bytes", "SKILL_INSTALL_MAX_DOWNLOAD_BYTES", 10 * 1024 * 1024
+
+
+def download_cap(config) -> int:
+    """`install.max_download_bytes` (or $SKILL_INSTALL_MAX_DOWNLOAD_BYTES), a positive whole number of bytes."""
+    if config is None:
+        from skillyard.client.config import load_config
+
+        config = load_config()
+    raw = os.environ.get(DOWNLOAD_ENV) or config.get(DOWNLOAD_KEY, DOWNLOAD_DEFAULT)
+    try:
+        value = int(raw)
+    except (TypeError, ValueError):
+        value = 0
+    if isinstance(raw, bool) or value <= 0:
+        raise SkillyardError(f"{DOWNLOAD_KEY} is {raw!r}; it must be a whole number of bytes greater than 0",
+                             f"Set it to a positive number, e.g. `{DOWNLOAD_DEFAULT}`.")
+    return value
+
+
+def _over_download_cap(what: str, size: str, cap: int) -> SkillyardError:
+    return SkillyardError(f"{what}: the download is {size}, over the client's limit of {cap:,} bytes; nothing was "
+                          "installed.", f"If you trust it, raise `{DOWNLOAD_KEY}` in the client's config.yaml (or set "
+                          f"${DOWNLOAD_ENV}).")
+
+
+def download_capped(url: str, config, *, token: str | None, what: str) -> bytes:
+    """`download` with the client's download cap; going over it says which setting raises it."""
+    from skillyard.client.http import FetchError
+
+    cap = download_cap(config)
+    try:
+        return download(url, config, token=token, max_bytes=cap)
+    except FetchError as exc:
+        if exc.kind == "too-large":
+            raise _over_download_cap(what, "larger than that", cap) from None
+        raise
+
+
+def check_entry_limits(skill: dict, config, *, what: str) -> None:
+    """A registry entry against the client's own limits, before any download: a registry's publishing policy is
+    not the client's, and a hostile registry may list anything (`resolve.check_entry` bounds only what is sane)."""
+    if config is None:
+        from skillyard.client.config import load_config
+
+        config = load_config()
+    files = skill.get("files") or []
+    total = sum(f["size"] for f in files)
+    problems = []
+    if len(files) > config.install_max_files:
+        problems.append((f"it lists {len(files):,} files; the client installs at most {config.install_max_files:,}",
+                         "install.max_files"))
+    if total > config.install_max_total_bytes:
+        problems.append((f"its files add up to {total:,} bytes; the client installs at most "
+                         f"{config.install_max_total_bytes:,}", "install.max_total_bytes"))
+    big = [f for f in files if f["size"] > config.install_max_file_bytes]
+    if big:
+        problems.append((f"{big[0]['path']} is {big[0]['size']:,} bytes; the client installs files of at most "
+                         f"{config.install_max_file_bytes:,}", "install.max_file_bytes"))
+    if problems:
+        key = problems[0][1]
+        raise SkillyardError(f"{what}: {'; '.join(p for p, _ in problems)}; nothing was installed.",
+                             f"This is over the client's install limit: if you trust the skill, raise `{key}` in the "
+                             f"client's config.yaml (or set ${_env_name(key)}).")
+    cap = download_cap(config)
+    if total > cap:
+        raise _over_download_cap(what, f"{total:,} bytes", cap)
 
 
 def download(url: str, config, *, token: str | None = None, max_bytes: int | None = None) -> bytes:
@@ -463,9 +589,20 @@ def check_deps(candidate: Candidate, opts: Options, config) -> tuple[mcp_mod.Dep
     return report, mcp_mod.enforce(report, skip_unreachable=opts.skip_deps_check)
 
 
-def install(candidate: Candidate, opts: Options, config, *, locked_inputs: dict | None = None,
-            expected_files: list[dict] | None = None) -> Outcome:
-    """Install one verified candidate. `locked_inputs`/`expected_files` come from a lockfile on restore."""
+@dataclass
+class Plan:
+    """One skill of a transaction, checked and ready to write: its rendered files and its outcome."""
+
+    candidate: Candidate
+    opts: Options
+    files: list[StagedFile]
+    outcome: Outcome
+
+
+def plan(candidate: Candidate, opts: Options, config, *, locked_inputs: dict | None = None,
+         expected_files: list[dict] | None = None) -> Plan:
+    """Everything about one skill that can fail without touching the disk: name, inputs, MCP dependencies,
+    rendering, the lockfile's expected files. Raises with the skill named; writes nothing."""
     store.check_name(candidate.name)  # it becomes a folder name: a hostile registry must not choose a path
     values = plan_inputs(candidate, opts, config, locked_inputs=locked_inputs)
     report, warnings = check_deps(candidate, opts, config)
@@ -477,49 +614,100 @@ def install(candidate: Candidate, opts: Options, config, *, locked_inputs: dict 
         raise SkillyardError(f"{candidate.name}: the installed files would not match the lockfile "
                              f"({', '.join(differ)}); nothing was installed.",
                              "The source changed under its pin; update the lock with `skill update`.")
-    root = opts.root
-    canonical = store.canonical_dir(root, candidate.name)
+    canonical = store.canonical_dir(opts.root, candidate.name)
     outcome = Outcome(candidate.name, candidate.version, "planned", str(canonical), opts.scope,
                       [{"target": t, "scope": opts.scope} for t in opts.targets], entries, values, report.to_dict(),
                       lockfile.clean_source(candidate.source), [*candidate.warnings, *warnings])
-    if opts.dry_run:
-        return outcome
+    return Plan(candidate, opts, files, outcome)
+
+
+def install(candidate: Candidate, opts: Options, config, *, locked_inputs: dict | None = None,
+            expected_files: list[dict] | None = None) -> Outcome:
+    """Install one verified candidate. `locked_inputs`/`expected_files` come from a lockfile on restore."""
+    return install_all([plan(candidate, opts, config, locked_inputs=locked_inputs,
+                             expected_files=expected_files)])[0]
+
+
+def install_all(plans: list[Plan]) -> list[Outcome]:
+    """Install planned skills of one scope as one transaction: all of them, or none.
+
+    Under the store lock, every skill is checked against the disk (local edits, foreign target folders) before
+    the first is staged; then each is staged, journaled as a member of one group, and the group's commit record
+    is written - the one step that decides. A kill before it leaves journals that recovery discards (nothing was
+    installed); after it, recovery finishes every member (everything was). A one-skill install needs no group."""
+    if not plans or plans[0].opts.dry_run:
+        return [p.outcome for p in plans]
+    roots = {p.opts.root.resolve() for p in plans}
+    if len(roots) != 1:  # pragma: no cover - the CLI installs into one scope per command
+        raise SkillyardError("One install writes into one scope.", "Install project and user skills separately.")
+    root = plans[0].opts.root
     with store.store_lock(root):
         recover(root)
         store.sweep(root)
-        previous = _previous_lock(canonical)
-        if previous is not None:
-            edited = store.edited_files(canonical, previous.get("files", []))
-            if edited and not opts.force:
-                raise SkillyardError(f"{candidate.name} has local edits that installing would overwrite: "
-                                     f"{', '.join(edited)}; nothing was changed.",
-                                     "Keep a copy of your changes, then run again with --force.")
-        elif canonical.exists() and not opts.force:
-            raise SkillyardError(f"{canonical} exists but was not installed by `skill` (no {store.SKILL_LOCK}).",
-                                 "Move it away, or pass --force to replace it.")
-        prev_targets = previous.get("targets", []) if previous else []
-        _check_target_paths(candidate.name, opts, canonical, prev_targets)
-        same = (previous is not None and previous["resolved_source"].get("integrity") == candidate.source["integrity"]
-                and previous.get("resolved_inputs") == values and previous.get("files") == entries)
-        lock_doc = lockfile.skill_lock_document(skill=candidate.name, version=candidate.version,
-                                                resolved_source=candidate.source, resolved_inputs=values,
-                                                targets=prev_targets, files=entries)
-        intent = {"action": "install", "name": candidate.name, "scope": opts.scope, "targets": list(opts.targets),
-                  "copy": opts.copy, "lock": lock_doc, "staging": None, "retired": None}
-        if not same or opts.force:
-            staging = store.stage_tree(canonical, files,
-                                       extra={store.SKILL_LOCK: lockfile.skill_lock_text(lock_doc).encode()})
-            intent["staging"], intent["retired"] = staging.name, store.retired_path(canonical).name
+        intents = [(p, _intent(p)) for p in plans]  # every check first: a refusal here has written nothing
+        group = store.new_group() if len(plans) > 1 else None
+        written: list[dict] = []
         try:
-            store.write_journal(root, intent)
+            for p, (intent, same) in intents:
+                if not same or p.opts.force:
+                    staging = store.stage_tree(store.canonical_dir(root, p.candidate.name), p.files,
+                                               extra={store.SKILL_LOCK: lockfile.skill_lock_text(intent["lock"]).encode()})
+                    intent["staging"], intent["retired"] = staging.name, store.retired_path(staging.parent / p.candidate.name).name
+                if group:
+                    intent["group"] = group
+                written.append(intent)
+                store.write_journal(root, intent)
+            if group:
+                store.write_commit(root, group, [i["name"] for i in written])
         except BaseException:
-            if intent["staging"]:
-                store.remove_tree(canonical.parent / intent["staging"])
+            for intent in written:  # not committed: undo the staging and the journals, newest first
+                _discard(root, intent)
             raise
-        lock_doc = apply_intent(root, intent)
-    outcome.status = "unchanged" if same and not opts.force else ("updated" if previous else "installed")
-    outcome.targets = lock_doc["targets"]
-    return outcome
+        outcomes = []
+        for p, (intent, same) in intents:
+            lock_doc = apply_intent(root, intent)
+            p.outcome.status = "unchanged" if same and not p.opts.force else \
+                ("updated" if intent.get("previous") else "installed")
+            p.outcome.targets = lock_doc["targets"]
+            outcomes.append(p.outcome)
+        if group:
+            store.clear_commit(root, group)
+    return outcomes
+
+
+def _intent(p: Plan) -> tuple[dict, bool]:
+    """The journal entry of one planned skill, after the disk checks (local edits, foreign target folders);
+    writes nothing. Returns (intent, whether the installed copy is already exactly this)."""
+    candidate, opts, entries = p.candidate, p.opts, p.outcome.files
+    canonical = store.canonical_dir(opts.root, candidate.name)
+    previous = _previous_lock(canonical)
+    if previous is not None:
+        edited = store.edited_files(canonical, previous.get("files", []))
+        if edited and not opts.force:
+            raise SkillyardError(f"{candidate.name} has local edits that installing would overwrite: "
+                                 f"{', '.join(edited)}; nothing was installed.",
+                                 "Keep a copy of your changes, then run again with --force.")
+    elif canonical.exists() and not opts.force:
+        raise SkillyardError(f"{canonical} exists but was not installed by `skill` (no {store.SKILL_LOCK}); "
+                             "nothing was installed.", "Move it away, or pass --force to replace it.")
+    prev_targets = previous.get("targets", []) if previous else []
+    _check_target_paths(candidate.name, opts, canonical, prev_targets)
+    values = p.outcome.inputs
+    same = (previous is not None and previous["resolved_source"].get("integrity") == candidate.source["integrity"]
+            and previous.get("resolved_inputs") == values and previous.get("files") == entries)
+    lock_doc = lockfile.skill_lock_document(skill=candidate.name, version=candidate.version,
+                                            resolved_source=candidate.source, resolved_inputs=values,
+                                            targets=prev_targets, files=entries)
+    return {"action": "install", "name": candidate.name, "scope": opts.scope, "targets": list(opts.targets),
+            "copy": opts.copy, "lock": lock_doc, "staging": None, "retired": None,
+            "previous": previous is not None}, same
+
+
+def _discard(root: Path, intent: dict) -> None:
+    """Undo a journaled install that was never committed: drop its staged folder, then its journal."""
+    if intent.get("staging"):
+        store.remove_tree(store.skills_dir(root) / intent["staging"])
+    store.clear_journal(root, intent["name"])
 
 
 # ---------------------------------------------------------------------------------------------- journal
@@ -582,7 +770,11 @@ def recover(root: Path) -> list[str]:
     """Finish every change a killed run left journaled in this scope (call under the store lock, before `sweep`,
     which would otherwise delete the folders a journal still needs). Returns the names it finished."""
     done = []
+    committed = store.committed_groups(root)
     for path, intent in store.read_journals(root):
+        if intent.get("group") is not None and intent["group"] not in committed:
+            _discard(root, intent)  # a multi-skill install killed before its commit record: none of it happened
+            continue
         try:
             apply_intent(root, intent)
         except SkillyardError as exc:
@@ -598,6 +790,8 @@ def recover(root: Path) -> list[str]:
             raise SkillyardError(f"The journal {path} is malformed ({type(exc).__name__}: {exc}).",
                                  f"Delete {path.name}, then reinstall {intent['name']} with --force.") from None
         done.append(intent["name"])
+    for group in committed:
+        store.clear_commit(root, group)  # every member is finished (or a failure above has raised)
     return done
 
 
@@ -639,6 +833,7 @@ def from_resolved(resolved, config, *, progress=None, commit: str | None = None)
     skill = resolved.skill
     what = f"{skill['name']} {skill.get('version', '')} from {resolved.source.name}".replace("  ", " ")
     url_for = resolved.file_url if commit is None else (lambda p: raw_url_at(resolved, commit, p, config))
+    check_entry_limits(skill, config, what=what)
     token = resolved.token_for(url_for(skill["files"][0]["path"])) if skill["files"] else None
     files = fetch_files(skill["name"], skill["files"], url_for, config, token=token, progress=progress, what=what)
     verify_files(files, skill["files"], integrity=skill.get("integrity"), what=what)
@@ -646,7 +841,7 @@ def from_resolved(resolved, config, *, progress=None, commit: str | None = None)
               "commit": commit or skill.get("commit"), "path": skill.get("path"), "integrity": skill["integrity"]}
     return Candidate(skill["name"], str(skill.get("version", "0.0.0")), source, files,
                      list(skill.get("inputs") or []), list(skill.get("mcp_deps") or []),
-                     str(skill.get("description") or ""))
+                     str(skill.get("description") or ""), meta=dict(skill))
 
 
 def raw_url_at(resolved, commit: str, rel: str, config) -> str:
@@ -661,22 +856,43 @@ def is_local_ref(ref: str) -> bool:
     return ref.startswith((".", "/", "~")) or os.sep in ref and not ref.startswith("github:") or Path(ref).is_dir()
 
 
+def ref_kind(ref: str) -> str:
+    """What a ref names: "github", "archive" (a .zip/.tar.gz/.tgz/.tar file, optionally /folder inside), "local"
+    (a folder) or "registry" (NAME, NAME@VERSION, NAME@SOURCE). One parser for install and info."""
+    from skillyard.client import archive, github
+
+    if github.is_github_ref(ref):
+        return "github"
+    if archive.is_archive_ref(ref):
+        return "archive"
+    if is_local_ref(ref):
+        return "local"
+    return "registry"
+
+
+def candidate_for(ref: str, config, *, source: str | None = None, progress=None, strict: bool | None = None,
+                  resolved_out: list | None = None) -> Candidate:
+    """Fetch and check the skill a ref names (writes nothing). `resolved_out`, when given, receives the registry
+    entry a registry ref resolved to (for `skill info`'s versions)."""
+    kind = ref_kind(ref)
+    if kind == "github":
+        return from_github(ref, config, strict=strict)
+    if kind == "archive":
+        return from_archive(ref, config, strict=strict)
+    if kind == "local":
+        return from_local(Path(ref).expanduser(), config, strict=strict)
+    from skillyard.client import resolve as resolve_mod
+
+    resolved = resolve_mod.resolve(store.check_ref_name(ref), config, source=source)
+    if resolved_out is not None:
+        resolved_out.append(resolved)
+    return from_resolved(resolved, config, progress=progress)
+
+
 def prepare(refs: list[str], config, *, source: str | None = None, progress=None,
             strict: bool | None = None) -> list[Candidate]:
     """Resolve and download every ref before anything is written (one bad ref installs nothing)."""
-    from skillyard.client import github
-
-    candidates: list[Candidate] = []
-    for ref in refs:
-        if github.is_github_ref(ref):
-            candidates.append(from_github(ref, config, strict=strict))
-        elif is_local_ref(ref):
-            candidates.append(from_local(Path(ref).expanduser(), config, strict=strict))
-        else:
-            from skillyard.client import resolve as resolve_mod
-
-            resolved = resolve_mod.resolve(store.check_ref_name(ref), config, source=source)
-            candidates.append(from_resolved(resolved, config, progress=progress))
+    candidates = [candidate_for(ref, config, source=source, progress=progress, strict=strict) for ref in refs]
     names = [c.name for c in candidates]
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
@@ -777,9 +993,9 @@ def restore_project(opts: Options, config, *, progress=None) -> list[Outcome]:
     for name, entry in sorted(document["skills"].items()):
         prepared.append((locked_candidate(name, entry, config, progress=progress, project_root=opts.project_root),
                          entry))
-    outcomes = []
-    for candidate, entry in prepared:
-        opts.targets = list(entry.get("targets") or opts.targets)
-        outcomes.append(install(candidate, opts, config, locked_inputs=entry["resolved_inputs"],
-                                expected_files=entry["files"]))
-    return outcomes
+    from dataclasses import replace
+
+    plans = [plan(candidate, replace(opts, targets=list(entry.get("targets") or opts.targets)), config,
+                  locked_inputs=entry["resolved_inputs"], expected_files=entry["files"])
+             for candidate, entry in prepared]
+    return install_all(plans)

@@ -244,6 +244,40 @@ def clear_journal(root: Path, name: str) -> None:
     journal_path(root, name).unlink(missing_ok=True)
 
 
+# A multi-skill install journals each skill with `group` set, then writes the group's commit record: the one
+# atomic step after which recovery finishes every member; before it, recovery discards them all.
+GROUP_RE = re.compile(r"^[0-9a-f]{16}$")
+COMMIT_SUFFIX = ".commit"
+
+
+def new_group() -> str:
+    return os.urandom(8).hex()
+
+
+def commit_path(root: Path, group: str) -> Path:
+    if not GROUP_RE.match(group):
+        raise SkillyardError(f"{group!r} is not a transaction id.", "Delete the journal files and reinstall.")
+    return skills_dir(root) / f"{JOURNAL_PREFIX}txn-{group}{COMMIT_SUFFIX}"
+
+
+def write_commit(root: Path, group: str, names: list[str]) -> None:
+    write_atomic(commit_path(root, group), json.dumps({"group": group, "skills": names}), durable=True)
+
+
+def clear_commit(root: Path, group: str) -> None:
+    commit_path(root, group).unlink(missing_ok=True)
+
+
+def committed_groups(root: Path) -> list[str]:
+    """The groups whose commit record was written (its members are to be finished, not discarded)."""
+    folder = skills_dir(root)
+    if not folder.is_dir():
+        return []
+    prefix = f"{JOURNAL_PREFIX}txn-"
+    names = (p.name[len(prefix):-len(COMMIT_SUFFIX)] for p in folder.glob(f"{prefix}*{COMMIT_SUFFIX}"))
+    return sorted(g for g in names if GROUP_RE.match(g))
+
+
 def read_journals(root: Path) -> list[tuple[Path, dict]]:
     """Every pending intent in a scope, checked so that a tampered journal can only name folders of its own skill
     beside the store (a journal that does not read is refused with its file name)."""
@@ -265,6 +299,9 @@ def read_journals(root: Path) -> list[tuple[Path, dict]]:
                 raise ValueError("its `scope` or `targets` is malformed")
             if intent["action"] == "install" and not isinstance(intent.get("lock"), dict):
                 raise ValueError("it has no `lock`")
+            if intent.get("group") is not None and not (isinstance(intent["group"], str)
+                                                        and GROUP_RE.match(intent["group"])):
+                raise ValueError("its `group` is not a transaction id")
             if (intent.get("staging") is None) != (intent.get("retired") is None):
                 raise ValueError("it names only one of `staging` and `retired`")
             for key, prefix in (("staging", STAGING_PREFIX), ("retired", RETIRED_PREFIX)):

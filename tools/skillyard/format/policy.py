@@ -34,3 +34,16 @@ class Policy:
     @property
     def mode(self) -> str:
         return "strict" if self.strict else "lenient"
+
+
+# ---------------------------------------------------------------------------------------------- install policy
+# What the `skill` client tolerates at install that a registry refuses to publish: standard violations runtimes
+# accept in the wild (a long description, an odd name, a name unlike its folder) and format problems in optional,
+# informational metadata no client acts on (homepage, tags, author, ...). They warn, and refuse only with --strict.
+# Everything else validation calls an error (paths, links, invisible characters, YAML, encoding, inputs, mcp_deps,
+# allowed-tools, security, sizes) stays a refusal.
+INSTALL_TOLERATED_RULES = frozenset({
+    "name-format", "description-format", "name-folder-mismatch", "frontmatter-line-too-long",
+    "homepage-format", "tags-format", "author-format", "maintainers-format", "display-name-format",
+    "license-format", "compatibility-format", "metadata-format", "capabilities-format",
+})

@@ -39,6 +39,8 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
+    from dataclasses import replace
+
     from skillyard.cli.common import print_json
     from skillyard.cli.skill_cmds._install_common import scope_of
     from skillyard.client import install as inst
@@ -63,10 +65,10 @@ def run(args) -> int:
         candidates = inst.prepare(args.refs, config, source=args.source, progress=_progress_factory(args),
                                   strict=args.strict)
         per_skill = inst.split_inputs(candidates, cli_inputs)
-        outcomes = []
+        plans = []  # every skill checked (inputs, MCP deps) before any is written: all of them, or none
         for candidate in candidates:
-            opts.cli_inputs = per_skill[candidate.name]
-            outcomes.append(inst.install(candidate, opts, config))
+            plans.append(inst.plan(candidate, replace(opts, cli_inputs=per_skill[candidate.name]), config))
+        outcomes = inst.install_all(plans)
     if args.json:
         print_json({"ok": True, "dry_run": args.dry_run, "skills": [o.to_dict() for o in outcomes]})
     else:
