@@ -80,6 +80,10 @@ def test_new_registry_validates_builds_and_builds_its_site_with_no_edits(tmp_pat
     assert "Add a skill" in (site / "add-a-skill" / "index.html").read_text(encoding="utf-8")
     assert "not written yet" not in (site / "format" / "index.html").read_text(encoding="utf-8")
     assert "sy-search" in (site / "index.html").read_text(encoding="utf-8")  # the packaged theme was applied
+    untracked = git(root, "status", "--porcelain", "--untracked-files=all").splitlines()
+    top = {line[3:].split("/")[0] for line in untracked}
+    assert top == {".claude-plugin", ".github", ".gitignore", "AGENTS.md", "README.md", "index.json", "mkdocs.yml",
+                   "pyproject.toml", "registry.json", "site", "skills"}  # outputs and caches are git-ignored
 
 
 def test_generated_files_are_the_documented_set(tmp_path, capsys):
