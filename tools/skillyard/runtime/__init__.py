@@ -5,12 +5,15 @@ Importable without the CLI; depends on `skillyard.format` only.
     from skillyard.runtime import SkillRuntime
     rt = SkillRuntime()                      # project, $SKILL_PATH and user roots
     system_prompt += rt.prompt()             # <available_skills> XML
-    tools = rt.tools("anthropic")            # [read_skill_file tool]
-    text = rt.handle_tool_call("read_skill_file", {"skill": "pdf-tools", "path": "SKILL.md"})
+    tools = rt.tools("anthropic")            # [read_skill_file{skill_name, file_path} tool]
+    text = rt.handle_tool_call("read_skill_file", {"skill_name": "pdf-tools", "file_path": "SKILL.md"})
+
+`SkillRuntime(agent=..., approvals=Approvals(), approve=callback)` remembers "always allow" answers per agent.
 """
 
 from __future__ import annotations
 
+from skillyard.runtime.approvals import Approvals, ApprovalsError
 from skillyard.runtime.cache import discover, invalidate
 from skillyard.runtime.discovery import Discovery, Root, Skill, default_roots, explicit_roots, scan
 from skillyard.runtime.files import SkillFileError, read_in
@@ -20,6 +23,8 @@ from skillyard.runtime.tooldefs import read_skill_file_tool
 
 __all__ = [
     "ApprovalRequired",
+    "Approvals",
+    "ApprovalsError",
     "Discovery",
     "Root",
     "Skill",
