@@ -131,3 +131,40 @@ def test_a_huge_folder_is_not_copied_for_the_preview(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "[package-too-large]" in out and "not validated here" in out
     assert sorted(p.name for p in folder.iterdir()) == ["SKILL.md", "blob.bin"]
+
+
+# design 004's code block: bounded time on a hostile 1 MiB body, in a separate process under resource limits -------
+
+CHILD = """
+import json, resource, sys
+from pathlib import Path
+from skillyard.registry.migrate_004 import entry_block
+entry_block("```ts\\nexport function execute() {}\\n```\\n")  # imports and compiled patterns first
+used = sum(resource.getrusage(resource.RUSAGE_SELF)[:2])
+resource.setrlimit(resource.RLIMIT_CPU, (int(used) + 6, int(used) + 6))  # SIGXCPU past ~5 s of work
+resource.setrlimit(resource.RLIMIT_AS, (800 * 2**20, 800 * 2**20))
+block = entry_block(Path(sys.argv[1]).read_text(encoding="utf-8"))
+print(json.dumps(None if block is None else block.path))
+"""
+MIB = 1024 * 1024
+
+
+@pytest.mark.parametrize("body,found", [
+    pytest.param("```ts\nexport function execute() {}\n" + "\n" * (MIB - 64) + "```\n", "scripts/execute.ts",
+                 id="1MiB-of-line-ends"),
+    pytest.param("```ts\n" + "export function" + " " * (MIB - 64) + "\n```\n", None, id="1MiB-of-spaces"),
+    pytest.param("```ts\n" * (MIB // 6), None, id="1MiB-of-fences"),
+    pytest.param("```ts\n" + "export\n" * (MIB // 8) + "```\n", None, id="1MiB-of-exports"),
+    pytest.param("```ts\n" + "\u2028\x0c" * (MIB // 8) + "\nexport function execute() {}\n```\n", "scripts/execute.ts",
+                 id="1MiB-of-other-separators"),
+])
+def test_the_code_block_finder_is_bounded_on_hostile_bodies(tmp_path, body, found):
+    import json
+    import subprocess
+    import sys
+
+    (tmp_path / "body.md").write_text(body, encoding="utf-8")
+    done = subprocess.run([sys.executable, "-c", CHILD, str(tmp_path / "body.md")], capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]  # SIGXCPU or MemoryError would end it otherwise
+    assert json.loads(done.stdout) == found
