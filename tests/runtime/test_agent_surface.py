@@ -185,3 +185,13 @@ def test_lenient_mode_lists_empty_descriptions_and_slugs_names_strict_does_not(t
     assert code == 0 and "- quiet [explicit]: " in out
     code, out, _ = run(capsys, "prompt", "--root", str(root), "--format", "text")
     assert code == 0 and out == "\n"  # strict stays strict, and the lenient result was not cached for it
+
+
+@pytest.mark.parametrize("content", ["a = " + "[" * 50_000 + "]" * 50_000, "# pad\n" * 200_000])
+def test_hostile_rules_files_are_clear_errors(tmp_path, content):
+    from skillyard.runtime import permissions
+
+    rules = tmp_path / "permissions.toml"
+    rules.write_text(content, encoding="utf-8")
+    with pytest.raises(permissions.RulesError, match="permissions.toml"):
+        permissions.load_rules("a", [rules])

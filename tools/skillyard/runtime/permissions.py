@@ -23,6 +23,7 @@ from pathlib import Path
 
 ACTIONS = ("allow", "ask", "deny")
 FILE_ENV = "SKILL_PERMISSIONS"
+MAX_RULES_BYTES = 1024 * 1024
 
 
 class RulesError(ValueError):
@@ -81,9 +82,15 @@ def load_rules(agent: str, files: list[Path]) -> list[tuple[str, str]]:
     for file in files:
         if not file.is_file():
             continue
+        with open(file, "rb") as handle:
+            data = handle.read(MAX_RULES_BYTES + 1)
+        if len(data) > MAX_RULES_BYTES:
+            raise RulesError(f"{file}: larger than {MAX_RULES_BYTES} bytes; a rules file is a few lines")
         try:
-            document = tomllib.loads(file.read_text(encoding="utf-8"))
+            document = tomllib.loads(data.decode("utf-8"))
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
             raise RulesError(f"{file}: not valid TOML ({exc})") from None
+        except RecursionError:
+            raise RulesError(f"{file}: nested too deeply") from None
         rules += parse_rules(document, agent, file=str(file))
     return rules
