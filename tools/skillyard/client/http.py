@@ -335,15 +335,17 @@ class _DeadlineHTTPS(urllib.request.HTTPSHandler):
 
 
 def _once(url: str, *, token, etag, last_modified, timeout, progress, accept, deadline: float,
-          max_bytes: int) -> Response:
+          max_bytes: int, json_body: bytes | None = None) -> Response:
     headers = {"User-Agent": USER_AGENT, "Accept-Encoding": "gzip"}
+    if json_body is not None:
+        headers["Content-Type"] = "application/json"
     if accept:
         headers["Accept"] = accept
     if etag:
         headers["If-None-Match"] = etag
     if last_modified:
         headers["If-Modified-Since"] = last_modified
-    request = urllib.request.Request(url, headers=headers)
+    request = urllib.request.Request(url, data=json_body, headers=headers)
     if token:
         request.add_unredirected_header("Authorization", f"Bearer {token}")
     opener = urllib.request.build_opener(_RedirectHandler(origin(url) if token else None, token),
@@ -440,10 +442,11 @@ def fetch(url: str, *, token: str | None = None, etag: str | None = None, last_m
           timeout: float = 15.0, retries: int = 3, backoff: float = 0.5, max_retry_after: float = 60.0,
           progress: Callable[[int, int | None], None] | None = None, accept: str | None = None,
           sleep: Callable[[float], None] = time.sleep, deadline: float = DEFAULT_DEADLINE,
-          max_bytes: int = DEFAULT_MAX_BYTES) -> Response:
+          max_bytes: int = DEFAULT_MAX_BYTES, json_body: bytes | None = None) -> Response:
     """GET `url`; see the module docstring. `progress(done_bytes, total_or_None)` is called while reading.
 
     `deadline` (seconds) bounds the whole call including redirects and retries; `max_bytes` the body.
+    `json_body` makes it a POST of that JSON (an API call, e.g. `skill generate`), under the same bounds.
     """
     check_url(url)
     attempt = 0
@@ -452,7 +455,7 @@ def fetch(url: str, *, token: str | None = None, etag: str | None = None, last_m
         wait: float | None = None
         try:
             return _once(url, token=token, etag=etag, last_modified=last_modified, timeout=timeout,
-                         progress=progress, accept=accept, deadline=ends, max_bytes=max_bytes)
+                         progress=progress, accept=accept, deadline=ends, max_bytes=max_bytes, json_body=json_body)
         except _HTTPStatus as exc:
             error = _http_error(url, exc.status, exc.headers, token=bool(token), waited_out=attempt >= retries)
             if exc.status not in RETRY_STATUSES:
