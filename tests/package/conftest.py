@@ -95,6 +95,7 @@ def installed(dists, tmp_path_factory) -> Installed:
     env = clean_env()
     run_ok([sys.executable, "-m", "pip", "--python", str(py), "install", "--no-deps", "--no-index", "-q",
             str(dists.wheel)], base, env)
+    env.update({f"XDG_{kind}_HOME": str(base / "xdg" / kind.lower()) for kind in ("CACHE", "CONFIG", "DATA")})
     env.update(HOME=str(base / "home"), SKILLCLI_HOME=str(base / "skillhome"),
                PATH=f"{bindir}{os.pathsep}" + env.get("PATH", ""))
     return Installed(bindir=bindir, env=env)

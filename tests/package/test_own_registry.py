@@ -73,7 +73,8 @@ def serve():
 
 
 def test_own_registry_end_to_end_from_the_built_wheel(installed, tmp_path, serve):
-    env = {**installed.env, "HOME": str(tmp_path / "home"), "SKILLCLI_HOME": str(tmp_path / "skillhome")}
+    env = {**installed.env, "HOME": str(tmp_path / "home"), "SKILLCLI_HOME": str(tmp_path / "skillhome"),
+           **{f"XDG_{kind}_HOME": str(tmp_path / "xdg" / kind.lower()) for kind in ("CACHE", "CONFIG", "DATA")}}
     skillyard, skill = installed.tool("skillyard"), installed.tool("skill")
     where = run_ok([installed.tool("python"), "-c", "import skillyard; print(skillyard.__file__)"], tmp_path, env)
     assert not Path(where.stdout.strip()).resolve().is_relative_to(REPO)  # the wheel's copy, not the checkout

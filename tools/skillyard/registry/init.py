@@ -243,7 +243,7 @@ def _write_tree(root: Path, files: dict[str, bytes]) -> None:
 
 
 def _write_new(target: Path, files: dict[str, bytes]) -> WriteResult:
-    staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.init-", dir=target.parent))
+    staging = Path(tempfile.mkdtemp(prefix=".init-registry-", dir=target.parent))  # short: any DIR name fits
     try:
         _write_tree(staging, files)
         staging.chmod(0o777 & ~_umask())
