@@ -79,9 +79,12 @@ def read(data: bytes, *, what: str) -> Archive:
     return archive
 
 
-def read_zip(data: bytes, *, max_total: int = github.MAX_TOTAL_BYTES, max_members: int = github.MAX_MEMBERS) -> Archive:
+def read_zip(data: bytes, *, max_total: int | None = None, max_members: int | None = None) -> Archive:
     """A zip in memory as an `Archive`: names checked like a tarball's, links and special files recorded for
-    `folder_files` to judge, sizes bounded before and while inflating (see the module docstring)."""
+    `folder_files` to judge, sizes bounded before and while inflating (see the module docstring). The limits
+    default to a tarball's (`github.MAX_TOTAL_BYTES`, `github.MAX_MEMBERS`)."""
+    max_total = github.MAX_TOTAL_BYTES if max_total is None else max_total
+    max_members = github.MAX_MEMBERS if max_members is None else max_members
     try:
         zf = zipfile.ZipFile(io.BytesIO(data))
         infos = zf.infolist()
