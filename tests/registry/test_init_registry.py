@@ -121,6 +121,9 @@ def test_example_skill_keeps_registry_fields_out_of_skill_md(tmp_path, capsys):
     assert set(front) <= {"name", "description", "license", "compatibility", "metadata", "allowed-tools"}
     manifest = yaml.safe_load((skill / "skill.yaml").read_text(encoding="utf-8"))
     assert manifest["schema_version"] == "1.0" and manifest["version"] and manifest["tags"]
+    from skills_ref.validator import validate  # the open standard's reference validator
+
+    assert validate(skill) == []
 
 
 def test_name_defaults_to_the_folder_slug_and_no_repository_means_static(tmp_path, capsys):
