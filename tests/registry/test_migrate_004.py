@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -118,6 +120,15 @@ def test_batch_over_a_folder_of_skills(tmp_path, capsys):
         assert f"{root / name}: the migrated skill is valid" in out
         valid(root / name)
         assert (root / name / "SKILL.md.legacy").is_file()
+
+
+def test_every_migrated_example_passes_the_standards_reference_validator(tmp_path):
+    agentskills = Path(sys.executable).with_name("agentskills")
+    for rel in (*SKILLS, "abp/weather-query"):
+        folder = copy(tmp_path / rel.replace("/", "-"), rel)
+        assert run(str(folder)) == 0
+        done = subprocess.run([str(agentskills), "validate", str(folder)], capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, (rel, done.stdout + done.stderr)
 
 
 def test_batch_skips_hidden_and_linked_folders(tmp_path):
