@@ -134,9 +134,8 @@ def check_config(text: str) -> None:
 def registry_url(options: InitOptions) -> str:
     """Where clients will find registry.json, for the README (the default branch is assumed to be `main`)."""
     host = host_of(options)
-    if host == "static":
-        base = (options.files_url or "https://YOUR-HOST/PATH").rstrip("/")
-        return f"{base}/registry.json"
+    if host == "static":  # wherever the registry folder is served; files_url may be a different place
+        return "https://YOUR-HOST/PATH/registry.json"
     raw = (options.raw_url or DEFAULT_RAW_URL).rstrip("/")
     return f"{raw}/{options.repository}/main/registry.json"
 
