@@ -71,3 +71,94 @@ class Progress:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+
+def _from_package(exc: BaseException, *packages: str) -> bool:
+    """True when `exc` is a class of one of `packages`, or was raised from inside their code."""
+    if any(cls.__module__.split(".")[0] in packages for cls in type(exc).__mro__):
+        return True
+    return any(name.split(".")[0] in packages for name in _frames(exc))
+
+
+def _frames(exc: BaseException) -> list[str]:
+    """The module names of the traceback's frames, outermost first."""
+    names, tb = [], exc.__traceback__
+    while tb is not None:
+        names.append(str(tb.tb_frame.f_globals.get("__name__", "")))
+        tb = tb.tb_next
+    return names
+
+
+# Modules that read PyGithub's objects: a garbage answer surfaces there as a missing attribute or key.
+API_READERS = ("skillyard.bot.github_io", "skillyard.client.publish")
+
+
+def api_endpoint(args, prog: str) -> str:
+    """The GitHub API root a command talked to: --api-url, else the environment or config it reads."""
+    import os
+
+    if getattr(args, "api_url", None):
+        return str(args.api_url)
+    if prog == "skillyard":
+        return os.environ.get("GITHUB_API_URL") or "https://api.github.com"
+    try:
+        from skillyard.client.config import load_config
+
+        return load_config().github_api_url
+    except SkillyardError:
+        return "https://api.github.com"
+
+
+def _reason(exc: BaseException) -> str:
+    """A network error's innermost cause in a few words (requests wraps urllib3, which wraps the socket error)."""
+    seen, depth = exc, 0
+    while depth < 8:
+        inner = next((a for a in seen.args if isinstance(a, BaseException)), None) or \
+            (seen.reason if isinstance(getattr(seen, "reason", None), BaseException) else None)
+        if inner is None:
+            break
+        seen, depth = inner, depth + 1
+    text = f"{type(seen).__name__} {seen}".lower()
+    if "refused" in text:
+        return "connection refused (nothing is listening there)"
+    if "timed out" in text or "timeout" in text:
+        return "no answer in time"
+    if "disconnect" in text or "reset" in text or "aborted" in text:
+        return "the server closed the connection without answering"
+    return f"{type(seen).__name__}: {seen}"[:200]
+
+
+def unexpected_error(exc: BaseException, args, prog: str, wrapped: SkillyardError | None = None) -> SkillyardError:
+    """A clear error instead of a traceback, for what escaped a command.
+
+    The network stacks under PyGithub (requests, urllib3) and PyGithub itself fail in their own ways: a refused or
+    dropped connection, an HTTP error status, or an answer that is not the API (PyGithub, or the code reading its
+    objects, then trips on a missing value). Each becomes one line naming the endpoint, with a fix. `wrapped` is a
+    command's own message for such an error: it is kept for a 4xx answer (the command knows best what a 403 means
+    to it), with the endpoint added. Anything else is a bug, named as one; SKILLYARD_TRACEBACK=1 shows the traceback.
+    """
+    import os
+
+    endpoint = api_endpoint(args, prog)
+    fix = (f"Check that {endpoint} is the GitHub API (--api-url, $GITHUB_API_URL or github.api_url) and that it is "
+           "reachable, then run the command again.")
+    status = getattr(exc, "status", None)
+    if _from_package(exc, "github") and isinstance(status, int):
+        if 400 <= status < 500 and wrapped is not None:
+            return SkillyardError(f"{wrapped.message} (from {endpoint})", wrapped.fix)
+        return SkillyardError(f"{endpoint} answered HTTP {status}; nothing was changed by this request", fix)
+    if type(exc).__module__.split(".")[0] in ("requests", "urllib3"):
+        url = getattr(getattr(exc, "request", None), "url", None) or endpoint
+        return SkillyardError(f"cannot reach {url}: {_reason(exc)}", fix)
+    readers = [name for name in _frames(exc) if name.startswith("skillyard.")]
+    if _from_package(exc, "github") or (readers and readers[-1] in API_READERS and
+                                        isinstance(exc, AttributeError | KeyError | TypeError | ValueError)):
+        return SkillyardError(f"{endpoint} did not answer like the GitHub API ({type(exc).__name__}: "
+                              f"{str(exc)[:120]})", fix)
+    if os.environ.get("SKILLYARD_TRACEBACK"):
+        raise exc
+    return SkillyardError(f"internal error in `{prog} {getattr(args, 'command', '')}`: {type(exc).__name__}: "
+                          f"{str(exc)[:200]}",
+                          "This is a bug: please report it with the command you ran (SKILLYARD_TRACEBACK=1 shows "
+                          "the traceback).")

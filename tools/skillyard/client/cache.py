@@ -194,7 +194,7 @@ def refresh_source(config: Config, source: Source, *, cached: CacheEntry | None 
         return CacheEntry(source, directory, new_meta, status="not-modified", _registry=cached._registry)
     if response.not_modified:  # a 304 without a cache to keep: ask again unconditionally
         response = fetch(source.url, token=token_for(source), accept="application/json", **limits)
-    registry = parse_registry(response.body, what=f"registry.json of source {source.name!r}")
+    registry = parse_registry(response.body, what=f"registry.json of source {source.name!r} ({source.url})")
     write_atomic(directory / "registry.json", response.body, mode=0o600)
     new_meta = _write_meta(directory, {
         "url": source.url, "etag": response.etag, "last_modified": response.last_modified,

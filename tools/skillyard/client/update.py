@@ -7,6 +7,7 @@ never overwritten without `force` — the refusal names them.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -33,6 +34,93 @@ class Change:
         return {"name": self.name, "scope": self.scope, "from_version": self.from_version,
                 "to_version": self.to_version, "status": self.status, "added": self.added,
                 "removed": self.removed, "changed": self.changed, "edited": self.edited, "warnings": self.warnings}
+
+
+_SEMVER = re.compile(r"[vV]?(\d{1,18})(?:\.(\d{1,18}))?(?:\.(\d{1,18}))?(?:-([0-9A-Za-z.-]{1,200}))?(?:\+[0-9A-Za-z.-]{0,200})?")
+
+
+def version_key(version: str) -> tuple | None:
+    """A sort key giving SemVer 2.0 precedence (a pre-release sorts before its release; build metadata is ignored;
+    a leading `v` and missing minor/patch are tolerated), or None when `version` is not a version at all. A dozen
+    lines, so no dependency: registries publish SemVer."""
+    match = _SEMVER.fullmatch(version) if isinstance(version, str) and len(version) <= 256 else None
+    if match is None:
+        return None
+    core = tuple(int(part or 0) for part in match.group(1, 2, 3))
+    if match.group(4) is None:
+        return (core, 1, ())
+    return (core, 0, tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in match.group(4).split(".")))
+
+
+@dataclass
+class Outdated:
+    """An installed skill against the newest version its source knows: state is outdated, current or unknown."""
+
+    name: str
+    scope: str
+    installed: str
+    latest: str | None
+    source: str
+    state: str
+    reason: str = ""
+
+    def to_dict(self) -> dict:
+        out = {"name": self.name, "scope": self.scope, "installed": self.installed, "latest": self.latest,
+               "source": self.source, "state": self.state}
+        if self.reason:
+            out["reason"] = self.reason
+        return out
+
+
+def newest_known(item: dict, registries: dict[str, dict]) -> Outdated:
+    """Compare one installed skill (`skill list`'s item: name, version, scope, source) with the newest entry of
+    that name in the registry it came from. GitHub and local installs have no version list: unknown."""
+    source = item["source"]
+    where = source.get("source") or source.get("type", "?")
+    out = Outdated(item["name"], item["scope"], item["version"], None, str(where), "unknown")
+    if source.get("type") != "registry":
+        out.reason = f"installed from {source.get('type')}; `skill update` compares its files"
+        return out
+    registry = registries.get(source.get("source"))
+    if registry is None:
+        out.reason = f"source {where!r} is not configured or has no cached registry"
+        return out
+    versions = [(version_key(entry.get("version", "")), entry.get("version")) for entry in
+                registry.get("skills", []) if isinstance(entry, dict) and entry.get("name") == item["name"]]
+    versions = [v for v in versions if v[0] is not None]
+    if not versions:
+        out.reason = f"source {where!r} no longer lists it"
+        return out
+    best = max(versions)
+    out.latest = best[1]
+    mine = version_key(item["version"])
+    if mine is None:
+        out.reason = f"the installed version {item['version']!r} is not a SemVer version"
+        return out
+    out.state = "outdated" if mine < best[0] else "current"
+    return out
+
+
+def known_registries(config, names: set[str], *, offline: bool, strict: bool, refresh: bool = False,
+                     warn=None) -> dict[str, dict]:
+    """{source name: registry} for the named sources (`refresh`: ask the servers first, conditionally). `strict`
+    raises the first source's error (`skill outdated` must say why it cannot tell); otherwise a source without a
+    usable copy is left out (`skill list` stays quiet)."""
+    from skillyard.client.cache import load_registries
+
+    quiet = warn or (lambda message: None)
+    out = {}
+    for source in config.sources:
+        if source.name not in names:
+            continue
+        try:
+            (loaded,) = load_registries(config, offline=offline, refresh=refresh, sources=[source], warn=quiet)
+        except SkillyardError:
+            if strict:
+                raise
+            continue
+        out[source.name] = loaded.registry
+    return out
 
 
 def latest(name: str, lock: dict, config, *, progress=None) -> inst.Candidate:

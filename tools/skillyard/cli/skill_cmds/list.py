@@ -1,4 +1,5 @@
-"""skill list: the installed skills, per scope, with version, source, targets and local edits."""
+"""skill list: the installed skills, per scope, with version, source, targets, local edits and whether a newer
+version is known."""
 
 from __future__ import annotations
 
@@ -6,7 +7,8 @@ NAME = "list"
 HELP = "list installed skills (your home's and the current project's)"
 DESCRIPTION = """\
 List the skills installed in your home (user scope) and in the current project (project scope), with their
-version, where they came from, which agents they were placed for, and whether files were edited since.
+version, where they came from, which agents they were placed for, whether files were edited since, and whether
+the cached registry of their source knows a newer version ("outdated"; `skill outdated` asks the server first).
 
 examples:
   skill list
@@ -39,12 +41,11 @@ def collect(scope: str, root) -> list[dict]:
     return out
 
 
-def run(args) -> int:
+def scopes_of(args) -> list[tuple[str, object]]:
+    """The (scope, root) pairs --user / --project / --project-dir select (both by default)."""
     import os
-    import sys
 
-    from skillyard.cli.common import print_json
-    from skillyard.cli.skill_cmds._install_common import scope_of, shorten
+    from skillyard.cli.skill_cmds._install_common import scope_of
 
     scope, project_root, home = scope_of(args)
     scopes = []
@@ -52,7 +53,39 @@ def run(args) -> int:
         scopes.append(("user", home))
     if not args.user and (scope == "project" or os.path.abspath(project_root) != os.path.abspath(home)):
         scopes.append(("project", project_root))
+    return scopes
+
+
+def installed(args) -> list[dict]:
+    return [item for name, root in scopes_of(args) for item in collect(name, root)]
+
+
+def add_outdated(skills: list[dict]) -> None:
+    """Set each item's `outdated` ({state, latest}) from the cached registries only: `skill list` never waits on
+    the network, and says nothing it cannot know (no cache, a bad config: state unknown)."""
+    from skillyard.client import update
+    from skillyard.client.config import load_config
+    from skillyard.errors import SkillyardError
+
+    wanted = {i["source"].get("source") for i in skills if i["source"].get("type") == "registry"}
+    try:
+        registries = update.known_registries(load_config(), wanted, offline=True, strict=False) if wanted else {}
+    except SkillyardError:
+        registries = {}
+    for item in skills:
+        state = update.newest_known(item, registries)
+        item["outdated"] = {"state": state.state, "latest": state.latest}
+
+
+def run(args) -> int:
+    import sys
+
+    from skillyard.cli.common import print_json
+    from skillyard.cli.skill_cmds._install_common import shorten
+
+    scopes = scopes_of(args)
     skills = [item for name, root in scopes for item in collect(name, root)]
+    add_outdated(skills)
     from skillyard.client.store import pending_changes
 
     pending = sorted({n for _, root in scopes for n in pending_changes(root)})
@@ -63,13 +96,18 @@ def run(args) -> int:
         print(f"note: an interrupted change to {name!r} is pending; the next install, update or uninstall "
               "finishes it", file=sys.stderr)
     if not skills:
-        print("no skills installed" + (" in this project" if scopes == [("project", project_root)] else ""))
+        print("no skills installed" + (" in this project" if scopes and scopes[-1][0] == "project" and len(scopes) == 1
+                                       else ""))
         return 0
+    from skillyard.client.display import clean
+
     for item in skills:
         source = item["source"]
         origin = {"registry": source.get("source"), "github": source.get("url"), "local": source.get("path")}
         where = origin.get(source["type"]) or source["type"]
         edited = f"  [edited: {', '.join(item['edited'])}]" if item["edited"] else ""
+        newer = item["outdated"]
+        outdated = f"  [outdated: {clean(newer['latest'])} available]" if newer["state"] == "outdated" else ""
         print(f"{item['name']:<28} {item['version']:<10} {item['scope']:<8} {source['type']}:{where}  "
-              f"→ {', '.join(item['targets']) or 'agents'}  {shorten(item['path'])}{edited}")
+              f"→ {', '.join(item['targets']) or 'agents'}  {shorten(item['path'])}{edited}{outdated}")
     return 0

@@ -1,0 +1,59 @@
+"""skill outdated: the installed skills whose source has a newer version (as `npm outdated` / `brew outdated`)."""
+
+from __future__ import annotations
+
+NAME = "outdated"
+HELP = "list installed skills that have a newer version in their source"
+DESCRIPTION = """\
+Compare each installed skill's version with the newest version the source it came from lists (its registry.json
+is asked for again, conditionally; a server that cannot be reached leaves the cached copy in use, with a warning). Versions compare as SemVer: 1.10.0 is newer than 1.9.0, a
+pre-release is older than its release. Skills installed from GitHub or a folder have no version list: they are
+shown as unknown (`skill update` compares their files). Exit status is 0 either way; --json for programs.
+
+examples:
+  skill outdated
+  skill outdated --project --json
+  skill source refresh && skill update --all
+"""
+
+
+def add_arguments(parser) -> None:
+    from skillyard.cli.skill_cmds._install_common import add_scope_arguments
+
+    add_scope_arguments(parser, project_help="only the current project's skills")
+    parser.add_argument("--user", action="store_true", help="only your home's skills")
+    parser.add_argument("--all", action="store_true", help="also list skills that are up to date or unknown")
+    parser.add_argument("--offline", action="store_true", help="use only the cached registries, never the network")
+    parser.add_argument("--json", action="store_true", help="print every installed skill's state as JSON")
+
+
+def run(args) -> int:
+    from skillyard.cli.common import print_json
+    from skillyard.cli.skill_cmds.list import installed
+    from skillyard.client import update
+    from skillyard.client.cache import stderr_warn
+    from skillyard.client.config import load_config
+    from skillyard.client.display import clean, table
+
+    items = installed(args)
+    config = load_config()
+    wanted = {i["source"].get("source") for i in items if i["source"].get("type") == "registry"}
+    registries = update.known_registries(config, wanted, offline=args.offline, strict=True, refresh=not args.offline,
+                                         warn=stderr_warn) if wanted else {}
+    states = [update.newest_known(item, registries) for item in items]
+    if args.json:
+        print_json({"skills": [s.to_dict() for s in states]})
+        return 0
+    shown = states if args.all else [s for s in states if s.state == "outdated"]
+    if not shown:
+        print("no skills installed" if not states else "every installed skill is up to date"
+              + (" (some could not be compared; see --all)" if any(s.state == "unknown" for s in states) else ""))
+        return 0
+    rows = [["NAME", "SCOPE", "INSTALLED", "LATEST", "SOURCE", "STATE"]]
+    for s in shown:
+        rows.append([clean(s.name), s.scope, clean(s.installed), clean(s.latest or "-"), clean(s.source),
+                     s.state + (f" ({s.reason})" if s.reason else "")])
+    print("\n".join(table(rows)))
+    if any(s.state == "outdated" for s in shown):
+        print("update with `skill update NAME` (or `skill update --all`)")
+    return 0
