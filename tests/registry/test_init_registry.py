@@ -170,11 +170,11 @@ def test_bad_options_are_refused_with_a_clear_message_and_nothing_written(tmp_pa
     assert list(tmp_path.iterdir()) == []  # no folder, no staging folder left beside it
 
 
-def test_unknown_host_is_refused_by_the_parser(tmp_path, capsys):
-    with pytest.raises(SystemExit) as exc:
-        skillyard_main(["init-registry", str(tmp_path / "reg"), "--host", "gitlab"])
-    assert exc.value.code == 2
-    assert "--host" in capsys.readouterr().err and not (tmp_path / "reg").exists()
+def test_unknown_host_is_refused_as_a_usage_error(tmp_path, capsys):
+    code, out, err = run(capsys, "init-registry", str(tmp_path / "reg"), "--host", "gitlab")
+    assert code == 2
+    assert "--host 'gitlab'" in err and "github, github-enterprise, static" in err
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_folder_name_without_letters_needs_name(tmp_path, capsys):

@@ -24,14 +24,12 @@ examples:
 
 
 def add_arguments(parser) -> None:
-    from skillyard.registry.config import HOSTS
-
     parser.add_argument("dir", metavar="DIR", help="folder to create (new or empty)")
     parser.add_argument("--name", help="registry name: lowercase letters, digits, hyphens (default: from DIR)")
     parser.add_argument("--description", default="", help="one line saying what the registry holds")
     parser.add_argument("--repository", metavar="OWNER/REPO", help="the GitHub repository that will hold it")
-    parser.add_argument("--host", choices=HOSTS, help="where clients fetch files (default: github with "
-                        "--repository, else static)")
+    parser.add_argument("--host", metavar="KIND", help="github, github-enterprise or static: where clients fetch "
+                        "files (default: github with --repository, else static)")
     parser.add_argument("--raw-url", metavar="URL", help="raw file host for github-enterprise (or another github)")
     parser.add_argument("--files-url", metavar="URL", help="static host: absolute base URL of the files "
                         "(default: beside registry.json)")
