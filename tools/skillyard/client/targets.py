@@ -7,6 +7,9 @@ when links are impossible or `copy=True`. API targets (openai, anthropic-api, ge
 reads; for them `place()` generates the provider files into `<scope root>/.agents/emit/<target>/<name>/`, outside
 the skill folder so the installed files still match the lockfile byte for byte.
 
+Installed Python packages can add API-like targets (entry point group `skillyard.targets`, see client/adapters.py):
+`get()` and `all_targets()` include them; the built-in table is never replaced by one.
+
 A copy is marked with a `.skillyard-placed` file naming the canonical folder, so a later `place()` may replace it
 and `remove()` deletes only folders it made; a folder someone else put there is never overwritten.
 """

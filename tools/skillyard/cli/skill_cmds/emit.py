@@ -6,8 +6,10 @@ NAME = "emit"
 HELP = "write a skill's files for one target (e.g. openai tools.json + system.md) without installing"
 DESCRIPTION = """\
 Write what a target needs for one skill into --out: for folder targets a copy of the skill at OUT/<name>/, for API
-targets (openai, anthropic-api, gemini-api) the tool definitions (tools.json) and a system.md. <ref> is a skill
-folder or the name of an installed skill. {{inputs.x}} placeholders are filled as `skill install` fills them:
+targets (openai, anthropic-api, gemini-api) the tool definitions (tools.json; for gemini-api a list of Tool objects,
+with Gemini's built-in code_execution for execute-code) and a system.md, plus mcp_deps.json when the skill has
+mcp_deps (tools the application must provide). Targets from installed packages (`skill adapter list`) write what
+their plugin returns. <ref> is a skill folder or the name of an installed skill. {{inputs.x}} placeholders are filled as `skill install` fills them:
 --input, then the per-skill config (inputs.<skill>), then the input's default.
 
 examples:
