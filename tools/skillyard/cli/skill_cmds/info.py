@@ -1,21 +1,25 @@
-"""skill info: everything the registry says about one skill."""
+"""skill info: everything known about one skill - a registry entry, or any ref `skill install` takes."""
 
 from __future__ import annotations
 
 NAME = "info"
-HELP = "show a skill's registry entry: inputs, MCP dependencies, capabilities, files, findings, versions"
+HELP = "show a skill (registry name, github: ref, folder or archive): inputs, MCP dependencies, files, versions"
 DESCRIPTION = """\
-Show one skill as its registry describes it, and which versions each source offers.
-REF is NAME, NAME@VERSION or NAME@SOURCE. Works offline from the cache.
+Show one skill: a registry entry as its registry describes it (and which versions each source offers), or a
+github: ref, a folder or an archive exactly as `skill install` would fetch and check it - nothing is written.
+REF is anything install takes: NAME, NAME@VERSION, NAME@SOURCE, github:owner/repo[/path][@ref], ./folder,
+./x.zip|./x.tar.gz|./x.tgz[/folder]. A registry entry works offline from the cache.
 
 examples:
   skill info invoice-processor
   skill info pdf-tools@acme --json
+  skill info github:acme/skills/pdf-tools@v1.2.0
+  skill info ./my-skill
 """
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("ref", help="NAME, NAME@VERSION or NAME@SOURCE")
+    parser.add_argument("ref", help="NAME[@VERSION|@SOURCE], github:owner/repo[/path][@ref], a folder or an archive")
     parser.add_argument("--source", help="take the skill from this source")
     parser.add_argument("--offline", action="store_true", help="use only the cache, never the network")
     parser.add_argument("--refresh", action="store_true", help="ask the servers for changes first")
@@ -31,7 +35,35 @@ def describe(found) -> dict:
     return {"source": found.source.to_dict(), "skill": found.skill, "versions": versions, "stale": found.stale,
             "registry": {"name": found.registry.get("name"),
                          "repository": found.registry.get("repository", {}).get("url")},
-            "skill_md_url": found.file_url("SKILL.md")}
+            "skill_md_url": found.file_url("SKILL.md"),
+            "install": f"skill install {found.skill['name']}@{found.source.name}"}
+
+
+def describe_candidate(candidate, ref: str) -> dict:
+    """A fetched skill (github:, folder, archive) in the shape `describe` gives a registry entry."""
+    meta = candidate.meta
+    tools = meta.get("allowed_tools", meta.get("allowed-tools")) or []
+    skill = {"name": candidate.name, "version": candidate.version, "description": candidate.description,
+             "display_name": meta.get("display_name", meta.get("display-name")),
+             "tags": meta.get("tags") or [], "author": meta.get("author"), "maintainers": meta.get("maintainers") or [],
+             "license": meta.get("license"), "homepage": meta.get("homepage"),
+             "compatibility": meta.get("compatibility"),
+             "allowed_tools": tools.split() if isinstance(tools, str) else tools,
+             "capabilities": meta.get("capabilities") or [], "inputs": candidate.inputs,
+             "mcp_deps": candidate.mcp_deps,
+             "files": [{**f.entry(), "executable": f.executable} for f in candidate.files],
+             "path": candidate.source.get("path") or "", "commit": candidate.source.get("commit") or "",
+             "integrity": candidate.source.get("integrity")}
+    source = {k: v for k, v in candidate.source.items() if k in ("type", "url", "ref", "commit", "path")}
+    return {"source": source, "skill": {k: v for k, v in skill.items() if v not in (None, "")} | {
+                "path": skill["path"], "commit": skill["commit"]},
+            "versions": [], "stale": False, "registry": None, "skill_md_url": None,
+            "warnings": candidate.warnings, "install": f"skill install {ref}"}
+
+
+def _text(value) -> str:
+    """A metadata value as one line (a registry gives strings; a folder's frontmatter may hold anything)."""
+    return value if isinstance(value, str) else "" if value is None else str(value)
 
 
 def _lines(info: dict) -> list[str]:
@@ -39,19 +71,24 @@ def _lines(info: dict) -> list[str]:
     from skillyard.units import human_size
 
     skill = info["skill"]
-    out = [f"{clean(skill['name'])} {clean(skill['version'])}  (source: {info['source']['name']}"
+    source = info["source"]
+    label = source.get("name") or f"{source['type']}: {source.get('url') or source.get('path') or ''}".rstrip(": ")
+    out = [f"{clean(skill['name'])} {clean(skill['version'])}  (source: {clean(label)}"
            + (", cached copy — could not check for changes)" if info["stale"] else ")")]
     if skill.get("display_name"):
         out.append(f"  {clean(skill['display_name'])}")
     out.append(f"  {clean(skill['description'])}")
-    facts = [("tags", ", ".join(clean(t) for t in skill.get("tags", []))), ("author", clean(skill.get("author", ""))),
-             ("maintainers", ", ".join(clean(m) for m in skill.get("maintainers", []))),
-             ("license", clean(skill.get("license", ""))), ("homepage", clean(skill.get("homepage", ""))),
-             ("compatibility", clean(skill.get("compatibility", ""))),
-             ("allowed tools", ", ".join(clean(t) for t in skill.get("allowed_tools", []))),
-             ("path", f"{clean(skill['path'])} @ {clean(skill['commit'][:12]) or '(no commit)'}"),
+    registry = info.get("registry")
+    facts = [("tags", ", ".join(clean(_text(t)) for t in skill.get("tags", []))),
+             ("author", clean(_text(skill.get("author", "")))),
+             ("maintainers", ", ".join(clean(_text(m)) for m in skill.get("maintainers", []))),
+             ("license", clean(_text(skill.get("license", "")))), ("homepage", clean(_text(skill.get("homepage", "")))),
+             ("compatibility", clean(_text(skill.get("compatibility", "")))),
+             ("allowed tools", ", ".join(clean(_text(t)) for t in skill.get("allowed_tools", []))),
+             ("path", f"{clean(skill['path']) or '.'} @ {clean(skill['commit'][:12]) or '(no commit)'}"
+              if registry or skill.get("commit") else clean(skill.get("path", ""))),
              ("updated", clean(skill.get("updated_at", ""))), ("integrity", clean(skill.get("integrity", ""))),
-             ("registry", f"{clean(info['registry']['name'])} ({clean(info['registry']['repository'] or '')})")]
+             ("registry", f"{clean(registry['name'])} ({clean(registry['repository'] or '')})" if registry else "")]
     out += [f"  {key}: {value}" for key, value in facts if value]
     if skill.get("capabilities"):
         out.append("  capabilities: " + ", ".join(clean(c) for c in skill["capabilities"]))
@@ -82,21 +119,40 @@ def _lines(info: dict) -> list[str]:
         for item in skill["findings"]:
             where = f" ({clean(item['file'])}{':' + str(item['line']) if item.get('line') else ''})" if item.get("file") else ""
             out.append(f"    {item['severity']} {clean(item['rule'])}{where}: {clean(item['message'])}")
-    out.append("  versions:")
+    if info.get("warnings"):
+        out.append("  warnings:")
+        out += [f"    {clean(w)}" for w in info["warnings"]]
+    if info["versions"]:
+        out.append("  versions:")
     for v in info["versions"]:
         mark = "*" if v["selected"] else " "
         out.append(f"    {mark} {clean(v['version'])}  {v['source']} (priority {v['priority']})")
-    out.append(f"  install: skill install {clean(skill['name'])}@{info['source']['name']}")
+    out.append(f"  install: {clean(info['install'])}")
     return out
 
 
 def run(args) -> int:
+    from skillyard.client import install as inst
     from skillyard.client.config import load_config
-    from skillyard.client.resolve import resolve
-    from skillyard.client.store import check_ref_name
+    from skillyard.errors import SkillyardError
 
-    found = resolve(check_ref_name(args.ref), load_config(), source=args.source, offline=args.offline, refresh=args.refresh)
-    info = describe(found)
+    config = load_config()
+    kind = inst.ref_kind(args.ref)  # the one ref parser install uses
+    if kind == "registry":
+        from skillyard.client.resolve import resolve
+        from skillyard.client.store import check_ref_name
+
+        found = resolve(check_ref_name(args.ref), config, source=args.source, offline=args.offline,
+                        refresh=args.refresh)
+        info = describe(found)
+    else:
+        if args.source:
+            raise SkillyardError(f"--source picks a registry; {args.ref} is a {kind} ref.", "Drop --source.",
+                                 exit_code=2)
+        if args.offline and kind == "github":
+            raise SkillyardError(f"{args.ref} is read from GitHub, and --offline forbids the network.",
+                                 "Drop --offline, or name a registry skill (read from the cache).")
+        info = describe_candidate(inst.candidate_for(args.ref, config), args.ref)
     if args.json:
         from skillyard.cli.common import print_json
 
