@@ -74,7 +74,7 @@ class Progress:
 
 
 
-def _from_package(exc: BaseException, *packages: str) -> bool:
+def from_package(exc: BaseException, *packages: str) -> bool:
     """True when `exc` is a class of one of `packages`, or was raised from inside their code."""
     if any(cls.__module__.split(".")[0] in packages for cls in type(exc).__mro__):
         return True
@@ -144,7 +144,7 @@ def unexpected_error(exc: BaseException, args, prog: str, wrapped: SkillyardErro
     fix = (f"Check that {endpoint} is the GitHub API (--api-url, $GITHUB_API_URL or github.api_url) and that it is "
            "reachable, then run the command again.")
     status = getattr(exc, "status", None)
-    if _from_package(exc, "github") and isinstance(status, int):
+    if from_package(exc, "github") and isinstance(status, int):
         if 400 <= status < 500 and wrapped is not None:
             return SkillyardError(f"{wrapped.message} (from {endpoint})", wrapped.fix)
         return SkillyardError(f"{endpoint} answered HTTP {status}; nothing was changed by this request", fix)
@@ -152,7 +152,7 @@ def unexpected_error(exc: BaseException, args, prog: str, wrapped: SkillyardErro
         url = getattr(getattr(exc, "request", None), "url", None) or endpoint
         return SkillyardError(f"cannot reach {url}: {_reason(exc)}", fix)
     readers = [name for name in _frames(exc) if name.startswith("skillyard.")]
-    if _from_package(exc, "github") or (readers and readers[-1] in API_READERS and
+    if from_package(exc, "github") or (readers and readers[-1] in API_READERS and
                                         isinstance(exc, AttributeError | KeyError | TypeError | ValueError)):
         return SkillyardError(f"{endpoint} did not answer like the GitHub API ({type(exc).__name__}: "
                               f"{str(exc)[:120]})", fix)

@@ -88,12 +88,12 @@ def dispatch(prog: str, package: str, description: str, argv: list[str] | None =
     try:
         return int(args._run(args) or 0)
     except SkillyardError as exc:
-        from skillyard.cli.common import print_error, unexpected_error
+        from skillyard.cli.common import from_package, print_error, unexpected_error
 
-        context = exc.__cause__ or exc.__context__  # a command's message for a PyGithub/requests error
-        if context is not None and type(exc) is SkillyardError and isinstance(context, Exception):
-            mapped = unexpected_error(context, args, prog, wrapped=exc)
-            exc = mapped if not mapped.message.startswith("internal error") else exc
+        context = exc.__cause__ or exc.__context__  # a command's own message for a PyGithub/requests error
+        if type(exc) is SkillyardError and isinstance(context, Exception) and \
+                from_package(context, "requests", "urllib3", "github"):
+            exc = unexpected_error(context, args, prog, wrapped=exc)
         print_error(exc, as_json=getattr(args, "json", False))
         return exc.exit_code
     except KeyboardInterrupt:
@@ -109,9 +109,9 @@ def dispatch(prog: str, package: str, description: str, argv: list[str] | None =
     except OSError as exc:
         # The file system said no (permission, name too long, disk full): say what and where, never a traceback.
         # (A broken pipe is an OSError too, handled above; so are the errors of requests, mapped below.)
-        from skillyard.cli.common import _from_package, print_error, unexpected_error
+        from skillyard.cli.common import from_package, print_error, unexpected_error
 
-        if _from_package(exc, "requests", "urllib3", "github"):
+        if from_package(exc, "requests", "urllib3", "github"):
             error = unexpected_error(exc, args, prog)
             print_error(error, as_json=getattr(args, "json", False))
             return error.exit_code
