@@ -199,6 +199,14 @@ def test_an_existing_different_script_is_refused(tmp_path, capsys):
     refused(capsys, folder, "execute.ts", "differs")
 
 
+@pytest.mark.parametrize("existing", ["Scripts/other.py", "scripts/Execute.ts", "scripts/EXECUTE.TS"])
+def test_a_name_that_differs_only_by_case_is_refused(tmp_path, capsys, existing):
+    folder = copy(tmp_path, "preference-recorder")
+    (folder / existing).parent.mkdir(parents=True, exist_ok=True)
+    (folder / existing).write_text("x\n")
+    refused(capsys, folder, "only by letter case")
+
+
 def test_two_implementation_blocks_are_refused(tmp_path, capsys):
     folder = copy(tmp_path, "preference-recorder")
     text = (folder / "SKILL.md").read_text(encoding="utf-8")

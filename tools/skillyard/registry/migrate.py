@@ -249,6 +249,26 @@ def _check_targets(folder: Path, plan: MigrationPlan) -> None:
                 raise SkillyardError(f"{here} is a link or not a {'file' if last else 'folder'}.",
                                      "Replace it with a plain folder or file (or remove it), then run migrate again. "
                                      "Nothing was changed.")
+            if not os.path.lexists(here):
+                other = _same_name_but_case(here)
+                if other is not None and (other, name) not in plan.renames:  # skill.md -> SKILL.md is the point
+                    raise SkillyardError(f"{here} would differ from `{other}` only by letter case (path-collision).",
+                                         "Rename or remove it, then run migrate again. Nothing was changed.")
+
+
+def _same_name_but_case(path: Path) -> str | None:
+    """The name beside `path` that a case-insensitive file system takes for the same one (the shared path rule's
+    key), or None. Looks at a bounded number of entries."""
+    if not path.parent.is_dir():
+        return None
+    key = paths.collision_key(path.name)
+    with os.scandir(path.parent) as entries:
+        for count, entry in enumerate(entries):
+            if count >= 100_000:
+                break
+            if paths.collision_key(entry.name) == key:
+                return entry.name
+    return None
 
 
 def _standard_keys_to_skill_md(plan: MigrationPlan, spec: dict, manifest: dict) -> dict:
