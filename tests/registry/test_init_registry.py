@@ -209,6 +209,47 @@ def test_force_adds_files_but_never_replaces_one(tmp_path, capsys):
     assert (target / "pyproject.toml").is_file() and "pyproject.toml" in report["written"]
 
 
+def test_force_beside_a_projects_pyproject_writes_skillyard_toml_and_still_builds(tmp_path, monkeypatch, capsys):
+    target = tmp_path / "tool"
+    target.mkdir()
+    own = '[project]\nname = "tool"\nversion = "1.0"\n'
+    (target / "pyproject.toml").write_text(own)
+    code, out, err = run(capsys, "init-registry", str(target), "--force", "--json", "--repository", "acme/tool")
+    assert code == 0, err
+    report = json.loads(out)
+    assert "skillyard.toml" in report["written"] and "pyproject.toml" not in report["written"] + report["kept"]
+    assert (target / "pyproject.toml").read_text() == own
+    assert tomllib.loads((target / "skillyard.toml").read_text())["repository"] == "acme/tool"
+    monkeypatch.chdir(target)
+    git(target, "init", "-q", "-b", "main")
+    for argv in (["validate"], ["build"]):
+        assert run(capsys, *argv)[0] == 0, argv
+    assert json.loads((target / "registry.json").read_text())["name"] == "tool"
+
+
+@pytest.mark.parametrize("settings", [("pyproject.toml", '[tool.skillyard]\nname = "old"\n'),
+                                      ("skillyard.toml", 'name = "old"\n')])
+def test_force_refuses_a_folder_that_is_already_a_registry(tmp_path, capsys, settings):
+    target = tmp_path / "reg"
+    target.mkdir()
+    (target / settings[0]).write_text(settings[1])
+    before = tree(tmp_path)
+    code, out, err = run(capsys, "init-registry", str(target), "--force")
+    assert code != 0 and "already holds registry settings" in err
+    assert tree(tmp_path) == before
+
+
+def test_force_keeps_a_dangling_symlink_and_writes_nothing_through_it(tmp_path, capsys):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    target = tmp_path / "clone"
+    target.mkdir()
+    (target / "README.md").symlink_to(outside / "README.md")
+    code, out, err = run(capsys, "init-registry", str(target), "--force", "--json")
+    assert code == 0, err
+    assert json.loads(out)["kept"] == ["README.md"] and list(outside.iterdir()) == []
+
+
 def test_empty_existing_folder_is_filled(tmp_path, monkeypatch, capsys):
     """`mkdir x && cd x && skillyard init-registry .`: the current folder is filled in place, not swapped."""
     target = tmp_path / "here"

@@ -44,6 +44,7 @@ class InitOptions:
     raw_url: str | None = None
     files_url: str | None = None
     repository_url: str | None = None
+    settings_file: str = "pyproject.toml"  # or skillyard.toml, beside a project's own pyproject.toml
 
 
 def slugify(text: str) -> str:
@@ -96,10 +97,11 @@ def _toml_string(value: str) -> str:
     return json.dumps(value, ensure_ascii=False)  # checked one-line text: JSON's escapes are TOML's
 
 
-def pyproject_text(options: InitOptions) -> str:
+def settings_text(options: InitOptions) -> str:
+    """`[tool.skillyard]` for pyproject.toml, or the same keys at the top of skillyard.toml."""
     lines = ["# The registry's settings, read by `skillyard validate`, `build` and `site build`.",
              "# See https://skillyard.github.io/registry/registry-json/ for the host settings.",
-             "[tool.skillyard]",
+             *(["[tool.skillyard]"] if options.settings_file == "pyproject.toml" else []),
              f"name = {_toml_string(options.name)}",
              f"description = {_toml_string(options.description)}"]
     if options.repository:
@@ -114,10 +116,12 @@ def pyproject_text(options: InitOptions) -> str:
     return "\n".join(lines)
 
 
-def check_config(text: str) -> None:
+def check_config(text: str, settings_file: str = "pyproject.toml") -> None:
     """Load the generated settings exactly as `skillyard build` does and ask for the same blocks."""
-    section = tomllib.loads(text)["tool"]["skillyard"]
-    config = RegistryConfig(Path("."), section, "pyproject.toml [tool.skillyard]")
+    section = tomllib.loads(text)
+    if settings_file == "pyproject.toml":
+        section = section["tool"]["skillyard"]
+    config = RegistryConfig(Path("."), section, settings_file)
     try:
         config.repository_block()
         config.policy()
@@ -188,10 +192,12 @@ def registry_files(options: InitOptions, template=None) -> dict[str, bytes]:
     """{relative path: bytes} of the new registry from `template` (default: the packaged `init_template/`);
     raises UsageError for options the build would reject."""
     check_options(options)
-    pyproject = pyproject_text(options)
-    check_config(pyproject)
+    if options.settings_file not in ("pyproject.toml", "skillyard.toml"):
+        raise ValueError(options.settings_file)
+    settings = settings_text(options)
+    check_config(settings, options.settings_file)
     subs = _substitutions(options)
-    files: dict[str, bytes] = {"pyproject.toml": pyproject.encode("utf-8"),
+    files: dict[str, bytes] = {options.settings_file: settings.encode("utf-8"),
                                ".github/CODEOWNERS": codeowners_text(options).encode("utf-8")}
     for rel, data in _walk(template or template_root()):
         text = data.decode("utf-8")

@@ -9,7 +9,8 @@ example skill, mkdocs.yml and site/ pages, .github/ (CI workflows pinned by comm
 template), README.md and .gitignore.
 
 DIR must be new or empty: the files are assembled beside it and moved in at once, so a failure leaves nothing.
---force adds the files to a non-empty folder (a fresh clone, say) but never replaces a file that is already there.
+--force adds the files to a non-empty folder (a fresh clone, say) but never replaces a file that is already there;
+beside an existing pyproject.toml the settings go to skillyard.toml, which every command reads first.
 
 Hosts (where clients fetch the skills' files; see the registry.json page):
   github             raw.githubusercontent.com, pinned by commit (needs --repository; the default with it)
@@ -53,8 +54,18 @@ def run(args) -> int:
         if not name:
             raise UsageError(f"cannot make a registry name from the folder name {target.resolve().name!r}",
                              "Pass --name, e.g. --name team-skills.")
+    if args.force and target.is_dir():
+        from skillyard.registry.config import load_registry_config
+
+        existing = load_registry_config(target)
+        if existing.section:
+            raise UsageError(f"{target}: already holds registry settings ({existing.file}); nothing was written",
+                             "Edit those settings instead, or choose a new folder.")
+    # A project's own pyproject.toml is kept (--force); the settings then go to skillyard.toml, read first.
+    settings_file = "skillyard.toml" if (target / "pyproject.toml").exists() else "pyproject.toml"
     options = InitOptions(name=name, description=args.description, repository=args.repository, host=args.host,
-                          raw_url=args.raw_url, files_url=args.files_url, repository_url=args.repository_url)
+                          raw_url=args.raw_url, files_url=args.files_url, repository_url=args.repository_url,
+                          settings_file=settings_file)
     files = registry_files(options)
     result = write_registry(target, files, force=args.force)
     if args.json:
