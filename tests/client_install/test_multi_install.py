@@ -147,3 +147,36 @@ def test_a_kill_at_any_step_of_a_multi_skill_install_leaves_all_or_none(tmp_path
     else:
         raise AssertionError("the install never completed")
     assert seen == {frozenset(), frozenset(NAMES)}  # kills landed both before and after the commit point
+
+
+def test_a_failure_after_the_commit_point_says_what_is_in_place_and_is_finished_next_time(tmp_path, monkeypatch,
+                                                                                          skill_home):
+    """Past the commit record nothing is rolled back: the message must not claim "nothing was installed", and the
+    next command finishes the rest."""
+    import pytest
+
+    from skillyard.client import install as inst
+    from skillyard.errors import SkillyardError
+
+    sources = [make(tmp_path / "src", name) for name in NAMES]
+    project = tmp_path / "project"
+    project.mkdir()
+    opts = inst.Options(scope="project", project_root=project, home=tmp_path / "home",
+                        targets=["claude-code", "agents"])
+    plans = [inst.plan(inst.from_local(src), opts, None) for src in sources]
+    real = inst._place_targets
+
+    def flaky(name, canonical, opts):
+        if name == "beta":
+            raise PermissionError(13, "Permission denied", str(canonical))
+        return real(name, canonical, opts)
+
+    monkeypatch.setattr(inst, "_place_targets", flaky)
+    with pytest.raises(SkillyardError) as caught:
+        inst.install_all(plans)
+    message = caught.value.message
+    assert "beta" in message and "Permission denied" in message and "alpha" in message
+    assert "nothing was installed" not in message
+    monkeypatch.setattr(inst, "_place_targets", real)
+    recover_scope(project)
+    assert state(project) == set(NAMES)

@@ -665,7 +665,15 @@ def install_all(plans: list[Plan]) -> list[Outcome]:
             raise
         outcomes = []
         for p, (intent, same) in intents:
-            lock_doc = apply_intent(root, intent)
+            try:
+                lock_doc = apply_intent(root, intent)
+            except (OSError, SkillyardError) as exc:  # after the commit point: finish later, say so exactly
+                done = ", ".join(o.name for o in outcomes) or "none yet"
+                why = exc.message if isinstance(exc, SkillyardError) else f"{exc.strerror or exc} ({exc.filename})"
+                raise SkillyardError(f"{p.candidate.name} could not be put in place: {why}. Already in place: "
+                                     f"{done}; the rest of this install is journaled, not undone.",
+                                     "Fix the cause, then run any `skill` command that changes skills (e.g. "
+                                     "`skill install` again): it finishes the journaled install first.") from None
             p.outcome.status = "unchanged" if same and not p.opts.force else \
                 ("updated" if intent.get("previous") else "installed")
             p.outcome.targets = lock_doc["targets"]

@@ -1,19 +1,24 @@
-"""skill install: install skills from a registry, GitHub or a folder; with no ref, restore skills.lock.json."""
+"""skill install: install skills from a registry, GitHub, a folder or an archive; with no ref, restore skills.lock.json."""
 
 from __future__ import annotations
 
 NAME = "install"
-HELP = "install skills (name[@version], github:owner/repo[/path][@ref], or a folder); no ref restores the lockfile"
+HELP = ("install skills (name[@version], github:owner/repo[/path][@ref], a folder, or a .zip/.tar.gz/.tgz archive); "
+        "no ref restores the lockfile")
 DESCRIPTION = """\
 Install one or more skills. Every file is checked against the registry's size and sha256 before anything is
-written, the install is atomic, and a skill.lock.json records what was installed. Without a ref inside a project,
-installs exactly what skills.lock.json lists and verifies every hash (like `npm ci`).
+written, the install is atomic, and a skill.lock.json records what was installed. Several skills are all-or-nothing:
+each is fetched and checked (inputs, MCP dependencies, limits) before any is written. Without a ref inside a
+project, installs exactly what skills.lock.json lists and verifies every hash (like `npm ci`). An archive holding
+several skills: name one as ARCHIVE/folder. Limits are the client's (config install.*; see the security page).
 
 examples:
   skill install invoice-processor --input target_collection=bills
   skill install pdf-tools@0.3.1 --target claude-code --target cursor --project
   skill install github:acme/invoice-processor@v1.2.0 --dry-run
   skill install ./my-skill
+  skill install ./downloads/pdf-tools.zip
+  skill install ./bundle.tar.gz/skills/pdf-tools
   skill install            # in a project: restore skills.lock.json
 """
 
@@ -21,7 +26,8 @@ examples:
 def add_arguments(parser) -> None:
     from skillyard.cli.skill_cmds._install_common import add_scope_arguments
 
-    parser.add_argument("refs", nargs="*", metavar="REF", help="name, name@version, github:owner/repo[/path][@ref] or a folder")
+    parser.add_argument("refs", nargs="*", metavar="REF",
+                        help="name, name@version, github:owner/repo[/path][@ref], a folder, or ARCHIVE[/folder]")
     parser.add_argument("--target", action="append", metavar="TARGET",
                         help="where agents read it: claude-code, agents, codex, cursor, ... (repeatable; default from config)")
     add_scope_arguments(parser, project_help="install into the current project (and record it in skills.lock.json)")
