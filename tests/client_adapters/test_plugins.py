@@ -130,6 +130,10 @@ def test_two_packages_claiming_one_name_are_both_refused(tmp_path):
     ("raise SystemExit(3)\n", "failed to load (SystemExit"),
     ("class Adapter:\n    name = '../x'\n    def emit(self, skill):\n        return {}\n", "its `name` is '../x'"),
     ("class Adapter:\n    name = 'noemit'\n", "no `emit(skill)` method"),
+    ("class Adapter:\n    @property\n    def name(self):\n        raise KeyError('x')\n", "failed to load (KeyError"),
+    ("class Adapter:\n    def __init__(self):\n        raise ValueError('no config')\n", "failed to load (ValueError"),
+    ("class Adapter:\n    name = 'bad'\n    capabilities = {'read-file': 3}\n    def emit(self, s):\n        pass\n",
+     "`capabilities` is not a mapping"),
 ])
 def test_a_broken_plugin_is_a_warning_naming_its_package_and_others_still_work(tmp_path, skill_folder, code, why):
     broken = make_dist(tmp_path / "broken", "bad_adapter", code, {"bad": "bad_adapter:Adapter"})

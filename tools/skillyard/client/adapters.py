@@ -96,32 +96,41 @@ def discover() -> Discovery:
     found = Discovery()
     claimed: dict[str, list[str]] = {}
     seen = set()
-    for ep in entry_points(group=GROUP):
-        package = _package(ep)
-        if (package, ep.name, ep.value) in seen:  # the same distribution on sys.path twice
-            continue
-        seen.add((package, ep.name, ep.value))
+    try:
+        points = list(entry_points(group=GROUP))
+    except Exception as exc:  # noqa: BLE001 - a damaged installed distribution: no plugin targets, built-ins work
+        found.problems.append(f"the installed packages' entry points cannot be read ({_describe(exc)}); only "
+                              "built-in targets are available. Reinstall the damaged package.")
+        return found
+    for ep in points:
+        package = f"entry point {ep.name!r}"
+        # Everything a plugin does — import, factory, attributes (which may be properties) — can fail: each
+        # failure is one warning naming the package, and the other targets are unaffected.
         try:
+            package = _package(ep)
+            if (package, ep.name, ep.value) in seen:  # the same distribution on sys.path twice
+                continue
+            seen.add((package, ep.name, ep.value))
             obj = _load(ep)
-        except (Exception, SystemExit) as exc:  # a plugin's bug must not take every other target down
+            problem = _check(obj)
+            if problem:
+                found.problems.append(f"{package}: target {ep.name!r} is skipped because {problem}.")
+                continue
+            name = obj.name
+            description = " ".join(str(getattr(obj, "description", "") or "").split())[:200]
+            capabilities = dict(getattr(obj, "capabilities", {}) or {})
+        except (Exception, SystemExit) as exc:
             found.problems.append(f"{package}: its target {ep.name!r} failed to load ({_describe(exc)}); "
                                   "it is skipped. Reinstall or upgrade the package, or uninstall it.")
             continue
-        problem = _check(obj)
-        if problem:
-            found.problems.append(f"{package}: target {ep.name!r} is skipped because {problem}.")
-            continue
-        if obj.name in TARGETS:
-            found.problems.append(f"{package}: target {obj.name!r} is refused: it would replace the built-in target "
+        if name in TARGETS:
+            found.problems.append(f"{package}: target {name!r} is refused: it would replace the built-in target "
                                   "of that name. Ask the package's author to rename it.")
             continue
-        claimed.setdefault(obj.name, []).append(package)
-        description = " ".join(str(getattr(obj, "description", "") or "").split())[:200]
-        found.targets[obj.name] = Target(obj.name, "api", description or f"{obj.name} (plugin)",
-                                         capabilities=dict(getattr(obj, "capabilities", {}) or {}),
-                                         unsupported=_CUSTOM + " unless listed in supports",
-                                         mcp="given to the plugin (PluginSkill.mcp_deps)", source=package,
-                                         plugin=obj)
+        claimed.setdefault(name, []).append(package)
+        found.targets[name] = Target(name, "api", description or f"{name} (plugin)", capabilities=capabilities,
+                                     unsupported=_CUSTOM + " unless listed in supports",
+                                     mcp="given to the plugin (PluginSkill.mcp_deps)", source=package, plugin=obj)
     for name, packages in claimed.items():
         if len(packages) > 1:
             del found.targets[name]
