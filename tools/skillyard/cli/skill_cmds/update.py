@@ -7,10 +7,11 @@ HELP = "update installed skills from their source (shows version and file change
 DESCRIPTION = """\
 Compare each installed skill's lock with its source and install the newer files. Prints the version change and
 which files were added, removed or changed. Refuses to overwrite files you edited since the install (naming them)
-unless --force.
+unless --force. A registry skill is compared with its source's registry.json as cached (asked for again once it is
+older than cache.ttl): `skill source refresh` asks now, and `skill outdated` shows what is newer.
 
 examples:
-  skill update invoice-processor --dry-run
+  skill source refresh && skill update invoice-processor --dry-run
   skill update --all
   skill update pdf-tools --project --force
 """
