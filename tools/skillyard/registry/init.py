@@ -218,7 +218,7 @@ class WriteResult:
 
 
 def _is_empty_dir(path: Path) -> bool:
-    return path.is_dir() and not path.is_symlink() and not any(path.iterdir())
+    return path.is_dir() and not any(path.iterdir())  # DIR may be the user's own symlink to a folder
 
 
 def write_registry(target: Path, files: dict[str, bytes], *, force: bool = False) -> WriteResult:
