@@ -123,6 +123,11 @@ def test_dry_run_prints_and_writes_nothing(tmp_path, stub, configured, capsys):
     code = skill_main(["generate", "Summarise CSV files", "--out", str(tmp_path / "o"), "--dry-run"])
     assert code == 0 and capsys.readouterr().out == GOOD
     assert not (tmp_path / "o").exists()
+    stub.answer = _completion(INVALID["markup in frontmatter"])
+    code = skill_main(["generate", "Summarise CSV files", "--out", str(tmp_path / "o"), "--dry-run", "--json"])
+    shown = json.loads(capsys.readouterr().out)
+    assert code == 1 and not shown["ok"] and any("<" in e for e in shown["errors"])
+    assert not (tmp_path / "o").exists()
 
 
 INVALID = {

@@ -142,6 +142,21 @@ def with_name(text: str, name: str) -> str:
     return re.sub(r"(?m)\A(---\s*\n(?:.*\n)*?)name:[^\n]*", lambda m: f"{m.group(1)}name: {name}", text, count=1)
 
 
+def _problems(package) -> str:
+    return "; ".join(f"line {f.line}: {f.message}" if f.line else f.message for f in package.errors[:8])
+
+
+def check(text: str) -> list:
+    """Every error the strict validator finds in `text` as a skill's SKILL.md (in a scratch folder; for --dry-run)."""
+    from skillyard.format import Policy, load_skill
+
+    name = skill_name(text)
+    with tempfile.TemporaryDirectory(prefix="skill-generate-") as scratch:
+        (Path(scratch) / name).mkdir()
+        (Path(scratch) / name / "SKILL.md").write_text(text, encoding="utf-8")
+        return load_skill(Path(scratch) / name, Policy(strict=True)).errors
+
+
 def save(text: str, parent: Path) -> tuple[Path, list]:
     """Validate `text` as a new skill folder and move it to `parent/<name>` in one rename; never overwrite.
 
@@ -162,8 +177,8 @@ def save(text: str, parent: Path) -> tuple[Path, list]:
         (temp / name / "SKILL.md").write_text(text, encoding="utf-8")
         package = load_skill(temp / name, Policy(strict=True))
         if not package.valid:
-            problems = "; ".join(f"line {f.line}: {f.message}" if f.line else f.message for f in package.errors[:8])
-            raise SkillyardError(f"the generated SKILL.md is not valid ({len(package.errors)} error(s)): {problems}; "
+            raise SkillyardError(f"the generated SKILL.md is not valid ({len(package.errors)} error(s)): "
+                                 f"{_problems(package)}; "
                                  "nothing was written",
                                  "Run `skill generate` again with a clearer description, or --dry-run to see it.")
         try:

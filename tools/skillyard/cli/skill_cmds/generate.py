@@ -44,12 +44,19 @@ def run(args) -> int:
     if args.name:
         text = generate.with_name(text, args.name)
     if args.dry_run:
+        import sys
+
         name = generate.skill_name(text)
+        errors = generate.check(text)
         if args.json:
-            print_json({"ok": True, "dry_run": True, "name": name, "skill_md": text})
+            print_json({"ok": not errors, "dry_run": True, "name": name, "skill_md": text,
+                        "errors": [e.message for e in errors]})
         else:
             print(visible(text), end="")
-        return 0
+            for error in errors:
+                where = f"line {error.line}: " if error.line else ""
+                print(visible(f"skill: invalid: {where}{error.message}"), file=sys.stderr)
+        return 1 if errors else 0
     folder, warnings = generate.save(text, Path(args.out))
     if args.json:
         print_json({"ok": True, "dry_run": False, "folder": str(folder), "warnings": [w.message for w in warnings]})
