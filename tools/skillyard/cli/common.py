@@ -141,8 +141,8 @@ def unexpected_error(exc: BaseException, args, prog: str, wrapped: SkillyardErro
     import os
 
     endpoint = api_endpoint(args, prog)
-    fix = (f"Check that {endpoint} is the GitHub API (--api-url, $GITHUB_API_URL or github.api_url) and that it is "
-           "reachable, then run the command again.")
+    setting = "--api-url or $GITHUB_API_URL" if prog == "skillyard" else "--api-url, $SKILL_GITHUB_API_URL or github.api_url"
+    fix = f"Check that {endpoint} is the GitHub API ({setting}) and that it is reachable, then run the command again."
     status = getattr(exc, "status", None)
     if from_package(exc, "github") and isinstance(status, int):
         if 400 <= status < 500 and wrapped is not None:
