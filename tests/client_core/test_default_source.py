@@ -127,3 +127,20 @@ def test_source_commands_take_the_url(published, skill_cli, action):
         assert load_config().sources[0].priority == 7
     unknown = skill_cli("source", action, published.url + "?x", *extra)
     assert unknown.code == 1 and "no source named" in unknown.err
+
+
+def test_install_and_update_from_the_builtin(builtin, skill_cli):
+    installed = skill_cli("install", "pdf-tools", "--skip-deps-check", "--json")
+    assert installed.code == 0, installed.err
+    listed_skills = json.loads(skill_cli("list", "--json").out)["skills"]
+    assert [(s["name"], s["source"]["source"]) for s in listed_skills] == [("pdf-tools", "skillyard")]
+    updated = skill_cli("update", "pdf-tools")
+    assert updated.code == 0 and "up to date" in updated.out
+
+
+def test_builtin_priority_can_be_raised(builtin, skill_cli):
+    publish_registry(builtin.server, "corp", "skills", SAMPLE_SKILLS[:1], name="corp")
+    assert skill_cli("source", "add", registry_url(builtin.server, "corp", "skills"), "--name", "corp").code == 0
+    assert skill_cli("source", "priority", "skillyard", "500").code == 0
+    assert [(s["name"], s["priority"], s.get("builtin", False)) for s in listed(skill_cli)] == \
+        [("skillyard", 500, False), ("corp", 100, False)]
