@@ -196,3 +196,26 @@ def test_bad_config_value_is_a_clear_error(tmp_path, skill_cli, user_home, confi
     source = make_skill(tmp_path / "src", "plain")
     result = skill_cli("install", str(source))
     assert result.code != 0 and "install.strict" in result.err and "Traceback" not in result.err
+
+
+def test_folder_name_is_a_safe_name_or_a_refusal():
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from skillyard.client import store
+    from skillyard.client.install import folder_name
+    from skillyard.errors import SkillyardError
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.one_of(st.text(max_size=80), st.sampled_from(["Odd_Name", "../x", "/abs", "a/b", "CON", ".git", "--",
+                                                            "PDF Tools", "ＡＢＣ", "x" * 65, "Demo"])))
+    def check(name):
+        try:
+            folder, warnings = folder_name(name, where="t", strict=False)
+        except SkillyardError:
+            return
+        assert store.check_name(folder) == folder
+        assert (folder == name) == (warnings == [])
+        assert "/" not in name and ".." not in name.split("/")
+
+    check()

@@ -47,6 +47,14 @@ def test_a_failing_second_skill_installs_nothing_and_says_so(tmp_path, skill_cli
     nothing_in(project)
 
 
+def test_user_scope_is_all_or_nothing_too(tmp_path, skill_cli, user_home):
+    first = make(tmp_path / "src", "alpha")
+    second = make(tmp_path / "src", "beta", inputs=TEAM, body="Team {{inputs.team}}.\n")
+    result = skill_cli("install", str(first), str(second))
+    assert result.code != 0 and "beta" in result.err and "nothing was installed" in result.err
+    nothing_in(user_home)
+
+
 def test_the_input_hint_names_a_key_that_works(tmp_path, skill_cli, monkeypatch, configure):
     """Follow the fix the message gives, word for word, and the same install succeeds."""
     first = make(tmp_path / "src", "alpha")

@@ -6,6 +6,7 @@ and nothing written anywhere - not in the store, not beside the archive, not out
 
 from __future__ import annotations
 
+import contextlib
 import io
 import stat
 import struct
@@ -14,6 +15,8 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from tests.support.fixtures import *  # noqa: F403 - the skill_home and skill_cli fixtures
 
 SKILL = "---\nname: boxed\ndescription: Comes in an archive.\n---\nUse it.\n"
@@ -197,3 +200,49 @@ def test_an_encrypted_member_is_refused(tmp_path, skill_home, skill_cli):
 def test_a_truncated_zip_is_refused(tmp_path, skill_home, skill_cli):
     archive = zip_bytes([("SKILL.md", SKILL), ("notes.md", "x" * 5000)])
     refused(tmp_path, skill_cli, archive[: len(archive) // 2])
+
+
+# ---------------------------------------------------------------------------------------------- properties
+
+NAME_PARTS = st.sampled_from(["SKILL.md", "skill", "..", ".", "", ".git", "CON", "a\\b", "/", "C:", "x\u0301",
+                              "Notes.md", "notes.md", "\u200b", "scripts", "run.sh", "~", " "])
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(names=st.lists(st.lists(NAME_PARTS, min_size=1, max_size=4).map("/".join), min_size=1, max_size=6),
+       inner=st.sampled_from(["", "skill"]))
+def test_any_zip_gives_checked_files_or_a_clear_refusal(names, inner):
+    """Whatever the member names, reading either refuses with a SkillyardError or yields only paths the shared
+    rule accepts, none colliding, all inside the chosen folder."""
+    import warnings
+
+    from skillyard.client import archive, github
+    from skillyard.errors import SkillyardError
+    from skillyard.format.paths import path_problem, path_set_problems
+
+    buf = io.BytesIO()
+    with warnings.catch_warnings(), zipfile.ZipFile(buf, "w") as zf:
+        warnings.simplefilter("ignore")
+        for name in names:
+            with contextlib.suppress(ValueError, OSError, IndexError):  # names zipfile itself cannot write
+                zf.writestr(name, SKILL if name.endswith("SKILL.md") else "x")
+    try:
+        got = archive.read(buf.getvalue(), what="test.zip")
+        folder = github.choose_folder(list(got.files) + list(got.links), path=inner, preferred="", what="t",
+                                      name_one="t/<folder>")
+        files = github.folder_files(got, folder)
+    except SkillyardError:
+        return
+    assert all(path_problem(rel) is None for rel in files)
+    assert path_set_problems(list(files)) == []
+
+
+@settings(max_examples=100, deadline=None)
+@given(data=st.binary(max_size=2048))
+def test_any_bytes_are_an_archive_or_a_clear_refusal(data):
+    from skillyard.client import archive
+    from skillyard.errors import SkillyardError
+
+    for head in (b"", b"PK\x03\x04", b"\x1f\x8b"):
+        with contextlib.suppress(SkillyardError):  # anything else (a traceback) fails the test
+            archive.read(head + data, what="x.zip")
