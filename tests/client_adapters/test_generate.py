@@ -151,6 +151,8 @@ def test_an_invalid_draft_is_refused_with_its_problems_and_nothing_is_written(tm
     err = capsys.readouterr().err
     assert code != 0 and "Traceback" not in err and "nothing was written" in err
     assert _entries(out) == [] and not (tmp_path / "evil").exists()
+    code = skill_main(["generate", "Summarise CSV files", "--out", str(tmp_path / "new" / "skills")])
+    assert code != 0 and not (tmp_path / "new").exists()  # not even the --out folder
 
 
 def test_an_existing_folder_is_never_overwritten(tmp_path, stub, configured, capsys):

@@ -75,4 +75,7 @@ def test_google_genai_config_accepts_the_emitted_declarations(folder, tmp_path):
     declared = [d.name for d in config.tools[0].function_declarations]
     assert declared == [d["name"] for d in emitted[0]["function_declarations"]]
     assert all(d.parameters.type == types.Type.OBJECT for d in config.tools[0].function_declarations)
-    assert [t.code_execution is not None for t in config.tools[1:]] == [True] * (len(emitted) - 1)
+    # execute-code is Gemini's built-in code execution, present exactly when the skill declares it
+    manifest = (folder / "skill.yaml").read_text(encoding="utf-8") if (folder / "skill.yaml").is_file() else ""
+    wants_code = "execute-code" in manifest
+    assert [t.code_execution is not None for t in config.tools[1:]] == ([True] if wants_code else [])

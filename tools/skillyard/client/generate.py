@@ -142,8 +142,10 @@ def with_name(text: str, name: str) -> str:
     return re.sub(r"(?m)\A(---\s*\n(?:.*\n)*?)name:[^\n]*", lambda m: f"{m.group(1)}name: {name}", text, count=1)
 
 
-def _problems(package) -> str:
-    return "; ".join(f"line {f.line}: {f.message}" if f.line else f.message for f in package.errors[:8])
+def _refuse(errors: list):
+    problems = "; ".join(f"line {f.line}: {f.message}" if f.line else f.message for f in errors[:8])
+    raise SkillyardError(f"the generated SKILL.md is not valid ({len(errors)} error(s)): {problems}; nothing was "
+                         "written", "Run `skill generate` again with a clearer description, or --dry-run to see it.")
 
 
 def check(text: str) -> list:
@@ -170,6 +172,9 @@ def save(text: str, parent: Path) -> tuple[Path, list]:
     if os.path.lexists(dest):
         raise SkillyardError(f"{dest} already exists; nothing was written",
                              "Choose another --out folder, or --name, or move the existing folder.")
+    errors = check(text)
+    if errors:  # refused before --out is even created; checked again below on the bytes that are moved
+        _refuse(errors)
     parent.mkdir(parents=True, exist_ok=True)
     temp = Path(tempfile.mkdtemp(prefix=".skill-generate-", dir=parent))
     try:
@@ -177,10 +182,7 @@ def save(text: str, parent: Path) -> tuple[Path, list]:
         (temp / name / "SKILL.md").write_text(text, encoding="utf-8")
         package = load_skill(temp / name, Policy(strict=True))
         if not package.valid:
-            raise SkillyardError(f"the generated SKILL.md is not valid ({len(package.errors)} error(s)): "
-                                 f"{_problems(package)}; "
-                                 "nothing was written",
-                                 "Run `skill generate` again with a clearer description, or --dry-run to see it.")
+            _refuse(package.errors)
         try:
             os.mkdir(dest)  # claims the name: fails if it appeared meanwhile
         except FileExistsError:
