@@ -301,3 +301,30 @@ def test_examples_and_indented_or_quoted_blocks_are_not_the_entry():
     assert entry_block("```ts\nconst r = await execute({});\n```\n") is None
     assert entry_block("    ```ts\n    export function execute() {}\n    ```\n") is None  # indented code, not a fence
     assert entry_block("```python\ndef execute(): pass\n```\n") is None
+
+
+# permissions -> security ----------------------------------------------------------------------------------------
+
+VALUES = st.one_of(st.booleans(), st.none(), st.sampled_from(["none", "allowlist", "read-only", "readonly", "write",
+                                                             "off", "any"]), st.text(max_size=8),
+                   st.lists(st.text(min_size=1, max_size=20), max_size=3), st.integers())
+
+
+@given(st.dictionaries(st.sampled_from(["network", "filesystem", "hosts", "timeout_ms", "shell", "network_allowlist"]),
+                       VALUES, max_size=4))
+def test_permissions_become_a_valid_security_or_a_clear_refusal(permissions):
+    from skillyard.errors import SkillyardError
+    from skillyard.format.rules import schema_findings
+    from skillyard.registry.migrate_004 import permissions_to_security
+
+    try:
+        security, _ = permissions_to_security(permissions, None, "skill.yaml")
+    except SkillyardError as exc:
+        assert exc.message.startswith("skill.yaml: `permissions") and "Nothing was changed" in exc.fix
+        return
+    problems = schema_findings({"name": "x", "description": "d", "security": security}, strict=True,
+                               file="skill.yaml", key_lines={})
+    # what the conversion itself decides is always valid; values copied as they were are checked like any other
+    assert not [f for f in problems if f.field in ("security.network", "security.filesystem",
+                                                   "security.network_allowlist")]
+    assert set(security) <= {"network", "filesystem", "network_allowlist", "timeout_ms"}

@@ -126,18 +126,29 @@ def permissions_to_security(permissions: object, security: object, file: str) ->
         raise SkillyardError(f"{file}: `security` is not a map.", "Make it a map or delete it. Nothing was changed.")
     converted: dict = {}
     notes: list[str] = []
+
+    def put(key: str, value: object, source: str) -> None:
+        if key in converted and converted[key] != value:
+            raise SkillyardError(f"{file}: `permissions.{source}` and another permission both set "
+                                 f"`security.{key}`, differently.", "Keep one of them. Nothing was changed.")
+        converted[key] = value
+
     for key, value in permissions.items():
         if key == "network":
-            converted.update(_network(value, file))
+            for name, item in _network(value, file).items():
+                put(name, item, key)
             if value is True:
                 notes.append("`permissions.network: true` let the skill reach any host; `security.network` is now "
                              "\"allowlist\" with no hosts: list the ones it needs under `security.network_allowlist`.")
         elif key == "filesystem":
-            converted["filesystem"] = _filesystem(value, file)
-        elif key in ("hosts", "allowlist"):
-            converted["network_allowlist"] = value
+            put("filesystem", _filesystem(value, file), key)
+        elif key in ("hosts", "allowlist", "network_allowlist"):
+            if not (isinstance(value, list) and all(isinstance(host, str) and host for host in value)):
+                raise SkillyardError(f"{file}: `permissions.{key}` is {value!r}, not a list of hosts.",
+                                     "List the hosts, one `- https://api.example.com` line each. Nothing was changed.")
+            put("network_allowlist", value, key)
         elif key in SECURITY_COPIED:
-            converted[key] = value
+            put(key, value, key)
         else:
             raise SkillyardError(
                 f"{file}: `permissions.{key}` has no place in design 004's `security` (timeout_ms, memory_mb, "
