@@ -21,6 +21,7 @@ SKILL_COMMANDS = {
     "check-deps": ["check-deps", "pdf-tools"],
     "doctor": ["doctor"],
     "publish": ["publish", "{skill}", "--registry", "acme/skills", "--api-url", "{base}"],
+    "generate": ["generate", "Summarise a CSV file's columns and spot missing values", "--out", "{out}"],
 }
 SKILLYARD_COMMANDS = {
     "bot-report": ["bot", "report", "--repo", "acme/skills", "--pr", "1", "--artifact", "{artifact}",
@@ -67,8 +68,11 @@ def dead_setup(skill_home, tmp_path, monkeypatch):
         monkeypatch.setenv("SKILL_HTTP_RETRIES", "1")
         monkeypatch.setenv("GITHUB_TOKEN", "test-token-not-secret")
         skill_home.mkdir(parents=True, exist_ok=True)
-        (skill_home / "config.yaml").write_text(yaml.safe_dump({"mcp_hub": {"endpoint": f"{base}/hub",
-                                                                            "timeout": 2000}}))
+        monkeypatch.setenv("TEST_MODEL_KEY", "test-key-not-secret")
+        (skill_home / "config.yaml").write_text(yaml.safe_dump({
+            "mcp_hub": {"endpoint": f"{base}/hub", "timeout": 2000},
+            "generate": {"base_url": f"{base}/v1", "model": "test-model", "api_key_env": "TEST_MODEL_KEY",
+                         "timeout": 5}}))
         skill = tmp_path / "pdf-tools"
         if not skill.exists():
             from skillyard.cli.main import skill_main
@@ -79,7 +83,9 @@ def dead_setup(skill_home, tmp_path, monkeypatch):
         artifact.write_text(json.dumps({
             "schema_version": "1.0", "mode": "strict", "ok": True, "skills": [],
             "summary": {"skills": 0, "valid": 0, "invalid": 0, "errors": 0, "warnings": 0}}))
-        return {"base": base, "skill": str(skill), "artifact": str(artifact)}
+        out = tmp_path / "drafts"
+        out.mkdir(exist_ok=True)
+        return {"base": base, "skill": str(skill), "artifact": str(artifact), "out": str(out)}
 
     return setup
 
@@ -103,6 +109,12 @@ def test_command_against_dead_endpoint(dead_setup, capsys, command, kind, reques
         main = skill_main if command in SKILL_COMMANDS else skillyard_main
         code, out, err = run_cli(main, argv, capsys)
     assert_clear_failure(code, out, err, base)
+    # nothing half-written: no draft, no source, no installed skill
+    from pathlib import Path
+
+    assert list(Path(values["out"]).iterdir()) == []
+    assert load_config().stored_sources == []
+    assert not (Path.home() / ".agents" / "skills" / "pdf-tools").exists()
 
 
 @pytest.mark.parametrize("kind", KINDS)
