@@ -328,3 +328,18 @@ def test_permissions_become_a_valid_security_or_a_clear_refusal(permissions):
     assert not [f for f in problems if f.field in ("security.network", "security.filesystem",
                                                    "security.network_allowlist")]
     assert set(security) <= {"network", "filesystem", "network_allowlist", "timeout_ms"}
+
+
+def test_json_output_of_a_batch_lists_each_skill_with_its_notes(tmp_path, capsys):
+    import json
+
+    root = tmp_path / "skills"
+    for name in ("weather-query", "preference-recorder"):
+        shutil.copytree(FIXTURES / name, root / name)
+    assert run(str(root), "--json", "--dry-run") == 0
+    report = json.loads(capsys.readouterr().out)
+    by_name = {Path(item["folder"]).name: item for item in report["folders"]}
+    assert set(by_name) == {"weather-query", "preference-recorder"}
+    assert any("network_allowlist" in note for note in by_name["weather-query"]["notes"])
+    assert "scripts/execute.ts" in by_name["preference-recorder"]["writes"]
+    assert not any(item["applied"] for item in report["folders"]) and not (root / "weather-query" / "skill.yaml").exists()
