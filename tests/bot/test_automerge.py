@@ -141,3 +141,11 @@ def test_pr_found_by_head_sha(stub, registry_repo, capsys):
                            "--api-url", stub.base_url, "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["pr"] == 30 and out["merged"] is True
+
+
+def test_skills_dir_decides_what_is_outside(stub, registry_repo, capsys):
+    """With `--skills-dir catalog`, an update under skills/ is outside the registry's skill folder: never merged."""
+    ready_pr(stub, registry_repo)
+    out = automerge(stub, capsys, "--skills-dir", "catalog", "--dry-run")
+    assert out["merge"] is False and any("outside catalog/" in r for r in out["reasons"])
+    assert automerge(stub, capsys, "--dry-run")["merge"] is True  # the default is skills/

@@ -291,3 +291,33 @@ def test_unknown_repository_is_a_clean_error(stub, registry_repo, tmp_path, caps
     assert code == 1
     err = capsys.readouterr().err
     assert "GitHub answered 404" in err and "Traceback" not in err
+
+
+def test_a_registry_with_another_skills_folder_names_it(stub, registry_repo, tmp_path, capsys):
+    """`--skills-dir` (the reusable workflows pass their `skills-dir` input): the PR's skill is found there, and a
+    change under `skills/` is then outside the skill folder."""
+    files = [("catalog/new-skill/SKILL.md", "added")]
+    open_pr(registry_repo, 5, "carol", files)
+    artifact = write_artifact(tmp_path, make_report([{"name": "new-skill", "path": "catalog/new-skill"}],
+                                                    [p for p, _ in files]))
+    capsys.readouterr()
+    assert report_cmd(stub, artifact, 5, "--skills-dir", "catalog", "--json") == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["skills"] == [{"folder": "catalog/new-skill", "kind": "new"}] and out["outside"] == []
+    assert registry_repo.pulls[5].labels == ["new-skill"]
+
+    open_pr(registry_repo, 6, "carol", [("skills/new-skill/SKILL.md", "added")])
+    artifact = write_artifact(tmp_path, make_report([], ["skills/new-skill/SKILL.md"]))
+    assert report_cmd(stub, artifact, 6, "--skills-dir", "catalog", "--json") == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["skills"] == [] and out["outside"] == ["skills/new-skill/SKILL.md"]
+
+
+@pytest.mark.parametrize("bad", ["", ".", "..", "a/b", "../skills", "a\\b", ".git", "CON"])
+def test_a_skills_dir_that_is_not_one_plain_folder_is_refused(stub, registry_repo, tmp_path, capsys, bad):
+    artifact = write_artifact(tmp_path, make_report([]))
+    capsys.readouterr()
+    assert report_cmd(stub, artifact, 1, "--skills-dir", bad) == 2
+    err = capsys.readouterr().err
+    assert "--skills-dir" in err and "Traceback" not in err
+    assert not stub.requests  # refused before any API call

@@ -293,6 +293,7 @@ class AutomergeFacts:
     state: str = "open"
     base_ref: str = "main"
     default_branch: str = "main"
+    skills_dir: str = SKILLS_DIR  # the registry's skill folder (`--skills-dir`), directly under the root
 
 
 @dataclass(frozen=True)
@@ -369,7 +370,7 @@ def automerge_decision(facts: AutomergeFacts) -> Decision:
     reasons += pending
     reasons += [f"the file list: {problem}" for problem in facts.changes.problems]
     if facts.changes.outside:
-        reasons.append(f"the PR touches files outside {SKILLS_DIR}/ ({len(facts.changes.outside)})")
+        reasons.append(f"the PR touches files outside {facts.skills_dir}/ ({len(facts.changes.outside)})")
     if not facts.changes.skills:
         reasons.append("the PR changes no skill")
     if facts.changes.new:

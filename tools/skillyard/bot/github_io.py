@@ -166,9 +166,10 @@ def pull_files(pr) -> list[decide.PrFile]:
             for f in itertools.islice(pr.get_files(), decide.FILES_API_LIMIT + 1)]
 
 
-def classify_pull(pr, registry: dict) -> tuple[list[decide.PrFile], decide.Changes]:
+def classify_pull(pr, registry: dict, skills_dir: str = decide.SKILLS_DIR
+                  ) -> tuple[list[decide.PrFile], decide.Changes]:
     files = pull_files(pr)
-    return files, decide.classify_changes(files, registry, total=pr.changed_files)
+    return files, decide.classify_changes(files, registry, skills_dir, total=pr.changed_files)
 
 
 def load_registry(repo, ref: str, path: str = "registry.json") -> dict:
@@ -245,7 +246,7 @@ class ReportOutcome:
 
 def run_report(gh, repo_slug: str, artifact: str, *, pr_number: int | None = None, head_sha: str | None = None,
                run_id: int | None = None, registry: dict | None = None, max_bytes: int | None = None,
-               login: str | None = None) -> ReportOutcome:
+               login: str | None = None, skills_dir: str = decide.SKILLS_DIR) -> ReportOutcome:
     """Check the artifact (before any network call), re-read the PR, then post the comment and the labels."""
     kwargs = {"max_bytes": max_bytes} if max_bytes else {}
     report = load_report(artifact, **kwargs)
@@ -253,7 +254,7 @@ def run_report(gh, repo_slug: str, artifact: str, *, pr_number: int | None = Non
     pr = resolve_pull(repo, pr_number, head_sha, run_id)
     if registry is None:
         registry = load_registry(repo, repo.default_branch)
-    files, changes = classify_pull(pr, registry)
+    files, changes = classify_pull(pr, registry, skills_dir)
     check_against_pr(report, [path for path, _ in decide.touched_paths(files)], changes.folders)
     owners = decide.owners_from_registry(registry)
     author = pr.user.login
@@ -291,7 +292,7 @@ def writers_among(repo, logins) -> frozenset[str]:
     return frozenset(out)
 
 
-def automerge_facts(repo, pr, registry: dict) -> decide.AutomergeFacts:
+def automerge_facts(repo, pr, registry: dict, skills_dir: str = decide.SKILLS_DIR) -> decide.AutomergeFacts:
     head_sha = pr.head.sha
     commit = repo.get_commit(head_sha)
     label_actor = _automerge_labeller(pr)
@@ -299,24 +300,25 @@ def automerge_facts(repo, pr, registry: dict) -> decide.AutomergeFacts:
     combined = commit.get_combined_status()
     reviews = tuple(decide.Review(r.state, r.commit_id or "", r.submitted_at, r.user.login if r.user else "")
                     for r in pr.get_reviews())
-    _, changes = classify_pull(pr, registry)
+    _, changes = classify_pull(pr, registry, skills_dir)
     return decide.AutomergeFacts(
         author=pr.user.login, head_sha=head_sha, changes=changes, owners=decide.owners_from_registry(registry),
         labels=frozenset(label.name for label in pr.get_labels()), label_actor=label_actor,
         writers=writers_among(repo, [label_actor]), checks=checks,
         status_state=combined.state, status_count=combined.total_count, reviews=reviews,
-        state="merged" if pr.merged else pr.state, base_ref=pr.base.ref, default_branch=repo.default_branch)
+        state="merged" if pr.merged else pr.state, base_ref=pr.base.ref, default_branch=repo.default_branch,
+        skills_dir=skills_dir)
 
 
 def run_automerge(gh, repo_slug: str, pr_number: int | None, *, head_sha: str | None = None,
                   run_id: int | None = None, registry: dict | None = None, method: str = "squash",
-                  dry_run: bool = False, login: str | None = None) -> dict:
+                  dry_run: bool = False, login: str | None = None, skills_dir: str = decide.SKILLS_DIR) -> dict:
     """Decide, then (unless a dry run) withdraw the label, merge at the checked head, or say in the PR why not."""
     repo = gh.get_repo(repo_slug)
     pr = resolve_pull(repo, pr_number, head_sha, run_id)
     if registry is None:
         registry = load_registry(repo, repo.default_branch)
-    facts = automerge_facts(repo, pr, registry)
+    facts = automerge_facts(repo, pr, registry, skills_dir)
     decision = decide.automerge_decision(facts)
     outcome = {"pr": pr.number, "merge": decision.merge, "reasons": list(decision.reasons),
                "waiting": decision.waiting, "label_removed": False, "merged": False, "comment": None,

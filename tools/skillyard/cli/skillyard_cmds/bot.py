@@ -32,6 +32,9 @@ def _common(parser) -> None:
                              "or https://api.github.com.")
     parser.add_argument("--registry", default=None, metavar="FILE",
                         help="Use this registry.json for ownership instead of the one on the default branch.")
+    parser.add_argument("--skills-dir", default="skills", metavar="DIR",
+                        help="The registry's skill folder, directly under the repository root (default: skills; "
+                             "the same as `skills_dir` in its settings).")
     parser.add_argument("--json", action="store_true", help="Print the outcome as JSON.")
 
 
@@ -78,18 +81,33 @@ def run(args) -> int:
                              "pull requests and issues.") from None
 
 
+def checked_skills_dir(value: str) -> str:
+    """One plain folder name (the bots read a PR's paths as `<skills dir>/<skill>/…`)."""
+    from skillyard.errors import SkillyardError
+    from skillyard.format.paths import component_problem, shown
+
+    problem = component_problem(value) if value and "/" not in value and "\\" not in value else "is not one folder name"
+    if problem:
+        raise SkillyardError(f"--skills-dir `{shown(value)}` {problem}",
+                             "Give the skill folder directly under the repository root, e.g. --skills-dir skills.",
+                             exit_code=2)
+    return value
+
+
 def _run(args) -> int:
     import os
 
     from skillyard.bot import github_io
     from skillyard.cli.common import print_json
 
+    skills_dir = checked_skills_dir(args.skills_dir)
     api_url = args.api_url or os.environ.get("GITHUB_API_URL") or github_io.DEFAULT_API_URL
     gh = github_io.connect(github_io.token_from_env(), api_url)
     registry = github_io.read_registry_file(args.registry) if args.registry else None
     if args.bot_command == "report":
         outcome = github_io.run_report(gh, args.repo, args.artifact, pr_number=args.pr, head_sha=args.head_sha,
-                                       run_id=args.run_id, registry=registry, max_bytes=args.max_bytes, login=args.bot_login)
+                                       run_id=args.run_id, registry=registry, max_bytes=args.max_bytes, login=args.bot_login,
+                                       skills_dir=skills_dir)
         if args.json:
             print_json({"ok": True, **outcome.to_dict()})
         else:
@@ -99,7 +117,7 @@ def _run(args) -> int:
         return 0
     outcome = github_io.run_automerge(gh, args.repo, args.pr, head_sha=args.head_sha, run_id=args.run_id,
                                       registry=registry, method=args.method, dry_run=args.dry_run,
-                                      login=args.bot_login)
+                                      login=args.bot_login, skills_dir=skills_dir)
     if args.json:
         print_json({"ok": True, **outcome})
     else:
