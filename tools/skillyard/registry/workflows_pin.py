@@ -7,4 +7,4 @@ and that its reusable workflows accept every input the caller templates pass.
 """
 
 WORKFLOWS_REPOSITORY = "skillyard/registry"
-WORKFLOWS_REF = "2841db2dec4ff3b082ae434514390de17c553785"  # the latest commit that changed the reusable workflows
+WORKFLOWS_REF = "97b59d40b4566e9e6ae3207370779b270909b64e"
