@@ -100,6 +100,9 @@ def test_a_package_target_installs_like_an_api_target(tmp_path, skill_folder):
     assert done.returncode == 0, done.stdout + done.stderr
     placed = project / ".agents" / "emit" / "langchain" / "calc" / "langchain" / "tool.json"
     assert json.loads(placed.read_text())["name"] == "calc"
+    done = skill("uninstall", "calc", "--project", paths=[site], cwd=project)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert not (project / ".agents" / "emit" / "langchain" / "calc").exists()  # sub-folders the plugin made too
 
 
 def test_a_plugin_cannot_replace_a_built_in_target(tmp_path, skill_folder):

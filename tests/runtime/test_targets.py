@@ -258,3 +258,25 @@ def test_mcp_function_names_are_valid_and_clashes_are_refused():
     assert len(targets.mcp_function_name("s." + "a" * 100)) == 64
     with pytest.raises(SkillyardError, match="both become function"):
         targets.mcp_tools([{"tool": "a.b"}, {"tool": "a__b"}])
+
+
+@pytest.mark.parametrize("target", API_TARGETS)
+def test_removing_a_generated_placement_also_removes_mcp_deps_json(target, tmp_path, project, home):
+    canonical = copy_skill(_skill_with(tmp_path, "read-file", DEPS), project / ".agents" / "skills" / "calc")
+    entry = targets.place(canonical, "calc", target, scope="project", project_root=project, home=home)
+    out = project / ".agents" / "emit" / target / "calc"
+    assert (out / "mcp_deps.json").is_file()
+    # as an uninstall does it: the lock's entry, with only the target table's own file names
+    targets.remove({**entry, "files": [str(out / f) for f in targets.TARGETS[target].files]})
+    assert not out.exists() and canonical.is_dir()
+
+
+def test_a_planted_generated_list_never_reaches_outside_the_folder(tmp_path, project, home, hello):
+    canonical = _install(hello, "project", project, home)
+    entry = targets.place(canonical, "hello-tool", "openai", scope="project", project_root=project, home=home)
+    out = project / ".agents" / "emit" / "openai" / "hello-tool"
+    outside = project / "keep.txt"
+    outside.write_text("mine")
+    (out / targets.GENERATED_MARKER).write_text(json.dumps({"files": ["../../../../keep.txt", "/etc/hostname"]}))
+    targets.remove(entry)
+    assert outside.read_text() == "mine" and not out.exists()

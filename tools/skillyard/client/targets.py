@@ -30,6 +30,7 @@ from skillyard.fsutil import write_atomic
 CANONICAL = ".agents/skills"
 EMIT_DIR = ".agents/emit"
 COPY_MARKER = ".skillyard-placed"
+GENERATED_MARKER = ".skillyard-generated"
 # Temporary names beside a placement (a link or copy being made, an old copy on its way out): recognisable, so a
 # later `place()` deletes what a killed run left behind without touching the user's own files.
 TEMP_PREFIX = ".skill-placing-"
@@ -201,6 +202,10 @@ def place(canonical_dir: Path, name: str, target: str, *, scope: str, project_ro
     entry = {"target": t.name, "scope": scope, "path": str(path)}
     if t.kind == "api":
         files = emit(canonical_dir, target, path)
+        # The lock records no file names (it may be edited by hand); this list, inside the folder, lets `remove()`
+        # find what varies per skill (mcp_deps.json, a plugin's files) and never anything else.
+        names = sorted(os.path.relpath(f, path).replace(os.sep, "/") for f in files)
+        write_atomic(path / GENERATED_MARKER, json.dumps({"files": names}) + "\n")
         return {**entry, "mode": "generated", "files": [str(f) for f in files]}
     if _same(path, canonical_dir):
         return {**entry, "mode": "canonical"}
@@ -279,6 +284,20 @@ def _swap_out(path: Path) -> None:
     shutil.rmtree(old, ignore_errors=True)
 
 
+def _generated_names(path: Path) -> list[str]:
+    """The files `place()` listed in a generated folder; names failing the shared path rule are ignored."""
+    from skillyard.format.paths import path_problem
+
+    marker = path / GENERATED_MARKER
+    try:
+        if os.path.islink(marker) or marker.stat().st_size > 1024 * 1024:
+            return []
+        names = json.loads(marker.read_text(encoding="utf-8")).get("files", [])
+    except (OSError, ValueError, AttributeError):
+        return []
+    return [str(path / n) for n in names if isinstance(n, str) and path_problem(n) is None][:1000]
+
+
 def remove(entry: dict) -> None:
     """Undo one `place()` entry: never the canonical folder, never what a link points to."""
     mode = entry.get("mode")
@@ -294,11 +313,21 @@ def remove(entry: dict) -> None:
             shutil.rmtree(path)
         return
     if mode == "generated":
-        for name in entry.get("files", []):
+        if os.path.islink(path) or not path.is_dir():
+            return
+        real = os.path.realpath(path)
+        folders = set()
+        for name in [*entry.get("files", []), *_generated_names(path), str(path / GENERATED_MARKER)]:
             file = Path(name)
-            if file.parent == path and os.path.lexists(file) and not os.path.islink(file) and file.is_file():
+            # only a regular file inside the folder (a plugin may write sub-folders), never through a link
+            if (os.path.commonpath([real, os.path.realpath(file.parent)]) == real and file.parent != file
+                    and os.path.lexists(file) and not os.path.islink(file) and file.is_file()):
                 file.unlink()
-        if path.is_dir() and not os.path.islink(path) and not any(path.iterdir()):
+                folders.update(p for p in file.parents if p != path and path in p.parents)
+        for folder in sorted(folders, key=lambda p: len(p.parts), reverse=True):
+            if folder.is_dir() and not os.path.islink(folder) and not any(folder.iterdir()):
+                folder.rmdir()
+        if not any(path.iterdir()):
             path.rmdir()
         return
     raise ValueError(f"unknown placement mode {mode!r}")
