@@ -15,11 +15,13 @@ from tests.support.registry import skill_md
 from .conftest import tree
 
 
-def make(root: Path, name: str, *, inputs: list | None = None, body: str = "Do it.\n") -> Path:
+def make(root: Path, name: str, *, inputs: list | None = None, body: str = "Do it.\n",
+         mcp_deps: list | None = None) -> Path:
     folder = root / name
     folder.mkdir(parents=True)
     (folder / "SKILL.md").write_text(skill_md(name, f"The {name} skill.", body, license="MIT"), encoding="utf-8")
-    manifest = {"schema_version": "1.0", "version": "1.0.0", **({"inputs": inputs} if inputs else {})}
+    manifest = {"schema_version": "1.0", "version": "1.0.0", **({"inputs": inputs} if inputs else {}),
+                **({"mcp_deps": mcp_deps} if mcp_deps else {})}
     (folder / "skill.yaml").write_text(json.dumps(manifest), encoding="utf-8")  # JSON is YAML
     (folder / "notes.md").write_text(f"# {name}\n", encoding="utf-8")
     return folder
@@ -45,6 +47,17 @@ def test_a_failing_second_skill_installs_nothing_and_says_so(tmp_path, skill_cli
     assert result.code != 0 and "Traceback" not in result.err
     assert "beta" in result.err and "`team`" in result.err and "nothing was installed" in result.err
     nothing_in(project)
+
+
+def test_a_missing_mcp_dependency_of_the_second_skill_installs_nothing(tmp_path, skill_cli, user_home, configure):
+    configure("mcp_hub.endpoint", "http://127.0.0.1:9/mcp")  # nothing listens there: the hub cannot be reached
+    first = make(tmp_path / "src", "alpha")
+    second = make(tmp_path / "src", "beta", mcp_deps=[{"tool": "ocr.recognize", "required": True}])
+    result = skill_cli("install", str(first), str(second))
+    assert result.code != 0 and "Traceback" not in result.err
+    assert "beta" in result.err and "ocr.recognize" in result.err and "nothing was installed" in result.err
+    assert "--skip-deps-check" in result.err
+    nothing_in(user_home)
 
 
 def test_user_scope_is_all_or_nothing_too(tmp_path, skill_cli, user_home):
