@@ -266,6 +266,10 @@ def test_removing_a_generated_placement_also_removes_mcp_deps_json(target, tmp_p
     entry = targets.place(canonical, "calc", target, scope="project", project_root=project, home=home)
     out = project / ".agents" / "emit" / target / "calc"
     assert (out / "mcp_deps.json").is_file()
+    # placing the next version, whose deps are gone, removes the stale mcp_deps.json
+    (canonical / "SKILL.md").write_text((canonical / "SKILL.md").read_text().split("mcp_deps:")[0] + "---\n\nGo.\n")
+    entry = targets.place(canonical, "calc", target, scope="project", project_root=project, home=home)
+    assert not (out / "mcp_deps.json").exists() and (out / "system.md").is_file()
     # as an uninstall does it: the lock's entry, with only the target table's own file names
     targets.remove({**entry, "files": [str(out / f) for f in targets.TARGETS[target].files]})
     assert not out.exists() and canonical.is_dir()

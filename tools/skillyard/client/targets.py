@@ -201,7 +201,11 @@ def place(canonical_dir: Path, name: str, target: str, *, scope: str, project_ro
     path = target_path(name, target, scope=scope, project_root=project_root, home=home)
     entry = {"target": t.name, "scope": scope, "path": str(path)}
     if t.kind == "api":
+        before = _generated_names(path) if path.is_dir() and not os.path.islink(path) else []
         files = emit(canonical_dir, target, path)
+        current = {str(f) for f in files}
+        # a file the previous version generated and this one does not (mcp_deps.json after the deps went away)
+        _remove_files(path, [name for name in before if name not in current])
         # The lock records no file names (it may be edited by hand); this list, inside the folder, lets `remove()`
         # find what varies per skill (mcp_deps.json, a plugin's files) and never anything else.
         names = sorted(os.path.relpath(f, path).replace(os.sep, "/") for f in files)
@@ -298,6 +302,21 @@ def _generated_names(path: Path) -> list[str]:
     return [str(path / n) for n in names if isinstance(n, str) and path_problem(n) is None][:1000]
 
 
+def _remove_files(path: Path, names) -> None:
+    """Delete regular files inside `path` (never through a link), then the sub-folders they leave empty."""
+    real = os.path.realpath(path)
+    folders = set()
+    for name in names:
+        file = Path(name)
+        if (os.path.commonpath([real, os.path.realpath(file.parent)]) == real and file.parent != file
+                and os.path.lexists(file) and not os.path.islink(file) and file.is_file()):
+            file.unlink()
+            folders.update(p for p in file.parents if p != path and path in p.parents)
+    for folder in sorted(folders, key=lambda p: len(p.parts), reverse=True):
+        if folder.is_dir() and not os.path.islink(folder) and not any(folder.iterdir()):
+            folder.rmdir()
+
+
 def remove(entry: dict) -> None:
     """Undo one `place()` entry: never the canonical folder, never what a link points to."""
     mode = entry.get("mode")
@@ -315,18 +334,7 @@ def remove(entry: dict) -> None:
     if mode == "generated":
         if os.path.islink(path) or not path.is_dir():
             return
-        real = os.path.realpath(path)
-        folders = set()
-        for name in [*entry.get("files", []), *_generated_names(path), str(path / GENERATED_MARKER)]:
-            file = Path(name)
-            # only a regular file inside the folder (a plugin may write sub-folders), never through a link
-            if (os.path.commonpath([real, os.path.realpath(file.parent)]) == real and file.parent != file
-                    and os.path.lexists(file) and not os.path.islink(file) and file.is_file()):
-                file.unlink()
-                folders.update(p for p in file.parents if p != path and path in p.parents)
-        for folder in sorted(folders, key=lambda p: len(p.parts), reverse=True):
-            if folder.is_dir() and not os.path.islink(folder) and not any(folder.iterdir()):
-                folder.rmdir()
+        _remove_files(path, [*entry.get("files", []), *_generated_names(path), str(path / GENERATED_MARKER)])
         if not any(path.iterdir()):
             path.rmdir()
         return
