@@ -219,3 +219,25 @@ def test_folder_name_is_a_safe_name_or_a_refusal():
         assert "/" not in name and ".." not in name.split("/")
 
     check()
+
+
+def test_a_lock_restore_is_held_to_the_clients_limits_too(registry, git_server, skill_cli, tmp_path, configure):
+    """Restoring locked files from a registry that has moved on downloads by the lock's list: still checked."""
+    import shutil
+
+    from tests.client_install.conftest import REPORT_KIT, notes_v2
+    from tests.support.registry import publish_registry
+
+    project = tmp_path / "proj"
+    project.mkdir()
+    assert skill_cli("install", "notes", "--project-dir", str(project)).code == 0
+    publish_registry(git_server, "acme", "skills", [notes_v2(), REPORT_KIT], name="acme")
+    shutil.rmtree(project / ".agents")
+    configure("install.max_files", 2)
+    git_server.clear_log()
+    result = skill_cli("install", "--project-dir", str(project))
+    assert result.code != 0 and "Traceback" not in result.err and "install.max_files" in result.err
+    assert not git_server.requests("/references/"), "files were downloaded before the check"
+    assert not (project / ".agents" / "skills" / "notes").exists()
+    configure("install.max_files", 1000)
+    assert skill_cli("install", "--project-dir", str(project)).code == 0

@@ -974,13 +974,20 @@ def _from_registry_commit(resolved, name: str, entry: dict, config, *, progress=
     from dataclasses import replace
 
     paths = [f["path"] for f in entry["files"]]
+    if config is None:
+        from skillyard.client.config import load_config
+
+        config = load_config()
+    # The locked sizes are as installed (SKILL.md rendered), so each file is capped by the client's file limit.
+    check_entry_limits({"files": entry["files"]}, config, what=f"{name} (locked at {source['commit'][:12]})")
     pinned = replace(resolved, skill=dict(resolved.skill, commit=source["commit"], path=prefix))
     token = resolved.token_for(pinned.file_url(paths[0])) if paths else None
     bar = progress(f"downloading {name}", len(paths)) if progress else None
     files = []
     for rel in paths:
         store.check_relpath(rel)
-        files.append(StagedFile(rel, download(pinned.file_url(rel), config, token=token)))
+        files.append(StagedFile(rel, download(pinned.file_url(rel), config, token=token,
+                                              max_bytes=config.install_max_file_bytes)))
         if bar:
             bar.advance()
     if bar:
