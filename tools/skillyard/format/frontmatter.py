@@ -152,8 +152,23 @@ def parse_skill_md(
             findings.append(strict_or_warning(
                 strict, "angle-bracket", f"`{path}` contains `<` or `>`, which could inject markup into prompts and pages.",
                 "Remove `<` and `>` (write `[file]` instead of `<file>`).", line=key_lines.get(top), field=path, **where))
+    findings += escaped_hidden_findings(data, yaml_text, key_lines, file=file)
     return Frontmatter(data, body, body_line, key_lines, findings, yaml_text,
                        ok=not any(f.is_error for f in findings))
+
+
+def escaped_hidden_findings(data: object, yaml_text: str, key_lines: dict[str, int], *, file: str) -> list[Finding]:
+    """Control and invisible characters written as escapes in a quoted string: an error in every mode, like the
+    same characters written raw."""
+    if "\\" not in yaml_text:  # only an escape produces a character the raw-text checks did not see
+        return []
+    what = {"control-character": ("a control character", "only tabs and line breaks are allowed"),
+            "invisible-unicode": ("an invisible character", "invisible characters can hide text from reviewers")}
+    return [error(rule, f"`{path}` holds {what[rule][0]} ({safety.describe_char(char)}), written as an escape.",
+                  f"Delete the escape: {what[rule][1]}.", file=file, field=path,
+                  line=key_lines.get(path.split(".")[0].split("[")[0]))
+            for path, rule, char in safety.hidden_in_values(data)
+            if char not in yaml_text]  # written raw, the line checks have already reported it
 
 
 def _load_yaml(yaml_text: str, *, strict: bool, file: str) -> tuple[object, dict[str, int], list[Finding]]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from skillyard.format.findings import Finding, error, strict_or_warning, warning
+from skillyard.format.frontmatter import escaped_hidden_findings
 from skillyard.format.portable import SPEC_KEYS, dump_frontmatter, portable_value, split_portable
 from skillyard.format.schemas import SCHEMA_FILES, load_schema
 from skillyard.format.yamlload import DuplicateKeyError, YAMLLimitError, YAMLParseError, load_with_lines
@@ -35,7 +36,8 @@ def parse_manifest(text: str, file: str = "skill.yaml", *,
                                 "Check indentation and quoting.", file=file, line=mark.line + 1 if mark else None)]
     if not isinstance(data, dict):
         return None, {}, [error("manifest-shape", "skill.yaml is not a mapping.", "Write `field: value` lines.", file=file)]
-    return data, lines, schema_version_findings(data, lines, file=file, strict=strict)
+    return data, lines, (schema_version_findings(data, lines, file=file, strict=strict)
+                         + escaped_hidden_findings(data, text, lines, file=file))
 
 
 def schema_version_findings(data: dict, lines: dict[str, int], *, file: str, strict: bool) -> list[Finding]:

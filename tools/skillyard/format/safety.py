@@ -67,3 +67,17 @@ def iter_strings(value: object, path: str = ""):
     elif isinstance(value, list):
         for index, item in enumerate(value):
             yield from iter_strings(item, f"{path}[{index}]")
+
+
+def hidden_in_values(data: object) -> list[tuple[str, str, str]]:
+    """(field path, rule, character) for each parsed string holding a control or invisible character. The raw-text
+    checks see `\\u200b` or `\\x07` in a quoted YAML string only as an escape: the value it becomes is checked here."""
+    found = []
+    for path, value in iter_strings(data):
+        match = CONTROL.search(value)
+        if match:
+            found.append((path, "control-character", match.group()))
+        match = None if value.isascii() else INVISIBLE.search(value)
+        if match:
+            found.append((path, "invisible-unicode", match.group()))
+    return found
