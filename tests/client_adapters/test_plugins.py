@@ -250,5 +250,7 @@ def test_adapter_install_asks_first_and_passes_no_options_to_pip(tmp_path, venv)
     assert "langchain" not in {t["name"] for t in json.loads(listed.stdout)["targets"]}
     done = skill("adapter", "install", "--yes", "--", "--index-url=http://127.0.0.1:9/", python=venv, cwd=tmp_path)
     assert done.returncode != 0 and "options are not passed to pip" in done.stderr
+    done = skill("adapter", "install", "claude-code", "--yes", python=venv, cwd=tmp_path)  # design 000 §4.1's example
+    assert done.returncode != 0 and "'claude-code' is a built-in target; there is nothing to install" in done.stderr
     done = skill("adapter", "install", tmp_path / "missing.whl", "--yes", python=venv, cwd=tmp_path)
     assert done.returncode != 0 and "pip could not install" in done.stderr and "Traceback" not in done.stderr

@@ -203,6 +203,14 @@ def pip_command(spec: str) -> list[str]:
         raise SkillyardError(f"{spec!r} is not a package to install",
                              "Give a package name (`skillyard-langchain`), a requirement (`name==1.0`) or a path to "
                              "a wheel; options are not passed to pip.")
+    from skillyard.client.targets import TARGETS
+
+    if spec.strip().lower() in TARGETS:
+        # the design's `skill adapter install claude-code`: that target is built in, and a PyPI package of the same
+        # name would be someone else's code
+        raise SkillyardError(f"{spec.strip()!r} is a built-in target; there is nothing to install",
+                             f"Use it directly: `skill install NAME --target {spec.strip().lower()}`; "
+                             "`skill adapter list` shows every target.")
     return [sys.executable, "-m", "pip", "install", "--disable-pip-version-check", "--", spec]
 
 
