@@ -246,3 +246,11 @@ def test_any_bytes_are_an_archive_or_a_clear_refusal(data):
     for head in (b"", b"PK\x03\x04", b"\x1f\x8b"):
         with contextlib.suppress(SkillyardError):  # anything else (a traceback) fails the test
             archive.read(head + data, what="x.zip")
+
+
+@pytest.mark.parametrize("ref", ["x\0.zip", "./x\0.zip/skill", "a" * 5000 + ".zip", "~nobody-such-user/x.zip"])
+def test_a_hostile_archive_path_is_a_clear_error(tmp_path, skill_home, skill_cli, monkeypatch, ref):
+    monkeypatch.chdir(tmp_path)
+    for command in (("install", ref), ("info", ref)):
+        result = skill_cli(*command)
+        assert result.code != 0 and "Traceback" not in result.err and "error" in result.err.lower()

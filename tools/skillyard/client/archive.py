@@ -39,7 +39,11 @@ def split_ref(ref: str) -> tuple[Path, str] | None:
     for i, part in enumerate(parts):
         if part.lower().endswith(SUFFIXES):
             candidate = Path("/".join(parts[: i + 1]) or "/")
-            if candidate.is_file():
+            try:
+                found = candidate.is_file()
+            except (OSError, ValueError):  # a NUL byte or an over-long name: no such archive
+                found = False
+            if found:
                 return candidate, "/".join(p for p in parts[i + 1:] if p)
     return None
 
