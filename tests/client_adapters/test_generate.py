@@ -119,6 +119,12 @@ def test_a_fenced_answer_is_unwrapped_and_name_can_be_chosen(tmp_path, stub, con
     assert text.startswith("---\nname: tabular-report\ndescription: Summarises") and "```" not in text
 
 
+@pytest.mark.parametrize("name", ["../up", "a\nb: c", "Upper", "x" * 65])
+def test_a_bad_name_option_is_refused(tmp_path, stub, configured, capsys, name):
+    code = skill_main(["generate", "Summarise CSV files", "--out", str(tmp_path / "o"), "--name", name])
+    assert code != 0 and "is not a skill name" in capsys.readouterr().err and not (tmp_path / "o").exists()
+
+
 def test_dry_run_prints_and_writes_nothing(tmp_path, stub, configured, capsys):
     code = skill_main(["generate", "Summarise CSV files", "--out", str(tmp_path / "o"), "--dry-run"])
     assert code == 0 and capsys.readouterr().out == GOOD

@@ -139,6 +139,9 @@ def skill_name(text: str) -> str:
 
 def with_name(text: str, name: str) -> str:
     """The SKILL.md with its frontmatter `name` replaced (for --name); the validator checks the result."""
+    if len(name) > 64 or not _NAME.match(name):
+        raise SkillyardError(f"--name {name!r} is not a skill name",
+                             "Use lower-case letters, digits and single hyphens, at most 64 characters.")
     return re.sub(r"(?m)\A(---\s*\n(?:.*\n)*?)name:[^\n]*", lambda m: f"{m.group(1)}name: {name}", text, count=1)
 
 
