@@ -144,3 +144,12 @@ def test_builtin_priority_can_be_raised(builtin, skill_cli):
     assert skill_cli("source", "priority", "skillyard", "500").code == 0
     assert [(s["name"], s["priority"], s.get("builtin", False)) for s in listed(skill_cli)] == \
         [("skillyard", 500, False), ("corp", 100, False)]
+
+
+def test_unreachable_builtin_alone_says_so(skill_home, monkeypatch, skill_cli):
+    url = dead_url()
+    monkeypatch.setenv("SKILL_DEFAULT_SOURCE", url)
+    result = skill_cli("search", "pdf")
+    assert result.code == 1 and "Traceback" not in result.err
+    assert f"error: the built-in default source 'skillyard' cannot be reached: {url}" in result.err
+    assert "skill source add URL --default" in result.err

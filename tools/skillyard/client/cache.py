@@ -233,6 +233,10 @@ def sync(config: Config, *, offline: bool = False, refresh: bool = False, warn: 
                 warn(f"the built-in default source {source.name!r} ({source.url}) cannot be reached: {exc.message}; "
                      f"skipped (remove it with `skill source remove {source.name}`)")
                 continue
+            if cached is None and source.builtin:
+                raise SkillyardError(f"the built-in default source {source.name!r} cannot be reached: {exc.message}",
+                                     "Check your network (and proxy), or use your own registry: "
+                                     "`skill source add URL --default`.") from exc
             if cached is None:
                 raise
             when = time.strftime("%Y-%m-%d %H:%M", time.localtime(float(cached.meta.get("checked_at", 0))))
