@@ -128,6 +128,16 @@ def test_index_json_and_registry_json_are_published(built_site):
     assert set(index["skills"]) == {spec["name"] for spec in SKILLS}
 
 
+def test_the_sparse_index_is_published_beside_registry_json(built_site):
+    from skillyard.format.sparse import sparse_files
+
+    root, out, _ = built_site
+    registry = json.loads((root / "registry.json").read_text(encoding="utf-8"))
+    expected = sparse_files(registry)
+    published = {str(p.relative_to(out / "sparse")): p.read_bytes() for p in (out / "sparse").rglob("*") if p.is_file()}
+    assert published == expected and len(expected) == 257 + len(SKILLS)
+
+
 def test_well_known_index_lists_files_served_with_registry_hashes(built_site, site_server):
     root, out, result = built_site
     registry = json.loads((root / "registry.json").read_text(encoding="utf-8"))

@@ -124,10 +124,24 @@ def write_machine_files(registry: dict, registry_bytes: bytes, index_bytes: byte
     if index_bytes is None:  # no index.json beside registry.json: write what `skillyard build` would have
         index_bytes = dumps(index_document(registry)).encode("utf-8")
     (out / "index.json").write_bytes(index_bytes)
+    write_sparse_index(registry, out / "sparse")
     (out / WELL_KNOWN).parent.mkdir(parents=True, exist_ok=True)
     shutil.move(staged, out / WELL_KNOWN)
     (out / WELL_KNOWN / "index.json").write_bytes(dump(well_known_index(registry, published)))
     (out / ".nojekyll").write_bytes(b"")  # GitHub Pages: serve dot-folders such as .well-known as they are
+
+
+def write_sparse_index(registry: dict, folder: Path) -> None:
+    """The sparse index (format/sparse.py) beside registry.json: clients that read it refresh by the file."""
+    from skillyard.format.sparse import sparse_files
+
+    made: set[Path] = set()
+    for rel, data in sparse_files(registry).items():
+        path = folder / rel
+        if path.parent not in made:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            made.add(path.parent)
+        path.write_bytes(data)
 
 
 def replace_dir(built: Path, out: Path) -> None:
