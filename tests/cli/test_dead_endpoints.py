@@ -91,7 +91,7 @@ def dead_setup(skill_home, tmp_path, monkeypatch):
 
 
 # Known gap, owned by client/github.py: a codeload answer that is not a tarball is reported without its URL.
-NAMES_NO_URL = {("install-github", "garbage")}
+NAMES_NO_URL: set[tuple[str, str]] = set()  # (command, kind) pairs whose error does not name the URL yet
 
 
 @pytest.mark.parametrize("kind", KINDS)

@@ -335,7 +335,12 @@ def from_github(ref_text: str, config, *, commit: str | None = None, path: str |
         ref = github.GitHubRef(ref.owner, ref.repo, path, ref.ref)
     url = github.tarball_url(config.github_codeload_url, ref, commit)
     data = download_capped(url, config, token=_github_token(config), what=f"github:{ref.slug}")
-    folder, raw, archive_commit = github.skill_files(data, ref)
+    try:
+        folder, raw, archive_commit = github.skill_files(data, ref)
+    except SkillyardError as exc:
+        if "not a readable tarball" in exc.message:  # name what was downloaded, and from where
+            raise SkillyardError(f"{url}: {exc.message}", exc.fix) from None
+        raise
     where = f"github:{ref.slug}/{folder}".rstrip("/")
     candidate = _from_archive_files(raw, where=where, config=config, strict=strict)
     actual = candidate.source["integrity"]
