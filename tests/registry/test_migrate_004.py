@@ -343,3 +343,24 @@ def test_json_output_of_a_batch_lists_each_skill_with_its_notes(tmp_path, capsys
     assert any("network_allowlist" in note for note in by_name["weather-query"]["notes"])
     assert "scripts/execute.ts" in by_name["preference-recorder"]["writes"]
     assert not any(item["applied"] for item in report["folders"]) and not (root / "weather-query" / "skill.yaml").exists()
+
+
+def test_the_backups_migrate_keeps_are_never_published(tmp_path):
+    """A `.legacy` backup left beside a migrated file is a warning for the author, not a file of the skill: the
+    registry entry, the site and every install leave it out."""
+    from skillyard.format.package import load_skill
+
+    folder = tmp_path / "notes-helper"
+    folder.mkdir()
+    (folder / "SKILL.md").write_text("---\nname: notes-helper\ndescription: Turns meeting notes into action items "
+                                     "with owners and dates. Use when asked to summarise a meeting.\n---\n# Notes\n\n"
+                                     "List each action item with its owner.\n", encoding="utf-8")
+    (folder / "SKILL.md.legacy").write_text("old", encoding="utf-8")
+    (folder / "references").mkdir()
+    (folder / "references" / "guide.md.legacy").write_text("old", encoding="utf-8")
+    pkg = load_skill(folder)
+    published = [entry.path for entry in pkg.files]
+    assert "SKILL.md" in published and not any(p.endswith(".legacy") for p in published), published
+    backups = [f for f in pkg.findings if f.rule == "migration-backup"]
+    assert sorted(f.file for f in backups) == ["SKILL.md.legacy", "references/guide.md.legacy"]
+    assert all(f.severity == "warning" for f in backups)

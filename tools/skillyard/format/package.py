@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from skillyard.format import paths, rules, security
-from skillyard.format.findings import Finding, error, info, strict_or_warning
+from skillyard.format.findings import Finding, error, info, strict_or_warning, warning
 from skillyard.format.frontmatter import parse_skill_md
 from skillyard.format.manifest import merge_manifest, parse_manifest
 from skillyard.format.policy import Policy
@@ -21,6 +21,7 @@ from skillyard.format.portable import manifest_findings as misplaced_standard_ke
 from skillyard.format.portable import metadata_findings, portability_findings
 
 RECOGNISED_DIRS = ("scripts", "references", "assets", "tests", "config")
+BACKUP_SUFFIX = ".legacy"  # `skillyard migrate` keeps `<file>.legacy` beside each file it rewrites: never published
 CODE_SUFFIXES = frozenset({".py", ".sh", ".bash", ".zsh", ".js", ".mjs", ".cjs", ".ts", ".rb", ".pl", ".php", ".ps1",
                            ".bat", ".cmd", ".exe", ".dll", ".so", ".dylib", ".jar", ".go", ".rs", ".lua", ".r"})
 CODE_DIRS = ("scripts/", "tests/")
@@ -101,6 +102,12 @@ def _walk(folder: Path, policy: Policy, findings: list[Finding]) -> list[tuple[s
                     out.sort()
                     return out
                 rel = prefix + entry.name
+                if entry.name.endswith(BACKUP_SUFFIX) and entry.is_file(follow_symlinks=False):
+                    findings.append(warning("migration-backup", f"`{paths.shown(rel)}` is a backup `skillyard migrate` "
+                                            "kept; it is not published.", "Delete it once the migrated skill is "
+                                            "checked (`skillyard migrate --no-backup` keeps none).",
+                                            file=paths.shown(rel)))
+                    continue
                 if (entry.name in policy.ignored_names or entry.name.startswith(".") or paths.is_metadata(entry.name)
                         or (not prefix and entry.name.casefold() in paths.CLIENT_STATE_NAMES)):
                     findings.append(info("ignored-file", f"`{paths.shown(rel)}` is hidden, metadata, client bookkeeping or build output "

@@ -25,7 +25,7 @@ from skillyard.format import paths
 from skillyard.format.findings import Finding, error
 from skillyard.format.frontmatter import parse_skill_md
 from skillyard.format.manifest import manifest_to_skill_md, parse_manifest
-from skillyard.format.package import load_skill
+from skillyard.format.package import BACKUP_SUFFIX, load_skill  # one suffix: validate never publishes backups
 from skillyard.format.policy import Policy
 from skillyard.format.portable import (
     SPEC_KEYS,
@@ -45,7 +45,6 @@ from skillyard.registry.migrate_004 import (
     permissions_to_security,
 )
 
-BACKUP_SUFFIX = ".legacy"
 SKILL_FILES = ("SKILL.md", "skill.md", "skill.yaml", *METADATA_FILES)
 MAX_BATCH = 5000  # subfolders of one folder migrated in one run
 MAX_INPUT_BYTES = Policy().max_file_bytes
