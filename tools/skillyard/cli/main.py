@@ -1,25 +1,29 @@
 """Dispatch `skillyard` and `skill` to their command modules.
 
 Each module in `skillyard_cmds/` or `skill_cmds/` defines `NAME`, `HELP`, `add_arguments(parser)` and
-`run(args) -> int`, and imports nothing heavy at module level, so `skill --help` stays fast and the client never
-loads mkdocs, PyGithub or jinja2.
+`run(args) -> int`, and imports nothing heavy at module level. Start-up is what a user feels on every call, so the
+top-level parser lists the commands from the package's static COMMANDS table and imports (and builds the arguments
+of) only the command actually invoked: `skill --help` imports no command module at all.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
-import pkgutil
 import sys
 
 from skillyard import __version__
 from skillyard.errors import SkillyardError
 
 
-def _commands(package: str) -> list:
-    module = importlib.import_module(package)
-    names = sorted(info.name for info in pkgutil.iter_modules(module.__path__) if not info.name.startswith("_"))
-    return [importlib.import_module(f"{package}.{name}") for name in names]
+def invoked_command(argv: list[str]) -> str | None:
+    """The command word of `argv`: its first argument that is not an option (the top-level options take no value)."""
+    for arg in argv:
+        if arg == "--":
+            return None
+        if not arg.startswith("-"):
+            return arg
+    return None
 
 
 class Parser(argparse.ArgumentParser):
@@ -66,21 +70,28 @@ class _Version(argparse.Action):
         parser.exit()
 
 
-def build_parser(prog: str, package: str, description: str) -> argparse.ArgumentParser:
+def build_parser(prog: str, package: str, description: str, command: str | None = None) -> argparse.ArgumentParser:
+    """The parser with every command listed; only `command` (None: every one, as documentation tools want) is
+    imported and given its real arguments, the others are placeholders that carry their one-line help."""
+    table = importlib.import_module(package).COMMANDS
     parser = Parser(prog=prog, description=description)
     parser.add_argument("--version", action=_Version, nargs=0, help="show the installed version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for command in _commands(package):
-        child = sub.add_parser(command.NAME, help=command.HELP, description=getattr(command, "DESCRIPTION", command.HELP),
+    for name, (module_name, help_text) in table.items():
+        if command is not None and name != command:
+            sub.add_parser(name, help=help_text, add_help=False)
+            continue
+        module = importlib.import_module(f"{package}.{module_name}")
+        child = sub.add_parser(name, help=help_text, description=getattr(module, "DESCRIPTION", module.HELP),
                                formatter_class=argparse.RawDescriptionHelpFormatter)
-        command.add_arguments(child)
-        child.set_defaults(_run=command.run)
+        module.add_arguments(child)
+        child.set_defaults(_run=module.run)
     return parser
 
 
 def dispatch(prog: str, package: str, description: str, argv: list[str] | None = None) -> int:
-    parser = build_parser(prog, package, description)
     argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(prog, package, description, invoked_command(argv) or "")
     for arg in argv:
         if "\0" in arg:  # no OS passes one, but an in-process caller can; every file API would choke on it
             parser.error(f"argument {argv.index(arg) + 1} contains a NUL character (\\0); remove it")

@@ -62,7 +62,10 @@ def installed(args) -> list[dict]:
 
 def add_outdated(skills: list[dict]) -> None:
     """Set each item's `outdated` ({state, latest}) from the cached registries only: `skill list` never waits on
-    the network, and says nothing it cannot know (no cache, a bad config: state unknown)."""
+    the network, and says nothing it cannot know (no cache, a bad config: state unknown). Nothing installed:
+    nothing imported (the update machinery is most of `skill list`'s start-up)."""
+    if not skills:
+        return
     from skillyard.client import update
     from skillyard.client.config import load_config
     from skillyard.errors import SkillyardError
