@@ -1,0 +1,50 @@
+"""The security scan's fast paths find exactly what one regular-expression pass over the whole file finds.
+
+`security.scan_text` skips a rule's full pass when a C-speed pre-check says it cannot match, and runs the credential
+rule only over the lines that hold an anchor; these properties hold the shortcuts to the plain passes, so speed
+never costs a finding."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from skillyard.format import security
+
+# Pieces that make up credential mentions and near misses, joined by the separators the rule is sensitive to.
+PIECES = ["~", "$HOME", "%USERPROFILE%", "/home/", "al ice", "bob", "/root", "/", ".", ".ssh", ".aws", ".env",
+          ".env.local", ".envrc", "os.environ", ".docker/config.json", ".git-credentials", "id_rsa", "id_ed25519",
+          "xid_rsa", "/etc/shadow", "\n", " ", "'", '"', "`", "(", "-", "a", ".pub", "\r\n", "\t"]
+PIPE_PIECES = ["curl", "wget", "fetch", "iwr", "Invoke-WebRequest", "New-Object", "iex", "(", " ", "|", "sh", "bash",
+               "sudo ", "python3", "<(", "\n", "https://x.invalid/i.sh", "-fsSL", "Curl"]
+
+
+def _texts(pieces: list[str]) -> st.SearchStrategy[str]:
+    return st.lists(st.sampled_from(pieces) | st.text(max_size=3), max_size=40).map("".join)
+
+
+@settings(max_examples=600, deadline=None)
+@given(_texts(PIECES))
+def test_credential_lines_find_what_one_full_pass_finds(text: str) -> None:
+    full = [(m.start(), m.group()) for m in security.CREDENTIAL_PATH.finditer(text)]
+    fast = [(m.start(), m.group()) for m in security._credential_paths(text)] \
+        if security._may_mention_credentials(text) else []
+    assert fast == full
+
+
+@settings(max_examples=600, deadline=None)
+@given(_texts(PIPE_PIECES))
+def test_pipe_precheck_never_skips_a_match(text: str) -> None:
+    matches = [(m.start(), m.group()) for m in security.PIPE_TO_SHELL.finditer(text)]
+    if matches:
+        assert ("|" in text or "<(" in text or "iex" in text)
+        assert any(word in text for word in security._DOWNLOADERS)
+    findings = [f for f in security.scan_text(text, "x.md") if f.rule == "security-pipe-to-shell"]
+    assert len(findings) == min(len(matches), security.MAX_FINDINGS_PER_RULE) + (
+        1 if len(matches) > security.MAX_FINDINGS_PER_RULE else 0)
+
+
+def test_a_credential_path_among_many_anchor_lines_is_found_on_its_line() -> None:
+    text = "".join(f"os.environ['X{i}']\n" for i in range(500)) + "cat ~/.ssh/id_rsa\n.env\n"
+    findings = [f for f in security.scan_text(text, "run.py") if f.rule == "security-credential-path"]
+    assert [f.line for f in findings] == [501, 501, 501]  # `~/.ssh`, `id_rsa`, then `\n.env` from line 501's end
