@@ -95,6 +95,26 @@ def test_bad_optional_metadata_warns_instead_of_refusing(tmp_path, skill_cli, us
     assert strict.code != 0 and "homepage" in strict.err
 
 
+def test_bad_catalogue_fields_warn_but_runtime_fields_refuse(tmp_path, skill_cli, user_home):
+    """keywords, category, domain, origin and when_to_use are catalogue text no runtime reads: a wrong type warns
+    (one real skill writes `keywords: pdf, docs`). A field a runtime acts on (`user-invocable`) still refuses."""
+    source = make_skill(tmp_path / "src", "catalogue-skill")
+    (source / "skill.yaml").write_text('schema_version: "1.0"\nversion: "1.0.0"\nkeywords: pdf, docs\n'
+                                       'category: [a, b]\nwhen_to_use: 5\n')
+    result = skill_cli("install", str(source), "--json")
+    assert result.code == 0, result.err
+    warnings = " ".join(json.loads(result.out)["skills"][0]["warnings"])
+    assert "keywords" in warnings and "category" in warnings and "when_to_use" in warnings
+    strict = skill_cli("install", str(source), "--strict", "--force")
+    assert strict.code != 0 and "keywords" in strict.err
+    runtime = make_skill(tmp_path / "src2", "runtime-skill")
+    md = (runtime / "SKILL.md").read_text()
+    (runtime / "SKILL.md").write_text(md.replace("---\n", "---\nuser-invocable: maybe\n", 1))
+    refused = skill_cli("install", str(runtime))
+    assert refused.code != 0 and "user-invocable" in refused.err
+    assert not installed(user_home, "runtime-skill").exists()
+
+
 def test_bad_inputs_metadata_still_refuses(tmp_path, skill_cli, user_home):
     """Inputs are acted on by the client: a malformed declaration is not informational metadata."""
     source = make_skill(tmp_path / "src", "inputs-skill")

@@ -46,4 +46,5 @@ INSTALL_TOLERATED_RULES = frozenset({
     "name-format", "description-format", "name-folder-mismatch", "frontmatter-line-too-long",
     "homepage-format", "tags-format", "author-format", "maintainers-format", "display-name-format",
     "license-format", "compatibility-format", "metadata-format", "capabilities-format",
+    "catalog-field-type",  # category, keywords, domain, origin, when_to_use: catalogue text, read by no runtime
 })
