@@ -1,17 +1,27 @@
-"""Registry benchmark: validate + build throughput at 1,000 and 10,000 synthetic skills, an incremental rebuild,
-and the reference validator (`skills-ref`) on the same folders for comparison.
+"""Registry benchmark (issue 14, targets 1 and 2): validate and build, each beside its yardstick in the same run.
 
-    python benchmarks/bench_registry.py [--quick] [--sizes 1000 10000] [--repeat 5]
+    python benchmarks/bench_registry.py [--quick] [--repeat 5] [--build-size 20000] [--build-repeat 5]
 
-Figures go to benchmarks/results/registry.json. Not a test: nothing here asserts a time.
+- validate, cache off (`CI=1`): `skillyard validate --lenient` vs skills-ref 0.1.1's `validate()` (one process over
+  the same folders) on the real corpus in ../shared/corpus (skipped, saying so, when absent) and on 1,000 and 20,000
+  synthetic standard-first skills (SKILL.md with the standard's keys, registry fields in skill.yaml). Wall and CPU
+  (the child's and its workers', from wait4) per run; the ratio is skills-ref's wall over ours (throughput).
+- build: from scratch (`--no-cache`) at 20,000 skills, and incremental (cache warm) after one skill changed and was
+  committed; peak memory is the largest resident set of the build or any of its workers (wait4's ru_maxrss).
+  Yardstick: the issue's targets (8 s, 1 s, 1 GB), and the from-scratch build for the incremental ratio.
+
+Figures are medians of `--repeat` runs with min and max. Everything goes to benchmarks/results/registry.json with the
+date. Not a test: nothing here asserts a time.
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
 import os
 import random
+import shutil
 import statistics
 import subprocess
 import sys
@@ -19,21 +29,34 @@ import tempfile
 import time
 from pathlib import Path
 
-RESULTS = Path(__file__).parent / "results" / "registry.json"
+HERE = Path(__file__).resolve().parent
+RESULTS = HERE / "results" / "registry.json"
+CORPUS = HERE.parent.parent / "shared" / "corpus"
 GIT_ENV = {**os.environ, "GIT_AUTHOR_NAME": "bench", "GIT_AUTHOR_EMAIL": "b@example.invalid",
            "GIT_COMMITTER_NAME": "bench", "GIT_COMMITTER_EMAIL": "b@example.invalid"}
-WORDS = ["parse", "report", "table", "invoice", "review", "deploy", "lint", "chart", "summary", "schema", "query", "cache", "export", "import", "audit", "render", "plan", "test", "docs", "build", "index", "search", "merge", "clean", "format", "check"]
+WORDS = ["parse", "report", "table", "invoice", "review", "deploy", "lint", "chart", "summary", "schema", "query",
+         "cache", "export", "import", "audit", "render", "plan", "test", "docs", "build", "index", "search", "merge",
+         "clean", "format", "check"]
 BODY = "\n".join(f"{i}. Step {i}: " + " ".join(random.Random(i).choices(WORDS, k=14)) + "." for i in range(1, 30))
+SKILLS_REF = """
+import sys
+from pathlib import Path
+from skills_ref import validate
+folders = [Path(line) for line in Path(sys.argv[1]).read_text().splitlines()]
+print(sum(1 for folder in folders if validate(folder)))
+"""
 
 
 def skill_files(index: int) -> dict[str, str]:
+    """One valid standard-first skill: the standard's keys in SKILL.md, the registry's in skill.yaml."""
     rnd = random.Random(index)
     name = f"skill-{index:05d}"
     tags = sorted(set(rnd.choices(WORDS, k=3)))
     files = {
-        "SKILL.md": (f"---\nname: {name}\ndescription: \"Helps {rnd.choice(WORDS)} and {rnd.choice(WORDS)} "
-                     f"work. Use when the user asks about {rnd.choice(WORDS)}.\"\nversion: \"1.{index % 7}.0\"\n"
-                     f"license: MIT\ntags: [{', '.join(tags)}]\nauthor: bench\n---\n# {name}\n\n{BODY}\n"),
+        "SKILL.md": (f"---\nname: {name}\ndescription: Helps {rnd.choice(WORDS)} and {rnd.choice(WORDS)} work. "
+                     f"Use when the user asks about {rnd.choice(WORDS)}.\nlicense: MIT\n---\n# {name}\n\n{BODY}\n"),
+        "skill.yaml": (f'schema_version: "1.0"\nversion: "1.{index % 7}.0"\nauthor: bench\n'
+                       f"tags: [{', '.join(tags)}]\n"),
         "scripts/run.py": f"import sys\nprint('skill {index}', sys.argv[1:])\n",
         "references/guide.md": f"# Guide {index}\n\n" + BODY[:600] + "\n",
     }
@@ -51,84 +74,161 @@ def make_registry(root: Path, count: int) -> None:
             path = folder / rel
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text)
-    subprocess.run(["git", "init", "-q", "-b", "main", str(root)], check=True, env=GIT_ENV)
-    subprocess.run(["git", "-C", str(root), "add", "-A"], check=True, env=GIT_ENV)
-    subprocess.run(["git", "-C", str(root), "commit", "-q", "-m", "skills"], check=True, env=GIT_ENV)
+    git(root, "init", "-q", "-b", "main")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "skills")
 
 
-def timed(args: list[str], env: dict | None = None) -> float:
-    start = time.perf_counter()
-    subprocess.run(args, check=True, stdout=subprocess.DEVNULL, env=env)
-    return time.perf_counter() - start
+def git(root: Path, *args: str) -> None:
+    subprocess.run(["git", "-C", str(root), *args], check=True, env=GIT_ENV, stdout=subprocess.DEVNULL)
 
 
-def bench_size(count: int, repeat: int) -> dict:
-    with tempfile.TemporaryDirectory(prefix="skillyard-bench-") as scratch:
-        root = Path(scratch)
+def run(args: list[str], env: dict | None = None, ok: tuple[int, ...] = (0,), skills: int | None = None) -> dict:
+    """Wall seconds, CPU seconds (the child and every worker it reaped) and peak RSS (MB) of one command. With
+    `skills`, its stdout must be a JSON report over that many skills (so a crash never passes for a fast run)."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         start = time.perf_counter()
-        make_registry(root, count)
-        setup = time.perf_counter() - start
-        skillyard = [sys.executable, "-m", "skillyard.cli.main"]
-        full = [timed([*skillyard, "build", "--root", str(root), "--no-cache"]) for _ in range(repeat)]
-        validate = [timed([*skillyard, "validate", "--root", str(root), "--no-cache"]) for _ in range(repeat)]
-        timed([*skillyard, "build", "--root", str(root)])  # warm the cache
-        incremental = []
-        for change in range(repeat):
-            target = root / "skills" / f"skill-{(change * 37) % count:05d}" / "SKILL.md"
-            target.write_text(target.read_text() + f"\nChange {change}.\n")
-            subprocess.run(["git", "-C", str(root), "commit", "-qam", f"change {change}"], check=True, env=GIT_ENV)
-            incremental.append(timed([*skillyard, "build", "--root", str(root)]))
-        reference = reference_validator(root / "skills")
-        ours_rate = count / statistics.median(full)
-        result = {
-            "skills": count,
-            "files": sum(1 for _ in (root / "skills").rglob("*") if _.is_file()),
-            "setup_seconds": round(setup, 2),
-            "build_full_seconds_median": round(statistics.median(full), 3),
-            "build_full_seconds_runs": [round(x, 3) for x in full],
-            "validate_full_seconds_median": round(statistics.median(validate), 3),
-            "build_incremental_seconds_median": round(statistics.median(incremental), 3),
-            "build_incremental_seconds_runs": [round(x, 3) for x in incremental],
-            "build_skills_per_second": round(ours_rate, 1),
-            **reference,
-        }
-        if reference.get("reference_skills_per_second"):
-            result["throughput_ratio_vs_reference"] = round(ours_rate / reference["reference_skills_per_second"], 2)
-        return result
+        child = subprocess.Popen(args, env=env, stdout=out, stderr=err)
+        _, status, usage = os.wait4(child.pid, 0)
+        wall = time.perf_counter() - start
+        child.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        stdout, stderr = out.read().decode(errors="replace"), err.read().decode(errors="replace")
+    if child.returncode not in ok:
+        raise SystemExit(f"bench: {' '.join(args[:5])} … exited {child.returncode}:\n{stderr[-2000:]}")
+    if skills is not None:
+        try:
+            counted = len(json.loads(stdout)["skills"])
+        except (ValueError, KeyError, TypeError):
+            raise SystemExit(f"bench: {' '.join(args[:5])} … printed no JSON report:\n{stderr[-2000:]}") from None
+        if counted != skills:
+            raise SystemExit(f"bench: {' '.join(args[:5])} … reported {counted} skills, expected {skills}")
+    return {"wall": wall, "cpu": usage.ru_utime + usage.ru_stime, "rss_mb": usage.ru_maxrss / 1024}
 
 
-def reference_validator(skills_dir: Path) -> dict:
-    """skills-ref's validate() over every folder in one process (the issue's comparison)."""
-    try:
-        from skills_ref import validate
-    except ImportError:
-        return {"reference": "skills-ref not installed (pip install skills-ref)"}
-    folders = sorted(p for p in skills_dir.iterdir() if p.is_dir())
+def stats(values: list[float], digits: int = 3) -> dict:
+    return {"median": round(statistics.median(values), digits), "min": round(min(values), digits),
+            "max": round(max(values), digits), "runs": len(values)}
+
+
+def ours_cmd(*args: str) -> list[str]:
+    return [sys.executable, "-m", "skillyard.cli.main", *args]
+
+
+def validate_pair(folders: list[Path], targets: list[Path], repeat: int, scratch: Path, label: str) -> dict:
+    """Ours and skills-ref on the same folders, alternating, `repeat` times each; ratio = their wall / ours."""
+    listing = scratch / f"{label}-folders.txt"
+    listing.write_text("\n".join(str(f) for f in folders) + "\n")
+    empty_root = scratch / "no-registry"
+    empty_root.mkdir(exist_ok=True)
+    env = {**os.environ, "CI": "1"}  # CI=1: the cache is off
+    ours, theirs = [], []
+    for _ in range(repeat):
+        ours.append(run(ours_cmd("validate", "--lenient", "--no-cache", "--json", "--root", str(empty_root),
+                                 *map(str, targets)), env, ok=(0, 1), skills=len(folders)))
+        theirs.append(run([sys.executable, "-c", SKILLS_REF, str(listing)], env))
+    ratios = [t["wall"] / o["wall"] for o, t in zip(ours, theirs, strict=True)]
+    count = len(folders)
+    return {
+        "skills": count,
+        "ours_wall_seconds": stats([r["wall"] for r in ours]),
+        "skills_ref_wall_seconds": stats([r["wall"] for r in theirs]),
+        "ratio_throughput_vs_skills_ref": stats(ratios, 2),
+        "ratio_target": 5.0,
+        "ours_cpu_ms_per_skill": stats([1000 * r["cpu"] / count for r in ours]),
+        "skills_ref_cpu_ms_per_skill": stats([1000 * r["cpu"] / count for r in theirs]),
+        "ratio_cpu_skills_ref_over_ours": stats([t["cpu"] / o["cpu"] for o, t in zip(ours, theirs, strict=True)], 2),
+        "yardstick": "skills-ref 0.1.1 validate() over the same folders in one process (reads SKILL.md only; "
+                     "ours also reads, scans and hashes every file)",
+    }
+
+
+def bench_corpus(repeat: int, scratch: Path) -> dict:
+    if not CORPUS.is_dir():
+        print(f"registry bench: no corpus at {CORPUS} (the shared folder beside the project): skipped", flush=True)
+        return {"skipped": f"no corpus at {CORPUS}"}
+    folders = sorted({p.parent for p in CORPUS.rglob("*") if p.name == "SKILL.md" and p.is_file()})
+    files = sum(1 for p in CORPUS.rglob("*") if p.is_file())
+    return {"corpus": str(CORPUS), "files": files, **validate_pair(folders, folders, repeat, scratch, "corpus")}
+
+
+def bench_synthetic(count: int, repeat: int, build_repeat: int, scratch: Path, *, build: bool) -> dict:
+    root = scratch / f"registry-{count}"
+    root.mkdir()
     start = time.perf_counter()
-    rejected = sum(1 for folder in folders if validate(folder))
-    elapsed = time.perf_counter() - start
-    return {"reference": "skills-ref validate()", "reference_seconds": round(elapsed, 3),
-            "reference_skills_per_second": round(len(folders) / elapsed, 1), "reference_rejected": rejected}
+    make_registry(root, count)
+    result: dict = {"skills": count, "setup_seconds": round(time.perf_counter() - start, 1),
+                    "files": sum(1 for p in (root / "skills").rglob("*") if p.is_file())}
+    folders = sorted(p for p in (root / "skills").iterdir() if p.is_dir())
+    result["validate"] = validate_pair(folders, [root / "skills"], repeat, scratch, f"synthetic-{count}")
+    if build:
+        result["build"] = bench_build(root, count, build_repeat)
+    shutil.rmtree(root)
+    return result
+
+
+def bench_build(root: Path, count: int, repeat: int) -> dict:
+    env = {k: v for k, v in os.environ.items() if k != "CI"}
+    scratch_runs = [run(ours_cmd("build", "--root", str(root), "--no-cache"), env) for _ in range(repeat)]
+    run(ours_cmd("build", "--root", str(root)), env)  # fills the cache
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "outputs")
+    run(ours_cmd("build", "--root", str(root)), env)  # the cache now knows this HEAD
+    incremental = []
+    for change in range(repeat):
+        target = root / "skills" / f"skill-{(change * 37) % count:05d}" / "SKILL.md"
+        target.write_text(target.read_text() + f"\nChange {change}.\n")
+        git(root, "commit", "-qam", f"change {change}")
+        incremental.append(run(ours_cmd("build", "--root", str(root)), env))
+    full_median = statistics.median(r["wall"] for r in scratch_runs)
+    return {
+        "from_scratch_seconds": stats([r["wall"] for r in scratch_runs]),
+        "from_scratch_target_seconds": 8.0 if count == 20000 else None,
+        "from_scratch_cpu_seconds": stats([r["cpu"] for r in scratch_runs]),
+        "from_scratch_peak_rss_mb": stats([r["rss_mb"] for r in scratch_runs], 1),
+        "incremental_seconds": stats([r["wall"] for r in incremental]),
+        "incremental_target_seconds": 1.0 if count == 20000 else None,
+        "incremental_peak_rss_mb": stats([r["rss_mb"] for r in incremental], 1),
+        "ratio_from_scratch_over_incremental": round(full_median / statistics.median(r["wall"] for r in incremental),
+                                                     2),
+        "peak_memory_target_mb": 1024,
+        "peak_memory_note": "largest single process (the build or one of its workers), from wait4's ru_maxrss",
+        "yardstick": "the issue's targets; incremental is compared with the from-scratch build of the same run",
+    }
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--quick", action="store_true", help="1,000 skills only")
-    parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000])
-    parser.add_argument("--repeat", type=int, default=5, help="runs per figure; the median is reported (the first "
-                        "run after writing 45,000 files is slow while the OS caches settle)")
+    parser.add_argument("--quick", action="store_true", help="corpus and 1,000 skills only (builds at 1,000)")
+    parser.add_argument("--repeat", type=int, default=5, help="runs per validate figure (median, min, max)")
+    parser.add_argument("--build-size", type=int, default=20000)
+    parser.add_argument("--build-repeat", type=int, default=5, help="runs per build figure")
+    parser.add_argument("--large-repeat", type=int, default=3, help="runs per validate figure at --build-size "
+                        "(skills-ref takes about a minute a run there)")
     args = parser.parse_args()
-    sizes = [1000] if args.quick else args.sizes
-    env = os.environ.copy()
-    env.pop("CI", None)
-    os.environ.clear()
-    os.environ.update(env)
-    results = {"machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0]}, "runs": []}
-    for count in sizes:
-        print(f"registry bench: {count} skills …", flush=True)
-        figures = bench_size(count, args.repeat)
-        results["runs"].append(figures)
-        print(json.dumps(figures, indent=2), flush=True)
+    try:
+        import skills_ref  # noqa: F401
+    except ImportError:
+        print("registry bench: skills-ref is not installed here (pip install skills-ref==0.1.1; `nox -s bench` "
+              "installs it)", file=sys.stderr)
+        return 2
+    results: dict = {"date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+                     "machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0],
+                                 "load_average_at_start": [round(x, 2) for x in os.getloadavg()]}}
+    with tempfile.TemporaryDirectory(prefix="skillyard-bench-") as tmp:
+        scratch = Path(tmp)
+        print("registry bench: validate on the real corpus …", flush=True)
+        results["validate_corpus"] = bench_corpus(args.repeat, scratch)
+        print(json.dumps(results["validate_corpus"], indent=2), flush=True)
+        sizes = [(1000, args.quick)] if args.quick else [(1000, False), (args.build_size, True)]
+        results["synthetic"] = []
+        for count, build in sizes:
+            print(f"registry bench: {count} synthetic skills …", flush=True)
+            repeat = args.large_repeat if count == args.build_size else args.repeat
+            figures = bench_synthetic(count, repeat, args.build_repeat, scratch, build=build)
+            results["synthetic"].append(figures)
+            print(json.dumps(figures, indent=2), flush=True)
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps(results, indent=2) + "\n")
     print(f"wrote {RESULTS}")

@@ -16,15 +16,17 @@ from skillyard.registry.compile import compact, compile_skill, entry_line, entry
 PARALLEL_THRESHOLD = 200
 
 
-def _check_one(args: tuple[str, str, Policy]) -> CheckedSkill:
+def _check_one(args: tuple[str, str, Policy, bool]) -> CheckedSkill:
     from skillyard.format.package import load_skill
 
-    folder, rel, policy = args
+    folder, rel, policy, outputs = args
     pkg = load_skill(folder, policy, rel_path=rel)
     folder_problem = _folder_path_problem(rel)
     if folder_problem:
         pkg.findings.insert(0, folder_problem)
     version = pkg.data.get("version") if isinstance(pkg.data.get("version"), str) else None
+    if not outputs:  # a bare check (validate, no cache): the findings are the answer; nothing is encoded
+        return CheckedSkill(rel, pkg.name, version, "", pkg.findings)
     entry = compile_skill(pkg)
     return CheckedSkill(rel, pkg.name, version, entry_line(entry), pkg.findings, output_lines(entry_summary(entry)))
 
@@ -57,22 +59,25 @@ def output_lines(summary: dict) -> dict[str, str]:
     return {"index": index_line(summary), "plugin": plugin, "agents": compat.agents_line(summary)}
 
 
-def _check_chunk(chunk: list[tuple[str, str, Policy]]) -> list[CheckedSkill]:
+def _check_chunk(chunk: list[tuple[str, str, Policy, bool]]) -> list[CheckedSkill]:
     return [_check_one(item) for item in chunk]
 
 
 def check_folders(folders: list[tuple[Path, str]], policy: Policy, *, cache_root: Path | None = None,
                   cache: SkillCache | None = None, fresh: set[str] | None = None, head: str | None = None,
-                  dirty: set[str] | None = None, jobs: int | None = None, progress=None) -> list[CheckedSkill]:
+                  dirty: set[str] | None = None, jobs: int | None = None, progress=None,
+                  outputs: bool = True) -> list[CheckedSkill]:
     """Check (folder, relative path) pairs; results come back in input order.
 
     With a cache, a folder is reused when `fresh` (the folders git says changed) does not name it, or, without git,
-    when its file signature is unchanged.
+    when its file signature is unchanged. `outputs=False` (validate) skips encoding each skill's output lines when no
+    cache will keep them: only the findings are wanted.
     """
     if cache is None and cache_root is not None and not os.environ.get("CI"):
         cache = SkillCache(cache_root, policy)
+    outputs = outputs or cache is not None  # a cached row must serve a later build
     results: dict[str, CheckedSkill] = {}
-    todo: list[tuple[str, str, Policy]] = []
+    todo: list[tuple[str, str, Policy, bool]] = []
     signatures: dict[str, str] = {}
     for folder, rel in folders:
         row = cache.get(rel) if cache is not None else None
@@ -90,7 +95,7 @@ def check_folders(folders: list[tuple[Path, str]], policy: Policy, *, cache_root
                 if progress:
                     progress.advance()
                 continue
-        todo.append((str(folder), rel, policy))
+        todo.append((str(folder), rel, policy, outputs))
     workers = jobs if jobs is not None else (os.cpu_count() or 1)
     if todo:
         import skillyard.format.package  # noqa: F401 - imported once here, before workers fork, not in each
@@ -113,5 +118,5 @@ def check_folders(folders: list[tuple[Path, str]], policy: Policy, *, cache_root
                 progress.advance()
     if cache is not None and (todo or set(cache.rows) != set(results) or cache.head != head
                               or cache.dirty != (dirty or set())):
-        cache.store(results, signatures, head=head, dirty=dirty or set(), changed={rel for _, rel, _ in todo})
+        cache.store(results, signatures, head=head, dirty=dirty or set(), changed={item[1] for item in todo})
     return [results[rel] for _, rel in folders]

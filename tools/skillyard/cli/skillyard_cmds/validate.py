@@ -79,7 +79,7 @@ def run(args) -> int:
             others = {Path(rel).name: rel for _, rel in collect(root, config)}
     with Progress("checking skills", len(folders), enabled=sys.stderr.isatty() and not args.json) as progress:
         checked = check_folders(folders, policy, cache_root=None if args.no_cache else cache_root_for(root, config),
-                                progress=progress)
+                                progress=progress, outputs=False)
     add_duplicate_findings(checked, {k: v for k, v in others.items() if all(c.path != v for c in checked)})
     report = validate_report(checked, policy.mode, changed_paths=changed)
     if args.json:
