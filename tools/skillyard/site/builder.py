@@ -26,7 +26,7 @@ from pathlib import Path
 
 from skillyard.errors import SkillyardError
 from skillyard.registry.compile import index_document
-from skillyard.site import machine, model, pages, publish
+from skillyard.site import machine, model, pages, publish, shell
 from skillyard.site.markdown_render import MAX_BODY_CHARS, BodyRenderer
 from skillyard.site.page_cache import PageCache, page_key
 from skillyard.site.search_index import build_search_data, dump_search_data
@@ -272,8 +272,9 @@ def render_skill_pages(registry: dict, bodies: dict[str, str], *, workers: int |
 
 def generate_docs(registry: dict, bodies: dict[str, str], site_src: Path, docs: Path,
                   cache: PageCache | None = None, served: set[str] | None = None,
-                  notes: list[str] | None = None) -> tuple[int, int]:
-    """Write every page into `docs` (emptied first); returns (generated pages, skill pages from the cache)."""
+                  notes: list[str] | None = None) -> tuple[list[tuple[str, str]], int, int]:
+    """Write every page but the skill pages into `docs` (emptied first), with the shell the skill pages are stamped
+    from; returns ((skill name, page Markdown) in registry order, generated pages, skill pages from the cache)."""
     if docs.exists():
         shutil.rmtree(docs)
     docs.mkdir(parents=True)
@@ -290,13 +291,14 @@ def generate_docs(registry: dict, bodies: dict[str, str], site_src: Path, docs: 
     for group in groups:
         generated.update(pages.render_tag_pages(group))
     skill_pages, cached = render_skill_pages(registry, bodies, cache=cache, served=served, notes=notes)
-    for skill, text in zip(registry["skills"], skill_pages, strict=True):
-        generated[f"skills/{skill['name']}.md"] = text
+    if skill_pages:  # mkdocs renders one shell; shell.write_pages stamps every skill page from it
+        generated[f"skills/{shell.SHELL}.md"] = shell.shell_markdown(skill_pages[0])
     for rel, text in generated.items():
         path = docs / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
-    return len(generated), cached
+    pairs = [(skill["name"], text) for skill, text in zip(registry["skills"], skill_pages, strict=True)]
+    return pairs, len(generated) - bool(skill_pages) + len(pairs), cached
 
 
 class _Collect(logging.Handler):
@@ -379,7 +381,8 @@ def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | Non
 
     mark = time.perf_counter()
     cache = PageCache(work_dir / "cache" / "pages" if use_cache else None)
-    page_count, cached = generate_docs(registry, bodies, site_src, work_dir / "docs", cache, served, notes)
+    skill_pages, page_count, cached = generate_docs(registry, bodies, site_src, work_dir / "docs", cache, served,
+                                                    notes)
     timings["generate"] = time.perf_counter() - mark
 
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -389,6 +392,11 @@ def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | Non
         warnings = run_mkdocs(config, work_dir / "docs", staging, source_epoch(registry), site_url,
                               registry_settings(registry) if config == default_config().resolve() else None)
         timings["mkdocs"] = time.perf_counter() - mark
+        mark = time.perf_counter()
+        if skill_pages:
+            shell.write_pages(staging, skill_pages)
+        del skill_pages
+        timings["stamp"] = time.perf_counter() - mark
         mark = time.perf_counter()
         search = dump_search_data(build_search_data(registry["skills"], bodies))
         (staging / SEARCH_FILE).write_bytes(search)

@@ -1,0 +1,69 @@
+"""Skill pages stamped from one shell page are the pages mkdocs itself would write (skillyard.site.shell)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from conftest import CONFIG, SKILLS, write_registry
+from skillyard.site import builder, shell
+
+
+def _mkdocs_pages(root, tmp_path, registry_path):
+    """The same site with every skill page rendered by mkdocs, the way the builder did before stamping."""
+    registry, _ = builder.load_registry(registry_path)
+    bodies = builder.read_bodies(registry, root)
+    served = builder.machine.stage_well_known(registry, root, tmp_path / "wk", [])
+    texts, _ = builder.render_skill_pages(registry, bodies, served=served, workers=1)
+    docs = tmp_path / "docs"
+    builder.generate_docs(registry, bodies, CONFIG.parent / "site", docs, None, served, [])
+    (docs / "skills" / f"{shell.SHELL}.md").unlink()
+    for skill, text in zip(registry["skills"], texts, strict=True):
+        (docs / "skills" / f"{skill['name']}.md").write_text(text, encoding="utf-8")
+    site = tmp_path / "plain"
+    builder.run_mkdocs(CONFIG, docs, site, builder.source_epoch(registry), None)
+    return registry, site
+
+
+def _entries(sitemap: str) -> list[str]:
+    return sorted(re.findall(r"<url>.*?</url>", sitemap, re.DOTALL))
+
+
+def test_stamped_skill_pages_equal_the_pages_mkdocs_renders(built_site, tmp_path):
+    root, out, _ = built_site
+    registry, plain = _mkdocs_pages(root, tmp_path, root / "registry.json")
+    assert len(registry["skills"]) == len(SKILLS)
+    for skill in registry["skills"]:
+        rel = f"skills/{skill['name']}/index.html"
+        assert (out / rel).read_bytes() == (plain / rel).read_bytes(), rel
+    assert not (out / "skills" / shell.SHELL).exists()
+    stamped = (out / "sitemap.xml").read_text(encoding="utf-8")
+    assert _entries(stamped) == _entries((plain / "sitemap.xml").read_text(encoding="utf-8"))
+    assert shell.SHELL not in stamped and shell.TITLE not in stamped
+
+
+@pytest.mark.parametrize("title", ["</title><script>alert(1)</script>", f"{shell.TITLE} & {shell.CONTENT}",
+                                   "skills/_shell/ \u2028 \"quoted\" 'single' {{ x }}"])
+def test_a_hostile_title_or_body_holding_the_markers_is_still_escaped_and_never_replaced(tmp_path, title):
+    specs = [dict(SKILLS[0], display_name=title,
+                  body=f"# {shell.CONTENT}\n\n{shell.TITLE} skills/_shell/ <script>x()</script>\n")]
+    root = tmp_path / "repo"
+    registry_path = write_registry(root, specs)
+    out = tmp_path / "out"
+    builder.build_site(registry_path, root, out, config=CONFIG, work_dir=tmp_path / "work")
+    name = specs[0]["name"]
+    _, plain = _mkdocs_pages(root, tmp_path, registry_path)
+    page = (out / f"skills/{name}/index.html").read_bytes()
+    assert page == (plain / f"skills/{name}/index.html").read_bytes()
+    assert b"<script>alert(1)" not in page and b"<script>x()" not in page
+    assert page.count(b'http-equiv="Content-Security-Policy"') == 1
+
+
+def test_a_registry_without_skills_builds_without_a_shell(tmp_path):
+    root = tmp_path / "repo"
+    root.mkdir()
+    registry_path = write_registry(root, [])
+    out = tmp_path / "out"
+    builder.build_site(registry_path, root, out, config=CONFIG, work_dir=tmp_path / "work")
+    assert (out / "index.html").is_file() and not (out / "skills" / shell.SHELL).exists()
