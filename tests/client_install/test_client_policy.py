@@ -261,3 +261,29 @@ def test_a_lock_restore_is_held_to_the_clients_limits_too(registry, git_server, 
     assert not (project / ".agents" / "skills" / "notes").exists()
     configure("install.max_files", 1000)
     assert skill_cli("install", "--project-dir", str(project)).code == 0
+
+
+def test_a_name_with_no_ascii_slug_installs_under_its_folder_and_a_long_one_is_cut(tmp_path, skill_cli, user_home):
+    """Real skills are named `文字冒险游戏大师` or `WhatsApp Business Suite — AI Leads, Channels, Campaigns & 32 MCP
+    Tools`: runtimes load them, so the client installs them — under the source folder's name when the name has no
+    ASCII letters, and under the slug cut at a hyphen to 64 characters when it is too long; --strict refuses both."""
+    cjk = make_skill(tmp_path / "src", "text-adventure")
+    md = (cjk / "SKILL.md").read_text(encoding="utf-8")
+    (cjk / "SKILL.md").write_text(md.replace("name: text-adventure", "name: 文字冒险游戏大师"), encoding="utf-8")
+    result = skill_cli("install", str(cjk))
+    assert result.code == 0, result.err
+    assert installed(user_home, "text-adventure").is_dir() and "installed as `text-adventure`" in result.err
+    assert skill_cli("install", str(cjk), "--strict", "--force").code != 0
+
+    long_name = "WhatsApp Business Suite — AI Leads, Channels, Campaigns & 32 MCP Tools and Flows"
+    wordy = make_skill(tmp_path / "src2", "whatsapp-suite")
+    md = (wordy / "SKILL.md").read_text(encoding="utf-8")
+    (wordy / "SKILL.md").write_text(md.replace("name: whatsapp-suite", f"name: {long_name}"), encoding="utf-8")
+    result = skill_cli("install", str(wordy))
+    assert result.code == 0, result.err
+    cut = "whatsapp-business-suite-ai-leads-channels-campaigns-32-mcp-tools"  # 64 characters: "-and-flows" is cut
+    assert len(cut) == 64 and installed(user_home, cut).is_dir(), result.err
+
+    nameless = make_skill(tmp_path / "src3", "文档")  # neither the name nor the folder gives a standard name
+    result = skill_cli("install", str(nameless))
+    assert result.code != 0 and "Traceback" not in result.err

@@ -182,12 +182,14 @@ def judge(package, *, where: str, strict: bool, with_lines: bool = False) -> lis
             for f in tolerated]
 
 
-def folder_name(name: object, *, where: str, strict: bool) -> tuple[str, list[str]]:
+def folder_name(name: object, *, where: str, strict: bool, fallback: str | None = None) -> tuple[str, list[str]]:
     """The installed folder's name for a skill `name`, and a warning when it is not the name itself.
 
     A standard name is its own folder. An odd name runtimes tolerate (`Odd_Name`, `PDF Tools`: one plain
-    component, no path, no control or invisible character) installs as its slug (`odd-name`), so two names that
-    differ only by case never meet on a case-insensitive disk; `--strict` refuses it. Anything else is refused."""
+    component, no path, no control or invisible character) installs as its slug (`odd-name`, cut to 64 characters
+    at a hyphen), so two names that differ only by case never meet on a case-insensitive disk; a name with no
+    letters or digits in ASCII (`文档助手`) installs under its source folder's name (`fallback`) when that is a
+    standard name. `--strict` refuses all of these. Anything else is refused."""
     import unicodedata
 
     from skillyard.format.paths import component_problem, is_hidden, path_problem
@@ -197,10 +199,18 @@ def folder_name(name: object, *, where: str, strict: bool) -> tuple[str, list[st
     except SkillyardError as exc:
         refusal = exc
     slug = ""
-    if (isinstance(name, str) and len(name) <= store.MAX_NAME and "/" not in name and not is_hidden(name)
+    if (isinstance(name, str) and len(name) <= 4 * store.MAX_NAME and "/" not in name and not is_hidden(name)
             and not component_problem(name) and not path_problem(name)):
         ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().lower()
         slug = re.sub(r"[^a-z0-9]+", "-", ascii_name).strip("-")
+        if len(slug) > store.MAX_NAME:  # cut at the last hyphen within the limit, else at the limit
+            cut = slug[:store.MAX_NAME]
+            if slug[store.MAX_NAME] != "-" and "-" in cut:
+                cut = cut.rsplit("-", 1)[0]
+            slug = cut.strip("-")
+        if (not slug or not store.NAME_RE.match(slug)) and fallback and len(fallback) <= store.MAX_NAME \
+                and store.NAME_RE.match(fallback) and not component_problem(fallback):
+            slug = fallback
     if not slug or not store.NAME_RE.match(slug) or component_problem(slug):
         raise SkillyardError(f"{where}: SKILL.md `name`: {refusal.message}; nothing was installed.",
                              "Rename the skill to lowercase letters, digits and hyphens in SKILL.md (and its "
@@ -233,7 +243,7 @@ def from_local(path: Path, config=None, *, strict: bool | None = None) -> Candid
     package = load_skill(folder, client_policy(config))
     strict = is_strict(config, strict)
     warnings = judge(package, where=str(path), strict=strict, with_lines=True)
-    name, renamed = folder_name(package.name, where=str(path), strict=strict)
+    name, renamed = folder_name(package.name, where=str(path), strict=strict, fallback=folder.name)
     files = []
     for entry in package.files:
         real = os.path.realpath(folder / entry.path)
@@ -342,7 +352,8 @@ def from_github(ref_text: str, config, *, commit: str | None = None, path: str |
             raise SkillyardError(f"{url}: {exc.message}", exc.fix) from None
         raise
     where = f"github:{ref.slug}/{folder}".rstrip("/")
-    candidate = _from_archive_files(raw, where=where, config=config, strict=strict)
+    candidate = _from_archive_files(raw, where=where, config=config, strict=strict,
+                                    fallback=folder.rsplit("/", 1)[-1] if folder else ref.repo.lower())
     actual = candidate.source["integrity"]
     if integrity and actual != integrity:
         raise SkillyardError(f"github:{ref.slug}@{commit}: the skill's integrity {actual} does not match the "
@@ -367,12 +378,14 @@ def from_archive(ref_text: str, config, *, strict: bool | None = None) -> Candid
     path = path.resolve()
     folder, raw = archive.skill_files(path, inner, max_bytes=download_cap(config))
     where = f"{path}/{folder}".rstrip("/")
-    candidate = _from_archive_files(raw, where=where, config=config, strict=strict)
+    candidate = _from_archive_files(raw, where=where, config=config, strict=strict,
+                                    fallback=folder.rsplit("/", 1)[-1] if folder else None)
     candidate.source = {"type": "local", "path": where, "integrity": candidate.source["integrity"]}
     return candidate
 
 
-def _from_archive_files(raw: dict, *, where: str, config, strict: bool | None) -> Candidate:
+def _from_archive_files(raw: dict, *, where: str, config, strict: bool | None,
+                        fallback: str | None = None) -> Candidate:
     """A candidate from a skill folder's files taken out of an archive: named from its metadata, validated like a
     local folder (client policy) in a private folder, a skill.yaml-only package given its SKILL.md."""
     files = [StagedFile(p, content, executable) for p, (content, executable) in raw.items()]
@@ -382,7 +395,8 @@ def _from_archive_files(raw: dict, *, where: str, config, strict: bool | None) -
     if not isinstance(name, str) or not name:
         raise SkillyardError(f"The SKILL.md (or skill.yaml) in {where} has no `name`; nothing was installed.",
                              "Ask the author to add `name:` to the frontmatter or skill.yaml.")
-    meta, warnings, folder_name = _check_package(files, name, where=where, config=config, strict=strict)
+    meta, warnings, folder_name = _check_package(files, name, where=where, config=config, strict=strict,
+                                                 fallback=fallback)
     actual = integrity_of(files)  # over the published files: what the source pins, before SKILL.md is generated
     files = with_generated_skill_md(files, where=where)
     return Candidate(folder_name, str(meta.get("version") or "0.0.0"), {"integrity": actual}, files,
@@ -391,7 +405,7 @@ def _from_archive_files(raw: dict, *, where: str, config, strict: bool | None) -
 
 
 def _check_package(files: list[StagedFile], name: str, *, where: str, config=None,
-                                  strict: bool | None = None) -> tuple[dict, list[str], str]:
+                   strict: bool | None = None, fallback: str | None = None) -> tuple[dict, list[str], str]:
     """Run the format checks on downloaded files by loading them from a private temporary folder; returns the
     skill's data as a local folder's would be (frontmatter merged with skill.yaml: version, inputs, mcp_deps),
     the warnings, and the installed folder's name (`folder_name`)."""
@@ -401,7 +415,7 @@ def _check_package(files: list[StagedFile], name: str, *, where: str, config=Non
 
     strict = is_strict(config, strict)
     # The untrusted name becomes a folder name below (`../../x` must not leave tmp), and later the installed one.
-    installed_as, renamed = folder_name(name, where=where, strict=strict)
+    installed_as, renamed = folder_name(name, where=where, strict=strict, fallback=fallback)
     with tempfile.TemporaryDirectory(prefix="skill-check-") as tmp:
         folder = Path(tmp) / installed_as
         folder.mkdir()
