@@ -10,6 +10,9 @@ seconds of the last check the cache is used as is; otherwise (or with refresh=Tr
 If-None-Match / If-Modified-Since; when the network fails the cached copy is used with a warning
 (`stale=True`). `sync()` does the same but parses nothing while the cache is fresh (search uses it to stay fast).
 
+A source URL that answers with a sparse index root (`…/sparse/index.json`) is mirrored file by file by
+client/sparse.py into the same registry.json + meta.json; the root's conditional GET is this module's.
+
 A registry.json is untrusted: its download is bounded by `registry.max_bytes` and `http.deadline`, and a body
 nested too deeply for the parser is a clear error, never a RecursionError.
 """
@@ -194,6 +197,11 @@ def refresh_source(config: Config, source: Source, *, cached: CacheEntry | None 
         return CacheEntry(source, directory, new_meta, status="not-modified", _registry=cached._registry)
     if response.not_modified:  # a 304 without a cache to keep: ask again unconditionally
         response = fetch(source.url, token=token_for(source), accept="application/json", **limits)
+    from skillyard.client import sparse
+
+    if sparse.is_root(response.body) is not None:  # a sparse index: mirror only the files that changed
+        registry, new_meta = sparse.refresh(config, source, response, cached)
+        return CacheEntry(source, directory, new_meta, status="updated", _registry=registry)
     registry = parse_registry(response.body, what=f"registry.json of source {source.name!r} ({source.url})")
     write_atomic(directory / "registry.json", response.body, mode=0o600)
     new_meta = _write_meta(directory, {

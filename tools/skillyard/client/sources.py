@@ -50,6 +50,8 @@ def default_name(url: str) -> str:
     segments = [s for s in parts.path.split("/") if s]
     if segments and segments[-1].endswith(".json"):
         segments = segments[:-1]
+    if len(segments) >= 2 and segments[-1] == "sparse":  # a sparse index root: name it after the site
+        segments = segments[:-1]
     candidate = ""
     if len(segments) >= 2 and (parts.hostname or "").startswith("raw."):
         candidate = segments[1]
