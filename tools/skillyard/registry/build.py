@@ -211,9 +211,9 @@ def _plan(root: Path, config: RegistryConfig, cache: SkillCache | None, *, top: 
                 break
     # The cache must never outlive a folder: a deleted untracked (or ignored) skill leaves no trace in git, so every
     # cached folder is looked at (one stat each, ~35 ms for 10,000 skills) and any that is gone forces a full scan.
-    if not layout_changed and not all(is_skill_folder(top / rel) for rel in known):
-        layout_changed = True
     top_str = str(top)
+    if not layout_changed and not all(is_skill_folder(f"{top_str}/{rel}") for rel in known):  # strings: no Path each
+        layout_changed = True
     folders = collect(root, config) if layout_changed else [(f"{top_str}/{rel}", rel) for rel in cache.folders]
     names = {rel for _, rel in folders}
     fresh = {owner for path in changed if (owner := gitlog.owner_folder(path, names))} | (cache.dirty & names)
