@@ -1,19 +1,28 @@
-"""Site build at scale: time, peak memory, output size, search-data size and per-page size.
+"""Site build at scale, beside its yardstick: mkdocs-material building the same number of plain pages.
 
-    python benchmarks/bench_site.py [--quick] [--sizes 1000,5000]
+    python benchmarks/bench_site.py [--quick] [--sizes 5000,20000] [--repeat 5] [--repeat-large 1]
 
-Generates a synthetic registry (registry.json + skill folders with realistic SKILL.md bodies, some Chinese) in a
-temp folder, builds the site in a child process per size (so peak RSS is that build's alone), prints a summary
-and writes benchmarks/results/site.json. Targets from the issue: 5,000 skills in <= 60 s, search data <= 1.5 MB
-(<= 300 B/skill), a typical skill page <= 60 KB.
+Generates a synthetic registry (registry.json + skill folders: SKILL.md with only the standard keys and a
+realistic body, some Chinese; skill.yaml with the registry fields) in a temp folder. Per size, in one run and
+alternating so both see the same machine load, each in a fresh child process:
+  - ours from scratch (no page cache, fresh work folder),
+  - the yardstick: mkdocs-material (the same mkdocs.yml, minus our hooks and theme) building N plain Markdown
+    pages made of the same SKILL.md bodies,
+  - ours incremental: one skill's SKILL.md and registry entry changed, page cache warm from the build before,
+and peak memory (VmHWM of the build process and of its largest worker). Medians of --repeat runs (default 5) up
+to 5,000 skills, --repeat-large (default 1) above; min/median/max and the ratio ours/yardstick are written to
+benchmarks/results/site.json with the date. Issue 14 targets: 5,000 from scratch <= 12 s, 20,000 <= 50 s, peak
+memory <= 2 GB, incremental after one change <= 3 s at 5,000.
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
 import gzip
 import hashlib
 import json
+import os
 import random
 import statistics
 import subprocess
@@ -59,7 +68,8 @@ def make_registry(root: Path, count: int, seed: int = 7) -> Path:
         if i % 5 == 0:
             description += " " + "".join(rng.choice(CJK) for _ in range(rng.randint(20, 60))) + "。"
         contents = {"SKILL.md": f"---\nname: {name}\ndescription: {json.dumps(description, ensure_ascii=False)}\n---\n"
-                                + body(rng, name)}
+                                + body(rng, name),
+                    "skill.yaml": f"version: 1.{i % 9}.0\nauthor: author{i % 400}\nlicense: MIT\n"}
         for j in range(rng.randint(0, 4)):
             folder = rng.choice(["scripts", "references", "assets"])
             contents[f"{folder}/file{j}.{ 'py' if folder == 'scripts' else 'md'}"] = sentence(rng, 40) * rng.randint(1, 20)
@@ -102,11 +112,27 @@ CHILD = """
 import json, resource, sys
 from pathlib import Path
 from skillyard.site.builder import build_site
-root = Path(sys.argv[1])
+root, work = Path(sys.argv[1]), Path(sys.argv[4])
 result = build_site(root / "registry.json", root, root / "_site", config=Path(sys.argv[2]),
-                    work_dir=root / ".site-build", use_cache=sys.argv[3] == "cache")
+                    work_dir=work, use_cache=sys.argv[3] == "cache")
+status = Path("/proc/self/status").read_text()
+hwm = next((int(line.split()[1]) for line in status.splitlines() if line.startswith("VmHWM:")), 0)
 print(json.dumps({"seconds": result.seconds, "pages": result.pages, "cached": result.cached_pages,
-                  "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+                  "peak_kb": hwm, "worker_peak_kb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss}))
+"""
+
+# The yardstick: the registry's own mkdocs.yml, as mkdocs would run it without us (no hooks, no packaged theme).
+YARDSTICK = """
+import json, logging, resource, sys
+from pathlib import Path
+from mkdocs.commands.build import build
+from mkdocs.config import load_config
+logging.getLogger("mkdocs").setLevel(logging.ERROR)
+cfg = load_config(config_file=sys.argv[1], docs_dir=sys.argv[2], site_dir=sys.argv[3])
+build(cfg, dirty=False)
+status = Path("/proc/self/status").read_text()
+hwm = next((int(line.split()[1]) for line in status.splitlines() if line.startswith("VmHWM:")), 0)
+print(json.dumps({"peak_kb": hwm}))
 """
 
 
@@ -114,78 +140,149 @@ def folder_bytes(path: Path) -> int:
     return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
 
 
-def build(root: Path, cache: str) -> dict:
-    """One build in a fresh child process; returns its report plus wall time."""
+def child(script: str, *args: str) -> dict:
+    """Run one build in a fresh Python process; its JSON report plus wall time (start-up and imports included)."""
     started = time.perf_counter()
-    child = subprocess.run([sys.executable, "-c", CHILD, str(root), str(REPO / "mkdocs.yml"), cache],
-                           capture_output=True, text=True, check=False)
+    proc = subprocess.run([sys.executable, "-c", script, *args], capture_output=True, text=True, check=False,
+                          env={**os.environ, "PYTHONHASHSEED": "0"})
     wall = time.perf_counter() - started
-    if child.returncode != 0:
-        raise SystemExit(f"build failed in {root}:\n{child.stderr[-3000:]}")
-    return {**json.loads(child.stdout.strip().splitlines()[-1]), "wall": wall}
+    if proc.returncode != 0:
+        raise SystemExit(f"build failed ({args}):\n{proc.stderr[-3000:]}")
+    return {**json.loads(proc.stdout.strip().splitlines()[-1]), "wall": wall}
+
+
+def ours(root: Path, work: Path, cache: bool) -> dict:
+    return child(CHILD, str(root), str(REPO / "mkdocs.yml"), "cache" if cache else "no-cache", str(work))
+
+
+def plain_docs(root: Path, docs: Path) -> None:
+    """N plain Markdown pages (the skill bodies, their frontmatter removed) plus the hand-written pages."""
+    import shutil
+
+    if docs.exists():
+        shutil.rmtree(docs)
+    shutil.copytree(REPO / "site" / "pages", docs)
+    (docs / "index.md").write_text("# Home\n", encoding="utf-8")
+    (docs / "tags").mkdir(exist_ok=True)
+    (docs / "tags" / "index.md").write_text("# Tags\n", encoding="utf-8")
+    (docs / "skills").mkdir()
+    for skill_md in sorted((root / "skills").glob("*/SKILL.md")):
+        text = skill_md.read_text(encoding="utf-8")
+        (docs / "skills" / f"{skill_md.parent.name}.md").write_text(text.split("\n---\n", 1)[1], encoding="utf-8")
+
+
+def yardstick(root: Path) -> dict:
+    return child(YARDSTICK, str(REPO / "mkdocs.yml"), str(root / "plain-docs"), str(root / "plain-site"))
+
+
+def touch_one(root: Path, round_: int) -> None:
+    """Change one skill the way an author would: its SKILL.md body, and its registry entry (size, sha256,
+    integrity, updated_at) as `skillyard build` would write it."""
+    path = root / "registry.json"
+    registry = json.loads(path.read_text(encoding="utf-8"))
+    skill = registry["skills"][(round_ * 7919) % len(registry["skills"])]
+    skill_md = root / skill["path"] / "SKILL.md"
+    data = skill_md.read_bytes() + f"\nChanged in round {round_}.\n".encode()
+    skill_md.write_bytes(data)
+    for entry in skill["files"]:
+        if entry["path"] == "SKILL.md":
+            entry.update(size=len(data), sha256=hashlib.sha256(data).hexdigest())
+    lines = "".join(f"{f['sha256']}  {f['path']}\n" for f in skill["files"])
+    skill["integrity"] = "sha256-" + hashlib.sha256(lines.encode()).hexdigest()
+    skill["inventory"]["total_size"] = sum(f["size"] for f in skill["files"])
+    skill["updated_at"] = f"2027-01-{1 + round_ % 28:02d}T12:00:00Z"
+    path.write_text(json.dumps(registry, ensure_ascii=False, sort_keys=True), encoding="utf-8")
+
+
+def spread(values: list[float]) -> dict:
+    return {"min": round(min(values), 2), "median": round(statistics.median(values), 2),
+            "max": round(max(values), 2), "runs": [round(v, 2) for v in values]}
 
 
 def measure(count: int, repeat: int) -> dict:
+    import shutil
+
     with tempfile.TemporaryDirectory(prefix="bench-site-") as tmp:
         root = Path(tmp)
         started = time.perf_counter()
         make_registry(root, count)
-        generate_seconds = time.perf_counter() - started
-        cold = [build(root, "no-cache") for _ in range(repeat)]
-        build(root, "cache")  # fills the page cache
-        warm = build(root, "cache")
-        report = sorted(cold, key=lambda r: r["wall"])[(len(cold) - 1) // 2]  # the (lower) median cold build
+        plain_docs(root, root / "plain-docs")
+        fixture_seconds = time.perf_counter() - started
+        scratch, plain, incremental = [], [], []
+        for round_ in range(repeat):
+            shutil.rmtree(root / "work", ignore_errors=True)
+            scratch.append(ours(root, root / "work", cache=False))
+            plain.append(yardstick(root))
+            print(f"  {count}: round {round_ + 1}/{repeat}: ours {scratch[-1]['wall']:.1f} s, "
+                  f"yardstick {plain[-1]['wall']:.1f} s", flush=True)
+        ours(root, root / "warm", cache=True)  # fills the page cache; each round then changes one skill
+        for round_ in range(repeat):
+            touch_one(root, round_)
+            incremental.append(ours(root, root / "warm", cache=True))
+            print(f"  {count}: incremental {round_ + 1}/{repeat}: {incremental[-1]['wall']:.2f} s "
+                  f"({incremental[-1]['cached']} pages from the cache)", flush=True)
+        walls = [r["wall"] for r in scratch]
+        report = sorted(scratch, key=lambda r: r["wall"])[(len(scratch) - 1) // 2]  # the (lower) median build
         out = root / "_site"
         pages = sorted(p.stat().st_size for p in (out / "skills").glob("*/index.html"))
         search = (out / "search.json").read_bytes()
+        peak_mb = max(max(r["peak_kb"], r["worker_peak_kb"]) for r in scratch + incremental) / 1024
+        ours_median, plain_median = statistics.median(walls), statistics.median([r["wall"] for r in plain])
         return {
             "skills": count,
-            "fixture_seconds": round(generate_seconds, 2),
-            "cold_builds": repeat,
-            "build_wall_seconds": round(report["wall"], 2),
-            "build_wall_seconds_all": [round(r["wall"], 2) for r in cold],
-            "warm_rebuild_seconds": round(warm["wall"], 2),
-            "warm_rebuild_cached_pages": warm["cached"],
-            "build_phases_seconds": {k: round(v, 2) for k, v in report["seconds"].items()},
-            "peak_rss_mb": round(report["peak_rss_mb"], 1),
+            "runs": repeat,
+            "fixture_seconds": round(fixture_seconds, 2),
+            "ours_scratch_seconds": spread(walls),
+            "yardstick_mkdocs_plain_seconds": spread([r["wall"] for r in plain]),
+            "ratio_ours_to_yardstick": round(ours_median / plain_median, 2),
+            "incremental_seconds": spread([r["wall"] for r in incremental]),
+            "incremental_cached_pages": [r["cached"] for r in incremental],
+            "ratio_incremental_to_scratch": round(statistics.median([r["wall"] for r in incremental]) / ours_median,
+                                                  3),
+            "phases_seconds_median_build": {k: round(v, 2) for k, v in report["seconds"].items()},
+            "phases_seconds_incremental_last": {k: round(v, 2) for k, v in incremental[-1]["seconds"].items()},
+            "peak_memory_mb": round(peak_mb, 1),
+            "yardstick_peak_memory_mb": round(max(r["peak_kb"] for r in plain) / 1024, 1),
             "output_bytes": folder_bytes(out),
-            "output_bytes_without_well_known": folder_bytes(out) - folder_bytes(out / ".well-known"),
             "search_bytes": len(search),
             "search_bytes_gzip": len(gzip.compress(search, 9)),
-            "search_bytes_per_skill": round(len(search) / count, 1),
             "skill_page_bytes_median": int(statistics.median(pages)),
-            "skill_page_bytes_p95": pages[int(len(pages) * 0.95) - 1],
             "skill_page_bytes_max": pages[-1],
-            "home_page_bytes": (out / "index.html").stat().st_size,
             "generated_pages": report["pages"],
         }
 
 
+TARGETS = {5000: {"scratch": 12.0, "incremental": 3.0}, 20000: {"scratch": 50.0}}
+PEAK_MB = 2048
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--quick", action="store_true", help="only 200 and 1,000 skills")
-    parser.add_argument("--sizes", default=None, help="comma-separated skill counts (default 1000,5000)")
-    parser.add_argument("--repeat", type=int, default=None,
-                        help="cold builds per size; the median is reported (default 2, or 1 with --quick)")
+    parser.add_argument("--quick", action="store_true", help="only 5,000 skills")
+    parser.add_argument("--sizes", default=None, help="comma-separated skill counts (default 5000,20000)")
+    parser.add_argument("--repeat", type=int, default=5, help="runs per size up to 5,000 skills (median reported)")
+    parser.add_argument("--repeat-large", type=int, default=1, help="runs per size above 5,000 skills")
+    parser.add_argument("--out", type=Path, default=RESULTS, help="where to write the results")
     args = parser.parse_args()
-    sizes = [int(s) for s in args.sizes.split(",")] if args.sizes else ([200, 1000] if args.quick else [1000, 5000])
+    sizes = [int(s) for s in args.sizes.split(",")] if args.sizes else ([5000] if args.quick else [5000, 20000])
     rows = []
     for count in sizes:
-        row = measure(count, args.repeat or (1 if args.quick else 2))
+        row = measure(count, args.repeat if count <= 5000 else args.repeat_large)
+        target = TARGETS.get(count, {})
+        row["targets"] = {"scratch_seconds": target.get("scratch"), "incremental_seconds": target.get("incremental"),
+                          "peak_memory_mb": PEAK_MB}
         rows.append(row)
-        print(f"{count:>6} skills: build {row['build_wall_seconds']:6.1f} s median of {row['build_wall_seconds_all']} "
-              f"(mkdocs {row['build_phases_seconds'].get('mkdocs', 0):.1f} s, "
-              f"generate {row['build_phases_seconds'].get('generate', 0):.1f} s, "
-              f"schema check+read {row['build_phases_seconds'].get('read', 0):.1f} s), "
-              f"warm rebuild {row['warm_rebuild_seconds']:.1f} s, "
-              f"peak RSS {row['peak_rss_mb']:.0f} MB, output {row['output_bytes'] / 1e6:.1f} MB, "
-              f"search.json {row['search_bytes'] / 1e6:.2f} MB ({row['search_bytes_per_skill']:.0f} B/skill, "
-              f"gzip {row['search_bytes_gzip'] / 1e3:.0f} KB), skill page median "
-              f"{row['skill_page_bytes_median'] / 1e3:.1f} KB (max {row['skill_page_bytes_max'] / 1e3:.1f} KB)",
-              flush=True)
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(json.dumps({"area": "site", "runs": rows}, indent=2) + "\n", encoding="utf-8")
-    print(f"wrote {RESULTS.relative_to(REPO)}")
+        print(f"{count:>6} skills ({row['runs']} runs): ours {row['ours_scratch_seconds']['median']:.1f} s "
+              f"(min {row['ours_scratch_seconds']['min']:.1f}, max {row['ours_scratch_seconds']['max']:.1f}), "
+              f"mkdocs-material plain {row['yardstick_mkdocs_plain_seconds']['median']:.1f} s, "
+              f"ratio {row['ratio_ours_to_yardstick']:.2f}; incremental {row['incremental_seconds']['median']:.2f} s; "
+              f"peak {row['peak_memory_mb']:.0f} MB; phases {row['phases_seconds_median_build']}", flush=True)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps({"area": "site", "date": datetime.datetime.now(datetime.UTC).isoformat(
+        timespec="seconds"), "machine_cpus": os.cpu_count(), "yardstick": "mkdocs-material, same mkdocs.yml "
+        "without our hooks/theme, N plain Markdown pages (the same SKILL.md bodies)", "sizes": rows}, indent=2)
+        + "\n", encoding="utf-8")
+    print(f"wrote {args.out}")
     return 0
 
 

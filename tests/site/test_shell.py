@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
 
 from conftest import CONFIG, SKILLS, write_registry
+from skillyard.errors import SkillyardError
 from skillyard.site import builder, shell
 
 
@@ -67,3 +69,17 @@ def test_a_registry_without_skills_builds_without_a_shell(tmp_path):
     out = tmp_path / "out"
     builder.build_site(registry_path, root, out, config=CONFIG, work_dir=tmp_path / "work")
     assert (out / "index.html").is_file() and not (out / "skills" / shell.SHELL).exists()
+
+
+def test_a_rebuild_checks_changed_entries_against_the_schema_and_names_their_real_position(tmp_path):
+    root = tmp_path / "repo"
+    registry_path = write_registry(root, SKILLS)
+    builder.build_site(registry_path, root, tmp_path / "one", config=CONFIG, work_dir=tmp_path / "work")
+    assert (tmp_path / "work/cache/checked-skills.json").is_file()
+    registry = json.loads(registry_path.read_text(encoding="utf-8"))
+    registry["skills"][-1]["files"][0]["sha256"] = "not-a-digest"
+    registry_path.write_text(json.dumps(registry), encoding="utf-8")
+    with pytest.raises(SkillyardError) as caught:
+        builder.build_site(registry_path, root, tmp_path / "two", config=CONFIG, work_dir=tmp_path / "work")
+    assert f"at skills/{len(registry['skills']) - 1}/files/0/sha256" in caught.value.message
+    assert not (tmp_path / "two").exists()

@@ -28,7 +28,7 @@ from skillyard.errors import SkillyardError
 from skillyard.registry.compile import index_document
 from skillyard.site import machine, model, pages, publish, shell
 from skillyard.site.markdown_render import MAX_BODY_CHARS, BodyRenderer
-from skillyard.site.page_cache import PageCache, page_key
+from skillyard.site.page_cache import CheckedSkills, PageCache, page_key
 from skillyard.site.search_index import build_search_data, dump_search_data
 
 SEARCH_FILE = "search.json"
@@ -94,7 +94,9 @@ def find_config(root: Path, config: Path | None) -> Path:
     return default_config().resolve()
 
 
-def load_registry(path: Path) -> tuple[dict, bytes]:
+def load_registry(path: Path, checked: CheckedSkills | None = None) -> tuple[dict, bytes]:
+    """registry.json, checked against its schema (only the entries `checked` does not know yet) and the rules
+    pages need (names usable in URLs, unique, text encodable)."""
     from skillyard.format.schemas import check_document
 
     try:
@@ -105,7 +107,16 @@ def load_registry(path: Path) -> tuple[dict, bytes]:
         registry = json.loads(data)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise SkillyardError(f"{path}: not valid JSON ({exc})", "Rebuild it with `skillyard build`.") from None
-    check_document("registry", registry, what=str(path))
+    skills = registry.get("skills") if isinstance(registry, dict) else None
+    if checked is not None and isinstance(skills, list):
+        try:
+            check_document("registry", {**registry, "skills": checked.unchecked(skills)}, what=str(path))
+        except SkillyardError:  # the whole document again, so the message names the entry's real position
+            check_document("registry", registry, what=str(path))
+            raise
+        checked.save()
+    else:
+        check_document("registry", registry, what=str(path))
     top = {key: value for key, value in registry.items() if key != "skills"}
     for part in [top, *registry["skills"]]:  # a lone surrogate escape is valid JSON, but no page can hold it
         try:
@@ -369,7 +380,8 @@ def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | Non
     config = find_config(root, config)
     site_src = config.parent / "site"
     work_dir = (work_dir or root / ".site-build").resolve()
-    registry, registry_bytes = load_registry(registry_path)
+    registry, registry_bytes = load_registry(
+        registry_path, CheckedSkills(work_dir / "cache" / "checked-skills.json" if use_cache else None))
     index_bytes = load_index(registry_path.with_name("index.json"), registry)
     out = out.resolve()
     check_out(out, root, work_dir, config)

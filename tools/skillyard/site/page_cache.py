@@ -65,3 +65,54 @@ class PageCache:
         for path in self.folder.iterdir():
             if path.suffix == ".tmp" or (path.suffix == ".md" and path.stem not in keep):
                 path.unlink(missing_ok=True)
+
+
+@cache
+def schema_fingerprint() -> str:
+    from skillyard.format.schemas import schema_dir
+
+    digest = hashlib.sha256(FORMAT.encode())
+    for path in sorted(schema_dir().glob("*.json")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    try:
+        digest.update(f"jsonschema={metadata.version('jsonschema')}".encode())
+    except metadata.PackageNotFoundError:
+        digest.update(b"jsonschema=?")
+    return digest.hexdigest()
+
+
+class CheckedSkills:
+    """The registry.json skill entries that already passed the schema check, by digest, so a rebuild checks only
+    the entries that changed: checking every entry was a third of a rebuild at thousands of skills. The schema
+    checks each entry on its own (no rule spans two), so skipping known-good ones gives the same verdict. One
+    file per build; `None` path means check everything."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        self.known: set[str] = set()
+        self.seen: set[str] = set()
+        if path is not None:
+            try:
+                data = json.loads(path.read_text(encoding="utf-8"))
+                if data.get("fingerprint") == schema_fingerprint() and isinstance(data.get("digests"), list):
+                    self.known = {d for d in data["digests"] if isinstance(d, str)}
+            except (OSError, ValueError, AttributeError):
+                pass
+
+    def unchecked(self, skills: list) -> list:
+        """The entries not known to pass (all of them without a cache file)."""
+        out = []
+        for skill in skills:
+            digest = hashlib.sha256(json.dumps(skill, sort_keys=True).encode("ascii")).hexdigest()
+            self.seen.add(digest)
+            if digest not in self.known:
+                out.append(skill)
+        return out
+
+    def save(self) -> None:
+        """Record this build's entries as checked (call only after they all passed)."""
+        if self.path is None:
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(self.path, json.dumps({"fingerprint": schema_fingerprint(), "digests": sorted(self.seen)}),
+                     mode=0o600)
