@@ -65,6 +65,8 @@ class StaticServer:
                 return self._send(path, 200, body, headers)
 
             def _send(self, path, status, body, headers):
+                with server.lock:  # logged before the answer leaves: a client that has it sees it logged
+                    server.log.append((path, status, len(body)))
                 self.send_response(status)
                 for key, value in headers.items():
                     self.send_header(key, value)
@@ -72,8 +74,6 @@ class StaticServer:
                 self.end_headers()
                 with contextlib.suppress(BrokenPipeError, ConnectionResetError):
                     self.wfile.write(body)
-                with server.lock:
-                    server.log.append((path, status, len(body)))
 
         self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.httpd.daemon_threads = True

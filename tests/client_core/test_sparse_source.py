@@ -265,3 +265,34 @@ def test_parse_shard_accepts_only_plain_names_of_its_shard(document):
         assert "refused" in exc.message
         return
     assert all(shard_of(name) == "00" and sparse._HASH.match(digest) for name, digest in listing.items())
+
+
+def test_a_stale_cache_checks_only_the_entry_an_install_needs(served, monkeypatch):
+    config, entry = _mirror(served)
+    monkeypatch.setenv("SKILL_CACHE_TTL", "0")
+    config = load_config()
+    name = served.registry["skills"][50]["name"]
+    served.publish(BENCHMOD.changed_one(served.registry, 50))
+    (loaded,) = cache.load_registries(config, sources=[_source(served)], only=name)
+    assert [(p, status) for p, status, _ in served.take_log()] == [(_sparse_path(entry_path(name)), 200)]
+    assert next(s for s in loaded.registry["skills"] if s["name"] == name)["version"] == "9.9.9"
+    # Asked again: a conditional request, answered 304.
+    (loaded,) = cache.load_registries(config, sources=[_source(served)], only=name)
+    assert [(p, status) for p, status, _ in served.take_log()] == [(_sparse_path(entry_path(name)), 304)]
+    # A full refresh afterwards reads the root and that entry's shard again, and nothing else.
+    cache.load_registries(config, sources=[_source(served)])
+    assert _paths(served.take_log()) == sorted([ROOT, _sparse_path(f"shards/{shard_of(name)}.json")])
+    (loaded,) = cache.load_registries(load_config(), offline=True, sources=[_source(served)])
+    assert loaded.registry["skills"] == BENCHMOD.changed_one(served.registry, 50)["skills"]
+
+
+def test_an_entry_check_that_fails_falls_back_to_a_full_refresh(served, monkeypatch):
+    config, entry = _mirror(served)
+    monkeypatch.setenv("SKILL_CACHE_TTL", "0")
+    name = served.registry["skills"][60]["name"]
+    served.files[_sparse_path(entry_path(name))] = canonical({**served.registry["skills"][60], "name": "other"})
+    cache.load_registries(load_config(), sources=[_source(served)], only=name)
+    # The entry did not verify: the whole (unchanged) index was asked, and the good copy kept.
+    assert ROOT in _paths(served.take_log())
+    (loaded,) = cache.load_registries(load_config(), offline=True, sources=[_source(served)])
+    assert loaded.registry["skills"] == served.registry["skills"]

@@ -212,8 +212,9 @@ def refresh_source(config: Config, source: Source, *, cached: CacheEntry | None 
 
 
 def sync(config: Config, *, offline: bool = False, refresh: bool = False, warn: Warn = stderr_warn,
-         sources: list[Source] | None = None) -> list[CacheEntry]:
-    """Bring every source's cache up to date as far as the network allows; see the module docstring."""
+         sources: list[Source] | None = None, only: str | None = None) -> list[CacheEntry]:
+    """Bring every source's cache up to date as far as the network allows; see the module docstring. `only`: the
+    caller needs just this skill, so a stale sparse mirror checks only its entry (sparse.refresh_entry)."""
     chosen = config.sources if sources is None else sources
     if not chosen:
         raise SkillyardError("no sources are configured (the built-in default source is removed or turned off)",
@@ -233,6 +234,14 @@ def sync(config: Config, *, offline: bool = False, refresh: bool = False, warn: 
         if fresh and not refresh:
             entries.append(cached)
             continue
+        if only is not None and not refresh and cached is not None and cached.meta.get("sparse"):
+            from skillyard.client import sparse
+
+            checked = sparse.refresh_entry(config, source, cached, only)
+            if checked is not None:
+                entries.append(CacheEntry(source, cached.directory, checked[1], status="entry",
+                                          _registry=checked[0]))
+                continue
         try:
             entries.append(refresh_source(config, source, cached=cached))
         except SkillyardError as exc:
@@ -257,10 +266,11 @@ def sync(config: Config, *, offline: bool = False, refresh: bool = False, warn: 
 
 
 def load_registries(config: Config, *, offline: bool = False, refresh: bool = False, warn: Warn = stderr_warn,
-                    sources: list[Source] | None = None) -> list[SourceRegistry]:
-    """Every source's registry, highest priority first (see the module docstring for freshness rules)."""
+                    sources: list[Source] | None = None, only: str | None = None) -> list[SourceRegistry]:
+    """Every source's registry, highest priority first (see the module docstring for freshness rules; `only` as
+    for sync)."""
     out = []
-    for entry in sync(config, offline=offline, refresh=refresh, warn=warn, sources=sources):
+    for entry in sync(config, offline=offline, refresh=refresh, warn=warn, sources=sources, only=only):
         try:
             registry = entry.registry(warn)
         except SkillyardError:

@@ -136,8 +136,9 @@ class _Mirror:
     def url(self, rel: str) -> str:
         return urljoin(self.root_url, rel)
 
-    def get(self, rel: str, expected: str, etag: str | None = None, known: bytes | None = None):
-        """(bytes, etag) of `rel` hashing to `expected`; `known` is what a 304 to `etag` stands for."""
+    def get(self, rel: str, expected: str | None, etag: str | None = None, known: bytes | None = None):
+        """(bytes, etag) of `rel` hashing to `expected` (None: no parent to check against); `known` is what a 304 to
+        `etag` stands for."""
         from skillyard.client.http import FetchError, fetch
         from skillyard.client.sources import token_for_url
 
@@ -153,7 +154,7 @@ class _Mirror:
                              **limits)
             self.requests += 1
             if response.not_modified:
-                if short_hash(known) == expected:
+                if expected is None or short_hash(known) == expected:
                     return known, response.etag or etag
                 response = fetch(url, token=token, accept="application/json", **limits)
                 self.requests += 1
@@ -165,7 +166,7 @@ class _Mirror:
         if self.spent > self.budget:
             raise _refuse(self.source, f"the sparse index needs more than registry.max_bytes ({self.budget:,} bytes)",
                           "If this registry is genuinely that large, raise registry.max_bytes in config.yaml.")
-        if short_hash(body) != expected:
+        if expected is not None and short_hash(body) != expected:
             raise _refuse(self.source, f"{url} does not match the hash its parent lists (expected {expected}, got "
                           f"{short_hash(body)})")
         return body, response.etag
@@ -268,6 +269,8 @@ def refresh(config: Config, source: Source, response, cached) -> tuple[dict, dic
     fresh = mirror.bootstrap({n: wanted[n] for n in to_fetch}) if len(to_fetch) > BOOTSTRAP_AT else {}
     rest = [n for n in to_fetch if n not in fresh]
     fetched = mirror.get_many([(entry_path(n), wanted[n]) for n in rest])
+    etags = {n: e for n, e in (state.get("etags") or {}).items() if n in wanted and n not in fresh}
+    etags.update({n: etag for n, (_, etag) in zip(rest, fetched, strict=True) if etag})
     fresh.update({n: parse_entry(source, mirror.url(entry_path(n)), n, body)
                   for n, (body, _) in zip(rest, fetched, strict=True)})
     header = {key: root[key] for key in HEADER_KEYS if key in root}
@@ -282,8 +285,8 @@ def refresh(config: Config, source: Source, response, cached) -> tuple[dict, dic
     digest = hashlib.sha256(body).hexdigest()
     write_atomic(directory / "registry.json", body, mode=0o600)
     write_atomic(directory / STATE, json.dumps({"registry_sha256": digest, "root_url": url, "shards": new_shards,
-                                                "entries": dict(sorted(wanted.items()))}, separators=(",", ":")),
-                 mode=0o600)
+                                                "entries": dict(sorted(wanted.items())), "etags": etags},
+                                               separators=(",", ":")), mode=0o600)
     now = time.time()
     stat = (directory / "registry.json").stat()
     meta = {"url": source.url, "etag": response.etag, "last_modified": response.last_modified, "sha256": digest,
@@ -293,3 +296,58 @@ def refresh(config: Config, source: Source, response, cached) -> tuple[dict, dic
     write_atomic(directory / "meta.json", json.dumps(meta, sort_keys=True, indent=2), mode=0o600)
     return registry, meta
 
+
+
+def refresh_entry(config: Config, source: Source, cached, name: str) -> tuple[dict, dict] | None:
+    """Bring one skill's entry up to date with one (conditional) GET, instead of refreshing the whole index: what an
+    install of `name` from a stale cache needs. Returns (registry, meta) after storing the change, or None when this
+    cannot answer (no sparse mirror, an invalid name, the entry gone or unreadable): the caller refreshes fully
+    then, which reports any problem. The index's `checked_at` is left as it was: only this entry was checked."""
+    from skillyard.client.store import check_name
+    from skillyard.format.schemas import check_document
+
+    try:
+        check_name(name)
+        registry = cached.registry() if cached is not None and cached.meta.get("sparse") else None
+    except SkillyardError:
+        return None
+    if registry is None:
+        return None
+    directory = Path(config.cache_dir) / "registries" / source.name
+    state = load_state(directory, cached.meta.get("sha256", ""), registry)
+    etags = dict(state.get("etags") or {})
+    old = next((s for s in registry.get("skills", []) if s.get("name") == name), None)
+    known = canonical_bytes(old) if old is not None and etags.get(name) else None
+    mirror = _Mirror(config, source, state.get("root_url") or source.url, 0)
+    try:
+        body, etag = mirror.get(entry_path(name), None, etags.get(name), known)
+        entry = parse_entry(source, mirror.url(entry_path(name)), name, body)
+        header = {key: registry[key] for key in HEADER_KEYS if key in registry}
+        check_document("registry", {"schema_version": "1.0", **header, "skills": [entry]},
+                       what=f"the entry of {name!r} in source {source.name!r}")
+    except SkillyardError:
+        return None
+    digest = short_hash(body)
+    if etag:
+        etags[name] = etag
+    if digest == state["entries"].get(name) and old is not None:
+        if etags != (state.get("etags") or {}):
+            write_atomic(directory / STATE, json.dumps({**state, "registry_sha256": cached.meta.get("sha256"),
+                                                        "etags": etags}, separators=(",", ":")), mode=0o600)
+        return registry, cached.meta
+    skills = sorted([s for s in registry["skills"] if s.get("name") != name] + [entry], key=lambda s: s["name"])
+    registry = {**registry, "skills": skills}
+    data = json.dumps(registry, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode("utf-8")
+    if len(data) > config.registry_max_bytes:
+        return None
+    sha = hashlib.sha256(data).hexdigest()
+    shards = dict(state["shards"])
+    shards.pop(shard_of(name), None)  # its hash is unknown now: the next full refresh reads that shard again
+    write_atomic(directory / "registry.json", data, mode=0o600)
+    write_atomic(directory / STATE, json.dumps({**state, "registry_sha256": sha, "shards": shards,
+                                                "entries": {**state["entries"], name: digest}, "etags": etags},
+                                               separators=(",", ":")), mode=0o600)
+    stat = (directory / "registry.json").stat()
+    meta = {**cached.meta, "sha256": sha, "size": stat.st_size, "mtime_ns": stat.st_mtime_ns}
+    write_atomic(directory / "meta.json", json.dumps(meta, sort_keys=True, indent=2), mode=0o600)
+    return registry, meta
