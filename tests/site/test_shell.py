@@ -83,3 +83,17 @@ def test_a_rebuild_checks_changed_entries_against_the_schema_and_names_their_rea
         builder.build_site(registry_path, root, tmp_path / "two", config=CONFIG, work_dir=tmp_path / "work")
     assert f"at skills/{len(registry['skills']) - 1}/files/0/sha256" in caught.value.message
     assert not (tmp_path / "two").exists()
+
+
+def test_a_registry_hook_that_rewrites_pages_stops_the_build_with_a_clear_message(tmp_path):
+    root = tmp_path / "repo"
+    registry_path = write_registry(root, SKILLS)
+    (tmp_path / "conf").mkdir()
+    (tmp_path / "conf/hook.py").write_text("def on_post_page(output, page, config):  # a minifier, say\n"
+                                           "    return output.replace('\\n', '')\n", encoding="utf-8")
+    config = tmp_path / "conf/mkdocs.yml"
+    config.write_text(CONFIG.read_text(encoding="utf-8") + "\nhooks:\n  - hook.py\n", encoding="utf-8")
+    with pytest.raises(SkillyardError) as caught:
+        builder.build_site(registry_path, root, tmp_path / "out", config=config, work_dir=tmp_path / "work")
+    assert "lost its content" in caught.value.message and "generated.html" in caught.value.fix
+    assert not (tmp_path / "out").exists()

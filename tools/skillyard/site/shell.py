@@ -18,12 +18,15 @@ import json
 import re
 from pathlib import Path
 
+from skillyard.errors import SkillyardError
+
 SHELL = "_shell"  # skill names are lowercase letters, digits and hyphens: never this
 TITLE = "SkillyardShellTitleq7Zr"
 CONTENT = "SkillyardShellContentq7Zr"
 _URL_PARTS = (f"skills/{SHELL}/", f"skills/{SHELL}.md")
 # The same split mkdocs makes (mkdocs.utils.meta.YAML_RE), then `lstrip('\n')`; the hook strips the rest.
 _META = re.compile(r"^-{3}[ \t]*\n(.*?\n)(?:\.{3}|-{3})[ \t]*\n", re.DOTALL)
+_DAMAGED = "Delete the page cache (.site-build/cache/pages, or build with --no-cache) and build again."
 _TITLE_LINE = re.compile(r"^title: (\".*\")$", re.MULTILINE)
 
 
@@ -31,7 +34,7 @@ def shell_markdown(page_md: str) -> str:
     """The shell page: a rendered skill page's meta with the title replaced by a marker, content by a marker."""
     meta = _META.match(page_md)
     if meta is None:
-        raise ValueError("a skill page has no meta block")
+        raise SkillyardError("a generated skill page has no meta block", _DAMAGED)
     head = _TITLE_LINE.sub(lambda _: f'title: "{TITLE}"', meta.group(0), count=1)
     return head + "\n" + CONTENT + "\n"
 
@@ -42,7 +45,7 @@ def split_page(page_md: str) -> tuple[str, str]:
     meta = _META.match(page_md)
     title = _TITLE_LINE.search(meta.group(1)) if meta else None
     if title is None:
-        raise ValueError("a skill page has no title in its meta block")
+        raise SkillyardError("a generated skill page has no title in its meta block", _DAMAGED)
     return json.loads(title.group(1)), page_md[meta.end():].strip() + "\n"
 
 
@@ -51,7 +54,10 @@ class Stamp:
 
     def __init__(self, shell_html: str) -> None:
         if shell_html.count(CONTENT + "\n") != 1:
-            raise ValueError("the shell page does not hold its content marker exactly once")
+            raise SkillyardError(f"skills/{SHELL}/index.html: the page the skill pages are stamped from lost its "
+                                 "content (a plugin, hook or template override changed the page content)",
+                                 "Let skill pages' content through unchanged: change their look in a template "
+                                 "override of generated.html, not in a page hook.")
         pattern = "|".join(re.escape(part) for part in (TITLE, CONTENT + "\n", *_URL_PARTS))
         self.chunks = re.split(f"({pattern})", shell_html)
 
