@@ -296,3 +296,34 @@ def test_an_entry_check_that_fails_falls_back_to_a_full_refresh(served, monkeypa
     assert ROOT in _paths(served.take_log())
     (loaded,) = cache.load_registries(load_config(), offline=True, sources=[_source(served)])
     assert loaded.registry["skills"] == served.registry["skills"]
+
+
+def test_a_static_hosts_relative_template_points_beside_registry_json(skill_home):
+    from skillyard.client.resolve import file_url
+
+    registry = BENCHMOD.synthetic_registry(20)
+    registry["repository"] = {"url": "", "raw_url_template": "{path}"}
+    with BENCHMOD.StaticServer() as server:
+        server.publish(registry)
+        entry = cache.refresh_source(load_config(), Source("site", f"{server.url}{ROOT}"))
+        mirrored = entry.registry()
+        skill = mirrored["skills"][0]
+        assert mirrored["repository"]["raw_url_template"] == f"{server.url}/site/{{path}}"
+        assert file_url(mirrored, skill, "SKILL.md", base=f"{server.url}{ROOT}") == \
+            f"{server.url}/site/{skill['path']}/SKILL.md"
+
+
+def test_install_from_a_sparse_source_end_to_end(published, skill_cli, tmp_path, monkeypatch):
+    from skillyard.format.sparse import sparse_files
+
+    server = published.server
+    server.commit("acme", "skills", {f"sparse/{rel}": data for rel, data in sparse_files(published.registry).items()})
+    url = server.raw_url("acme", "skills", "main", "sparse/index.json")
+    result = skill_cli("source", "add", url)
+    assert result.code == 0, result.err
+    assert "added source 'skills'" in result.out and "3 skills" in result.out
+    monkeypatch.chdir(tmp_path)
+    result = skill_cli("install", "pdf-tools")
+    assert result.code == 0, result.err
+    result = skill_cli("list", "--json")
+    assert [s["name"] for s in json.loads(result.out)["skills"]] == ["pdf-tools"]

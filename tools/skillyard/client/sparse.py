@@ -10,7 +10,8 @@ sizes are bounded (root, shard and entry 1 MiB each; all downloads together and 
 
 A first mirror (more than BOOTSTRAP_AT new entries) takes the entries from the registry.json the site publishes
 beside `sparse/`, each verified against its shard's hash like a downloaded entry; whatever is missing or differs
-there is fetched one by one.
+there is fetched one by one. A relative `raw_url_template` (a static host's) is made absolute against that
+registry.json's URL, so files are fetched from where registry.json's readers fetch them.
 
 The result is stored exactly as a registry.json source's (registry.json + meta.json, so search, info, install and
 list read it unchanged) plus `sparse.json`: the hashes and ETags of the mirrored files, tied to the registry.json
@@ -28,7 +29,7 @@ import re
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlsplit
 
 from skillyard.client.config import Config, Source
 from skillyard.errors import SkillyardError
@@ -229,6 +230,17 @@ def load_state(directory: Path, registry_sha256: str, registry: dict | None) -> 
     return _state_from_registry(registry) if registry else {"shards": {}, "entries": {}}
 
 
+def _anchored(header: dict, root_url: str) -> dict:
+    """The header with a relative `raw_url_template` (a static host's `{path}`, relative to registry.json) made
+    absolute: the files sit beside the registry.json at `../registry.json` from the root, not beside the root."""
+    repository = header.get("repository")
+    template = repository.get("raw_url_template") if isinstance(repository, dict) else None
+    if not isinstance(template, str) or urlsplit(template).scheme:
+        return header
+    absolute = urljoin(urljoin(root_url, "../registry.json"), template)
+    return {**header, "repository": {**repository, "raw_url_template": absolute}}
+
+
 def refresh(config: Config, source: Source, response, cached) -> tuple[dict, dict]:
     """Mirror the sparse index whose root `response` just brought; returns (registry, meta) after storing both."""
     from skillyard.format.schemas import check_document
@@ -273,7 +285,7 @@ def refresh(config: Config, source: Source, response, cached) -> tuple[dict, dic
     etags.update({n: etag for n, (_, etag) in zip(rest, fetched, strict=True) if etag})
     fresh.update({n: parse_entry(source, mirror.url(entry_path(n)), n, body)
                   for n, (body, _) in zip(rest, fetched, strict=True)})
-    header = {key: root[key] for key in HEADER_KEYS if key in root}
+    header = _anchored({key: root[key] for key in HEADER_KEYS if key in root}, url)
     what = f"the sparse index of source {source.name!r} ({url})"
     check_document("registry", {"schema_version": "1.0", **header, "skills": list(fresh.values())}, what=what)
     skills = [fresh.get(n) or old_entries[n] for n in sorted(wanted)]
