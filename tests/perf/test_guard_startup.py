@@ -63,8 +63,9 @@ def test_start_up_stays_within_a_small_factor_of_bare_python(tmp_path):
     samples = bench.measure(bench.COMMANDS, 5, tmp_path)
     bare = statistics.median(samples[bench.YARDSTICK[0]])
     ratios = {name: statistics.median(times) / bare for name, times in samples.items()}
-    # A large regression (every command module imported again, the network stack or yaml on --help) fails; a busy
-    # machine slows bare python alike. `skill prompt` loads the runtime's discovery and is the slowest today.
-    for name, ratio in ratios.items():
-        limit = 12 if name == "skill prompt" else 6
-        assert ratio < limit, (name, ratios)
+    # Measured (15 runs, busy 2-core machine; benchmarks/results/startup.json): --help 2.3-2.7x, list 5x, prompt
+    # 6.5x bare python. A large regression fails: every command module imported again for --help was 7x; the
+    # update machinery (yaml, the installer) on an empty `skill list` was 12x.
+    limits = {"skill --help": 6, "skillyard --help": 6, "skill list": 10, "skill prompt": 14}
+    for name, limit in limits.items():
+        assert ratios[name] < limit, (name, ratios)
