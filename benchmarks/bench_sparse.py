@@ -7,7 +7,7 @@ A synthetic registry (the search benchmark's generator) is published as the site
 sparse index beside it — by a static file server on 127.0.0.1 that answers ETag/If-None-Match with 304 and gzip
 when asked, and logs every request with the bytes it sent. The client (`skillyard.client.cache.refresh_source`)
 mirrors the index once, then one skill's version changes and it refreshes again; then a second refresh with
-nothing changed. Writes benchmarks/results/sparse.json. Not a test: nothing here asserts a size or a time
+nothing changed; then, the cache stale, an install's look-up of another changed skill (only its entry). Writes benchmarks/results/sparse.json. Not a test: nothing here asserts a size or a time
 (tests/client_core/test_sparse_source.py asserts what a refresh fetches).
 """
 
@@ -146,6 +146,14 @@ def run(count: int, workdir: Path) -> dict:
 
         entry_raw = server.files[f"/site/sparse/{entry_path(name)}"]
         plain = server.files["/site/registry.json"]
+        # An install from a stale cache after another skill changed: only that skill's entry is asked for.
+        os.environ["SKILL_CACHE_TTL"] = "0"
+        other = registry["skills"][index + 1]["name"]
+        server.publish(changed_one(changed_one(registry, index), index + 1))
+        started = time.perf_counter()
+        (loaded,) = cache.load_registries(load_config(workdir / "home"), sources=[source], only=other)
+        install = {"seconds": round(time.perf_counter() - started, 3), **_traffic(server.take_log())}
+        assert loaded.registry["skills"][index + 1]["version"] == "9.9.9"
     yardstick = {"registry_json_bytes": len(plain), "registry_json_gzip_bytes": len(gzip.compress(plain, mtime=0))}
     return {
         "skills": count,
@@ -153,6 +161,7 @@ def run(count: int, workdir: Path) -> dict:
         "refresh_after_one_change": after_change,
         "refresh_nothing_changed": unchanged,
         "install_entry_bytes": {"raw": len(entry_raw), "gzip": len(gzip.compress(entry_raw, mtime=0))},
+        "install_from_stale_cache": install,
         "yardstick": yardstick,
         "ratio_refresh_to_registry_json_gzip": round(after_change["bytes"] / yardstick["registry_json_gzip_bytes"], 5),
         "target_refresh_bytes": TARGET_REFRESH_BYTES,

@@ -327,3 +327,13 @@ def test_install_from_a_sparse_source_end_to_end(published, skill_cli, tmp_path,
     assert result.code == 0, result.err
     result = skill_cli("list", "--json")
     assert [s["name"] for s in json.loads(result.out)["skills"]] == ["pdf-tools"]
+
+
+def test_looking_up_a_name_the_index_lacks_costs_one_request(served, monkeypatch):
+    config, entry = _mirror(served)
+    monkeypatch.setenv("SKILL_CACHE_TTL", "0")
+    cache.load_registries(load_config(), sources=[_source(served)], only="no-such-skill")
+    assert [(p, status) for p, status, _ in served.take_log()] == [(_sparse_path(entry_path("no-such-skill")), 404)]
+    # A name that is no skill name never becomes a path: the index is refreshed as a whole instead.
+    cache.load_registries(load_config(), sources=[_source(served)], only="../../etc/passwd")
+    assert _paths(served.take_log()) == [ROOT]

@@ -160,7 +160,9 @@ class _Mirror:
                 response = fetch(url, token=token, accept="application/json", **limits)
                 self.requests += 1
         except FetchError as exc:
-            raise _refuse(self.source, exc.message, exc.fix or "") from None
+            error = _refuse(self.source, exc.message, exc.fix or "")
+            error.kind = exc.kind  # refresh_entry tells "no such skill" from a failure
+            raise error from None
         body = response.body
         self.downloaded += len(body)
         self.spent += len(body)
@@ -337,7 +339,9 @@ def refresh_entry(config: Config, source: Source, cached, name: str) -> tuple[di
         header = {key: registry[key] for key in HEADER_KEYS if key in registry}
         check_document("registry", {"schema_version": "1.0", **header, "skills": [entry]},
                        what=f"the entry of {name!r} in source {source.name!r}")
-    except SkillyardError:
+    except SkillyardError as exc:
+        if getattr(exc, "kind", None) == "not-found" and old is None:
+            return registry, cached.meta  # the server has no such skill, and neither has the mirror
         return None
     digest = short_hash(body)
     if etag:
