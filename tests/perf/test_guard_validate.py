@@ -4,7 +4,8 @@ absolute time (the machine may be busy; both sides of a ratio run in the same te
 - validate: ours (every file read, scanned and hashed) against skills-ref 0.1.1's `validate()` (SKILL.md only) on
   the same 300 synthetic skills. The target is 5x skills-ref's throughput; this fails only if ours is slower at all.
 - build: an incremental build after one skill changed against a from-scratch build of the same registry. The target
-  at 20,000 skills is 8 s vs 1 s; this fails only if incremental is not clearly faster (under 2x)."""
+  at 20,000 skills is 8 s vs 1 s; this fails only if incremental is not clearly faster (under 1.5x: a cache that is not used
+  gives about 1x)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ import pytest
 pytestmark = pytest.mark.slow
 
 SKILLS = 300
+BUILD_SKILLS = 500  # an incremental build's fixed cost (a few git calls) must not dominate
 RUNS = 3
 GIT_ENV = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.invalid", "GIT_COMMITTER_NAME": "t",
            "GIT_COMMITTER_EMAIL": "t@example.invalid"}
@@ -84,26 +86,30 @@ def test_incremental_build_stays_much_faster_than_from_scratch(tmp_path, monkeyp
     from skillyard.registry.build import build_registry
 
     monkeypatch.delenv("CI", raising=False)  # the incremental build needs the cache
-    _make_registry(tmp_path, SKILLS)
+    _make_registry(tmp_path, BUILD_SKILLS)
     first = build_registry(tmp_path, use_cache=True)  # fills the cache
-    assert first.skill_count == SKILLS and not first.invalid
+    assert first.skill_count == BUILD_SKILLS and not first.invalid
     ratios = []
-    for change in range(RUNS):
-        scratch = _wall(lambda: build_registry(tmp_path, use_cache=False))
+    for change in range(RUNS + 1):  # the first round warms up (git's and the cache's first incremental pass)
         target = tmp_path / "skills" / f"skill-{change * 37:04d}" / "SKILL.md"
         target.write_text(target.read_text() + f"\nChange {change}.\n")
         subprocess.run(["git", "-C", str(tmp_path), "commit", "-qam", f"change {change}"], check=True, env=GIT_ENV)
-        result = None
+        full = incremental = None
 
-        def incremental():
-            nonlocal result
-            result = build_registry(tmp_path, use_cache=True)
+        def from_scratch():
+            nonlocal full
+            full = build_registry(tmp_path, use_cache=False)  # never reads nor writes the cache
 
-        ratios.append(scratch / _wall(incremental))
-        assert result.skill_count == SKILLS
-        fresh = build_registry(tmp_path, use_cache=False)
-        assert result.outputs == fresh.outputs  # incremental gives the bytes a full build gives
-    print(f"from-scratch / incremental build at {SKILLS} skills: {sorted(round(r, 2) for r in ratios)}")
-    assert statistics.median(ratios) >= 2.0, (
-        f"an incremental build after one change is not much faster than a full one at {SKILLS} skills (ratios "
-        f"{ratios}; target 8x at 20,000): check that the cache reuses unchanged skills (registry/load.py)")
+        def with_cache():
+            nonlocal incremental
+            incremental = build_registry(tmp_path, use_cache=True)
+
+        ratio = _wall(from_scratch) / _wall(with_cache)
+        assert incremental.outputs == full.outputs  # the incremental build gives the bytes a full one gives
+        assert incremental.outputs != first.outputs  # and it did see the change
+        if change:
+            ratios.append(ratio)
+    print(f"from-scratch / incremental build at {BUILD_SKILLS} skills: {sorted(round(r, 2) for r in ratios)}")
+    assert statistics.median(ratios) >= 1.5, (
+        f"an incremental build after one change is not much faster than a full one at {BUILD_SKILLS} skills "
+        f"(ratios {ratios}; target 8x at 20,000): check that the cache reuses unchanged skills (registry/load.py)")
