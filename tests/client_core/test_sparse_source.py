@@ -337,3 +337,15 @@ def test_looking_up_a_name_the_index_lacks_costs_one_request(served, monkeypatch
     # A name that is no skill name never becomes a path: the index is refreshed as a whole instead.
     cache.load_registries(load_config(), sources=[_source(served)], only="../../etc/passwd")
     assert _paths(served.take_log()) == [ROOT]
+
+
+def test_a_damaged_state_file_never_puts_its_names_into_a_path(served):
+    config, entry = _mirror(served)
+    path = cache.source_dir(config, "site") / sparse.STATE
+    state = json.loads(path.read_text())
+    state["entries"]["../../outside"] = "0" * 16
+    path.write_text(json.dumps(state))
+    served.publish(BENCHMOD.changed_one(served.registry, 11))
+    entry = cache.refresh_source(config, _source(served), cached=entry)
+    assert not [p for p in _paths(served.take_log()) if "outside" in p]
+    assert entry.registry()["skills"] == BENCHMOD.changed_one(served.registry, 11)["skills"]

@@ -212,7 +212,8 @@ class _Mirror:
 
 def _state_from_registry(registry: dict) -> dict:
     """The mirror state a cached registry stands for (used when sparse.json is missing or belongs to another copy)."""
-    entries = {skill["name"]: short_hash(canonical_bytes(skill)) for skill in registry.get("skills", [])}
+    entries = {skill["name"]: short_hash(canonical_bytes(skill)) for skill in registry.get("skills", [])
+               if isinstance(skill, dict) and _plain(skill.get("name"))}
     by_shard: dict[str, dict[str, str]] = {key: {} for key in SHARD_KEYS}
     for name, digest in entries.items():
         by_shard[shard_of(name)][name] = digest
@@ -221,11 +222,19 @@ def _state_from_registry(registry: dict) -> dict:
     return {"shards": shards, "entries": entries}
 
 
+def _plain(name: object) -> bool:
+    """A name a mirrored registry may hold (its names became paths once; a damaged state file must not)."""
+    from skillyard.client.store import MAX_NAME, NAME_RE
+
+    return isinstance(name, str) and len(name) <= MAX_NAME and NAME_RE.match(name) is not None
+
+
 def load_state(directory: Path, registry_sha256: str, registry: dict | None) -> dict:
     try:
         state = json.loads((directory / STATE).read_text(encoding="utf-8"))
         if isinstance(state, dict) and state.get("registry_sha256") == registry_sha256 and \
-                isinstance(state.get("shards"), dict) and isinstance(state.get("entries"), dict):
+                isinstance(state.get("shards"), dict) and isinstance(state.get("entries"), dict) and \
+                all(_plain(name) for name in state["entries"]):
             return state
     except (OSError, ValueError, RecursionError):
         pass
@@ -272,9 +281,13 @@ def refresh(config: Config, source: Source, response, cached) -> tuple[dict, dic
         known = canonical_bytes({"skills": dict(sorted(by_shard[key].items()))}) if etag else None
         jobs.append((f"shards/{key}.json", shard_hashes[key], etag, known))
     new_shards = {key: state["shards"][key] for key in SHARD_KEYS if key not in changed}
+    listed = sum(len(by_shard[key]) for key in SHARD_KEYS if key not in changed)
     for key, (body, etag) in zip(changed, mirror.get_many(jobs), strict=True):
         by_shard[key] = parse_shard(source, mirror.url(f"shards/{key}.json"), key, body)
         new_shards[key] = {"hash": shard_hashes[key], "etag": etag}
+        listed += len(by_shard[key])
+        if listed > root["skills"]:  # stop early: no more names are held than the root announced
+            raise _refuse(source, f"the shards of {url} list more skills than the root says ({root['skills']:,})")
 
     wanted = {name: digest for listing in by_shard.values() for name, digest in listing.items()}
     if len(wanted) > MAX_SKILLS or len(wanted) != root["skills"]:
