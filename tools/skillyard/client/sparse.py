@@ -26,6 +26,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -132,6 +133,7 @@ class _Mirror:
         self.downloaded = spent
         self.requests = 1
         self.ends = time.monotonic() + config.http_deadline
+        self.lock = threading.Lock()
         self.limits = {**settings(config), "max_bytes": min(FILE_MAX_BYTES, self.budget)}
 
     def url(self, rel: str) -> str:
@@ -153,20 +155,24 @@ class _Mirror:
         try:
             response = fetch(url, token=token, etag=etag if known is not None else None, accept="application/json",
                              **limits)
-            self.requests += 1
+            with self.lock:
+                self.requests += 1
             if response.not_modified:
                 if expected is None or short_hash(known) == expected:
                     return known, response.etag or etag
                 response = fetch(url, token=token, accept="application/json", **limits)
-                self.requests += 1
+                with self.lock:
+                    self.requests += 1
         except FetchError as exc:
             error = _refuse(self.source, exc.message, exc.fix or "")
             error.kind = exc.kind  # refresh_entry tells "no such skill" from a failure
             raise error from None
         body = response.body
-        self.downloaded += len(body)
-        self.spent += len(body)
-        if self.spent > self.budget:
+        with self.lock:  # get_many's threads share the counters
+            self.downloaded += len(body)
+            self.spent += len(body)
+            spent = self.spent
+        if spent > self.budget:
             raise _refuse(self.source, f"the sparse index needs more than registry.max_bytes ({self.budget:,} bytes)",
                           "If this registry is genuinely that large, raise registry.max_bytes in config.yaml.")
         if expected is not None and short_hash(body) != expected:
