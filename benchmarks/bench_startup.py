@@ -1,7 +1,7 @@
 """Start-up: `skill --help`, `skill list`, `skill prompt` and `skillyard --help` beside a bare `python -c pass`,
 run interleaved in the same loop so that a busy machine slows every one alike.
 
-    python benchmarks/bench_startup.py [--runs 15]
+    python benchmarks/bench_startup.py [--runs 15] [--quick]
 
 Each command runs as a fresh process (the console scripts' own code: `python -c "from skillyard.cli.main import
 ..."`) in an empty HOME and project folder, after one warm-up run. Writes benchmarks/results/startup.json: each
@@ -69,7 +69,10 @@ def summary(samples: dict[str, list[float]]) -> dict:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument("--quick", action="store_true", help="5 runs (what `nox -s bench -- --quick` passes)")
     args = parser.parse_args()
+    if args.quick:
+        args.runs = 5
     with tempfile.TemporaryDirectory() as tmp:
         samples = measure(COMMANDS, args.runs, Path(tmp))
     figures = summary(samples)
