@@ -4,7 +4,7 @@ run interleaved in the same loop so that a busy machine slows every one alike.
     python benchmarks/bench_startup.py [--runs 15] [--quick]
 
 Each command runs as a fresh process (the console scripts' own code: `python -c "from skillyard.cli.main import
-..."`) in an empty HOME and project folder, after one warm-up run. Writes benchmarks/results/startup.json: each
+..."`) in a fresh HOME and project folder holding one installed (local) skill, after one warm-up run. Writes benchmarks/results/startup.json: each
 command's median/min/max wall time in ms, the yardstick's, and the ratio of medians. Not a test: nothing here
 asserts a time (tests/perf/test_guard_startup.py holds the guard).
 """
@@ -41,6 +41,11 @@ def measure(commands: dict[str, str], runs: int, workdir: Path) -> dict[str, lis
     project.mkdir(exist_ok=True)
     env = {**os.environ, "HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config"),
            "XDG_CACHE_HOME": str(home / ".cache"), "PYTHONDONTWRITEBYTECODE": "0"}
+    example = Path(__file__).resolve().parents[1] / "skills" / "csv-profiler"
+    if example.is_dir() and not (home / ".skillcli").exists():  # `skill list` has one (local) skill to show
+        subprocess.run([sys.executable, "-c", "import sys; from skillyard.cli.main import skill_main; "
+                        f"sys.exit(skill_main(['install', {str(example)!r}]))"], cwd=project, env=env,
+                       capture_output=True, timeout=120, check=True)
     everything = {YARDSTICK[0]: YARDSTICK[1], **commands}
     samples: dict[str, list[float]] = {name: [] for name in everything}
     for round_ in range(runs + 1):

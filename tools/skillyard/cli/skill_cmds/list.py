@@ -63,19 +63,23 @@ def installed(args) -> list[dict]:
 def add_outdated(skills: list[dict]) -> None:
     """Set each item's `outdated` ({state, latest}) from the cached registries only: `skill list` never waits on
     the network, and says nothing it cannot know (no cache, a bad config: state unknown). Nothing installed:
-    nothing imported (the update machinery is most of `skill list`'s start-up)."""
-    if not skills:
+    nothing imported for skills that no registry versions (the update machinery is most of `skill list`'s
+    start-up)."""
+    for item in skills:  # GitHub, archive and local installs have no version list (update.newest_known agrees)
+        item["outdated"] = {"state": "unknown", "latest": None}
+    from_registries = [i for i in skills if i["source"].get("type") == "registry"]
+    if not from_registries:
         return
     from skillyard.client import update
     from skillyard.client.config import load_config
     from skillyard.errors import SkillyardError
 
-    wanted = {i["source"].get("source") for i in skills if i["source"].get("type") == "registry"}
+    wanted = {i["source"].get("source") for i in from_registries}
     try:
-        registries = update.known_registries(load_config(), wanted, offline=True, strict=False) if wanted else {}
+        registries = update.known_registries(load_config(), wanted, offline=True, strict=False)
     except SkillyardError:
         registries = {}
-    for item in skills:
+    for item in from_registries:
         state = update.newest_known(item, registries)
         item["outdated"] = {"state": state.state, "latest": state.latest}
 
