@@ -10,6 +10,7 @@ import hashlib
 import os
 import stat
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from skillyard.format import paths, rules, security
@@ -73,6 +74,23 @@ def integrity_of(files) -> str:
     return "sha256-" + hashlib.sha256(lines.encode("utf-8")).hexdigest()
 
 
+# Pure functions of a name, asked for every file of every skill: most skills repeat the same few names (SKILL.md,
+# skill.yaml, scripts/..., references/...), so each process judges a name once. The caches are bounded, so a tree of
+# unique names costs only the uncached price.
+_path_problem = lru_cache(maxsize=8192)(paths.path_problem)
+_is_metadata = lru_cache(maxsize=4096)(paths.is_metadata)
+_SMALL_SET = 32  # file lists up to this long have their collisions judged once per distinct list
+
+
+@lru_cache(maxsize=1024)
+def _small_set_problems(rels: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    return tuple(paths.path_set_problems(rels))
+
+
+def _set_problems(rels: list[str]) -> list[tuple[str, str]] | tuple[tuple[str, str], ...]:
+    return _small_set_problems(tuple(rels)) if len(rels) <= _SMALL_SET else paths.path_set_problems(rels)
+
+
 def _walk(folder: Path, policy: Policy, findings: list[Finding]) -> list[tuple[str, str]]:
     """(relative posix path, absolute path to read) for every file to publish.
 
@@ -108,14 +126,14 @@ def _walk(folder: Path, policy: Policy, findings: list[Finding]) -> list[tuple[s
                                             "checked (`skillyard migrate --no-backup` keeps none).",
                                             file=paths.shown(rel)))
                     continue
-                if (entry.name in policy.ignored_names or entry.name.startswith(".") or paths.is_metadata(entry.name)
+                if (entry.name in policy.ignored_names or entry.name.startswith(".") or _is_metadata(entry.name)
                         or (not prefix and entry.name.casefold() in paths.CLIENT_STATE_NAMES)):
                     findings.append(info("ignored-file", f"`{paths.shown(rel)}` is hidden, metadata, client bookkeeping or build output "
                                          "and is not published.", "Nothing to do if it should stay local; move anything "
                                          "the skill needs to a plain name.",
                                          file=paths.shown(rel)))
                     continue
-                problem = paths.path_problem(rel)
+                problem = _path_problem(rel)
                 if problem is not None:
                     findings.append(error("path-unsafe", f"The path `{paths.shown(rel)}` {problem}.",
                                           "Rename it to a plain, portable name (letters, digits, `-`, `_`, one `.` "
@@ -245,7 +263,7 @@ def load_skill(folder: str | os.PathLike, policy: Policy | None = None, *, rel_p
     files: list[FileEntry] = []
     texts: dict[str, str] = {}
     total = 0
-    for rel, problem in paths.path_set_problems(rel for rel, _ in walked):
+    for rel, problem in _set_problems([rel for rel, _ in walked]):
         findings.append(error("path-collision", f"`{rel}` {problem}.",
                               "Rename or remove one of the two: they would overwrite each other when installed.",
                               file=rel))
