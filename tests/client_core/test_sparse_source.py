@@ -349,3 +349,16 @@ def test_a_damaged_state_file_never_puts_its_names_into_a_path(served):
     entry = cache.refresh_source(config, _source(served), cached=entry)
     assert not [p for p in _paths(served.take_log()) if "outside" in p]
     assert entry.registry()["skills"] == BENCHMOD.changed_one(served.registry, 11)["skills"]
+
+
+def test_resolving_a_name_from_a_stale_sparse_cache_fetches_only_its_entry(served, skill_cli, monkeypatch):
+    from skillyard.client.resolve import resolve
+
+    assert skill_cli("source", "add", f"{served.url}{ROOT}", "--name", "site").code == 0
+    served.take_log()
+    monkeypatch.setenv("SKILL_CACHE_TTL", "0")
+    name = served.registry["skills"][70]["name"]
+    served.publish(BENCHMOD.changed_one(served.registry, 70))
+    found = resolve(name, load_config())
+    assert found.version == "9.9.9"
+    assert [(p, status) for p, status, _ in served.take_log()] == [(_sparse_path(entry_path(name)), 200)]

@@ -174,8 +174,8 @@ def resolve(ref: str, config: Config, *, source: str | None = None, offline: boo
     wanted_source = source or ref_source
     if wanted_source:
         config.source(wanted_source)  # clear error when unknown
-    if registries is None:
-        registries = load_registries(config, offline=offline, refresh=refresh, warn=warn)
+    if registries is None:  # only=name: a stale sparse mirror checks just this skill's entry (client/sparse.py)
+        registries = load_registries(config, offline=offline, refresh=refresh, warn=warn, only=name)
     stale = {item.source.name: item.stale for item in registries}
     by_source = {item.source.name: item.registry for item in registries}
     entries = available(registries, name)
