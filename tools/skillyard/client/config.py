@@ -57,6 +57,7 @@ _ENV_KEYS = {
     "install.max_total_bytes": ("SKILL_INSTALL_MAX_TOTAL_BYTES", 25 * 1024 * 1024),
     "install.max_file_bytes": ("SKILL_INSTALL_MAX_FILE_BYTES", 10 * 1024 * 1024),
     "install.max_files": ("SKILL_INSTALL_MAX_FILES", 1000),
+    "install.max_download_bytes": ("SKILL_INSTALL_MAX_DOWNLOAD_BYTES", 10 * 1024 * 1024),
     "install.strict": ("SKILL_INSTALL_STRICT", False),
 }
 
@@ -199,6 +200,12 @@ class Config:
     def install_max_files(self) -> int:
         """Most files one installed skill may hold (`install.max_files`, default 1000)."""
         return self._positive("install.max_files", int)
+
+    @property
+    def install_max_download_bytes(self) -> int:
+        """Largest download of one install: a `github:` tarball, a registry entry's files together, an archive
+        file (`install.max_download_bytes`, default 10 MiB, as `npx skills` allows)."""
+        return self._positive("install.max_download_bytes", int)
 
     @property
     def install_strict(self) -> bool:

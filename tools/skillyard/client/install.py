@@ -432,26 +432,17 @@ def _github_token(config) -> str | None:
     return None
 
 
-# The client's cap on what one install downloads (a github: tarball, a registry entry's files, an archive file),
-# sized like `npx skills` (10 MiB). Read here until the config module gains the typed setting.
-DOWNLOAD_KEY, DOWNLOAD_ENV, DOWNLOAD_DEFAULT = "install.max_download_bytes", "SKILL_INSTALL_MAX_DOWNLOAD_BYTES", 10 * 1024 * 1024
+# The client's cap on what one install downloads, sized like `npx skills` (10 MiB); named in refusals.
+DOWNLOAD_KEY, DOWNLOAD_ENV = "install.max_download_bytes", "SKILL_INSTALL_MAX_DOWNLOAD_BYTES"
 
 
 def download_cap(config) -> int:
-    """`install.max_download_bytes` (or $SKILL_INSTALL_MAX_DOWNLOAD_BYTES), a positive whole number of bytes."""
+    """The client's download cap (`Config.install_max_download_bytes`)."""
     if config is None:
         from skillyard.client.config import load_config
 
         config = load_config()
-    raw = os.environ.get(DOWNLOAD_ENV) or config.get(DOWNLOAD_KEY, DOWNLOAD_DEFAULT)
-    try:
-        value = int(raw)
-    except (TypeError, ValueError):
-        value = 0
-    if isinstance(raw, bool) or value <= 0:
-        raise SkillyardError(f"{DOWNLOAD_KEY} is {raw!r}; it must be a whole number of bytes greater than 0",
-                             f"Set it to a positive number, e.g. `{DOWNLOAD_DEFAULT}`.")
-    return value
+    return config.install_max_download_bytes
 
 
 def _over_download_cap(what: str, size: str, cap: int) -> SkillyardError:
