@@ -32,3 +32,33 @@ def test_quick_check_knows_valid_documents():
         "metadata": {"k": "v"}, "author": {"name": "Ada"}, "allowed-tools": "Read"}
     assert quick_valid(SCHEMA, doc) is True
     assert quick_valid(SCHEMA, {**doc, "inputs": [{"name": "mode", "type": "enum"}]}) is False
+
+
+LOCK = {"schema_version": "1.0", "skill": "pdf-tools", "version": "1.0.0",
+        "resolved_source": {"type": "local", "path": "/x", "integrity": "sha256-" + "a" * 64},
+        "resolved_inputs": {}, "targets": [{"target": "agents", "scope": "user", "path": "/p", "mode": "canonical"}],
+        "files": [{"path": "SKILL.md", "sha256": "a" * 64, "size": 3}]}
+JSONISH = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+                       lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
+                       max_leaves=8)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(sorted(LOCK)), JSONISH, st.booleans())
+def test_local_refs_agree_with_jsonschema(key, value, drop):
+    """Documents whose schema reaches definitions through `$ref` (the lockfiles, registry.json) are answered by the
+    quick check too (check_document trusts its "valid"): it must never call valid what jsonschema rejects."""
+    document = dict(LOCK)
+    if drop:
+        document.pop(key)
+    else:
+        document[key] = value
+    verdict = quick_valid(load_schema(SCHEMA_FILES["skill-lock"]), document)
+    errors = list(validator("skill-lock").iter_errors(document))
+    if verdict is not None:
+        assert verdict == (not errors), (document, [e.message for e in errors])
+
+
+def test_a_valid_lockfile_is_confirmed_without_jsonschema():
+    assert quick_valid(load_schema(SCHEMA_FILES["skill-lock"]), LOCK) is True
+    assert not list(validator("skill-lock").iter_errors(LOCK))

@@ -79,13 +79,40 @@ def compile_schema(schema: object) -> Check:
         return _unsupported
     checks: list[Check] = []
     for key, rule in schema.items():
-        if key in ANNOTATIONS or key.startswith("x-") or key in ("then", "else"):
+        if key in ANNOTATIONS or key.startswith("x-") or key in ("then", "else", "$defs"):
             continue
         try:
             checks.append(_KEYWORDS[key](rule, schema))
         except KeyError:
             checks.append(_unsupported)
     return _all_of(checks)
+
+
+_ROOTS: list[dict] = []  # the schema being compiled, for its local `$ref`s
+
+
+def _ref(rule, schema) -> Check:
+    """A local reference (`#/$defs/name`), compiled on first use (so a recursive one terminates); a reference to
+    another file is not supported (jsonschema answers)."""
+    if not isinstance(rule, str) or not rule.startswith("#/") or not _ROOTS:
+        return _unsupported
+    root = node = _ROOTS[-1]
+    for part in rule[2:].split("/"):
+        if not isinstance(node, dict) or part not in node:
+            return _unsupported
+        node = node[part]
+    compiled: list[Check] = []
+
+    def check(value: object) -> bool:
+        if not compiled:
+            _ROOTS.append(root)
+            try:
+                compiled.append(compile_schema(node))
+            finally:
+                _ROOTS.pop()
+        return compiled[0](value)
+
+    return check
 
 
 def _type(rule, schema) -> Check:
@@ -197,7 +224,7 @@ _KEYWORDS: dict[str, Callable] = {
     "items": _items, "minItems": _size("minItems"), "maxItems": _size("maxItems"), "minLength": _size("minLength"),
     "maxLength": _size("maxLength"), "uniqueItems": _unique, "pattern": _pattern, "enum": _enum, "const": _const,
     "minimum": _bound("minimum"), "maximum": _bound("maximum"), "oneOf": _one_of, "anyOf": _any_of,
-    "allOf": _all_of_keyword, "if": _if,
+    "allOf": _all_of_keyword, "if": _if, "$ref": _ref,
 }
 _COMPILED: dict[int, tuple[object, Check]] = {}
 
@@ -206,7 +233,11 @@ def quick_valid(schema: dict, value: object) -> bool | None:
     """True or False when sure, None when the schema uses a keyword this checker does not know."""
     cached = _COMPILED.get(id(schema))
     if cached is None or cached[0] is not schema:
-        cached = _COMPILED[id(schema)] = (schema, compile_schema(schema))
+        _ROOTS.append(schema)
+        try:
+            cached = _COMPILED[id(schema)] = (schema, compile_schema(schema))
+        finally:
+            _ROOTS.pop()
     try:
         return cached[1](value)
     except (Unsupported, KeyError, TypeError):

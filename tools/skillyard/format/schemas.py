@@ -56,7 +56,12 @@ def schema_errors(kind: str, document: object) -> list:
 
 
 def check_document(kind: str, document: object, *, what: str) -> None:
-    """Raise SkillyardError naming the first problem when `document` does not match its schema."""
+    """Raise SkillyardError naming the first problem when `document` does not match its schema. A valid document is
+    usually confirmed by the compiled quick check (format/fastcheck.py) without importing jsonschema at all."""
+    from skillyard.format.fastcheck import quick_valid
+
+    if quick_valid(load_schema(SCHEMA_FILES[kind]), document) is True:
+        return
     errors = schema_errors(kind, document)
     if errors:
         from skillyard.errors import SkillyardError
