@@ -13,13 +13,26 @@ Importable without the CLI; depends on `skillyard.format` only.
 
 from __future__ import annotations
 
-from skillyard.runtime.approvals import Approvals, ApprovalsError
-from skillyard.runtime.cache import discover, invalidate
-from skillyard.runtime.discovery import Discovery, Root, Skill, default_roots, explicit_roots, scan
-from skillyard.runtime.files import SkillFileError, read_in
-from skillyard.runtime.prompt import render, to_text, to_xml
-from skillyard.runtime.service import ApprovalRequired, SkillRuntime, read_skill_file
-from skillyard.runtime.tooldefs import read_skill_file_tool
+import importlib
+
+# Names are imported on first use (PEP 562), so `skill prompt` and `skill read`, which import one submodule, do not
+# pay for all of them at start-up.
+_WHERE = {
+    "Approvals": "approvals", "ApprovalsError": "approvals", "discover": "cache", "invalidate": "cache",
+    "Discovery": "discovery", "Root": "discovery", "Skill": "discovery", "default_roots": "discovery",
+    "explicit_roots": "discovery", "scan": "discovery", "SkillFileError": "files", "read_in": "files",
+    "render": "prompt", "to_text": "prompt", "to_xml": "prompt", "ApprovalRequired": "service",
+    "SkillRuntime": "service", "read_skill_file": "service", "read_skill_file_tool": "tooldefs",
+}
+
+
+def __getattr__(name: str):
+    if name not in _WHERE:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{_WHERE[name]}"), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "ApprovalRequired",
