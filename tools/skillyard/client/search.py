@@ -34,7 +34,7 @@ from skillyard.client.config import Config
 from skillyard.errors import SkillyardError
 
 ANALYZER_VERSION = "fts5-3"
-FIELD_WEIGHTS = (("name", 4.0), ("tags", 2.0), ("description", 1.0))
+NAME_WEIGHT, TAGS_WEIGHT, DESCRIPTION_WEIGHT = 4.0, 2.0, 1.0  # a hit's score: where its words are found
 _CJK = "\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
 TOKEN_RE = re.compile(rf"([{_CJK}]+)|((?:(?![{_CJK}])[^\W_])+)")
 CJK_RE = re.compile(rf"^[{_CJK}]+$")
@@ -218,8 +218,9 @@ def query_words(text: str) -> list[str]:
 
 
 # Where the words are found, best first: every word in the name, then in name or tags, then anywhere. A hit's
-# score is its tier's weight (FIELD_WEIGHTS), +20 for a name equal to the whole query.
-TIERS = ((4.0, "{name}", None), (2.0, "{name tags}", "{name}"), (1.0, None, "{name tags}"))
+# score is its tier's weight, +20 for a name equal to the whole query.
+TIERS = ((NAME_WEIGHT, "{name}", None), (TAGS_WEIGHT, "{name tags}", "{name}"),
+         (DESCRIPTION_WEIGHT, None, "{name tags}"))
 EXACT_BONUS = 20.0
 _TIER_QUERY = """
 SELECT words.rowid FROM words JOIN skills AS s ON s.id = words.rowid
