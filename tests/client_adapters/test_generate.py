@@ -191,6 +191,8 @@ def test_missing_config_or_key_says_what_to_set(tmp_path, stub, configured, caps
     (json.dumps({"choices": []}).encode(), 200, "did not answer like a chat-completions API"),
     (b"x" * (generate.MAX_RESPONSE_BYTES + 10), 200, "1,048,576"),
     (b'{"error": {"message": "bad key"}}', 401, "401"),
+    (b"[" * 200_000, 200, "did not answer like a chat-completions API"),  # a nesting bomb under the size cap
+    (b'{"choices": [{"message": {"content": "---\\nname: x\\n\\ud800"}}]}', 200, "not valid Unicode text"),
 ])
 def test_a_bad_answer_is_a_clear_error(tmp_path, stub, configured, capsys, answer, status, expected):
     stub.answer, stub.status = answer, status

@@ -351,6 +351,19 @@ def test_a_damaged_state_file_never_puts_its_names_into_a_path(served):
     assert entry.registry()["skills"] == BENCHMOD.changed_one(served.registry, 11)["skills"]
 
 
+@pytest.mark.parametrize("damage", [
+    {"shards": {"00": "bad"}}, {"etags": [1]}, {"etags": {"x": 5}}, {"root_url": 7}, {"shards": {"00": {"etag": 3}}},
+    {"entries": {"ok-name": 5}},
+])
+def test_a_state_file_of_the_wrong_shape_is_rebuilt_not_a_traceback(served, damage):
+    config, entry = _mirror(served)
+    path = cache.source_dir(config, "site") / sparse.STATE
+    path.write_text(json.dumps({**json.loads(path.read_text()), **damage}))
+    served.publish(BENCHMOD.changed_one(served.registry, 12))
+    entry = cache.refresh_source(config, _source(served), cached=entry)
+    assert entry.registry()["skills"] == BENCHMOD.changed_one(served.registry, 12)["skills"]
+
+
 def test_resolving_a_name_from_a_stale_sparse_cache_fetches_only_its_entry(served, skill_cli, monkeypatch):
     from skillyard.client.resolve import resolve
 

@@ -55,3 +55,10 @@ def test_any_set_of_names_round_trips(names):
     shards = [json.loads(files[f"shards/{i:02x}.json"])["skills"] for i in range(256)]
     assert sorted(name for listing in shards for name in listing) == sorted(names)
     assert len({entry_path(n) for n in names}) == len(names)
+
+
+def test_the_root_counts_each_name_once():
+    """A name listed twice keeps its first entry, and the root's count agrees with the shards (clients check it)."""
+    files = sparse_files(registry([*SKILLS, skill("pdf-tools", "9.0.0")]))
+    assert json.loads(files["index.json"])["skills"] == len(SKILLS)
+    assert json.loads(files[entry_path("pdf-tools")])["version"] == "1.0.0"

@@ -254,3 +254,39 @@ def test_a_hostile_archive_path_is_a_clear_error(tmp_path, skill_home, skill_cli
     for command in (("install", ref), ("info", ref)):
         result = skill_cli(*command)
         assert result.code != 0 and "Traceback" not in result.err and "error" in result.err.lower()
+
+
+def _zip_bytes(members: dict[str, bytes], compression=zipfile.ZIP_DEFLATED) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression) as zf:
+        for name, data in members.items():
+            zf.writestr(name, data)
+    return buffer.getvalue()
+
+
+ZIPPED_SKILL = (b"---\nname: zipped\ndescription: Reads zipped notes when asked to read zipped notes.\n---\n# Z\n\n"
+         + b"Read them carefully. " * 40 + b"\n")
+
+
+def _damaged_deflate() -> bytes:
+    data = bytearray(_zip_bytes({"zipped/SKILL.md": ZIPPED_SKILL}))
+    start = data.index(b"zipped/SKILL.md") + len("zipped/SKILL.md")  # the member's compressed bytes follow its name
+    data[start + 2:start + 40] = b"\xff" * 38
+    return bytes(data)
+
+
+def _future_version() -> bytes:
+    data = bytearray(_zip_bytes({"zipped/SKILL.md": ZIPPED_SKILL}))
+    central = data.index(b"PK\x01\x02")
+    struct.pack_into("<H", data, central + 6, 0x0FF)  # "version needed to extract": far in the future
+    struct.pack_into("<H", data, central + 10, 99)  # an unknown compression method
+    return bytes(data)
+
+
+@pytest.mark.parametrize("make", [_damaged_deflate, _future_version])
+def test_a_zip_the_library_cannot_decode_is_a_clear_refusal(tmp_path, skill_home, skill_cli, make):
+    archive = tmp_path / "skill.zip"
+    archive.write_bytes(make())
+    result = skill_cli("install", str(archive))
+    assert result.code != 0
+    assert "Traceback" not in result.err and "internal error" not in result.err, result.err

@@ -8,8 +8,8 @@ import os
 import stat
 
 import pytest
-from conftest import make_skill
 
+from conftest import make_skill
 from skillyard.cli.main import skill_main
 from skillyard.runtime import SkillRuntime, discovery
 from skillyard.runtime.approvals import Approvals, ApprovalsError

@@ -1,7 +1,6 @@
 import os
 
 from conftest import make_skill
-
 from skillyard import runtime
 from skillyard.runtime import discovery
 from skillyard.runtime.discovery import Root, default_roots

@@ -1,10 +1,10 @@
 import os
 
 import pytest
-from conftest import make_skill
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from conftest import make_skill
 from skillyard.runtime import ApprovalRequired, SkillFileError, SkillRuntime, files, tooldefs
 from skillyard.runtime.discovery import Root
 

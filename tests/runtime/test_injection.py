@@ -7,8 +7,8 @@ import json
 import os
 
 import pytest
-from conftest import make_skill
 
+from conftest import make_skill
 from skillyard.format import Policy, load_skill
 from skillyard.runtime import SkillRuntime, discovery, files, prompt
 from skillyard.runtime.discovery import Root
@@ -160,3 +160,21 @@ def test_generated_system_md_never_offers_the_bookkeeping(tmp_path):
         (folder / name).write_text("{}", encoding="utf-8")
     system = targets.generate(load_skill(folder, Policy()), "openai")["system.md"]
     assert "- notes.md" in system and "skill.lock.json" not in system and "evolution.json" not in system
+
+
+def test_a_fifo_named_skill_yaml_never_blocks_discovery(tmp_path):
+    """A FIFO beside SKILL.md would block a read forever (no writer): discovery skips it, in a bounded time."""
+    import os
+    import subprocess
+    import sys
+
+    folder = tmp_path / "root" / "fifo-skill"
+    folder.mkdir(parents=True)
+    (folder / "SKILL.md").write_text("---\nname: fifo-skill\ndescription: Checks things when asked to check.\n---\n"
+                                     "# Fifo\n\nCheck.\n", encoding="utf-8")
+    os.mkfifo(folder / "skill.yaml")
+    code = ("from skillyard.runtime.discovery import scan, explicit_roots; import sys; "
+            f"r = scan(explicit_roots([{str(tmp_path / 'root')!r}])); print([s.name for s in r.skills])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=30)
+    assert out.returncode == 0, out.stderr
+    assert "fifo-skill" in out.stdout

@@ -1,5 +1,4 @@
 from conftest import make_skill
-
 from skillyard.runtime import SkillRuntime, permissions, prompt
 from skillyard.runtime.discovery import Root, Skill
 

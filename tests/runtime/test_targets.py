@@ -6,9 +6,9 @@ import sys
 
 import jsonschema
 import pytest
-from conftest import copy_skill, make_skill
 from provider_schemas import ANTHROPIC_TOOL, GEMINI_SCHEMA, OPENAI_CHAT_TOOL, OPENAI_RESPONSES_TOOL
 
+from conftest import copy_skill, make_skill
 from skillyard.client import targets
 from skillyard.errors import SkillyardError
 from skillyard.runtime import discovery

@@ -10,8 +10,8 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from conftest import CONFIG, SKILLS, write_registry
 
+from conftest import CONFIG, SKILLS, write_registry
 from skillyard.cli.main import skillyard_main
 from skillyard.errors import SkillyardError
 from skillyard.format.schemas import schema_errors
@@ -302,11 +302,13 @@ def test_index_json_next_to_the_registry_is_published_or_refused_when_stale(tmp_
 
 
 def test_well_known_copies_are_rendered_with_defaults_and_listed_as_served(tmp_path):
-    """Other clients have no inputs: the served copy carries each default; a placeholder without one stays; the
+    """Other clients have no inputs: the served SKILL.md carries each default; a placeholder without one stays;
+    other files stay as written, as `skill install` leaves them (a script's `${{ inputs.pages }}` is not ours); the
     index lists exactly the files served; the repository's own files are untouched."""
     spec = {"name": "paged", "description": "Reads pages. Use for paging.",
             "body": "Read pages {{inputs.pages}} at {{ inputs.dpi }} dpi, zoom {{inputs.zoom}}.\n",
-            "files": {"references/notes.md": "Default range: {{inputs.pages}}\n"},
+            "files": {"references/notes.md": "Default range: {{inputs.pages}}\n",
+                      "references/ci.yml.txt": "run: echo ${{ inputs.pages }}\n"},
             "inputs": [{"name": "pages", "type": "string", "required": False, "default": "1-3"},
                        {"name": "zoom", "type": "number", "required": False, "default": 2},
                        {"name": "dpi", "type": "number", "required": True}]}
@@ -317,7 +319,8 @@ def test_well_known_copies_are_rendered_with_defaults_and_listed_as_served(tmp_p
     served = root / "_site/.well-known/agent-skills/paged"
     assert served.joinpath("SKILL.md").read_text(encoding="utf-8").endswith(
         "Read pages 1-3 at {{ inputs.dpi }} dpi, zoom 2.\n")
-    assert served.joinpath("references/notes.md").read_text(encoding="utf-8") == "Default range: 1-3\n"
+    assert served.joinpath("references/notes.md").read_text(encoding="utf-8") == "Default range: {{inputs.pages}}\n"
+    assert served.joinpath("references/ci.yml.txt").read_text(encoding="utf-8") == "run: echo ${{ inputs.pages }}\n"
     assert (root / "skills/paged/SKILL.md").read_bytes() == source
     index = json.loads((root / "_site/.well-known/agent-skills/index.json").read_text(encoding="utf-8"))
     listed = index["skills"][0]["files"]

@@ -4,8 +4,8 @@ names none of them and there is one copy of them, in the package."""
 from __future__ import annotations
 
 import pytest
-from conftest import SKILLS, write_registry
 
+from conftest import SKILLS, write_registry
 from skillyard.errors import SkillyardError
 from skillyard.site.builder import build_site
 
@@ -60,3 +60,23 @@ def test_a_theme_other_than_material_is_refused_clearly(tmp_path):
         _build(tmp_path, "site_name: x\ntheme:\n  name: mkdocs\n")
     assert "material" in info.value.fix
     assert not (tmp_path / "reg" / "_site").exists()
+
+
+def test_registry_text_in_the_default_config_is_escaped(tmp_path, monkeypatch):
+    """With no mkdocs.yml, the site takes its name, description and homepage from registry.json, which mkdocs
+    puts into every page unescaped: a hostile name must stay text (no script, no CSP hash for it)."""
+    import json
+
+    root = tmp_path / "reg"
+    root.mkdir()
+    registry = write_registry(root, SKILLS[:1])
+    data = json.loads(registry.read_text(encoding="utf-8"))
+    data.update(name="Evil</title><script>alert(1)</script>", description='x" onload="alert(2)',
+                homepage='https://e.invalid/"><script>alert(3)</script>')
+    registry.write_text(json.dumps(data), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    build_site(registry, root, root / "_site", work_dir=tmp_path / "work")
+    for page in (root / "_site").rglob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        assert "<script>alert(" not in text and 'onload="alert' not in text, page
+    assert "Evil&lt;/title&gt;" in (root / "_site" / "index.html").read_text(encoding="utf-8")

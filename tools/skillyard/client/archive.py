@@ -13,10 +13,12 @@ declared size (one byte more refuses), and an archive that claims to expand more
 from __future__ import annotations
 
 import io
+import lzma
 import os
 import re
 import stat
 import zipfile
+import zlib
 from pathlib import Path
 
 from skillyard.client import github
@@ -92,7 +94,7 @@ def read_zip(data: bytes, *, max_total: int | None = None, max_members: int | No
     try:
         zf = zipfile.ZipFile(io.BytesIO(data))
         infos = zf.infolist()
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError) as exc:
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError, NotImplementedError) as exc:
         raise SkillyardError(f"The archive is not a readable zip file ({exc}); nothing was installed.",
                              "Give a .zip, .tar.gz, .tgz or .tar file, or the skill's folder.") from None
     if len(infos) > max_members:
@@ -125,7 +127,7 @@ def read_zip(data: bytes, *, max_total: int | None = None, max_members: int | No
                 raise _refuse(name, "is encrypted")
             mode = info.external_attr >> 16 if info.create_system == 3 else 0
             kind = stat.S_IFMT(mode)
-            if info.is_dir() or kind == stat.S_IFDIR or not rel:
+            if not rel or info.is_dir() or kind == stat.S_IFDIR:
                 continue
             if kind == stat.S_IFLNK:
                 links[rel] = ("sym", _inflate(zf, info, MAX_LINK_BYTES).decode("utf-8", "replace"))
@@ -143,7 +145,8 @@ def _inflate(zf: zipfile.ZipFile, info: zipfile.ZipInfo, limit: int) -> bytes:
     try:
         with zf.open(info) as handle:
             data = handle.read(limit + 1)
-    except (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError, RuntimeError) as exc:
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError, RuntimeError, zlib.error,
+            lzma.LZMAError) as exc:  # the library decoding untrusted bytes: any of its errors is a refusal
         raise _refuse(info.filename, f"cannot be read ({exc})") from None
     if len(data) > limit:
         raise _refuse(info.filename, f"expands past its declared {info.file_size:,} bytes")

@@ -199,8 +199,9 @@ def refresh_source(config: Config, source: Source, *, cached: CacheEntry | None 
         response = fetch(source.url, token=token_for(source), accept="application/json", **limits)
     from skillyard.client import sparse
 
-    if sparse.is_root(response.body) is not None:  # a sparse index: mirror only the files that changed
-        registry, new_meta = sparse.refresh(config, source, response, cached)
+    root = sparse.is_root(response.body)
+    if root is not None:  # a sparse index: mirror only the files that changed
+        registry, new_meta = sparse.refresh(config, source, response, cached, root)
         return CacheEntry(source, directory, new_meta, status="updated", _registry=registry)
     registry = parse_registry(response.body, what=f"registry.json of source {source.name!r} ({source.url})")
     write_atomic(directory / "registry.json", response.body, mode=0o600)

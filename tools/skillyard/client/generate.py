@@ -95,6 +95,10 @@ def skill_md_from(payload: object) -> str:
         raise ValueError("the answer's message is empty")
     fenced = _FENCE.match(content)
     text = fenced.group(2) if fenced else content.strip()
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate is valid JSON but no file can hold it
+        raise ValueError("the answer's message is not valid Unicode text") from None
     return text.rstrip("\n") + "\n"
 
 
@@ -120,7 +124,7 @@ def ask(endpoint: Endpoint, description: str) -> str:
                           timeout=endpoint.timeout, deadline=endpoint.timeout, max_bytes=MAX_RESPONSE_BYTES)
     try:
         return skill_md_from(json.loads(response.body))
-    except ValueError as exc:  # JSONDecodeError is a ValueError
+    except (ValueError, RecursionError) as exc:  # JSONDecodeError is a ValueError; a nesting bomb recurses
         raise SkillyardError(f"{http.safe_url(endpoint.url)} did not answer like a chat-completions API ({exc})",
                              "Check generate.base_url (it should end before /chat/completions) and "
                              "generate.model.") from None

@@ -19,9 +19,8 @@ from skillyard.client import lockfile, store
 from skillyard.client import mcp as mcp_mod
 from skillyard.client.store import StagedFile
 from skillyard.errors import SkillyardError
+from skillyard.format.inputs import RENDERED_FILES as RENDERED  # the site renders the same files
 from skillyard.format.policy import INSTALL_TOLERATED_RULES
-
-RENDERED = ("SKILL.md", "skill.md")
 
 
 @dataclass

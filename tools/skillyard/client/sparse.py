@@ -235,12 +235,20 @@ def _plain(name: object) -> bool:
     return isinstance(name, str) and len(name) <= MAX_NAME and NAME_RE.match(name) is not None
 
 
+def _well_formed(state: dict) -> bool:
+    """Every part of a state file has the shape `refresh` reads (anything else: rebuilt from the registry)."""
+    shards, entries, etags = state.get("shards"), state.get("entries"), state.get("etags", {})
+    return (isinstance(shards, dict)
+            and all(isinstance(v, dict) and all(isinstance(x, str | None) for x in v.values()) for v in shards.values())
+            and isinstance(entries, dict) and all(_plain(n) and isinstance(d, str) for n, d in entries.items())
+            and isinstance(etags, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in etags.items())
+            and isinstance(state.get("root_url", ""), str))
+
+
 def load_state(directory: Path, registry_sha256: str, registry: dict | None) -> dict:
     try:
         state = json.loads((directory / STATE).read_text(encoding="utf-8"))
-        if isinstance(state, dict) and state.get("registry_sha256") == registry_sha256 and \
-                isinstance(state.get("shards"), dict) and isinstance(state.get("entries"), dict) and \
-                all(_plain(name) for name in state["entries"]):
+        if isinstance(state, dict) and state.get("registry_sha256") == registry_sha256 and _well_formed(state):
             return state
     except (OSError, ValueError, RecursionError):
         pass
@@ -258,12 +266,12 @@ def _anchored(header: dict, root_url: str) -> dict:
     return {**header, "repository": {**repository, "raw_url_template": absolute}}
 
 
-def refresh(config: Config, source: Source, response, cached) -> tuple[dict, dict]:
-    """Mirror the sparse index whose root `response` just brought; returns (registry, meta) after storing both."""
+def refresh(config: Config, source: Source, response, cached, root: dict) -> tuple[dict, dict]:
+    """Mirror the sparse index whose root `response` just brought (`root`: its parsed body, see `is_root`); returns
+    (registry, meta) after storing both."""
     from skillyard.format.schemas import check_document
 
     url = response.url or source.url
-    root = is_root(response.body)
     shard_hashes = check_root(source, url, root)
     directory = Path(config.cache_dir) / "registries" / source.name
     old_registry = None
@@ -302,7 +310,8 @@ def refresh(config: Config, source: Source, response, cached) -> tuple[dict, dic
     fresh = mirror.bootstrap({n: wanted[n] for n in to_fetch}) if len(to_fetch) > BOOTSTRAP_AT else {}
     rest = [n for n in to_fetch if n not in fresh]
     fetched = mirror.get_many([(entry_path(n), wanted[n]) for n in rest])
-    etags = {n: e for n, e in (state.get("etags") or {}).items() if n in wanted and n not in fresh}
+    refetched = set(to_fetch)  # an entry fetched again never keeps its old ETag, even if the new answer has none
+    etags = {n: e for n, e in (state.get("etags") or {}).items() if n in wanted and n not in refetched}
     etags.update({n: etag for n, (_, etag) in zip(rest, fetched, strict=True) if etag})
     fresh.update({n: parse_entry(source, mirror.url(entry_path(n)), n, body)
                   for n, (body, _) in zip(rest, fetched, strict=True)})

@@ -16,6 +16,7 @@ PLACEHOLDER = re.compile(r"\{\{\s*inputs\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
 # Characters a rendered file may have. A value is bounded, but repeated placeholders multiply it: a 1 MB file of
 # placeholders and a 64 KB default would be gigabytes. The check runs before the text is built.
 MAX_RENDERED = 4 * 1024 * 1024
+RENDERED_FILES = ("SKILL.md", "skill.md")  # the files whose `{{inputs.x}}` placeholders are filled; never scripts
 
 
 class RenderTooLarge(SkillyardError):

@@ -66,5 +66,5 @@ def sparse_files(registry: dict) -> dict[str, bytes]:
         root_shards[key] = short_hash(data)
     header = {key: registry[key] for key in HEADER_KEYS if key in registry}
     files["index.json"] = _bytes({"schema_version": SCHEMA_VERSION, "kind": "skillyard-sparse-index",
-                                  "skills": len(registry.get("skills", [])), **header, "shards": root_shards})
+                                  "skills": sum(map(len, shards.values())), **header, "shards": root_shards})
     return dict(sorted(files.items()))

@@ -137,9 +137,7 @@ def permissions_to_security(permissions: object, security: object, file: str) ->
         if key == "network":
             for name, item in _network(value, file).items():
                 put(name, item, key)
-            if value is True:
-                notes.append("`permissions.network: true` let the skill reach any host; `security.network` is now "
-                             "\"allowlist\" with no hosts: list the ones it needs under `security.network_allowlist`.")
+
         elif key == "filesystem":
             put("filesystem", _filesystem(value, file), key)
         elif key in ("hosts", "allowlist", "network_allowlist"):
@@ -154,6 +152,9 @@ def permissions_to_security(permissions: object, security: object, file: str) ->
                 f"{file}: `permissions.{key}` has no place in design 004's `security` (timeout_ms, memory_mb, "
                 "network, network_allowlist, filesystem, environment).",
                 f"Delete `permissions.{key}` or move what it means into `security` by hand. Nothing was changed.")
+    if permissions.get("network") is True and "network_allowlist" not in converted:
+        notes.append("`permissions.network: true` let the skill reach any host; `security.network` is now "
+                     "\"allowlist\" with no hosts: list the ones it needs under `security.network_allowlist`.")
     merged = dict(security or {})
     for key, value in converted.items():
         if key in merged and merged[key] != value:

@@ -23,6 +23,7 @@ import hashlib
 import json
 import os
 import re
+import stat
 import time
 import unicodedata
 from dataclasses import asdict, dataclass, field
@@ -264,10 +265,6 @@ def _read_skill(folder: str, skill_md: str, root: Root, broken: list, watched: d
         broken.append({"path": skill_md, "reason": f"{refused[0].rule}: {refused[0].message}"})
         return None
     data = fm.data if isinstance(fm.data, dict) else {}
-    hidden = _escaped_hidden(data)
-    if hidden:
-        broken.append({"path": skill_md, "reason": hidden})
-        return None
     name, description, diagnostics, problem = _identity(data, lenient)
     if problem:
         broken.append({"path": skill_md, "reason": problem})
@@ -277,16 +274,6 @@ def _read_skill(folder: str, skill_md: str, root: Root, broken: list, watched: d
                  folder=os.path.abspath(folder), source=root.source, root=root.path, priority=root.priority,
                  mtime_ns=st.st_mtime_ns, model_invocable=data.get("disable-model-invocation") is not True,
                  controls=_controls(data), meta=meta, diagnostics=diagnostics)
-
-
-def _escaped_hidden(data: dict) -> str | None:
-    """The raw-text checks see `\\u200b` or `\\x07` only as escapes; the values they become must pass too."""
-    for path, value in safety.iter_strings(data):
-        if safety.CONTROL.search(value):
-            return f"control-character: `{path}` holds a control character (written as an escape)"
-        if not value.isascii() and safety.INVISIBLE.search(value):
-            return f"invisible-unicode: `{path}` holds an invisible character (written as an escape)"
-    return None
 
 
 def slugify(name: str) -> str:
@@ -345,11 +332,12 @@ def _manifest(folder: str, watched: dict) -> dict:
         watched[path] = -1
         return {}
     watched[path] = st.st_mtime_ns
-    if st.st_size > MAX_SKILL_YAML:
+    if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_SKILL_YAML:  # a FIFO named skill.yaml would block a read
         return {}
     try:
         with open(path, encoding="utf-8") as handle:
-            data = parse_manifest(handle.read())[0]
+            text = handle.read(MAX_SKILL_YAML + 1)
+        data = parse_manifest(text)[0] if len(text) <= MAX_SKILL_YAML else None
     except (OSError, UnicodeDecodeError):
         return {}
     return data if isinstance(data, dict) else {}

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from skillyard.runtime import cache, files, permissions, prompt, tooldefs
-from skillyard.runtime.approvals import Approvals
+from skillyard.runtime.approvals import Approvals, ApprovalsError
 from skillyard.runtime.discovery import Discovery, Root, Skill, default_roots
 from skillyard.runtime.files import SkillFileError, read_in
 
@@ -116,7 +116,7 @@ class SkillRuntime:
         path = arguments.get("file_path", arguments.get("path"))
         try:
             return self.tool_result(skill, path)
-        except SkillFileError as exc:
+        except (SkillFileError, ApprovalsError) as exc:  # a damaged approvals file is an answer, not a traceback
             return f"error: {exc}"
 
 

@@ -17,6 +17,7 @@ import html
 import json
 import logging
 import os
+import re
 import shutil
 import tempfile
 import time
@@ -361,13 +362,19 @@ def run_mkdocs(config: Path, docs: Path, site_dir: Path, epoch: int, site_url: s
     return collect.messages
 
 
+_PLAIN_URL = re.compile(r"https?://[^\s\"'<>`\\]+")
+
+
 def registry_settings(registry: dict) -> dict:
-    """The default config names no registry: take its name, description and homepage from registry.json."""
-    settings = {"site_name": registry["name"]}
+    """The default config names no registry: take its name, description and homepage from registry.json. mkdocs
+    puts these into every page's head and header without escaping, so they are escaped here (they come from the
+    registry, not from a maintainer's mkdocs.yml), and the homepage is used only when it is a plain http(s) URL."""
+    settings = {"site_name": html.escape(str(registry["name"]), quote=True)}
     if registry.get("description"):
-        settings["site_description"] = registry["description"]
-    if str(registry.get("homepage", "")).startswith(("https://", "http://")):
-        settings["site_url"] = registry["homepage"]
+        settings["site_description"] = html.escape(str(registry["description"]), quote=True)
+    homepage = registry.get("homepage")
+    if isinstance(homepage, str) and _PLAIN_URL.fullmatch(homepage):
+        settings["site_url"] = homepage
     return settings
 
 

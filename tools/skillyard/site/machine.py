@@ -18,7 +18,7 @@ import shutil
 from pathlib import Path
 
 from skillyard.errors import SkillyardError
-from skillyard.format.inputs import RenderTooLarge, defaults, render_bytes
+from skillyard.format.inputs import RENDERED_FILES, RenderTooLarge, defaults, render_bytes
 from skillyard.format.paths import path_problem
 from skillyard.registry.compile import dumps, index_document
 from skillyard.site import publish
@@ -75,11 +75,15 @@ def read_skill_files(skill: dict, root: Path) -> dict[str, bytes]:
 
 
 def rendered_with_defaults(skill: dict, files: dict[str, bytes]) -> dict[str, bytes]:
-    """The verified files with `{{inputs.x}}` filled from each input's default; files that are not UTF-8 text (and
-    placeholders of inputs without a default) stay as they are. Raises RenderTooLarge past the render bound."""
+    """The verified files with `{{inputs.x}}` filled from each input's default in the files `skill install` renders
+    (SKILL.md; never a script, whose `${{ inputs.x }}` is not ours); other files, text that is not UTF-8 and
+    placeholders of inputs without a default stay as they are. Raises RenderTooLarge past the render bound."""
     values = defaults(skill.get("inputs"))
     out = {}
     for rel, data in files.items():
+        if rel not in RENDERED_FILES:
+            out[rel] = data
+            continue
         try:
             out[rel] = render_bytes(data, values)
         except UnicodeDecodeError:

@@ -13,6 +13,8 @@ from skillyard.site.csp import add_policy
 
 def on_page_markdown(markdown, page, config, files):
     if page.meta.get("skillyard_html") is True:
+        if hasattr(page, "skillyard_html"):  # already stashed (a registry still names a copy of these hooks)
+            return ""
         page.skillyard_html = markdown
         return ""
     return markdown
