@@ -9,6 +9,7 @@ if any write fails.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -248,16 +249,31 @@ def _write_tree(root: Path, files: dict[str, bytes]) -> None:
 
 
 def _write_new(target: Path, files: dict[str, bytes]) -> WriteResult:
+    """The name is claimed first with mkdir (which fails on anything already there, a symlink included), and the
+    finished tree is renamed over that empty folder of ours: a folder, file or link another program makes at the
+    name meanwhile is never replaced (checking then renaming would replace one made between the two steps)."""
     staging = Path(tempfile.mkdtemp(prefix=".init-registry-", dir=target.parent))  # short: any DIR name fits
+    claimed = False
     try:
         _write_tree(staging, files)
         staging.chmod(0o777 & ~_umask())
-        if os.path.lexists(target):  # made meanwhile by someone else: theirs, never replaced
+        try:
+            os.mkdir(target, 0o700)
+        except FileExistsError:
             raise UsageError(f"{target}: was created meanwhile by another program; nothing was written",
-                             "Run the command again with a new folder name.")
-        os.rename(staging, target)
+                             "Run the command again with a new folder name.") from None
+        claimed = True
+        try:
+            os.rename(staging, target)  # replaces only an empty folder; ours, unless someone filled it meanwhile
+        except OSError as exc:
+            raise UsageError(f"{target}: was changed by another program while being created ({exc.strerror}); "
+                             "nothing was written", "Run the command again with a new folder name.") from None
+        claimed = False
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
+        if claimed:
+            with contextlib.suppress(OSError):
+                os.rmdir(target)  # only while still empty: never someone else's files
         raise
     return WriteResult(written=list(files), kept=[])
 
@@ -280,6 +296,9 @@ def _write_into(target: Path, files: dict[str, bytes]) -> WriteResult:
                 raise UsageError(f"{step}: is a symlink or a file where a folder is needed; nothing was written",
                                  "Move it away, or choose a new folder.")
         path = target / rel
+        if path.is_dir() and not path.is_symlink():
+            raise UsageError(f"{path}: is a folder where the registry's file {rel} goes; nothing was written",
+                             "Move the folder away, or choose a new folder.")
         if os.path.lexists(path):
             kept.append(rel)
         else:
