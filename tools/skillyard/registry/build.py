@@ -10,7 +10,7 @@ from pathlib import Path
 from skillyard.errors import SkillyardError
 from skillyard.format.findings import Finding, error
 from skillyard.fsutil import write_atomic
-from skillyard.registry import gitlog
+from skillyard.registry import dirsig, gitlog
 from skillyard.registry.cache import CACHE_FILE, SkillCache
 from skillyard.registry.checked import CheckedSkill
 from skillyard.registry.compile import (
@@ -22,9 +22,10 @@ from skillyard.registry.compile import (
 )
 from skillyard.registry.config import RegistryConfig, load_registry_config
 from skillyard.registry.load import check_folders
-from skillyard.registry.scan import SKILL_MARKERS, find_skill_folders, is_skill_folder
+from skillyard.registry.scan import find_skill_folders, is_skill_folder
 
-HISTORY_CACHE = ".skillyard-cache/history.json"
+CACHE_DIR = ".skillyard-cache"
+HISTORY_CACHE = f"{CACHE_DIR}/history.json"
 
 
 @dataclass
@@ -149,18 +150,18 @@ def build_registry(root: str | Path = ".", *, mode: str | None = None, skip_inva
     caching = use_cache and not os.environ.get("CI")  # CI never trusts a cache a pull request could plant
     head = gitlog.head_commit(root)
     top = gitlog.repo_toplevel(root) if head else None
-    skills_rel = os.path.relpath(os.path.realpath(config.skills_dir), os.path.realpath(top)) if top else None
+    skills_rel = _skills_rel(root, config, top)
     status = None
     if caching and skills_rel is not None and (root / CACHE_FILE).is_file():
-        status = gitlog.StatusScan(top, skills_rel)  # runs while the cache loads
+        status = gitlog.StatusScan(top, skills_rel, untracked=False)  # runs while the cache loads
     prefetched: tuple[set[str], dict] | None = None
     try:
         cache = SkillCache(root, policy) if caching else None
         if status is not None and cache is not None and cache.rows:
-            # While git scans the working tree: decode the cache and bring the history up to HEAD.
+            # While git compares the tracked files: decode the cache and bring the history up to HEAD.
             cache.preload()
             prefetched = set(cache.rows), history(root, list(cache.rows), head=head, top=top, use_cache=caching)
-        folders, fresh, dirty = _plan(root, config, cache, top=top, skills_rel=skills_rel, status=status)
+        folders, fresh, dirty, stamps = _plan(root, config, cache, top=top, skills_rel=skills_rel, status=status)
     finally:
         if status is not None:
             status.finish()
@@ -168,6 +169,8 @@ def build_registry(root: str | Path = ".", *, mode: str | None = None, skip_inva
     checked = check_folders(folders, policy, cache=cache, fresh=fresh, head=head, dirty=dirty, progress=progress)
     if progress:
         progress.close()
+    if cache is not None and stamps is not None:
+        cache.store_stamps(stamps[0], replace_all=stamps[1])
     add_duplicate_findings(checked)
     invalid = [c for c in checked if not c.valid]
     if invalid and not skip_invalid:
@@ -185,40 +188,84 @@ def build_registry(root: str | Path = ".", *, mode: str | None = None, skip_inva
     return BuildResult(checked, render_outputs(header, valid, git_history, agents_md=current), len(valid))
 
 
-def _plan(root: Path, config: RegistryConfig, cache: SkillCache | None, *, top: Path | None,
-          skills_rel: str | None, status: gitlog.StatusScan | None):
-    """Which folders to check and which of them git says changed since the cached build.
+def _skills_rel(root: Path, config: RegistryConfig, top: Path | None) -> str | None:
+    """The skills folder's path in the repository, when git can tell what changed in it: inside both the registry
+    root and the repository, below its top (None otherwise: the build then compares file signatures)."""
+    if top is None:
+        return None
+    skills = os.path.realpath(config.skills_dir)
+    rel = os.path.relpath(skills, os.path.realpath(top))
+    if rel == "." or rel.startswith("..") or os.path.relpath(skills, os.path.realpath(root)).startswith(".."):
+        return None
+    return Path(rel).as_posix()
 
-    Returns (folders, fresh or None, dirty folders). With no usable cache or git, every folder is listed from disk
-    and `fresh` is None (the cache then falls back to file signatures).
+
+STATUS_FOLDERS_LIMIT = 200  # beyond this many changed folders, one status of the whole skills folder is cheaper
+
+Plan = tuple[list[tuple[str, str]], "set[str] | None", set[str], "tuple[dict[str, dict[str, int]], bool] | None"]
+
+
+def _plan(root: Path, config: RegistryConfig, cache: SkillCache | None, *, top: Path | None,
+          skills_rel: str | None, status: gitlog.StatusScan | None) -> Plan:
+    """Which folders to check, which of them changed since the cached build, and what to remember for the next one.
+
+    Returns (folders, fresh or None, dirty folders, (folder stamps by skill, replace all) or None). A folder is fresh
+    when git says its tracked files changed (since the cached HEAD or in the working tree), when one of its folders'
+    stamps moved (a file added, removed or renamed: `dirsig.py`), or when it was dirty last time (it holds untracked,
+    ignored or modified files). With no usable cache or git, every folder is listed from disk and `fresh` is None (the
+    cache then falls back to file signatures).
     """
-    if cache is None or top is None or skills_rel is None or not cache.head or not cache.folders:
-        return collect(root, config), None, set()
-    changes = gitlog.changed_since(top, cache.head, skills_rel, status=status)
-    if changes is None:
-        return collect(root, config), None, set()
-    changed, dirty_paths = changes
-    known = set(cache.folders)
-    layout_changed = False
-    for path in changed:
-        if path.endswith("/") and gitlog.owner_folder(path + "x", known) is None:
-            layout_changed = True  # a whole ignored folder outside every known skill: it may hold skills
-            break
-        if path.rsplit("/", 1)[-1] in SKILL_MARKERS:
-            folder = path.rsplit("/", 1)[0]
-            if is_skill_folder(top / folder) != (folder in known):
-                layout_changed = True
-                break
-    # The cache must never outlive a folder: a deleted untracked (or ignored) skill leaves no trace in git, so every
-    # cached folder is looked at (one stat each, ~35 ms for 10,000 skills) and any that is gone forces a full scan.
+    if cache is None or top is None or skills_rel is None:
+        return collect(root, config), None, set(), None
     top_str = str(top)
-    if not layout_changed and not all(is_skill_folder(f"{top_str}/{rel}") for rel in known):  # strings: no Path each
-        layout_changed = True
-    folders = collect(root, config) if layout_changed else [(f"{top_str}/{rel}", rel) for rel in cache.folders]
+    racy = dirsig.scan_start(str(root / CACHE_DIR))
+    known = set(cache.rows)
+    owners = {folder: skill for folder, skill, _ in cache.stamps}
+    complete = bool(cache.head and known and "" in owners.values() and known <= set(owners.values()))
+    changes = gitlog.changed_since(top, cache.head, skills_rel, status=status) if complete else None
+    if changes is None or not (set(owners.values()) - {""}) <= known:
+        return _full_plan(root, config, top, skills_rel, racy)
+    changed, tracked_dirty = changes
+    fresh = {owner for path in changed if (owner := gitlog.owner_folder(path, known))} | (cache.dirty & known)
+    layout_changed = False
+    for folder in dirsig.changed(top_str, [(folder, stamp) for folder, _, stamp in cache.stamps]):
+        if owners[folder]:
+            fresh.add(owners[folder])
+        else:
+            layout_changed = True  # a folder outside every skill: skills may have come or gone
+    if any(not is_skill_folder(f"{top_str}/{rel}") for rel in fresh):
+        layout_changed = True  # a skill lost its SKILL.md (and skill.yaml)
+    folders = collect(root, config) if layout_changed else [(f"{top_str}/{rel}", rel) for rel in sorted(known)]
     names = {rel for _, rel in folders}
-    fresh = {owner for path in changed if (owner := gitlog.owner_folder(path, names))} | (cache.dirty & names)
-    dirty = {owner for path in dirty_paths if (owner := gitlog.owner_folder(path, names))}
-    return folders, fresh, dirty
+    fresh = (fresh & names) | (names - known)
+    stamps = {rel: dirsig.skill_dirs(top_str, rel, racy) for rel in fresh}  # before the check reads them
+    stamps.update({rel: {} for rel in known - names})
+    if layout_changed:
+        stamps[""] = dirsig.layout_dirs(top_str, skills_rel, names, racy)
+    loose: set[str] | None = set()
+    if fresh:  # which changed folders hold files git does not track (re-checked on every build while they do)
+        loose = gitlog.StatusScan(top, sorted(fresh) if len(fresh) <= STATUS_FOLDERS_LIMIT else skills_rel).dirty_paths()
+    if loose is None:
+        return _full_plan(root, config, top, skills_rel, racy)
+    dirty = {owner for path in tracked_dirty | loose if (owner := gitlog.owner_folder(path, names))}
+    return folders, fresh, dirty, (stamps, False)
+
+
+def _full_plan(root: Path, config: RegistryConfig, top: Path, skills_rel: str, racy: int) -> Plan:
+    """Every folder from disk (the cache compares file signatures), with every folder stamp and, from one full
+    `git status`, the folders that hold untracked, ignored or modified files."""
+    status = gitlog.StatusScan(top, skills_rel)
+    try:
+        folders = collect(root, config)
+        names = {rel for _, rel in folders}
+        top_str = str(top)
+        stamps = {rel: dirsig.skill_dirs(top_str, rel, racy) for rel in names}
+        stamps[""] = dirsig.layout_dirs(top_str, skills_rel, names, racy)
+    finally:
+        paths = status.dirty_paths()
+    if paths is None:
+        return folders, None, set(), None
+    return folders, None, {owner for path in paths if (owner := gitlog.owner_folder(path, names))}, (stamps, True)
 
 
 AGENTS_MD_HEADER = ("# Agent instructions\n\nThis repository is a Skillyard skill registry. The list below is generated "

@@ -26,7 +26,7 @@ from skillyard.fsutil import write_atomic
 from skillyard.registry.checked import CheckedSkill
 
 CACHE_FILE = ".skillyard-cache/skills.sqlite"
-CACHE_FORMAT = 4  # bump when what a cache item holds changes
+CACHE_FORMAT = 5  # bump when what a cache item holds changes
 
 
 def signature(folder: str) -> list:
@@ -121,11 +121,12 @@ class SkillCache:
         self.head: str | None = None
         self.dirty: set[str] = set()
         self.rows: dict[str, tuple] = {}
+        self.stamps: list[tuple[str, str, int]] = []  # (folder, its skill or '' for the layout, ctime): dirsig.py
         self._converted: dict[str, CheckedSkill] = {}
         try:
             self._load()
         except (sqlite3.Error, ValueError, TypeError):
-            self.head, self.dirty, self.rows = None, set(), {}
+            self.head, self.dirty, self.rows, self.stamps = None, set(), {}, []
             self._discard()
 
     @property
@@ -152,6 +153,10 @@ class SkillCache:
             self.dirty = set(json.loads(meta.get("dirty") or "[]"))
             self.rows = {row[0]: row[1:] for row in db.execute(
                 "SELECT path, sig, name, version, line, index_line, plugin_line, agents_line, findings FROM skills")}
+            with contextlib.suppress(sqlite3.OperationalError):  # no such table: the build never stored stamps
+                self.stamps = db.execute("SELECT dir, skill, stamp FROM dirs").fetchall()
+            if not all(type(stamp) is int for _, _, stamp in self.stamps):
+                raise ValueError("damaged cache: a folder stamp is not a number")
         finally:
             db.close()
 
@@ -197,6 +202,7 @@ class SkillCache:
             stored_key = db.execute("SELECT value FROM meta WHERE key = 'key'").fetchone()
             if stored_key is None or stored_key[0] != self.key:  # another tool version or policy: start over
                 db.execute("DROP TABLE IF EXISTS skills")
+                db.execute("DROP TABLE IF EXISTS dirs")
                 changed = set(results)
             db.execute("CREATE TABLE IF NOT EXISTS skills (path TEXT PRIMARY KEY, sig TEXT, name TEXT, version TEXT, "
                        "line TEXT, index_line TEXT, plugin_line TEXT, agents_line TEXT, findings TEXT)")
@@ -213,6 +219,38 @@ class SkillCache:
             raise
         finally:
             db.close()
+
+
+    def store_stamps(self, stamps: dict[str, dict[str, int]], *, replace_all: bool) -> None:
+        """Record folder stamps by skill ('' for the layout), replacing each named skill's; `replace_all` forgets the
+        rest. Written only beside rows of this same key (another key's rows were dropped by `store`)."""
+        if self.key is None or not self.path.is_file():
+            return
+        try:
+            db = self._connect()
+            try:
+                db.execute("BEGIN IMMEDIATE")
+                stored_key = db.execute("SELECT value FROM meta WHERE key = 'key'").fetchone()
+                if stored_key is None or stored_key[0] != self.key:
+                    db.execute("ROLLBACK")
+                    return
+                db.execute("CREATE TABLE IF NOT EXISTS dirs (dir TEXT PRIMARY KEY, skill TEXT, stamp INTEGER)")
+                db.execute("CREATE INDEX IF NOT EXISTS dirs_skill ON dirs (skill)")
+                if replace_all:
+                    db.execute("DELETE FROM dirs")
+                else:
+                    db.executemany("DELETE FROM dirs WHERE skill = ?", [(skill,) for skill in sorted(stamps)])
+                db.executemany("INSERT OR REPLACE INTO dirs VALUES (?, ?, ?)",
+                               [(rel, skill, stamp) for skill in sorted(stamps) for rel, stamp in stamps[skill].items()])
+                db.execute("COMMIT")
+            except BaseException:
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+                raise
+            finally:
+                db.close()
+        except sqlite3.Error:
+            self._discard()
 
 
 def _to_row(skill: CheckedSkill, sig: str | None) -> tuple:

@@ -1,0 +1,97 @@
+"""Folder change stamps for the incremental build: the ctime of every folder below the skills folder.
+
+Adding, removing or renaming an entry anywhere changes its folder's ctime, so one `lstat` per folder finds new
+untracked files and skills, deleted ones and renames without `git status` walking every folder for untracked and
+ignored files (0.8 s at 20,000 skills). In-place edits of tracked files are git's (`git status -uno`); folders holding
+untracked or ignored files are re-checked on every build, as before.
+
+ctime, not mtime: no tool can set it back. A stamp at or after the moment the scan starts is "racy" (a change in the
+same clock tick would leave it equal) and is stored as -1, which never matches: that folder is looked at again.
+"""
+
+from __future__ import annotations
+
+import os
+
+from skillyard.format.paths import MAX_DEPTH
+
+UNKNOWN = -1  # a stamp that never matches: racy, unreadable, or a folder too large to watch
+MAX_FOLDERS_PER_SKILL = 5000  # a skill with more folders is always re-checked (its walk stays bounded)
+
+
+def scan_start(cache_dir: str) -> int:
+    """The file system's "now" (ctime of a file written now): stamps at or after it are racy."""
+    os.makedirs(cache_dir, exist_ok=True)
+    path = os.path.join(cache_dir, "scan-stamp")
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write("the incremental build's clock\n")
+    return os.lstat(path).st_ctime_ns
+
+
+def _stamp(path: str, racy: int) -> int:
+    try:
+        ctime = os.lstat(path).st_ctime_ns
+    except OSError:
+        return UNKNOWN
+    return UNKNOWN if ctime >= racy else ctime
+
+
+def skill_dirs(top: str, skill: str, racy: int) -> dict[str, int]:
+    """Every folder inside the skill folder `skill` (repository-relative; links never followed), by repository-relative
+    path, with its stamp. Deeper than the package walk reads, and never more than MAX_FOLDERS_PER_SKILL (then only
+    the folder itself, as UNKNOWN: it is re-checked on every build)."""
+    folder = f"{top}/{skill}"
+    out = {skill: _stamp(folder, racy)}
+    stack = [(skill, folder, 0)]
+    while stack:
+        rel, directory, depth = stack.pop()
+        try:
+            with os.scandir(directory) as entries:
+                subdirs = [entry.name for entry in entries if entry.is_dir(follow_symlinks=False)]
+        except OSError:
+            out[rel] = UNKNOWN
+            continue
+        for name in subdirs:
+            child, path = f"{rel}/{name}", f"{directory}/{name}"
+            out[child] = _stamp(path, racy)
+            if depth + 1 <= MAX_DEPTH:
+                stack.append((child, path, depth + 1))
+        if len(out) > MAX_FOLDERS_PER_SKILL:
+            return {skill: UNKNOWN}
+    return out
+
+
+def layout_dirs(top: str, skills_rel: str, skills: set[str], racy: int) -> dict[str, int]:
+    """The folders the skill scan (`scan.find_skill_folders`) may enter: every folder under the skills folder
+    (`skills_rel`, repository-relative) outside the skill folders. Hidden folders and `__pycache__` are never entered
+    by the scan, so a change inside them cannot add or remove a skill; their own appearance changes their parent's
+    stamp."""
+    out: dict[str, int] = {}
+    if skills_rel in skills:
+        return out
+    out[skills_rel] = _stamp(f"{top}/{skills_rel}", racy)
+    stack = [(skills_rel, f"{top}/{skills_rel}", 0)]
+    while stack:
+        rel, directory, depth = stack.pop()
+        try:
+            with os.scandir(directory) as entries:
+                subdirs = [entry.name for entry in entries if entry.is_dir(follow_symlinks=False)]
+        except OSError:
+            out[rel] = UNKNOWN
+            continue
+        for name in subdirs:
+            child = f"{rel}/{name}"
+            if child in skills or name.startswith(".") or name == "__pycache__" or depth + 1 >= MAX_DEPTH:
+                continue
+            out[child] = _stamp(f"{directory}/{name}", racy)
+            stack.append((child, f"{directory}/{name}", depth + 1))
+    return out
+
+
+def changed(top: str, stamps: list[tuple[str, int]]) -> list[str]:
+    """The repository-relative folders whose stamp differs now: changed, gone, unreadable, or racy when stored."""
+    try:
+        now = [os.lstat(f"{top}/{rel}").st_ctime_ns for rel, _ in stamps]  # the common case: one C-level loop
+    except OSError:
+        now = [_stamp(f"{top}/{rel}", 1 << 62) for rel, _ in stamps]
+    return [rel for (rel, old), new in zip(stamps, now, strict=True) if old != new or old == UNKNOWN]
