@@ -1,0 +1,108 @@
+"""The incremental build (`git status -uno` + folder stamps, `registry/dirsig.py`) always gives a fresh build's bytes."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sqlite3
+
+import pytest
+
+from skillyard.registry import dirsig
+from skillyard.registry.build import build_registry
+from skillyard.registry.cache import CACHE_FILE
+
+from .conftest import git
+
+
+@pytest.fixture
+def warm(repo, tmp_path, monkeypatch):
+    """A committed registry of three skills (one with an ignored file) whose cache knows HEAD."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user-cache"))
+    for name in ("alpha", "beta", "gamma"):
+        repo.add_skill(name)
+    repo.write("skills/beta/scripts/run.py", "print('beta')\n")
+    repo.write(".gitignore", "*.log\n")
+    repo.write("skills/gamma/notes.log", "ignored, but published\n")
+    repo.commit()
+    build_registry(repo.root)
+    return repo
+
+
+def _same_as_fresh(repo):
+    cached = build_registry(repo.root)
+    fresh = build_registry(repo.root, use_cache=False)
+    assert [(c.path, c.valid) for c in cached.checked] == [(c.path, c.valid) for c in fresh.checked]
+    assert cached.outputs == fresh.outputs
+    return cached.outputs
+
+
+def _edit_in_place(path, text):
+    """Rewrite a file's bytes without touching its folder (no new entry, no rename)."""
+    with open(path, "r+", encoding="utf-8") as handle:
+        handle.truncate(0)
+        handle.write(text)
+
+
+CHANGES = {
+    "untracked file in a subfolder": lambda r: r.write("skills/beta/scripts/extra.py", "print(1)\n"),
+    "untracked subfolder": lambda r: r.write("skills/alpha/references/new/deep.md", "# Deep\n"),
+    "ignored file edited in place": lambda r: _edit_in_place(r.root / "skills/gamma/notes.log", "changed\n"),
+    "tracked file edited in place": lambda r: _edit_in_place(r.root / "skills/beta/scripts/run.py", "print(2)\n"),
+    "file removed": lambda r: (r.root / "skills/beta/scripts/run.py").unlink(),
+    "file renamed": lambda r: os.rename(r.root / "skills/beta/scripts/run.py", r.root / "skills/beta/scripts/go.py"),
+    "untracked skill in a new group": lambda r: r.add_skill("delta", group="more/"),
+    "skill renamed": lambda r: shutil.move(r.root / "skills/alpha", r.root / "skills/group/alpha"),
+    "skill removed": lambda r: shutil.rmtree(r.root / "skills/alpha"),
+    "config changed": lambda r: r.write("pyproject.toml", (r.root / "pyproject.toml").read_text().replace(
+        "A registry for tests.", "Another description.")),
+}
+
+
+@pytest.mark.parametrize("change", sorted(CHANGES))
+def test_incremental_equals_fresh_after_each_kind_of_change(warm, change):
+    before = _same_as_fresh(warm)
+    CHANGES[change](warm)
+    after = _same_as_fresh(warm)
+    assert after != before  # the change was seen
+    assert _same_as_fresh(warm) == after  # and the next build, from the cache it stored, agrees
+    warm.commit()
+    assert _same_as_fresh(warm) == _same_as_fresh(warm)
+
+
+def test_a_commit_that_changes_only_dates_and_ids(warm):
+    before = _same_as_fresh(warm)
+    git(warm.root, "commit", "-q", "--amend", "--no-edit", "--reset-author", date="2026-06-01T00:00:00+00:00")
+    after = _same_as_fresh(warm)
+    assert after["registry.json"] != before["registry.json"] and "2026-06-01T00:00:00Z" in after["registry.json"]
+
+
+def test_an_edit_after_the_build_is_seen_even_within_one_clock_tick(warm):
+    """A folder stamped at or after the scan began is stored as unknown, so it is looked at again."""
+    warm.write("skills/alpha/references/a.md", "# A\n")
+    _same_as_fresh(warm)
+    warm.write("skills/alpha/references/b.md", "# B\n")  # possibly the same tick as the last stamp
+    assert "references/b.md" in _same_as_fresh(warm)["registry.json"]
+
+
+def test_racy_stamps_are_unknown(tmp_path):
+    folder = tmp_path / "skill"
+    (folder / "scripts").mkdir(parents=True)
+    start = dirsig.scan_start(str(tmp_path / "cache"))
+    stamps = dirsig.skill_dirs(str(tmp_path), "skill", start)
+    assert set(stamps) == {"skill", "skill/scripts"}
+    later = dirsig.skill_dirs(str(tmp_path), "skill", 0)  # a scan that began before the epoch: every stamp racy
+    assert set(later.values()) == {dirsig.UNKNOWN}
+    assert dirsig.changed(str(tmp_path), [("skill", dirsig.UNKNOWN), ("gone", 5)]) == ["skill", "gone"]
+
+
+@pytest.mark.parametrize("damage", ["UPDATE dirs SET stamp = 'x'", "DELETE FROM dirs WHERE skill = ''",
+                                    "DELETE FROM dirs WHERE skill = 'skills/beta'", "DROP TABLE dirs",
+                                    "UPDATE dirs SET skill = 'skills/nowhere' WHERE skill = 'skills/beta'"])
+def test_damaged_folder_stamps_mean_a_full_scan_with_the_same_bytes(warm, damage):
+    fresh = build_registry(warm.root, use_cache=False).outputs
+    with sqlite3.connect(warm.root / CACHE_FILE) as db:
+        db.execute(damage)
+    db.close()
+    warm.write("skills/beta/scripts/extra.py", "print(1)\n")
+    assert build_registry(warm.root).outputs == build_registry(warm.root, use_cache=False).outputs != fresh
