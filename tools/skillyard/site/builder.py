@@ -395,7 +395,7 @@ def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | Non
     notes: list[str] = []
     bodies = read_bodies(registry, root, notes)
     well_known = work_dir / "well-known"
-    served = machine.stage_well_known(registry, root, well_known, notes)
+    served = machine.stage_well_known(registry, root, well_known, notes, reuse=use_cache)
     timings["read"] = time.perf_counter() - start
 
     mark = time.perf_counter()

@@ -21,7 +21,7 @@ from skillyard.errors import SkillyardError
 from skillyard.format.inputs import RENDERED_FILES, RenderTooLarge, defaults, render_bytes
 from skillyard.format.paths import path_problem
 from skillyard.registry.compile import dumps, index_document
-from skillyard.site import publish
+from skillyard.site import publish, staged
 from skillyard.site.model import WELL_KNOWN
 
 
@@ -91,17 +91,25 @@ def rendered_with_defaults(skill: dict, files: dict[str, bytes]) -> dict[str, by
     return out
 
 
-def stage_well_known(registry: dict, root: Path, folder: Path, notes: list[str]) -> set[str]:
-    """Copy each publishable skill whole into `folder/<name>/` (emptied first); returns the names copied and adds
-    a note for every skill left out (why, and how to get it instead)."""
-    if folder.exists():
+def stage_well_known(registry: dict, root: Path, folder: Path, notes: list[str], reuse: bool = False) -> set[str]:
+    """Copy each publishable skill whole into `folder/<name>/`; returns the names copied and adds a note for every
+    skill left out (why, and how to get it instead). `reuse`: keep a skill's copy from the build before when
+    `staged.Manifest` proves it is what copying again would write (else the folder is emptied first)."""
+    manifest = staged.Manifest(folder.with_name(folder.name + ".json"), reuse)
+    if folder.exists() and not reuse:
         shutil.rmtree(folder)
-    folder.mkdir(parents=True)
+    folder.mkdir(parents=True, exist_ok=True)
     published: set[str] = set()
     for skill in registry["skills"]:
         problems = publish.skill_problems(skill)
+        target = folder / skill["name"]
         if not problems:
             try:
+                source = skill_folder(skill, root)
+                if manifest.reusable(skill, source, target):
+                    published.add(skill["name"])
+                    continue
+                checked_ns = staged.now_ns()
                 files = rendered_with_defaults(skill, read_skill_files(skill, root))
             except publish.UnreadableFile as exc:
                 problems = [str(exc)]
@@ -113,12 +121,26 @@ def stage_well_known(registry: dict, root: Path, folder: Path, notes: list[str])
                          f"at the pinned commit; `skill install {skill['name']}` works): "
                          + "; ".join(problems[:3]) + more)
             continue
+        if os.path.lexists(target):  # never write into a copy: the last output may hold a link to it
+            _remove(target)
         for rel, data in files.items():
-            target = folder / skill["name"] / rel
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(data)
+            path = target / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(data)
+        manifest.record(skill, source, target, checked_ns)
         published.add(skill["name"])
+    for entry in os.scandir(folder):  # copies of skills no longer served
+        if entry.name not in published:
+            _remove(Path(entry.path))
+    manifest.save()
     return published
+
+
+def _remove(path: Path) -> None:
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path)
+    else:
+        path.unlink()
 
 
 def write_machine_files(registry: dict, registry_bytes: bytes, index_bytes: bytes | None, staged: Path,
@@ -129,10 +151,25 @@ def write_machine_files(registry: dict, registry_bytes: bytes, index_bytes: byte
         index_bytes = dumps(index_document(registry)).encode("utf-8")
     (out / "index.json").write_bytes(index_bytes)
     write_sparse_index(registry, out / "sparse")
-    (out / WELL_KNOWN).parent.mkdir(parents=True, exist_ok=True)
-    shutil.move(staged, out / WELL_KNOWN)
+    link_well_known(registry, staged, published, out / WELL_KNOWN)
     (out / WELL_KNOWN / "index.json").write_bytes(dump(well_known_index(registry, published)))
     (out / ".nojekyll").write_bytes(b"")  # GitHub Pages: serve dot-folders such as .well-known as they are
+
+
+def link_well_known(registry: dict, staged_folder: Path, published: set[str], target: Path) -> None:
+    """The files each published skill lists, linked from the staged copies (which stay for the next build): only
+    listed files, so nothing else that lands in the work folder is ever published."""
+    target.mkdir(parents=True, exist_ok=True)
+    for skill in registry["skills"]:
+        if skill["name"] not in published:
+            continue
+        made: set[Path] = set()
+        for entry in skill["files"]:
+            path = target / skill["name"] / entry["path"]
+            if path.parent not in made:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                made.add(path.parent)
+            staged.link_or_copy(staged_folder / skill["name"] / entry["path"], path)
 
 
 def write_sparse_index(registry: dict, folder: Path) -> None:

@@ -1,0 +1,139 @@
+"""A rebuild that reuses the build before (staged well-known copies, cached pages) writes the same bytes as a build
+from scratch, whatever changed in between: a body, a skill added or removed, the previous output or the work
+folder tampered with, the theme config."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import CONFIG, SKILLS, write_registry
+from skillyard.errors import SkillyardError
+from skillyard.site import staged
+from skillyard.site.builder import build_site
+
+
+@pytest.fixture(autouse=True)
+def trust_fresh_files(monkeypatch):
+    """The fixture's files are seconds old: without this the racy rule would never let a rebuild reuse them."""
+    monkeypatch.setattr(staged, "RACY_NS", 0)
+
+
+def tree(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def assert_same_as_scratch(tmp_path: Path, registry: Path, root: Path, out: Path, config: Path = CONFIG) -> None:
+    scratch = tmp_path / f"scratch-{len(list(tmp_path.glob('scratch-*')))}"
+    build_site(registry, root, scratch, config=config, work_dir=tmp_path / f"{scratch.name}-work", use_cache=False)
+    expected, got = tree(scratch), tree(out)
+    assert sorted(got) == sorted(expected)
+    assert [rel for rel in expected if expected[rel] != got[rel]] == []
+
+
+@pytest.fixture
+def built(tmp_path):
+    root = tmp_path / "repo"
+    registry = write_registry(root, SKILLS)
+    out, work = tmp_path / "out", tmp_path / "work"
+    build_site(registry, root, out, config=CONFIG, work_dir=work)
+    return root, registry, out, work
+
+
+def rebuild(built, config: Path = CONFIG):
+    root, registry, out, work = built
+    return build_site(registry, root, out, config=config, work_dir=work)
+
+
+def staged_inode(work: Path, name: str) -> int:
+    return (work / "well-known" / name / "SKILL.md").stat().st_ino
+
+
+def test_an_unchanged_skill_is_reused_not_copied_again(built, tmp_path):
+    root, registry, out, work = built
+    before = staged_inode(work, "pdf-tools")
+    rebuild(built)
+    assert staged_inode(work, "pdf-tools") == before
+    assert_same_as_scratch(tmp_path, registry, root, out)
+
+
+def test_one_body_changed(built, tmp_path):
+    root, _, out, work = built
+    changed = [dict(spec, body=spec["body"] + "\nA new line.\n") if spec["name"] == "pdf-tools" else spec
+               for spec in SKILLS]
+    registry = write_registry(root, changed)
+    before = staged_inode(work, "pdf-tools")
+    rebuild((root, registry, out, work))
+    assert staged_inode(work, "pdf-tools") != before
+    assert b"A new line." in (out / ".well-known/agent-skills/pdf-tools/SKILL.md").read_bytes()
+    assert_same_as_scratch(tmp_path, registry, root, out)
+
+
+def test_a_skill_added_and_one_removed(built, tmp_path):
+    root, _, out, work = built
+    registry = write_registry(root, SKILLS[1:])
+    rebuild((root, registry, out, work))
+    assert not (work / "well-known" / SKILLS[0]["name"]).exists()
+    assert_same_as_scratch(tmp_path, registry, root, out)
+    registry = write_registry(root, SKILLS)
+    rebuild((root, registry, out, work))
+    assert_same_as_scratch(tmp_path, registry, root, out)
+
+
+def test_the_previous_output_edited_or_replaced(built, tmp_path):
+    root, registry, out, _ = built
+    served = out / ".well-known/agent-skills/pdf-tools"
+    with (served / "SKILL.md").open("ab") as handle:  # in place: the staged copy shares this file
+        handle.write(b"\nedited in the output\n")
+    (served / "scripts/extract.py").unlink()
+    (served / "scripts/extract.py").write_text("replaced\n", encoding="utf-8")
+    (out / "index.html").write_text("edited\n", encoding="utf-8")
+    rebuild(built)
+    assert_same_as_scratch(tmp_path, registry, root, out)
+
+
+def test_the_work_folder_tampered_with(built, tmp_path):
+    root, registry, out, work = built
+    (work / "well-known/pdf-tools/references/guide.md").write_text("not what the registry lists\n", encoding="utf-8")
+    (work / "well-known/pdf-tools/extra.html").write_text("<script>1</script>\n", encoding="utf-8")
+    (work / "well-known.json").write_text("{not json", encoding="utf-8")
+    rebuild(built)
+    assert_same_as_scratch(tmp_path, registry, root, out)
+    (work / "well-known/pdf-tools/references/guide.md").write_text("changed again\n", encoding="utf-8")
+    rebuild(built)
+    assert not (out / ".well-known/agent-skills/pdf-tools/extra.html").exists()
+    assert_same_as_scratch(tmp_path, registry, root, out)
+
+
+def test_the_theme_config_changed(built, tmp_path):
+    root, registry, out, _ = built
+    config = tmp_path / "cfg" / "mkdocs.yml"
+    shutil.copytree(CONFIG.parent / "site", config.parent / "site")
+    config.write_text(CONFIG.read_text(encoding="utf-8").replace("primary: teal", "primary: red"), encoding="utf-8")
+    rebuild(built, config)
+    assert b'data-md-color-primary="red"' in (out / "index.html").read_bytes()
+    assert_same_as_scratch(tmp_path, registry, root, out, config)
+
+
+def test_a_source_changed_after_registry_json_still_stops_the_build(built):
+    root, _, out, _ = built
+    before = (out / "index.html").read_bytes()
+    (root / "skills/pdf-tools/scripts/extract.py").write_text("print('changed')\n", encoding="utf-8")
+    with pytest.raises(SkillyardError) as caught:
+        rebuild(built)
+    assert "extract.py" in caught.value.message and "sha256" in caught.value.message
+    assert (out / "index.html").read_bytes() == before
+
+
+def test_a_file_too_new_to_trust_is_checked_again(tmp_path, monkeypatch):
+    monkeypatch.setattr(staged, "RACY_NS", 10**18)  # every file counts as just written
+    root = tmp_path / "repo"
+    built = (root, write_registry(root, SKILLS), tmp_path / "out", tmp_path / "work")
+    rebuild(built)
+    assert json.loads((tmp_path / "work/well-known.json").read_text(encoding="utf-8"))["skills"] == {}
+    before = staged_inode(tmp_path / "work", "pdf-tools")
+    rebuild(built)
+    assert staged_inode(tmp_path / "work", "pdf-tools") != before
