@@ -1,11 +1,12 @@
 """Registry benchmark (issue 14, targets 1 and 2): validate and build, each beside its yardstick in the same run.
 
-    python benchmarks/bench_registry.py [--quick] [--repeat 5] [--build-size 20000] [--build-repeat 5]
+    python benchmarks/bench_registry.py [--quick] [--validate-only] [--repeat 5] [--build-size 20000] [--build-repeat 5]
 
 - validate, cache off (`CI=1`): `skillyard validate --lenient` vs skills-ref 0.1.1's `validate()` (one process over
   the same folders) on the real corpus in ../shared/corpus (skipped, saying so, when absent) and on 1,000 and 20,000
   synthetic standard-first skills (SKILL.md with the standard's keys, registry fields in skill.yaml). Wall and CPU
-  (the child's and its workers', from wait4) per run; the ratio is skills-ref's wall over ours (throughput).
+  (the child's and its workers', from wait4) per run; the ratio is skills-ref's wall over ours (throughput). Each
+  round also times both on the first folder alone: the fixed cost (interpreter, imports) inside that ratio.
 - build: from scratch (`--no-cache`) at 20,000 skills, and incremental (cache warm) after one skill changed and was
   committed; peak memory is the largest resident set of the build or any of its workers (wait4's ru_maxrss).
   Yardstick: the issue's targets (8 s, 1 s, 1 GB), and the from-scratch build for the incremental ratio.
@@ -123,11 +124,17 @@ def validate_pair(folders: list[Path], targets: list[Path], repeat: int, scratch
     empty_root = scratch / "no-registry"
     empty_root.mkdir(exist_ok=True)
     env = {**os.environ, "CI": "1"}  # CI=1: the cache is off
-    ours, theirs = [], []
+    one = scratch / f"{label}-one-folder.txt"
+    one.write_text(f"{folders[0]}\n")
+    ours, theirs, ours_one, theirs_one = [], [], [], []
     for _ in range(repeat):
         ours.append(run(ours_cmd("validate", "--lenient", "--no-cache", "--json", "--root", str(empty_root),
                                  *map(str, targets)), env, ok=(0, 1), skills=len(folders)))
         theirs.append(run([sys.executable, "-c", SKILLS_REF, str(listing)], env))
+        # One skill: the fixed cost (interpreter, imports, setup) that the throughput ratio also carries.
+        ours_one.append(run(ours_cmd("validate", "--lenient", "--no-cache", "--json", "--root", str(empty_root),
+                                     str(folders[0])), env, ok=(0, 1), skills=1))
+        theirs_one.append(run([sys.executable, "-c", SKILLS_REF, str(one)], env))
     ratios = [t["wall"] / o["wall"] for o, t in zip(ours, theirs, strict=True)]
     count = len(folders)
     return {
@@ -139,6 +146,9 @@ def validate_pair(folders: list[Path], targets: list[Path], repeat: int, scratch
         "ours_cpu_ms_per_skill": stats([1000 * r["cpu"] / count for r in ours]),
         "skills_ref_cpu_ms_per_skill": stats([1000 * r["cpu"] / count for r in theirs]),
         "ratio_cpu_skills_ref_over_ours": stats([t["cpu"] / o["cpu"] for o, t in zip(ours, theirs, strict=True)], 2),
+        "ours_one_skill_wall_seconds": stats([r["wall"] for r in ours_one]),
+        "skills_ref_one_skill_wall_seconds": stats([r["wall"] for r in theirs_one]),
+        "ours_one_skill_cpu_seconds": stats([r["cpu"] for r in ours_one]),
         "yardstick": "skills-ref 0.1.1 validate() over the same folders in one process (reads SKILL.md only; "
                      "ours also reads, scans and hashes every file)",
     }
@@ -204,6 +214,7 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=5, help="runs per validate figure (median, min, max)")
     parser.add_argument("--build-size", type=int, default=20000)
     parser.add_argument("--build-repeat", type=int, default=5, help="runs per build figure")
+    parser.add_argument("--validate-only", action="store_true", help="skip the builds (validate figures only)")
     parser.add_argument("--large-repeat", type=int, default=3, help="runs per validate figure at --build-size "
                         "(skills-ref takes about a minute a run there)")
     args = parser.parse_args()
@@ -226,7 +237,8 @@ def main() -> int:
         for count, build in sizes:
             print(f"registry bench: {count} synthetic skills …", flush=True)
             repeat = args.large_repeat if count == args.build_size else args.repeat
-            figures = bench_synthetic(count, repeat, args.build_repeat, scratch, build=build)
+            figures = bench_synthetic(count, repeat, args.build_repeat, scratch,
+                                      build=build and not args.validate_only)
             results["synthetic"].append(figures)
             print(json.dumps(figures, indent=2), flush=True)
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
