@@ -2,24 +2,19 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
-from dataclasses import dataclass, field
+import secrets
 from pathlib import Path
 
 from skillyard.errors import SkillyardError
 from skillyard.format.findings import Finding, error
 from skillyard.fsutil import write_atomic
-from skillyard.registry import dirsig, gitlog
+from skillyard.registry import dirsig, gitlog, rendered
 from skillyard.registry.cache import CACHE_FILE, SkillCache
 from skillyard.registry.checked import CheckedSkill
-from skillyard.registry.compile import (
-    SCHEMA_VERSION,
-    dumps_prepared,
-    fill_line,
-    registry_header,
-    registry_text,
-)
+from skillyard.registry.compile import SCHEMA_VERSION, dumps_prepared, fill_line, registry_header
 from skillyard.registry.config import RegistryConfig, load_registry_config
 from skillyard.registry.load import check_folders
 from skillyard.registry.scan import find_skill_folders, is_skill_folder
@@ -28,15 +23,26 @@ CACHE_DIR = ".skillyard-cache"
 HISTORY_CACHE = f"{CACHE_DIR}/history.json"
 
 
-@dataclass
 class BuildResult:
-    checked: list[CheckedSkill]
-    outputs: dict[str, str] = field(default_factory=dict)  # repo-relative file → text
-    skill_count: int = 0
+    """What a build found and made. `checked` may be given as a function: an incremental build reads the 20,000
+    cached results behind it only when someone asks."""
+
+    def __init__(self, checked, outputs: dict[str, str] | None = None, skill_count: int = 0, *,
+                 invalid: list[CheckedSkill] | None = None):
+        self._checked = checked
+        self.outputs: dict[str, str] = outputs or {}  # repo-relative file → text
+        self.skill_count = skill_count
+        self._invalid = invalid
+
+    @property
+    def checked(self) -> list[CheckedSkill]:
+        if callable(self._checked):
+            self._checked = self._checked()
+        return self._checked
 
     @property
     def invalid(self) -> list[CheckedSkill]:
-        return [c for c in self.checked if not c.valid]
+        return self._invalid if self._invalid is not None else [c for c in self.checked if not c.valid]
 
     @property
     def registry(self) -> dict:
@@ -156,36 +162,129 @@ def build_registry(root: str | Path = ".", *, mode: str | None = None, skip_inva
         status = gitlog.StatusScan(top, skills_rel, untracked=False)  # runs while the cache loads
     prefetched: tuple[set[str], dict] | None = None
     try:
-        cache = SkillCache(root, policy) if caching else None
-        if status is not None and cache is not None and cache.rows:
-            # While git compares the tracked files: decode the cache and bring the history up to HEAD.
-            cache.preload()
-            prefetched = set(cache.rows), history(root, list(cache.rows), head=head, top=top, use_cache=caching)
+        cache = SkillCache(root, policy, lazy=True) if caching else None
+        if status is not None and cache is not None and cache.known:
+            # While git compares the tracked files: bring the history up to HEAD.
+            prefetched = set(cache.known), history(root, sorted(cache.known), head=head, top=top, use_cache=caching)
         folders, fresh, dirty, stamps = _plan(root, config, cache, top=top, skills_rel=skills_rel, status=status)
     finally:
         if status is not None:
             status.finish()
+    job = _Job(root, config, policy, cache, head, top, skip_invalid, progress_factory, prefetched)
+    if cache is not None and fresh is not None:
+        state = rendered.load(root, cache.key, cache.token)
+        if state is not None and (result := _build_spliced(job, state, folders, fresh, dirty, stamps)) is not None:
+            return result
+    if cache is not None:
+        cache.load_rows()
     progress = progress_factory("checking skills", len(folders)) if progress_factory else None
     checked = check_folders(folders, policy, cache=cache, fresh=fresh, head=head, dirty=dirty, progress=progress)
     if progress:
         progress.close()
     if cache is not None and stamps is not None:
         cache.store_stamps(stamps[0], replace_all=stamps[1])
+    pre_valid = {c.path: c.valid for c in checked}
     add_duplicate_findings(checked)
     invalid = [c for c in checked if not c.valid]
     if invalid and not skip_invalid:
         return BuildResult(checked)
     valid = [c for c in checked if c.valid]
-    valid_paths = [c.path for c in valid]
-    if prefetched is not None and prefetched[0].issuperset(valid_paths):
-        git_history = prefetched[1]
-    else:
-        git_history = history(root, valid_paths, head=head, top=top, use_cache=caching)
-    header = registry_header(name=config.name, description=str(config.section.get("description", "")),
-                             homepage=config.section.get("homepage"), repository=config.repository_block())
-    agents_md = root / "AGENTS.md"
-    current = agents_md.read_text(encoding="utf-8") if agents_md.is_file() else None
-    return BuildResult(checked, render_outputs(header, valid, git_history, agents_md=current), len(valid))
+    git_history = job.history([c.path for c in valid])
+    lines = {c.path: skill_lines(c, git_history.get(c.path, ("", ""))) for c in valid}
+    outputs = job.outputs(sorted(((c.name, c.path, lines[c.path]) for c in valid), key=lambda s: (s[0], s[1])))
+    if cache is not None:
+        token = secrets.token_hex(16)
+        if cache.set_token(token):
+            _remember(root, cache.key, token, {c.path: rendered.Rendered(
+                c.name, pre_valid[c.path], git_history.get(c.path, ("", "")), lines.get(c.path)) for c in checked})
+    return BuildResult(checked, outputs, len(valid))
+
+
+class _Job:
+    """What both ways of building share: the settings, and the history and outputs steps."""
+
+    def __init__(self, root, config, policy, cache, head, top, skip_invalid, progress_factory, prefetched):
+        self.root, self.config, self.policy, self.cache = root, config, policy, cache
+        self.head, self.top, self.skip_invalid, self.progress_factory = head, top, skip_invalid, progress_factory
+        self.prefetched = prefetched
+
+    def history(self, valid_paths: list[str]) -> dict[str, tuple[str, str]]:
+        if self.prefetched is not None and self.prefetched[0].issuperset(valid_paths):
+            return self.prefetched[1]
+        return history(self.root, valid_paths, head=self.head, top=self.top, use_cache=self.cache is not None)
+
+    def outputs(self, ordered: list[tuple[str, str, tuple[str, str, str, str]]]) -> dict[str, str]:
+        config = self.config
+        header = registry_header(name=config.name, description=str(config.section.get("description", "")),
+                                 homepage=config.section.get("homepage"), repository=config.repository_block())
+        agents_md = self.root / "AGENTS.md"
+        current = agents_md.read_text(encoding="utf-8") if agents_md.is_file() else None
+        return outputs_from_lines(header, ordered, agents_md=current)
+
+
+def _remember(root: Path, key: str | None, token: str, skills: dict[str, rendered.Rendered]) -> None:
+    with contextlib.suppress(OSError):  # a cache that cannot be written is only slower next time
+        rendered.write(root, key, token, skills)
+
+
+def _build_spliced(job: _Job, state: dict[str, rendered.Rendered], folders, fresh: set[str], dirty: set[str],
+                   stamps) -> BuildResult | None:
+    """The incremental build: check only the fresh folders and splice every other skill's last output lines.
+
+    None when the last build's lines cannot serve (a folder it did not render, a damaged row): the caller then
+    builds from the check cache as before, which gives the same bytes.
+    """
+    cache = job.cache
+    names = [rel for _, rel in folders]
+    if any(rel not in state for rel in names if rel not in fresh):
+        return None
+    todo = [(folder, rel) for folder, rel in folders if rel in fresh]
+    progress = job.progress_factory("checking skills", len(todo)) if job.progress_factory else None
+    new = {c.path: c for c in check_folders(todo, job.policy, progress=progress)}
+    if progress:
+        progress.close()
+    token = secrets.token_hex(16)
+    if not cache.store(new, {}, head=job.head, dirty=dirty, changed=set(new), gone=cache.known - set(names),
+                       token=token):
+        return None
+    if stamps is not None:
+        cache.store_stamps(stamps[0], replace_all=stamps[1])
+    seen = {rel: (new[rel].name, new[rel].valid) if rel in new else (state[rel].name, state[rel].valid)
+            for rel in names}
+    by_name: dict[str, int] = {}
+    for name, _ in seen.values():
+        by_name[name] = by_name.get(name, 0) + 1
+    judged = [rel for rel in names if not seen[rel][1] or by_name[seen[rel][0]] > 1]  # invalid, or a name clash
+    fetched = cache.checked_many([rel for rel in judged if rel not in new])
+    if fetched is None:
+        return None
+    materialized = {**fetched, **new}
+    add_duplicate_findings([materialized[rel] for rel in judged if by_name[seen[rel][0]] > 1])
+    invalid = [materialized[rel] for rel in judged if not materialized[rel].valid]
+
+    def all_checked() -> list[CheckedSkill]:
+        rest = cache.checked_many([rel for rel in names if rel not in materialized])
+        if rest is None:  # rows damaged meanwhile: check those folders again
+            rest = {c.path: c for c in check_folders([(f, r) for f, r in folders if r not in materialized], job.policy)}
+        return [materialized.get(rel) or rest[rel] for rel in names]
+
+    if invalid and not job.skip_invalid:
+        return BuildResult(all_checked, invalid=invalid)
+    bad = {c.path for c in invalid}
+    valid = [rel for rel in names if rel not in bad]
+    git_history = job.history(valid)
+    git = {rel: git_history.get(rel, ("", "")) for rel in valid}
+    stale = [rel for rel in valid if rel not in materialized and (state[rel].lines is None or state[rel].git != git[rel])]
+    refetched = cache.checked_many(stale)
+    if refetched is None:
+        return None
+    materialized.update(refetched)
+    lines = {rel: skill_lines(materialized[rel], git[rel]) if rel in materialized else state[rel].lines
+             for rel in valid}
+    outputs = job.outputs(sorted(((seen[rel][0], rel, lines[rel]) for rel in valid), key=lambda s: (s[0], s[1])))
+    _remember(job.root, cache.key, token, {rel: rendered.Rendered(
+        seen[rel][0], seen[rel][1], git.get(rel, ("", "")), lines.get(rel)) for rel in names})
+    return BuildResult(all_checked, outputs, len(valid), invalid=invalid)
 
 
 def _skills_rel(root: Path, config: RegistryConfig, top: Path | None) -> str | None:
@@ -219,7 +318,7 @@ def _plan(root: Path, config: RegistryConfig, cache: SkillCache | None, *, top: 
         return collect(root, config), None, set(), None
     top_str = str(top)
     racy = dirsig.scan_start(str(root / CACHE_DIR))
-    known = set(cache.rows)
+    known = set(cache.known)
     owners = {folder: skill for folder, skill, _ in cache.stamps}
     complete = bool(cache.head and known and "" in owners.values() and known <= set(owners.values()))
     changes = gitlog.changed_since(top, cache.head, skills_rel, status=status) if complete else None
@@ -272,29 +371,40 @@ AGENTS_MD_HEADER = ("# Agent instructions\n\nThis repository is a Skillyard skil
                     "by `skillyard build`; edit text outside the markers only.\n\n")
 
 
+def skill_lines(skill: CheckedSkill, git: tuple[str, str]) -> tuple[str, str, str, str]:
+    """A skill's finished lines in registry.json, index.json, marketplace.json and AGENTS.md."""
+    commit, updated = git
+    return (fill_line(skill.line, commit, updated), fill_line(skill.lines["index"], commit), skill.lines["plugin"],
+            skill.lines["agents"])
+
+
 def render_outputs(header: dict, skills: list[CheckedSkill], git_history: dict[str, tuple[str, str]], *,
                    agents_md: str | None = None) -> dict[str, str]:
     """Every generated file, by repo-relative path. `agents_md` is the current AGENTS.md, whose marked block is
     replaced (the rest is the maintainers' text)."""
+    ordered = sorted(skills, key=lambda s: (s.name, s.path))
+    return outputs_from_lines(header, [(s.name, s.path, skill_lines(s, git_history.get(s.path, ("", ""))))
+                                       for s in ordered], agents_md=agents_md)
+
+
+def outputs_from_lines(header: dict, ordered: list[tuple[str, str, tuple[str, str, str, str]]], *,
+                       agents_md: str | None = None) -> dict[str, str]:
+    """`render_outputs` from finished lines: (name, path, lines) per skill, in (name, path) order."""
     from skillyard.registry import compat
 
-    ordered = sorted(skills, key=lambda s: (s.name, s.path))
-    unlisted = [s.path for s in ordered if not s.lines.get("plugin")]
+    unlisted = [path for _, path, lines in ordered if not lines[2]]
     if unlisted:  # an empty line would make marketplace.json invalid JSON: refuse rather than publish it
         raise SkillyardError(f"{unlisted[0]}: this skill folder cannot be listed in .claude-plugin/marketplace.json "
                              "(a plugin `source` must be a plain path inside the repository)",
                              "Move the skill folder under the repository's skills folder and build again.")
-    commits = [git_history.get(skill.path, ("", "")) for skill in ordered]
-    rows = [(s.name, s.path, s.line, commit, updated) for s, (commit, updated) in zip(ordered, commits, strict=True)]
-    index_lines = [fill_line(s.lines["index"], commit) for s, (commit, _) in zip(ordered, commits, strict=True)]
-    block = compat.agents_md_block_from_lines([s.lines["agents"] for s in ordered])
+    block = compat.agents_md_block_from_lines([lines[3] for _, _, lines in ordered])
     agents = compat.replace_agents_block(agents_md, block, new_file_header=AGENTS_MD_HEADER)
     index_header = {"schema_version": SCHEMA_VERSION, "name": header["name"]}
     return {
-        "registry.json": registry_text(header, rows),
-        "index.json": dumps_prepared(index_header, {"skills": ("{", index_lines)}),
+        "registry.json": dumps_prepared(header, {"skills": ("[", [lines[0] for _, _, lines in ordered])}),
+        "index.json": dumps_prepared(index_header, {"skills": ("{", [lines[1] for _, _, lines in ordered])}),
         ".claude-plugin/marketplace.json": dumps_prepared(
-            compat.marketplace_header(header), {"plugins": ("[", [s.lines["plugin"] for s in ordered])}),
+            compat.marketplace_header(header), {"plugins": ("[", [lines[2] for _, _, lines in ordered])}),
         "AGENTS.md": agents,
     }
 

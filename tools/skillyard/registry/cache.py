@@ -26,6 +26,9 @@ from skillyard.fsutil import write_atomic
 from skillyard.registry.checked import CheckedSkill
 
 CACHE_FILE = ".skillyard-cache/skills.sqlite"
+ALL_ROWS = "SELECT path, sig, name, version, line, index_line, plugin_line, agents_line, findings FROM skills"
+ONE_ROW = ("SELECT path, sig, name, version, line, index_line, plugin_line, agents_line, findings FROM skills "
+           "WHERE path = ?")
 CACHE_FORMAT = 5  # bump when what a cache item holds changes
 
 
@@ -115,23 +118,27 @@ class SkillCache:
     discards it.
     """
 
-    def __init__(self, root: Path, policy: Policy):
+    def __init__(self, root: Path, policy: Policy, *, lazy: bool = False):
+        """`lazy` (the build): read the folder list, not the rows; `fetch` and `load_rows` read them when needed."""
         self.path = root / CACHE_FILE
         self.key = _local_key(policy)
         self.head: str | None = None
         self.dirty: set[str] = set()
+        self.token: str | None = None  # names the `rendered.py` file written with these rows
+        self.known: set[str] = set()
+        self.lazy = lazy
         self.rows: dict[str, tuple] = {}
         self.stamps: list[tuple[str, str, int]] = []  # (folder, its skill or '' for the layout, ctime): dirsig.py
         self._converted: dict[str, CheckedSkill] = {}
         try:
             self._load()
         except (sqlite3.Error, ValueError, TypeError):
-            self.head, self.dirty, self.rows, self.stamps = None, set(), {}, []
+            self.head, self.dirty, self.rows, self.stamps, self.known = None, set(), {}, [], set()
             self._discard()
 
     @property
     def folders(self) -> list[str]:
-        return sorted(self.rows)
+        return sorted(self.known)
 
     def _connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
@@ -151,14 +158,73 @@ class SkillCache:
             if self.head is not None and not COMMIT_ID.fullmatch(self.head):
                 raise ValueError("damaged cache: HEAD is not a commit id")
             self.dirty = set(json.loads(meta.get("dirty") or "[]"))
-            self.rows = {row[0]: row[1:] for row in db.execute(
-                "SELECT path, sig, name, version, line, index_line, plugin_line, agents_line, findings FROM skills")}
+            self.token = meta.get("token")
+            if self.lazy:
+                self.known = {row[0] for row in db.execute("SELECT path FROM skills")}
+            else:
+                self.rows = {row[0]: row[1:] for row in db.execute(ALL_ROWS)}
+                self.known = set(self.rows)
             with contextlib.suppress(sqlite3.OperationalError):  # no such table: the build never stored stamps
                 self.stamps = db.execute("SELECT dir, skill, stamp FROM dirs").fetchall()
             if not all(type(stamp) is int for _, _, stamp in self.stamps):
                 raise ValueError("damaged cache: a folder stamp is not a number")
         finally:
             db.close()
+
+    def load_rows(self) -> None:
+        """Read every row now (a lazy cache, when the build cannot splice its last outputs)."""
+        if self.lazy:
+            self.rows = self.fetch(None)
+            self.lazy = False
+
+    def fetch(self, paths: list[str] | None) -> dict[str, tuple]:
+        """The rows of these folders (all with None); a damaged or unreadable file gives none."""
+        if self.key is None or not self.known:
+            return {}
+        try:
+            db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, timeout=30)
+            try:
+                if paths is None:
+                    return {row[0]: row[1:] for row in db.execute(ALL_ROWS)}
+                out = {}
+                for rel in paths:
+                    row = db.execute(ONE_ROW, (rel,)).fetchone()
+                    if row is not None:
+                        out[rel] = row[1:]
+                return out
+            finally:
+                db.close()
+        except sqlite3.Error:
+            return {}
+
+    def checked_many(self, paths: list[str]) -> dict[str, CheckedSkill] | None:
+        """These folders' cached results, or None when any is missing or damaged."""
+        rows = self.fetch(paths) if paths else {}
+        try:
+            out = {rel: _from_row(rel, rows[rel]) for rel in paths}
+        except (ValueError, KeyError, TypeError, AttributeError):
+            return None
+        return out
+
+    def set_token(self, token: str) -> bool:
+        """Record the token of a `rendered.py` file written for the rows as they are."""
+        if self.key is None or not self.path.is_file():
+            return False
+        try:
+            db = self._connect()
+            try:
+                db.execute("BEGIN IMMEDIATE")
+                stored_key = db.execute("SELECT value FROM meta WHERE key = 'key'").fetchone()
+                if stored_key is None or stored_key[0] != self.key:
+                    db.execute("ROLLBACK")
+                    return False
+                db.execute("INSERT OR REPLACE INTO meta VALUES ('token', ?)", (token,))
+                db.execute("COMMIT")
+            finally:
+                db.close()
+        except sqlite3.Error:
+            return False
+        return True
 
     def _discard(self) -> None:
         for suffix in ("", "-wal", "-shm"):
@@ -184,17 +250,21 @@ class SkillCache:
             self.checked(rel)
 
     def store(self, results: dict[str, CheckedSkill], signatures: dict[str, str], *, head: str | None,
-              dirty: set[str], changed: set[str]) -> None:
-        """Write the rows of `changed` folders, drop folders that are gone, and record HEAD."""
+              dirty: set[str], changed: set[str], gone: set[str] | None = None, token: str = "") -> bool:
+        """Write the rows of `changed` folders, drop folders that are gone (default: known but not in `results`), and
+        record HEAD and the token of the `rendered.py` file that goes with these rows. False when it failed."""
         if self.key is None:
-            return
+            return False
         self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
-            self._write(results, signatures, head=head, dirty=dirty, changed=changed)
+            self._write(results, signatures, head=head, dirty=dirty, changed=changed,
+                        gone=self.known - set(results) if gone is None else gone, token=token)
         except sqlite3.Error:
             self._discard()  # a cache that cannot be written is rebuilt next time
+            return False
+        return True
 
-    def _write(self, results, signatures, *, head, dirty, changed) -> None:
+    def _write(self, results, signatures, *, head, dirty, changed, gone, token) -> None:
         db = self._connect()
         try:
             db.execute("BEGIN IMMEDIATE")
@@ -206,12 +276,12 @@ class SkillCache:
                 changed = set(results)
             db.execute("CREATE TABLE IF NOT EXISTS skills (path TEXT PRIMARY KEY, sig TEXT, name TEXT, version TEXT, "
                        "line TEXT, index_line TEXT, plugin_line TEXT, agents_line TEXT, findings TEXT)")
-            gone = set(self.rows) - set(results)
             db.executemany("DELETE FROM skills WHERE path = ?", [(rel,) for rel in sorted(gone)])
             db.executemany("INSERT OR REPLACE INTO skills VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                            [_to_row(results[rel], signatures.get(rel)) for rel in sorted(changed) if rel in results])
             db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)",
-                           [("key", self.key), ("head", head or ""), ("dirty", json.dumps(sorted(dirty)))])
+                           [("key", self.key), ("head", head or ""), ("dirty", json.dumps(sorted(dirty))),
+                            ("token", token)])
             db.execute("COMMIT")
         except BaseException:
             if db.in_transaction:
