@@ -106,3 +106,60 @@ def test_damaged_folder_stamps_mean_a_full_scan_with_the_same_bytes(warm, damage
     db.close()
     warm.write("skills/beta/scripts/extra.py", "print(1)\n")
     assert build_registry(warm.root).outputs == build_registry(warm.root, use_cache=False).outputs != fresh
+
+
+def _forbid_full_decode(monkeypatch):
+    from skillyard.registry.cache import SkillCache
+
+    def refuse(self):
+        raise AssertionError("the incremental build decoded every cached row")
+
+    monkeypatch.setattr(SkillCache, "load_rows", refuse)
+
+
+def test_one_change_splices_the_other_skills_without_decoding_the_cache(warm, monkeypatch):
+    _same_as_fresh(warm)  # records the finished lines
+    warm.write("skills/alpha/SKILL.md", (warm.root / "skills/alpha/SKILL.md").read_text() + "\nMore.\n")
+    warm.commit(date="2026-05-01T00:00:00+00:00")
+    fresh = build_registry(warm.root, use_cache=False)
+    with monkeypatch.context() as patch:
+        _forbid_full_decode(patch)
+        spliced = build_registry(warm.root)
+    assert spliced.outputs == fresh.outputs and "2026-05-01T00:00:00Z" in spliced.outputs["registry.json"]
+    assert [(c.path, c.line, c.findings) for c in spliced.checked] == [(c.path, c.line, c.findings) for c in fresh.checked]
+
+
+def test_invalid_and_duplicate_skills_stay_reported_when_unchanged(warm, monkeypatch):
+    warm.write("skills/bad/SKILL.md", "---\nname: bad\n---\n")
+    _same_as_fresh(warm)
+    warm.add_skill("alpha", group="again/")  # a second `alpha`: both are now invalid
+    with monkeypatch.context() as patch:
+        _forbid_full_decode(patch)
+        cached = build_registry(warm.root)
+        skipped = build_registry(warm.root, skip_invalid=True)
+    fresh = build_registry(warm.root, use_cache=False)
+    assert [(c.path, c.findings) for c in cached.invalid] == [(c.path, c.findings) for c in fresh.invalid]
+    assert [c.path for c in cached.invalid] == ["skills/again/alpha", "skills/alpha", "skills/bad"]
+    assert skipped.outputs == build_registry(warm.root, use_cache=False, skip_invalid=True).outputs
+    shutil.rmtree(warm.root / "skills/again")
+    _same_as_fresh(warm)
+    assert [c.path for c in build_registry(warm.root).invalid] == ["skills/bad"]
+
+
+@pytest.mark.parametrize("damage", [b"garbage", b"", b'{"format": 1}\n', "truncate", "token"])
+def test_a_damaged_rendered_file_means_the_same_bytes(warm, damage):
+    from skillyard.registry.rendered import STATE_FILE
+
+    _same_as_fresh(warm)
+    path = warm.root / STATE_FILE
+    if damage == "truncate":
+        path.write_bytes(path.read_bytes()[:-40])
+    elif damage == "token":
+        with sqlite3.connect(warm.root / CACHE_FILE) as db:
+            db.execute("UPDATE meta SET value = 'another' WHERE key = 'token'")
+        db.close()
+    else:
+        path.write_bytes(damage)
+    warm.write("skills/beta/scripts/extra.py", "print(1)\n")
+    _same_as_fresh(warm)
+    _same_as_fresh(warm)

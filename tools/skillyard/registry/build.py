@@ -186,17 +186,21 @@ def build_registry(root: str | Path = ".", *, mode: str | None = None, skip_inva
     pre_valid = {c.path: c.valid for c in checked}
     add_duplicate_findings(checked)
     invalid = [c for c in checked if not c.valid]
-    if invalid and not skip_invalid:
-        return BuildResult(checked)
-    valid = [c for c in checked if c.valid]
-    git_history = job.history([c.path for c in valid])
-    lines = {c.path: skill_lines(c, git_history.get(c.path, ("", ""))) for c in valid}
-    outputs = job.outputs(sorted(((c.name, c.path, lines[c.path]) for c in valid), key=lambda s: (s[0], s[1])))
-    if cache is not None:
+    if cache is not None:  # the finished lines of every skill valid on its own, for the next build to splice
+        renderable = [c for c in checked if pre_valid[c.path]]
+        git_history = job.history([c.path for c in renderable])
+        lines = {c.path: skill_lines(c, git_history.get(c.path, ("", ""))) for c in renderable}
         token = secrets.token_hex(16)
         if cache.set_token(token):
             _remember(root, cache.key, token, {c.path: rendered.Rendered(
                 c.name, pre_valid[c.path], git_history.get(c.path, ("", "")), lines.get(c.path)) for c in checked})
+    if invalid and not skip_invalid:
+        return BuildResult(checked)
+    valid = [c for c in checked if c.valid]
+    if cache is None:
+        git_history = job.history([c.path for c in valid])
+        lines = {c.path: skill_lines(c, git_history.get(c.path, ("", ""))) for c in valid}
+    outputs = job.outputs(sorted(((c.name, c.path, lines[c.path]) for c in valid), key=lambda s: (s[0], s[1])))
     return BuildResult(checked, outputs, len(valid))
 
 
@@ -268,22 +272,27 @@ def _build_spliced(job: _Job, state: dict[str, rendered.Rendered], folders, fres
             rest = {c.path: c for c in check_folders([(f, r) for f, r in folders if r not in materialized], job.policy)}
         return [materialized.get(rel) or rest[rel] for rel in names]
 
+    renderable = [rel for rel in names if seen[rel][1]]  # valid before names were compared: lines worth keeping
+    git_history = job.history(renderable)
+    git = {rel: git_history.get(rel, ("", "")) for rel in renderable}
+    kept = {rel: state[rel].lines for rel in renderable if rel not in new and state[rel].git == git[rel]}
+    lines = {rel: skill_lines(new[rel], git[rel]) if rel in new else kept.get(rel) for rel in renderable}
+    _remember(job.root, cache.key, token, {rel: rendered.Rendered(
+        seen[rel][0], seen[rel][1], git.get(rel, ("", "")), lines.get(rel)) for rel in names})
     if invalid and not job.skip_invalid:
         return BuildResult(all_checked, invalid=invalid)
     bad = {c.path for c in invalid}
     valid = [rel for rel in names if rel not in bad]
-    git_history = job.history(valid)
-    git = {rel: git_history.get(rel, ("", "")) for rel in valid}
-    stale = [rel for rel in valid if rel not in materialized and (state[rel].lines is None or state[rel].git != git[rel])]
-    refetched = cache.checked_many(stale)
+    missing = [rel for rel in valid if lines[rel] is None]
+    refetched = cache.checked_many(missing)
     if refetched is None:
         return None
-    materialized.update(refetched)
-    lines = {rel: skill_lines(materialized[rel], git[rel]) if rel in materialized else state[rel].lines
-             for rel in valid}
+    for rel, skill in refetched.items():
+        lines[rel] = skill_lines(skill, git[rel])
     outputs = job.outputs(sorted(((seen[rel][0], rel, lines[rel]) for rel in valid), key=lambda s: (s[0], s[1])))
-    _remember(job.root, cache.key, token, {rel: rendered.Rendered(
-        seen[rel][0], seen[rel][1], git.get(rel, ("", "")), lines.get(rel)) for rel in names})
+    if missing:
+        _remember(job.root, cache.key, token, {rel: rendered.Rendered(
+            seen[rel][0], seen[rel][1], git.get(rel, ("", "")), lines.get(rel)) for rel in names})
     return BuildResult(all_checked, outputs, len(valid), invalid=invalid)
 
 
