@@ -13,7 +13,8 @@ import pytest
 from conftest import CONFIG, SKILLS, write_registry
 from skillyard.errors import SkillyardError
 from skillyard.site import staged
-from skillyard.site.builder import build_site
+from skillyard.site.builder import build_site, render_skill_pages
+from skillyard.site.page_cache import PageCache
 
 
 @pytest.fixture(autouse=True)
@@ -137,3 +138,19 @@ def test_a_file_too_new_to_trust_is_checked_again(tmp_path, monkeypatch):
     before = staged_inode(tmp_path / "work", "pdf-tools")
     rebuild(built)
     assert staged_inode(tmp_path / "work", "pdf-tools") != before
+
+
+def test_pages_rendered_on_a_wrong_guess_of_the_served_skills_are_rendered_again(tmp_path):
+    registry = json.loads(write_registry(tmp_path / "repo", SKILLS).read_text(encoding="utf-8"))
+    registry["skills"] = [dict(skill, name=f"{skill['name']}-{i}") for i in range(210)
+                          for skill in registry["skills"]][:210]  # enough for the worker processes
+    names = [skill["name"] for skill in registry["skills"]]
+    bodies = dict.fromkeys(names, "# Body\n\nRead [the guide](references/guide.md).\n")
+    served = set(names[::3])
+    cache = PageCache(tmp_path / "pages")
+    got, cached = render_skill_pages(registry, bodies, workers=2, cache=cache, served=set(names[::2]),
+                                     meanwhile=lambda: served)
+    assert cached == 0
+    assert got != render_skill_pages(registry, bodies, workers=1, served=set(names[::2]))[0]  # the guess matters
+    assert got == render_skill_pages(registry, bodies, workers=1, served=served)[0]
+    assert render_skill_pages(registry, bodies, workers=1, cache=cache, served=served) == (got, len(names))

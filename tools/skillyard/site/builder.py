@@ -21,6 +21,7 @@ import re
 import shutil
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -245,25 +246,46 @@ def _render_skill_page(job: tuple[dict, str, bool]) -> tuple[str, str | None]:
         return pages.render_skill(registry, {**skill, "files": []}, body_html, served=served), note
 
 
-def _render_all(repository: dict, jobs: list[tuple[dict, str, bool]], workers: int) -> list[tuple[str, str | None]]:
+@contextlib.contextmanager
+def _rendering(repository: dict, jobs: list[tuple[dict, str, bool]], workers: int):
+    """Start rendering `jobs` in worker processes and yield a function that returns their results in order: the
+    work inside the `with` runs while they render. Few jobs or one worker: rendered here when asked for."""
     if workers <= 1 or len(jobs) < 200:
-        _init_worker(repository)
-        return [_render_skill_page(job) for job in jobs]
+        def results() -> list[tuple[str, str | None]]:
+            _init_worker(repository)
+            return [_render_skill_page(job) for job in jobs]
+        yield results
+        return
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_init_worker,
-                             initargs=(repository,)) as pool:
-        return list(pool.map(_render_skill_page, jobs, chunksize=max(1, len(jobs) // (workers * 8))))
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_init_worker,
+                               initargs=(repository,))
+    try:
+        pending = pool.map(_render_skill_page, jobs, chunksize=max(1, len(jobs) // (workers * 8)))
+        yield lambda: list(pending)
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)  # a failed build does not wait for pages it will not use
+        raise
+    pool.shutdown()
+
+
+def _render_all(repository: dict, jobs: list[tuple[dict, str, bool]], workers: int) -> list[tuple[str, str | None]]:
+    with _rendering(repository, jobs, workers) as results:
+        return results()
 
 
 def render_skill_pages(registry: dict, bodies: dict[str, str], *, workers: int | None = None,
                        cache: PageCache | None = None, served: set[str] | None = None,
-                       notes: list[str] | None = None) -> tuple[list[str], int]:
+                       notes: list[str] | None = None,
+                       meanwhile: Callable[[], set[str]] | None = None) -> tuple[list[str], int]:
     """Every skill page in registry order, and how many came from the cache. Rendering Markdown is the slow part,
     so misses are spread over the CPUs; results keep their order, so the output never depends on workers or cache.
-    `served`: the skills whose files the site serves (default: all); the others link to their files' raw URLs."""
+    `served`: the skills whose files the site serves (default: all); the others link to their files' raw URLs.
+    `meanwhile`: work run while the workers render (staging the served files), returning the skills really
+    served; `served` is then a guess, and the few pages guessed wrong are rendered again, so the pages are the
+    same as if rendered after it."""
     cache = cache or PageCache(None)
     repository = registry.get("repository", {})
     jobs = [(skill, bodies.get(skill["name"], ""), served is None or skill["name"] in served)
@@ -271,22 +293,40 @@ def render_skill_pages(registry: dict, bodies: dict[str, str], *, workers: int |
     keys = [page_key(repository, *job) for job in jobs]
     texts: list[str | None] = [cache.get(key) for key in keys]
     missing = [i for i, text in enumerate(texts) if text is None]
-    rendered = _render_all(repository, [jobs[i] for i in missing], workers or min(os.cpu_count() or 1, 8))
+    page_notes: list[str | None] = [None] * len(jobs)
+    with _rendering(repository, [jobs[i] for i in missing], workers or min(os.cpu_count() or 1, 8)) as results:
+        actual = meanwhile() if meanwhile is not None else None
+        rendered = results()
     for i, (text, note) in zip(missing, rendered, strict=True):
-        texts[i] = text
+        texts[i], page_notes[i] = text, note
         if note is None:
             cache.put(keys[i], text)
-        elif notes is not None:
-            notes.append(note)
+    fresh = set(missing)
+    for i, (skill, body, guess) in enumerate(jobs):
+        if actual is not None and (skill["name"] in actual) != guess:
+            jobs[i] = (skill, body, not guess)
+            keys[i] = page_key(repository, *jobs[i])
+            texts[i], page_notes[i] = cache.get(keys[i]), None
+            if texts[i] is None:
+                fresh.add(i)
+                [(texts[i], page_notes[i])] = _render_all(repository, [jobs[i]], 1)
+                if page_notes[i] is None:
+                    cache.put(keys[i], texts[i])
+            else:
+                fresh.discard(i)
+    if notes is not None:
+        notes.extend(note for note in page_notes if note is not None)
     cache.prune(set(keys))
-    return [text for text in texts if text is not None], len(jobs) - len(missing)
+    return [text for text in texts if text is not None], len(jobs) - len(fresh)
 
 
 def generate_docs(registry: dict, bodies: dict[str, str], site_src: Path, docs: Path,
                   cache: PageCache | None = None, served: set[str] | None = None,
-                  notes: list[str] | None = None) -> tuple[list[tuple[str, str]], int, int]:
+                  notes: list[str] | None = None,
+                  rendered: tuple[list[str], int] | None = None) -> tuple[list[tuple[str, str]], int, int]:
     """Write every page but the skill pages into `docs` (emptied first), with the shell the skill pages are stamped
-    from; returns ((skill name, page Markdown) in registry order, generated pages, skill pages from the cache)."""
+    from; returns ((skill name, page Markdown) in registry order, generated pages, skill pages from the cache).
+    `rendered`: the skill pages already rendered by `render_skill_pages` (else rendered here)."""
     if docs.exists():
         shutil.rmtree(docs)
     docs.mkdir(parents=True)
@@ -302,7 +342,7 @@ def generate_docs(registry: dict, bodies: dict[str, str], site_src: Path, docs: 
     generated = {"index.md": pages.render_home(registry, groups), "tags/index.md": pages.render_tags_index(groups)}
     for group in groups:
         generated.update(pages.render_tag_pages(group))
-    skill_pages, cached = render_skill_pages(registry, bodies, cache=cache, served=served, notes=notes)
+    skill_pages, cached = rendered or render_skill_pages(registry, bodies, cache=cache, served=served, notes=notes)
     if skill_pages:  # mkdocs renders one shell; shell.write_pages stamps every skill page from it
         generated[f"skills/{shell.SHELL}.md"] = shell.shell_markdown(skill_pages[0])
     for rel, text in generated.items():
@@ -395,13 +435,20 @@ def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | Non
     notes: list[str] = []
     bodies = read_bodies(registry, root, notes)
     well_known = work_dir / "well-known"
-    served = machine.stage_well_known(registry, root, well_known, notes, reuse=use_cache)
-    timings["read"] = time.perf_counter() - start
-
-    mark = time.perf_counter()
     cache = PageCache(work_dir / "cache" / "pages" if use_cache else None)
+    staged: list[set[str]] = []
+
+    def stage() -> set[str]:  # runs while the workers render the pages
+        staged.append(machine.stage_well_known(registry, root, well_known, notes, reuse=use_cache))
+        timings["read"] = time.perf_counter() - start
+        return staged[0]
+
+    guess = {skill["name"] for skill in registry["skills"] if not publish.skill_problems(skill)}
+    rendered = render_skill_pages(registry, bodies, cache=cache, served=guess, notes=notes, meanwhile=stage)
+    served = staged[0]
+    mark = start + timings["read"]
     skill_pages, page_count, cached = generate_docs(registry, bodies, site_src, work_dir / "docs", cache, served,
-                                                    notes)
+                                                    notes, rendered)
     timings["generate"] = time.perf_counter() - mark
 
     out.parent.mkdir(parents=True, exist_ok=True)
