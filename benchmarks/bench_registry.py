@@ -202,6 +202,9 @@ def bench_build(root: Path, count: int, repeat: int) -> dict:
     env = {k: v for k, v in os.environ.items() if k != "CI"}
     scratch_runs = [run(ours_cmd("build", "--root", str(root), "--no-cache"), env) for _ in range(repeat)]
     run(ours_cmd("build", "--root", str(root)), env)  # fills the cache
+    # As in a registry made by `skillyard init-registry`: the local cache is never committed (committed, every
+    # `commit -a` below re-hashed ~130 MB of it, and git's view of the working tree included it).
+    (root / ".gitignore").write_text(".skillyard-cache/\n")
     git(root, "add", "-A")
     git(root, "commit", "-q", "-m", "outputs")
     run(ours_cmd("build", "--root", str(root)), env)  # the cache now knows this HEAD
