@@ -231,7 +231,7 @@ def _remember(root: Path, key: str | None, token: str, skills: dict[str, rendere
         rendered.write(root, key, token, skills)
 
 
-def _build_spliced(job: _Job, state: dict[str, rendered.Rendered], folders, fresh: set[str], dirty: set[str],
+def _build_spliced(job: _Job, state: rendered.State, folders, fresh: set[str], dirty: set[str],
                    stamps) -> BuildResult | None:
     """The incremental build: check only the fresh folders and splice every other skill's last output lines.
 
@@ -253,8 +253,7 @@ def _build_spliced(job: _Job, state: dict[str, rendered.Rendered], folders, fres
         return None
     if stamps is not None:
         cache.store_stamps(stamps[0], replace_all=stamps[1])
-    seen = {rel: (new[rel].name, new[rel].valid) if rel in new else (state[rel].name, state[rel].valid)
-            for rel in names}
+    seen = {rel: (new[rel].name, new[rel].valid) if rel in new else state.name_valid(rel) for rel in names}
     by_name: dict[str, int] = {}
     for name, _ in seen.values():
         by_name[name] = by_name.get(name, 0) + 1
@@ -275,7 +274,7 @@ def _build_spliced(job: _Job, state: dict[str, rendered.Rendered], folders, fres
     renderable = [rel for rel in names if seen[rel][1]]  # valid before names were compared: lines worth keeping
     git_history = job.history(renderable)
     git = {rel: git_history.get(rel, ("", "")) for rel in renderable}
-    kept = {rel: state[rel].lines for rel in renderable if rel not in new and state[rel].git == git[rel]}
+    kept = {rel: last.lines for rel in renderable if rel not in new and (last := state[rel]).git == git[rel]}
     lines = {rel: skill_lines(new[rel], git[rel]) if rel in new else kept.get(rel) for rel in renderable}
     _remember(job.root, cache.key, token, {rel: rendered.Rendered(
         seen[rel][0], seen[rel][1], git.get(rel, ("", "")), lines.get(rel)) for rel in names})

@@ -13,19 +13,18 @@ whitespace-collapsed), which `write` checks.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from skillyard.fsutil import write_atomic
 
 STATE_FILE = ".skillyard-cache/rendered"
-FORMAT = 1
+FORMAT = 2
 OUTPUTS = 4  # registry.json, index.json, marketplace.json, AGENTS.md lines
 
 
-@dataclass(frozen=True)
-class Rendered:
-    """One skill as the last build saw it: `valid` before duplicate names were judged; `lines` filled with `git`
+class Rendered(NamedTuple):
+    """One skill as a build saw it: `valid` before duplicate names were judged; `lines` filled with `git`
     (commit, updated_at), or None when they were not rendered (an invalid skill)."""
 
     name: str
@@ -34,29 +33,51 @@ class Rendered:
     lines: tuple[str, str, str, str] | None
 
 
-def load(root: Path, key: str | None, token: str | None) -> dict[str, Rendered] | None:
-    """The last build's skills by folder, or None when the file is missing, damaged or not this cache's."""
+class State:
+    """The last build's skills, by folder, read from the file without making 20,000 objects."""
+
+    def __init__(self, header: list, lines: list[str]):
+        self._header = header
+        self._lines = lines
+        self._count = len(header)
+        self._index = {row[0]: i for i, row in enumerate(header)}
+
+    def __contains__(self, rel: str) -> bool:
+        return rel in self._index
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __getitem__(self, rel: str) -> Rendered:
+        i = self._index[rel]
+        _, name, valid, commit, updated, done = self._header[i]
+        n, lines = self._count, self._lines
+        return Rendered(name, valid, (commit, updated),
+                        (lines[i], lines[n + i], lines[2 * n + i], lines[3 * n + i]) if done else None)
+
+    def name_valid(self, rel: str) -> tuple[str, bool]:
+        row = self._header[self._index[rel]]
+        return row[1], row[2]
+
+
+def load(root: Path, key: str | None, token: str | None) -> State | None:
+    """The last build's skills, or None when the file is missing, damaged or not this cache's."""
     if key is None or not token:
         return None
     try:
-        text = (root / STATE_FILE).read_bytes().decode("utf-8")  # bytes: no newline translation
-        head, _, body = text.partition("\n")
-        meta = json.loads(head)
+        lines = (root / STATE_FILE).read_bytes().decode("utf-8").split("\n")  # bytes: no newline translation
+        meta = json.loads(lines[0])
         if not (isinstance(meta, dict) and meta.get("format") == FORMAT and meta.get("key") == key
                 and meta.get("token") == token and isinstance(meta.get("skills"), list)):
             return None
-        skills = meta["skills"]
-        lines = body.split("\n")
-        count = len(skills)
-        if len(lines) != OUTPUTS * count + 1 or lines[-1] != "":
+        header = meta["skills"]
+        if len(lines) != OUTPUTS * len(header) + 2 or lines[-1] != "":
             return None
-        out: dict[str, Rendered] = {}
-        for i, (path, name, valid, commit, updated, rendered) in enumerate(skills):
-            if not all(isinstance(v, str) for v in (path, name, commit, updated)) or path in out:
-                return None
-            row = (lines[i], lines[count + i], lines[2 * count + i], lines[3 * count + i]) if rendered is True else None
-            out[path] = Rendered(name, valid is True, (commit, updated), row)
-        return out
+        shapes = {tuple(map(type, row)) for row in header}
+        if shapes and shapes != {(str, str, bool, str, str, bool)}:
+            return None
+        state = State(header, lines[1:-1])
+        return state if len(state._index) == len(header) else None
     except (OSError, ValueError, TypeError, RecursionError):
         return None
 
@@ -66,18 +87,16 @@ def write(root: Path, key: str | None, token: str, skills: dict[str, Rendered]) 
     if key is None:
         return
     order = sorted(skills)
-    blocks: list[list[str]] = [[], [], [], []]
-    header = []
-    for path in order:
-        item = skills[path]
-        header.append([path, item.name, item.valid, item.git[0], item.git[1], item.lines is not None])
-        for block, line in zip(blocks, item.lines or ("", "", "", ""), strict=True):
-            block.append(line)
-    if any("\n" in line or "\r" in line for block in blocks for line in block):
-        (root / STATE_FILE).unlink(missing_ok=True)
-        return
-    meta = json.dumps({"format": FORMAT, "key": key, "token": token, "skills": header}, ensure_ascii=False)
-    parts = [meta]
-    for block in blocks:
-        parts.extend(block)
+    empty = ("", "", "", "")
+    header = [[path, skills[path].name, skills[path].valid, *skills[path].git, skills[path].lines is not None]
+              for path in order]
+    parts = [json.dumps({"format": FORMAT, "key": key, "token": token, "skills": header}, ensure_ascii=False)]
+    for column in range(OUTPUTS):
+        block = "\n".join([(skills[path].lines or empty)[column] for path in order])
+        if block.count("\n") != max(0, len(order) - 1):  # a line holding a newline would shift every later one
+            (root / STATE_FILE).unlink(missing_ok=True)
+            return
+        parts.append(block)
+    if not order:
+        parts = parts[:1]
     write_atomic(root / STATE_FILE, "\n".join(parts) + "\n", mode=0o600)
