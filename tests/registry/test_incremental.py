@@ -163,3 +163,29 @@ def test_a_damaged_rendered_file_means_the_same_bytes(warm, damage):
     warm.write("skills/beta/scripts/extra.py", "print(1)\n")
     _same_as_fresh(warm)
     _same_as_fresh(warm)
+
+
+@pytest.mark.parametrize("limit", [1000, 1])
+def test_successive_spliced_builds_through_the_delta_file(warm, monkeypatch, limit):
+    from skillyard.registry import rendered
+
+    monkeypatch.setattr(rendered, "DELTA_LIMIT", limit)  # 1: every build rewrites the full file
+    _same_as_fresh(warm)
+    steps = [
+        lambda: warm.write("skills/alpha/SKILL.md", (warm.root / "skills/alpha/SKILL.md").read_text() + "\nOne.\n"),
+        lambda: warm.add_skill("delta"),
+        lambda: shutil.rmtree(warm.root / "skills/beta"),
+        lambda: warm.add_skill("beta"),
+        lambda: warm.commit(date="2026-07-01T00:00:00+00:00"),
+        lambda: warm.write("skills/delta/SKILL.md", "---\nname: delta\n---\n"),  # invalid
+        lambda: warm.add_skill("delta"),
+    ]
+    for step in steps:
+        step()
+        with monkeypatch.context() as patch:
+            _forbid_full_decode(patch)
+            cached = build_registry(warm.root)
+        fresh = build_registry(warm.root, use_cache=False)
+        assert cached.outputs == fresh.outputs
+        assert [c.path for c in cached.invalid] == [c.path for c in fresh.invalid]
+    assert (warm.root / rendered.DELTA_FILE).is_file() == (limit > 1)

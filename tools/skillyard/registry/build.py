@@ -226,9 +226,10 @@ class _Job:
         return outputs_from_lines(header, ordered, agents_md=current)
 
 
-def _remember(root: Path, key: str | None, token: str, skills: dict[str, rendered.Rendered]) -> None:
+def _remember(root: Path, key: str | None, token: str, skills: dict[str, rendered.Rendered],
+              base: rendered.State | None = None, changed: set[str] | None = None) -> None:
     with contextlib.suppress(OSError):  # a cache that cannot be written is only slower next time
-        rendered.write(root, key, token, skills)
+        rendered.write(root, key, token, skills, base=base, changed=changed or set())
 
 
 def _build_spliced(job: _Job, state: rendered.State, folders, fresh: set[str], dirty: set[str],
@@ -276,8 +277,9 @@ def _build_spliced(job: _Job, state: rendered.State, folders, fresh: set[str], d
     git = {rel: git_history.get(rel, ("", "")) for rel in renderable}
     kept = {rel: last.lines for rel in renderable if rel not in new and (last := state[rel]).git == git[rel]}
     lines = {rel: skill_lines(new[rel], git[rel]) if rel in new else kept.get(rel) for rel in renderable}
+    changed = set(new) | {rel for rel in renderable if rel not in new and rel not in kept}
     _remember(job.root, cache.key, token, {rel: rendered.Rendered(
-        seen[rel][0], seen[rel][1], git.get(rel, ("", "")), lines.get(rel)) for rel in names})
+        seen[rel][0], seen[rel][1], git.get(rel, ("", "")), lines.get(rel)) for rel in names}, state, changed)
     if invalid and not job.skip_invalid:
         return BuildResult(all_checked, invalid=invalid)
     bad = {c.path for c in invalid}
@@ -291,7 +293,8 @@ def _build_spliced(job: _Job, state: rendered.State, folders, fresh: set[str], d
     outputs = job.outputs(sorted(((seen[rel][0], rel, lines[rel]) for rel in valid), key=lambda s: (s[0], s[1])))
     if missing:
         _remember(job.root, cache.key, token, {rel: rendered.Rendered(
-            seen[rel][0], seen[rel][1], git.get(rel, ("", "")), lines.get(rel)) for rel in names})
+            seen[rel][0], seen[rel][1], git.get(rel, ("", "")), lines.get(rel)) for rel in names}, state,
+            changed | set(missing))
     return BuildResult(all_checked, outputs, len(valid), invalid=invalid)
 
 

@@ -19,6 +19,8 @@ from typing import NamedTuple
 from skillyard.fsutil import write_atomic
 
 STATE_FILE = ".skillyard-cache/rendered"
+DELTA_FILE = ".skillyard-cache/rendered-delta"  # the builds since the full file: a one-skill change writes ~2 KB
+DELTA_LIMIT = 1000  # beyond this many changed skills the full file is rewritten
 FORMAT = 2
 OUTPUTS = 4  # registry.json, index.json, marketplace.json, AGENTS.md lines
 
@@ -34,21 +36,29 @@ class Rendered(NamedTuple):
 
 
 class State:
-    """The last build's skills, by folder, read from the file without making 20,000 objects."""
+    """The last build's skills, by folder, read from the file without making 20,000 objects: the full file (`base`)
+    with the small delta file of the builds since (`over`, `gone`) on top."""
 
-    def __init__(self, header: list, lines: list[str]):
+    def __init__(self, header: list, lines: list[str], token: str):
+        self.token = token  # the full file's
         self._header = header
         self._lines = lines
         self._count = len(header)
         self._index = {row[0]: i for i, row in enumerate(header)}
+        self.over: dict[str, Rendered] = {}
+        self.gone: set[str] = set()
 
     def __contains__(self, rel: str) -> bool:
-        return rel in self._index
+        return rel in self.over or (rel in self._index and rel not in self.gone)
 
-    def __len__(self) -> int:
-        return self._count
+    def paths(self) -> set[str]:
+        return (set(self._index) - self.gone) | set(self.over)
 
     def __getitem__(self, rel: str) -> Rendered:
+        if rel in self.over:
+            return self.over[rel]
+        if rel in self.gone:
+            raise KeyError(rel)
         i = self._index[rel]
         _, name, valid, commit, updated, done = self._header[i]
         n, lines = self._count, self._lines
@@ -56,36 +66,80 @@ class State:
                         (lines[i], lines[n + i], lines[2 * n + i], lines[3 * n + i]) if done else None)
 
     def name_valid(self, rel: str) -> tuple[str, bool]:
+        if rel in self.over:
+            return self.over[rel].name, self.over[rel].valid
         row = self._header[self._index[rel]]
         return row[1], row[2]
 
 
 def load(root: Path, key: str | None, token: str | None) -> State | None:
-    """The last build's skills, or None when the file is missing, damaged or not this cache's."""
+    """The last build's skills, or None when the files are missing, damaged or not this cache's."""
     if key is None or not token:
         return None
     try:
-        lines = (root / STATE_FILE).read_bytes().decode("utf-8").split("\n")  # bytes: no newline translation
-        meta = json.loads(lines[0])
-        if not (isinstance(meta, dict) and meta.get("format") == FORMAT and meta.get("key") == key
-                and meta.get("token") == token and isinstance(meta.get("skills"), list)):
-            return None
-        header = meta["skills"]
-        if len(lines) != OUTPUTS * len(header) + 2 or lines[-1] != "":
-            return None
-        shapes = {tuple(map(type, row)) for row in header}
-        if shapes and shapes != {(str, str, bool, str, str, bool)}:
-            return None
-        state = State(header, lines[1:-1])
-        return state if len(state._index) == len(header) else None
+        delta = _load_delta(root, key)
+        state = _load_full(root, key, delta["base"] if delta and delta["token"] == token else token)
+        if state is not None and delta and delta["token"] == token:
+            state.over, state.gone = delta["over"], delta["gone"]
+        return state
     except (OSError, ValueError, TypeError, RecursionError):
         return None
 
 
-def write(root: Path, key: str | None, token: str, skills: dict[str, Rendered]) -> None:
-    """Record the skills (every checked folder) for the next build; a line that cannot be stored skips the file."""
+def _load_full(root: Path, key: str, token: str) -> State | None:
+    lines = (root / STATE_FILE).read_bytes().decode("utf-8").split("\n")  # bytes: no newline translation
+    meta = json.loads(lines[0])
+    if not (isinstance(meta, dict) and meta.get("format") == FORMAT and meta.get("key") == key
+            and meta.get("token") == token and isinstance(meta.get("skills"), list)):
+        return None
+    header = meta["skills"]
+    if len(lines) != OUTPUTS * len(header) + 2 or lines[-1] != "":
+        return None
+    shapes = {tuple(map(type, row)) for row in header}
+    if shapes and shapes != {(str, str, bool, str, str, bool)}:
+        return None
+    state = State(header, lines[1:-1], token)
+    return state if len(state._index) == len(header) else None
+
+
+def _load_delta(root: Path, key: str) -> dict | None:
+    """The delta file as {base, token, over, gone}, or None (missing, damaged, another key's)."""
+    try:
+        meta = json.loads((root / DELTA_FILE).read_bytes().decode("utf-8"))
+    except FileNotFoundError:
+        return None
+    if not (isinstance(meta, dict) and meta.get("format") == FORMAT and meta.get("key") == key
+            and isinstance(meta.get("base"), str) and isinstance(meta.get("token"), str)
+            and isinstance(meta.get("skills"), dict) and isinstance(meta.get("gone"), list)):
+        return None
+    over = {}
+    for rel, (name, valid, commit, updated, lines) in meta["skills"].items():
+        if not (all(isinstance(v, str) for v in (name, commit, updated)) and isinstance(valid, bool)
+                and (lines is None or (isinstance(lines, list) and len(lines) == OUTPUTS
+                                       and all(isinstance(v, str) for v in lines)))):
+            return None
+        over[rel] = Rendered(name, valid, (commit, updated), None if lines is None else tuple(lines))
+    if not all(isinstance(rel, str) for rel in meta["gone"]):
+        return None
+    return {"base": meta["base"], "token": meta["token"], "over": over, "gone": set(meta["gone"])}
+
+
+def write(root: Path, key: str | None, token: str, skills: dict[str, Rendered], *, base: State | None = None,
+          changed: set[str] | frozenset = frozenset()) -> None:
+    """Record the skills (every checked folder) for the next build: as a delta over `base` (the state this build
+    read) when only the `changed` folders differ from it, else as a new full file."""
     if key is None:
         return
+    if base is not None:
+        over = {rel: item for rel, item in base.over.items() if rel in skills}
+        over.update({rel: skills[rel] for rel in changed if rel in skills})
+        gone = (base.gone | (set(base._index) - set(skills))) - set(over)
+        if len(over) + len(gone) <= DELTA_LIMIT:
+            delta = {"format": FORMAT, "key": key, "base": base.token, "token": token, "gone": sorted(gone),
+                     "skills": {rel: [item.name, item.valid, *item.git, item.lines] for rel, item in over.items()}}
+            write_atomic(root / DELTA_FILE, json.dumps(delta, ensure_ascii=False), mode=0o600)
+            return
+    (root / DELTA_FILE).unlink(missing_ok=True)  # before the full file: a crash between leaves no stale pair
     order = sorted(skills)
     empty = ("", "", "", "")
     header = [[path, skills[path].name, skills[path].valid, *skills[path].git, skills[path].lines is not None]
