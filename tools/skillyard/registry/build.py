@@ -332,13 +332,16 @@ def _plan(root: Path, config: RegistryConfig, cache: SkillCache | None, *, top: 
     known = set(cache.known)
     owners = {folder: skill for folder, skill, _ in cache.stamps}
     complete = bool(cache.head and known and "" in owners.values() and known <= set(owners.values()))
-    changes = gitlog.changed_since(top, cache.head, skills_rel, status=status) if complete else None
-    if changes is None or not (set(owners.values()) - {""}) <= known:
+    if not complete or not (set(owners.values()) - {""}) <= known:
+        return _full_plan(root, config, top, skills_rel, racy)
+    moved = dirsig.changed(top_str, [(folder, stamp) for folder, _, stamp in cache.stamps])  # while git runs
+    changes = gitlog.changed_since(top, cache.head, skills_rel, status=status)
+    if changes is None:
         return _full_plan(root, config, top, skills_rel, racy)
     changed, tracked_dirty = changes
     fresh = {owner for path in changed if (owner := gitlog.owner_folder(path, known))} | (cache.dirty & known)
     layout_changed = False
-    for folder in dirsig.changed(top_str, [(folder, stamp) for folder, _, stamp in cache.stamps]):
+    for folder in moved:
         if owners[folder]:
             fresh.add(owners[folder])
         else:
