@@ -174,9 +174,11 @@ def check_out(out: Path, root: Path, work_dir: Path, config: Path) -> None:
 MAX_SKILL_MD_BYTES = 2_000_000  # when registry.json gives no size; the page shows the first 200,000 characters
 
 
-def read_bodies(registry: dict, root: Path, notes: list[str] | None = None) -> dict[str, str]:
+def read_bodies(registry: dict, root: Path, notes: list[str] | None = None,
+                folders: dict | None = None) -> dict[str, str]:
     """Each skill's SKILL.md body (frontmatter removed), read from its folder under `root`, never past the size
-    registry.json lists. A SKILL.md that is a symlink or not a regular file gives an empty body and a note."""
+    registry.json lists. A SKILL.md that is a symlink or not a regular file gives an empty body and a note.
+    `folders`: filled with each skill's folder, for `machine.stage_well_known`."""
     from skillyard.format import split_frontmatter
 
     bodies = {}
@@ -188,7 +190,7 @@ def read_bodies(registry: dict, root: Path, notes: list[str] | None = None) -> d
                                  "Pass --root at the repository the registry was built from, or rebuild it.")
         size = next((f["size"] for f in skill.get("files", []) if f["path"] == "SKILL.md"), MAX_SKILL_MD_BYTES)
         try:
-            folder = machine.skill_folder(skill, root)
+            folder = machine.known_folder(skill, root, folders)
             text = publish.read_regular(folder, "SKILL.md", min(size, MAX_SKILL_MD_BYTES)).decode("utf-8", "replace")
         except publish.UnreadableFile as exc:
             if notes is not None:
@@ -433,13 +435,14 @@ def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | Non
     out = out.resolve()
     check_out(out, root, work_dir, config)
     notes: list[str] = []
-    bodies = read_bodies(registry, root, notes)
+    folders: dict = {}
+    bodies = read_bodies(registry, root, notes, folders)
     well_known = work_dir / "well-known"
     cache = PageCache(work_dir / "cache" / "pages" if use_cache else None)
     staged: list[set[str]] = []
 
     def stage() -> set[str]:  # runs while the workers render the pages
-        staged.append(machine.stage_well_known(registry, root, well_known, notes, reuse=use_cache))
+        staged.append(machine.stage_well_known(registry, root, well_known, notes, reuse=use_cache, folders=folders))
         timings["read"] = time.perf_counter() - start
         return staged[0]
 

@@ -55,14 +55,30 @@ def skill_folder(skill: dict, root: Path) -> Path:
     return folder
 
 
-def read_skill_files(skill: dict, root: Path) -> dict[str, bytes]:
+def known_folder(skill: dict, root: Path, folders: dict[str, Path | publish.UnreadableFile] | None) -> Path:
+    """`skill_folder`, asked once per build: resolving a path costs a system call per component, and the bodies
+    and the served files are read from the same folders. Records the answer in `folders` when there is one."""
+    found = folders.get(skill["name"]) if folders is not None else None
+    if found is None:
+        try:
+            found = skill_folder(skill, root)
+        except publish.UnreadableFile as exc:
+            found = exc
+        if folders is not None:
+            folders[skill["name"]] = found
+    if isinstance(found, publish.UnreadableFile):
+        raise found
+    return found
+
+
+def read_skill_files(skill: dict, root: Path, folder: Path | None = None) -> dict[str, bytes]:
     """{path: bytes} of every file of a publishable skill, each checked against its registry sha256.
 
     Raises UnreadableFile for a symlink or a file that is not regular: the caller leaves the skill out. Other
     bytes than registry.json's (a sha256 mismatch, the file grew) mean registry.json is stale for the whole tree:
-    SkillyardError stops the build.
+    SkillyardError stops the build. `folder`: `skill_folder(skill, root)` when the caller has it already.
     """
-    folder = skill_folder(skill, root)
+    folder = folder or skill_folder(skill, root)
     out = {}
     for entry in skill["files"]:
         source = folder / entry["path"]
@@ -91,10 +107,12 @@ def rendered_with_defaults(skill: dict, files: dict[str, bytes]) -> dict[str, by
     return out
 
 
-def stage_well_known(registry: dict, root: Path, folder: Path, notes: list[str], reuse: bool = False) -> set[str]:
+def stage_well_known(registry: dict, root: Path, folder: Path, notes: list[str], reuse: bool = False,
+                     folders: dict[str, Path | publish.UnreadableFile] | None = None) -> set[str]:
     """Copy each publishable skill whole into `folder/<name>/`; returns the names copied and adds a note for every
     skill left out (why, and how to get it instead). `reuse`: keep a skill's copy from the build before when
-    `staged.Manifest` proves it is what copying again would write (else the folder is emptied first)."""
+    `staged.Manifest` proves it is what copying again would write (else the folder is emptied first). `folders`:
+    each skill's `skill_folder` (or why it has none) as `known_folder` found it while reading the bodies."""
     manifest = staged.Manifest(folder.with_name(folder.name + ".json"), reuse)
     if folder.exists() and not reuse:
         shutil.rmtree(folder)
@@ -105,12 +123,12 @@ def stage_well_known(registry: dict, root: Path, folder: Path, notes: list[str],
         target = folder / skill["name"]
         if not problems:
             try:
-                source = skill_folder(skill, root)
+                source = known_folder(skill, root, folders)
                 if manifest.reusable(skill, source, target):
                     published.add(skill["name"])
                     continue
                 checked_ns = staged.now_ns()
-                files = rendered_with_defaults(skill, read_skill_files(skill, root))
+                files = rendered_with_defaults(skill, read_skill_files(skill, root, source))
             except publish.UnreadableFile as exc:
                 problems = [str(exc)]
             except RenderTooLarge as exc:
