@@ -93,12 +93,15 @@ def test_racy_stamps_are_unknown(tmp_path):
     assert set(stamps) == {"skill", "skill/scripts"}
     later = dirsig.skill_dirs(str(tmp_path), "skill", 0)  # a scan that began before the epoch: every stamp racy
     assert set(later.values()) == {dirsig.UNKNOWN}
-    assert dirsig.changed(str(tmp_path), [("skill", dirsig.UNKNOWN), ("gone", 5)]) == ["skill", "gone"]
+    assert dirsig.changed(str(tmp_path), ["skill", "gone"], [dirsig.UNKNOWN, 5]) == ["skill", "gone"]
+    assert dirsig.decode(*dirsig.encode({"a": 1, "a/b": 2})) == (["a", "a/b"], [1, 2])
+    assert dirsig.encode({"a": 1, "a/x\ny": 2}) == ("a", str(dirsig.UNKNOWN))
 
 
-@pytest.mark.parametrize("damage", ["UPDATE dirs SET stamp = 'x'", "DELETE FROM dirs WHERE skill = ''",
-                                    "DELETE FROM dirs WHERE skill = 'skills/beta'", "DROP TABLE dirs",
-                                    "UPDATE dirs SET skill = 'skills/nowhere' WHERE skill = 'skills/beta'"])
+@pytest.mark.parametrize("damage", ["UPDATE stamps SET dirs = 'x'", "UPDATE stamps SET dirs = NULL",
+                                    "UPDATE stamps SET dirs = 7", "UPDATE stamps SET stamps = '1 2 3 4 5 6 7 8'", "DELETE FROM stamps WHERE skill = ''",
+                                    "DELETE FROM stamps WHERE skill = 'skills/beta'", "DROP TABLE stamps",
+                                    "UPDATE stamps SET skill = 'skills/nowhere' WHERE skill = 'skills/beta'"])
 def test_damaged_folder_stamps_mean_a_full_scan_with_the_same_bytes(warm, damage):
     fresh = build_registry(warm.root, use_cache=False).outputs
     with sqlite3.connect(warm.root / CACHE_FILE) as db:

@@ -330,11 +330,11 @@ def _plan(root: Path, config: RegistryConfig, cache: SkillCache | None, *, top: 
     top_str = str(top)
     racy = dirsig.scan_start(str(root / CACHE_DIR))
     known = set(cache.known)
-    owners = {folder: skill for folder, skill, _ in cache.stamps}
+    owners = dict(zip(cache.stamp_folders, cache.stamp_skills, strict=True))
     complete = bool(cache.head and known and "" in owners.values() and known <= set(owners.values()))
     if not complete or not (set(owners.values()) - {""}) <= known:
         return _full_plan(root, config, top, skills_rel, racy)
-    moved = dirsig.changed(top_str, [(folder, stamp) for folder, _, stamp in cache.stamps])  # while git runs
+    moved = dirsig.changed(top_str, cache.stamp_folders, cache.stamp_values)  # while git runs
     changes = gitlog.changed_since(top, cache.head, skills_rel, status=status)
     if changes is None:
         return _full_plan(root, config, top, skills_rel, racy)

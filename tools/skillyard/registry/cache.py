@@ -29,7 +29,7 @@ CACHE_FILE = ".skillyard-cache/skills.sqlite"
 ALL_ROWS = "SELECT path, sig, name, version, line, index_line, plugin_line, agents_line, findings FROM skills"
 ONE_ROW = ("SELECT path, sig, name, version, line, index_line, plugin_line, agents_line, findings FROM skills "
            "WHERE path = ?")
-CACHE_FORMAT = 5  # bump when what a cache item holds changes
+CACHE_FORMAT = 6  # bump when what a cache item holds changes
 
 
 def signature(folder: str) -> list:
@@ -128,12 +128,16 @@ class SkillCache:
         self.known: set[str] = set()
         self.lazy = lazy
         self.rows: dict[str, tuple] = {}
-        self.stamps: list[tuple[str, str, int]] = []  # (folder, its skill or '' for the layout, ctime): dirsig.py
+        # Folder stamps (dirsig.py) as three parallel lists: folder, its skill ('' for the layout), ctime.
+        self.stamp_folders: list[str] = []
+        self.stamp_skills: list[str] = []
+        self.stamp_values: list[int] = []
         self._converted: dict[str, CheckedSkill] = {}
         try:
             self._load()
-        except (sqlite3.Error, ValueError, TypeError):
-            self.head, self.dirty, self.rows, self.stamps, self.known = None, set(), {}, [], set()
+        except (sqlite3.Error, ValueError, TypeError, AttributeError):
+            self.head, self.dirty, self.rows, self.known = None, set(), {}, set()
+            self.stamp_folders, self.stamp_skills, self.stamp_values = [], [], []
             self._discard()
 
     @property
@@ -165,9 +169,13 @@ class SkillCache:
                 self.rows = {row[0]: row[1:] for row in db.execute(ALL_ROWS)}
                 self.known = set(self.rows)
             with contextlib.suppress(sqlite3.OperationalError):  # no such table: the build never stored stamps
-                self.stamps = db.execute("SELECT dir, skill, stamp FROM dirs").fetchall()
-            if not all(type(stamp) is int for _, _, stamp in self.stamps):
-                raise ValueError("damaged cache: a folder stamp is not a number")
+                from skillyard.registry.dirsig import decode  # two texts per skill: 20,000 rows, not 75,000
+
+                for skill, folders, values in db.execute("SELECT skill, dirs, stamps FROM stamps"):
+                    paths, stamps = decode(folders, values)
+                    self.stamp_folders += paths
+                    self.stamp_values += stamps
+                    self.stamp_skills += [skill] * len(paths)
         finally:
             db.close()
 
@@ -272,7 +280,7 @@ class SkillCache:
             stored_key = db.execute("SELECT value FROM meta WHERE key = 'key'").fetchone()
             if stored_key is None or stored_key[0] != self.key:  # another tool version or policy: start over
                 db.execute("DROP TABLE IF EXISTS skills")
-                db.execute("DROP TABLE IF EXISTS dirs")
+                db.execute("DROP TABLE IF EXISTS stamps")
                 changed = set(results)
             db.execute("CREATE TABLE IF NOT EXISTS skills (path TEXT PRIMARY KEY, sig TEXT, name TEXT, version TEXT, "
                        "line TEXT, index_line TEXT, plugin_line TEXT, agents_line TEXT, findings TEXT)")
@@ -292,8 +300,8 @@ class SkillCache:
 
 
     def store_stamps(self, stamps: dict[str, dict[str, int]], *, replace_all: bool) -> None:
-        """Record folder stamps by skill ('' for the layout), replacing each named skill's; `replace_all` forgets the
-        rest. Written only beside rows of this same key (another key's rows were dropped by `store`)."""
+        """Record folder stamps by skill ('' for the layout), replacing each named skill's (an empty dict drops it);
+        `replace_all` forgets the rest. Written only beside rows of this same key (another key's rows were dropped by `store`)."""
         if self.key is None or not self.path.is_file():
             return
         try:
@@ -304,14 +312,14 @@ class SkillCache:
                 if stored_key is None or stored_key[0] != self.key:
                     db.execute("ROLLBACK")
                     return
-                db.execute("CREATE TABLE IF NOT EXISTS dirs (dir TEXT PRIMARY KEY, skill TEXT, stamp INTEGER)")
-                db.execute("CREATE INDEX IF NOT EXISTS dirs_skill ON dirs (skill)")
+                from skillyard.registry.dirsig import encode
+
+                db.execute("CREATE TABLE IF NOT EXISTS stamps (skill TEXT PRIMARY KEY, dirs TEXT, stamps TEXT)")
                 if replace_all:
-                    db.execute("DELETE FROM dirs")
-                else:
-                    db.executemany("DELETE FROM dirs WHERE skill = ?", [(skill,) for skill in sorted(stamps)])
-                db.executemany("INSERT OR REPLACE INTO dirs VALUES (?, ?, ?)",
-                               [(rel, skill, stamp) for skill in sorted(stamps) for rel, stamp in stamps[skill].items()])
+                    db.execute("DELETE FROM stamps")
+                db.executemany("DELETE FROM stamps WHERE skill = ?", [(skill,) for skill in sorted(stamps)])
+                db.executemany("INSERT INTO stamps VALUES (?, ?, ?)",
+                               [(skill, *encode(stamps[skill])) for skill in sorted(stamps) if stamps[skill]])
                 db.execute("COMMIT")
             except BaseException:
                 if db.in_transaction:

@@ -88,10 +88,29 @@ def layout_dirs(top: str, skills_rel: str, skills: set[str], racy: int) -> dict[
     return out
 
 
-def changed(top: str, stamps: list[tuple[str, int]]) -> list[str]:
+def encode(stamps: dict[str, int]) -> tuple[str, str]:
+    """(folders one a line, their stamps space-separated): two texts that two C-level splits read back. A folder name
+    holding a newline turns the set into one UNKNOWN stamp for the shortest folder (its skill is then re-checked, or
+    the layout re-scanned, on every build)."""
+    if any("\n" in rel for rel in stamps):
+        return min(stamps, key=len).replace("\n", "/"), str(UNKNOWN)
+    return "\n".join(stamps), " ".join(map(str, stamps.values()))
+
+
+def decode(folders: str, values: str) -> tuple[list[str], list[int]]:
+    """`encode`'s inverse; ValueError when the two do not match."""
+    paths, stamps = folders.split("\n"), list(map(int, values.split(" ")))
+    if len(paths) != len(stamps):
+        raise ValueError("damaged folder stamps")
+    return paths, stamps
+
+
+def changed(top: str, folders: list[str], stamps: list[int]) -> list[str]:
     """The repository-relative folders whose stamp differs now: changed, gone, unreadable, or racy when stored."""
     try:
-        now = [os.lstat(f"{top}/{rel}").st_ctime_ns for rel, _ in stamps]  # the common case: one C-level loop
+        now = [os.lstat(f"{top}/{rel}").st_ctime_ns for rel in folders]  # the common case: no exception handler
     except OSError:
-        now = [_stamp(f"{top}/{rel}", 1 << 62) for rel, _ in stamps]
-    return [rel for (rel, old), new in zip(stamps, now, strict=True) if old != new or old == UNKNOWN]
+        now = [_stamp(f"{top}/{rel}", 1 << 62) for rel in folders]
+    if now == stamps and UNKNOWN not in stamps:
+        return []
+    return [rel for rel, old, new in zip(folders, stamps, now, strict=True) if old != new or old == UNKNOWN]
