@@ -439,27 +439,31 @@ def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | Non
     bodies = read_bodies(registry, root, notes, folders)
     well_known = work_dir / "well-known"
     cache = PageCache(work_dir / "cache" / "pages" if use_cache else None)
-    staged: list[set[str]] = []
-
-    def stage() -> set[str]:  # runs while the workers render the pages
-        staged.append(machine.stage_well_known(registry, root, well_known, notes, reuse=use_cache, folders=folders))
-        timings["read"] = time.perf_counter() - start
-        return staged[0]
-
-    guess = {skill["name"] for skill in registry["skills"] if not publish.skill_problems(skill)}
-    rendered = render_skill_pages(registry, bodies, cache=cache, served=guess, notes=notes, meanwhile=stage)
-    served = staged[0]
-    mark = start + timings["read"]
-    skill_pages, page_count, cached = generate_docs(registry, bodies, site_src, work_dir / "docs", cache, served,
-                                                    notes, rendered)
-    timings["generate"] = time.perf_counter() - mark
-
     out.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
     try:
+        staged: list[set[str]] = []
+
+        def stage() -> set[str]:  # runs while the workers render the pages
+            staged.append(machine.stage_well_known(registry, root, well_known, notes, reuse=use_cache,
+                                                   folders=folders))
+            # mkdocs empties its output folder but keeps hidden entries such as .well-known
+            machine.link_well_known(registry, well_known, staged[0], staging / model.WELL_KNOWN)
+            timings["read"] = time.perf_counter() - start
+            return staged[0]
+
+        guess = {skill["name"] for skill in registry["skills"] if not publish.skill_problems(skill)}
+        rendered = render_skill_pages(registry, bodies, cache=cache, served=guess, notes=notes, meanwhile=stage)
+        served = staged[0]
+        mark = start + timings["read"]
+        skill_pages, page_count, cached = generate_docs(registry, bodies, site_src, work_dir / "docs", cache,
+                                                        served, notes, rendered)
+        timings["generate"] = time.perf_counter() - mark
         mark = time.perf_counter()
         warnings = run_mkdocs(config, work_dir / "docs", staging, source_epoch(registry), site_url,
                               registry_settings(registry) if config == default_config().resolve() else None)
+        if not (staging / model.WELL_KNOWN).is_dir():  # a future mkdocs that empties hidden folders too
+            machine.link_well_known(registry, well_known, served, staging / model.WELL_KNOWN)
         timings["mkdocs"] = time.perf_counter() - mark
         mark = time.perf_counter()
         if skill_pages:
@@ -469,7 +473,7 @@ def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | Non
         mark = time.perf_counter()
         search = dump_search_data(build_search_data(registry["skills"], bodies))
         (staging / SEARCH_FILE).write_bytes(search)
-        machine.write_machine_files(registry, registry_bytes, index_bytes, well_known, served, staging)
+        machine.write_machine_files(registry, registry_bytes, index_bytes, well_known, served, staging, linked=True)
         timings["machine"] = time.perf_counter() - mark
         machine.replace_dir(staging, out)
     except BaseException:

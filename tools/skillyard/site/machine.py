@@ -162,14 +162,16 @@ def _remove(path: Path) -> None:
 
 
 def write_machine_files(registry: dict, registry_bytes: bytes, index_bytes: bytes | None, staged: Path,
-                        published: set[str], out: Path) -> None:
-    """Write registry.json, index.json and the well-known tree (staged by `stage_well_known`) into `out`."""
+                        published: set[str], out: Path, linked: bool = False) -> None:
+    """Write registry.json, index.json and the well-known tree (staged by `stage_well_known`) into `out`;
+    `linked`: the caller has put the staged files there already (`link_well_known`)."""
     (out / "registry.json").write_bytes(registry_bytes)
     if index_bytes is None:  # no index.json beside registry.json: write what `skillyard build` would have
         index_bytes = dumps(index_document(registry)).encode("utf-8")
     (out / "index.json").write_bytes(index_bytes)
     write_sparse_index(registry, out / "sparse")
-    link_well_known(registry, staged, published, out / WELL_KNOWN)
+    if not linked:
+        link_well_known(registry, staged, published, out / WELL_KNOWN)
     (out / WELL_KNOWN / "index.json").write_bytes(dump(well_known_index(registry, published)))
     (out / ".nojekyll").write_bytes(b"")  # GitHub Pages: serve dot-folders such as .well-known as they are
 
