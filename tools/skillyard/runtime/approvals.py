@@ -19,7 +19,6 @@ import fcntl
 import os
 from pathlib import Path
 
-from skillyard.fsutil import write_atomic
 from skillyard.runtime.jsonfile import JSONFileError, read_json
 
 FILE_ENV = "SKILL_APPROVALS"
@@ -106,6 +105,8 @@ class Approvals:
 
         text = json.dumps({"format": FORMAT, "agents": agents}, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
         try:
+            from skillyard.fsutil import write_atomic  # tempfile & co.: only when an answer is remembered
+
             write_atomic(self.path, text, mode=0o600, durable=True)
         except OSError as exc:
             raise ApprovalsError(f"{self.path}: cannot be written ({exc.strerror})") from None

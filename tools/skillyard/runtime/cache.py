@@ -14,7 +14,6 @@ import json
 import os
 from pathlib import Path
 
-from skillyard.fsutil import write_atomic
 from skillyard.runtime.discovery import Discovery, Root, Skill, scan
 from skillyard.runtime.jsonfile import read_json
 
@@ -100,6 +99,8 @@ def _save(path: Path, result: Discovery) -> None:
     try:
         payload = {"format": FORMAT, "skills": [s.to_dict() for s in result.skills], "report": result.report,
                    "watched": result.watched}
+        from skillyard.fsutil import write_atomic  # tempfile & co. only when a result is written
+
         write_atomic(path, json.dumps(payload, ensure_ascii=False), mode=0o600)
     except OSError:
         pass  # caching is an optimisation; a read-only home must not break discovery

@@ -30,9 +30,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from skillyard.format import paths, safety
-from skillyard.format.frontmatter import parse_skill_md
-from skillyard.format.manifest import parse_manifest
-from skillyard.format.rules import schema_findings
+
+# The frontmatter, manifest and schema checks (YAML and the schemas) are imported where a SKILL.md is parsed: a
+# cached discovery (each warm `skill prompt`) never parses one, and those imports were most of its start-up.
 
 ENV_VAR = "SKILL_PATH"
 MAX_DEPTH = 4
@@ -259,6 +259,8 @@ def _read_skill(folder: str, skill_md: str, root: Root, broken: list, watched: d
     except OSError as exc:
         broken.append({"path": skill_md, "reason": f"cannot read SKILL.md: {exc.strerror}"})
         return None
+    from skillyard.format.frontmatter import parse_skill_md
+
     fm = parse_skill_md(text, strict=False, file=skill_md)
     refused = [f for f in fm.findings if f.is_error or f.rule == "angle-bracket"]
     if refused:  # the validator's injection limits hold for every index, in every mode
@@ -284,6 +286,8 @@ def slugify(name: str) -> str:
 
 def _schema_problem(field_name: str, value: object) -> str | None:
     """The validator's own verdict on `name` or `description` (its schema), as a reason, or None."""
+    from skillyard.format.rules import schema_findings
+
     found = [f for f in schema_findings({"name": "x", "description": "x", field_name: value}, strict=True,
                                         file="SKILL.md", key_lines={}) if f.field == field_name]
     return f"{found[0].rule}: {found[0].message}" if found else None
@@ -334,6 +338,8 @@ def _manifest(folder: str, watched: dict) -> dict:
     watched[path] = st.st_mtime_ns
     if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_SKILL_YAML:  # a FIFO named skill.yaml would block a read
         return {}
+    from skillyard.format.manifest import parse_manifest
+
     try:
         with open(path, encoding="utf-8") as handle:
             text = handle.read(MAX_SKILL_YAML + 1)

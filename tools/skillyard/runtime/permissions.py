@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import fnmatch
 import os
-import tomllib
 from pathlib import Path
 
 ACTIONS = ("allow", "ask", "deny")
@@ -86,6 +85,8 @@ def load_rules(agent: str, files: list[Path]) -> list[tuple[str, str]]:
             data = handle.read(MAX_RULES_BYTES + 1)
         if len(data) > MAX_RULES_BYTES:
             raise RulesError(f"{file}: larger than {MAX_RULES_BYTES} bytes; a rules file is a few lines")
+        import tomllib  # only when a rules file exists: most `skill prompt` runs have none
+
         try:
             document = tomllib.loads(data.decode("utf-8"))
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:

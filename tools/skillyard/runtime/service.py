@@ -5,11 +5,14 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from skillyard.runtime import cache, files, permissions, prompt, tooldefs
-from skillyard.runtime.approvals import Approvals, ApprovalsError
+from skillyard.runtime import cache, files, permissions, prompt
 from skillyard.runtime.discovery import Discovery, Root, Skill, default_roots
 from skillyard.runtime.files import SkillFileError, read_in
+
+if TYPE_CHECKING:  # approvals (file locking, atomic writes) and tooldefs load only when used: not for `skill prompt`
+    from skillyard.runtime.approvals import Approvals
 
 ALWAYS = "always"  # what `approve` returns for "always allow": remembered per agent and skill
 
@@ -67,6 +70,8 @@ class SkillRuntime:
 
     def tools(self, provider: str) -> list[dict]:
         """The `read_skill_file` tool for `provider` (openai, openai-responses, anthropic, gemini)."""
+        from skillyard.runtime import tooldefs
+
         return [tooldefs.read_skill_file_tool(provider, [s.name for s in self.skills()])]
 
     def _checked(self, skill: object) -> Skill:
@@ -114,6 +119,8 @@ class SkillRuntime:
             return "error: arguments must be an object with `skill_name` and `file_path`"
         skill = arguments.get("skill_name", arguments.get("skill"))
         path = arguments.get("file_path", arguments.get("path"))
+        from skillyard.runtime.approvals import ApprovalsError
+
         try:
             return self.tool_result(skill, path)
         except (SkillFileError, ApprovalsError) as exc:  # a damaged approvals file is an answer, not a traceback

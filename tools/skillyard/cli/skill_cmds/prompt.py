@@ -52,7 +52,6 @@ def make_runtime(args):
 
     from skillyard.errors import SkillyardError
     from skillyard.runtime import SkillRuntime, explicit_roots, permissions
-    from skillyard.runtime.approvals import Approvals
     from skillyard.runtime.discovery import PRIORITY, Root, default_roots, project_roots
 
     for option in ("root", "builtin"):
@@ -74,8 +73,13 @@ def make_runtime(args):
         except permissions.RulesError as exc:
             raise SkillyardError(str(exc), "Fix the rules file: each value is \"allow\", \"ask\" or \"deny\".") from None
     cache_dir = False if getattr(args, "no_cache", False) else None
+    approvals = None
+    if getattr(args, "agent", None):  # the approvals store (locks, atomic writes) only when an agent's answers count
+        from skillyard.runtime.approvals import Approvals
+
+        approvals = Approvals()
     return SkillRuntime(roots, rules=rules, cache_dir=cache_dir, agent=getattr(args, "agent", None),
-                        approvals=Approvals() if getattr(args, "agent", None) else None,
+                        approvals=approvals,
                         sources=getattr(args, "source", None), lenient=getattr(args, "lenient", False))
 
 
