@@ -39,8 +39,11 @@ def measure(commands: dict[str, str], runs: int, workdir: Path) -> dict[str, lis
     project = workdir / "project"
     home.mkdir(exist_ok=True)
     project.mkdir(exist_ok=True)
-    env = {**os.environ, "HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config"),
-           "XDG_CACHE_HOME": str(home / ".cache"), "PYTHONDONTWRITEBYTECODE": "0"}
+    # Bytecode is written to a scratch prefix in the warm-up round: PYTHONDONTWRITEBYTECODE set to anything, even
+    # "0", stops writing it, so every run recompiled each source edited since its .pyc (timed as start-up).
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env.update({"HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config"), "XDG_CACHE_HOME": str(home / ".cache"),
+                "PYTHONPYCACHEPREFIX": str(workdir / "pycache")})
     example = Path(__file__).resolve().parents[1] / "skills" / "csv-profiler"
     if example.is_dir() and not (home / ".skillcli").exists():  # `skill list` has one (local) skill to show
         subprocess.run([sys.executable, "-c", "import sys; from skillyard.cli.main import skill_main; "

@@ -17,7 +17,6 @@ import re
 import shutil
 import tempfile
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 from skillyard.errors import SkillyardError
@@ -34,13 +33,35 @@ JOURNAL_PREFIX = ".journal-"
 MAX_JOURNAL_BYTES = 32 * 1024 * 1024  # a journal holds one skill lock (see lockfile.MAX_LOCK_BYTES) and little else
 
 
-@dataclass(frozen=True, slots=True)
 class StagedFile:
-    """One file to install: its bytes as they will be written (inputs already rendered)."""
+    """One file to install: its bytes as they will be written (inputs already rendered). Immutable. A plain class,
+    not a dataclass: `dataclasses` (and the `inspect` it loads) was a seventh of `skill list`'s start-up."""
 
-    path: str
-    data: bytes
-    executable: bool = False
+    __slots__ = ("path", "data", "executable")
+    __match_args__ = __slots__
+
+    def __init__(self, path: str, data: bytes, executable: bool = False):
+        object.__setattr__(self, "path", path)
+        object.__setattr__(self, "data", data)
+        object.__setattr__(self, "executable", executable)
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name):
+        raise AttributeError(f"cannot delete field {name!r}")
+
+    def _fields(self) -> tuple:
+        return (self.path, self.data, self.executable)
+
+    def __eq__(self, other):
+        return self._fields() == other._fields() if other.__class__ is self.__class__ else NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return f"StagedFile(path={self.path!r}, data={self.data!r}, executable={self.executable!r})"
 
     @property
     def sha256(self) -> str:
