@@ -20,6 +20,7 @@ same 10,000-skill data, FTS5 builds the index and answers queries tens of times 
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -36,22 +37,37 @@ from skillyard.errors import SkillyardError
 ANALYZER_VERSION = "fts5-3"
 NAME_WEIGHT, TAGS_WEIGHT, DESCRIPTION_WEIGHT = 4.0, 2.0, 1.0  # a hit's score: where its words are found
 _CJK = "\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
-TOKEN_RE = re.compile(rf"([{_CJK}]+)|((?:(?![{_CJK}])[^\W_])+)")
-CJK_RE = re.compile(rf"^[{_CJK}]+$")
-_ANY_CJK = re.compile(f"[{_CJK}]")
 _WORD = re.compile(r"[^\W_]+")
 MAX_QUERY_WORDS = 32
 TAG_SEPARATOR = "\x1f"  # between a skill's tags in the stored list
+
+
+@functools.cache
+def _cjk_patterns() -> tuple[re.Pattern, re.Pattern, re.Pattern]:
+    """(TOKEN_RE, CJK_RE, _ANY_CJK), compiled on the first non-ASCII text: compiling the CJK ranges takes ~15 ms, a
+    sixth of a warm `skill search`, and most queries and entries are ASCII."""
+    return (re.compile(rf"([{_CJK}]+)|((?:(?![{_CJK}])[^\W_])+)"), re.compile(rf"^[{_CJK}]+$"),
+            re.compile(f"[{_CJK}]"))
+
+
+def __getattr__(name: str):
+    """TOKEN_RE, CJK_RE and _ANY_CJK stay importable (PEP 562), compiled when first asked for."""
+    if name in _CJK_NAMES:
+        return _cjk_patterns()[_CJK_NAMES.index(name)]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+_CJK_NAMES = ("TOKEN_RE", "CJK_RE", "_ANY_CJK")
 
 
 def tokens(text: str, mode: str = "index") -> list[str]:
     """Lower-cased words; CJK runs as pairs plus single characters when indexing, pairs only when querying (a
     one-character run stays a single character)."""
     text = text.lower()
-    if not _ANY_CJK.search(text):
+    if text.isascii() or not _cjk_patterns()[2].search(text):
         return _WORD.findall(text)  # the common case, in C
     out: list[str] = []
-    for match in TOKEN_RE.finditer(text):
+    for match in _cjk_patterns()[0].finditer(text):
         run = match.group(1)
         if run:
             out += [run[i:i + 2] for i in range(len(run) - 1)]
@@ -202,7 +218,7 @@ def _quoted(term: str) -> str:
 
 def _word_query(word: str, db: sqlite3.Connection | None = None) -> str:
     """One word as an FTS5 expression: exact (CJK, one letter) or as a prefix, plus near spellings if `db`."""
-    cjk = bool(CJK_RE.match(word))
+    cjk = not word.isascii() and bool(_cjk_patterns()[1].match(word))
     parts = [_quoted(word) if cjk or len(word) < 2 else _quoted(word) + "*"]
     if db is not None and not cjk and len(word) >= 4:
         parts += [_quoted(near) for near in _near_terms(db, word)]
