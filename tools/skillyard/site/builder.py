@@ -446,13 +446,14 @@ def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | Non
 
         def stage() -> set[str]:  # runs while the workers render the pages
             staged.append(machine.stage_well_known(registry, root, well_known, notes, reuse=use_cache,
-                                                   folders=folders))
+                                                   folders=folders, known_problems=problems))
             # mkdocs empties its output folder but keeps hidden entries such as .well-known
             machine.link_well_known(registry, well_known, staged[0], staging / model.WELL_KNOWN)
             timings["read"] = time.perf_counter() - start
             return staged[0]
 
-        guess = {skill["name"] for skill in registry["skills"] if not publish.skill_problems(skill)}
+        problems = {skill["name"]: publish.skill_problems(skill) for skill in registry["skills"]}
+        guess = {name for name, found in problems.items() if not found}
         rendered = render_skill_pages(registry, bodies, cache=cache, served=guess, notes=notes, meanwhile=stage)
         served = staged[0]
         mark = start + timings["read"]
