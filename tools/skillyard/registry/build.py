@@ -392,18 +392,11 @@ def skill_lines(skill: CheckedSkill, git: tuple[str, str]) -> tuple[str, str, st
             skill.lines["agents"])
 
 
-def render_outputs(header: dict, skills: list[CheckedSkill], git_history: dict[str, tuple[str, str]], *,
-                   agents_md: str | None = None) -> dict[str, str]:
-    """Every generated file, by repo-relative path. `agents_md` is the current AGENTS.md, whose marked block is
-    replaced (the rest is the maintainers' text)."""
-    ordered = sorted(skills, key=lambda s: (s.name, s.path))
-    return outputs_from_lines(header, [(s.name, s.path, skill_lines(s, git_history.get(s.path, ("", ""))))
-                                       for s in ordered], agents_md=agents_md)
-
-
 def outputs_from_lines(header: dict, ordered: list[tuple[str, str, tuple[str, str, str, str]]], *,
                        agents_md: str | None = None) -> dict[str, str]:
-    """`render_outputs` from finished lines: (name, path, lines) per skill, in (name, path) order."""
+    """Every generated file, by repo-relative path, from finished lines (`skill_lines`): (name, path, lines) per
+    skill, in (name, path) order. `agents_md` is the current AGENTS.md, whose marked block is replaced (the rest is
+    the maintainers' text)."""
     from skillyard.registry import compat
 
     unlisted = [path for _, path, lines in ordered if not lines[2]]

@@ -216,22 +216,32 @@ class SkillCache:
 
     def set_token(self, token: str) -> bool:
         """Record the token of a `rendered.py` file written for the rows as they are."""
-        if self.key is None or not self.path.is_file():
-            return False
         try:
-            db = self._connect()
-            try:
-                db.execute("BEGIN IMMEDIATE")
-                stored_key = db.execute("SELECT value FROM meta WHERE key = 'key'").fetchone()
-                if stored_key is None or stored_key[0] != self.key:
-                    db.execute("ROLLBACK")
-                    return False
-                db.execute("INSERT OR REPLACE INTO meta VALUES ('token', ?)", (token,))
-                db.execute("COMMIT")
-            finally:
-                db.close()
+            return self._keyed_write(lambda db: db.execute("INSERT OR REPLACE INTO meta VALUES ('token', ?)",
+                                                           (token,)))
         except sqlite3.Error:
             return False
+
+    def _keyed_write(self, work) -> bool:
+        """Run `work(db)` in one write transaction, only beside rows of this same key (another key's rows were dropped
+        by `store`); False when there is no such cache. sqlite3.Error goes to the caller."""
+        if self.key is None or not self.path.is_file():
+            return False
+        db = self._connect()
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            stored_key = db.execute("SELECT value FROM meta WHERE key = 'key'").fetchone()
+            if stored_key is None or stored_key[0] != self.key:
+                db.execute("ROLLBACK")
+                return False
+            work(db)
+            db.execute("COMMIT")
+        except BaseException:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise
+        finally:
+            db.close()
         return True
 
     def _discard(self) -> None:
@@ -301,32 +311,19 @@ class SkillCache:
 
     def store_stamps(self, stamps: dict[str, dict[str, int]], *, replace_all: bool) -> None:
         """Record folder stamps by skill ('' for the layout), replacing each named skill's (an empty dict drops it);
-        `replace_all` forgets the rest. Written only beside rows of this same key (another key's rows were dropped by `store`)."""
-        if self.key is None or not self.path.is_file():
-            return
-        try:
-            db = self._connect()
-            try:
-                db.execute("BEGIN IMMEDIATE")
-                stored_key = db.execute("SELECT value FROM meta WHERE key = 'key'").fetchone()
-                if stored_key is None or stored_key[0] != self.key:
-                    db.execute("ROLLBACK")
-                    return
-                from skillyard.registry.dirsig import encode
+        `replace_all` forgets the rest."""
+        from skillyard.registry.dirsig import encode
 
-                db.execute("CREATE TABLE IF NOT EXISTS stamps (skill TEXT PRIMARY KEY, dirs TEXT, stamps TEXT)")
-                if replace_all:
-                    db.execute("DELETE FROM stamps")
-                db.executemany("DELETE FROM stamps WHERE skill = ?", [(skill,) for skill in sorted(stamps)])
-                db.executemany("INSERT INTO stamps VALUES (?, ?, ?)",
-                               [(skill, *encode(stamps[skill])) for skill in sorted(stamps) if stamps[skill]])
-                db.execute("COMMIT")
-            except BaseException:
-                if db.in_transaction:
-                    db.execute("ROLLBACK")
-                raise
-            finally:
-                db.close()
+        def work(db) -> None:
+            db.execute("CREATE TABLE IF NOT EXISTS stamps (skill TEXT PRIMARY KEY, dirs TEXT, stamps TEXT)")
+            if replace_all:
+                db.execute("DELETE FROM stamps")
+            db.executemany("DELETE FROM stamps WHERE skill = ?", [(skill,) for skill in sorted(stamps)])
+            db.executemany("INSERT INTO stamps VALUES (?, ?, ?)",
+                           [(skill, *encode(stamps[skill])) for skill in sorted(stamps) if stamps[skill]])
+
+        try:
+            self._keyed_write(work)
         except sqlite3.Error:
             self._discard()
 

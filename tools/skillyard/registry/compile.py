@@ -141,16 +141,6 @@ def registry_header(*, name: str, description: str, homepage: str | None, reposi
     return doc
 
 
-def registry_text(header: dict, skills: list[tuple[str, str, str, str, str]]) -> str:
-    """registry.json from pre-encoded lines: (name, path, line, commit, updated_at) per skill.
-
-    Byte-identical to `dumps(assemble(...))`, which a test checks; this path only avoids encoding twice.
-    """
-    ordered = sorted(skills, key=lambda s: (s[0], s[1]))
-    lines = [fill_line(line, commit, updated) for _, _, line, commit, updated in ordered]
-    return dumps_prepared(header, {"skills": ("[", lines)})
-
-
 def assemble(entries: list[dict], history: dict[str, tuple[str, str]], *, name: str, description: str,
              homepage: str | None, repository: dict) -> dict:
     """The whole registry document: skills sorted by name, git fields from one history pass."""

@@ -442,6 +442,8 @@ def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | Non
     out.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
     try:
+        problems = {skill["name"]: publish.skill_problems(skill) for skill in registry["skills"]}
+        guess = {name for name, found in problems.items() if not found}  # served unless their files fail to read
         staged: list[set[str]] = []
 
         def stage() -> set[str]:  # runs while the workers render the pages
@@ -452,8 +454,6 @@ def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | Non
             timings["read"] = time.perf_counter() - start
             return staged[0]
 
-        problems = {skill["name"]: publish.skill_problems(skill) for skill in registry["skills"]}
-        guess = {name for name, found in problems.items() if not found}
         rendered = render_skill_pages(registry, bodies, cache=cache, served=guess, notes=notes, meanwhile=stage)
         served = staged[0]
         mark = start + timings["read"]
