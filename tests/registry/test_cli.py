@@ -85,6 +85,18 @@ def test_validate_changed_since_catches_a_name_taken_elsewhere(repo, capsys):
     assert code == 1 and "[duplicate-name]" in out and "skills/a/alpha" in out
 
 
+def test_validate_never_loads_the_build_machinery(repo):
+    """validate shares only `registry/collect.py` with the build: its history, stamps and output code stay unloaded."""
+    repo.add_skill("alpha")
+    repo.commit()
+    code = ("import sys\nfrom skillyard.cli.main import skillyard_main\n"
+            f"assert skillyard_main(['validate', '--root', {str(repo.root)!r}, '--changed-since', 'HEAD']) == 0\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[-1] in ('build', 'dirsig', 'rendered')"
+            " and m.startswith('skillyard.registry')))")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip().splitlines()[-1] == "[]"
+
+
 def test_usage_errors_exit_2():
     result = subprocess.run([sys.executable, "-m", "skillyard.cli.main", "validate", "--strict", "--lenient"],
                             capture_output=True, text=True)

@@ -48,8 +48,8 @@ def run(args) -> int:
     from skillyard.cli.common import Progress, print_json
     from skillyard.errors import UsageError
     from skillyard.registry import gitlog
-    from skillyard.registry.build import add_duplicate_findings, collect
     from skillyard.registry.cache import cache_root_for
+    from skillyard.registry.collect import add_duplicate_findings, collect
     from skillyard.registry.config import load_registry_config
     from skillyard.registry.load import check_folders
     from skillyard.registry.report import human_report, validate_report
