@@ -124,3 +124,74 @@ def test_every_word_of_a_description_finds_it(tmp_path_factory, description):
             assert "target" in [h.name for h in query_index(connection, word)], (word, description)
     finally:
         connection.close()
+
+
+ASCII_TEXT = st.text(alphabet=st.characters(max_codepoint=127), max_size=60)
+
+
+@settings(max_examples=300, deadline=None)
+@given(ASCII_TEXT)
+def test_ascii_text_given_to_fts5_as_is_yields_our_words(text):
+    """ASCII text reaches FTS5 untouched (no Python pass over most of a registry): its `ascii` tokenizer must then
+    index exactly the words our own parser makes of it."""
+    from skillyard.client.search import _fts_text, _indexed
+
+    assert _fts_text(text) == text
+    db = sqlite3.connect(":memory:")
+    try:
+        db.executescript("CREATE VIRTUAL TABLE raw USING fts5(t, tokenize='ascii', content='');"
+                         "CREATE VIRTUAL TABLE ours USING fts5(t, tokenize='ascii', content='');"
+                         "CREATE VIRTUAL TABLE raw_v USING fts5vocab(raw, row);"
+                         "CREATE VIRTUAL TABLE ours_v USING fts5vocab(ours, row);")
+        db.execute("INSERT INTO raw(rowid, t) VALUES (1, ?)", (text,))
+        db.execute("INSERT INTO ours(rowid, t) VALUES (1, ?)", (_indexed(text),))
+        raw = db.execute("SELECT term, cnt FROM raw_v ORDER BY term").fetchall()
+        assert raw == db.execute("SELECT term, cnt FROM ours_v ORDER BY term").fetchall()
+    finally:
+        db.close()
+
+
+def _reference_tokens(text: str, mode: str) -> list[str]:
+    """The tokenizer as first written (one TOKEN_RE match at a time): the faster split must give the same list."""
+    from skillyard.client.search import TOKEN_RE
+
+    out: list[str] = []
+    for match in TOKEN_RE.finditer(text.lower()):
+        run = match.group(1)
+        if run:
+            out += [run[i:i + 2] for i in range(len(run) - 1)]
+            if mode != "query" or len(run) == 1:
+                out += list(run)
+        else:
+            out.append(match.group(2))
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from("ab Z9_-.,处理发票の会議éÉ２ＡｂＣ한국\x00\x1f"), max_size=40),
+       st.sampled_from(["index", "query"]))
+def test_cjk_tokens_are_unchanged(text, mode):
+    from skillyard.client.search import tokens
+
+    assert tokens(text, mode) == _reference_tokens(text, mode)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.one_of(st.none(), st.lists(st.one_of(st.text(alphabet="ab\x1f ", max_size=4), st.integers()),
+                                     max_size=4)))
+def test_tags_are_joined_as_before(tags):
+    from skillyard.client.search import TAG_SEPARATOR, _tag_text
+
+    assert _tag_text(tags) == TAG_SEPARATOR.join(str(t).replace(TAG_SEPARATOR, " ") for t in tags or [])
+
+
+def test_the_cycle_collector_is_back_on_after_a_build_even_a_failed_one(tmp_path):
+    import gc
+
+    from skillyard.client.search import _collector_paused
+
+    assert gc.isenabled()
+    with pytest.raises(KeyError), _collector_paused():
+        assert not gc.isenabled()
+        build_index(tmp_path / "x.sqlite", [("main", 1, {"description": "no name"})])
+    assert gc.isenabled()

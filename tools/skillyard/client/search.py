@@ -9,7 +9,9 @@ order (then by source priority, then name); every word also matches as a prefix 
 typed, from four letters on with one typo ("invoise"; two from eight letters on; the first letter must be right).
 All query words must match; when none does, any word may. Text is split into words by our own parser (letters and
 digits, lower-cased) before FTS5 sees it, the same way for the index and the query: SQLite's tokenizers use older
-Unicode tables than Python's, and two parsers would disagree on some characters. CJK scripts have no spaces, so runs
+Unicode tables than Python's, and two parsers would disagree on some characters. ASCII text, most of a registry, is
+the exception: FTS5's `ascii` tokenizer splits it exactly as our parser does, so it is handed over as is (the
+words table is contentless: it holds only the index, the text shown is in `skills`). CJK scripts have no spaces, so runs
 of CJK characters are written out as single characters plus overlapping pairs, and a query is matched by its pairs:
 "发票" finds "处理发票". Rows are stored in rank order, so a query reads only the matches it returns: the cost of
 a query does not grow with the registry.
@@ -20,7 +22,9 @@ same 10,000-skill data, FTS5 builds the index and answers queries tens of times 
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import gc
 import hashlib
 import json
 import os
@@ -34,7 +38,7 @@ from skillyard.client.cache import CacheEntry, stderr_warn, sync
 from skillyard.client.config import Config
 from skillyard.errors import SkillyardError
 
-ANALYZER_VERSION = "fts5-3"
+ANALYZER_VERSION = "fts5-4"
 NAME_WEIGHT, TAGS_WEIGHT, DESCRIPTION_WEIGHT = 4.0, 2.0, 1.0  # a hit's score: where its words are found
 _CJK = "\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
 _WORD = re.compile(r"[^\W_]+")
@@ -43,11 +47,11 @@ TAG_SEPARATOR = "\x1f"  # between a skill's tags in the stored list
 
 
 @functools.cache
-def _cjk_patterns() -> tuple[re.Pattern, re.Pattern, re.Pattern]:
-    """(TOKEN_RE, CJK_RE, _ANY_CJK), compiled on the first non-ASCII text: compiling the CJK ranges takes ~15 ms, a
-    sixth of a warm `skill search`, and most queries and entries are ASCII."""
+def _cjk_patterns() -> tuple[re.Pattern, re.Pattern, re.Pattern, re.Pattern]:
+    """(TOKEN_RE, CJK_RE, _ANY_CJK, CJK_RUNS), compiled on the first non-ASCII text: compiling the CJK ranges takes
+    ~15 ms, a sixth of a warm `skill search`, and most queries and entries are ASCII."""
     return (re.compile(rf"([{_CJK}]+)|((?:(?![{_CJK}])[^\W_])+)"), re.compile(rf"^[{_CJK}]+$"),
-            re.compile(f"[{_CJK}]"))
+            re.compile(f"[{_CJK}]"), re.compile(f"([{_CJK}]+)"))
 
 
 def __getattr__(name: str):
@@ -66,15 +70,16 @@ def tokens(text: str, mode: str = "index") -> list[str]:
     text = text.lower()
     if text.isascii() or not _cjk_patterns()[2].search(text):
         return _WORD.findall(text)  # the common case, in C
-    out: list[str] = []
-    for match in _cjk_patterns()[0].finditer(text):
-        run = match.group(1)
-        if run:
-            out += [run[i:i + 2] for i in range(len(run) - 1)]
-            if mode != "query" or len(run) == 1:
-                out += list(run)
-        else:
-            out.append(match.group(2))
+    # Split at CJK runs (odd items): the text between them holds no CJK, so its words are _WORD's, found in C (as
+    # TOKEN_RE's second group would, one match at a time).
+    parts = _cjk_patterns()[3].split(text)
+    out = _WORD.findall(parts[0])
+    for i in range(1, len(parts), 2):
+        run = parts[i]
+        out += [run[j:j + 2] for j in range(len(run) - 1)]
+        if mode != "query" or len(run) == 1:
+            out += run
+        out += _WORD.findall(parts[i + 1])
     return out
 
 
@@ -82,6 +87,27 @@ def _indexed(text: str) -> str:
     """Our own words, joined by spaces: FTS5's `ascii` tokenizer splits only there (every other character of a word
     is a token character for it), so the index holds exactly the words the query parser makes."""
     return " ".join(tokens(text))
+
+
+def _fts_text(text: str) -> str:
+    """What FTS5 is given for `text`. ASCII text as is: the `ascii` tokenizer then finds exactly our words (ASCII
+    letters and digits, case-folded; `_` and every other ASCII character separate), without a Python pass over
+    most of the registry; other text as our own words (_indexed)."""
+    return text if text.isascii() else _indexed(text)
+
+
+def _tag_text(tags) -> str:
+    """A skill's tags as stored: joined by TAG_SEPARATOR, which a tag itself never contains (it becomes a space).
+    One C-level join when the tags are plain strings, as they almost always are."""
+    if not tags:
+        return ""
+    try:
+        text = TAG_SEPARATOR.join(tags)
+        if text.count(TAG_SEPARATOR) == len(tags) - 1:
+            return text
+    except TypeError:
+        pass
+    return TAG_SEPARATOR.join(str(t).replace(TAG_SEPARATOR, " ") for t in tags)
 
 
 @dataclass
@@ -104,7 +130,8 @@ def index_key(entries: list[CacheEntry]) -> str:
 
 
 SCHEMA = """
-CREATE VIRTUAL TABLE words USING fts5(name, tags, description, prefix='2 3', detail='column', tokenize='ascii');
+CREATE VIRTUAL TABLE words USING fts5(name, tags, description, prefix='2 3', detail='column', tokenize='ascii',
+                                      content='');
 CREATE VIRTUAL TABLE vocabulary USING fts5vocab(words, row);
 CREATE TABLE skills(id INTEGER PRIMARY KEY, name TEXT NOT NULL, name_id TEXT NOT NULL, version TEXT NOT NULL,
                     source TEXT NOT NULL, description TEXT NOT NULL, tags TEXT NOT NULL, priority INTEGER NOT NULL,
@@ -125,11 +152,11 @@ def build_index(path: Path, rows) -> None:
         best: dict[str, int] = {}  # the first (highest) priority each name is seen with
         for number, (source_name, priority, skill) in enumerate(rows, 1):
             name = skill["name"]
-            tags = TAG_SEPARATOR.join(str(t).replace(TAG_SEPARATOR, " ") for t in skill.get("tags") or [])
+            tags = _tag_text(skill.get("tags"))
             description = str(skill.get("description", ""))
             skills.append((number, name, name.lower(), str(skill.get("version", "")), source_name, description, tags,
                            priority, int(priority < best.setdefault(name, priority))))
-            words.append((number, _indexed(name), _indexed(tags), _indexed(description)))
+            words.append((number, _fts_text(name), _fts_text(tags), _fts_text(description)))
         with db:
             db.executemany("INSERT INTO skills VALUES (?,?,?,?,?,?,?,?,?)", skills)
             db.executemany("INSERT INTO words(rowid, name, tags, description) VALUES (?,?,?,?)", words)
@@ -158,7 +185,8 @@ def open_index(config: Config, entries: list[CacheEntry], warn=stderr_warn) -> s
         tmp = Path(tmp_name)
         try:
             tmp.unlink()
-            build_index(tmp, _rows(entries, warn))
+            with _collector_paused():
+                build_index(tmp, _rows(entries, warn))
             os.replace(tmp, target)  # another process building the same key writes identical content
         except BaseException:
             tmp.unlink(missing_ok=True)
@@ -167,6 +195,19 @@ def open_index(config: Config, entries: list[CacheEntry], warn=stderr_warn) -> s
             if old.name != target.name and (not old.name.startswith(".build-") or _older_than(old, 3600)):
                 _remove(old)
     return sqlite3.connect(target.as_uri() + "?mode=ro", uri=True)
+
+
+@contextlib.contextmanager
+def _collector_paused():
+    """Pause Python's cycle collector: parsing a large registry and building its rows makes millions of objects,
+    and each collection would walk them all again (a quarter of a 50,000-skill build); none of them form cycles."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _older_than(path: Path, seconds: float) -> bool:
