@@ -5,8 +5,9 @@
                                                                          .well-known/agent-skills/…
 
 Skill pages stay out of the navigation and Material's search plugin is off (both cost O(pages²) bytes or a
-multi-megabyte index); our own `search.json` is a few hundred bytes per skill. The output is built in a temporary
-folder next to `--out` and swapped in by rename. Same inputs give the same bytes: the only date mkdocs writes
+multi-megabyte index); our own `search.json` is a few hundred bytes per skill. mkdocs writes into the work
+folder; the site's files are then put at `--out` by `output` (A/B trees switched by a symlink, only changed files
+rewritten). Same inputs give the same bytes: the only date mkdocs writes
 (sitemap lastmod, sitemap.xml.gz mtime) comes from SOURCE_DATE_EPOCH, which we set to the newest `updated_at`.
 """
 
@@ -19,7 +20,6 @@ import logging
 import os
 import re
 import shutil
-import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -28,7 +28,7 @@ from pathlib import Path
 
 from skillyard.errors import SkillyardError
 from skillyard.registry.compile import index_document
-from skillyard.site import machine, model, pages, publish, shell
+from skillyard.site import machine, model, output, pages, publish, shell
 from skillyard.site.markdown_render import MAX_BODY_CHARS, BodyRenderer
 from skillyard.site.page_cache import CheckedSkills, PageCache, page_key
 from skillyard.site.search_index import build_search_data, dump_search_data
@@ -46,6 +46,8 @@ class BuildResult:
     cached_pages: int = 0
     warnings: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # one skill's problem the build worked around (not served, …)
+    files_written: int = 0  # output files written by this build; the others were proven unchanged (`output`)
+    files_kept: int = 0
 
 
 def default_config() -> Path:
@@ -420,9 +422,19 @@ def registry_settings(registry: dict) -> dict:
     return settings
 
 
+def _out_path(out: Path) -> Path:
+    """`out` made absolute with its parent resolved, itself not followed (it may be our symlink)."""
+    out = out.absolute()
+    return out.parent.resolve() / out.name if out.name not in ("", ".", "..") else out.resolve()
+
+
+def _is_our_site(out: Path) -> bool:
+    return out.is_dir() and any(out.iterdir()) and all((out / marker).exists() for marker in SITE_MARKERS)
+
+
 def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | None = None,
                work_dir: Path | None = None, site_url: str | None = None, use_cache: bool = True) -> BuildResult:
-    """Build the whole site into `out` (replaced only when the build succeeds)."""
+    """Build the whole site into `out` (replaced only when the build succeeds: see `output`)."""
     timings: dict[str, float] = {}
     start = time.perf_counter()
     root = root.resolve()
@@ -432,54 +444,54 @@ def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | Non
     registry, registry_bytes = load_registry(
         registry_path, CheckedSkills(work_dir / "cache" / "checked-skills.json" if use_cache else None))
     index_bytes = load_index(registry_path.with_name("index.json"), registry)
-    out = out.resolve()
+    link = _out_path(out)
+    how = output.mode(link, work_dir, not link.is_symlink() and _is_our_site(link))
+    out = link if how == "trees" else out.resolve()
     check_out(out, root, work_dir, config)
     notes: list[str] = []
     folders: dict = {}
     bodies = read_bodies(registry, root, notes, folders)
     well_known = work_dir / "well-known"
     cache = PageCache(work_dir / "cache" / "pages" if use_cache else None)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
-    try:
-        problems = {skill["name"]: publish.skill_problems(skill) for skill in registry["skills"]}
-        guess = {name for name, found in problems.items() if not found}  # served unless their files fail to read
-        staged: list[set[str]] = []
+    problems = {skill["name"]: publish.skill_problems(skill) for skill in registry["skills"]}
+    guess = {name for name, found in problems.items() if not found}  # served unless their files fail to read
+    staged: list[set[str]] = []
 
-        def stage() -> set[str]:  # runs while the workers render the pages
-            staged.append(machine.stage_well_known(registry, root, well_known, notes, reuse=use_cache,
-                                                   folders=folders, known_problems=problems))
-            # mkdocs empties its output folder but keeps hidden entries such as .well-known
-            machine.link_well_known(registry, well_known, staged[0], staging / model.WELL_KNOWN)
-            timings["read"] = time.perf_counter() - start
-            return staged[0]
+    def stage() -> set[str]:  # runs while the workers render the pages
+        staged.append(machine.stage_well_known(registry, root, well_known, notes, reuse=use_cache,
+                                               folders=folders, known_problems=problems))
+        timings["read"] = time.perf_counter() - start
+        return staged[0]
 
-        rendered = render_skill_pages(registry, bodies, cache=cache, served=guess, notes=notes, meanwhile=stage)
-        served = staged[0]
-        mark = start + timings["read"]
-        skill_pages, page_count, cached = generate_docs(registry, bodies, site_src, work_dir / "docs", cache,
-                                                        served, notes, rendered)
-        timings["generate"] = time.perf_counter() - mark
-        mark = time.perf_counter()
-        warnings = run_mkdocs(config, work_dir / "docs", staging, source_epoch(registry), site_url,
-                              registry_settings(registry) if config == default_config().resolve() else None)
-        if not (staging / model.WELL_KNOWN).is_dir():  # a future mkdocs that empties hidden folders too
-            machine.link_well_known(registry, well_known, served, staging / model.WELL_KNOWN)
-        timings["mkdocs"] = time.perf_counter() - mark
-        mark = time.perf_counter()
-        if skill_pages:
-            shell.write_pages(staging, skill_pages)
-        del skill_pages
-        timings["stamp"] = time.perf_counter() - mark
-        mark = time.perf_counter()
-        search = dump_search_data(build_search_data(registry["skills"], bodies))
-        (staging / SEARCH_FILE).write_bytes(search)
-        machine.write_machine_files(registry, registry_bytes, index_bytes, well_known, served, staging, linked=True)
-        timings["machine"] = time.perf_counter() - mark
-        machine.replace_dir(staging, out)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
+    rendered = render_skill_pages(registry, bodies, cache=cache, served=guess, notes=notes, meanwhile=stage)
+    served = staged[0]
+    mark = start + timings["read"]
+    skill_pages, page_count, cached = generate_docs(registry, bodies, site_src, work_dir / "docs", cache,
+                                                    served, notes, rendered)
+    timings["generate"] = time.perf_counter() - mark
+    mark = time.perf_counter()
+    site = work_dir / "site"  # mkdocs' output: the hand-written, home and tag pages, the theme, the shell
+    output.remove(site)
+    warnings = run_mkdocs(config, work_dir / "docs", site, source_epoch(registry), site_url,
+                          registry_settings(registry) if config == default_config().resolve() else None)
+    timings["mkdocs"] = time.perf_counter() - mark
+    mark = time.perf_counter()
+    plan = output.Plan()
+    stamped = shell.stamp_pages(site, skill_pages) if skill_pages else []
+    plan.add_folder(site)
+    for rel, key, make in stamped:
+        plan.add_lazy(rel, key, make)
+    del skill_pages
+    timings["stamp"] = time.perf_counter() - mark
+    mark = time.perf_counter()
+    search = dump_search_data(build_search_data(registry["skills"], bodies))
+    plan.add_bytes(SEARCH_FILE, search)
+    machine.plan_machine_files(plan, registry, registry_bytes, index_bytes, well_known, served)
+    timings["machine"] = time.perf_counter() - mark
+    mark = time.perf_counter()
+    counts = output.publish(out, work_dir, plan) if how == "trees" else output.swap(out, plan)
+    timings["write"] = time.perf_counter() - mark
     timings["total"] = time.perf_counter() - start
     return BuildResult(out=out, skills=len(registry["skills"]), pages=page_count, seconds=timings,
-                       search_bytes=len(search), cached_pages=cached, warnings=warnings, notes=notes)
+                       search_bytes=len(search), cached_pages=cached, warnings=warnings, notes=notes,
+                       files_written=counts["written"], files_kept=counts["kept"])

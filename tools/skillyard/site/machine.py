@@ -164,48 +164,26 @@ def _remove(path: Path) -> None:
         path.unlink()
 
 
-def write_machine_files(registry: dict, registry_bytes: bytes, index_bytes: bytes | None, staged: Path,
-                        published: set[str], out: Path, linked: bool = False) -> None:
-    """Write registry.json, index.json and the well-known tree (staged by `stage_well_known`) into `out`;
-    `linked`: the caller has put the staged files there already (`link_well_known`)."""
-    (out / "registry.json").write_bytes(registry_bytes)
-    if index_bytes is None:  # no index.json beside registry.json: write what `skillyard build` would have
-        index_bytes = dumps(index_document(registry)).encode("utf-8")
-    (out / "index.json").write_bytes(index_bytes)
-    write_sparse_index(registry, out / "sparse")
-    if not linked:
-        link_well_known(registry, staged, published, out / WELL_KNOWN)
-    (out / WELL_KNOWN / "index.json").write_bytes(dump(well_known_index(registry, published)))
-    (out / ".nojekyll").write_bytes(b"")  # GitHub Pages: serve dot-folders such as .well-known as they are
-
-
-def link_well_known(registry: dict, staged_folder: Path, published: set[str], target: Path) -> None:
-    """The files each published skill lists, linked from the staged copies (which stay for the next build): only
-    listed files, so nothing else that lands in the work folder is ever published."""
-    target.mkdir(parents=True, exist_ok=True)
-    for skill in registry["skills"]:
-        if skill["name"] not in published:
-            continue
-        made: set[Path] = set()
-        for entry in skill["files"]:
-            path = target / skill["name"] / entry["path"]
-            if path.parent not in made:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                made.add(path.parent)
-            staged.link_or_copy(staged_folder / skill["name"] / entry["path"], path)
-
-
-def write_sparse_index(registry: dict, folder: Path) -> None:
-    """The sparse index (format/sparse.py) beside registry.json: clients that read it refresh by the file."""
+def plan_machine_files(plan, registry: dict, registry_bytes: bytes, index_bytes: bytes | None, staged_folder: Path,
+                       published: set[str]) -> None:
+    """Add registry.json, index.json, the sparse index and the well-known tree (staged by `stage_well_known`) to
+    the site's `output.Plan`. Only the files each published skill lists are linked from the staged copies (which
+    stay for the next build), so nothing else that lands in the work folder is ever published."""
     from skillyard.format.sparse import sparse_files
 
-    made: set[Path] = set()
-    for rel, data in sparse_files(registry).items():
-        path = folder / rel
-        if path.parent not in made:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            made.add(path.parent)
-        path.write_bytes(data)
+    plan.add_bytes("registry.json", registry_bytes)
+    if index_bytes is None:  # no index.json beside registry.json: write what `skillyard build` would have
+        index_bytes = dumps(index_document(registry)).encode("utf-8")
+    plan.add_bytes("index.json", index_bytes)
+    for rel, data in sparse_files(registry).items():  # clients that read it refresh by the file (format/sparse.py)
+        plan.add_bytes(f"sparse/{rel}", data)
+    for skill in registry["skills"]:
+        if skill["name"] in published:
+            for entry in skill["files"]:
+                plan.add_link(f"{WELL_KNOWN}/{skill['name']}/{entry['path']}",
+                              staged_folder / skill["name"] / entry["path"])
+    plan.add_bytes(f"{WELL_KNOWN}/index.json", dump(well_known_index(registry, published)))
+    plan.add_bytes(".nojekyll", b"")  # GitHub Pages: serve dot-folders such as .well-known as they are
 
 
 def replace_dir(built: Path, out: Path) -> None:

@@ -14,8 +14,11 @@ hand-written pages, home, tag pages, theme and search stay mkdocs-material's.
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
 import re
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 from skillyard.errors import SkillyardError
@@ -67,18 +70,26 @@ class Stamp:
         return "".join(slots.get(chunk, chunk) if i % 2 else chunk for i, chunk in enumerate(self.chunks))
 
 
-def write_pages(site: Path, pages: list[tuple[str, str]]) -> None:
-    """Replace the shell's output with one page per (name, page markdown), and its sitemap entry with theirs."""
+def stamp_pages(site: Path, pages: list[tuple[str, str]]) -> list[tuple[str, str, Callable[[], bytes]]]:
+    """Take the shell out of mkdocs' output `site` (its sitemap entry becomes one per skill page) and return each
+    skill page as (path in the site, content key, function giving its bytes): a page is stamped only when the
+    output needs it written. The key covers the shell's HTML and the page Markdown, all a page is made of."""
     folder = site / "skills" / SHELL
-    stamp = Stamp((folder / "index.html").read_text(encoding="utf-8"))
+    shell_html = (folder / "index.html").read_text(encoding="utf-8")
+    stamp = Stamp(shell_html)
+    shell_key = hashlib.sha256(shell_html.encode("utf-8")).digest()
+    out = []
     for name, page_md in pages:
-        title, content = split_page(page_md)
-        target = site / "skills" / name
-        target.mkdir(parents=True, exist_ok=True)
-        (target / "index.html").write_text(stamp.page(name, title, content), encoding="utf-8")
+        key = hashlib.sha256(shell_key + name.encode() + b"\0" + page_md.encode("utf-8")).hexdigest()[:40]
+        out.append((f"skills/{name}/index.html", key, partial(_stamp_one, stamp, name, page_md)))
     (folder / "index.html").unlink()
     folder.rmdir()
     _fix_sitemap(site, [name for name, _ in pages])
+    return out
+
+
+def _stamp_one(stamp: Stamp, name: str, page_md: str) -> bytes:
+    return stamp.page(name, *split_page(page_md)).encode("utf-8")
 
 
 def _fix_sitemap(site: Path, names: list[str]) -> None:

@@ -69,7 +69,7 @@ def run(args) -> int:
     from skillyard.errors import SkillyardError
 
     if args.site_command == "serve" and args.no_build:
-        out = (args.out or args.root / "_site").resolve()
+        out = (args.out or args.root / "_site").absolute()  # not resolved: a rebuild switches what it links to
         if not (out / "index.html").is_file():
             raise SkillyardError(f"{out}: no built site to serve", "Run `skillyard site build` first.")
     else:

@@ -1,0 +1,248 @@
+"""The output trees (`site/output.py`): a tree brought up to date holds the same bytes as one written from nothing,
+whatever happened to it in between; `--out` is switched atomically, and a build that fails or is killed while it
+writes leaves the site before it whole."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from conftest import CONFIG, SKILLS, write_registry
+from skillyard.site import output, staged
+from skillyard.site.builder import build_site
+
+
+def tree(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def everything(folder: Path) -> list[str]:
+    """Every entry under `folder`, folders and symlinks included."""
+    return sorted(p.relative_to(folder).as_posix() + ("/" if p.is_dir() and not p.is_symlink() else "")
+                  for p in folder.rglob("*"))
+
+
+def plan_of(files: dict[str, bytes], links: dict[str, Path] | None = None) -> output.Plan:
+    plan = output.Plan()
+    for rel, data in files.items():
+        plan.add_bytes(rel, data)
+    for rel, source in (links or {}).items():
+        plan.add_link(rel, source)
+    return plan
+
+
+FILES = {"index.html": b"home\n", "skills/a/index.html": b"a\n", "skills/b/index.html": b"b\n",
+         "assets/x/y/z.css": b"z\n", ".nojekyll": b""}
+
+
+def test_sync_writes_only_what_changed_and_keeps_what_it_can_prove(tmp_path):
+    target, manifest = tmp_path / "t", tmp_path / "t.json"
+    assert output.sync(target, manifest, plan_of(FILES)) == {"written": 5, "kept": 0}
+    inode = (target / "skills/a/index.html").stat().st_ino
+    changed = {**FILES, "skills/b/index.html": b"b2\n", "skills/c/index.html": b"c\n"}
+    del changed["assets/x/y/z.css"]
+    assert output.sync(target, manifest, plan_of(changed)) == {"written": 2, "kept": 3}
+    assert (target / "skills/a/index.html").stat().st_ino == inode
+    assert tree(target) == changed
+    assert everything(target) == sorted([".nojekyll", "index.html", "skills/", "skills/a/", "skills/a/index.html",
+                                         "skills/b/", "skills/b/index.html", "skills/c/", "skills/c/index.html"])
+
+
+def test_lazy_files_are_made_only_when_written(tmp_path):
+    made: list[str] = []
+
+    def plan() -> output.Plan:
+        result = output.Plan()
+        for rel in ("p/1", "p/2"):
+            result.add_lazy(rel, f"key-{rel}", lambda rel=rel: made.append(rel) or rel.encode())
+        return result
+
+    output.sync(tmp_path / "t", tmp_path / "t.json", plan())
+    output.sync(tmp_path / "t", tmp_path / "t.json", plan())
+    assert made == ["p/1", "p/2"] and tree(tmp_path / "t") == {"p/1": b"p/1", "p/2": b"p/2"}
+
+
+@pytest.mark.parametrize("tamper", ["edit", "edit-same-size-and-mtime", "extra-file", "extra-folder", "file-to-link",
+                                    "folder-to-link", "folder-to-file", "chmod", "manifest-damaged", "hard-link"])
+def test_a_tampered_tree_is_not_trusted(tmp_path, tamper):
+    target, manifest = tmp_path / "t", tmp_path / "t.json"
+    secret = tmp_path / "secret"
+    secret.mkdir()
+    (secret / "index.html").write_bytes(b"SECRET\n")
+    output.sync(target, manifest, plan_of(FILES))
+    page = target / "skills/a/index.html"
+    if tamper == "edit":
+        page.write_bytes(b"edited\n")
+    elif tamper == "edit-same-size-and-mtime":
+        info = page.stat()
+        page.write_bytes(b"X\n")
+        os.utime(page, ns=(info.st_atime_ns, info.st_mtime_ns))  # ctime still moves
+    elif tamper == "extra-file":
+        (target / "skills/a/evil.html").write_bytes(b"<script></script>\n")
+    elif tamper == "extra-folder":
+        (target / "skills/evil").mkdir()
+        (target / "skills/evil/index.html").write_bytes(b"evil\n")
+    elif tamper == "file-to-link":
+        page.unlink()
+        page.symlink_to(secret / "index.html")
+    elif tamper == "folder-to-link":
+        os.rename(target / "skills/a", tmp_path / "moved")
+        (target / "skills/a").symlink_to(secret)
+    elif tamper == "folder-to-file":
+        os.rename(target / "assets", tmp_path / "moved")
+        (target / "assets").write_bytes(b"not a folder\n")
+    elif tamper == "chmod":
+        page.chmod(0o600)
+    elif tamper == "manifest-damaged":
+        manifest.write_text("{not json", encoding="utf-8")
+        page.write_bytes(b"edited\n")
+    elif tamper == "hard-link":
+        os.link(page, tmp_path / "other-name")
+        with (tmp_path / "other-name").open("r+b") as handle:
+            handle.write(b"Z")
+    output.sync(target, manifest, plan_of(FILES))
+    assert tree(target) == FILES
+    assert not (target / "skills/a").is_symlink() and not page.is_symlink()
+    assert everything(target) == everything_of(tmp_path, FILES)
+    assert (secret / "index.html").read_bytes() == b"SECRET\n"
+
+
+def everything_of(tmp_path: Path, files: dict[str, bytes]) -> list[str]:
+    fresh = tmp_path / "fresh"
+    output.sync(fresh, None, plan_of(files))
+    return everything(fresh)
+
+
+def test_a_sync_stopped_halfway_leaves_a_tree_nothing_trusts(tmp_path, monkeypatch):
+    target, manifest = tmp_path / "t", tmp_path / "t.json"
+    output.sync(target, manifest, plan_of(FILES))
+    writes = []
+    real_write = output._write
+
+    def failing(path, source):
+        if len(writes) == 1:
+            raise KeyboardInterrupt
+        writes.append(path)
+        return real_write(path, source)
+
+    monkeypatch.setattr(output, "_write", failing)
+    changed = {rel: data + b"2" for rel, data in FILES.items()}
+    with pytest.raises(KeyboardInterrupt):
+        output.sync(target, manifest, plan_of(changed))
+    assert not manifest.exists()
+    monkeypatch.setattr(output, "_write", real_write)
+    assert output.sync(target, manifest, plan_of(FILES))["written"] == len(FILES)
+    assert tree(target) == FILES
+
+
+def test_a_linked_file_is_relinked_when_its_staged_copy_is_replaced(tmp_path):
+    stage = tmp_path / "staged"
+    stage.mkdir()
+    (stage / "f.md").write_bytes(b"one\n")
+    target, manifest = tmp_path / "t", tmp_path / "t.json"
+    output.sync(target, manifest, plan_of({}, {"w/f.md": stage / "f.md"}))
+    assert (target / "w/f.md").stat().st_ino == (stage / "f.md").stat().st_ino
+    assert output.sync(target, manifest, plan_of({}, {"w/f.md": stage / "f.md"}))["written"] == 0
+    (stage / "f.md").unlink()
+    (stage / "f.md").write_bytes(b"two\n")
+    output.sync(target, manifest, plan_of({}, {"w/f.md": stage / "f.md"}))
+    assert tree(target) == {"w/f.md": b"two\n"}
+
+
+# Whole builds: --out is a symlink to one of two trees, switched by each build.
+
+@pytest.fixture(autouse=True)
+def trust_fresh_files(monkeypatch):
+    monkeypatch.setattr(staged, "RACY_NS", 0)
+
+
+def build(root: Path, registry: Path, out: Path, work: Path, **kwargs):
+    return build_site(registry, root, out, config=CONFIG, work_dir=work, **kwargs)
+
+
+def test_builds_alternate_between_two_trees_and_leave_the_one_before_whole(tmp_path):
+    root, out, work = tmp_path / "repo", tmp_path / "out", tmp_path / "work"
+    registry = write_registry(root, SKILLS)
+    build(root, registry, out, work)
+    assert out.is_symlink()
+    first_tree = out.resolve()
+    first = tree(first_tree)
+    changed = [dict(spec, body=spec["body"] + "\nA new line.\n") if spec["name"] == "pdf-tools" else spec
+               for spec in SKILLS]
+    registry = write_registry(root, changed)
+    result = build(root, registry, out, work)
+    assert out.resolve() != first_tree and tree(first_tree) == first  # the site before is still whole
+    assert b"A new line." in (out / "skills/pdf-tools/index.html").read_bytes()
+    third = build(root, registry, out, work)
+    assert out.resolve() == first_tree
+    assert third.files_written < result.files_written + result.files_kept
+    scratch = tmp_path / "scratch"
+    build(root, registry, scratch, tmp_path / "scratch-work", use_cache=False)
+    assert tree(out) == tree(scratch)
+    assert everything(out) == everything(scratch)
+
+
+def test_an_unchanged_rebuild_writes_almost_nothing(tmp_path):
+    root, out, work = tmp_path / "repo", tmp_path / "out", tmp_path / "work"
+    registry = write_registry(root, SKILLS)
+    for _ in range(3):  # the third build finds its tree as the first one left it
+        result = build(root, registry, out, work)
+    assert result.files_written == 0 and result.files_kept > 0
+
+
+def test_a_failed_write_leaves_the_previous_site(tmp_path, monkeypatch):
+    root, out, work = tmp_path / "repo", tmp_path / "out", tmp_path / "work"
+    registry = write_registry(root, SKILLS)
+    build(root, registry, out, work)
+    before, served = tree(out), out.resolve()
+    build(root, registry, tmp_path / "elsewhere", work)  # nothing of another --out is shared
+
+    def broken(path, source):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(output, "_write", broken)
+    changed = [dict(spec, description="Changed.") if spec["name"] == "pdf-tools" else spec for spec in SKILLS]
+    registry = write_registry(root, changed)
+    with pytest.raises(OSError, match="disk full"):
+        build(root, registry, out, work)
+    assert out.resolve() == served and tree(out) == before
+    monkeypatch.undo()
+    monkeypatch.setattr(staged, "RACY_NS", 0)
+    build(root, registry, out, work)
+    scratch = tmp_path / "scratch"
+    build(root, registry, scratch, tmp_path / "scratch-work", use_cache=False)
+    assert tree(out) == tree(scratch)
+
+
+def test_a_site_folder_from_before_becomes_the_symlink_and_other_folders_are_swapped(tmp_path, monkeypatch):
+    root, work = tmp_path / "repo", tmp_path / "work"
+    registry = write_registry(root, SKILLS[:2])
+    old_site = tmp_path / "old"
+    monkeypatch.setattr(output, "mode", lambda out, work_dir, ours: "swap")
+    build(root, registry, old_site, work)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    monkeypatch.undo()
+    monkeypatch.setattr(staged, "RACY_NS", 0)
+    assert old_site.is_dir() and not old_site.is_symlink()
+    build(root, registry, old_site, work)
+    assert old_site.is_symlink() and (old_site / "index.html").is_file()
+    build(root, registry, empty, work)  # a real folder we did not make: replaced whole, as before the trees
+    assert not empty.is_symlink() and (empty / "index.html").is_file()
+    assert tree(empty) == tree(old_site)
+
+
+def test_without_symlinks_the_site_is_swapped_whole(tmp_path, monkeypatch):
+    root, out, work = tmp_path / "repo", tmp_path / "out", tmp_path / "work"
+    registry = write_registry(root, SKILLS[:2])
+
+    def refuse(*args, **kwargs):
+        raise OSError(1, "Operation not permitted")
+
+    monkeypatch.setattr(os, "symlink", refuse)
+    build(root, registry, out, work)
+    build(root, registry, out, work)
+    assert out.is_dir() and not out.is_symlink() and (out / "index.html").is_file()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out", "repo", "work"]

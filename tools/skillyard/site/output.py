@@ -1,0 +1,301 @@
+"""Put a finished site at `--out` without rewriting what did not change, and never show a half-written site.
+
+Replacing the whole output folder on every build (write a new tree, rename it over the old one, delete the old
+one) cost about 6 s of mkdir/rmdir alone at 5,000 skills (issue 14), whatever changed. Instead the site lives in
+two trees, A and B, in the work folder (`<work>/out/<key of --out>/a|b`), and `--out` is a symlink to the one in
+use, switched by renaming a new symlink over it (atomic): readers see the old site or the new one. A build brings
+the tree NOT in use up to date and then switches. Bringing it up to date rewrites only what it cannot prove:
+
+- each tree has a manifest (`a.json`), removed before the tree is touched and written after, so a build killed
+  halfway leaves a tree nothing trusts (the next build empties it);
+- a file is kept when its manifest entry has the same content key as the new site's file and its identity is the
+  one recorded: inode, size, mtime and ctime for a file we wrote (a write or chmod moves ctime), inode, size and
+  mtime for a hard link to a staged well-known copy (its ctime moves whenever the other tree links it too; the
+  copy itself is checked by `staged.Manifest`); anything else is written again, after unlinking the old file
+  (a file is never written in place: it may be a link to a staged copy);
+- a folder whose inode, mtime and ctime are the recorded ones still holds exactly the entries it held (adding,
+  removing or renaming an entry moves its mtime); any other folder is listed and whatever the site does not
+  have there is removed, so a file someone added to the unused tree is never published.
+
+The site in the tree is therefore the same bytes as a tree written from nothing (tests/site/test_output.py).
+Where --out is something else (a real folder not made this way, a symlink of someone else's) or the file system
+refuses symlinks, the site is written from nothing beside --out and renamed over it, as before.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import stat
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+from skillyard.fsutil import write_atomic
+from skillyard.site import staged
+
+FORMAT = "skillyard-site-output-1"
+TREES = ("a", "b")
+
+# One output file: (content key, source). Source: the bytes; a staged file to hard-link; or a function giving
+# the bytes, called only when the file must be written. The key must change whenever the bytes would.
+Source = bytes | Path | Callable[[], bytes]
+
+
+class Plan:
+    """The files of a site, by relative POSIX path."""
+
+    def __init__(self) -> None:
+        self.files: dict[str, tuple[str, Source]] = {}
+
+    def add_bytes(self, rel: str, data: bytes) -> None:
+        self.files[rel] = ("b" + hashlib.sha256(data).hexdigest()[:40], data)
+
+    def add_lazy(self, rel: str, key: str, make: Callable[[], bytes]) -> None:
+        self.files[rel] = ("k" + key, make)
+
+    def add_link(self, rel: str, source: Path) -> None:
+        """A staged copy, hard-linked (or copied where links fail); keyed by the copy's identity."""
+        ids = staged.identity(source, with_ctime=False)
+        if ids is None:
+            raise FileNotFoundError(f"{source}: the staged copy is gone or not a regular file")
+        self.files[rel] = ("l" + ".".join(map(str, ids)), source)
+
+    def add_folder(self, folder: Path, prefix: str = "") -> None:
+        """Every regular file under `folder` (a tree only this build wrote, such as mkdocs' output), read now."""
+        for top, dirs, names in os.walk(folder):
+            dirs.sort()
+            base = Path(top).relative_to(folder).as_posix()
+            for name in sorted(names):
+                rel = name if base == "." else f"{base}/{name}"
+                path = Path(top) / name
+                if stat.S_ISREG(os.lstat(path).st_mode):
+                    self.add_bytes(prefix + rel, path.read_bytes())
+
+    def folders(self) -> set[str]:
+        """Every folder the files need, "" (the tree itself) included."""
+        out = {""}
+        for rel in self.files:
+            parts = rel.split("/")[:-1]
+            for i in range(len(parts), 0, -1):
+                folder = "/".join(parts[:i])
+                if folder in out:
+                    break
+                out.add(folder)
+        return out
+
+
+def _identity(path: str) -> list[int] | None:
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return None
+    return [info.st_mode, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns]
+
+
+def _file_record(ids: list[int] | None, linked: bool) -> list[int | None] | None:
+    if ids is None or not stat.S_ISREG(ids[0]):
+        return None
+    return [ids[1], ids[2], ids[3], None if linked else ids[4]]
+
+
+def _same_file(recorded: list, ids: list[int] | None) -> bool:
+    if ids is None or not stat.S_ISREG(ids[0]) or not isinstance(recorded, list) or len(recorded) != 4:
+        return False
+    return recorded[:3] == ids[1:4] and (recorded[3] is None or recorded[3] == ids[4])
+
+
+def _dir_record(ids: list[int] | None) -> list[int] | None:
+    if ids is None or not stat.S_ISDIR(ids[0]):
+        return None
+    return [ids[1], ids[3], ids[4]]
+
+
+def remove(path: str | Path) -> None:
+    """Remove a file, a symlink or a real folder with its content (a symlinked folder's target is left alone)."""
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        return
+    if stat.S_ISDIR(info.st_mode):
+        shutil.rmtree(path)
+    else:
+        os.unlink(path)
+
+
+def load_manifest(path: Path) -> dict | None:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("files"), dict) \
+            or not isinstance(data.get("dirs"), dict):
+        return None
+    return data
+
+
+def sync(tree: Path, manifest: Path | None, plan: Plan) -> dict[str, int]:
+    """Make `tree` hold exactly `plan`, trusting what `manifest` proves (None: no manifest, write all); returns
+    counts of files written and kept."""
+    old = load_manifest(manifest) if manifest is not None else None
+    if manifest is not None:
+        manifest.unlink(missing_ok=True)
+    if old is None or _dir_record(_identity(str(tree))) is None:
+        remove(tree)
+        old = {"files": {}, "dirs": {}}
+    tree.mkdir(parents=True, exist_ok=True)
+    base = str(tree)
+    wanted = plan.folders()
+    old_files, old_dirs = old["files"], old["dirs"]
+    present = _check_folders(base, wanted, old_dirs, plan.files)
+    for rel in old_files:  # files the site no longer has, in folders it keeps
+        if rel not in plan.files and rel.rpartition("/")[0] in present:
+            remove(os.path.join(base, rel))
+    for folder in sorted(wanted - present, key=lambda rel: rel.count("/")):
+        os.mkdir(os.path.join(base, folder))
+    files: dict[str, list] = {}
+    written = 0
+    for rel, (key, source) in plan.files.items():
+        path = os.path.join(base, rel)
+        record = old_files.get(rel)
+        if record is not None and record[0] == key:
+            ids = _identity(path)
+            if _same_file(record[1:], ids):
+                files[rel] = record
+                continue
+        files[rel] = [key, *_write(path, source)]
+        written += 1
+    dirs = {rel: _dir_record(_identity(os.path.join(base, rel)) if rel else _identity(base)) for rel in wanted}
+    if manifest is not None:
+        write_atomic(manifest, json.dumps({"format": FORMAT, "files": files, "dirs": dirs}, separators=(",", ":")),
+                     mode=0o600)
+    return {"written": written, "kept": len(plan.files) - written}
+
+
+def _check_folders(base: str, wanted: set[str], old_dirs: dict, files: dict) -> set[str]:
+    """Remove every folder the site no longer has and every entry a changed folder holds that the site does not;
+    returns the wanted folders that are there (real folders, proven or cleaned)."""
+    present: set[str] = set()
+    for rel in sorted(old_dirs, key=lambda rel: rel.count("/")):
+        parent = rel.rpartition("/")[0]
+        if rel and parent not in present:
+            continue  # its parent was removed or is listed below
+        if rel not in wanted:
+            remove(os.path.join(base, rel))
+            continue
+        recorded = _dir_record(_identity(os.path.join(base, rel) if rel else base))
+        if recorded is not None and recorded == old_dirs[rel]:
+            present.add(rel)
+    # Folders not proven: list them (and any unrecorded folder they keep) and drop what the site does not have.
+    unproven = [rel for rel in wanted if rel not in present and (rel == "" or rel.rpartition("/")[0] in present)]
+    while unproven:
+        rel = unproven.pop()
+        path = os.path.join(base, rel) if rel else base
+        if _dir_record(_identity(path)) is None:
+            remove(path)
+            continue
+        present.add(rel)
+        for entry in os.scandir(path):
+            child = f"{rel}/{entry.name}" if rel else entry.name
+            if entry.is_dir(follow_symlinks=False) and child in wanted:
+                if child not in present:
+                    unproven.append(child)
+            elif not (entry.is_file(follow_symlinks=False) and child in files):
+                remove(entry.path)  # a regular file the plan has stays: its identity is checked with the rest
+    return present
+
+
+def _write(path: str, source: Source) -> list[int | None]:
+    """Write one file (never into an existing one) and return its recorded identity."""
+    remove(path)
+    if isinstance(source, Path):
+        staged.link_or_copy(source, Path(path))
+        ids = _identity(path)
+        linked = ids is not None and ids[1] == os.lstat(source).st_ino
+        record = _file_record(ids, linked)
+    else:
+        data = source if isinstance(source, bytes) else source()
+        with open(path, "xb") as handle:
+            handle.write(data)
+        record = _file_record(_identity(path), False)
+    if record is None:
+        raise OSError(f"{path}: not a regular file right after writing it")
+    return record
+
+
+def _tree_home(work_dir: Path, out: Path) -> Path:
+    return work_dir / "out" / hashlib.sha256(str(out).encode("utf-8")).hexdigest()[:16]
+
+
+_OUR_LINK = re.compile(r"(?:.*/)?out/[0-9a-f]{16}/(?:a|b)")
+
+
+def _ours(out: Path, home: Path) -> str | None:
+    """Which of this work folder's trees the symlink `out` points at, or None."""
+    try:
+        target = os.readlink(out)
+    except OSError:
+        return None
+    for name in TREES:
+        if target == os.path.relpath(home / name, out.parent):
+            return name
+    return None
+
+
+def mode(out: Path, work_dir: Path, our_site: bool) -> str:
+    """"trees" (A/B trees switched by a symlink) or "swap" (the whole folder renamed): see the module doc.
+    `out`: absolute, not resolved; `our_site`: `out` is a real folder holding a site this command built."""
+    if not out.name or out.name in (".", ".."):
+        return "swap"
+    if os.path.islink(out):  # ours, or one of our trees in another work folder (pointed at ours instead)
+        ours = _ours(out, _tree_home(work_dir, out)) or _OUR_LINK.fullmatch(os.readlink(out))
+        return "trees" if ours else "swap"
+    if not os.path.lexists(out) or our_site:  # a site built before the trees is replaced by the symlink once
+        return "trees"
+    return "swap"
+
+
+def publish(out: Path, work_dir: Path, plan: Plan) -> dict[str, int]:
+    """Bring the unused tree up to `plan` and point `out` at it; falls back to `swap` when symlinks fail."""
+    home = _tree_home(work_dir, out)
+    current = _ours(out, home) if os.path.islink(out) else None
+    tree = TREES[1] if current == TREES[0] else TREES[0]
+    home.mkdir(parents=True, exist_ok=True)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    link = home / f".link-{tree}.tmp"
+    remove(link)
+    try:
+        os.symlink(os.path.relpath(home / tree, out.parent), link, target_is_directory=True)
+    except (OSError, NotImplementedError):
+        return swap(out, plan)
+    try:
+        counts = sync(home / tree, home / f"{tree}.json", plan)
+        if os.path.lexists(out) and not os.path.islink(out):  # our site from before the trees
+            old = out.with_name(f".{out.name}.old")
+            remove(old)
+            os.replace(out, old)
+            os.replace(link, out)
+            remove(old)
+        else:
+            os.replace(link, out)
+    finally:
+        remove(link)
+    return counts
+
+
+def swap(out: Path, plan: Plan) -> dict[str, int]:
+    """Write the whole site beside `out`, then rename it over `out` (a failed build never leaves half a site)."""
+    from skillyard.site.machine import replace_dir
+
+    out.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
+    try:
+        counts = sync(staging, None, plan)
+        replace_dir(staging, out)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return counts
