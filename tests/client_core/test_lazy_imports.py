@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from skillyard.client import search
@@ -31,3 +35,27 @@ def test_staged_file_is_an_immutable_value():
     with pytest.raises(AttributeError):
         del a.data
     assert sorted([StagedFile("b", b""), a], key=lambda f: f.path)[0] is a
+
+
+def test_schema_dir_is_found_beside_the_package_without_importlib_resources(monkeypatch, tmp_path):
+    from importlib import resources
+
+    from skillyard.format import schemas
+
+    expected = Path(str(resources.files("skillyard") / "schemas"))
+    schemas.schema_dir.cache_clear()
+    try:
+        assert schemas.schema_dir() == expected and (schemas.schema_dir() / "registry.schema.json").is_file()
+        schemas.schema_dir.cache_clear()
+        monkeypatch.setattr(schemas, "__file__", str(tmp_path / "format" / "schemas.py"))  # no schemas/ there
+        assert schemas.schema_dir() == expected  # importlib.resources, the fallback
+    finally:
+        schemas.schema_dir.cache_clear()
+
+
+def test_loading_a_schema_does_not_import_importlib_resources():
+    code = ("import sys\nfrom skillyard.format.schemas import load_schema\nload_schema('skill-lock.schema.json')\n"
+            "print('importlib.resources' in sys.modules)")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "False"

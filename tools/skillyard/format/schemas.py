@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from functools import cache
-from importlib import resources
 from pathlib import Path
 
 SCHEMA_FILES = {
@@ -19,7 +18,16 @@ SCHEMA_FILES = {
 }
 
 
+@cache
 def schema_dir() -> Path:
+    """The package's `schemas/` folder, found beside this module: package data is installed as plain files, and
+    `importlib.resources` costs ~20 ms of imports on every command that reads a lockfile. resources.files() stays
+    the fallback for an install where the folder is not there as files (a zip)."""
+    here = Path(__file__).parent.parent / "schemas"
+    if here.is_dir():
+        return here
+    from importlib import resources
+
     return Path(str(resources.files("skillyard") / "schemas"))
 
 
