@@ -26,8 +26,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
-
 from skillyard.errors import SkillyardError
 
 DEFAULT_GITHUB_RAW_URL = "https://raw.githubusercontent.com"
@@ -338,6 +336,8 @@ class Config:
             self._write()
 
     def _write(self) -> None:
+        import yaml
+
         from skillyard.fsutil import write_atomic
 
         text = yaml.safe_dump(self.data, sort_keys=True, allow_unicode=True, default_flow_style=False)
@@ -356,6 +356,31 @@ def _locked(home: Path) -> Iterator[None]:
 
 
 def _read(path: Path) -> dict:
+    """The parsed config file: from the JSON copy in the cache folder while config.yaml is unchanged (see
+    client/config_cache.py), else parsed from the YAML and cached when it can be."""
+    from skillyard.client import config_cache
+
+    cache_file = path.parent / "cache" / config_cache.FILE_NAME
+    try:
+        before = os.stat(path)
+    except FileNotFoundError:
+        return {}
+    except OSError:
+        before = None  # reading it says why
+    if before is not None:
+        cached = config_cache.load(cache_file, config_cache.stamp(before))
+        if cached is not None:
+            return cached
+    data = _parse(path)
+    if before is not None:
+        with contextlib.suppress(OSError):
+            config_cache.store(cache_file, before, os.stat(path), data)
+    return data
+
+
+def _parse(path: Path) -> dict:
+    import yaml
+
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
