@@ -93,15 +93,43 @@ def test_racy_stamps_are_unknown(tmp_path):
     assert set(stamps) == {"skill", "skill/scripts"}
     later = dirsig.skill_dirs(str(tmp_path), "skill", 0)  # a scan that began before the epoch: every stamp racy
     assert set(later.values()) == {dirsig.UNKNOWN}
-    assert dirsig.changed(str(tmp_path), ["skill", "gone"], [dirsig.UNKNOWN, 5]) == ["skill", "gone"]
-    assert dirsig.decode(*dirsig.encode({"a": 1, "a/b": 2})) == (["a", "a/b"], [1, 2])
-    assert dirsig.encode({"a": 1, "a/x\ny": 2}) == ("a", str(dirsig.UNKNOWN))
+    assert dirsig.changed(str(tmp_path), ["skill", "skill/scripts", "gone"], [dirsig.UNKNOWN, 5, 5]) == [0, 1, 2]
+    assert dirsig.encode({"a": 1, "a/x\ny": 2}) == (["a"], [dirsig.UNKNOWN])
 
 
-@pytest.mark.parametrize("damage", ["UPDATE stamps SET dirs = 'x'", "UPDATE stamps SET dirs = NULL",
-                                    "UPDATE stamps SET dirs = 7", "UPDATE stamps SET stamps = '1 2 3 4 5 6 7 8'", "DELETE FROM stamps WHERE skill = ''",
-                                    "DELETE FROM stamps WHERE skill = 'skills/beta'", "DROP TABLE stamps",
-                                    "UPDATE stamps SET skill = 'skills/nowhere' WHERE skill = 'skills/beta'"])
+def test_the_stamp_table_round_trips_and_replaces_by_skill():
+    table = dirsig.Table([], [], [], []).replaced({"": {"s": 1}, "s/a": {"s/a": 2, "s/a/x": 3}, "s/b": {"s/b": 4}},
+                                                  replace_all=False)
+    assert vars(dirsig.Table.decode(table.encode_all())) == vars(table)
+    assert table.owners([0, 1, 2, 3]) == ["", "s/a", "s/a", "s/b"] and table.owners([]) == []
+    later = table.replaced({"s/a": {}, "s/c": {"s/c": 5}, "s/b": {"s/b": 6, "s/b\nz": 7}}, replace_all=False)
+    assert (later.skills, later.counts, later.folders, later.values) == (
+        ["", "s/b", "s/c"], [1, 1, 1], ["s", "s/b", "s/c"], [1, dirsig.UNKNOWN, 5])
+    assert table.replaced({"s/c": {"s/c": 5}}, replace_all=True).skills == ["s/c"]
+    assert dirsig.Table([], [], [], []).encode_all() is None and dirsig.Table.decode(None).skills == []
+    assert dirsig.Table(["a\nb"], [1], ["a\nb"], [1]).encode_all() is None
+    with pytest.raises(ValueError):
+        dirsig.Table.concat([table, table])
+    other = dirsig.Table(["t"], [2], ["t", "t/x"], [8, 9])
+    assert dirsig.Table.concat([table, other]).owners([3, 4, 5]) == ["s/b", "t", "t"]
+    assert 0 <= dirsig.shard("skills/a") < dirsig.SHARDS
+    for texts in [("a", "2", "a", "1"), ("a", "1", "a\nb", "1 2"), ("a\nb", "1", "a", "1"), ("a\na", "1 1", "a\nb", "1 2"),
+                  ("a", "0", "", ""), ("a", "x", "a", "1"), ("a", "1", "a", 7)]:
+        with pytest.raises(ValueError):
+            dirsig.Table.decode(texts)
+
+
+def _rows(column: str, value: str, where: str = "1") -> str:
+    return f"UPDATE stamps SET {column} = {value} WHERE {where}"
+
+
+@pytest.mark.parametrize("damage", [
+    _rows("dirs", "'x'"), _rows("dirs", "NULL"), _rows("dirs", "7"), _rows("stamps", "'1 2'"), _rows("shard", "shard + 64"),
+    _rows("counts", "replace(counts, '1', '0')"), "DELETE FROM stamps WHERE skills LIKE '%skills/beta%'",
+    "DELETE FROM stamps", "DROP TABLE stamps", _rows("skills", "replace(skills, 'skills/beta', 'skills/nowhere')"),
+    _rows("skills", "replace(skills, 'skills/beta', 'skills/alpha')"),  # one skill twice (or in the wrong row)
+    _rows("skills", "substr(skills, 2)", "skills LIKE '%' || char(10)"),  # the layout ('') gone
+    _rows("stamps", "'1' || substr(stamps, instr(stamps, ' '))")])  # a wrong stamp
 def test_damaged_folder_stamps_mean_a_full_scan_with_the_same_bytes(warm, damage):
     fresh = build_registry(warm.root, use_cache=False).outputs
     with sqlite3.connect(warm.root / CACHE_FILE) as db:

@@ -280,21 +280,21 @@ def _plan(root: Path, config: RegistryConfig, cache: SkillCache | None, *, top: 
         return collect(root, config), None, set(), None
     top_str = str(top)
     racy = dirsig.scan_start(str(root / CACHE_DIR))
-    known = set(cache.known)
-    owners = dict(zip(cache.stamp_folders, cache.stamp_skills, strict=True))
-    complete = bool(cache.head and known and "" in owners.values() and known <= set(owners.values()))
-    if not complete or not (set(owners.values()) - {""}) <= known:
-        return _full_plan(root, config, top, skills_rel, racy)
-    moved = dirsig.changed(top_str, cache.stamp_folders, cache.stamp_values)  # while git runs
+    known = cache.known
+    table = cache.stamps
+    owners = set(table.skills) if table is not None else set()
+    if not (table is not None and cache.head and known and "" in owners and len(owners) == len(known) + 1 and known <= owners):
+        return _full_plan(root, config, top, skills_rel, racy)  # not every skill (and the layout) has stamps
+    moved = dirsig.changed(top_str, table.folders, table.values)  # while git runs
     changes = gitlog.changed_since(top, cache.head, skills_rel, status=status)
     if changes is None:
         return _full_plan(root, config, top, skills_rel, racy)
     changed, tracked_dirty = changes
     fresh = {owner for path in changed if (owner := gitlog.owner_folder(path, known))} | (cache.dirty & known)
     layout_changed = False
-    for folder in moved:
-        if owners[folder]:
-            fresh.add(owners[folder])
+    for owner in table.owners(moved):
+        if owner:
+            fresh.add(owner)
         else:
             layout_changed = True  # a folder outside every skill: skills may have come or gone
     if any(not is_skill_folder(f"{top_str}/{rel}") for rel in fresh):

@@ -18,6 +18,7 @@ import secrets
 import sqlite3
 from dataclasses import asdict
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from skillyard import __version__
 from skillyard.format.findings import Finding, Severity
@@ -25,11 +26,14 @@ from skillyard.format.policy import Policy
 from skillyard.fsutil import write_atomic
 from skillyard.registry.checked import CheckedSkill
 
+if TYPE_CHECKING:
+    from skillyard.registry import dirsig
+
 CACHE_FILE = ".skillyard-cache/skills.sqlite"
 ALL_ROWS = "SELECT path, sig, name, version, line, index_line, plugin_line, agents_line, findings FROM skills"
 ONE_ROW = ("SELECT path, sig, name, version, line, index_line, plugin_line, agents_line, findings FROM skills "
            "WHERE path = ?")
-CACHE_FORMAT = 6  # bump when what a cache item holds changes
+CACHE_FORMAT = 7  # bump when what a cache item holds changes
 
 
 def signature(folder: str) -> list:
@@ -128,16 +132,14 @@ class SkillCache:
         self.known: set[str] = set()
         self.lazy = lazy
         self.rows: dict[str, tuple] = {}
-        # Folder stamps (dirsig.py) as three parallel lists: folder, its skill ('' for the layout), ctime.
-        self.stamp_folders: list[str] = []
-        self.stamp_skills: list[str] = []
-        self.stamp_values: list[int] = []
+        self.stamps: dirsig.Table | None = None  # folder stamps (the build's): what was added or removed
+        self.stamp_shards: dict[int, dirsig.Table] = {}  # the same, as stored
         self._converted: dict[str, CheckedSkill] = {}
         try:
             self._load()
         except (sqlite3.Error, ValueError, TypeError, AttributeError):
             self.head, self.dirty, self.rows, self.known = None, set(), {}, set()
-            self.stamp_folders, self.stamp_skills, self.stamp_values = [], [], []
+            self.stamps, self.stamp_shards = None, {}
             self._discard()
 
     @property
@@ -165,19 +167,22 @@ class SkillCache:
             self.token = meta.get("token")
             if self.lazy:
                 self.known = {row[0] for row in db.execute("SELECT path FROM skills")}
+                self._load_stamps(db)
             else:
                 self.rows = {row[0]: row[1:] for row in db.execute(ALL_ROWS)}
                 self.known = set(self.rows)
-            with contextlib.suppress(sqlite3.OperationalError):  # no such table: the build never stored stamps
-                from skillyard.registry.dirsig import decode  # two texts per skill: 20,000 rows, not 75,000
-
-                for skill, folders, values in db.execute("SELECT skill, dirs, stamps FROM stamps"):
-                    paths, stamps = decode(folders, values)
-                    self.stamp_folders += paths
-                    self.stamp_values += stamps
-                    self.stamp_skills += [skill] * len(paths)
         finally:
             db.close()
+
+    def _load_stamps(self, db: sqlite3.Connection) -> None:
+        from skillyard.registry import dirsig  # the build's alone (validate never reads them)
+
+        with contextlib.suppress(sqlite3.OperationalError):  # no such table: the build never stored stamps
+            for shard, *texts in db.execute("SELECT shard, skills, counts, dirs, stamps FROM stamps"):
+                if not 0 <= shard < dirsig.SHARDS:
+                    raise ValueError("damaged folder stamps")
+                self.stamp_shards[shard] = dirsig.Table.decode(tuple(texts))
+        self.stamps = dirsig.Table.concat([self.stamp_shards[k] for k in sorted(self.stamp_shards)])
 
     def load_rows(self) -> None:
         """Read every row now (a lazy cache, when the build cannot splice its last outputs)."""
@@ -311,16 +316,24 @@ class SkillCache:
 
     def store_stamps(self, stamps: dict[str, dict[str, int]], *, replace_all: bool) -> None:
         """Record folder stamps by skill ('' for the layout), replacing each named skill's (an empty dict drops it);
-        `replace_all` forgets the rest."""
-        from skillyard.registry.dirsig import encode
+        `replace_all` forgets the rest. Only the shards (`dirsig.shard`) of the named skills are rewritten."""
+        from skillyard.registry import dirsig
+
+        by_shard: dict[int, dict[str, dict[str, int]]] = {}
+        for skill, folders in stamps.items():
+            by_shard.setdefault(dirsig.shard(skill), {})[skill] = folders
+        empty = dirsig.Table([], [], [], [])
+        tables = {shard: (empty if replace_all else self.stamp_shards.get(shard, empty)).replaced(named, replace_all=False)
+                  for shard, named in by_shard.items()}
+        rows = [(shard, *texts) for shard, table in sorted(tables.items()) if (texts := table.encode_all()) is not None]
 
         def work(db) -> None:
-            db.execute("CREATE TABLE IF NOT EXISTS stamps (skill TEXT PRIMARY KEY, dirs TEXT, stamps TEXT)")
+            db.execute("CREATE TABLE IF NOT EXISTS stamps (shard INTEGER PRIMARY KEY, skills TEXT, counts TEXT, "
+                       "dirs TEXT, stamps TEXT)")
             if replace_all:
                 db.execute("DELETE FROM stamps")
-            db.executemany("DELETE FROM stamps WHERE skill = ?", [(skill,) for skill in sorted(stamps)])
-            db.executemany("INSERT INTO stamps VALUES (?, ?, ?)",
-                           [(skill, *encode(stamps[skill])) for skill in sorted(stamps) if stamps[skill]])
+            db.executemany("DELETE FROM stamps WHERE shard = ?", [(shard,) for shard in sorted(tables)])
+            db.executemany("INSERT INTO stamps VALUES (?, ?, ?, ?, ?)", rows)
 
         try:
             self._keyed_write(work)
