@@ -17,6 +17,7 @@ import contextlib
 import datetime as _dt
 import fcntl
 import os
+import time
 from pathlib import Path
 
 from skillyard.runtime.jsonfile import JSONFileError, read_json
@@ -24,6 +25,7 @@ from skillyard.runtime.jsonfile import JSONFileError, read_json
 FILE_ENV = "SKILL_APPROVALS"
 FORMAT = 1
 MAX_BYTES = 1024 * 1024
+SETTLE_SECONDS = 2.0
 
 
 class ApprovalsError(ValueError):
@@ -42,6 +44,7 @@ class Approvals:
 
     def __init__(self, path: str | os.PathLike | None = None):
         self.path = Path(path) if path is not None else default_path()
+        self._seen: tuple[list[int], dict] | None = None  # (file stamp, agents) of the last settled read
 
     def load(self) -> dict[str, dict[str, dict]]:
         """{agent: {skill: {"location", "approved_at"}}}; empty when the file does not exist."""
@@ -59,8 +62,24 @@ class Approvals:
         return agents
 
     def allowed(self, agent: str, skill: str, location: str) -> bool:
-        entry = self.load().get(agent, {}).get(skill)
+        entry = self._current().get(agent, {}).get(skill)
         return entry is not None and entry["location"] == location
+
+    def _current(self) -> dict[str, dict[str, dict]]:
+        """load(), read again only when the file changed (one `stat` per check, so `skill prompt` reads it once, not
+        once per skill, and a host that keeps this object still sees a revocation at once). A file changed in the
+        last SETTLE_SECONDS is read every time: a quick rewrite could keep its size and timestamps."""
+        try:
+            st = os.stat(self.path)
+        except OSError:
+            return self.load()  # missing: {}; unreadable: the error, as before
+        stamp = [st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns]
+        if self._seen is not None and self._seen[0] == stamp:
+            return self._seen[1]
+        agents = self.load()
+        settled = time.time_ns() - max(st.st_mtime_ns, st.st_ctime_ns) >= SETTLE_SECONDS * 1e9
+        self._seen = (stamp, agents) if settled else None
+        return agents
 
     def remember(self, agent: str, skill: str, location: str, *, now: _dt.datetime | None = None) -> None:
         stamp = (now or _dt.datetime.now(_dt.UTC)).isoformat(timespec="seconds").replace("+00:00", "Z")
