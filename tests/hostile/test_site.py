@@ -12,7 +12,6 @@ import html.parser
 import json
 import os
 import re
-from html import escape as html_escape
 from pathlib import Path
 
 import pytest
@@ -148,7 +147,7 @@ def test_a_fifo_never_hangs_the_build(tmp_path):
 
 
 def test_a_body_the_markdown_parser_chokes_on_is_shown_as_text(tmp_path):
-    nested = "- " * 3000 + "<script>fetch('/__ran__')</script>\n"
+    nested = ">" * 100_000 + "<script>fetch('/__ran__')</script>\n"  # nested deeper than the sanitiser may parse
     registry = write_registry(tmp_path / "repo", [BENIGN, dict(HOSTILE, body=nested, files={})])
     result = build_site(registry, tmp_path / "repo", tmp_path / "out", config=CONFIG, work_dir=tmp_path / "work")
     assert [n for n in result.notes if "'hostile'" in n and "plain text" in n]
@@ -158,16 +157,15 @@ def test_a_body_the_markdown_parser_chokes_on_is_shown_as_text(tmp_path):
 
 
 @pytest.mark.timeout(120)
-@pytest.mark.parametrize("body", ["[" * 200_000, "[a](b" * 40_000, '<a href="' * 22_000])
-def test_a_body_that_would_take_hours_to_render_is_shown_as_text_in_bounded_time(tmp_path, monkeypatch, body):
-    from skillyard.site import markdown_render
-
-    monkeypatch.setattr(markdown_render, "RENDER_SECONDS", 1.0)
+@pytest.mark.parametrize("body", ["[" * 200_000, "[a](b" * 40_000, '<a href="' * 22_000, "*a **b " * 30_000,
+                                  "<div>" * 40_000 + "<script>fetch('/__ran__')</script>"])
+def test_a_body_that_took_python_markdown_hours_renders_in_bounded_time(tmp_path, body):
+    """Python-Markdown needed hours for these (and a clock to stop it); cmark-gfm is linear in the text."""
     registry = write_registry(tmp_path / "repo", [BENIGN, dict(HOSTILE, body=body, files={})])
     result = build_site(registry, tmp_path / "repo", tmp_path / "out", config=CONFIG, work_dir=tmp_path / "work")
-    assert [n for n in result.notes if "'hostile'" in n and "RenderTimeout" in n]
+    assert not [n for n in result.notes if "'hostile'" in n]
     page = (tmp_path / "out/skills/hostile/index.html").read_text(encoding="utf-8")
-    assert "shown as plain text" in page and "<pre><code>" + html_escape(body[:50]) in page
+    assert '<div class="sy-body">' in page and "shown as plain text" not in page and "__ran__" not in page
     assert "Read <a" in (tmp_path / "out/skills/benign/index.html").read_text(encoding="utf-8")
 
 

@@ -128,5 +128,5 @@ def test_no_active_content_survives(source):
 
 def test_fenced_code_inside_a_numbered_step_stays_code():
     out = BodyRenderer().render("1. Run:\n\n    ```bash\n    echo <b>hi</b>\n    ```\n\n2. Done\n")
-    assert '<pre><code class="language-bash">echo &lt;b&gt;hi&lt;/b&gt;</code></pre>' in out
+    assert '<pre><code class="language-bash">echo &lt;b&gt;hi&lt;/b&gt;\n</code></pre>' in out  # cmark keeps the last \n
     assert "<li>" in out and "Done" in out

@@ -1,72 +1,91 @@
 """Render a SKILL.md body to sanitised HTML once, in our process, so mkdocs only wraps it in the theme.
 
 Doing it here (rather than letting mkdocs parse every body) keeps one place that decides what untrusted Markdown
-may produce, and it is faster: one reused Markdown instance, plain `<pre><code>` blocks, no syntax highlighting.
+may produce. The Markdown is GitHub's own (cmark-gfm, skillyard.site.cmark): authors write SKILL.md for GitHub, so
+the page reads as it does there, and the C parser is about 30x faster than any pure-Python one.
+
+cmark takes time linear in the text, but the sanitiser's HTML parser (html5ever, in nh3) takes time quadratic in
+the nesting depth: 100,000 `>` would keep it busy for minutes. Rendered bodies with many tags are therefore
+rendered again without raw HTML, so that every tag is cmark's own and the depth can be counted exactly, and a body
+nested deeper than MAX_NESTING is refused like one that exhausted Python's recursion limit.
 """
 
 from __future__ import annotations
 
-import contextlib
-import signal
-import threading
-from collections.abc import Collection, Iterator
+import re
+from collections.abc import Collection
 
-from skillyard.site.gfm_lists import github_lists
+from skillyard.site import cmark
+from skillyard.site.cmark import gfm_to_html
 from skillyard.site.sanitize import clean_html
 
-# superfences finds fenced code inside list items (numbered steps with commands are common in SKILL.md); plain
-# `<pre><code class="language-x">` without Pygments keeps pages small and the build fast.
-EXTENSIONS = ["tables", "pymdownx.highlight", "pymdownx.superfences", "sane_lists", "def_list", "abbr"]
-EXTENSION_CONFIGS = {"pymdownx.highlight": {"use_pygments": False}}
 MAX_BODY_CHARS = 200_000  # a page, not a book: longer bodies are cut with a note
-# Python-Markdown's inline patterns are quadratic on some inputs (8,000 `[` take 18 s, 200,000 would take hours);
-# a real SKILL.md renders in milliseconds, so a body still rendering after this long is shown as text instead.
+# At most this many `<` are sanitised as rendered, raw HTML included: nested 10,000 deep that is still well under
+# a second. Real SKILL.md bodies have a few hundred (at most about 3,000 in the 600 of the shared corpus).
+MAX_TAGS_AS_WRITTEN = 10_000
+MAX_NESTING = 512  # elements inside each other (a browser's HTML parser stops nesting at 512 too)
+# cmark renders in time linear in the text, so no body is stopped by a clock any more; the constant and the
+# exception stay for callers written against the Python-Markdown renderer, which needed them.
 RENDER_SECONDS = 10.0
+# cmark-gfm's task list items start with a disabled checkbox; an <input> is not allowed in a page, so the box is
+# shown as a character instead.
+TASK_BOXES = (('<input type="checkbox" checked="" disabled="" /> ', "\u2611 "),
+              ('<input type="checkbox" disabled="" /> ', "\u2610 "))
+_TAG = re.compile(r"<(/?)[a-z][^>]*?(/?)>")
 
 
 class RenderTimeout(Exception):
-    """A body took longer than RENDER_SECONDS to render."""
+    """Kept for callers: rendering no longer has a time limit (cmark is linear), so this is never raised."""
 
 
-@contextlib.contextmanager
-def time_limit(seconds: float) -> Iterator[None]:
-    """Raise RenderTimeout in this thread after `seconds` (SIGALRM; only in the main thread of a process, which is
-    where the builder and its worker processes render; elsewhere no limit)."""
-    if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
-        yield
-        return
+def task_boxes(html: str) -> str:
+    """`html` with cmark-gfm's task list checkboxes replaced by ☑/☐."""
+    if "<input" not in html:
+        return html
+    for box, character in TASK_BOXES:
+        html = html.replace(box, character)
+    return html
 
-    def expire(signum, frame):
-        raise RenderTimeout(f"rendering took longer than {seconds:g} s")
 
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+def nesting_depth(html: str) -> int:
+    """How deep the elements of cmark's own balanced HTML nest (every `<` in it starts a tag or a comment)."""
+    depth = deepest = 0
+    for match in _TAG.finditer(html):
+        if match.group(1):
+            depth -= 1
+        elif not match.group(2):
+            depth += 1
+            deepest = max(deepest, depth)
+    return deepest
+
+
+def bounded_html(body: str) -> str:
+    """cmark's HTML for `body`, small enough in tags or nesting for the sanitiser to parse quickly; raises
+    RecursionError when it nests deeper than MAX_NESTING."""
+    html = gfm_to_html(body)
+    if html.count("<") <= MAX_TAGS_AS_WRITTEN:
+        return html
+    html = gfm_to_html(body, raw_html=False)
+    depth = nesting_depth(html)
+    if depth > MAX_NESTING:
+        raise RecursionError(f"SKILL.md nests {depth} levels deep; the limit is {MAX_NESTING}")
+    return html
 
 
 class BodyRenderer:
-    """Markdown -> sanitised HTML; keep one per process (building the Markdown instance is the slow part)."""
+    """Markdown -> sanitised HTML. Holds no state; making one loads cmark-gfm, so a broken install fails early."""
 
     def __init__(self) -> None:
-        import markdown
-
-        self._md = markdown.Markdown(extensions=EXTENSIONS, extension_configs=EXTENSION_CONFIGS,
-                                     output_format="html")
+        cmark.load()
 
     def render(self, body: str, *, files: Collection[str] = (), file_base: str = "",
                seconds: float | None = None) -> str:
-        """Sanitised HTML for `body`; raises RenderTimeout after `seconds` (default RENDER_SECONDS) and
-        RecursionError on absurd nesting."""
+        """Sanitised HTML for `body` (cut at MAX_BODY_CHARS, with a note); raises RecursionError on absurd nesting.
+        `seconds` is accepted and ignored."""
         truncated = len(body) > MAX_BODY_CHARS
         if truncated:
             body = body[:MAX_BODY_CHARS]
-        self._md.reset()
-        with time_limit(seconds or RENDER_SECONDS):
-            html = self._md.convert(github_lists(body))
+        html = task_boxes(bounded_html(body))
         if truncated:
             html += "\n<p><em>The rest of SKILL.md is not shown here; open the raw file.</em></p>"
         return clean_html(html, files=files, file_base=file_base)

@@ -5,7 +5,8 @@ allow-list: no scripts, styles, frames, forms or event handlers, only http/https
 `rel="nofollow noopener"`. Relative links and images may only point at files the skill actually ships; they are
 rewritten to the copies the site serves under `/.well-known/agent-skills/<name>/`, or, for a skill the site does
 not serve there, to the URL the caller maps each file to (links only; no images from off the site). Remote images
-are dropped so a page view never pings a stranger's server.
+are dropped so a page view never pings a stranger's server. The only ids kept are the `fn-`/`fnref-` ones of
+footnotes, so that their links work and no content can take an id the theme or the page uses.
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ ALLOWED_TAGS = frozenset({
 DROP_WITH_CONTENT = frozenset({"script", "style", "iframe", "form", "object", "embed", "template", "noscript",
                                "textarea", "select", "svg", "math", "frame", "frameset", "noembed", "xmp"})
 ALLOWED_ATTRIBUTES = {
-    "a": {"href", "title"},
+    "a": {"href", "title", "id"},
+    "li": {"id"},
     "img": {"src", "alt", "title", "width", "height"},
     "abbr": {"title"},
     "ol": {"start"},
@@ -40,6 +42,7 @@ URL_SCHEMES = frozenset({"http", "https", "mailto"})
 LINK_REL = "nofollow noopener"
 _LANGUAGE_CLASS = re.compile(r"^language-[A-Za-z0-9_+#.-]{1,30}$")
 _SIZE = re.compile(r"^\d{1,4}%?$")
+_FOOTNOTE_ID = re.compile(r"fn(?:ref)?-[A-Za-z0-9%_.-]{1,100}")  # cmark-gfm's footnote ids (label URL-escaped)
 
 
 def resolve_relative(url: str, files: Collection[str]) -> str | None:
@@ -80,6 +83,8 @@ def make_url_filter(files: Collection[str], file_base: str) -> Callable[[str, st
             if links is not None:
                 return links[target] if element == "a" else None
             return file_base + quote(target)
+        if attribute == "id":
+            return value if _FOOTNOTE_ID.fullmatch(value) else None
         if attribute == "class":
             kept = [name for name in value.split() if _LANGUAGE_CLASS.match(name)]
             return " ".join(kept) or None
