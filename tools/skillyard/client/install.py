@@ -10,7 +10,6 @@ A skill.yaml-only package (design 000) gains, right after verification, the SKIL
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -189,9 +188,8 @@ def folder_name(name: object, *, where: str, strict: bool, fallback: str | None 
     at a hyphen), so two names that differ only by case never meet on a case-insensitive disk; a name with no
     letters or digits in ASCII (`文档助手`) installs under its source folder's name (`fallback`) when that is a
     standard name. `--strict` refuses all of these. Anything else is refused."""
-    import unicodedata
-
     from skillyard.format.paths import component_problem, is_hidden, path_problem
+    from skillyard.format.slug import ascii_slug  # the shared rule; cut below at a hyphen, not mid-word
 
     try:
         return store.check_name(name), []
@@ -200,8 +198,7 @@ def folder_name(name: object, *, where: str, strict: bool, fallback: str | None 
     slug = ""
     if (isinstance(name, str) and len(name) <= 4 * store.MAX_NAME and "/" not in name and not is_hidden(name)
             and not component_problem(name) and not path_problem(name)):
-        ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().lower()
-        slug = re.sub(r"[^a-z0-9]+", "-", ascii_name).strip("-")
+        slug = ascii_slug(name)
         if len(slug) > store.MAX_NAME:  # cut at the last hyphen within the limit, else at the limit
             cut = slug[:store.MAX_NAME]
             if slug[store.MAX_NAME] != "-" and "-" in cut:

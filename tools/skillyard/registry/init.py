@@ -24,6 +24,7 @@ from pathlib import Path
 
 from skillyard.errors import SkillyardError, UsageError
 from skillyard.format.paths import path_problem
+from skillyard.format.slug import slugify  # a registry name from a folder name (MAX_NAME: its 64)
 from skillyard.registry.config import DEFAULT_RAW_URL, HOSTS, RegistryConfig
 
 NAME_RE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
@@ -46,12 +47,6 @@ class InitOptions:
     files_url: str | None = None
     repository_url: str | None = None
     settings_file: str = "pyproject.toml"  # or skillyard.toml, beside a project's own pyproject.toml
-
-
-def slugify(text: str) -> str:
-    """A registry name from a folder name: ASCII lowercase letters and digits joined by single hyphens."""
-    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
-    return re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-")[:MAX_NAME].strip("-")
 
 
 def check_options(options: InitOptions) -> None:

@@ -25,11 +25,11 @@ import os
 import re
 import stat
 import time
-import unicodedata
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from skillyard.format import paths, safety
+from skillyard.format.slug import slugify  # design 001 §4.2, shared with install and init-registry
 
 # The frontmatter, manifest and schema checks (YAML and the schemas) are imported where a SKILL.md is parsed: a
 # cached discovery (each warm `skill prompt`) never parses one, and those imports were most of its start-up.
@@ -276,12 +276,6 @@ def _read_skill(folder: str, skill_md: str, root: Root, broken: list, watched: d
                  folder=os.path.abspath(folder), source=root.source, root=root.path, priority=root.priority,
                  mtime_ns=st.st_mtime_ns, model_invocable=data.get("disable-model-invocation") is not True,
                  controls=_controls(data), meta=meta, diagnostics=diagnostics)
-
-
-def slugify(name: str) -> str:
-    """Design 001 §4.2: lower case, runs of anything but letters and digits become one hyphen, at most 64."""
-    text = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii").lower()
-    return re.sub(r"[^a-z0-9]+", "-", text).strip("-")[:64].strip("-")
 
 
 def _schema_problem(field_name: str, value: object) -> str | None:
