@@ -154,3 +154,20 @@ def test_pages_rendered_on_a_wrong_guess_of_the_served_skills_are_rendered_again
     assert got != render_skill_pages(registry, bodies, workers=1, served=set(names[::2]))[0]  # the guess matters
     assert got == render_skill_pages(registry, bodies, workers=1, served=served)[0]
     assert render_skill_pages(registry, bodies, workers=1, cache=cache, served=served) == (got, len(names))
+
+
+def test_tag_pages_follow_a_changed_description_and_a_damaged_tag_cache(built, tmp_path):
+    root, _, out, work = built
+    changed = [dict(spec, description="A new description.") if spec["name"] == "pdf-tools" else spec
+               for spec in SKILLS]
+    registry = write_registry(root, changed)
+    rebuild((root, registry, out, work))
+    assert "A new description." in (out / "tags/pdf/index.html").read_text(encoding="utf-8")
+    assert_same_as_scratch(tmp_path, registry, root, out)
+    entries = sorted((work / "cache/tags").glob("*.md"))
+    assert len(entries) == len({tag for spec in SKILLS for tag in spec.get("tags", [])})  # stale ones pruned
+    for entry in entries:
+        entry.write_text('{"tags/elsewhere/index.md": "# damaged\\n"}' if entry == entries[0] else "{not json",
+                         encoding="utf-8")
+    rebuild((root, registry, out, work))
+    assert_same_as_scratch(tmp_path, registry, root, out)

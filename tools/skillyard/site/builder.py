@@ -327,10 +327,12 @@ def render_skill_pages(registry: dict, bodies: dict[str, str], *, workers: int |
 def generate_docs(registry: dict, bodies: dict[str, str], site_src: Path, docs: Path,
                   cache: PageCache | None = None, served: set[str] | None = None,
                   notes: list[str] | None = None,
-                  rendered: tuple[list[str], int] | None = None) -> tuple[list[tuple[str, str]], int, int]:
+                  rendered: tuple[list[str], int] | None = None,
+                  tag_cache: PageCache | None = None) -> tuple[list[tuple[str, str]], int, int]:
     """Write every page but the skill pages into `docs` (emptied first), with the shell the skill pages are stamped
     from; returns ((skill name, page Markdown) in registry order, generated pages, skill pages from the cache).
-    `rendered`: the skill pages already rendered by `render_skill_pages` (else rendered here)."""
+    `rendered`: the skill pages already rendered by `render_skill_pages` (else rendered here); `tag_cache`: the
+    tag pages of the build before."""
     if docs.exists():
         shutil.rmtree(docs)
     docs.mkdir(parents=True)
@@ -345,7 +347,9 @@ def generate_docs(registry: dict, bodies: dict[str, str], site_src: Path, docs: 
     groups = model.tag_groups(registry["skills"])
     generated = {"index.md": pages.render_home(registry, groups), "tags/index.md": pages.render_tags_index(groups)}
     for group in groups:
-        generated.update(pages.render_tag_pages(group))
+        generated.update(pages.cached_tag_pages(group, tag_cache) if tag_cache is not None else pages.render_tag_pages(group))
+    if tag_cache is not None:
+        tag_cache.prune(tag_cache.used)
     skill_pages, cached = rendered or render_skill_pages(registry, bodies, cache=cache, served=served, notes=notes)
     if skill_pages:  # mkdocs renders one shell; shell.write_pages stamps every skill page from it
         generated[f"skills/{shell.SHELL}.md"] = shell.shell_markdown(skill_pages[0])
@@ -466,8 +470,9 @@ def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | Non
     rendered = render_skill_pages(registry, bodies, cache=cache, served=guess, notes=notes, meanwhile=stage)
     served = staged[0]
     mark = start + timings["read"]
-    skill_pages, page_count, cached = generate_docs(registry, bodies, site_src, work_dir / "docs", cache,
-                                                    served, notes, rendered)
+    skill_pages, page_count, cached = generate_docs(
+        registry, bodies, site_src, work_dir / "docs", cache, served, notes, rendered,
+        PageCache(work_dir / "cache" / "tags") if use_cache else None)
     timings["generate"] = time.perf_counter() - mark
     mark = time.perf_counter()
     site = work_dir / "site"  # mkdocs' output: the hand-written, home and tag pages, the theme, the shell

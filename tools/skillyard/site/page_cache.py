@@ -24,7 +24,7 @@ def code_fingerprint() -> str:
     here = Path(__file__).parent
     for path in sorted([*here.glob("*.py"), *(here / "templates").glob("*.j2"), here.parent / "units.py"]):
         digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
-    for package in ("markdown", "nh3", "jinja2"):
+    for package in ("cmarkgfm", "nh3", "jinja2"):
         try:
             digest.update(f"{package}={metadata.version(package)}\0".encode())
         except metadata.PackageNotFoundError:
@@ -42,6 +42,7 @@ class PageCache:
 
     def __init__(self, folder: Path | None) -> None:
         self.folder = folder
+        self.used: set[str] = set()  # keys a caller marked as used this build (see `prune`)
         if folder is not None:
             folder.mkdir(parents=True, exist_ok=True)
 
