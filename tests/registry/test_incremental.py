@@ -177,14 +177,24 @@ def test_invalid_and_duplicate_skills_stay_reported_when_unchanged(warm, monkeyp
     assert [c.path for c in build_registry(warm.root).invalid] == ["skills/bad"]
 
 
-@pytest.mark.parametrize("damage", [b"garbage", b"", b'{"format": 1}\n', "truncate", "token"])
+@pytest.mark.parametrize("damage", [b"garbage", b"", b'{"format": 1}\n', "truncate", "token", "head", "old head",
+                                    "delta head"])
 def test_a_damaged_rendered_file_means_the_same_bytes(warm, damage):
-    from skillyard.registry.rendered import STATE_FILE
+    from skillyard.registry.rendered import DELTA_FILE, STATE_FILE
 
     _same_as_fresh(warm)
     path = warm.root / STATE_FILE
+    first = git(warm.root, "rev-list", "--max-parents=0", "HEAD")
     if damage == "truncate":
         path.write_bytes(path.read_bytes()[:-40])
+    elif damage in ("head", "old head"):  # a HEAD that would reach git as an option; a real but wrong commit
+        head = git(warm.root, "rev-parse", "HEAD")
+        path.write_bytes(path.read_bytes().replace(head.encode(), b"--output=x" if damage == "head" else first.encode(), 1))
+    elif damage == "delta head":
+        warm.write("skills/alpha/SKILL.md", (warm.root / "skills/alpha/SKILL.md").read_text() + "\nMore.\n")
+        _same_as_fresh(warm)
+        delta = warm.root / DELTA_FILE
+        delta.write_bytes(delta.read_bytes().replace(git(warm.root, "rev-parse", "HEAD").encode(), b"-p", 1))
     elif damage == "token":
         with sqlite3.connect(warm.root / CACHE_FILE) as db:
             db.execute("UPDATE meta SET value = 'another' WHERE key = 'token'")
@@ -220,3 +230,56 @@ def test_successive_spliced_builds_through_the_delta_file(warm, monkeypatch, lim
         assert cached.outputs == fresh.outputs
         assert [c.path for c in cached.invalid] == [c.path for c in fresh.invalid]
     assert (warm.root / rendered.DELTA_FILE).is_file() == (limit > 1)
+
+
+def _forbid_history_cache(monkeypatch):
+    from skillyard.registry import build
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the spliced build read the history cache")
+
+    monkeypatch.setattr(build, "history", refuse)
+
+
+def test_the_spliced_build_asks_git_only_about_the_new_commits(warm, monkeypatch):
+    """The rendered state keeps every folder's last commit at its HEAD: no history cache, and `git log` over the
+    commits since (never the whole log) when HEAD moved forward."""
+    from skillyard.registry import gitlog
+
+    warm.write("skills/broken/SKILL.md", "---\nname: broken\n---\n")  # invalid: its history is kept too
+    warm.commit(date="2026-03-01T00:00:00+00:00")
+    build_registry(warm.root, skip_invalid=True)
+    walks = []
+    real = gitlog.folder_history
+
+    def spy(root, folders, *, since=None, pathspec=None):
+        walks.append(since)
+        return real(root, folders, since=since, pathspec=pathspec)
+
+    warm.write("skills/beta/SKILL.md", (warm.root / "skills/beta/SKILL.md").read_text() + "\nMore.\n")
+    warm.commit(date="2026-04-01T00:00:00+00:00")
+    for step in range(2):
+        with monkeypatch.context() as patch:
+            _forbid_history_cache(patch)
+            _forbid_full_decode(patch)
+            patch.setattr(gitlog, "folder_history", spy)
+            cached = build_registry(warm.root, skip_invalid=True)
+        assert cached.outputs == build_registry(warm.root, use_cache=False, skip_invalid=True).outputs
+        if step == 0:
+            assert walks == [git(warm.root, "rev-parse", "HEAD~1")]  # one walk: the commits since the recorded HEAD
+            warm.add_skill("broken")  # fixed in the working tree only: its commit is still the recorded one
+    assert '"updated_at":"2026-03-01T00:00:00Z"' in cached.outputs["registry.json"]
+    assert walks[1:] == [] and len(cached.checked) == 4 and not cached.invalid
+
+
+def test_a_folder_back_from_an_old_commit_gets_its_own_last_commit(warm):
+    """A folder the state does not know may have history from before the recorded HEAD: it is looked up in full."""
+    warm.add_skill("delta")
+    old = warm.commit(date="2026-02-01T00:00:00+00:00")
+    _same_as_fresh(warm)
+    shutil.rmtree(warm.root / "skills/delta")
+    warm.commit(date="2026-03-01T00:00:00+00:00")
+    _same_as_fresh(warm)
+    git(warm.root, "checkout", "-q", old, "--", "skills/delta")  # back in the tree (staged), last commit the removal
+    after = _same_as_fresh(warm)
+    assert "skills/delta" in after["registry.json"]

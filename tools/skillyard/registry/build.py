@@ -112,18 +112,21 @@ def build_registry(root: str | Path = ".", *, mode: str | None = None, skip_inva
     if caching and skills_rel is not None and (root / CACHE_FILE).is_file():
         status = gitlog.StatusScan(top, skills_rel, untracked=False)  # runs while the cache loads
     prefetched: tuple[set[str], dict] | None = None
+    state: rendered.State | None = None
     try:
         cache = SkillCache(root, policy, lazy=True) if caching else None
         if status is not None and cache is not None and cache.known:
-            # While git compares the tracked files: bring the history up to HEAD.
-            prefetched = set(cache.known), history(root, sorted(cache.known), head=head, top=top, use_cache=caching)
+            # While git compares the tracked files: the last build's lines and history, else the history cache.
+            state = rendered.load(root, cache.key, cache.token)
+            if state is None or not state.head:
+                prefetched = set(cache.known), history(root, sorted(cache.known), head=head, top=top, use_cache=caching)
         folders, fresh, dirty, stamps = _plan(root, config, cache, top=top, skills_rel=skills_rel, status=status)
     finally:
         if status is not None:
             status.finish()
     job = _Job(root, config, policy, cache, head, top, skip_invalid, progress_factory, prefetched)
     if cache is not None and fresh is not None:
-        state = rendered.load(root, cache.key, cache.token)
+        state = state or rendered.load(root, cache.key, cache.token)
         if state is not None and (result := _build_spliced(job, state, folders, fresh, dirty, stamps)) is not None:
             return result
     if cache is not None:
@@ -139,12 +142,13 @@ def build_registry(root: str | Path = ".", *, mode: str | None = None, skip_inva
     invalid = [c for c in checked if not c.valid]
     if cache is not None:  # the finished lines of every skill valid on its own, for the next build to splice
         renderable = [c for c in checked if pre_valid[c.path]]
-        git_history = job.history([c.path for c in renderable])
+        git_history = job.history([c.path for c in checked])  # every folder's: the next build asks only what is new
         lines = {c.path: skill_lines(c, git_history.get(c.path, ("", ""))) for c in renderable}
         token = secrets.token_hex(16)
         if cache.set_token(token):
             _remember(root, cache.key, token, {c.path: rendered.Rendered(
-                c.name, pre_valid[c.path], git_history.get(c.path, ("", "")), lines.get(c.path)) for c in checked})
+                c.name, pre_valid[c.path], git_history.get(c.path, ("", "")), lines.get(c.path)) for c in checked},
+                head=head)
     if invalid and not skip_invalid:
         return BuildResult(checked)
     valid = [c for c in checked if c.valid]
@@ -177,10 +181,26 @@ class _Job:
         return outputs_from_lines(header, ordered, agents_md=current)
 
 
-def _remember(root: Path, key: str | None, token: str, skills: dict[str, rendered.Rendered],
+def _remember(root: Path, key: str | None, token: str, skills, *, head: str | None,
               base: rendered.State | None = None, changed: set[str] | None = None) -> None:
     with contextlib.suppress(OSError):  # a cache that cannot be written is only slower next time
-        rendered.write(root, key, token, skills, base=base, changed=changed or set())
+        rendered.write(root, key, token, skills, head=head, base=base, changed=changed or set())
+
+
+def _history_updates(job: _Job, state: rendered.State, names: list[str]) -> dict[str, tuple[str, str]]:
+    """The folders whose last commit may differ from what `state` recorded (at its HEAD), with their last commit
+    now: those the commits since touched, and folders it does not know. Reads only `git log HEAD0..HEAD` when HEAD
+    moved forward; otherwise (no recorded HEAD, history rewritten) every folder, from the history cache."""
+    head, top = job.head, job.top
+    if head is None or top is None or not state.head or (state.head != head
+                                                         and not gitlog.is_ancestor(top, state.head, head)):
+        known = job.history(names)
+        return {rel: known.get(rel, ("", "")) for rel in names}
+    updates = {} if state.head == head else gitlog.folder_history(top, names, since=state.head)
+    unknown = [rel for rel in names if rel not in state and rel not in updates]
+    if unknown:  # (new folders: their last commit may be older than the recorded HEAD)
+        updates.update(gitlog.folder_history(top, unknown))
+    return updates
 
 
 def _build_spliced(job: _Job, state: rendered.State, folders, fresh: set[str], dirty: set[str],
@@ -223,29 +243,37 @@ def _build_spliced(job: _Job, state: rendered.State, folders, fresh: set[str], d
             rest = {c.path: c for c in check_folders([(f, r) for f, r in folders if r not in materialized], job.policy)}
         return [materialized.get(rel) or rest[rel] for rel in names]
 
-    renderable = [rel for rel in names if seen[rel][1]]  # valid before names were compared: lines worth keeping
-    git_history = job.history(renderable)
-    git = {rel: git_history.get(rel, ("", "")) for rel in renderable}
-    kept = {rel: last.lines for rel in renderable if rel not in new and (last := state[rel]).git == git[rel]}
-    lines = {rel: skill_lines(new[rel], git[rel]) if rel in new else kept.get(rel) for rel in renderable}
-    changed = set(new) | {rel for rel in renderable if rel not in new and rel not in kept}
-    _remember(job.root, cache.key, token, {rel: rendered.Rendered(
-        seen[rel][0], seen[rel][1], git.get(rel, ("", "")), lines.get(rel)) for rel in names}, state, changed)
+    updates = _history_updates(job, state, names)
+
+    def git_of(rel: str) -> tuple[str, str]:
+        return updates[rel] if rel in updates else state.git(rel) if rel in state else ("", "")
+
+    # Changed since the state: the checked folders, and those whose last commit moved (their lines are re-filled).
+    changed = set(new) | {rel for rel, git in updates.items() if rel not in new and rel in state and git != state.git(rel)}
+    lines = {rel: skill_lines(new[rel], git_of(rel)) if rel in new else None
+             for rel in changed if seen[rel][1]}  # valid before names were compared: lines worth keeping
+
+    def remember(also: set[str]) -> None:
+        entries = {rel: rendered.Rendered(*seen[rel], git_of(rel), lines.get(rel)) for rel in changed | also}
+        _remember(job.root, cache.key, token, rendered.Overlay(state, names, entries), head=job.head, base=state,
+                  changed=changed | also)
+
+    remember(set())
     if invalid and not job.skip_invalid:
         return BuildResult(all_checked, invalid=invalid)
     bad = {c.path for c in invalid}
     valid = [rel for rel in names if rel not in bad]
-    missing = [rel for rel in valid if lines[rel] is None]
-    refetched = cache.checked_many(missing)
-    if refetched is None:
-        return None
-    for rel, skill in refetched.items():
-        lines[rel] = skill_lines(skill, git[rel])
-    outputs = job.outputs(sorted(((seen[rel][0], rel, lines[rel]) for rel in valid), key=lambda s: (s[0], s[1])))
-    if missing:
-        _remember(job.root, cache.key, token, {rel: rendered.Rendered(
-            seen[rel][0], seen[rel][1], git.get(rel, ("", "")), lines.get(rel)) for rel in names}, state,
-            changed | set(missing))
+    ordered = sorted((seen[rel][0], rel, lines[rel] if rel in changed else state.lines(rel)) for rel in valid)
+    missing = [rel for _, rel, done in ordered if done is None]
+    if missing:  # valid, but not rendered last time (or their commit moved): fill them from the check cache
+        refetched = cache.checked_many(missing)
+        if refetched is None:
+            return None
+        for rel, skill in refetched.items():
+            lines[rel] = skill_lines(skill, git_of(rel))
+        ordered = [(name, rel, done or lines[rel]) for name, rel, done in ordered]
+        remember(set(missing))
+    outputs = job.outputs(ordered)
     return BuildResult(all_checked, outputs, len(valid), invalid=invalid)
 
 

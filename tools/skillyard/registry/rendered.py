@@ -3,7 +3,8 @@
 Decoding 20,000 cached check results (SQLite rows into CheckedSkill objects) and filling their git fields cost more
 than the whole rest of a one-skill rebuild; this flat file is read with one `split`. It is trusted only with the
 cache's key (bound to this user's secret) and the token the check cache recorded in the same build; anything else
-about it that is off, and the build decodes the check cache as before.
+about it that is off, and the build decodes the check cache as before. It also keeps every folder's last commit at the
+HEAD it was built at, so the next build asks git only about the commits since (`git log HEAD0..HEAD`).
 
 Layout: one JSON header line, then four blocks of one line per skill (registry.json, index.json, marketplace.json,
 AGENTS.md), in the header's order. None of those lines can hold a newline (compact JSON; AGENTS.md lines are
@@ -21,13 +22,14 @@ from skillyard.fsutil import write_atomic
 STATE_FILE = ".skillyard-cache/rendered"
 DELTA_FILE = ".skillyard-cache/rendered-delta"  # the builds since the full file: a one-skill change writes ~2 KB
 DELTA_LIMIT = 1000  # beyond this many changed skills the full file is rewritten
-FORMAT = 2
+FORMAT = 3
 OUTPUTS = 4  # registry.json, index.json, marketplace.json, AGENTS.md lines
 
 
 class Rendered(NamedTuple):
-    """One skill as a build saw it: `valid` before duplicate names were judged; `lines` filled with `git`
-    (commit, updated_at), or None when they were not rendered (an invalid skill)."""
+    """One skill as a build saw it: `valid` before duplicate names were judged; `git` its folder's last (commit,
+    date) at the state's HEAD, ("", "") when none touched it; `lines` filled with `git`, or None when they were not
+    rendered (an invalid skill)."""
 
     name: str
     valid: bool
@@ -39,8 +41,9 @@ class State:
     """The last build's skills, by folder, read from the file without making 20,000 objects: the full file (`base`)
     with the small delta file of the builds since (`over`, `gone`) on top."""
 
-    def __init__(self, header: list, lines: list[str], token: str):
+    def __init__(self, header: list, lines: list[str], token: str, head: str):
         self.token = token  # the full file's
+        self.head = head  # the commit every `git` was read at ('' outside git)
         self._header = header
         self._lines = lines
         self._count = len(header)
@@ -71,6 +74,39 @@ class State:
         row = self._header[self._index[rel]]
         return row[1], row[2]
 
+    def git(self, rel: str) -> tuple[str, str]:
+        if rel in self.over:
+            return self.over[rel].git
+        row = self._header[self._index[rel]]
+        return row[3], row[4]
+
+    def lines(self, rel: str) -> tuple[str, str, str, str] | None:
+        """A skill's finished lines (no Rendered made: the spliced build asks this for every unchanged skill)."""
+        if rel in self.over:
+            return self.over[rel].lines
+        i = self._index[rel]
+        if not self._header[i][5]:
+            return None
+        n, lines = self._count, self._lines
+        return lines[i], lines[n + i], lines[2 * n + i], lines[3 * n + i]
+
+
+class Overlay:
+    """Every skill of a build as a mapping: `changed` entries over the state `base` (no object per unchanged skill
+    unless `write` has to rewrite the full file)."""
+
+    def __init__(self, base: State, names: list[str], changed: dict[str, Rendered]):
+        self._base, self._names, self._set, self._changed = base, names, set(names), changed
+
+    def __contains__(self, rel: object) -> bool:
+        return rel in self._set
+
+    def __iter__(self):
+        return iter(self._names)
+
+    def __getitem__(self, rel: str) -> Rendered:
+        return self._changed[rel] if rel in self._changed else self._base[rel]
+
 
 def load(root: Path, key: str | None, token: str | None) -> State | None:
     """The last build's skills, or None when the files are missing, damaged or not this cache's."""
@@ -80,7 +116,7 @@ def load(root: Path, key: str | None, token: str | None) -> State | None:
         delta = _load_delta(root, key)
         state = _load_full(root, key, delta["base"] if delta and delta["token"] == token else token)
         if state is not None and delta and delta["token"] == token:
-            state.over, state.gone = delta["over"], delta["gone"]
+            state.over, state.gone, state.head = delta["over"], delta["gone"], delta["head"]
         return state
     except (OSError, ValueError, TypeError, RecursionError):
         return None
@@ -90,7 +126,7 @@ def _load_full(root: Path, key: str, token: str) -> State | None:
     lines = (root / STATE_FILE).read_bytes().decode("utf-8").split("\n")  # bytes: no newline translation
     meta = json.loads(lines[0])
     if not (isinstance(meta, dict) and meta.get("format") == FORMAT and meta.get("key") == key
-            and meta.get("token") == token and isinstance(meta.get("skills"), list)):
+            and meta.get("token") == token and isinstance(meta.get("skills"), list) and _head_ok(meta.get("head"))):
         return None
     header = meta["skills"]
     if len(lines) != OUTPUTS * len(header) + 2 or lines[-1] != "":
@@ -98,7 +134,7 @@ def _load_full(root: Path, key: str, token: str) -> State | None:
     shapes = {tuple(map(type, row)) for row in header}
     if shapes and shapes != {(str, str, bool, str, str, bool)}:
         return None
-    state = State(header, lines[1:-1], token)
+    state = State(header, lines[1:-1], token, meta["head"])
     return state if len(state._index) == len(header) else None
 
 
@@ -109,7 +145,7 @@ def _load_delta(root: Path, key: str) -> dict | None:
     except FileNotFoundError:
         return None
     if not (isinstance(meta, dict) and meta.get("format") == FORMAT and meta.get("key") == key
-            and isinstance(meta.get("base"), str) and isinstance(meta.get("token"), str)
+            and isinstance(meta.get("base"), str) and isinstance(meta.get("token"), str) and _head_ok(meta.get("head"))
             and isinstance(meta.get("skills"), dict) and isinstance(meta.get("gone"), list)):
         return None
     over = {}
@@ -121,13 +157,21 @@ def _load_delta(root: Path, key: str) -> dict | None:
         over[rel] = Rendered(name, valid, (commit, updated), None if lines is None else tuple(lines))
     if not all(isinstance(rel, str) for rel in meta["gone"]):
         return None
-    return {"base": meta["base"], "token": meta["token"], "over": over, "gone": set(meta["gone"])}
+    return {"base": meta["base"], "token": meta["token"], "over": over, "gone": set(meta["gone"]), "head": meta["head"]}
 
 
-def write(root: Path, key: str | None, token: str, skills: dict[str, Rendered], *, base: State | None = None,
+def _head_ok(head: object) -> bool:
+    """A recorded HEAD reaches git commands: a full commit id, or '' (no git)."""
+    from skillyard.registry.cache import COMMIT_ID
+
+    return isinstance(head, str) and (head == "" or COMMIT_ID.fullmatch(head) is not None)
+
+
+def write(root: Path, key: str | None, token: str, skills, *, head: str | None, base: State | None = None,
           changed: set[str] | frozenset = frozenset()) -> None:
-    """Record the skills (every checked folder) for the next build: as a delta over `base` (the state this build
-    read) when only the `changed` folders differ from it, else as a new full file."""
+    """Record the skills (every checked folder: a dict or an `Overlay`, by folder) as of `head` for the next build:
+    as a delta over `base` (the state this build read) when only the `changed` folders differ from it, else as a new
+    full file."""
     if key is None:
         return
     if base is not None:
@@ -135,18 +179,20 @@ def write(root: Path, key: str | None, token: str, skills: dict[str, Rendered], 
         over.update({rel: skills[rel] for rel in changed if rel in skills})
         gone = (base.gone | (set(base._index) - set(skills))) - set(over)
         if len(over) + len(gone) <= DELTA_LIMIT:
-            delta = {"format": FORMAT, "key": key, "base": base.token, "token": token, "gone": sorted(gone),
+            delta = {"format": FORMAT, "key": key, "base": base.token, "token": token, "head": head or "",
+                     "gone": sorted(gone),
                      "skills": {rel: [item.name, item.valid, *item.git, item.lines] for rel, item in over.items()}}
             write_atomic(root / DELTA_FILE, json.dumps(delta, ensure_ascii=False), mode=0o600)
             return
     (root / DELTA_FILE).unlink(missing_ok=True)  # before the full file: a crash between leaves no stale pair
     order = sorted(skills)
     empty = ("", "", "", "")
-    header = [[path, skills[path].name, skills[path].valid, *skills[path].git, skills[path].lines is not None]
-              for path in order]
-    parts = [json.dumps({"format": FORMAT, "key": key, "token": token, "skills": header}, ensure_ascii=False)]
+    items = [skills[path] for path in order]
+    header = [[path, item.name, item.valid, *item.git, item.lines is not None] for path, item in zip(order, items, strict=True)]
+    parts = [json.dumps({"format": FORMAT, "key": key, "token": token, "head": head or "", "skills": header},
+                        ensure_ascii=False)]
     for column in range(OUTPUTS):
-        block = "\n".join([(skills[path].lines or empty)[column] for path in order])
+        block = "\n".join([(item.lines or empty)[column] for item in items])
         if block.count("\n") != max(0, len(order) - 1):  # a line holding a newline would shift every later one
             (root / STATE_FILE).unlink(missing_ok=True)
             return
