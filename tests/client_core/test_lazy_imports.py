@@ -1,4 +1,5 @@
-"""What start-up work was made lazy behaves as before: the CJK patterns, StagedFile (no longer a dataclass)."""
+"""What start-up work was made lazy behaves as before: the CJK patterns, StagedFile, the runtime records and search
+hits (no longer dataclasses), the schemas folder, and what a cached `skill prompt` imports."""
 
 from __future__ import annotations
 
@@ -59,3 +60,54 @@ def test_loading_a_schema_does_not_import_importlib_resources():
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "False"
+
+
+def test_runtime_records_behave_as_the_dataclasses_did():
+    from skillyard.runtime.discovery import Discovery, Root, Skill
+
+    root = Root("/r", "user", 200)
+    assert root == Root("/r", "user", 200) and hash(root) == hash(Root("/r", "user", 200))
+    assert root != Root("/r", "user", 201) and root != ("/r", "user", 200) and len({root, Root("/r", "user", 200)}) == 1
+    assert repr(root) == "Root(path='/r', source='user', priority=200)" and root.to_dict()["priority"] == 200
+    with pytest.raises(AttributeError):
+        root.path = "/x"
+    with pytest.raises(AttributeError):
+        del root.source
+    skill = Skill("a", "d", "/r/a/SKILL.md", "/r/a", "user", "/r", 200, 5, controls={"x": [1, {"y": 2}]})
+    assert skill.meta == {} and skill.diagnostics == [] and skill.model_invocable is True
+    assert Skill("b", "d", "l", "f", "s", "r", 1, 2).meta is not Skill("b", "d", "l", "f", "s", "r", 1, 2).meta
+    data = skill.to_dict()
+    assert list(data) == ["name", "description", "location", "folder", "source", "root", "priority", "mtime_ns",
+                          "model_invocable", "controls", "meta", "diagnostics"]
+    data["controls"]["x"][1]["y"] = 3  # a copy, as asdict made
+    assert skill.controls == {"x": [1, {"y": 2}]} and Skill(**skill.to_dict()) == skill
+    with pytest.raises(TypeError):
+        hash(skill)
+    assert repr(skill).startswith("Skill(name='a', description='d',")
+    found = Discovery([skill], {"n": 1})
+    assert found.watched == {} and found == Discovery([skill], {"n": 1}, {}) and found.get("a") is skill
+    assert found != Discovery([], {"n": 1})
+
+
+def test_search_hits_turn_into_the_same_dicts():
+    hit = search.Hit("n", "1.0", "main", "d", ["t"], 4.0)
+    assert hit.to_dict() == {"name": "n", "version": "1.0", "source": "main", "description": "d", "tags": ["t"],
+                             "score": 4.0, "shadowed": False}
+    assert hit.to_dict()["tags"] is not hit.tags and hit == search.Hit("n", "1.0", "main", "d", ["t"], 4.0)
+
+
+def test_a_cached_skill_prompt_loads_no_dataclasses_typing_or_datetime(tmp_path):
+    folder = tmp_path / ".agents" / "skills" / "demo"
+    folder.mkdir(parents=True)
+    (folder / "SKILL.md").write_text("---\nname: demo\ndescription: Does a thing. Use when needed.\n---\nBody.\n",
+                                     encoding="utf-8")
+    code = ("import sys\nfrom skillyard.cli.main import skill_main\nskill_main(['prompt'])\n"
+            "print(sorted(m for m in ('dataclasses', 'typing', 'datetime', 'importlib.resources', 'yaml')"
+            " if m in sys.modules))")
+    env = {"HOME": str(tmp_path), "PATH": "/usr/bin:/bin", "SKILLCLI_HOME": str(tmp_path / "skillcli")}
+    for _run in ("scans and caches", "cached"):
+        result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, env=env,
+                                cwd=tmp_path)
+        assert result.returncode == 0, result.stderr
+        assert "demo" in result.stdout
+    assert result.stdout.strip().splitlines()[-1] == "[]"

@@ -31,12 +31,12 @@ import os
 import re
 import sqlite3
 import tempfile
-from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from skillyard.client.cache import CacheEntry, stderr_warn, sync
 from skillyard.client.config import Config
 from skillyard.errors import SkillyardError
+from skillyard.runtime.record import Record  # not a dataclass: that import is ~15 ms of a warm search
 
 ANALYZER_VERSION = "fts5-4"
 NAME_WEIGHT, TAGS_WEIGHT, DESCRIPTION_WEIGHT = 4.0, 2.0, 1.0  # a hit's score: where its words are found
@@ -110,18 +110,15 @@ def _tag_text(tags) -> str:
     return TAG_SEPARATOR.join(str(t).replace(TAG_SEPARATOR, " ") for t in tags)
 
 
-@dataclass
-class Hit:
-    name: str
-    version: str
-    source: str
-    description: str
-    tags: list[str]
-    score: float
-    shadowed: bool = False  # a higher-priority source has a skill with the same name
+class Hit(Record):
+    """One search result; `shadowed`: a higher-priority source has a skill with the same name."""
 
-    def to_dict(self) -> dict:
-        return asdict(self)
+    FIELDS = ("name", "version", "source", "description", "tags", "score", "shadowed")
+
+    def __init__(self, name: str, version: str, source: str, description: str, tags: list[str], score: float,
+                 shadowed: bool = False):
+        self.name, self.version, self.source, self.description = name, version, source, description
+        self.tags, self.score, self.shadowed = tags, score, shadowed
 
 
 def index_key(entries: list[CacheEntry]) -> str:

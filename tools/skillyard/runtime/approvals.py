@@ -14,13 +14,15 @@ rename) with mode 0600 and read with a size bound; a damaged file is an error th
 from __future__ import annotations
 
 import contextlib
-import datetime as _dt
-import fcntl
 import os
 import time
 from pathlib import Path
 
 from skillyard.runtime.jsonfile import JSONFileError, read_json
+
+TYPE_CHECKING = False  # datetime and fcntl load where used: `skill prompt` imports this module for its error only
+if TYPE_CHECKING:
+    import datetime as _dt
 
 FILE_ENV = "SKILL_APPROVALS"
 FORMAT = 1
@@ -82,6 +84,8 @@ class Approvals:
         return agents
 
     def remember(self, agent: str, skill: str, location: str, *, now: _dt.datetime | None = None) -> None:
+        import datetime as _dt
+
         stamp = (now or _dt.datetime.now(_dt.UTC)).isoformat(timespec="seconds").replace("+00:00", "Z")
         with self._locked():
             agents = self.load()
@@ -114,6 +118,8 @@ class Approvals:
         except OSError as exc:
             raise ApprovalsError(f"{self.path}: cannot be written ({exc.strerror})") from None
         try:
+            import fcntl
+
             fcntl.flock(fd, fcntl.LOCK_EX)
             yield
         finally:

@@ -18,18 +18,21 @@ a `name` that is not a slug into one (warning); every warning is in the report a
 from __future__ import annotations
 
 import contextlib
-import datetime as _dt
 import hashlib
 import json
 import os
 import re
 import stat
 import time
-from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from skillyard.format import paths, safety
 from skillyard.format.slug import slugify  # design 001 §4.2, shared with install and init-registry
+from skillyard.runtime.record import FrozenRecord, Record
+
+TYPE_CHECKING = False  # datetime loads where a scan runs: a cached discovery needs none
+if TYPE_CHECKING:
+    import datetime as _dt
 
 # The frontmatter, manifest and schema checks (YAML and the schemas) are imported where a SKILL.md is parsed: a
 # cached discovery (each warm `skill prompt`) never parses one, and those imports were most of its start-up.
@@ -46,40 +49,47 @@ MAX_META_CHARS = 200
 SOURCES = ("explicit", "project", "env", "user", "builtin")
 
 
-@dataclass(frozen=True)
-class Root:
-    path: str
-    source: str  # project | env | user | builtin | explicit
-    priority: int
+class Root(FrozenRecord):
+    """A folder skills are discovered in: `source` is project | env | user | builtin | explicit."""
+
+    FIELDS = ("path", "source", "priority")
+
+    def __init__(self, path: str, source: str, priority: int):
+        object.__setattr__(self, "path", path)
+        object.__setattr__(self, "source", source)
+        object.__setattr__(self, "priority", priority)
 
     def to_dict(self) -> dict:
         return {"path": self.path, "source": self.source, "priority": self.priority}
 
 
-@dataclass
-class Skill:
-    name: str
-    description: str
-    location: str  # absolute path of SKILL.md
-    folder: str
-    source: str
-    root: str
-    priority: int
-    mtime_ns: int
-    model_invocable: bool = True
-    controls: dict = field(default_factory=dict)  # design 002 §2.2: hints the host enforces
-    meta: dict = field(default_factory=dict)  # version, author (skill.yaml beside SKILL.md, or `metadata:`)
-    diagnostics: list = field(default_factory=list)  # lenient-mode warnings
+class Skill(Record):
+    """One discovered skill; `location` is the absolute path of its SKILL.md, `controls` design 002 §2.2's hints the
+    host enforces, `meta` version and author (skill.yaml beside SKILL.md, or `metadata:`), `diagnostics` lenient
+    mode's warnings."""
 
-    def to_dict(self) -> dict:
-        return asdict(self)
+    FIELDS = ("name", "description", "location", "folder", "source", "root", "priority", "mtime_ns",
+              "model_invocable", "controls", "meta", "diagnostics")
+
+    def __init__(self, name: str, description: str, location: str, folder: str, source: str, root: str,
+                 priority: int, mtime_ns: int, model_invocable: bool = True, controls: dict | None = None,
+                 meta: dict | None = None, diagnostics: list | None = None):
+        self.name, self.description, self.location, self.folder = name, description, location, folder
+        self.source, self.root, self.priority, self.mtime_ns = source, root, priority, mtime_ns
+        self.model_invocable = model_invocable
+        self.controls = {} if controls is None else controls
+        self.meta = {} if meta is None else meta
+        self.diagnostics = [] if diagnostics is None else diagnostics
 
 
-@dataclass
-class Discovery:
-    skills: list[Skill]
-    report: dict
-    watched: dict[str, int] = field(default_factory=dict)  # path -> mtime_ns: the cache key
+class Discovery(Record):
+    """The skills found, the report of every decision, and `watched` (path -> mtime_ns: the cache key)."""
+
+    FIELDS = ("skills", "report", "watched")
+
+    def __init__(self, skills: list[Skill], report: dict, watched: dict[str, int] | None = None):
+        self.skills, self.report = skills, report
+        self.watched = {} if watched is None else watched
 
     def by_name(self) -> dict[str, Skill]:
         return {s.name: s for s in self.skills}
@@ -152,6 +162,8 @@ def _dedupe_roots(roots: list[Root]) -> list[Root]:
 
 def scan(roots: list[Root], *, now: _dt.datetime | None = None, lenient: bool = False) -> Discovery:
     """Scan every root and resolve clashes. Reads only SKILL.md (and skill.yaml) files; never executes anything."""
+    import datetime as _dt
+
     started = time.monotonic()
     candidates: list[Skill] = []
     ignored: list[dict] = []
