@@ -283,3 +283,34 @@ def test_a_folder_back_from_an_old_commit_gets_its_own_last_commit(warm):
     git(warm.root, "checkout", "-q", old, "--", "skills/delta")  # back in the tree (staged), last commit the removal
     after = _same_as_fresh(warm)
     assert "skills/delta" in after["registry.json"]
+
+
+def test_the_folder_watch_in_a_child_gives_what_changed_gives(tmp_path, monkeypatch):
+    """The stats run in a forked child; a child that fails, or no fork at all, means the same answer inline."""
+    for rel in ("a", "a/x", "b"):
+        (tmp_path / rel).mkdir()
+    folders = ["a", "a/x", "b", "gone"]
+    now = [os.lstat(tmp_path / rel).st_ctime_ns for rel in folders[:3]]
+    stamps = [now[0], now[1] - 1, now[2], 5]
+    expected = dirsig.changed(str(tmp_path), folders, stamps)
+    assert expected == [1, 3] and dirsig.changed(str(tmp_path), folders[:3], now) == []
+    assert dirsig.Watch(str(tmp_path), folders, stamps).result() == expected
+    assert dirsig.Watch(str(tmp_path), folders[:3], now).result() == []
+    parent, real = os.getpid(), dirsig.changed
+
+    def failing_in_child(*args):
+        if os.getpid() != parent:
+            raise RuntimeError("the child fails")
+        return real(*args)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(dirsig, "changed", failing_in_child)
+        assert dirsig.Watch(str(tmp_path), folders, stamps).result() == expected
+    with monkeypatch.context() as patch:
+        patch.setattr(os, "fork", lambda: (_ for _ in ()).throw(OSError("no fork")))
+        assert dirsig.Watch(str(tmp_path), folders, stamps).result() == expected
+    unused = dirsig.Watch(str(tmp_path), folders, stamps)
+    child = unused._pid
+    unused.close()  # the child is stopped and reaped
+    with pytest.raises(ChildProcessError):
+        os.waitpid(child, os.WNOHANG)

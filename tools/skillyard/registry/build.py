@@ -113,15 +113,21 @@ def build_registry(root: str | Path = ".", *, mode: str | None = None, skip_inva
         status = gitlog.StatusScan(top, skills_rel, untracked=False)  # runs while the cache loads
     prefetched: tuple[set[str], dict] | None = None
     state: rendered.State | None = None
+    watch: dirsig.Watch | None = None
     try:
         cache = SkillCache(root, policy, lazy=True) if caching else None
+        if status is not None and cache is not None and cache.stamps is not None and cache.stamps.folders:
+            watch = dirsig.Watch(str(top), cache.stamps.folders, cache.stamps.values)  # on another core
         if status is not None and cache is not None and cache.known:
             # While git compares the tracked files: the last build's lines and history, else the history cache.
             state = rendered.load(root, cache.key, cache.token)
             if state is None or not state.head:
                 prefetched = set(cache.known), history(root, sorted(cache.known), head=head, top=top, use_cache=caching)
-        folders, fresh, dirty, stamps = _plan(root, config, cache, top=top, skills_rel=skills_rel, status=status)
+        folders, fresh, dirty, stamps = _plan(root, config, cache, top=top, skills_rel=skills_rel, status=status,
+                                              watch=watch)
     finally:
+        if watch is not None:
+            watch.close()
         if status is not None:
             status.finish()
     job = _Job(root, config, policy, cache, head, top, skip_invalid, progress_factory, prefetched)
@@ -295,7 +301,7 @@ Plan = tuple[list[tuple[str, str]], "set[str] | None", set[str], "tuple[dict[str
 
 
 def _plan(root: Path, config: RegistryConfig, cache: SkillCache | None, *, top: Path | None,
-          skills_rel: str | None, status: gitlog.StatusScan | None) -> Plan:
+          skills_rel: str | None, status: gitlog.StatusScan | None, watch: dirsig.Watch | None = None) -> Plan:
     """Which folders to check, which of them changed since the cached build, and what to remember for the next one.
 
     Returns (folders, fresh or None, dirty folders, (folder stamps by skill, replace all) or None). A folder is fresh
@@ -313,7 +319,7 @@ def _plan(root: Path, config: RegistryConfig, cache: SkillCache | None, *, top: 
     owners = set(table.skills) if table is not None else set()
     if not (table is not None and cache.head and known and "" in owners and len(owners) == len(known) + 1 and known <= owners):
         return _full_plan(root, config, top, skills_rel, racy)  # not every skill (and the layout) has stamps
-    moved = dirsig.changed(top_str, table.folders, table.values)  # while git runs
+    moved = watch.result() if watch is not None else dirsig.changed(top_str, table.folders, table.values)
     changes = gitlog.changed_since(top, cache.head, skills_rel, status=status)
     if changes is None:
         return _full_plan(root, config, top, skills_rel, racy)

@@ -12,8 +12,10 @@ same clock tick would leave it equal) and is stored as -1, which never matches: 
 from __future__ import annotations
 
 import bisect
+import contextlib
 import itertools
 import os
+import signal
 import zlib
 
 from skillyard.format.paths import MAX_DEPTH
@@ -184,3 +186,59 @@ def changed(top: str, folders: list[str], stamps: list[int]) -> list[int]:
     if now == stamps and UNKNOWN not in stamps:
         return []
     return [i for i, (old, new) in enumerate(zip(stamps, now, strict=True)) if old != new or old == UNKNOWN]
+
+
+class Watch:
+    """`changed`, worked out in a forked child so that the 75,000 `lstat`s of a 20,000-skill registry (~0.25 s of
+    CPU, most of it building stat results) run on another core while the build reads its caches. Where fork is
+    unavailable or the child fails, the same answer is computed inline."""
+
+    def __init__(self, top: str, folders: list[str], stamps: list[int]):
+        self._args = (top, folders, stamps)
+        self._pid = self._fd = None
+        self._result: list[int] | None = None
+        try:
+            read, write = os.pipe()
+        except OSError:
+            return
+        try:
+            pid = os.fork()
+        except (AttributeError, OSError):  # no fork here: `result` computes it inline
+            os.close(read)
+            os.close(write)
+            return
+        if pid == 0:  # the child: answer through the pipe, then leave without running any of the parent's cleanup
+            code = 1
+            try:
+                os.close(read)
+                data = memoryview(" ".join(map(str, changed(top, folders, stamps))).encode() + b"\n")
+                while data:
+                    data = data[os.write(write, data):]
+                code = 0
+            finally:
+                os._exit(code)
+        os.close(write)
+        self._pid, self._fd = pid, read
+
+    def result(self) -> list[int]:
+        """The positions `changed` gives (waits for the child)."""
+        if self._result is None:
+            data = b""
+            if self._pid is not None:
+                with os.fdopen(self._fd, "rb") as pipe:
+                    data = pipe.read()
+                _, status = os.waitpid(self._pid, 0)
+                self._pid = None
+                if os.waitstatus_to_exitcode(status) != 0 or not data.endswith(b"\n"):
+                    data = b""
+            self._result = list(map(int, data.split())) if data else changed(*self._args)
+        return self._result
+
+    def close(self) -> None:
+        """Stop the child when its answer is no longer wanted."""
+        if self._pid is not None:
+            with contextlib.suppress(OSError):
+                os.kill(self._pid, signal.SIGKILL)
+            os.close(self._fd)
+            os.waitpid(self._pid, 0)
+            self._pid = None
