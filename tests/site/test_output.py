@@ -246,3 +246,16 @@ def test_without_symlinks_the_site_is_swapped_whole(tmp_path, monkeypatch):
     build(root, registry, out, work)
     assert out.is_dir() and not out.is_symlink() and (out / "index.html").is_file()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out", "repo", "work"]
+
+
+def test_the_well_known_index_is_the_bytes_json_would_write():
+    from skillyard.site.machine import dump, dump_well_known_index
+
+    odd = 'quote " backslash \\ tab \t nl \n \u2028 \x00 é 发票 😀'
+    indexes = [{"skills": []},
+               {"skills": [{"name": "a", "description": odd, "files": []}]},
+               {"skills": [{"name": "a", "description": "d", "files": ["SKILL.md", odd]},
+                           {"name": "b-2", "description": "", "files": ["x/y.md"]}]},
+               {"skills": [{"name": "a", "description": 3, "files": []}]}]
+    for index in indexes:
+        assert dump_well_known_index(index) == dump(index)

@@ -460,10 +460,11 @@ def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | Non
     problems = {skill["name"]: publish.skill_problems(skill) for skill in registry["skills"]}
     guess = {name for name, found in problems.items() if not found}  # served unless their files fail to read
     staged: list[set[str]] = []
+    identities: dict = {}
 
     def stage() -> set[str]:  # runs while the workers render the pages
         staged.append(machine.stage_well_known(registry, root, well_known, notes, reuse=use_cache,
-                                               folders=folders, known_problems=problems))
+                                               folders=folders, known_problems=problems, identities=identities))
         timings["read"] = time.perf_counter() - start
         return staged[0]
 
@@ -491,7 +492,7 @@ def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | Non
     mark = time.perf_counter()
     search = dump_search_data(build_search_data(registry["skills"], bodies))
     plan.add_bytes(SEARCH_FILE, search)
-    machine.plan_machine_files(plan, registry, registry_bytes, index_bytes, well_known, served)
+    machine.plan_machine_files(plan, registry, registry_bytes, index_bytes, well_known, served, identities)
     timings["machine"] = time.perf_counter() - mark
     mark = time.perf_counter()
     counts = output.publish(out, work_dir, plan) if how == "trees" else output.swap(out, plan)

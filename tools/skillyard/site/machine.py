@@ -29,6 +29,24 @@ def dump(data: object) -> bytes:
     return (json.dumps(data, ensure_ascii=False, indent=2, sort_keys=True) + "\n").encode("utf-8")
 
 
+def dump_well_known_index(index: dict) -> bytes:
+    """`dump(index)` of a `well_known_index`, joined from C-encoded strings: json's indenting encoder is pure Python
+    (a third of a second at 5,000 skills). Anything not of the index's shape goes through `dump`."""
+    encode = json.JSONEncoder(ensure_ascii=False).encode
+    skills = index.get("skills") if list(index) == ["skills"] else None
+    if not skills or not all(isinstance(s, dict) and list(s) == ["name", "description", "files"]
+                             and isinstance(s["name"], str) and isinstance(s["description"], str)
+                             and all(isinstance(f, str) for f in s["files"]) for s in skills):
+        return dump(index)
+    parts = []
+    for skill in skills:
+        files = skill["files"]
+        listed = "[\n" + ",\n".join("        " + encode(f) for f in files) + "\n      ]" if files else "[]"
+        parts.append('    {\n      "description": ' + encode(skill["description"]) + ',\n      "files": ' + listed
+                     + ',\n      "name": ' + encode(skill["name"]) + "\n    }")
+    return ('{\n  "skills": [\n' + ",\n".join(parts) + "\n  ]\n}\n").encode("utf-8")
+
+
 def well_known_index(registry: dict, published: set[str] | None = None) -> dict:
     """The discovery index: the skills in `published` (default: all), each with every file it ships."""
     return {"skills": [{"name": s["name"], "description": s["description"],
@@ -49,10 +67,21 @@ def skill_folder(skill: dict, root: Path) -> Path:
     not what `skillyard build` wrote); a folder that is a symlink out of the root is that skill's problem alone
     (UnreadableFile: the caller leaves the skill's files out)."""
     check_skill_path(skill)
+    return _resolved_folder(skill, root, Path(os.path.realpath(root)))
+
+
+def _resolved_folder(skill: dict, root: Path, real_root: Path) -> Path:
+    """`skill_folder` of a checked path, `real_root` being `root` resolved. A path with no symlink under the root
+    resolves to itself (one lstat per component of the skill's path, not per component of the whole path)."""
+    if not publish.symlink_on_the_way(real_root, skill["path"]):
+        return real_root / skill["path"]
     folder = (root / skill["path"]).resolve()
-    if not folder.is_relative_to(root.resolve()):
+    if not folder.is_relative_to(real_root):
         raise publish.UnreadableFile(f"{root / skill['path']}: a symlink leads out of the repository")
     return folder
+
+
+_REAL_ROOT = "\0root"  # the key `known_folder` keeps the resolved root under (no skill has this name)
 
 
 def known_folder(skill: dict, root: Path, folders: dict[str, Path | publish.UnreadableFile] | None) -> Path:
@@ -61,7 +90,12 @@ def known_folder(skill: dict, root: Path, folders: dict[str, Path | publish.Unre
     found = folders.get(skill["name"]) if folders is not None else None
     if found is None:
         try:
-            found = skill_folder(skill, root)
+            if folders is None:
+                found = skill_folder(skill, root)
+            else:
+                check_skill_path(skill)
+                real_root = folders.get(_REAL_ROOT) or folders.setdefault(_REAL_ROOT, Path(os.path.realpath(root)))
+                found = _resolved_folder(skill, root, real_root)
         except publish.UnreadableFile as exc:
             found = exc
         if folders is not None:
@@ -109,12 +143,14 @@ def rendered_with_defaults(skill: dict, files: dict[str, bytes]) -> dict[str, by
 
 def stage_well_known(registry: dict, root: Path, folder: Path, notes: list[str], reuse: bool = False,
                      folders: dict[str, Path | publish.UnreadableFile] | None = None,
-                     known_problems: dict[str, list[str]] | None = None) -> set[str]:
+                     known_problems: dict[str, list[str]] | None = None,
+                     identities: dict[str, dict[str, list[int]]] | None = None) -> set[str]:
     """Copy each publishable skill whole into `folder/<name>/`; returns the names copied and adds a note for every
     skill left out (why, and how to get it instead). `reuse`: keep a skill's copy from the build before when
     `staged.Manifest` proves it is what copying again would write (else the folder is emptied first). `folders`:
     each skill's `skill_folder` (or why it has none) as `known_folder` found it while reading the bodies;
-    `known_problems`: `publish.skill_problems` of each skill, when the caller has them already."""
+    `known_problems`: `publish.skill_problems` of each skill, when the caller has them already; `identities`:
+    filled with the identity of each trusted staged copy (`Manifest.staged_identities`)."""
     manifest = staged.Manifest(folder.with_name(folder.name + ".json"), reuse)
     if folder.exists() and not reuse:
         shutil.rmtree(folder)
@@ -154,6 +190,8 @@ def stage_well_known(registry: dict, root: Path, folder: Path, notes: list[str],
         if entry.name not in published:
             _remove(Path(entry.path))
     manifest.save()
+    if identities is not None:
+        identities.update(manifest.staged_identities())
     return published
 
 
@@ -165,10 +203,11 @@ def _remove(path: Path) -> None:
 
 
 def plan_machine_files(plan, registry: dict, registry_bytes: bytes, index_bytes: bytes | None, staged_folder: Path,
-                       published: set[str]) -> None:
+                       published: set[str], identities: dict[str, dict[str, list[int]]] | None = None) -> None:
     """Add registry.json, index.json, the sparse index and the well-known tree (staged by `stage_well_known`) to
     the site's `output.Plan`. Only the files each published skill lists are linked from the staged copies (which
-    stay for the next build), so nothing else that lands in the work folder is ever published."""
+    stay for the next build), so nothing else that lands in the work folder is ever published. `identities`: the
+    staged copies' identities `stage_well_known` found (the others are looked up)."""
     from skillyard.format.sparse import sparse_files
 
     plan.add_bytes("registry.json", registry_bytes)
@@ -177,12 +216,16 @@ def plan_machine_files(plan, registry: dict, registry_bytes: bytes, index_bytes:
     plan.add_bytes("index.json", index_bytes)
     for rel, data in sparse_files(registry).items():  # clients that read it refresh by the file (format/sparse.py)
         plan.add_bytes(f"sparse/{rel}", data)
+    identities = identities or {}
+    base = str(staged_folder)
     for skill in registry["skills"]:
-        if skill["name"] in published:
+        name = skill["name"]
+        if name in published:
+            known = identities.get(name, {})
             for entry in skill["files"]:
-                plan.add_link(f"{WELL_KNOWN}/{skill['name']}/{entry['path']}",
-                              staged_folder / skill["name"] / entry["path"])
-    plan.add_bytes(f"{WELL_KNOWN}/index.json", dump(well_known_index(registry, published)))
+                rel = entry["path"]
+                plan.add_link(f"{WELL_KNOWN}/{name}/{rel}", os.path.join(base, name, rel), known.get(rel))
+    plan.add_bytes(f"{WELL_KNOWN}/index.json", dump_well_known_index(well_known_index(registry, published)))
     plan.add_bytes(".nojekyll", b"")  # GitHub Pages: serve dot-folders such as .well-known as they are
 
 

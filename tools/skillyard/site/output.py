@@ -42,7 +42,11 @@ TREES = ("a", "b")
 
 # One output file: (content key, source). Source: the bytes; a staged file to hard-link; or a function giving
 # the bytes, called only when the file must be written. The key must change whenever the bytes would.
-Source = bytes | Path | Callable[[], bytes]
+class Linked(str):
+    """The path of a staged copy to hard-link."""
+
+
+Source = bytes | Linked | Callable[[], bytes]
 
 
 class Plan:
@@ -57,12 +61,13 @@ class Plan:
     def add_lazy(self, rel: str, key: str, make: Callable[[], bytes]) -> None:
         self.files[rel] = ("k" + key, make)
 
-    def add_link(self, rel: str, source: Path) -> None:
-        """A staged copy, hard-linked (or copied where links fail); keyed by the copy's identity."""
-        ids = staged.identity(source, with_ctime=False)
+    def add_link(self, rel: str, source: Path | str, ids: list[int] | None = None) -> None:
+        """A staged copy, hard-linked (or copied where links fail); keyed by the copy's identity (`ids`, when the
+        caller has just checked it: `staged.identity(source, with_ctime=False)`)."""
+        ids = ids or staged.identity(source, with_ctime=False)
         if ids is None:
             raise FileNotFoundError(f"{source}: the staged copy is gone or not a regular file")
-        self.files[rel] = ("l" + ".".join(map(str, ids)), source)
+        self.files[rel] = ("l" + ".".join(map(str, ids)), Linked(source))
 
     def add_folder(self, folder: Path, prefix: str = "") -> None:
         """Every regular file under `folder` (a tree only this build wrote, such as mkdocs' output), read now."""
@@ -211,8 +216,8 @@ def _check_folders(base: str, wanted: set[str], old_dirs: dict, files: dict) -> 
 def _write(path: str, source: Source) -> list[int | None]:
     """Write one file (never into an existing one) and return its recorded identity."""
     remove(path)
-    if isinstance(source, Path):
-        staged.link_or_copy(source, Path(path))
+    if isinstance(source, Linked):
+        staged.link_or_copy(source, path)
         ids = _identity(path)
         linked = ids is not None and ids[1] == os.lstat(source).st_ino
         record = _file_record(ids, linked)

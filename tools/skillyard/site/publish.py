@@ -68,7 +68,7 @@ class UnreadableFile(Exception):
     """A listed file the site will not read: a symlink is on its way, or it is not a regular file."""
 
 
-def _symlink_on_the_way(folder: Path, rel: str) -> bool:
+def symlink_on_the_way(folder: Path, rel: str) -> bool:
     """Whether a component of `rel` under `folder` is a symlink: the same answer as comparing realpaths, with one
     lstat per component of `rel` instead of one per component of the whole path, twice (a third of reading every
     SKILL.md at 5,000 skills)."""
@@ -87,7 +87,7 @@ def read_regular(folder: Path, rel: str, limit: int) -> bytes:
     """The first `limit + 1` bytes at most of `folder/rel` (more than `limit` tells the caller it grew), when it is
     a regular file reached without symlinks; never blocks on a FIFO or device."""
     path = folder / rel
-    if _symlink_on_the_way(folder, rel):
+    if symlink_on_the_way(folder, rel):
         raise UnreadableFile(f"{path}: a symlink is on the way; the site reads only regular files")
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))

@@ -44,7 +44,7 @@ def skill_key(skill: dict) -> str:
                                      sort_keys=True).encode("utf-8")).hexdigest()
 
 
-def identity(path: Path, *, with_ctime: bool) -> list[int] | None:
+def identity(path: Path | str, *, with_ctime: bool) -> list[int] | None:
     """(inode, size, mtime_ns[, ctime_ns]) of a regular file reached by `path` itself (no symlink), else None."""
     try:
         info = os.lstat(path)
@@ -92,9 +92,10 @@ class Manifest:
         if not isinstance(sources, dict) or not isinstance(copies, dict) or sorted(sources) != sorted(paths) \
                 or sorted(copies) != sorted(paths):
             return False
+        source_dir, staged_dir = str(folder), str(staged)
         for rel in paths:
-            if identity(folder / rel, with_ctime=True) != sources[rel] \
-                    or identity(staged / rel, with_ctime=False) != copies[rel]:
+            if identity(os.path.join(source_dir, rel), with_ctime=True) != sources[rel] \
+                    or identity(os.path.join(staged_dir, rel), with_ctime=False) != copies[rel]:
                 return False
         self.new[skill["name"]] = entry
         return True
@@ -110,6 +111,10 @@ class Manifest:
                 return
         self.new[skill["name"]] = {"key": skill_key(skill), "sources": sources, "staged": copies}
 
+    def staged_identities(self) -> dict[str, dict[str, list[int]]]:
+        """{skill: {file: identity}} of the staged copies this build checked or wrote (skills it trusts)."""
+        return {name: entry["staged"] for name, entry in self.new.items()}
+
     def save(self) -> None:
         write_atomic(self.path, json.dumps({"format": code_fingerprint(), "skills": self.new}, sort_keys=True),
                      mode=0o600)
@@ -119,7 +124,7 @@ def now_ns() -> int:
     return time.time_ns()
 
 
-def link_or_copy(source: Path, target: Path) -> None:
+def link_or_copy(source: Path | str, target: Path | str) -> None:
     """`target` as a hard link to `source` (no bytes copied), or a copy where the file system refuses links."""
     try:
         os.link(source, target)
