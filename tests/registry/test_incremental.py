@@ -314,3 +314,26 @@ def test_the_folder_watch_in_a_child_gives_what_changed_gives(tmp_path, monkeypa
     unused.close()  # the child is stopped and reaped
     with pytest.raises(ChildProcessError):
         os.waitpid(child, os.WNOHANG)
+
+
+def test_the_rendered_state_answers_in_bulk_what_it_answers_one_by_one():
+    from skillyard.registry import rendered
+
+    header = [["s/a", "a", True, "c1", "d1", True], ["s/b", "b", False, "c2", "d2", False],
+              ["s/c", "c", True, "c3", "d3", True]]
+    lines = [f"{rel}-{column}" for column in range(4) for rel in ("a", "b", "c")]
+    state = rendered.State(header, lines, "token", "")
+    state.over = {"s/d": rendered.Rendered("d", True, ("c4", "d4"), ("d-0", "d-1", "d-2", "d-3")),
+                  "s/b": rendered.Rendered("b", True, ("c5", "d5"), None)}
+    state.gone = {"s/c"}
+    assert state.paths() == {"s/a", "s/b", "s/d"} and "s/c" not in state and "s/d" in state
+    assert state.seen() == {"s/a": ("a", True), "s/b": ("b", True), "s/d": ("d", True)}
+    assert state.undone() == {"s/b"} and state.git("s/b") == ("c5", "d5") and state.git("s/a") == ("c1", "d1")
+    assert state["s/a"] == rendered.Rendered("a", True, ("c1", "d1"), ("a-0", "a-1", "a-2", "a-3"))
+    fresh = {"s/b": ("B0", "B1", "B2", "B3"), "s/e": ("E0", "E1", "E2", "E3")}
+    order = ["s/e", "s/a", "s/d", "s/b"]
+    expected = [[(fresh.get(rel) or state[rel].lines)[column] for rel in order] for column in range(4)]
+    assert state.columns(order, fresh) == expected
+    assert state.columns(["s/a"], {}) == [["a-0"], ["a-1"], ["a-2"], ["a-3"]] and state.columns([], {}) == [[]] * 4
+    empty = rendered.State([], [], "token", "")
+    assert empty.columns(["s/e"], fresh) == [["E0"], ["E1"], ["E2"], ["E3"]] and empty.seen() == {}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import json
 import os
@@ -179,12 +180,16 @@ class _Job:
         return history(self.root, valid_paths, head=self.head, top=self.top, use_cache=self.cache is not None)
 
     def outputs(self, ordered: list[tuple[str, str, tuple[str, str, str, str]]]) -> dict[str, str]:
+        return self.outputs_from_columns([path for _, path, _ in ordered],
+                                         [[lines[column] for _, _, lines in ordered] for column in range(4)])
+
+    def outputs_from_columns(self, paths: list[str], columns: list[list[str]]) -> dict[str, str]:
         config = self.config
         header = registry_header(name=config.name, description=str(config.section.get("description", "")),
                                  homepage=config.section.get("homepage"), repository=config.repository_block())
         agents_md = self.root / "AGENTS.md"
         current = agents_md.read_text(encoding="utf-8") if agents_md.is_file() else None
-        return outputs_from_lines(header, ordered, agents_md=current)
+        return outputs_from_columns(header, paths, columns, agents_md=current)
 
 
 def _remember(root: Path, key: str | None, token: str, skills, *, head: str | None,
@@ -203,7 +208,7 @@ def _history_updates(job: _Job, state: rendered.State, names: list[str]) -> dict
         known = job.history(names)
         return {rel: known.get(rel, ("", "")) for rel in names}
     updates = {} if state.head == head else gitlog.folder_history(top, names, since=state.head)
-    unknown = [rel for rel in names if rel not in state and rel not in updates]
+    unknown = sorted(set(names).difference(state.paths(), updates))
     if unknown:  # (new folders: their last commit may be older than the recorded HEAD)
         updates.update(gitlog.folder_history(top, unknown))
     return updates
@@ -218,7 +223,7 @@ def _build_spliced(job: _Job, state: rendered.State, folders, fresh: set[str], d
     """
     cache = job.cache
     names = [rel for _, rel in folders]
-    if any(rel not in state for rel in names if rel not in fresh):
+    if set(names).difference(fresh).difference(state.paths()):
         return None
     todo = [(folder, rel) for folder, rel in folders if rel in fresh]
     progress = job.progress_factory("checking skills", len(todo)) if job.progress_factory else None
@@ -231,16 +236,18 @@ def _build_spliced(job: _Job, state: rendered.State, folders, fresh: set[str], d
         return None
     if stamps is not None:
         cache.store_stamps(stamps[0], replace_all=stamps[1])
-    seen = {rel: (new[rel].name, new[rel].valid) if rel in new else state.name_valid(rel) for rel in names}
-    by_name: dict[str, int] = {}
-    for name, _ in seen.values():
-        by_name[name] = by_name.get(name, 0) + 1
-    judged = [rel for rel in names if not seen[rel][1] or by_name[seen[rel][0]] > 1]  # invalid, or a name clash
+    seen = state.seen()
+    for rel in set(seen).difference(names):
+        del seen[rel]
+    seen.update({rel: (skill.name, skill.valid) for rel, skill in new.items()})
+    taken = [name for name, _ in seen.values()]
+    clashes = set() if len(set(taken)) == len(taken) else {n for n, k in collections.Counter(taken).items() if k > 1}
+    judged = [rel for rel in names if not seen[rel][1] or seen[rel][0] in clashes]  # invalid, or a name clash
     fetched = cache.checked_many([rel for rel in judged if rel not in new])
     if fetched is None:
         return None
     materialized = {**fetched, **new}
-    add_duplicate_findings([materialized[rel] for rel in judged if by_name[seen[rel][0]] > 1])
+    add_duplicate_findings([materialized[rel] for rel in judged if seen[rel][0] in clashes])
     invalid = [materialized[rel] for rel in judged if not materialized[rel].valid]
 
     def all_checked() -> list[CheckedSkill]:
@@ -269,17 +276,17 @@ def _build_spliced(job: _Job, state: rendered.State, folders, fresh: set[str], d
         return BuildResult(all_checked, invalid=invalid)
     bad = {c.path for c in invalid}
     valid = [rel for rel in names if rel not in bad]
-    ordered = sorted((seen[rel][0], rel, lines[rel] if rel in changed else state.lines(rel)) for rel in valid)
-    missing = [rel for _, rel, done in ordered if done is None]
+    order = [rel for _, rel in sorted(zip([seen[rel][0] for rel in valid], valid, strict=True))]
+    missing = sorted((state.undone().intersection(valid) - changed)
+                     | {rel for rel in changed.intersection(valid) if lines.get(rel) is None})
     if missing:  # valid, but not rendered last time (or their commit moved): fill them from the check cache
         refetched = cache.checked_many(missing)
         if refetched is None:
             return None
         for rel, skill in refetched.items():
             lines[rel] = skill_lines(skill, git_of(rel))
-        ordered = [(name, rel, done or lines[rel]) for name, rel, done in ordered]
         remember(set(missing))
-    outputs = job.outputs(ordered)
+    outputs = job.outputs_from_columns(order, state.columns(order, {rel: done for rel, done in lines.items() if done}))
     return BuildResult(all_checked, outputs, len(valid), invalid=invalid)
 
 
@@ -382,21 +389,27 @@ def outputs_from_lines(header: dict, ordered: list[tuple[str, str, tuple[str, st
     """Every generated file, by repo-relative path, from finished lines (`skill_lines`): (name, path, lines) per
     skill, in (name, path) order. `agents_md` is the current AGENTS.md, whose marked block is replaced (the rest is
     the maintainers' text)."""
+    return outputs_from_columns(header, [path for _, path, _ in ordered],
+                                [[lines[column] for _, _, lines in ordered] for column in range(4)], agents_md=agents_md)
+
+
+def outputs_from_columns(header: dict, paths: list[str], columns: list[list[str]], *,
+                         agents_md: str | None = None) -> dict[str, str]:
+    """`outputs_from_lines` with the lines as four columns (registry.json, index.json, marketplace.json, AGENTS.md),
+    each in the skills' (name, path) order, as the spliced build gathers them."""
     from skillyard.registry import compat
 
-    unlisted = [path for _, path, lines in ordered if not lines[2]]
-    if unlisted:  # an empty line would make marketplace.json invalid JSON: refuse rather than publish it
-        raise SkillyardError(f"{unlisted[0]}: this skill folder cannot be listed in .claude-plugin/marketplace.json "
-                             "(a plugin `source` must be a plain path inside the repository)",
-                             "Move the skill folder under the repository's skills folder and build again.")
-    block = compat.agents_md_block_from_lines([lines[3] for _, _, lines in ordered])
+    if "" in columns[2]:  # an empty line would make marketplace.json invalid JSON: refuse rather than publish it
+        raise SkillyardError(f"{paths[columns[2].index('')]}: this skill folder cannot be listed in "
+                             ".claude-plugin/marketplace.json (a plugin `source` must be a plain path inside the "
+                             "repository)", "Move the skill folder under the repository's skills folder and build again.")
+    block = compat.agents_md_block_from_lines(columns[3])
     agents = compat.replace_agents_block(agents_md, block, new_file_header=AGENTS_MD_HEADER)
     index_header = {"schema_version": SCHEMA_VERSION, "name": header["name"]}
     return {
-        "registry.json": dumps_prepared(header, {"skills": ("[", [lines[0] for _, _, lines in ordered])}),
-        "index.json": dumps_prepared(index_header, {"skills": ("{", [lines[1] for _, _, lines in ordered])}),
-        ".claude-plugin/marketplace.json": dumps_prepared(
-            compat.marketplace_header(header), {"plugins": ("[", [lines[2] for _, _, lines in ordered])}),
+        "registry.json": dumps_prepared(header, {"skills": ("[", columns[0])}),
+        "index.json": dumps_prepared(index_header, {"skills": ("{", columns[1])}),
+        ".claude-plugin/marketplace.json": dumps_prepared(compat.marketplace_header(header), {"plugins": ("[", columns[2])}),
         "AGENTS.md": agents,
     }
 

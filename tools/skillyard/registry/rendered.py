@@ -13,7 +13,9 @@ whitespace-collapsed), which `write` checks.
 
 from __future__ import annotations
 
+import itertools
 import json
+import operator
 from pathlib import Path
 from typing import NamedTuple
 
@@ -38,16 +40,18 @@ class Rendered(NamedTuple):
 
 
 class State:
-    """The last build's skills, by folder, read from the file without making 20,000 objects: the full file (`base`)
-    with the small delta file of the builds since (`over`, `gone`) on top."""
+    """The last build's skills, by folder, read from the file without making 20,000 objects: the full file (`base`,
+    held as columns) with the small delta file of the builds since (`over`, `gone`) on top. The bulk questions
+    (`seen`, `undone`, `columns`) are answered with C-level dict, zip and itemgetter passes."""
 
     def __init__(self, header: list, lines: list[str], token: str, head: str):
         self.token = token  # the full file's
         self.head = head  # the commit every `git` was read at ('' outside git)
-        self._header = header
         self._lines = lines
         self._count = len(header)
-        self._index = {row[0]: i for i, row in enumerate(header)}
+        columns = list(zip(*header, strict=True)) if header else [()] * 6
+        self._paths, self._names, self._valid, self._commits, self._dates, self._done = columns
+        self._index = dict(zip(self._paths, range(self._count), strict=True))
         self.over: dict[str, Rendered] = {}
         self.gone: set[str] = set()
 
@@ -63,32 +67,51 @@ class State:
         if rel in self.gone:
             raise KeyError(rel)
         i = self._index[rel]
-        _, name, valid, commit, updated, done = self._header[i]
-        n, lines = self._count, self._lines
-        return Rendered(name, valid, (commit, updated),
-                        (lines[i], lines[n + i], lines[2 * n + i], lines[3 * n + i]) if done else None)
+        return Rendered(self._names[i], self._valid[i], (self._commits[i], self._dates[i]), self._base_lines(i))
 
-    def name_valid(self, rel: str) -> tuple[str, bool]:
-        if rel in self.over:
-            return self.over[rel].name, self.over[rel].valid
-        row = self._header[self._index[rel]]
-        return row[1], row[2]
+    def _base_lines(self, i: int) -> tuple[str, str, str, str] | None:
+        n, lines = self._count, self._lines
+        return (lines[i], lines[n + i], lines[2 * n + i], lines[3 * n + i]) if self._done[i] else None
 
     def git(self, rel: str) -> tuple[str, str]:
         if rel in self.over:
             return self.over[rel].git
-        row = self._header[self._index[rel]]
-        return row[3], row[4]
-
-    def lines(self, rel: str) -> tuple[str, str, str, str] | None:
-        """A skill's finished lines (no Rendered made: the spliced build asks this for every unchanged skill)."""
-        if rel in self.over:
-            return self.over[rel].lines
         i = self._index[rel]
-        if not self._header[i][5]:
-            return None
-        n, lines = self._count, self._lines
-        return lines[i], lines[n + i], lines[2 * n + i], lines[3 * n + i]
+        return self._commits[i], self._dates[i]
+
+    def seen(self) -> dict[str, tuple[str, bool]]:
+        """(name, valid) of every skill."""
+        out = dict(zip(self._paths, zip(self._names, self._valid, strict=True), strict=True))
+        for rel in self.gone:
+            out.pop(rel, None)
+        out.update({rel: (item.name, item.valid) for rel, item in self.over.items()})
+        return out
+
+    def undone(self) -> set[str]:
+        """The skills recorded without lines."""
+        out = set(itertools.compress(self._paths, map(operator.not_, self._done)))
+        out -= self.gone
+        out -= set(self.over)
+        return out | {rel for rel, item in self.over.items() if item.lines is None}
+
+    def columns(self, rels: list[str], lines: dict[str, tuple[str, str, str, str]]) -> list[list[str]]:
+        """The four output columns of these skills, in this order: each one's lines from `lines`, else as recorded
+        (every skill must have some: see `undone`)."""
+        special = {rel: lines[rel] if rel in lines else self.over[rel].lines
+                   for rel in set(lines).union(self.over).intersection(rels)}
+        where = dict(zip(rels, range(len(rels)), strict=True)) if special else {}
+        positions = list(map(self._index.get, rels, itertools.repeat(0, len(rels))))
+        n, out = self._count, []
+        for column in range(OUTPUTS):
+            block = self._lines[column * n:(column + 1) * n]
+            if not block or len(positions) < 2:
+                picked = [block[i] if block else "" for i in positions]
+            else:
+                picked = list(operator.itemgetter(*positions)(block))
+            for rel, done in special.items():
+                picked[where[rel]] = done[column]
+            out.append(picked)
+        return out
 
 
 class Overlay:
@@ -131,9 +154,11 @@ def _load_full(root: Path, key: str, token: str) -> State | None:
     header = meta["skills"]
     if len(lines) != OUTPUTS * len(header) + 2 or lines[-1] != "":
         return None
-    shapes = {tuple(map(type, row)) for row in header}
-    if shapes and shapes != {(str, str, bool, str, str, bool)}:
+    if not all(isinstance(row, list) and len(row) == 6 for row in header):
         return None
+    for column, kind in zip(zip(*header, strict=True), (str, str, bool, str, str, bool), strict=False):
+        if set(map(type, column)) != {kind}:
+            return None
     state = State(header, lines[1:-1], token, meta["head"])
     return state if len(state._index) == len(header) else None
 
