@@ -4,10 +4,12 @@ Doing it here (rather than letting mkdocs parse every body) keeps one place that
 may produce. The Markdown is GitHub's own (cmark-gfm, skillyard.site.cmark): authors write SKILL.md for GitHub, so
 the page reads as it does there, and the C parser is about 30x faster than any pure-Python one.
 
-cmark takes time linear in the text, but the sanitiser's HTML parser (html5ever, in nh3) takes time quadratic in
-the nesting depth: 100,000 `>` would keep it busy for minutes. Rendered bodies with many tags are therefore
-rendered again without raw HTML, so that every tag is cmark's own and the depth can be counted exactly, and a body
-nested deeper than MAX_NESTING is refused like one that exhausted Python's recursion limit.
+cmark takes time linear in the text, but the sanitiser's HTML parser (html5ever, in nh3) does not: its time grows
+with the square of the nesting depth (100,000 `>` would keep it busy for minutes) and with raw formatting tags
+times the tags after them, which it re-opens (`<b title=1><p>x` repeated 5,000 times: 30 s). A body with many tags
+is therefore rendered again without raw HTML, so that every tag is cmark's own, balanced and never re-opened, and
+its depth can be counted exactly; one nested deeper than MAX_NESTING is refused like one that exhausted Python's
+recursion limit.
 """
 
 from __future__ import annotations
@@ -20,10 +22,14 @@ from skillyard.site.cmark import gfm_to_html
 from skillyard.site.sanitize import clean_html
 
 MAX_BODY_CHARS = 200_000  # a page, not a book: longer bodies are cut with a note
-# At most this many `<` are sanitised as rendered, raw HTML included: nested 10,000 deep that is still well under
-# a second. Real SKILL.md bodies have a few hundred (at most about 3,000 in the 600 of the shared corpus).
+# Raw HTML is kept when the rendered body has at most MAX_TAGS_AS_WRITTEN `<` (nested that deep: under a second)
+# and that count times the body's own `<` (which bounds its raw tags) is at most MAX_TAG_WORK (about a second of
+# re-opened tags at worst). In the 600 SKILL.md of the shared corpus: at most 1,994 and 265,202.
 MAX_TAGS_AS_WRITTEN = 10_000
-MAX_NESTING = 512  # elements inside each other (a browser's HTML parser stops nesting at 512 too)
+MAX_TAG_WORK = 1_000_000
+# Elements inside each other: about as deep as a body whose raw HTML is kept can get (10,000 `<` open and close
+# 5,000 elements), so the limit reads the same on both paths; the sanitiser parses that depth in a tenth of a second.
+MAX_NESTING = 5_000
 # cmark renders in time linear in the text, so no body is stopped by a clock any more; the constant and the
 # exception stay for callers written against the Python-Markdown renderer, which needed them.
 RENDER_SECONDS = 10.0
@@ -63,7 +69,8 @@ def bounded_html(body: str) -> str:
     """cmark's HTML for `body`, small enough in tags or nesting for the sanitiser to parse quickly; raises
     RecursionError when it nests deeper than MAX_NESTING."""
     html = gfm_to_html(body)
-    if html.count("<") <= MAX_TAGS_AS_WRITTEN:
+    tags = html.count("<")
+    if tags <= MAX_TAGS_AS_WRITTEN and tags * body.count("<") <= MAX_TAG_WORK:
         return html
     html = gfm_to_html(body, raw_html=False)
     depth = nesting_depth(html)
