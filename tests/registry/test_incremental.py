@@ -100,7 +100,10 @@ def test_racy_stamps_are_unknown(tmp_path):
 def test_the_stamp_table_round_trips_and_replaces_by_skill():
     table = dirsig.Table([], [], [], []).replaced({"": {"s": 1}, "s/a": {"s/a": 2, "s/a/x": 3}, "s/b": {"s/b": 4}},
                                                   replace_all=False)
-    assert vars(dirsig.Table.decode(table.encode_all())) == vars(table)
+    def parts(t):
+        return t.skills, t.counts, t.folders, t.values
+
+    assert parts(dirsig.Table.decode(table.encode_all())) == parts(table)
     assert table.owners([0, 1, 2, 3]) == ["", "s/a", "s/a", "s/b"] and table.owners([]) == []
     later = table.replaced({"s/a": {}, "s/c": {"s/c": 5}, "s/b": {"s/b": 6, "s/b\nz": 7}}, replace_all=False)
     assert (later.skills, later.counts, later.folders, later.values) == (
@@ -112,6 +115,12 @@ def test_the_stamp_table_round_trips_and_replaces_by_skill():
         dirsig.Table.concat([table, table])
     other = dirsig.Table(["t"], [2], ["t", "t/x"], [8, 9])
     assert dirsig.Table.concat([table, other]).owners([3, 4, 5]) == ["s/b", "t", "t"]
+    stored = dirsig.Table.concat([dirsig.Table.decode(t.encode_all()) for t in (table, other)])  # texts, joined
+    assert parts(stored) == parts(dirsig.Table.concat([table, other]))
+    damaged = dirsig.Table.decode(("a", "2", "a\na/b", "1 x"))  # a stamp that is not a number: all looked at
+    with pytest.raises(ValueError):
+        _ = damaged.values
+    assert dirsig.moved("/nonexistent", damaged) == [0, 1] == dirsig.Watch("/nonexistent", damaged).result()
     assert 0 <= dirsig.shard("skills/a") < dirsig.SHARDS
     for texts in [("a", "2", "a", "1"), ("a", "1", "a\nb", "1 2"), ("a\nb", "1", "a", "1"), ("a\na", "1 1", "a\nb", "1 2"),
                   ("a", "0", "", ""), ("a", "x", "a", "1"), ("a", "1", "a", 7)]:
@@ -129,7 +138,8 @@ def _rows(column: str, value: str, where: str = "1") -> str:
     "DELETE FROM stamps", "DROP TABLE stamps", _rows("skills", "replace(skills, 'skills/beta', 'skills/nowhere')"),
     _rows("skills", "replace(skills, 'skills/beta', 'skills/alpha')"),  # one skill twice (or in the wrong row)
     _rows("skills", "substr(skills, 2)", "skills LIKE '%' || char(10)"),  # the layout ('') gone
-    _rows("stamps", "'1' || substr(stamps, instr(stamps, ' '))")])  # a wrong stamp
+    _rows("stamps", "'1' || substr(stamps, instr(stamps, ' '))"),  # a wrong stamp
+    _rows("stamps", "replace(stamps, '1', 'x')")])  # not a number
 def test_damaged_folder_stamps_mean_a_full_scan_with_the_same_bytes(warm, damage):
     fresh = build_registry(warm.root, use_cache=False).outputs
     with sqlite3.connect(warm.root / CACHE_FILE) as db:
@@ -293,9 +303,10 @@ def test_the_folder_watch_in_a_child_gives_what_changed_gives(tmp_path, monkeypa
     now = [os.lstat(tmp_path / rel).st_ctime_ns for rel in folders[:3]]
     stamps = [now[0], now[1] - 1, now[2], 5]
     expected = dirsig.changed(str(tmp_path), folders, stamps)
+    table, same = dirsig.Table(["s"], [4], folders, stamps), dirsig.Table(["s"], [3], folders[:3], now)
     assert expected == [1, 3] and dirsig.changed(str(tmp_path), folders[:3], now) == []
-    assert dirsig.Watch(str(tmp_path), folders, stamps).result() == expected
-    assert dirsig.Watch(str(tmp_path), folders[:3], now).result() == []
+    assert dirsig.Watch(str(tmp_path), table).result() == expected
+    assert dirsig.Watch(str(tmp_path), same).result() == []
     parent, real = os.getpid(), dirsig.changed
 
     def failing_in_child(*args):
@@ -305,11 +316,11 @@ def test_the_folder_watch_in_a_child_gives_what_changed_gives(tmp_path, monkeypa
 
     with monkeypatch.context() as patch:
         patch.setattr(dirsig, "changed", failing_in_child)
-        assert dirsig.Watch(str(tmp_path), folders, stamps).result() == expected
+        assert dirsig.Watch(str(tmp_path), table).result() == expected
     with monkeypatch.context() as patch:
         patch.setattr(os, "fork", lambda: (_ for _ in ()).throw(OSError("no fork")))
-        assert dirsig.Watch(str(tmp_path), folders, stamps).result() == expected
-    unused = dirsig.Watch(str(tmp_path), folders, stamps)
+        assert dirsig.Watch(str(tmp_path), table).result() == expected
+    unused = dirsig.Watch(str(tmp_path), table)
     child = unused._pid
     unused.close()  # the child is stopped and reaped
     with pytest.raises(ChildProcessError):

@@ -6,7 +6,6 @@ import collections
 import contextlib
 import json
 import os
-import secrets
 from pathlib import Path
 
 from skillyard.errors import SkillyardError
@@ -117,8 +116,8 @@ def build_registry(root: str | Path = ".", *, mode: str | None = None, skip_inva
     watch: dirsig.Watch | None = None
     try:
         cache = SkillCache(root, policy, lazy=True) if caching else None
-        if status is not None and cache is not None and cache.stamps is not None and cache.stamps.folders:
-            watch = dirsig.Watch(str(top), cache.stamps.folders, cache.stamps.values)  # on another core
+        if status is not None and cache is not None and cache.stamps is not None and cache.stamps.skills:
+            watch = dirsig.Watch(str(top), cache.stamps)  # on another core
         if status is not None and cache is not None and cache.known:
             # While git compares the tracked files: the last build's lines and history, else the history cache.
             state = rendered.load(root, cache.key, cache.token)
@@ -151,7 +150,7 @@ def build_registry(root: str | Path = ".", *, mode: str | None = None, skip_inva
         renderable = [c for c in checked if pre_valid[c.path]]
         git_history = job.history([c.path for c in checked])  # every folder's: the next build asks only what is new
         lines = {c.path: skill_lines(c, git_history.get(c.path, ("", ""))) for c in renderable}
-        token = secrets.token_hex(16)
+        token = os.urandom(16).hex()  # (secrets.token_hex, without importing secrets)
         if cache.set_token(token):
             _remember(root, cache.key, token, {c.path: rendered.Rendered(
                 c.name, pre_valid[c.path], git_history.get(c.path, ("", "")), lines.get(c.path)) for c in checked},
@@ -230,7 +229,7 @@ def _build_spliced(job: _Job, state: rendered.State, folders, fresh: set[str], d
     new = {c.path: c for c in check_folders(todo, job.policy, progress=progress)}
     if progress:
         progress.close()
-    token = secrets.token_hex(16)
+    token = os.urandom(16).hex()
     if not cache.store(new, {}, head=job.head, dirty=dirty, changed=set(new), gone=cache.known - set(names),
                        token=token):
         return None
@@ -326,7 +325,7 @@ def _plan(root: Path, config: RegistryConfig, cache: SkillCache | None, *, top: 
     owners = set(table.skills) if table is not None else set()
     if not (table is not None and cache.head and known and "" in owners and len(owners) == len(known) + 1 and known <= owners):
         return _full_plan(root, config, top, skills_rel, racy)  # not every skill (and the layout) has stamps
-    moved = watch.result() if watch is not None else dirsig.changed(top_str, table.folders, table.values)
+    moved = watch.result() if watch is not None else dirsig.moved(top_str, table)
     changes = gitlog.changed_since(top, cache.head, skills_rel, status=status)
     if changes is None:
         return _full_plan(root, config, top, skills_rel, racy)
@@ -340,8 +339,12 @@ def _plan(root: Path, config: RegistryConfig, cache: SkillCache | None, *, top: 
             layout_changed = True  # a folder outside every skill: skills may have come or gone
     if any(not is_skill_folder(f"{top_str}/{rel}") for rel in fresh):
         layout_changed = True  # a skill lost its SKILL.md (and skill.yaml)
-    folders = collect(root, config) if layout_changed else [(f"{top_str}/{rel}", rel) for rel in sorted(known)]
-    names = {rel for _, rel in folders}
+    if layout_changed:
+        folders = collect(root, config)
+        names = {rel for _, rel in folders}
+    else:
+        ordered = sorted(known)
+        folders, names = list(zip(map(f"{top_str}/".__add__, ordered), ordered, strict=True)), known
     fresh = (fresh & names) | (names - known)
     stamps = {rel: dirsig.skill_dirs(top_str, rel, racy) for rel in fresh}  # before the check reads them
     stamps.update({rel: {} for rel in known - names})

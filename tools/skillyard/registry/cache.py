@@ -323,8 +323,13 @@ class SkillCache:
         for skill, folders in stamps.items():
             by_shard.setdefault(dirsig.shard(skill), {})[skill] = folders
         empty = dirsig.Table([], [], [], [])
-        tables = {shard: (empty if replace_all else self.stamp_shards.get(shard, empty)).replaced(named, replace_all=False)
-                  for shard, named in by_shard.items()}
+        tables = {}
+        for shard, named in by_shard.items():
+            try:
+                tables[shard] = (empty if replace_all else self.stamp_shards.get(shard, empty)).replaced(named,
+                                                                                                        replace_all=False)
+            except ValueError:  # a damaged stored stamp: the shard keeps only these skills (the rest are scanned again)
+                tables[shard] = empty.replaced(named, replace_all=False)
         rows = [(shard, *texts) for shard, table in sorted(tables.items()) if (texts := table.encode_all()) is not None]
 
         def work(db) -> None:

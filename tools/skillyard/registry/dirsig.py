@@ -104,39 +104,54 @@ def encode(stamps: dict[str, int]) -> tuple[list[str], list[int]]:
 
 class Table:
     """Folder stamps as four parallel lists, stored as four texts: the skills ('' for the layout), how many folders
-    each has, the folders, their stamps. Loading 75,000 stamps from 64 such rows (`shard`) is a few C-level splits
-    (one row per skill took 0.15 s at 20,000 skills), and a folder's owner is found by bisection only for the few
-    folders that moved."""
+    each has, the folders, their stamps. Loaded from 64 such rows (`shard`), the folders and stamps stay texts until
+    used: the build's main process needs only the skills and counts (a folder's owner is found by bisection), while
+    the forked `Watch` splits the rest (one row per skill took 0.15 s to load at 20,000 skills)."""
 
-    def __init__(self, skills: list[str], counts: list[int], folders: list[str], values: list[int]):
-        self.skills, self.counts, self.folders, self.values = skills, counts, folders, values
+    def __init__(self, skills: list[str], counts: list[int], folders: list[str] | str, values: list[int] | str):
+        self.skills, self.counts = skills, counts
+        self._folders, self._values = folders, values  # a text: split on first use
+
+    @property
+    def folders(self) -> list[str]:
+        if isinstance(self._folders, str):
+            self._folders = self._folders.split("\n") if self.skills else []
+        return self._folders
+
+    @property
+    def values(self) -> list[int]:
+        """ValueError when the stored text is damaged."""
+        if isinstance(self._values, str):
+            self._values = list(map(int, self._values.split(" "))) if self.skills else []
+        return self._values
 
     @classmethod
     def concat(cls, tables: list[Table]) -> Table:
-        """The shards as one table; ValueError when a skill is in two of them."""
-        out = cls([], [], [], [])
-        for table in tables:
-            out.skills += table.skills
-            out.counts += table.counts
-            out.folders += table.folders
-            out.values += table.values
-        if len(set(out.skills)) != len(out.skills):
+        """The shards as one table (their texts joined, not split); ValueError when a skill is in two of them."""
+        tables = [table for table in tables if table.skills]
+        skills = [skill for table in tables for skill in table.skills]
+        if len(set(skills)) != len(skills):
             raise ValueError("damaged folder stamps")
-        return out
+        if all(isinstance(t._folders, str) and isinstance(t._values, str) for t in tables):
+            return cls(skills, [n for table in tables for n in table.counts], "\n".join(t._folders for t in tables),
+                       " ".join(t._values for t in tables))
+        return cls(skills, [n for table in tables for n in table.counts],
+                   [f for table in tables for f in table.folders], [v for table in tables for v in table.values])
 
     @classmethod
     def decode(cls, texts: tuple[str, str, str, str] | None) -> Table:
-        """`encode_all`'s inverse (None: no stamps); ValueError when the texts do not fit together."""
+        """`encode_all`'s inverse (None: no stamps); ValueError when the texts do not fit together (a stamp that is
+        not a number shows when `values` is read)."""
         if texts is None or texts == ("", "", "", ""):
             return cls([], [], [], [])
         if not all(isinstance(t, str) for t in texts):
             raise ValueError("damaged folder stamps")
         skills, counts = texts[0].split("\n"), list(map(int, texts[1].split(" ")))
-        folders, values = texts[2].split("\n"), list(map(int, texts[3].split(" ")))
-        if (len(skills) != len(counts) or len(folders) != len(values) or sum(counts) != len(folders)
+        total = sum(counts)
+        if (len(skills) != len(counts) or texts[2].count("\n") + 1 != total or texts[3].count(" ") + 1 != total
                 or min(counts) < 1 or len(set(skills)) != len(skills)):
             raise ValueError("damaged folder stamps")
-        return cls(skills, counts, folders, values)
+        return cls(skills, counts, texts[2], texts[3])
 
     def encode_all(self) -> tuple[str, str, str, str] | None:
         """The four texts; None when a skill's name holds a newline (nothing is stored: the next build scans all)."""
@@ -176,6 +191,15 @@ def shard(skill: str) -> int:
     return zlib.crc32(skill.encode("utf-8", "surrogatepass")) % SHARDS
 
 
+def moved(top: str, table: Table) -> list[int]:
+    """`changed` for a table; every position when its stored stamps are damaged (everything is then looked at)."""
+    try:
+        folders, values = table.folders, table.values
+    except ValueError:
+        return list(range(sum(table.counts)))
+    return changed(top, folders, values)
+
+
 def changed(top: str, folders: list[str], stamps: list[int]) -> list[int]:
     """The positions of the repository-relative folders whose stamp differs now: changed, gone, unreadable, or racy
     when stored."""
@@ -193,8 +217,8 @@ class Watch:
     CPU, most of it building stat results) run on another core while the build reads its caches. Where fork is
     unavailable or the child fails, the same answer is computed inline."""
 
-    def __init__(self, top: str, folders: list[str], stamps: list[int]):
-        self._args = (top, folders, stamps)
+    def __init__(self, top: str, table: Table):
+        self._args = (top, table)
         self._pid = self._fd = None
         self._result: list[int] | None = None
         try:
@@ -211,7 +235,7 @@ class Watch:
             code = 1
             try:
                 os.close(read)
-                data = memoryview(" ".join(map(str, changed(top, folders, stamps))).encode() + b"\n")
+                data = memoryview(" ".join(map(str, moved(top, table))).encode() + b"\n")
                 while data:
                     data = data[os.write(write, data):]
                 code = 0
@@ -231,7 +255,7 @@ class Watch:
                 self._pid = None
                 if os.waitstatus_to_exitcode(status) != 0 or not data.endswith(b"\n"):
                     data = b""
-            self._result = list(map(int, data.split())) if data else changed(*self._args)
+            self._result = list(map(int, data.split())) if data else moved(*self._args)
         return self._result
 
     def close(self) -> None:

@@ -154,7 +154,7 @@ def _load_full(root: Path, key: str, token: str) -> State | None:
     header = meta["skills"]
     if len(lines) != OUTPUTS * len(header) + 2 or lines[-1] != "":
         return None
-    if not all(isinstance(row, list) and len(row) == 6 for row in header):
+    if header and (set(map(type, header)) != {list} or set(map(len, header)) != {6}):
         return None
     for column, kind in zip(zip(*header, strict=True), (str, str, bool, str, str, bool), strict=False):
         if set(map(type, column)) != {kind}:
