@@ -60,6 +60,8 @@ class CacheEntry:
     status: str = "cached"  # cached | updated | not-modified | failed
     error: SkillyardError | None = None
     _registry: dict | None = field(default=None, repr=False)
+    loaded_sha256: str | None = field(default=None, repr=False)  # of the registry.json that registry() parsed
+
 
     @property
     def sha256(self) -> str:
@@ -67,7 +69,7 @@ class CacheEntry:
 
     def registry(self, warn: Warn = stderr_warn) -> dict:
         if self._registry is None:
-            registry = _load_verified(self.source, self.directory, self.meta, warn)
+            registry, self.loaded_sha256 = _load_verified(self.source, self.directory, self.meta, warn)
             if registry is None:
                 raise SkillyardError(f"the cached registry of source {self.source.name!r} is damaged and was removed",
                                      f"Run `skill source refresh {self.source.name}` while online.")
@@ -112,16 +114,18 @@ def parse_registry(body: bytes, *, what: str) -> dict:
     return registry
 
 
-def _load_verified(source: Source, directory: Path, meta: dict, warn: Warn) -> dict | None:
-    """The cached registry if it is intact (sha256 as recorded, or else schema-valid); None after discarding it."""
+def _load_verified(source: Source, directory: Path, meta: dict, warn: Warn) -> tuple[dict | None, str | None]:
+    """(the cached registry, the sha256 of its registry.json) if it is intact (sha256 as recorded, or else
+    schema-valid); (None, None) after discarding it."""
     path = directory / "registry.json"
     try:
         body = path.read_bytes()
     except OSError:
-        return None
-    if hashlib.sha256(body).hexdigest() == meta.get("sha256"):
+        return None, None
+    digest = hashlib.sha256(body).hexdigest()
+    if digest == meta.get("sha256"):
         try:
-            return json.loads(body)
+            return json.loads(body), digest
         except (ValueError, RecursionError):
             pass
     try:
@@ -129,9 +133,9 @@ def _load_verified(source: Source, directory: Path, meta: dict, warn: Warn) -> d
     except SkillyardError as exc:
         warn(f"discarding the damaged cached registry of source {source.name!r}: {exc.message}")
         shutil.rmtree(directory, ignore_errors=True)
-        return None
-    _write_meta(directory, {**meta, "sha256": hashlib.sha256(body).hexdigest()})
-    return registry
+        return None, None
+    _write_meta(directory, {**meta, "sha256": digest})
+    return registry, digest
 
 
 def _write_meta(directory: Path, meta: dict) -> dict:
@@ -158,7 +162,7 @@ def _cached_entry(config: Config, source: Source, warn: Warn) -> CacheEntry | No
         return None
     entry = CacheEntry(source, directory, meta)
     if not _quick_ok(directory, meta):
-        registry = _load_verified(source, directory, meta, warn)
+        registry, entry.loaded_sha256 = _load_verified(source, directory, meta, warn)
         if registry is None:
             return None
         entry.meta = read_meta(config, source) or meta
@@ -197,19 +201,23 @@ def refresh_source(config: Config, source: Source, *, cached: CacheEntry | None 
         return CacheEntry(source, directory, new_meta, status="not-modified", _registry=cached._registry)
     if response.not_modified:  # a 304 without a cache to keep: ask again unconditionally
         response = fetch(source.url, token=token_for(source), accept="application/json", **limits)
-    from skillyard.client import sparse
+    from skillyard.client import search_rows, sparse
 
     root = sparse.is_root(response.body)
     if root is not None:  # a sparse index: mirror only the files that changed
         registry, new_meta = sparse.refresh(config, source, response, cached, root)
-        return CacheEntry(source, directory, new_meta, status="updated", _registry=registry)
+        search_rows.write(directory, new_meta["sha256"], registry)  # the next index build need not parse it again
+        return CacheEntry(source, directory, new_meta, status="updated", _registry=registry,
+                          loaded_sha256=new_meta["sha256"])
     registry = parse_registry(response.body, what=f"registry.json of source {source.name!r} ({source.url})")
     write_atomic(directory / "registry.json", response.body, mode=0o600)
+    digest = hashlib.sha256(response.body).hexdigest()
     new_meta = _write_meta(directory, {
         "url": source.url, "etag": response.etag, "last_modified": response.last_modified,
-        "sha256": hashlib.sha256(response.body).hexdigest(), "checked_at": now, "fetched_at": now,
+        "sha256": digest, "checked_at": now, "fetched_at": now,
     })
-    return CacheEntry(source, directory, new_meta, status="updated", _registry=registry)
+    search_rows.write(directory, digest, registry)  # after registry.json: the extract names the file it came from
+    return CacheEntry(source, directory, new_meta, status="updated", _registry=registry, loaded_sha256=digest)
 
 
 def sync(config: Config, *, offline: bool = False, refresh: bool = False, warn: Warn = stderr_warn,

@@ -11,7 +11,8 @@ All query words must match; when none does, any word may. Text is split into wor
 digits, lower-cased) before FTS5 sees it, the same way for the index and the query: SQLite's tokenizers use older
 Unicode tables than Python's, and two parsers would disagree on some characters. ASCII text, most of a registry, is
 the exception: FTS5's `ascii` tokenizer splits it exactly as our parser does, so it is handed over as is (the
-words table is contentless: it holds only the index, the text shown is in `skills`). CJK scripts have no spaces, so runs
+words table is contentless and keeps no column sizes: it holds only the index, the text shown is in `skills`, and
+nothing is ranked by BM25). CJK scripts have no spaces, so runs
 of CJK characters are written out as single characters plus overlapping pairs, and a query is matched by its pairs:
 "发票" finds "处理发票". Rows are stored in rank order, so a query reads only the matches it returns: the cost of
 a query does not grow with the registry.
@@ -128,7 +129,7 @@ def index_key(entries: list[CacheEntry]) -> str:
 
 SCHEMA = """
 CREATE VIRTUAL TABLE words USING fts5(name, tags, description, prefix='2 3', detail='column', tokenize='ascii',
-                                      content='');
+                                      content='', columnsize=0);
 CREATE VIRTUAL TABLE vocabulary USING fts5vocab(words, row);
 CREATE TABLE skills(id INTEGER PRIMARY KEY, name TEXT NOT NULL, name_id TEXT NOT NULL, version TEXT NOT NULL,
                     source TEXT NOT NULL, description TEXT NOT NULL, tags TEXT NOT NULL, priority INTEGER NOT NULL,
@@ -153,7 +154,9 @@ def build_index(path: Path, rows) -> None:
             description = str(skill.get("description", ""))
             skills.append((number, name, name.lower(), str(skill.get("version", "")), source_name, description, tags,
                            priority, int(priority < best.setdefault(name, priority))))
-            words.append((number, _fts_text(name), _fts_text(tags), _fts_text(description)))
+            words.append((number, name if name.isascii() else _indexed(name),  # _fts_text, inlined: 150,000 calls
+                          tags if tags.isascii() else _indexed(tags),
+                          description if description.isascii() else _indexed(description)))
         with db:
             db.executemany("INSERT INTO skills VALUES (?,?,?,?,?,?,?,?,?)", skills)
             db.executemany("INSERT INTO words(rowid, name, tags, description) VALUES (?,?,?,?)", words)
@@ -164,9 +167,20 @@ def build_index(path: Path, rows) -> None:
         db.close()
 
 
-def _rows(entries: list[CacheEntry], warn):
+def _rows(entries: list[CacheEntry], warn, max_bytes: int):
+    """(source name, priority, skill) of every cached registry: from its search-rows extract when the registry is
+    not parsed yet (client/search_rows.py), else from the registry, whose extract is then written for next time."""
+    from skillyard.client import search_rows
+
     for entry in entries:
-        for skill in entry.registry(warn).get("skills", []):
+        parsed = entry._registry is not None  # by this command's refresh, which wrote the extract too
+        skills = None if parsed else search_rows.read(entry.directory, entry.sha256, max_bytes)
+        if skills is None:
+            registry = entry.registry(warn)
+            skills = registry.get("skills", [])
+            if not parsed and entry.loaded_sha256:
+                search_rows.write(entry.directory, entry.loaded_sha256, registry)
+        for skill in skills:
             yield entry.source.name, entry.source.priority, skill
 
 
@@ -183,7 +197,7 @@ def open_index(config: Config, entries: list[CacheEntry], warn=stderr_warn) -> s
         try:
             tmp.unlink()
             with _collector_paused():
-                build_index(tmp, _rows(entries, warn))
+                build_index(tmp, _rows(entries, warn, config.registry_max_bytes))
             os.replace(tmp, target)  # another process building the same key writes identical content
         except BaseException:
             tmp.unlink(missing_ok=True)
