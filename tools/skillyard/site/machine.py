@@ -180,10 +180,15 @@ def stage_well_known(registry: dict, root: Path, folder: Path, notes: list[str],
             continue
         if os.path.lexists(target):  # never write into a copy: the last output may hold a link to it
             _remove(target)
+        made: set[str] = set()
         for rel, data in files.items():
-            path = target / rel
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_bytes(data)
+            path = os.path.join(target, rel)
+            parent = os.path.dirname(path)
+            if parent not in made:  # one mkdir per folder, not per file (a third of staging's system calls)
+                os.makedirs(parent, exist_ok=True)
+                made.add(parent)
+            with open(path, "wb") as handle:
+                handle.write(data)
         manifest.record(skill, source, target, checked_ns)
         published.add(skill["name"])
     for entry in os.scandir(folder):  # copies of skills no longer served

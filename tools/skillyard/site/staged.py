@@ -56,7 +56,7 @@ def identity(path: Path | str, *, with_ctime: bool) -> list[int] | None:
     return [*ids, info.st_ctime_ns] if with_ctime else ids
 
 
-def source_identity(path: Path, checked_ns: int) -> list[int] | None:
+def source_identity(path: Path | str, checked_ns: int) -> list[int] | None:
     """The identity to record for a source file just checked, or None when it changed too recently to trust."""
     ids = identity(path, with_ctime=True)
     if ids is None or max(ids[2], ids[3]) > checked_ns - RACY_NS:
@@ -103,10 +103,11 @@ class Manifest:
     def record(self, skill: dict, folder: Path, staged: Path, checked_ns: int) -> None:
         """Remember a skill just staged; a source too fresh to trust leaves it out (staged again next time)."""
         sources, copies = {}, {}
+        source_dir, staged_dir = str(folder), str(staged)
         for entry in skill["files"]:
             rel = entry["path"]
-            sources[rel] = source_identity(folder / rel, checked_ns)
-            copies[rel] = identity(staged / rel, with_ctime=False)
+            sources[rel] = source_identity(os.path.join(source_dir, rel), checked_ns)
+            copies[rel] = identity(os.path.join(staged_dir, rel), with_ctime=False)
             if sources[rel] is None or copies[rel] is None:
                 return
         self.new[skill["name"]] = {"key": skill_key(skill), "sources": sources, "staged": copies}
