@@ -65,6 +65,7 @@ def test_site_build_stays_within_a_small_factor_of_plain_mkdocs(tmp_path):
 
     plain_seconds = _cpu_seconds(yardstick)
     scratch_seconds = _cpu_seconds(ours(cache=True))  # the cache was empty: from scratch, and it fills it
+    ours(cache=True)()  # the second output tree (site/output.py): a rebuild then finds its tree as it left it
     bench.touch_one(root, 1)
     incremental_seconds = _cpu_seconds(ours(cache=True))
 
