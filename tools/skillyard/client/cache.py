@@ -3,7 +3,8 @@
 Layout: `<cache_dir>/registries/<source>/registry.json` plus `meta.json` {url, etag, last_modified, sha256,
 size, mtime_ns, checked_at}. A registry is only stored after it parsed and matched registry.schema.json; on
 later reads its sha256 must match meta.json, otherwise it is validated again, and a copy that fails is deleted
-and fetched anew — a damaged cache is never trusted. Writes are atomic (temp file + os.replace), meta last.
+and fetched anew — a damaged cache is never trusted. Writes are atomic (temp file + os.replace), meta last; then
+`search-rows.json`, what the search index needs of the registry, bound to its sha256 (client/search_rows.py).
 
 `load_registries(config, offline=False, refresh=False)` is what read-only commands call: within `cache.ttl`
 seconds of the last check the cache is used as is; otherwise (or with refresh=True) the server is asked with
