@@ -259,3 +259,23 @@ def test_the_well_known_index_is_the_bytes_json_would_write():
                {"skills": [{"name": "a", "description": 3, "files": []}]}]
     for index in indexes:
         assert dump_well_known_index(index) == dump(index)
+
+
+@pytest.mark.parametrize("entry", ["..", "../outside", "a/../../outside", "/abs", "a//b", "./a"])
+def test_a_manifest_naming_paths_outside_its_tree_is_not_trusted(tmp_path, entry):
+    import json
+
+    target, manifest = tmp_path / "t", tmp_path / "t.json"
+    (tmp_path / "outside").mkdir()
+    (tmp_path / "outside/keep").write_bytes(b"keep\n")
+    output.sync(target, manifest, plan_of(FILES))
+    data = json.loads(manifest.read_text(encoding="utf-8"))
+    data["dirs"][entry] = [1, 2, 3]
+    manifest.write_text(json.dumps(data), encoding="utf-8")
+    output.sync(target, manifest, plan_of(FILES))
+    assert (tmp_path / "outside/keep").read_bytes() == b"keep\n" and tree(target) == FILES
+    data = json.loads(manifest.read_text(encoding="utf-8"))
+    data["files"][entry] = ["b", 1, 2, 3, 4]
+    manifest.write_text(json.dumps(data), encoding="utf-8")
+    assert output.sync(target, manifest, plan_of(FILES))["written"] == len(FILES)  # nothing trusted
+    assert (tmp_path / "outside/keep").read_bytes() == b"keep\n" and tree(target) == FILES

@@ -139,7 +139,16 @@ def load_manifest(path: Path) -> dict | None:
     if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("files"), dict) \
             or not isinstance(data.get("dirs"), dict):
         return None
+    files, dirs = data["files"], data["dirs"]
+    if not all(_plain(rel) and isinstance(record, list) and len(record) == 5 for rel, record in files.items()) \
+            or not all(rel == "" or _plain(rel) for rel in dirs):
+        return None  # a damaged manifest proves nothing, and never names a path outside its tree
     return data
+
+
+def _plain(rel: str) -> bool:
+    """A relative path that stays inside its tree: no empty, `.` or `..` component, no leading slash."""
+    return bool(rel) and "\0" not in rel and all(part not in ("", ".", "..") for part in rel.split("/"))
 
 
 def sync(tree: Path, manifest: Path | None, plan: Plan) -> dict[str, int]:
