@@ -348,3 +348,27 @@ def test_the_rendered_state_answers_in_bulk_what_it_answers_one_by_one():
     assert state.columns(["s/a"], {}) == [["a-0"], ["a-1"], ["a-2"], ["a-3"]] and state.columns([], {}) == [[]] * 4
     empty = rendered.State([], [], "token", "")
     assert empty.columns(["s/e"], fresh) == [["E0"], ["E1"], ["E2"], ["E3"]] and empty.seen() == {}
+
+
+def test_a_failed_status_of_the_changed_folders_counts_them_dirty(warm, monkeypatch):
+    """git's look for untracked files in the changed folders runs while they are checked; if it fails, those folders
+    are taken as dirty (checked again next time), and the outputs are a fresh build's."""
+    from skillyard.registry import gitlog
+    from skillyard.registry.cache import SkillCache
+
+    _same_as_fresh(warm)
+    real = gitlog.StatusScan.dirty_paths
+
+    def failing_for_folders(self):
+        paths = real(self)
+        return None if "literal" in " ".join(self.process.args) else paths
+
+    warm.write("skills/alpha/references/new.md", "# New\n")  # untracked: only that status would have said so
+    with monkeypatch.context() as patch:
+        patch.setattr(gitlog.StatusScan, "dirty_paths", failing_for_folders)
+        cached = build_registry(warm.root)
+    assert cached.outputs == build_registry(warm.root, use_cache=False).outputs
+    from skillyard.registry.config import load_registry_config
+
+    assert "skills/alpha" in SkillCache(warm.root, load_registry_config(warm.root).policy(None), lazy=True).dirty
+    assert _same_as_fresh(warm) == cached.outputs
