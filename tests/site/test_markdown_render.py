@@ -130,6 +130,16 @@ def test_rendering_is_deterministic():
     assert all(render(body) == first for _ in range(200))
 
 
+def test_without_exported_functions_cmarkgfms_helper_gives_the_same_html(monkeypatch):
+    from skillyard.site import cmark
+
+    body = "# T\n\n| a |\n|:-:|\n| 1 |\n\n- [x] y ~~z~~ www.example.com[^1] <b>raw</b>\n\n[^1]: n\n\n```py\nx\n```\n"
+    expected = [gfm_to_html(body), gfm_to_html(body, raw_html=False)]
+    monkeypatch.setattr(cmark, "_library", lambda: None)
+    assert [gfm_to_html(body), gfm_to_html(body, raw_html=False)] == expected
+    assert gfm_to_html("a \ud800") == "<p>a \ufffd\ufffd\ufffd</p>\n"
+
+
 def resident_bytes() -> int:
     with open("/proc/self/statm") as statm:
         return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")

@@ -62,8 +62,22 @@ class _Library:
 
 
 @cache
-def _library() -> _Library:
-    return _Library()
+def _library() -> _Library | None:
+    """The typed functions, or None where the extension module does not export them (then cmarkgfm's own,
+    leaking, helper renders: same HTML, more memory)."""
+    from cmarkgfm import _cmark  # noqa: F401 (not installed: the ImportError says so)
+
+    try:
+        return _Library()
+    except (AttributeError, OSError):
+        return None
+
+
+def _with_cmarkgfm_helper(text: str, options: int) -> str:
+    import cmarkgfm
+
+    text = text.encode("utf-8", "surrogatepass").decode("utf-8", "replace")  # its helper encodes strictly
+    return cmarkgfm.markdown_to_html_with_extensions(text, options, [name.decode() for name in EXTENSIONS])
 
 
 def load() -> None:
@@ -76,6 +90,8 @@ def gfm_to_html(text: str, *, raw_html: bool = True) -> str:
     `raw_html`, cmark leaves out raw HTML and unsafe URLs, so every tag in the result is its own and balanced."""
     lib = _library()
     options = (OPTIONS | UNSAFE) if raw_html else OPTIONS
+    if lib is None:
+        return _with_cmarkgfm_helper(text, options)
     data = text.encode("utf-8", "surrogatepass")  # lone surrogates: invalid UTF-8 that cmark replaces
     parser = lib.parser_new(options)
     if not parser:
