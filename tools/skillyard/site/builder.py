@@ -283,18 +283,20 @@ def _render_all(repository: dict, jobs: list[tuple[dict, str, bool]], workers: i
 def render_skill_pages(registry: dict, bodies: dict[str, str], *, workers: int | None = None,
                        cache: PageCache | None = None, served: set[str] | None = None,
                        notes: list[str] | None = None,
-                       meanwhile: Callable[[], set[str]] | None = None) -> tuple[list[str], int]:
+                       meanwhile: Callable[[], set[str]] | None = None,
+                       digests: dict[str, str] | None = None) -> tuple[list[str], int]:
     """Every skill page in registry order, and how many came from the cache. Rendering Markdown is the slow part,
     so misses are spread over the CPUs; results keep their order, so the output never depends on workers or cache.
     `served`: the skills whose files the site serves (default: all); the others link to their files' raw URLs.
     `meanwhile`: work run while the workers render (staging the served files), returning the skills really
     served; `served` is then a guess, and the few pages guessed wrong are rendered again, so the pages are the
-    same as if rendered after it."""
+    same as if rendered after it. `digests`: each skill's `page_cache.entry_digest` (keys the cache)."""
     cache = cache or PageCache(None)
+    digests = digests or {}
     repository = registry.get("repository", {})
     jobs = [(skill, bodies.get(skill["name"], ""), served is None or skill["name"] in served)
             for skill in registry["skills"]]
-    keys = [page_key(repository, *job) for job in jobs]
+    keys = [page_key(repository, *job, digest=digests.get(job[0]["name"])) for job in jobs]
     texts: list[str | None] = [cache.get(key) for key in keys]
     missing = [i for i, text in enumerate(texts) if text is None]
     page_notes: list[str | None] = [None] * len(jobs)
@@ -309,7 +311,7 @@ def render_skill_pages(registry: dict, bodies: dict[str, str], *, workers: int |
     for i, (skill, body, guess) in enumerate(jobs):
         if actual is not None and (skill["name"] in actual) != guess:
             jobs[i] = (skill, body, not guess)
-            keys[i] = page_key(repository, *jobs[i])
+            keys[i] = page_key(repository, *jobs[i], digest=digests.get(skill["name"]))
             texts[i], page_notes[i] = cache.get(keys[i]), None
             if texts[i] is None:
                 fresh.add(i)
@@ -445,8 +447,9 @@ def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | Non
     config = find_config(root, config)
     site_src = config.parent / "site"
     work_dir = (work_dir or root / ".site-build").resolve()
-    registry, registry_bytes = load_registry(
-        registry_path, CheckedSkills(work_dir / "cache" / "checked-skills.json" if use_cache else None))
+    checked = CheckedSkills(work_dir / "cache" / "checked-skills.json" if use_cache else None)
+    registry, registry_bytes = load_registry(registry_path, checked)
+    digests = checked.digests  # every entry's, as the check keyed them: the page and staging keys reuse them
     index_bytes = load_index(registry_path.with_name("index.json"), registry)
     link = _out_path(out)
     how = output.mode(link, work_dir, not link.is_symlink() and _is_our_site(link))
@@ -464,11 +467,13 @@ def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | Non
 
     def stage() -> set[str]:  # runs while the workers render the pages
         staged.append(machine.stage_well_known(registry, root, well_known, notes, reuse=use_cache,
-                                               folders=folders, known_problems=problems, identities=identities))
+                                               folders=folders, known_problems=problems, identities=identities,
+                                               digests=digests))
         timings["read"] = time.perf_counter() - start
         return staged[0]
 
-    rendered = render_skill_pages(registry, bodies, cache=cache, served=guess, notes=notes, meanwhile=stage)
+    rendered = render_skill_pages(registry, bodies, cache=cache, served=guess, notes=notes, meanwhile=stage,
+                                  digests=digests)
     served = staged[0]
     mark = start + timings["read"]
     skill_pages, page_count, cached = generate_docs(

@@ -144,14 +144,16 @@ def rendered_with_defaults(skill: dict, files: dict[str, bytes]) -> dict[str, by
 def stage_well_known(registry: dict, root: Path, folder: Path, notes: list[str], reuse: bool = False,
                      folders: dict[str, Path | publish.UnreadableFile] | None = None,
                      known_problems: dict[str, list[str]] | None = None,
-                     identities: dict[str, dict[str, list[int]]] | None = None) -> set[str]:
+                     identities: dict[str, dict[str, list[int]]] | None = None,
+                     digests: dict[str, str] | None = None) -> set[str]:
     """Copy each publishable skill whole into `folder/<name>/`; returns the names copied and adds a note for every
     skill left out (why, and how to get it instead). `reuse`: keep a skill's copy from the build before when
     `staged.Manifest` proves it is what copying again would write (else the folder is emptied first). `folders`:
     each skill's `skill_folder` (or why it has none) as `known_folder` found it while reading the bodies;
     `known_problems`: `publish.skill_problems` of each skill, when the caller has them already; `identities`:
-    filled with the identity of each trusted staged copy (`Manifest.staged_identities`)."""
-    manifest = staged.Manifest(folder.with_name(folder.name + ".json"), reuse)
+    filled with the identity of each trusted staged copy (`Manifest.staged_identities`); `digests`: each skill's
+    `page_cache.entry_digest`, when the caller has them."""
+    manifest = staged.Manifest(folder.with_name(folder.name + ".json"), reuse, digests)
     if folder.exists() and not reuse:
         shutil.rmtree(folder)
     folder.mkdir(parents=True, exist_ok=True)

@@ -39,8 +39,10 @@ def code_fingerprint() -> str:
     return digest.hexdigest()
 
 
-def skill_key(skill: dict) -> str:
-    return hashlib.sha256(json.dumps([code_fingerprint(), skill], ensure_ascii=False,
+def skill_key(skill: dict, digest: str | None = None) -> str:
+    """`digest`: the entry's `page_cache.entry_digest`, when the caller has it."""
+    entry = {"entry-sha256": digest} if digest else skill
+    return hashlib.sha256(json.dumps([code_fingerprint(), entry], ensure_ascii=False,
                                      sort_keys=True).encode("utf-8")).hexdigest()
 
 
@@ -69,8 +71,9 @@ class Manifest:
     beside the staged folder. It is removed while staging and written at the end, so a build that stops halfway
     leaves nothing a later build would trust."""
 
-    def __init__(self, path: Path, reuse: bool) -> None:
+    def __init__(self, path: Path, reuse: bool, digests: dict[str, str] | None = None) -> None:
         self.path = path
+        self.digests = digests or {}  # skill name -> page_cache.entry_digest of its registry entry
         self.old: dict = {}
         if reuse:
             try:
@@ -85,7 +88,7 @@ class Manifest:
     def reusable(self, skill: dict, folder: Path, staged: Path) -> bool:
         """Whether `staged` (this skill's staged folder) still holds what staging `folder` would write now."""
         entry = self.old.get(skill["name"])
-        if not isinstance(entry, dict) or entry.get("key") != skill_key(skill):
+        if not isinstance(entry, dict) or entry.get("key") != skill_key(skill, self.digests.get(skill["name"])):
             return False
         sources, copies = entry.get("sources"), entry.get("staged")
         paths = [f["path"] for f in skill["files"]]
@@ -110,7 +113,8 @@ class Manifest:
             copies[rel] = identity(os.path.join(staged_dir, rel), with_ctime=False)
             if sources[rel] is None or copies[rel] is None:
                 return
-        self.new[skill["name"]] = {"key": skill_key(skill), "sources": sources, "staged": copies}
+        self.new[skill["name"]] = {"key": skill_key(skill, self.digests.get(skill["name"])), "sources": sources,
+                                  "staged": copies}
 
     def staged_identities(self) -> dict[str, dict[str, list[int]]]:
         """{skill: {file: identity}} of the staged copies this build checked or wrote (skills it trusts)."""
