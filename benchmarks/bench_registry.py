@@ -1,6 +1,7 @@
 """Registry benchmark (issue 14, targets 1 and 2): validate and build, each beside its yardstick in the same run.
 
-    python benchmarks/bench_registry.py [--quick] [--validate-only] [--repeat 5] [--build-size 20000] [--build-repeat 5]
+    python benchmarks/bench_registry.py [--quick] [--validate-only | --build-only] [--repeat 5] [--build-size 20000]
+                                        [--build-repeat 5]
 
 - validate, cache off (`CI=1`): `skillyard validate --lenient` vs skills-ref 0.1.1's `validate()` (one process over
   the same folders) on the real corpus in ../shared/corpus (skipped, saying so, when absent) and on 1,000 and 20,000
@@ -183,6 +184,27 @@ def bench_corpus(repeat: int, scratch: Path) -> dict:
     return {"corpus": str(CORPUS), "files": files, **validate_pair(folders, folders, repeat, scratch, "corpus")}
 
 
+def build_only(args) -> int:
+    """The build figures alone (no skills-ref needed): a registry of --build-size skills, from scratch and after one
+    change."""
+    count = 1000 if args.quick else args.build_size
+    results = {"date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+               "machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0],
+                           "load_average_at_start": [round(x, 2) for x in os.getloadavg()]}}
+    with tempfile.TemporaryDirectory(prefix="skillyard-bench-") as tmp:
+        root = Path(tmp) / f"registry-{count}"
+        root.mkdir()
+        print(f"registry bench: build at {count} synthetic skills …", flush=True)
+        make_registry(root, count)
+        results["build"] = {"skills": count, **bench_build(root, count, args.build_repeat, Path(tmp))}
+    print(json.dumps(results["build"], indent=2), flush=True)
+    out = RESULTS.with_name("registry-build.json")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(results, indent=2) + "\n")
+    print(f"wrote {out}")
+    return 0
+
+
 def bench_synthetic(count: int, repeat: int, build_repeat: int, scratch: Path, *, build: bool) -> dict:
     root = scratch / f"registry-{count}"
     root.mkdir()
@@ -242,9 +264,13 @@ def main() -> int:
     parser.add_argument("--build-size", type=int, default=20000)
     parser.add_argument("--build-repeat", type=int, default=5, help="runs per build figure")
     parser.add_argument("--validate-only", action="store_true", help="skip the builds (validate figures only)")
+    parser.add_argument("--build-only", action="store_true", help="the builds alone, at --build-size (1,000 with "
+                        "--quick); figures go to results/registry-build.json")
     parser.add_argument("--large-repeat", type=int, default=3, help="runs per validate figure at --build-size "
                         "(skills-ref takes about a minute a run there)")
     args = parser.parse_args()
+    if args.build_only:
+        return build_only(args)
     try:
         import skills_ref  # noqa: F401
     except ImportError:
