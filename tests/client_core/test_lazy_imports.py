@@ -111,3 +111,37 @@ def test_a_cached_skill_prompt_loads_no_dataclasses_typing_or_datetime(tmp_path)
         assert result.returncode == 0, result.stderr
         assert "demo" in result.stdout
     assert result.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_sources_and_cache_entries_behave_as_the_dataclasses_did(tmp_path):
+    from skillyard.client.cache import CacheEntry, SourceRegistry
+    from skillyard.client.config import Source
+
+    source = Source("acme", "https://example.invalid/registry.json")
+    assert source == Source("acme", "https://example.invalid/registry.json", None, 100, False)
+    assert hash(source) == hash(Source("acme", "https://example.invalid/registry.json"))
+    assert source != Source("acme", "https://example.invalid/registry.json", builtin=True)
+    assert repr(source) == ("Source(name='acme', url='https://example.invalid/registry.json', token_env=None, "
+                            "priority=100, builtin=False)")
+    assert source.to_dict() == {"name": "acme", "url": "https://example.invalid/registry.json", "priority": 100}
+    with pytest.raises(AttributeError):
+        source.priority = 1
+    entry = CacheEntry(source, tmp_path, {"sha256": "x"}, _registry={"skills": []})
+    assert entry.stale is False and entry.status == "cached" and entry.error is None and entry.sha256 == "x"
+    assert "_registry" not in repr(entry) and "status='cached'" in repr(entry)
+    assert entry == CacheEntry(source, tmp_path, {"sha256": "x"}, _registry={"skills": []})
+    assert entry != CacheEntry(source, tmp_path, {"sha256": "x"})
+    assert SourceRegistry(source, {}).checked_at is None and SourceRegistry(source, {}, True).stale is True
+
+
+def test_a_warm_search_loads_no_dataclasses_or_yaml(published, skill_cli, monkeypatch):
+    assert skill_cli("source", "add", published.url, "--name", "acme").code == 0
+    assert skill_cli("search", "invoice").code == 0
+    code = ("import sys\nfrom skillyard.client import config_cache\n"
+            "config_cache.RACY_SECONDS = 0  # the config file was written just now\n"
+            "from skillyard.cli.main import skill_main\nskill_main(['search', 'invoice'])\n"
+            "print(sorted(m for m in ('dataclasses', 'yaml', 'importlib.resources') if m in sys.modules))")
+    for _run in ("caches the parsed config", "warm"):
+        result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+        assert result.returncode == 0, result.stderr
+    assert "invoice-processor" in result.stdout and result.stdout.strip().splitlines()[-1] == "[]"

@@ -26,12 +26,12 @@ import shutil
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from skillyard.client.config import Config, Source
 from skillyard.errors import SkillyardError
 from skillyard.fsutil import write_atomic
+from skillyard.runtime.record import Record
 
 Warn = Callable[[str], None]
 
@@ -40,28 +40,29 @@ def stderr_warn(message: str) -> None:
     print(f"warning: {message}", file=sys.stderr)
 
 
-@dataclass
-class SourceRegistry:
+class SourceRegistry(Record):
     """A source with its registry; `stale` means the server could not confirm this copy is current."""
 
-    source: Source
-    registry: dict
-    stale: bool = False
-    checked_at: float | None = None
+    FIELDS = ("source", "registry", "stale", "checked_at")
+
+    def __init__(self, source: Source, registry: dict, stale: bool = False, checked_at: float | None = None):
+        self.source, self.registry, self.stale, self.checked_at = source, registry, stale, checked_at
 
 
-@dataclass
-class CacheEntry:
-    """A source's cache state after `sync()`; `registry()` parses (and verifies) on first use."""
+class CacheEntry(Record):
+    """A source's cache state after `sync()`; `registry()` parses (and verifies) on first use. `status`: cached |
+    updated | not-modified | failed | entry; `loaded_sha256`: of the registry.json that registry() parsed."""
 
-    source: Source
-    directory: Path
-    meta: dict
-    stale: bool = False
-    status: str = "cached"  # cached | updated | not-modified | failed
-    error: SkillyardError | None = None
-    _registry: dict | None = field(default=None, repr=False)
-    loaded_sha256: str | None = field(default=None, repr=False)  # of the registry.json that registry() parsed
+    FIELDS = ("source", "directory", "meta", "stale", "status", "error")  # as printed; _registry is left out
+
+    def __init__(self, source: Source, directory: Path, meta: dict, stale: bool = False, status: str = "cached",
+                 error: SkillyardError | None = None, _registry: dict | None = None,
+                 loaded_sha256: str | None = None):
+        self.source, self.directory, self.meta, self.stale, self.status = source, directory, meta, stale, status
+        self.error, self._registry, self.loaded_sha256 = error, _registry, loaded_sha256
+
+    def _values(self) -> tuple:
+        return (*super()._values(), self._registry, self.loaded_sha256)
 
 
     @property

@@ -23,10 +23,10 @@ import copy
 import fcntl
 import os
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 from skillyard.errors import SkillyardError
+from skillyard.runtime.record import FrozenRecord  # not a dataclass: that import is ~15 ms of every command
 
 DEFAULT_GITHUB_RAW_URL = "https://raw.githubusercontent.com"
 DEFAULT_GITHUB_CODELOAD_URL = "https://codeload.github.com"
@@ -64,15 +64,16 @@ FIRST_PRIORITY = 100
 PRIORITY_STEP = 10
 
 
-@dataclass(frozen=True)
-class Source:
-    """One registry the client reads: `url` is the registry.json URL; `token_env` names an env var (or None)."""
+class Source(FrozenRecord):
+    """One registry the client reads: `url` is the registry.json URL; `token_env` names an env var (or None);
+    `builtin`: the default source shipped with the client, not stored in config.yaml."""
 
-    name: str
-    url: str
-    token_env: str | None = None
-    priority: int = FIRST_PRIORITY
-    builtin: bool = False  # the default source shipped with the client, not stored in config.yaml
+    FIELDS = ("name", "url", "token_env", "priority", "builtin")
+
+    def __init__(self, name: str, url: str, token_env: str | None = None, priority: int = FIRST_PRIORITY,
+                 builtin: bool = False):
+        for key, value in zip(self.FIELDS, (name, url, token_env, priority, builtin), strict=True):
+            object.__setattr__(self, key, value)
 
     def to_dict(self) -> dict:
         data: dict = {"name": self.name, "url": self.url, "priority": self.priority}
