@@ -327,7 +327,7 @@ def _plan(root: Path, config: RegistryConfig, cache: SkillCache | None, *, top: 
     known = cache.known
     table = cache.stamps
     owners = set(table.skills) if table is not None else set()
-    if not (table is not None and cache.head and known and "" in owners and len(owners) == len(known) + 1 and known <= owners):
+    if not (table is not None and cache.head and known and owners == known | {""}):
         return _full_plan(root, config, top, skills_rel, racy)  # not every skill (and the layout) has stamps
     moved = watch.result() if watch is not None else dirsig.moved(top_str, table)
     changes = gitlog.changed_since(top, cache.head, skills_rel, status=status)
