@@ -15,6 +15,10 @@ search.json, registry.json, index.json and /.well-known/agent-skills/ for other 
 file is inert in a browser (text, images, fonts, archives) are served there; the others are listed as notes and
 link their files at the pinned commit instead; a file the site cannot publish never fails the build.
 
+--out is a symlink to one of two copies of the site kept in the work folder: a build updates the copy not in
+use (rewriting only the files that changed) and then switches the symlink, so the site being served is never
+half-written. An existing real folder that this command did not build is replaced whole instead.
+
 examples:
   skillyard build && skillyard site build
   skillyard site build --out public --registry registry.json --root .
