@@ -231,12 +231,7 @@ def _build_spliced(job: _Job, state: rendered.State, folders, fresh: set[str], d
     new = {c.path: c for c in check_folders(todo, job.policy, progress=progress)}
     if progress:
         progress.close()
-    token = os.urandom(16).hex()
-    if not cache.store(new, {}, head=job.head, dirty=dirty(), changed=set(new), gone=cache.known - set(names),
-                       token=token):
-        return None
-    if stamps is not None:
-        cache.store_stamps(stamps[0], replace_all=stamps[1])
+    updates = _history_updates(job, state, names)  # (git reads the changed folders' status meanwhile: `dirty`)
     seen = state.seen()
     for rel in set(seen).difference(names):
         del seen[rel]
@@ -250,14 +245,18 @@ def _build_spliced(job: _Job, state: rendered.State, folders, fresh: set[str], d
     materialized = {**fetched, **new}
     add_duplicate_findings([materialized[rel] for rel in judged if seen[rel][0] in clashes])
     invalid = [materialized[rel] for rel in judged if not materialized[rel].valid]
+    token = os.urandom(16).hex()
+    if not cache.store(new, {}, head=job.head, dirty=dirty(), changed=set(new), gone=cache.known - set(names),
+                       token=token):
+        return None
+    if stamps is not None:
+        cache.store_stamps(stamps[0], replace_all=stamps[1])
 
     def all_checked() -> list[CheckedSkill]:
         rest = cache.checked_many([rel for rel in names if rel not in materialized])
         if rest is None:  # rows damaged meanwhile: check those folders again
             rest = {c.path: c for c in check_folders([(f, r) for f, r in folders if r not in materialized], job.policy)}
         return [materialized.get(rel) or rest[rel] for rel in names]
-
-    updates = _history_updates(job, state, names)
 
     def git_of(rel: str) -> tuple[str, str]:
         return updates[rel] if rel in updates else state.git(rel) if rel in state else ("", "")
