@@ -195,3 +195,24 @@ def test_the_cycle_collector_is_back_on_after_a_build_even_a_failed_one(tmp_path
         assert not gc.isenabled()
         build_index(tmp_path / "x.sqlite", [("main", 1, {"description": "no name"})])
     assert gc.isenabled()
+
+
+def test_the_in_memory_index_size_changes_only_how_the_index_is_written(tmp_path, monkeypatch):
+    """FTS5's `hashsize` (how much new index it keeps in memory) must not change a single answer."""
+    from skillyard.client import search
+
+    rows = ROWS + [("main", 100, skill(f"bulk-{i:03d}", f"Bulk helper {i} for pdf and 发票 number{i}", ("bulk",)))
+                   for i in range(300)]
+    answers = []
+    for size in (search.FTS_HASH_BYTES, 1024):  # the default, and one that writes many segments
+        monkeypatch.setattr(search, "FTS_HASH_BYTES", size)
+        build_index(tmp_path / f"{size}.sqlite", rows)
+        db = sqlite3.connect(tmp_path / f"{size}.sqlite")
+        try:
+            answers.append([db.execute("SELECT * FROM skills ORDER BY id").fetchall(),
+                            db.execute("SELECT * FROM terms ORDER BY term").fetchall(),
+                            [[h.to_dict() for h in query_index(db, q, limit=50)]
+                             for q in ("pdf", "bulk", "bu", "发票", "number12", "numbr12", "helper pdf")]])
+        finally:
+            db.close()
+    assert answers[0] == answers[1]
