@@ -125,6 +125,8 @@ def build_registry(root: str | Path = ".", *, mode: str | None = None, skip_inva
             state = rendered.load(root, cache.key, cache.token)
             if state is None or not state.head:
                 prefetched = set(cache.known), history(root, sorted(cache.known), head=head, top=top, use_cache=caching)
+        if watch is not None:  # the check of the changed skills needs it: loaded while the folder stamps are compared
+            import skillyard.format.package  # noqa: F401
         folders, fresh, dirty, stamps = _plan(root, config, cache, top=top, skills_rel=skills_rel, status=status,
                                               watch=watch)
     finally:
