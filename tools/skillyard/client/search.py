@@ -105,12 +105,13 @@ def _tag_text(tags) -> str:
     One C-level join when the tags are plain strings, as they almost always are."""
     if not tags:
         return ""
-    try:
-        text = TAG_SEPARATOR.join(tags)
-        if text.count(TAG_SEPARATOR) == len(tags) - 1:
-            return text
-    except TypeError:
-        pass
+    if type(tags) is list:  # a JSON list (anything else, a one-pass iterator say, takes the general path)
+        try:
+            text = TAG_SEPARATOR.join(tags)
+            if text.count(TAG_SEPARATOR) == len(tags) - 1:
+                return text
+        except TypeError:  # not all strings
+            pass
     return TAG_SEPARATOR.join(str(t).replace(TAG_SEPARATOR, " ") for t in tags)
 
 
