@@ -6,7 +6,6 @@ import sys
 from pathlib import Path
 
 from conftest import make_skill
-
 from skillyard.cli.main import skill_main
 from skillyard.format import Policy, load_skill
 
