@@ -52,7 +52,9 @@ def bench(session: nox.Session) -> None:
     session.install("-e", ".[test]", "skills-ref==0.1.1")
     scripts = sorted(glob.glob("benchmarks/bench_*.py"))
     for script in scripts:
-        session.run("python", script, *session.posargs)
+        # Timed runs must not recompile our source each time: PYTHONDONTWRITEBYTECODE (set to any value, "0"
+        # included) stops .pyc writing, so it is removed here.
+        session.run("python", script, *session.posargs, env={"PYTHONDONTWRITEBYTECODE": None})
     session.log(f"figures written to benchmarks/results/ by {len(scripts)} benchmark(s)")
 
 
