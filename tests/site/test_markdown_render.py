@@ -2,21 +2,19 @@
 
 from __future__ import annotations
 
-import html.parser
 import os
 import re
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.site.test_sanitize import parsed  # the start tags of a fragment, with their attributes
 
-from skillyard.site import markdown_render
 from skillyard.site.cmark import gfm_to_html
 from skillyard.site.markdown_render import (
     MAX_BODY_CHARS,
     MAX_NESTING,
     BodyRenderer,
-    RenderTimeout,
     nesting_depth,
 )
 
@@ -111,12 +109,6 @@ def test_long_bodies_are_cut_with_a_note():
     out = render("word " * (MAX_BODY_CHARS // 5 + 100))
     assert out.endswith("<p><em>The rest of SKILL.md is not shown here; open the raw file.</em></p>")
     assert out.count("word") == MAX_BODY_CHARS // 5
-
-
-def test_the_old_interface_still_works():
-    """Callers pass `seconds` and catch RenderTimeout (needed by the Python-Markdown renderer): both stay."""
-    assert BodyRenderer().render("*a*", seconds=0.001) == "<p><em>a</em></p>\n"
-    assert issubclass(RenderTimeout, Exception) and markdown_render.RENDER_SECONDS > 0
 
 
 def test_nul_bytes_and_invalid_text_become_replacement_characters():
@@ -230,24 +222,13 @@ def test_nesting_depth_counts_cmark_tags():
     assert nesting_depth("") == 0
 
 
-class _Tags(html.parser.HTMLParser):
-    def __init__(self) -> None:
-        super().__init__()
-        self.found: list[tuple[str, dict]] = []
-
-    def handle_starttag(self, tag, attrs):
-        self.found.append((tag, dict(attrs)))
-
-
 SAFE_URL = re.compile(r"^(#|https?://|mailto:|" + re.escape(BASE) + r")", re.I)
 
 
 def assert_inert(fragment: str) -> None:
     tags = "".join(re.findall(r"<[^<>]*>", fragment)).lower()  # text may say anything: it is escaped
     assert "<script" not in tags and not re.search(r"\son\w+\s*=", tags) and "javascript:" not in tags
-    parser = _Tags()
-    parser.feed(fragment)
-    for tag, attrs in parser.found:
+    for tag, attrs in parsed(fragment):
         assert tag not in {"script", "style", "iframe", "svg", "math", "input", "form", "object", "embed"}, tag
         for name, value in attrs.items():
             assert not name.startswith("on") and name not in {"style", "class"} or (

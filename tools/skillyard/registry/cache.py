@@ -232,22 +232,30 @@ class SkillCache:
         by `store`); False when there is no such cache. sqlite3.Error goes to the caller."""
         if self.key is None or not self.path.is_file():
             return False
-        db = self._connect()
-        try:
-            db.execute("BEGIN IMMEDIATE")
+        with self._transaction() as db:
             stored_key = db.execute("SELECT value FROM meta WHERE key = 'key'").fetchone()
             if stored_key is None or stored_key[0] != self.key:
                 db.execute("ROLLBACK")
                 return False
             work(db)
-            db.execute("COMMIT")
+        return True
+
+    @contextlib.contextmanager
+    def _transaction(self):
+        """A connection inside BEGIN IMMEDIATE, committed when the block ends normally (unless it rolled back
+        itself), rolled back on any exception, then closed."""
+        db = self._connect()
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            yield db
+            if db.in_transaction:
+                db.execute("COMMIT")
         except BaseException:
             if db.in_transaction:
                 db.execute("ROLLBACK")
             raise
         finally:
             db.close()
-        return True
 
     def _discard(self) -> None:
         for suffix in ("", "-wal", "-shm"):
@@ -288,9 +296,7 @@ class SkillCache:
         return True
 
     def _write(self, results, signatures, *, head, dirty, changed, gone, token) -> None:
-        db = self._connect()
-        try:
-            db.execute("BEGIN IMMEDIATE")
+        with self._transaction() as db:
             db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)")
             stored_key = db.execute("SELECT value FROM meta WHERE key = 'key'").fetchone()
             if stored_key is None or stored_key[0] != self.key:  # another tool version or policy: start over
@@ -305,14 +311,6 @@ class SkillCache:
             db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)",
                            [("key", self.key), ("head", head or ""), ("dirty", json.dumps(sorted(dirty))),
                             ("token", token)])
-            db.execute("COMMIT")
-        except BaseException:
-            if db.in_transaction:
-                db.execute("ROLLBACK")
-            raise
-        finally:
-            db.close()
-
 
     def store_stamps(self, stamps: dict[str, dict[str, int]], *, replace_all: bool) -> None:
         """Record folder stamps by skill ('' for the layout), replacing each named skill's (an empty dict drops it);

@@ -227,8 +227,8 @@ def _init_worker(repository: dict) -> None:
 
 def _render_skill_page(job: tuple[dict, str, bool]) -> tuple[str, str | None]:
     """One skill page and a note when its body could not be rendered: body Markdown -> sanitised HTML -> page
-    template (runs in a worker process). A body the Markdown parser chokes on (say, lists nested thousands deep)
-    is shown as escaped text, so one skill never stops the build."""
+    template (runs in a worker process). A body the renderer refuses (say, nested deeper than MAX_NESTING) is
+    shown as escaped text, so one skill never stops the build."""
     skill, body, served = job
     registry = _worker_state["registry"]
     if served:
@@ -240,7 +240,6 @@ def _render_skill_page(job: tuple[dict, str, bool]) -> tuple[str, str | None]:
         body_html = _worker_state["renderer"].render(body, files=files, file_base=base)
     except Exception as exc:  # noqa: BLE001 (any parser failure on a stranger's text is that skill's alone)
         note = f"skill {skill['name']!r}: SKILL.md shown as plain text ({type(exc).__name__} while rendering it)"
-        _worker_state["renderer"] = BodyRenderer()  # a failed one may hold half-parsed state
         body_html = (f"<p><em>{html.escape(note)}.</em></p>\n"
                      f"<pre><code>{html.escape(body[:MAX_BODY_CHARS])}</code></pre>")
     try:

@@ -30,18 +30,11 @@ MAX_TAG_WORK = 1_000_000
 # Elements inside each other: about as deep as a body whose raw HTML is kept can get (10,000 `<` open and close
 # 5,000 elements), so the limit reads the same on both paths; the sanitiser parses that depth in a tenth of a second.
 MAX_NESTING = 5_000
-# cmark renders in time linear in the text, so no body is stopped by a clock any more; the constant and the
-# exception stay for callers written against the Python-Markdown renderer, which needed them.
-RENDER_SECONDS = 10.0
 # cmark-gfm's task list items start with a disabled checkbox; an <input> is not allowed in a page, so the box is
 # shown as a character instead.
 TASK_BOXES = (('<input type="checkbox" checked="" disabled="" /> ', "\u2611 "),
               ('<input type="checkbox" disabled="" /> ', "\u2610 "))
 _TAG = re.compile(r"<(/?)[a-z][^>]*?(/?)>")
-
-
-class RenderTimeout(Exception):
-    """Kept for callers: rendering no longer has a time limit (cmark is linear), so this is never raised."""
 
 
 def task_boxes(html: str) -> str:
@@ -85,10 +78,9 @@ class BodyRenderer:
     def __init__(self) -> None:
         cmark.load()
 
-    def render(self, body: str, *, files: Collection[str] = (), file_base: str = "",
-               seconds: float | None = None) -> str:
+    def render(self, body: str, *, files: Collection[str] = (), file_base: str = "") -> str:
         """Sanitised HTML for `body` (cut at MAX_BODY_CHARS, with a note); raises RecursionError on absurd nesting.
-        `seconds` is accepted and ignored."""
+        No clock: cmark renders in time linear in the text."""
         truncated = len(body) > MAX_BODY_CHARS
         if truncated:
             body = body[:MAX_BODY_CHARS]
