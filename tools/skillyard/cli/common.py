@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 
@@ -10,8 +9,11 @@ from skillyard.errors import SkillyardError
 
 
 def dump_json(data: object) -> str:
-    """Stable JSON: sorted keys, UTF-8 kept, two-space indent, trailing newline."""
-    return json.dumps(data, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
+    """Stable JSON: sorted keys, UTF-8 kept, two-space indent, trailing newline (the bytes of json.dumps with those
+    options, built by format/jsonout.py without json's pure-Python indenting encoder)."""
+    from skillyard.format.jsonout import dumps_sorted
+
+    return dumps_sorted(data) + "\n"
 
 
 def print_json(data: object) -> None:
