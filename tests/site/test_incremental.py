@@ -171,3 +171,24 @@ def test_tag_pages_follow_a_changed_description_and_a_damaged_tag_cache(built, t
                          encoding="utf-8")
     rebuild((root, registry, out, work))
     assert_same_as_scratch(tmp_path, registry, root, out)
+
+
+def test_compiled_templates_are_kept_and_a_damaged_one_is_compiled_again(built, tmp_path):
+    root, registry, out, work = built
+    cached = sorted((work / "cache" / "templates").rglob("*.cache"))
+    assert cached  # the theme's templates, compiled by the first build
+    for path in cached:
+        path.write_bytes(b"garbage")  # jinja2 refuses an entry without its header and compiles the template again
+    rebuild(built)
+    assert_same_as_scratch(tmp_path, registry, root, out)
+    assert all(path.read_bytes() != b"garbage" for path in cached)
+
+
+def test_environments_set_up_differently_never_share_compiled_templates(tmp_path):
+    import jinja2
+
+    from skillyard.site.page_cache import template_cache
+
+    plain, trimmed = jinja2.Environment(), jinja2.Environment(trim_blocks=True)
+    assert template_cache(plain, tmp_path).directory != template_cache(trimmed, tmp_path).directory
+    assert template_cache(plain, tmp_path).directory == template_cache(jinja2.Environment(), tmp_path).directory

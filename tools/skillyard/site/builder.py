@@ -385,11 +385,13 @@ def _env(name: str, value: str):
 
 
 def run_mkdocs(config: Path, docs: Path, site_dir: Path, epoch: int, site_url: str | None,
-               settings: dict | None = None) -> list[str]:
+               settings: dict | None = None, template_cache: Path | None = None) -> list[str]:
     """`mkdocs build` (never --dirty) with our docs and output folders (and `settings` over the config's);
-    returns mkdocs' warnings."""
+    returns mkdocs' warnings. `template_cache`: a folder keeping the theme's compiled templates between builds."""
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
+
+    from skillyard.site import mkdocs_hooks
 
     overrides = {**(settings or {}), "docs_dir": str(docs), "site_dir": str(site_dir)}
     if site_url is not None:
@@ -397,6 +399,7 @@ def run_mkdocs(config: Path, docs: Path, site_dir: Path, epoch: int, site_url: s
     collect = _Collect()
     logger = logging.getLogger("mkdocs")
     logger.addHandler(collect)
+    mkdocs_hooks.TEMPLATE_CACHE["folder"] = template_cache
     try:
         with _env("SOURCE_DATE_EPOCH", str(epoch)):
             cfg = load_config(config_file=str(config), **overrides)
@@ -408,6 +411,7 @@ def run_mkdocs(config: Path, docs: Path, site_dir: Path, epoch: int, site_url: s
         raise SkillyardError(f"mkdocs build failed: {exc}", f"Check {config} and the pages under {docs}.") from exc
     finally:
         logger.removeHandler(collect)
+        mkdocs_hooks.TEMPLATE_CACHE["folder"] = None
     return collect.messages
 
 
@@ -483,7 +487,8 @@ def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | Non
     site = work_dir / "site"  # mkdocs' output: the hand-written, home and tag pages, the theme, the shell
     output.remove(site)
     warnings = run_mkdocs(config, work_dir / "docs", site, source_epoch(registry), site_url,
-                          registry_settings(registry) if config == default_config().resolve() else None)
+                          registry_settings(registry) if config == default_config().resolve() else None,
+                          work_dir / "cache" / "templates" if use_cache else None)
     timings["mkdocs"] = time.perf_counter() - mark
     mark = time.perf_counter()
     plan = output.Plan()

@@ -10,6 +10,17 @@ other scripts only from the site, so nothing in a page's content can run even if
 
 from skillyard.site.csp import add_policy
 
+TEMPLATE_CACHE: dict = {"folder": None}  # set by builder.run_mkdocs for one build: where compiled templates stay
+
+
+def on_env(env, config, files):
+    folder = TEMPLATE_CACHE["folder"]
+    if folder is not None and env.bytecode_cache is None:
+        from skillyard.site.page_cache import template_cache
+
+        env.bytecode_cache = template_cache(env, folder)
+    return env
+
 
 def on_page_markdown(markdown, page, config, files):
     if page.meta.get("skillyard_html") is True:

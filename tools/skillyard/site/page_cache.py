@@ -77,6 +77,25 @@ class PageCache:
                 path.unlink(missing_ok=True)
 
 
+def template_cache(env, folder: Path):
+    """A jinja2 bytecode cache for `env`, so mkdocs does not compile Material's templates again on every build
+    (about half a second of a one-skill rebuild). jinja2 checks each entry against its template's source; the
+    subfolder is named by what else compiling depends on (jinja2 version, extensions, syntax options), so two
+    differently set up environments never share compiled code. Same templates, same output: only compiling is
+    skipped."""
+    import jinja2
+
+    options = [jinja2.__version__, sorted(env.extensions), env.block_start_string, env.block_end_string,
+               env.variable_start_string, env.variable_end_string, env.comment_start_string,
+               env.comment_end_string, env.line_statement_prefix, env.line_comment_prefix, env.trim_blocks,
+               env.lstrip_blocks, env.newline_sequence, env.keep_trailing_newline, repr(env.autoescape),
+               env.optimized, env.is_async, repr(env.finalize), FORMAT]
+    name = hashlib.sha256(json.dumps(options, default=repr).encode()).hexdigest()[:24]
+    target = folder / name
+    target.mkdir(parents=True, exist_ok=True, mode=0o700)
+    return jinja2.FileSystemBytecodeCache(str(target))
+
+
 @cache
 def schema_fingerprint() -> str:
     from skillyard.format.schemas import schema_dir
