@@ -11,7 +11,7 @@ import sqlite3
 import pytest
 
 from skillyard.client import search_rows
-from skillyard.client.search import build_index
+from skillyard.client.search import _build, build_index
 
 REGISTRY = {"skills": [
     {"name": "b-tool", "description": "Second 处理发票.", "version": "1.0.0", "tags": ["x", "y\x1fz"], "path": "s/b",
@@ -21,17 +21,19 @@ REGISTRY = {"skills": [
 
 
 def test_rows_keep_what_the_index_reads_and_nothing_else():
-    assert search_rows.rows_of(REGISTRY) == [
-        {"name": "b-tool", "description": "Second 处理发票.", "version": "1.0.0", "tags": ["x", "y\x1fz"]},
-        {"name": "a-tool", "description": "First", "version": "2.0.0"}]
+    """Each skill as the index stores its text: (name, description, version, tags joined as _tag_text joins them)."""
+    assert search_rows.rows_of(REGISTRY) == [("b-tool", "Second 处理发票.", "1.0.0", "x\x1fy z"),
+                                             ("a-tool", "First", "2.0.0", "")]
     assert search_rows.rows_of({}) == []
+    assert search_rows.row({"name": "n", "description": 7, "version": 1.5, "tags": ["a", 2]}) == ("n", "7", "1.5",
+                                                                                                  "a\x1f2")
 
 
 def test_an_index_from_the_extract_is_the_index_from_the_registry(tmp_path):
     assert search_rows.write(tmp_path, "abc", REGISTRY)
     rows = search_rows.read(tmp_path, "abc", 1 << 20)
     build_index(tmp_path / "from-registry.sqlite", [("main", 100, s) for s in REGISTRY["skills"]])
-    build_index(tmp_path / "from-extract.sqlite", [("main", 100, s) for s in rows])
+    _build(tmp_path / "from-extract.sqlite", [("main", 100, s) for s in rows])
     assert (tmp_path / "from-registry.sqlite").read_bytes() == (tmp_path / "from-extract.sqlite").read_bytes()
 
 
@@ -45,11 +47,12 @@ def test_only_the_registry_it_was_made_from_and_only_intact(tmp_path):
     assert search_rows.read(tmp_path, "abc", len(good) - 1) is None  # over the size bound
     head, _, body = good.partition(b"\n")
     for damaged in (good[:-3], head + b"\n" + body.replace(b"First", b"Fir5t"), b"{" + good, good.replace(b"\n", b" ", 1),
-                    b"", head.replace(b'"format": 1', b'"format": 2') + b"\n" + body):
+                    b"", head.replace(b'"format": 2', b'"format": 1') + b"\n" + body):
         path.write_bytes(damaged)
         assert search_rows.read(tmp_path, "abc", 1 << 20) is None, damaged[:80]
     header = json.loads(head)
-    for body in (b"{}", b"[1, 2]", b"[" * 100_000):
+    for body in (b"{}", b"[1, 2]", b"[" * 100_000, b'[{"name": "a"}]', b'[["a", "b", "c"]]', b'[["a", "b", "c", 1]]',
+                 b'[[1, "b", "c", "d"]]', b'[["a", "b", "c", "d", "e"]]'):
         path.write_bytes(json.dumps({**header, "body_sha256": hashlib.sha256(body).hexdigest()}).encode() + b"\n" + body)
         assert search_rows.read(tmp_path, "abc", 1 << 20) is None
     assert search_rows.read(tmp_path / "missing", "abc", 1 << 20) is None
@@ -57,6 +60,8 @@ def test_only_the_registry_it_was_made_from_and_only_intact(tmp_path):
 
 def test_what_json_cannot_hold_or_an_unwritable_folder_means_no_extract(tmp_path):
     assert not search_rows.write(tmp_path, "abc", {"skills": [{"name": "\ud800"}]})
+    assert not search_rows.write(tmp_path, "abc", {"skills": [{"description": "no name"}]})
+    assert not search_rows.write(tmp_path, "abc", {"skills": [{"name": 7}]})  # the build refuses it, from the registry
     (tmp_path / "file").write_text("")
     assert not search_rows.write(tmp_path / "file" / "below", "abc", REGISTRY)
     assert not (tmp_path / search_rows.FILE_NAME).exists()

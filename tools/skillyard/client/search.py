@@ -36,6 +36,8 @@ from pathlib import Path
 
 from skillyard.client.cache import CacheEntry, stderr_warn, sync
 from skillyard.client.config import Config
+from skillyard.client.search_rows import TAG_SEPARATOR, row
+from skillyard.client.search_rows import tag_text as _tag_text  # noqa: F401 (importable from here as before)
 from skillyard.errors import SkillyardError
 from skillyard.runtime.record import Record  # not a dataclass: that import is ~15 ms of a warm search
 
@@ -44,7 +46,6 @@ NAME_WEIGHT, TAGS_WEIGHT, DESCRIPTION_WEIGHT = 4.0, 2.0, 1.0  # a hit's score: w
 _CJK = "\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
 _WORD = re.compile(r"[^\W_]+")
 MAX_QUERY_WORDS = 32
-TAG_SEPARATOR = "\x1f"  # between a skill's tags in the stored list
 # FTS5 keeps this much new index in memory before writing a segment (default 1 MiB): a registry's index is then
 # written once, not as dozens of segments merged again and again (~0.3 s of a 50,000-skill build).
 FTS_HASH_BYTES = 64 * 1024 * 1024
@@ -100,21 +101,6 @@ def _fts_text(text: str) -> str:
     return text if text.isascii() else _indexed(text)
 
 
-def _tag_text(tags) -> str:
-    """A skill's tags as stored: joined by TAG_SEPARATOR, which a tag itself never contains (it becomes a space).
-    One C-level join when the tags are plain strings, as they almost always are."""
-    if not tags:
-        return ""
-    if type(tags) is list:  # a JSON list (anything else, a one-pass iterator say, takes the general path)
-        try:
-            text = TAG_SEPARATOR.join(tags)
-            if text.count(TAG_SEPARATOR) == len(tags) - 1:
-                return text
-        except TypeError:  # not all strings
-            pass
-    return TAG_SEPARATOR.join(str(t).replace(TAG_SEPARATOR, " ") for t in tags)
-
-
 class Hit(Record):
     """One search result; `shadowed`: a higher-priority source has a skill with the same name."""
 
@@ -138,34 +124,39 @@ CREATE VIRTUAL TABLE vocabulary USING fts5vocab(words, row);
 CREATE TABLE skills(id INTEGER PRIMARY KEY, name TEXT NOT NULL, name_id TEXT NOT NULL, version TEXT NOT NULL,
                     source TEXT NOT NULL, description TEXT NOT NULL, tags TEXT NOT NULL, priority INTEGER NOT NULL,
                     shadowed INTEGER NOT NULL);
-CREATE INDEX skills_name_id ON skills(name_id);
 CREATE TABLE terms(first TEXT NOT NULL, length INTEGER NOT NULL, term TEXT NOT NULL,
                    PRIMARY KEY (first, length, term)) WITHOUT ROWID;
+CREATE TEMP TABLE fts_text(id INTEGER PRIMARY KEY, name TEXT NOT NULL, tags TEXT NOT NULL, description TEXT NOT NULL);
+"""
+SKILLS_INDEX = "CREATE INDEX skills_name_id ON skills(name_id)"  # made after the rows: faster than kept up to date
+# FTS5 reads each skill's text from the skills table, in one statement (no Python per row), except where a row's
+# FTS5 text is not its shown text (non-ASCII text, as our own words: see _fts_text), kept in fts_text.
+FILL_WORDS = """
+INSERT INTO words(rowid, name, tags, description)
+SELECT s.id, coalesce(x.name, s.name), coalesce(x.tags, s.tags), coalesce(x.description, s.description)
+FROM skills AS s LEFT JOIN temp.fts_text AS x ON x.id = s.id ORDER BY s.id
 """
 
 
 def build_index(path: Path, rows) -> None:
     """Write a fresh index of `rows` (source name, priority, skill dict) into the SQLite file `path`."""
-    rows = sorted(rows, key=lambda row: (-row[1], str(row[2].get("name", "")), row[0]))  # (priority, name) order
+    _build(path, [(source_name, priority, row(skill)) for source_name, priority, skill in rows])
+
+
+def _build(path: Path, rows) -> None:
+    """build_index of rows whose skills are search_rows.row()s (name, description, version, tags)."""
+    rows = sorted(rows, key=lambda r: (-r[1], str(r[2][0]), r[0]))  # (priority, name) order
+    skills, fts_text = _table_rows(rows)
     db = sqlite3.connect(path)
     try:
-        db.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;" + SCHEMA)
+        db.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA temp_store=MEMORY;" + SCHEMA)
         with contextlib.suppress(sqlite3.OperationalError):  # an SQLite without the option builds the same index
             db.execute("INSERT INTO words(words, rank) VALUES ('hashsize', ?)", (FTS_HASH_BYTES,))
-        skills, words = [], []
-        best: dict[str, int] = {}  # the first (highest) priority each name is seen with
-        for number, (source_name, priority, skill) in enumerate(rows, 1):
-            name = skill["name"]
-            tags = _tag_text(skill.get("tags"))
-            description = str(skill.get("description", ""))
-            skills.append((number, name, name.lower(), str(skill.get("version", "")), source_name, description, tags,
-                           priority, int(priority < best.setdefault(name, priority))))
-            words.append((number, name if name.isascii() else _indexed(name),  # _fts_text, inlined: 150,000 calls
-                          tags if tags.isascii() else _indexed(tags),
-                          description if description.isascii() else _indexed(description)))
         with db:
             db.executemany("INSERT INTO skills VALUES (?,?,?,?,?,?,?,?,?)", skills)
-            db.executemany("INSERT INTO words(rowid, name, tags, description) VALUES (?,?,?,?)", words)
+            db.execute(SKILLS_INDEX)
+            db.executemany("INSERT INTO temp.fts_text VALUES (?,?,?,?)", fts_text)
+            db.execute(FILL_WORDS)
             db.execute("INSERT INTO words(words) VALUES ('optimize')")
             # The vocabulary by first letter and length, for near spellings (see _near_terms).
             db.execute("INSERT INTO terms SELECT substr(term, 1, 1), length(term), term FROM vocabulary")
@@ -173,19 +164,32 @@ def build_index(path: Path, rows) -> None:
         db.close()
 
 
+def _table_rows(rows) -> tuple[list[tuple], list[tuple]]:
+    """The rows of the skills table, numbered in `rows`' order, and the FTS5 text of those whose text is not all
+    ASCII (see _fts_text)."""
+    skills, fts_text = [], []
+    best: dict[str, int] = {}  # the first (highest) priority each name is seen with
+    for number, (source_name, priority, (name, description, version, tags)) in enumerate(rows, 1):
+        skills.append((number, name, name.lower(), version, source_name, description, tags, priority,
+                       int(priority < best.setdefault(name, priority))))
+        if not (name.isascii() and tags.isascii() and description.isascii()):
+            fts_text.append((number, _fts_text(name), _fts_text(tags), _fts_text(description)))
+    return skills, fts_text
+
+
 def _rows(entries: list[CacheEntry], warn, max_bytes: int):
-    """(source name, priority, skill) of every cached registry: from its search-rows extract when the registry is
-    not parsed yet (client/search_rows.py), else from the registry, whose extract is then written for next time."""
+    """(source name, priority, search_rows.row()) of every skill of the cached registries: from each one's
+    search-rows extract when the registry is not parsed yet (client/search_rows.py), else from the registry, whose
+    extract is then written for next time."""
     from skillyard.client import search_rows
 
     for entry in entries:
         parsed = entry._registry is not None  # by this command's refresh, which wrote the extract too
         skills = None if parsed else search_rows.read(entry.directory, entry.sha256, max_bytes)
         if skills is None:
-            registry = entry.registry(warn)
-            skills = registry.get("skills", [])
+            skills = search_rows.rows_of(entry.registry(warn))
             if not parsed and entry.loaded_sha256:
-                search_rows.write(entry.directory, entry.loaded_sha256, registry)
+                search_rows.write_rows(entry.directory, entry.loaded_sha256, skills)
         for skill in skills:
             yield entry.source.name, entry.source.priority, skill
 
@@ -203,7 +207,7 @@ def open_index(config: Config, entries: list[CacheEntry], warn=stderr_warn) -> s
         try:
             tmp.unlink()
             with _collector_paused():
-                build_index(tmp, _rows(entries, warn, config.registry_max_bytes))
+                _build(tmp, _rows(entries, warn, config.registry_max_bytes))
             os.replace(tmp, target)  # another process building the same key writes identical content
         except BaseException:
             tmp.unlink(missing_ok=True)
