@@ -333,7 +333,7 @@ def test_the_rendered_state_answers_in_bulk_what_it_answers_one_by_one():
     header = [["s/a", "a", True, "c1", "d1", True], ["s/b", "b", False, "c2", "d2", False],
               ["s/c", "c", True, "c3", "d3", True]]
     lines = [f"{rel}-{column}" for column in range(4) for rel in ("a", "b", "c")]
-    state = rendered.State(header, lines, "token", "")
+    state = rendered.State.from_lines(header, lines, "token", "")
     state.over = {"s/d": rendered.Rendered("d", True, ("c4", "d4"), ("d-0", "d-1", "d-2", "d-3")),
                   "s/b": rendered.Rendered("b", True, ("c5", "d5"), None)}
     state.gone = {"s/c"}
@@ -346,7 +346,7 @@ def test_the_rendered_state_answers_in_bulk_what_it_answers_one_by_one():
     expected = [[(fresh.get(rel) or state[rel].lines)[column] for rel in order] for column in range(4)]
     assert state.columns(order, fresh) == expected
     assert state.columns(["s/a"], {}) == [["a-0"], ["a-1"], ["a-2"], ["a-3"]] and state.columns([], {}) == [[]] * 4
-    empty = rendered.State([], [], "token", "")
+    empty = rendered.State.from_lines([], [], "token", "")
     assert empty.columns(["s/e"], fresh) == [["E0"], ["E1"], ["E2"], ["E3"]] and empty.seen() == {}
 
 
@@ -372,3 +372,135 @@ def test_a_failed_status_of_the_changed_folders_counts_them_dirty(warm, monkeypa
 
     assert "skills/alpha" in SkillCache(warm.root, load_registry_config(warm.root).policy(None), lazy=True).dirty
     assert _same_as_fresh(warm) == cached.outputs
+
+
+def _state_for_pieces():
+    from skillyard.registry import rendered
+
+    header = [[f"s/{x}", x, x != "c", f"c-{x}", f"d-{x}", x != "c"] for x in "abcdef"]
+    lines = [f"{x}-{column}-é" if x != "c" else "" for column in range(4) for x in "abcdef"]
+    state = rendered.State.from_lines(header, lines, "token", "")
+    state.over = {"s/g": rendered.Rendered("g", True, ("c4", "d4"), ("g-0", "g-1", "g-2", "g-3")),
+                  "s/e": rendered.Rendered("e", True, ("c5", "d5"), ("E-0", "E-1", "E-2", "E-3"))}
+    state.gone = {"s/f"}
+    return state
+
+
+@pytest.mark.parametrize("order", [["s/a", "s/b", "s/d", "s/e"], ["s/g", "s/a", "s/b"], ["s/d", "s/b", "s/a"],
+                                   ["s/a", "s/x", "s/b", "s/d"], ["s/b"], ["s/e", "s/g"]])
+def test_the_state_pieces_are_its_columns_as_bytes(order):
+    """Runs of recorded lines are copied as slices; joined, the pieces are the text columns with their separators."""
+    from skillyard.registry import rendered
+
+    state = _state_for_pieces()
+    fresh = {"s/x": ("X0", "X1", "X2", "X3"), "s/b": ("B0", "B1", "B2", "B3")} if "s/x" in order else {}
+    pieces = state.pieces(order, fresh)
+    for column, text in enumerate(state.columns(order, fresh)):
+        joined = rendered.SEPARATORS[column].decode().join(text).encode()
+        assert b"".join(pieces[column]) == joined
+    if order == ["s/a", "s/b", "s/d", "s/e"]:  # a, b: one run; d; e from the delta
+        assert len(pieces[0]) == 5
+
+
+@pytest.mark.parametrize("order", [["s/a", "s/c"], ["s/f"], ["s/z"]])
+def test_the_state_pieces_refuse_skills_without_lines(order):
+    with pytest.raises((KeyError, ValueError)):
+        _state_for_pieces().pieces(order, {})
+
+
+def test_the_state_pieces_refuse_a_cut_without_its_separator():
+    state = _state_for_pieces()
+    block = bytearray(state._blocks[0])
+    block[block.index(b",\n    b-0")] = ord(";")
+    state._blocks[0] = bytes(block)
+    with pytest.raises(ValueError):
+        state.pieces(["s/b", "s/d"], {})  # the cut before b
+    with pytest.raises(ValueError):
+        state.pieces(["s/a", "s/d"], {})  # the cut after a
+    assert b"".join(state.pieces(["s/d"], {})[0]) == "d-0-é".encode()
+
+
+@pytest.mark.parametrize("agents", [None, "", "# Mine\n\nText.\n", "# Mine\n\n<!-- skillyard:skills:begin -->\nold\n"
+                                    "<!-- skillyard:skills:end -->\nAfter.\n"])
+def test_spliced_outputs_are_the_text_outputs(agents):
+    from skillyard.registry import build, compile, splice
+
+    state = _state_for_pieces()
+    order = ["s/a", "s/b", "s/d", "s/e", "s/g"]
+    header = compile.registry_header(name="n", description="d", homepage=None,
+                                     repository={"url": "https://example.org/r"})
+    text = build.outputs_from_columns(header, order, state.columns(order, {}), agents_md=agents)
+    spliced = splice.spliced_outputs(header, state.pieces(order, {}), agents_md=agents,
+                                     agents_header=build.AGENTS_MD_HEADER)
+    assert dict(spliced) == text and spliced == text
+    assert {rel: b"".join(spliced.pieces(rel)) for rel in spliced} == {rel: t.encode() for rel, t in text.items()}
+
+
+def test_spliced_outputs_refuse_what_the_text_outputs_refuse():
+    from skillyard.errors import SkillyardError
+    from skillyard.registry import build, compile, splice
+
+    state = _state_for_pieces()
+    header = compile.registry_header(name="n", description="d", homepage=None, repository={"url": "u"})
+    bad = "<!-- skillyard:skills:begin -->\n<!-- skillyard:skills:begin -->\n"
+    with pytest.raises(SkillyardError) as text_error:
+        build.outputs_from_columns(header, ["s/a"], state.columns(["s/a"], {}), agents_md=bad)
+    with pytest.raises(SkillyardError) as spliced_error:
+        splice.spliced_outputs(header, state.pieces(["s/a"], {}), agents_md=bad, agents_header="")
+    assert str(spliced_error.value) == str(text_error.value)
+    with pytest.raises(ValueError):  # an empty marketplace line: the caller's text path raises the error
+        state.pieces(["s/a"], {"s/a": ("a", "b", "", "d")})
+
+
+def test_pieces_are_written_whole_through_short_writes_or_not_at_all(tmp_path, monkeypatch):
+    from skillyard.registry import splice
+
+    target = tmp_path / "out.json"
+    target.write_bytes(b"old")
+    real = os.writev
+    monkeypatch.setattr(os, "writev", lambda fd, views: real(fd, [bytes(views[0])[:3]]))  # 3 bytes a call
+    pieces = [b"ab", memoryview(b"xcdefgh")[1:], b"", b"ij" * 700]
+    splice.write_pieces_atomic(target, pieces * 600)
+    assert target.read_bytes() == b"".join(pieces) * 600
+    monkeypatch.setattr(os, "writev", lambda fd, views: (_ for _ in ()).throw(OSError("disk full")))
+    with pytest.raises(OSError):
+        splice.write_pieces_atomic(target, [b"new"])
+    assert target.read_bytes() == b"".join(pieces) * 600 and os.listdir(tmp_path) == ["out.json"]
+
+
+def _damage_lengths(data: bytes, change) -> bytes:
+    """The rendered file with its registry.json line lengths passed through `change` (a list of ints)."""
+    from array import array
+
+    end = data.index(b"\n") + 1
+    count = len(__import__("json").loads(data[:end])["skills"])
+    numbers = array("q", data[end:end + 8 * count])
+    numbers = array("q", change(list(numbers)))
+    return data[:end] + numbers.tobytes() + data[end + 8 * count:]
+
+
+@pytest.mark.parametrize("damage", ["shifted lengths", "negative length", "longer", "extra byte", "no separator",
+                                    "lengths cut"])
+def test_a_damaged_byte_layout_means_the_same_bytes(warm, damage):
+    from skillyard.registry.rendered import STATE_FILE
+
+    _same_as_fresh(warm)
+    path = warm.root / STATE_FILE
+    data = path.read_bytes()
+    if damage == "shifted lengths":  # the same sum: the cut around beta lands inside a line
+        data = _damage_lengths(data, lambda n: [n[0] + 2, n[1] - 2, *n[2:]])
+    elif damage == "negative length":
+        data = _damage_lengths(data, lambda n: [n[0] + n[1] + 1, -1, *n[2:]])
+    elif damage == "longer":
+        data = _damage_lengths(data, lambda n: [n[0] + 1, *n[1:]])
+    elif damage == "extra byte":
+        data += b"x"
+    elif damage == "no separator":
+        at = data.rindex(b",\n    ")
+        data = data[:at] + b";" + data[at + 1:]
+    else:
+        data = data[:data.index(b"\n") + 12]
+    path.write_bytes(data)
+    warm.write("skills/beta/SKILL.md", (warm.root / "skills/beta/SKILL.md").read_text() + "\nMore.\n")
+    _same_as_fresh(warm)
+    _same_as_fresh(warm)

@@ -7,7 +7,7 @@ import contextlib
 import functools
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from skillyard.errors import SkillyardError
@@ -29,10 +29,10 @@ class BuildResult:
     """What a build found and made. `checked` may be given as a function: an incremental build reads the 20,000
     cached results behind it only when someone asks."""
 
-    def __init__(self, checked, outputs: dict[str, str] | None = None, skill_count: int = 0, *,
+    def __init__(self, checked, outputs: Mapping[str, str] | None = None, skill_count: int = 0, *,
                  invalid: list[CheckedSkill] | None = None):
         self._checked = checked
-        self.outputs: dict[str, str] = outputs or {}  # repo-relative file → text
+        self.outputs: Mapping[str, str] = outputs or {}  # repo-relative file → text
         self.skill_count = skill_count
         self._invalid = invalid
 
@@ -137,7 +137,11 @@ def build_registry(root: str | Path = ".", *, mode: str | None = None, skip_inva
     job = _Job(root, config, policy, cache, head, top, skip_invalid, progress_factory, prefetched)
     if cache is not None and fresh is not None:
         state = state or rendered.load(root, cache.key, cache.token)
-        if state is not None and (result := _build_spliced(job, state, folders, fresh, dirty, stamps)) is not None:
+        try:
+            result = _build_spliced(job, state, folders, fresh, dirty, stamps) if state is not None else None
+        except rendered.Damaged:  # the last build's lines do not hold together: render every skill again
+            result = None
+        if result is not None:
             return result
     if cache is not None:
         cache.load_rows()
@@ -187,12 +191,32 @@ class _Job:
                                          [[lines[column] for _, _, lines in ordered] for column in range(4)])
 
     def outputs_from_columns(self, paths: list[str], columns: list[list[str]]) -> dict[str, str]:
+        header, current = self._header_and_agents()
+        return outputs_from_columns(header, paths, columns, agents_md=current)
+
+    def outputs_spliced(self, order: list[str], state: rendered.State, lines: dict) -> Mapping[str, str] | None:
+        """`outputs_from_columns` for these skills, copying the state's bytes; None when the state cannot serve (the
+        caller then joins its lines as text, which gives the same bytes or the same error)."""
+        from skillyard.registry.splice import spliced_outputs
+
+        if not order:
+            return None
+        try:
+            bodies = state.pieces(order, lines)
+        except rendered.Damaged:
+            raise
+        except (KeyError, ValueError):
+            return None
+        header, current = self._header_and_agents()
+        return spliced_outputs(header, bodies, agents_md=current, agents_header=AGENTS_MD_HEADER)
+
+    def _header_and_agents(self) -> tuple[dict, str | None]:
+        """The registry document's header fields, and the current AGENTS.md (None when there is none)."""
         config = self.config
         header = registry_header(name=config.name, description=str(config.section.get("description", "")),
                                  homepage=config.section.get("homepage"), repository=config.repository_block())
         agents_md = self.root / "AGENTS.md"
-        current = agents_md.read_text(encoding="utf-8") if agents_md.is_file() else None
-        return outputs_from_columns(header, paths, columns, agents_md=current)
+        return header, agents_md.read_text(encoding="utf-8") if agents_md.is_file() else None
 
 
 def _remember(root: Path, key: str | None, token: str, skills, *, head: str | None,
@@ -288,7 +312,8 @@ def _build_spliced(job: _Job, state: rendered.State, folders, fresh: set[str], d
         for rel, skill in refetched.items():
             lines[rel] = skill_lines(skill, git_of(rel))
         remember(set(missing))
-    outputs = job.outputs_from_columns(order, state.columns(order, {rel: done for rel, done in lines.items() if done}))
+    done = {rel: done for rel, done in lines.items() if done}
+    outputs = job.outputs_spliced(order, state, done) or job.outputs_from_columns(order, state.columns(order, done))
     return BuildResult(all_checked, outputs, len(valid), invalid=invalid)
 
 
@@ -434,11 +459,17 @@ def _output_paths(root: Path, outputs: dict[str, str], registry_out: Path | None
     return [("registry.json", registry_out), ("index.json", registry_out.with_name("index.json"))]
 
 
-def write_outputs(root: Path, outputs: dict[str, str], *, registry_out: Path | None = None) -> list[Path]:
-    """Write every output atomically; `registry_out` overrides where registry.json goes (index.json beside it)."""
+def write_outputs(root: Path, outputs: Mapping[str, str], *, registry_out: Path | None = None) -> list[Path]:
+    """Write every output atomically; `registry_out` overrides where registry.json goes (index.json beside it).
+    Spliced outputs (`splice.Outputs`) are written from the pieces they are held as."""
+    from skillyard.registry.splice import Outputs, write_pieces_atomic
+
     written = []
     for rel, path in _output_paths(root, outputs, registry_out):
-        write_atomic(path, outputs[rel])
+        if isinstance(outputs, Outputs):
+            write_pieces_atomic(path, outputs.pieces(rel))
+        else:
+            write_atomic(path, outputs[rel])
         written.append(path)
     return written
 

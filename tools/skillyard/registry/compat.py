@@ -111,16 +111,30 @@ def replace_agents_block(current: str | None, block: str, *, new_file_header: st
     Refuses a file whose markers are not exactly one begin followed by one end: guessing which pair is the real one
     is how a hostile description once turned into permanent damage.
     """
+    check_agents_block(block)
+    head, tail, strip = agents_frame(current, new_file_header=new_file_header)
+    return head + (block.rstrip("\n") if strip else block) + tail
+
+
+def check_agents_block(block: str | bytes) -> None:
+    """Refuse a generated block (text or UTF-8 bytes) holding comment markers from skill text."""
     from skillyard.errors import SkillyardError
 
-    if block.count("<!--") != 2 or block.count("-->") != 2 or not block.startswith(BEGIN):
+    opening, closing, begin = ("<!--", "-->", BEGIN) if isinstance(block, str) else (b"<!--", b"-->", BEGIN.encode())
+    if block.count(opening) != 2 or block.count(closing) != 2 or not block.startswith(begin):
         raise SkillyardError("the generated AGENTS.md block holds comment markers from skill text (a stale cache?)",
                              "Delete .skillyard-cache/ and build again.")
+
+
+def agents_frame(current: str | None, *, new_file_header: str) -> tuple[str, str, bool]:
+    """(text before the block, text after it, whether the block's final newlines are dropped) for `current`."""
+    from skillyard.errors import SkillyardError
+
     if not current:
-        return new_file_header + block
+        return new_file_header, "", False
     begins, ends = current.count(BEGIN), current.count(END)
     if begins == ends == 0:
-        return current.rstrip("\n") + "\n\n" + block
+        return current.rstrip("\n") + "\n\n", "", False
     if begins != 1 or ends != 1 or current.index(BEGIN) > current.index(END):
         raise SkillyardError(
             f"AGENTS.md has {begins} `{BEGIN}` and {ends} `{END}` markers; the build needs exactly one of each, "
@@ -128,7 +142,7 @@ def replace_agents_block(current: str | None, block: str, *, new_file_header: st
             "Edit AGENTS.md by hand: delete the stray markers (or the whole damaged list between them), then build again.")
     head, _, rest = current.partition(BEGIN)
     _, _, tail = rest.partition(END)
-    return head + block.rstrip("\n") + tail
+    return head, tail, True
 
 
 def agents_md_block(registry: dict) -> str:
@@ -137,10 +151,12 @@ def agents_md_block(registry: dict) -> str:
     return agents_md_block_from_lines([agents_line(skill) for skill in skills])
 
 
+AGENTS_BLOCK_HEAD = "\n".join([BEGIN, "## Skills", "",
+                               "Each skill is a folder with a SKILL.md. Read the SKILL.md of a skill whose description "
+                               "matches the task before starting, and follow it; open files it mentions only when "
+                               "needed.", "", ""])
+AGENTS_BLOCK_TAIL = f"\n\n{END}\n"  # the block is head + lines joined with "\n" + tail
+
+
 def agents_md_block_from_lines(skill_lines: list[str]) -> str:
-    lines = [BEGIN, "## Skills", "",
-             "Each skill is a folder with a SKILL.md. Read the SKILL.md of a skill whose description matches the "
-             "task before starting, and follow it; open files it mentions only when needed.", ""]
-    lines += skill_lines or ["_No skills yet._"]
-    lines += ["", END, ""]
-    return "\n".join(lines)
+    return AGENTS_BLOCK_HEAD + "\n".join(skill_lines or ["_No skills yet._"]) + AGENTS_BLOCK_TAIL

@@ -198,11 +198,22 @@ def dumps_prepared(document: dict, collections: dict[str, tuple[str, list[str]]]
     if len(markers) == 1:  # the build's documents: split at the marker and join once (20 MB copied once, not twice)
         (key, marker), = markers.items()
         opener, lines = collections[key]
-        before, _, after = text.partition(json.dumps(marker, ensure_ascii=False))
-        return "".join([before, f"{opener}\n    ", ",\n    ".join(lines), f"\n  {']' if opener == '[' else '}'}",
-                        after, "\n"])
+        before, after = _frame(text, marker, opener)
+        return "".join([before, ",\n    ".join(lines), after])
     for key, marker in markers.items():
         opener, lines = collections[key]
         closer = "]" if opener == "[" else "}"
         text = text.replace(json.dumps(marker, ensure_ascii=False), f"{opener}\n    " + ",\n    ".join(lines) + f"\n  {closer}", 1)
     return text + "\n"
+
+
+def prepared_frame(document: dict, key: str, opener: str) -> tuple[str, str]:
+    """The text before and after the lines of `dumps_prepared(document, {key: (opener, lines)})` when `lines` is not
+    empty: the spliced build writes the lines (joined with ",\n    ") between them as bytes."""
+    marker = f"\u0000{key}\u0000"
+    return _frame(json.dumps({**document, key: marker}, ensure_ascii=False, indent=2, sort_keys=True), marker, opener)
+
+
+def _frame(text: str, marker: str, opener: str) -> tuple[str, str]:
+    before, _, after = text.partition(json.dumps(marker, ensure_ascii=False))
+    return f"{before}{opener}\n    ", f"\n  {']' if opener == '[' else '}'}{after}\n"
