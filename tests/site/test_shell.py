@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 
 import pytest
 
 from conftest import CONFIG, SKILLS, write_registry
 from skillyard.errors import SkillyardError
-from skillyard.site import builder, shell
+from skillyard.site import builder, model, shell
 
 
 def _mkdocs_pages(root, tmp_path, registry_path):
@@ -19,8 +20,12 @@ def _mkdocs_pages(root, tmp_path, registry_path):
     served = builder.machine.stage_well_known(registry, root, tmp_path / "wk", [])
     texts, _ = builder.render_skill_pages(registry, bodies, served=served, workers=1)
     docs = tmp_path / "docs"
-    builder.generate_docs(registry, bodies, CONFIG.parent / "site", docs, None, served, [])
+    *_, tag_pages = builder.generate_docs(registry, bodies, CONFIG.parent / "site", docs, None, served, [])
     (docs / "skills" / f"{shell.SHELL}.md").unlink()
+    shutil.rmtree(docs / "tags" / shell.SHELL)
+    for rel, text in tag_pages.items():
+        (docs / rel).parent.mkdir(parents=True, exist_ok=True)
+        (docs / rel).write_text(text, encoding="utf-8")
     for skill, text in zip(registry["skills"], texts, strict=True):
         (docs / "skills" / f"{skill['name']}.md").write_text(text, encoding="utf-8")
     site = tmp_path / "plain"
@@ -43,6 +48,25 @@ def test_stamped_skill_pages_equal_the_pages_mkdocs_renders(built_site, tmp_path
     stamped = (out / "sitemap.xml").read_text(encoding="utf-8")
     assert _entries(stamped) == _entries((plain / "sitemap.xml").read_text(encoding="utf-8"))
     assert shell.SHELL not in stamped and shell.TITLE not in stamped
+
+
+def test_stamped_tag_pages_and_sitemap_equal_what_mkdocs_writes(tmp_path, monkeypatch):
+    monkeypatch.setattr(model, "TAG_PAGE_SIZE", 1)  # tags with two skills get a second page, one level deeper
+    root = tmp_path / "repo"
+    registry_path = write_registry(root, SKILLS)
+    out = tmp_path / "out"
+    builder.build_site(registry_path, root, out, config=CONFIG, work_dir=tmp_path / "work", use_cache=False)
+    _, plain = _mkdocs_pages(root, tmp_path, registry_path)
+    tag_html = sorted(p.relative_to(plain).as_posix() for p in (plain / "tags").rglob("*.html"))
+    assert any(rel.count("/") == 3 for rel in tag_html)  # tags/<slug>/2/index.html
+    assert sorted(p.relative_to(out).as_posix() for p in (out / "tags").rglob("*.html")) == tag_html
+    for rel in tag_html:
+        assert (out / rel).read_bytes() == (plain / rel).read_bytes(), rel
+    stamped, written = ((site / "sitemap.xml").read_text(encoding="utf-8") for site in (out, plain))
+    tags_in = [re.findall(r"<loc>[^<]*/tags/[^<]*</loc>", text) for text in (stamped, written)]
+    assert tags_in[0] == tags_in[1]  # in mkdocs' order
+    assert _entries(stamped) == _entries(written)
+    assert not (out / "tags" / shell.SHELL).exists()
 
 
 @pytest.mark.parametrize("title", ["</title><script>alert(1)</script>", f"{shell.TITLE} & {shell.CONTENT}",

@@ -329,11 +329,12 @@ def generate_docs(registry: dict, bodies: dict[str, str], site_src: Path, docs: 
                   cache: PageCache | None = None, served: set[str] | None = None,
                   notes: list[str] | None = None,
                   rendered: tuple[list[str], int] | None = None,
-                  tag_cache: PageCache | None = None) -> tuple[list[tuple[str, str]], int, int]:
-    """Write every page but the skill pages into `docs` (emptied first), with the shell the skill pages are stamped
-    from; returns ((skill name, page Markdown) in registry order, generated pages, skill pages from the cache).
-    `rendered`: the skill pages already rendered by `render_skill_pages` (else rendered here); `tag_cache`: the
-    tag pages of the build before."""
+                  tag_cache: PageCache | None = None
+                  ) -> tuple[list[tuple[str, str]], int, int, dict[str, str]]:
+    """Write every page but the skill and tag pages into `docs` (emptied first), with the shells those are stamped
+    from; returns ((skill name, page Markdown) in registry order, generated pages, skill pages from the cache,
+    {docs path: Markdown} of the tag pages). `rendered`: the skill pages already rendered by
+    `render_skill_pages` (else rendered here); `tag_cache`: the tag pages of the build before."""
     if docs.exists():
         shutil.rmtree(docs)
     docs.mkdir(parents=True)
@@ -347,19 +348,24 @@ def generate_docs(registry: dict, bodies: dict[str, str], site_src: Path, docs: 
 
     groups = model.tag_groups(registry["skills"])
     generated = {"index.md": pages.render_home(registry, groups), "tags/index.md": pages.render_tags_index(groups)}
+    tag_pages: dict[str, str] = {}
     for group in groups:
-        generated.update(pages.cached_tag_pages(group, tag_cache) if tag_cache is not None else pages.render_tag_pages(group))
+        tag_pages.update(pages.cached_tag_pages(group, tag_cache) if tag_cache is not None
+                         else pages.render_tag_pages(group))
     if tag_cache is not None:
         tag_cache.prune(tag_cache.used)
     skill_pages, cached = rendered or render_skill_pages(registry, bodies, cache=cache, served=served, notes=notes)
-    if skill_pages:  # mkdocs renders one shell; shell.write_pages stamps every skill page from it
-        generated[f"skills/{shell.SHELL}.md"] = shell.shell_markdown(skill_pages[0])
-    for rel, text in generated.items():
+    shells = {}  # mkdocs renders one shell per kind of page; shell.stamp_pages stamps every such page from it
+    if skill_pages:
+        shells[f"skills/{shell.SHELL}.md"] = shell.shell_markdown(skill_pages[0])
+    if tag_pages:
+        shells.update(shell.tag_shells(next(iter(tag_pages.values()))))
+    for rel, text in {**generated, **shells}.items():
         path = docs / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
     pairs = [(skill["name"], text) for skill, text in zip(registry["skills"], skill_pages, strict=True)]
-    return pairs, len(generated) - bool(skill_pages) + len(pairs), cached
+    return pairs, len(generated) + len(tag_pages) + len(pairs), cached, tag_pages
 
 
 class _Collect(logging.Handler):
@@ -479,7 +485,7 @@ def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | Non
                                   digests=digests)
     served = staged[0]
     mark = start + timings["read"]
-    skill_pages, page_count, cached = generate_docs(
+    skill_pages, page_count, cached, tag_pages = generate_docs(
         registry, bodies, site_src, work_dir / "docs", cache, served, notes, rendered,
         PageCache(work_dir / "cache" / "tags") if use_cache else None)
     timings["generate"] = time.perf_counter() - mark
@@ -492,11 +498,11 @@ def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | Non
     timings["mkdocs"] = time.perf_counter() - mark
     mark = time.perf_counter()
     plan = output.Plan()
-    stamped = shell.stamp_pages(site, skill_pages) if skill_pages else []
+    stamped = shell.stamp_pages(site, skill_pages, tag_pages) if skill_pages or tag_pages else []
     plan.add_folder(site)
     for rel, key, make in stamped:
         plan.add_lazy(rel, key, make)
-    del skill_pages
+    del skill_pages, tag_pages
     timings["stamp"] = time.perf_counter() - mark
     mark = time.perf_counter()
     search = dump_search_data(build_search_data(registry["skills"], bodies))

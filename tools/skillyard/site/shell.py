@@ -17,6 +17,7 @@ import gzip
 import hashlib
 import json
 import re
+import shutil
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -53,58 +54,105 @@ def split_page(page_md: str) -> tuple[str, str]:
 
 
 class Stamp:
-    """The shell's HTML cut at its markers, so each page is one join (a skill's text is never searched)."""
+    """The shell's HTML cut at its markers, so each page is one join (a skill's text is never searched).
+    `parts`: the shell's own URLs (longest first), replaced by the page's in `page`."""
 
-    def __init__(self, shell_html: str) -> None:
+    def __init__(self, shell_html: str, parts: tuple[str, ...] = _URL_PARTS) -> None:
         if shell_html.count(CONTENT + "\n") != 1:
             raise SkillyardError(f"skills/{SHELL}/index.html: the page the skill pages are stamped from lost its "
                                  "content (a plugin, hook or template override changed the page content)",
                                  "Let skill pages' content through unchanged: change their look in a template "
                                  "override of generated.html, not in a page hook.")
-        pattern = "|".join(re.escape(part) for part in (TITLE, CONTENT + "\n", *_URL_PARTS))
+        self.parts = parts
+        pattern = "|".join(re.escape(part) for part in (TITLE, CONTENT + "\n", *parts))
         self.chunks = re.split(f"({pattern})", shell_html)
 
-    def page(self, name: str, title: str, content: str) -> str:
-        slots = {TITLE: title, CONTENT + "\n": content, _URL_PARTS[0]: f"skills/{name}/",
-                 _URL_PARTS[1]: f"skills/{name}.md"}
+    def page(self, name: str, title: str, content: str, urls: tuple[str, ...] | None = None) -> str:
+        """`urls`: the page's own URLs in the order of `parts` (default: skill `name`'s page)."""
+        urls = urls or (f"skills/{name}/", f"skills/{name}.md")
+        slots = {TITLE: title, CONTENT + "\n": content, **dict(zip(self.parts, urls, strict=True))}
         return "".join(slots.get(chunk, chunk) if i % 2 else chunk for i, chunk in enumerate(self.chunks))
 
 
-def stamp_pages(site: Path, pages: list[tuple[str, str]]) -> list[tuple[str, str, Callable[[], bytes]]]:
-    """Take the shell out of mkdocs' output `site` (its sitemap entry becomes one per skill page) and return each
-    skill page as (path in the site, content key, function giving its bytes): a page is stamped only when the
-    output needs it written. The key covers the shell's HTML and the page Markdown, all a page is made of."""
-    folder = site / "skills" / SHELL
-    shell_html = (folder / "index.html").read_text(encoding="utf-8")
-    stamp = Stamp(shell_html)
-    shell_key = hashlib.sha256(shell_html.encode("utf-8")).digest()
+def stamp_pages(site: Path, pages: list[tuple[str, str]], tag_pages: dict[str, str] | None = None
+                ) -> list[tuple[str, str, Callable[[], bytes]]]:
+    """Take the shells out of mkdocs' output `site` (the sitemap gets one entry per page instead) and return each
+    skill page, then each tag page (`tag_pages`: {docs path: Markdown}), as (path in the site, content key,
+    function giving its bytes): a page is stamped only when the output needs it written. The key covers the
+    shell's HTML and the page Markdown, all a page is made of."""
     out = []
-    for name, page_md in pages:
-        key = hashlib.sha256(shell_key + name.encode() + b"\0" + page_md.encode("utf-8")).hexdigest()[:40]
-        out.append((f"skills/{name}/index.html", key, partial(_stamp_one, stamp, name, page_md)))
-    (folder / "index.html").unlink()
-    folder.rmdir()
-    _fix_sitemap(site, [name for name, _ in pages])
+    if pages:
+        folder = site / "skills" / SHELL
+        shell_html = (folder / "index.html").read_text(encoding="utf-8")
+        stamp = Stamp(shell_html)
+        shell_key = hashlib.sha256(shell_html.encode("utf-8")).digest()
+        for name, page_md in pages:
+            key = hashlib.sha256(shell_key + name.encode() + b"\0" + page_md.encode("utf-8")).hexdigest()[:40]
+            out.append((f"skills/{name}/index.html", key, partial(_stamp_one, stamp, name, page_md)))
+        (folder / "index.html").unlink()
+        folder.rmdir()
+    if tag_pages:
+        out += _stamp_tag_pages(site, tag_pages)
+    _fix_sitemap(site, [name for name, _ in pages], list(tag_pages or ()))
     return out
+
+
+TAG_SHELLS = (f"tags/{SHELL}/index.md", f"tags/{SHELL}/2.md")  # a tag's first page and a later one (one level deeper)
+
+
+def tag_shells(tag_page_md: str) -> dict[str, str]:
+    """The tag pages' shells, from one generated tag page (all share their meta but the title)."""
+    text = shell_markdown(tag_page_md)
+    return dict.fromkeys(TAG_SHELLS, text)
+
+
+def _tag_urls(rel: str) -> tuple[str, ...]:
+    """A tag page's own URLs, in the order of its shell's `parts`: `tags/<slug>/index.md` or `tags/<slug>/<n>.md`."""
+    folder, name = rel.rsplit("/", 1)
+    if name == "index.md":
+        return rel, folder + "/"
+    return rel, f"{folder}/{name[:-3]}/", folder + "/"
+
+
+def _stamp_tag_pages(site: Path, tag_pages: dict[str, str]) -> list[tuple[str, str, Callable[[], bytes]]]:
+    folder = site / "tags" / SHELL
+    first, later = (folder / "index.html").read_text(encoding="utf-8"), \
+        (folder / "2" / "index.html").read_text(encoding="utf-8")
+    stamps = {True: Stamp(first, _tag_urls(TAG_SHELLS[0])), False: Stamp(later, _tag_urls(TAG_SHELLS[1]))}
+    shell_key = hashlib.sha256(first.encode("utf-8") + b"\0" + later.encode("utf-8")).digest()
+    out = []
+    for rel, page_md in tag_pages.items():
+        stamp = stamps[rel.endswith("/index.md")]
+        key = hashlib.sha256(shell_key + rel.encode() + b"\0" + page_md.encode("utf-8")).hexdigest()[:40]
+        html_rel = rel[:-len("index.md")] + "index.html" if rel.endswith("/index.md") else rel[:-3] + "/index.html"
+        out.append((html_rel, key, partial(_stamp_tag, stamp, _tag_urls(rel), page_md)))
+    shutil.rmtree(folder)
+    return out
+
+
+def _stamp_tag(stamp: Stamp, urls: tuple[str, ...], page_md: str) -> bytes:
+    return stamp.page("", *split_page(page_md), urls=urls).encode("utf-8")
 
 
 def _stamp_one(stamp: Stamp, name: str, page_md: str) -> bytes:
     return stamp.page(name, *split_page(page_md)).encode("utf-8")
 
 
-def _fix_sitemap(site: Path, names: list[str]) -> None:
-    """The shell's <url> entry becomes one entry per skill; sitemap.xml.gz is written again as mkdocs writes it
-    (same name and mtime in the gzip header, so the bytes stay deterministic)."""
+def _fix_sitemap(site: Path, names: list[str], tag_rels: list[str] | None = None) -> None:
+    """The shells' <url> entries become one entry per skill page and per tag page, where mkdocs would list them;
+    sitemap.xml.gz is written again as mkdocs writes it (same name and mtime in the gzip header, so the bytes
+    stay deterministic)."""
     path = site / "sitemap.xml"
     if not path.is_file():
         return
     text = path.read_text(encoding="utf-8")
     entry = re.search(r"[ \t]*<url>(?:(?!</url>).)*?skills/_shell/.*?</url>\n?", text, re.DOTALL)
-    if entry is None:
-        return
-    block = entry.group(0)
-    text = text[:entry.start()] + "".join(block.replace(_URL_PARTS[0], f"skills/{n}/") for n in names) \
-        + text[entry.end():]
+    if entry is not None:
+        block = entry.group(0)
+        text = text[:entry.start()] + "".join(block.replace(_URL_PARTS[0], f"skills/{n}/") for n in names) \
+            + text[entry.end():]
+    if tag_rels:
+        text = _tag_entries(text, tag_rels)
     path.write_text(text, encoding="utf-8")
     packed = site / "sitemap.xml.gz"
     if packed.is_file():
@@ -112,3 +160,27 @@ def _fix_sitemap(site: Path, names: list[str]) -> None:
         with packed.open("wb") as raw, gzip.GzipFile(fileobj=raw, filename=str(packed), mode="wb",
                                                      mtime=mtime) as out:
             out.write(text.encode("utf-8"))
+
+
+def _entry(text: str, url: str) -> re.Match | None:
+    return re.search(r"[ \t]*<url>(?:(?!</url>).)*?" + re.escape(url) + r"</loc>.*?</url>\n?", text, re.DOTALL)
+
+
+def _tag_entries(text: str, tag_rels: list[str]) -> str:
+    """The two tag shells' entries replaced by every tag page's, in mkdocs' order: folders (slugs) sorted, in each
+    `index.md` first, then the other names as sorted strings (`10.md` before `2.md`)."""
+    later = _entry(text, _tag_urls(TAG_SHELLS[1])[1])
+    if later is not None:
+        text = text[:later.start()] + text[later.end():]
+    first = _entry(text, _tag_urls(TAG_SHELLS[0])[1])
+    if first is None:
+        return text
+    shell_url = _tag_urls(TAG_SHELLS[0])[1]
+
+    def order(rel: str) -> tuple:
+        folder, name = rel.rsplit("/", 1)
+        return folder, name != "index.md", name
+
+    urls = [_tag_urls(rel)[1] for rel in sorted(tag_rels, key=order)]
+    block = first.group(0)
+    return text[:first.start()] + "".join(block.replace(shell_url, url) for url in urls) + text[first.end():]
