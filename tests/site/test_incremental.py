@@ -1,4 +1,4 @@
-"""A rebuild that reuses the build before (staged well-known copies, cached pages) writes the same bytes as a build
+"""A rebuild that reuses the build before (checked sources, cached pages, the output trees) writes the same bytes as a build
 from scratch, whatever changed in between: a body, a skill added or removed, the previous output or the work
 folder tampered with, the theme config."""
 
@@ -12,7 +12,7 @@ import pytest
 
 from conftest import CONFIG, SKILLS, write_registry
 from skillyard.errors import SkillyardError
-from skillyard.site import staged
+from skillyard.site import publish, staged
 from skillyard.site.builder import build_site, render_skill_pages
 from skillyard.site.page_cache import PageCache
 
@@ -49,26 +49,56 @@ def rebuild(built, config: Path = CONFIG):
     return build_site(registry, root, out, config=config, work_dir=work)
 
 
-def staged_inode(work: Path, name: str) -> int:
-    return (work / "well-known" / name / "SKILL.md").stat().st_ino
+def served_identity(out: Path, name: str, rel: str) -> tuple[int, int, int]:
+    """A served file's inode and times: a rewrite may get the freed inode number back, never the same times."""
+    info = (out / ".well-known/agent-skills" / name / rel).stat()
+    return info.st_ino, info.st_mtime_ns, info.st_ctime_ns
 
 
-def test_an_unchanged_skill_is_reused_not_copied_again(built, tmp_path):
+def inactive_tree(out: Path) -> Path:
+    """The output tree `out` does not point at (site/output.py): the one the next build brings up to date."""
+    current = out.resolve()
+    return current.with_name("b" if current.name == "a" else "a")
+
+
+@pytest.fixture
+def reads(monkeypatch):
+    """(skill folder name, file) of every served file read from the sources, SKILL.md left out (the page reads it)."""
+    seen: list[tuple[str, str]] = []
+    real = publish.read_regular
+
+    def counting(folder, rel, limit):
+        if rel != "SKILL.md":
+            seen.append((Path(folder).name, rel))
+        return real(folder, rel, limit)
+
+    monkeypatch.setattr(publish, "read_regular", counting)
+    return seen
+
+
+def test_an_unchanged_skill_is_neither_read_nor_written_again(built, tmp_path, reads):
     root, registry, out, work = built
-    before = staged_inode(work, "pdf-tools")
-    rebuild(built)
-    assert staged_inode(work, "pdf-tools") == before
+    first = served_identity(out, "pdf-tools", "scripts/extract.py")  # tree a
+    rebuild(built)  # tree b, written from nothing: its files are read once more
+    reads.clear()
+    rebuild(built)  # tree a again: the copy there is proven unchanged, and so are its sources
+    assert served_identity(out, "pdf-tools", "scripts/extract.py") == first
+    assert [read for read in reads if read[0] == "pdf-tools"] == []
     assert_same_as_scratch(tmp_path, registry, root, out)
 
 
-def test_one_body_changed(built, tmp_path):
-    root, _, out, work = built
+def test_one_body_changed(built, tmp_path, reads):
+    root, registry, out, work = built
+    first = {rel: served_identity(out, "pdf-tools", rel) for rel in ("SKILL.md", "scripts/extract.py")}
+    rebuild((root, registry, out, work))
     changed = [dict(spec, body=spec["body"] + "\nA new line.\n") if spec["name"] == "pdf-tools" else spec
                for spec in SKILLS]
     registry = write_registry(root, changed)
-    before = staged_inode(work, "pdf-tools")
-    rebuild((root, registry, out, work))
-    assert staged_inode(work, "pdf-tools") != before
+    reads.clear()
+    rebuild((root, registry, out, work))  # tree a again: only the changed file is written
+    assert served_identity(out, "pdf-tools", "SKILL.md") != first["SKILL.md"]
+    assert served_identity(out, "pdf-tools", "scripts/extract.py") == first["scripts/extract.py"]
+    assert ("pdf-tools", "scripts/extract.py") in reads  # a changed entry has all its sources checked again
     assert b"A new line." in (out / ".well-known/agent-skills/pdf-tools/SKILL.md").read_bytes()
     assert_same_as_scratch(tmp_path, registry, root, out)
 
@@ -77,7 +107,7 @@ def test_a_skill_added_and_one_removed(built, tmp_path):
     root, _, out, work = built
     registry = write_registry(root, SKILLS[1:])
     rebuild((root, registry, out, work))
-    assert not (work / "well-known" / SKILLS[0]["name"]).exists()
+    assert not (out / ".well-known/agent-skills" / SKILLS[0]["name"]).exists()
     assert_same_as_scratch(tmp_path, registry, root, out)
     registry = write_registry(root, SKILLS)
     rebuild((root, registry, out, work))
@@ -98,15 +128,20 @@ def test_the_previous_output_edited_or_replaced(built, tmp_path):
 
 def test_the_work_folder_tampered_with(built, tmp_path):
     root, registry, out, work = built
-    (work / "well-known/pdf-tools/references/guide.md").write_text("not what the registry lists\n", encoding="utf-8")
-    (work / "well-known/pdf-tools/extra.html").write_text("<script>1</script>\n", encoding="utf-8")
-    (work / "well-known.json").write_text("{not json", encoding="utf-8")
     rebuild(built)
-    assert_same_as_scratch(tmp_path, registry, root, out)
-    (work / "well-known/pdf-tools/references/guide.md").write_text("changed again\n", encoding="utf-8")
+    served = inactive_tree(out) / ".well-known/agent-skills/pdf-tools"
+    with (served / "references/guide.md").open("r+b") as handle:  # in place, same size
+        handle.write(b"X")
+    (served / "extra.html").write_text("<script>1</script>\n", encoding="utf-8")
+    (work / "well-known.json").write_text("{not json", encoding="utf-8")
     rebuild(built)
     assert not (out / ".well-known/agent-skills/pdf-tools/extra.html").exists()
     assert_same_as_scratch(tmp_path, registry, root, out)
+    forged = {"format": staged.code_fingerprint(), "skills": {"pdf-tools": {"key": "0" * 64, "sources": {}}}}
+    (work / "well-known.json").write_text(json.dumps(forged), encoding="utf-8")
+    (root / "skills/pdf-tools/references/guide.md").write_text("changed after registry.json\n", encoding="utf-8")
+    with pytest.raises(SkillyardError, match="sha256"):  # a forged record proves nothing: the sources are read
+        rebuild(built)
 
 
 def test_the_theme_config_changed(built, tmp_path):
@@ -129,15 +164,16 @@ def test_a_source_changed_after_registry_json_still_stops_the_build(built):
     assert (out / "index.html").read_bytes() == before
 
 
-def test_a_file_too_new_to_trust_is_checked_again(tmp_path, monkeypatch):
+def test_a_file_too_new_to_trust_is_checked_again(tmp_path, monkeypatch, reads):
     monkeypatch.setattr(staged, "RACY_NS", 10**18)  # every file counts as just written
     root = tmp_path / "repo"
     built = (root, write_registry(root, SKILLS), tmp_path / "out", tmp_path / "work")
     rebuild(built)
     assert json.loads((tmp_path / "work/well-known.json").read_text(encoding="utf-8"))["skills"] == {}
-    before = staged_inode(tmp_path / "work", "pdf-tools")
     rebuild(built)
-    assert staged_inode(tmp_path / "work", "pdf-tools") != before
+    reads.clear()
+    rebuild(built)  # tree a again: its copies are kept, but the sources are checked again all the same
+    assert ("pdf-tools", "scripts/extract.py") in reads
 
 
 def test_pages_rendered_on_a_wrong_guess_of_the_served_skills_are_rendered_again(tmp_path):

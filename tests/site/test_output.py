@@ -24,12 +24,10 @@ def everything(folder: Path) -> list[str]:
                   for p in folder.rglob("*"))
 
 
-def plan_of(files: dict[str, bytes], links: dict[str, Path] | None = None) -> output.Plan:
+def plan_of(files: dict[str, bytes]) -> output.Plan:
     plan = output.Plan()
     for rel, data in files.items():
         plan.add_bytes(rel, data)
-    for rel, source in (links or {}).items():
-        plan.add_link(rel, source)
     return plan
 
 
@@ -137,18 +135,41 @@ def test_a_sync_stopped_halfway_leaves_a_tree_nothing_trusts(tmp_path, monkeypat
     assert tree(target) == FILES
 
 
-def test_a_linked_file_is_relinked_when_its_staged_copy_is_replaced(tmp_path):
-    stage = tmp_path / "staged"
-    stage.mkdir()
-    (stage / "f.md").write_bytes(b"one\n")
+def test_many_files_are_written_by_several_threads_to_the_same_tree(tmp_path, monkeypatch):
+    files = {f"skills/s{i:03}/{name}": f"{i}{name}\n".encode() for i in range(150) for name in ("index.html", "x.md")}
+    threads = set()
+    real_write = output._write
+
+    def recording(path, source):
+        import threading
+        threads.add(threading.get_ident())
+        return real_write(path, source)
+
+    monkeypatch.setattr(output, "_write", recording)
+    assert output.sync(tmp_path / "t", tmp_path / "t.json", plan_of(files))["written"] == len(files)
+    assert len(threads) > 1
+    assert tree(tmp_path / "t") == files
+    assert everything(tmp_path / "t") == everything_of(tmp_path, files)
+
+
+def test_an_error_in_one_writer_thread_stops_the_sync_and_nothing_trusts_the_tree(tmp_path, monkeypatch):
+    files = {f"p/{i:04}": b"%d" % i for i in range(600)}
     target, manifest = tmp_path / "t", tmp_path / "t.json"
-    output.sync(target, manifest, plan_of({}, {"w/f.md": stage / "f.md"}))
-    assert (target / "w/f.md").stat().st_ino == (stage / "f.md").stat().st_ino
-    assert output.sync(target, manifest, plan_of({}, {"w/f.md": stage / "f.md"}))["written"] == 0
-    (stage / "f.md").unlink()
-    (stage / "f.md").write_bytes(b"two\n")
-    output.sync(target, manifest, plan_of({}, {"w/f.md": stage / "f.md"}))
-    assert tree(target) == {"w/f.md": b"two\n"}
+    output.sync(target, manifest, plan_of(files))
+    changed = {rel: data + b"!" for rel, data in files.items()}
+    calls = []
+
+    def failing():
+        calls.append(1)
+        raise OSError(28, "No space left on device")
+
+    plan = plan_of(changed)
+    plan.add_lazy("p/0300x", "k", failing)
+    with pytest.raises(OSError, match="No space"):
+        output.sync(target, manifest, plan)
+    assert calls == [1] and not manifest.exists()
+    assert output.sync(target, manifest, plan_of(files))["written"] == len(files)
+    assert tree(target) == files
 
 
 # Whole builds: --out is a symlink to one of two trees, switched by each build.

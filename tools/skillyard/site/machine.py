@@ -15,6 +15,7 @@ import hashlib
 import json
 import os
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 from skillyard.errors import SkillyardError
@@ -115,10 +116,10 @@ def read_skill_files(skill: dict, root: Path, folder: Path | None = None) -> dic
     folder = folder or skill_folder(skill, root)
     out = {}
     for entry in skill["files"]:
-        source = folder / entry["path"]
         data = publish.read_regular(folder, entry["path"], entry["size"])
         if hashlib.sha256(data).hexdigest() != entry["sha256"]:
-            raise SkillyardError(f"{source}: sha256 differs from registry.json (the file changed after the build)",
+            raise SkillyardError(f"{folder / entry['path']}: sha256 differs from registry.json (the file changed "
+                                 "after the build)",
                                  "Run `skillyard build` to refresh registry.json, then build the site again.")
         out[entry["path"]] = data
     return out
@@ -141,35 +142,61 @@ def rendered_with_defaults(skill: dict, files: dict[str, bytes]) -> dict[str, by
     return out
 
 
+def served_copy(skill: dict, folder: Path, entry: dict) -> tuple[str, Callable[[], bytes]]:
+    """(content key, maker) of one served file: the maker reads the source again, checks its sha256 and fills the
+    inputs' defaults in (`rendered_with_defaults`), so the bytes written are always bytes registry.json vouches
+    for. The key changes whenever those bytes would: the sha256 alone for a file served as it is; with the
+    defaults and the serving code for a rendered one."""
+    rel, sha = entry["path"], entry["sha256"]
+    values = defaults(skill.get("inputs")) if rel in RENDERED_FILES else {}
+    key = "s" + sha if not values else "r" + hashlib.sha256(
+        json.dumps([staged.code_fingerprint(), sha, values], ensure_ascii=False, sort_keys=True).encode("utf-8")
+    ).hexdigest()
+
+    def make() -> bytes:
+        source = folder / rel
+        try:
+            data = publish.read_regular(folder, rel, entry["size"])
+        except publish.UnreadableFile as exc:
+            raise SkillyardError(f"{exc} (it changed while the site was built)", "Build the site again.") from None
+        if hashlib.sha256(data).hexdigest() != sha:
+            raise SkillyardError(f"{source}: sha256 differs from registry.json (the file changed after the build)",
+                                 "Run `skillyard build` to refresh registry.json, then build the site again.")
+        try:
+            return render_bytes(data, values) if rel in RENDERED_FILES else data
+        except UnicodeDecodeError:
+            return data
+
+    return key, make
+
+
 def stage_well_known(registry: dict, root: Path, folder: Path, notes: list[str], reuse: bool = False,
                      folders: dict[str, Path | publish.UnreadableFile] | None = None,
                      known_problems: dict[str, list[str]] | None = None,
-                     identities: dict[str, dict[str, list[int]]] | None = None,
+                     identities: dict[str, dict[str, tuple[str, Callable[[], bytes]]]] | None = None,
                      digests: dict[str, str] | None = None) -> set[str]:
-    """Copy each publishable skill whole into `folder/<name>/`; returns the names copied and adds a note for every
-    skill left out (why, and how to get it instead). `reuse`: keep a skill's copy from the build before when
-    `staged.Manifest` proves it is what copying again would write (else the folder is emptied first). `folders`:
-    each skill's `skill_folder` (or why it has none) as `known_folder` found it while reading the bodies;
-    `known_problems`: `publish.skill_problems` of each skill, when the caller has them already; `identities`:
-    filled with the identity of each trusted staged copy (`Manifest.staged_identities`); `digests`: each skill's
-    `page_cache.entry_digest`, when the caller has them."""
+    """Decide which skills are served whole under the well-known path and check their files; returns the names
+    served and adds a note for every skill left out (why, and how to get it instead). Nothing is copied here:
+    `identities` is filled with each served file's `served_copy` ({name: {rel: (key, maker)}}), which the output
+    tree writes only where it lacks those bytes (`plan_machine_files`). A skill's sources are read and checked
+    now unless `staged.Manifest` (`folder` + ".json") proves them checked before (`reuse`); `folder` itself, where
+    older versions kept copies, is removed. `folders`: each skill's `skill_folder` (or why it has none) as
+    `known_folder` found it while reading the bodies; `known_problems`: `publish.skill_problems` of each skill,
+    when the caller has them already; `digests`: each skill's `page_cache.entry_digest`, when the caller has them."""
     manifest = staged.Manifest(folder.with_name(folder.name + ".json"), reuse, digests)
-    if folder.exists() and not reuse:
-        shutil.rmtree(folder)
-    folder.mkdir(parents=True, exist_ok=True)
+    if os.path.lexists(folder):
+        _remove(folder)
     published: set[str] = set()
     for skill in registry["skills"]:
         problems = list(known_problems[skill["name"]]) if known_problems is not None \
             else publish.skill_problems(skill)
-        target = folder / skill["name"]
         if not problems:
             try:
                 source = known_folder(skill, root, folders)
-                if manifest.reusable(skill, source, target):
-                    published.add(skill["name"])
-                    continue
-                checked_ns = staged.now_ns()
-                files = rendered_with_defaults(skill, read_skill_files(skill, root, source))
+                if not manifest.unchanged(skill, source):
+                    checked_ns = staged.now_ns()
+                    rendered_with_defaults(skill, read_skill_files(skill, root, source))
+                    manifest.record(skill, source, checked_ns)
             except publish.UnreadableFile as exc:
                 problems = [str(exc)]
             except RenderTooLarge as exc:
@@ -180,25 +207,10 @@ def stage_well_known(registry: dict, root: Path, folder: Path, notes: list[str],
                          f"at the pinned commit; `skill install {skill['name']}` works): "
                          + "; ".join(problems[:3]) + more)
             continue
-        if os.path.lexists(target):  # never write into a copy: the last output may hold a link to it
-            _remove(target)
-        made: set[str] = set()
-        for rel, data in files.items():
-            path = os.path.join(target, rel)
-            parent = os.path.dirname(path)
-            if parent not in made:  # one mkdir per folder, not per file (a third of staging's system calls)
-                os.makedirs(parent, exist_ok=True)
-                made.add(parent)
-            with open(path, "wb") as handle:
-                handle.write(data)
-        manifest.record(skill, source, target, checked_ns)
+        if identities is not None:
+            identities[skill["name"]] = {entry["path"]: served_copy(skill, source, entry) for entry in skill["files"]}
         published.add(skill["name"])
-    for entry in os.scandir(folder):  # copies of skills no longer served
-        if entry.name not in published:
-            _remove(Path(entry.path))
     manifest.save()
-    if identities is not None:
-        identities.update(manifest.staged_identities())
     return published
 
 
@@ -210,11 +222,11 @@ def _remove(path: Path) -> None:
 
 
 def plan_machine_files(plan, registry: dict, registry_bytes: bytes, index_bytes: bytes | None, staged_folder: Path,
-                       published: set[str], identities: dict[str, dict[str, list[int]]] | None = None) -> None:
-    """Add registry.json, index.json, the sparse index and the well-known tree (staged by `stage_well_known`) to
-    the site's `output.Plan`. Only the files each published skill lists are linked from the staged copies (which
-    stay for the next build), so nothing else that lands in the work folder is ever published. `identities`: the
-    staged copies' identities `stage_well_known` found (the others are looked up)."""
+                       published: set[str], identities: dict[str, dict[str, tuple]] | None = None) -> None:
+    """Add registry.json, index.json, the sparse index and the well-known tree to the site's `output.Plan`.
+    `identities`: the served files `stage_well_known` planned ({name: {rel: (key, maker)}}); only the files each
+    published skill lists are planned, so nothing else is ever published. `staged_folder`: unused, kept for
+    callers that still pass it."""
     from skillyard.format.sparse import sparse_files
 
     plan.add_bytes("registry.json", registry_bytes)
@@ -223,15 +235,13 @@ def plan_machine_files(plan, registry: dict, registry_bytes: bytes, index_bytes:
     plan.add_bytes("index.json", index_bytes)
     for rel, data in sparse_files(registry).items():  # clients that read it refresh by the file (format/sparse.py)
         plan.add_bytes(f"sparse/{rel}", data)
-    identities = identities or {}
-    base = str(staged_folder)
     for skill in registry["skills"]:
         name = skill["name"]
         if name in published:
-            known = identities.get(name, {})
+            planned = (identities or {})[name]
             for entry in skill["files"]:
-                rel = entry["path"]
-                plan.add_link(f"{WELL_KNOWN}/{name}/{rel}", os.path.join(base, name, rel), known.get(rel))
+                key, make = planned[entry["path"]]
+                plan.add_lazy(f"{WELL_KNOWN}/{name}/{entry['path']}", key, make)
     plan.add_bytes(f"{WELL_KNOWN}/index.json", dump_well_known_index(well_known_index(registry, published)))
     plan.add_bytes(".nojekyll", b"")  # GitHub Pages: serve dot-folders such as .well-known as they are
 
