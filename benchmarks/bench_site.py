@@ -172,8 +172,8 @@ def plain_docs(root: Path, docs: Path) -> None:
         (docs / "skills" / f"{skill_md.parent.name}.md").write_text(text.split("\n---\n", 1)[1], encoding="utf-8")
 
 
-def yardstick(root: Path) -> dict:
-    return child(YARDSTICK, str(REPO / "mkdocs.yml"), str(root / "plain-docs"), str(root / "plain-site"))
+def yardstick(root: Path, site: Path) -> dict:
+    return child(YARDSTICK, str(REPO / "mkdocs.yml"), str(root / "plain-docs"), str(site))
 
 
 def touch_one(root: Path, round_: int) -> None:
@@ -200,9 +200,14 @@ def spread(values: list[float]) -> dict:
             "max": round(max(values), 2), "runs": [round(v, 2) for v in values]}
 
 
-def measure(count: int, repeat: int) -> dict:
-    import shutil
+# Every timed run writes into folders of its own (see `measure`): on the build machine (ext4 mounted with `discard` on a
+# virtual disk), creating files in the ~30 s after many were deleted runs up to 6x slower (10,000 folders and
+# 15,000 files: 1.0 s; right after deleting as many, 6.2 s; 40 s later, 0.9 s). Deleting the last run's output
+# before each run made every from-scratch figure pay for the run before it, more with each round (13.1, 16.1,
+# 17.9, 18.9, 20.2 s in one run), and the yardstick's mkdocs (which empties its site folder first) as well.
 
+
+def measure(count: int, repeat: int) -> dict:
     with tempfile.TemporaryDirectory(prefix="bench-site-") as tmp:
         root = Path(tmp)
         started = time.perf_counter()
@@ -210,10 +215,9 @@ def measure(count: int, repeat: int) -> dict:
         plain_docs(root, root / "plain-docs")
         fixture_seconds = time.perf_counter() - started
         scratch, plain, incremental = [], [], []
-        for round_ in range(repeat):
-            shutil.rmtree(root / "work", ignore_errors=True)
-            scratch.append(ours(root, root / "work", cache=False))
-            plain.append(yardstick(root))
+        for round_ in range(repeat):  # fresh folders each round, deleted only at the end (above)
+            scratch.append(ours(root, root / f"work-{round_}", cache=False))
+            plain.append(yardstick(root, root / f"plain-site-{round_}"))
             print(f"  {count}: round {round_ + 1}/{repeat}: ours {scratch[-1]['wall']:.1f} s, "
                   f"yardstick {plain[-1]['wall']:.1f} s", flush=True)
         for _ in range(2):  # fills the page cache and both output trees (site/output.py); each round then

@@ -103,6 +103,60 @@ def test_one_body_changed(built, tmp_path, reads):
     assert_same_as_scratch(tmp_path, registry, root, out)
 
 
+@pytest.fixture
+def cache_reads(monkeypatch):
+    """The keys of every skill page read from the page cache (tag pages left out)."""
+    seen: list[str] = []
+    real = PageCache.get
+
+    def counting(self, key):
+        if self.folder is not None and self.folder.name == "pages":
+            seen.append(key)
+        return real(self, key)
+
+    monkeypatch.setattr(PageCache, "get", counting)
+    return seen
+
+
+def test_a_rebuild_reads_only_the_cached_pages_it_writes(built, tmp_path, cache_reads):
+    root, registry, out, work = built
+    rebuild(built)  # both output trees hold every page
+    cache_reads.clear()
+    rebuild(built)
+    assert len(cache_reads) == 1  # the page mkdocs renders the shell from; no page is stamped again
+    changed = [dict(spec, body=spec["body"] + "\nA new line.\n") if spec["name"] == "pdf-tools" else spec
+               for spec in SKILLS]
+    registry = write_registry(root, changed)
+    for _ in range(2):  # each tree gets the changed page once, rendered the first time and cached the second
+        cache_reads.clear()
+        rebuild((root, registry, out, work))
+        assert len(cache_reads) <= 2
+    assert_same_as_scratch(tmp_path, registry, root, out)
+
+
+@pytest.mark.parametrize("damage", ["deleted", "undecodable"])
+def test_a_cached_page_lost_before_it_is_stamped_is_rendered_again(built, tmp_path, monkeypatch, damage):
+    from skillyard.site import shell
+
+    root, registry, out, work = built
+    rebuild(built)
+    for tree_name in ("a", "b"):  # every page must be stamped again
+        shutil.rmtree(out.resolve().with_name(tree_name))
+    real = shell.stamp_pages
+
+    def damaging(*args, **kwargs):
+        for entry in (work / "cache" / "pages").glob("*.md"):
+            if damage == "deleted":
+                entry.unlink()
+            else:
+                entry.write_bytes(b"\xff\xfe broken")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(shell, "stamp_pages", damaging)
+    rebuild(built)
+    assert_same_as_scratch(tmp_path, registry, root, out)
+
+
 def test_a_skill_added_and_one_removed(built, tmp_path):
     root, _, out, work = built
     registry = write_registry(root, SKILLS[1:])

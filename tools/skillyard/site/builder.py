@@ -30,7 +30,7 @@ from skillyard.errors import SkillyardError
 from skillyard.registry.compile import index_document
 from skillyard.site import machine, model, output, pages, publish, shell
 from skillyard.site.markdown_render import MAX_BODY_CHARS, BodyRenderer
-from skillyard.site.page_cache import CheckedSkills, PageCache, page_key
+from skillyard.site.page_cache import CachedPage, CheckedSkills, PageCache, page_key, page_text
 from skillyard.site.search_index import build_search_data, dump_search_data
 
 SEARCH_FILE = "search.json"
@@ -283,20 +283,30 @@ def render_skill_pages(registry: dict, bodies: dict[str, str], *, workers: int |
                        cache: PageCache | None = None, served: set[str] | None = None,
                        notes: list[str] | None = None,
                        meanwhile: Callable[[], set[str]] | None = None,
-                       digests: dict[str, str] | None = None) -> tuple[list[str], int]:
+                       digests: dict[str, str] | None = None,
+                       lazy: bool = False) -> tuple[list[str | CachedPage], int]:
     """Every skill page in registry order, and how many came from the cache. Rendering Markdown is the slow part,
     so misses are spread over the CPUs; results keep their order, so the output never depends on workers or cache.
     `served`: the skills whose files the site serves (default: all); the others link to their files' raw URLs.
     `meanwhile`: work run while the workers render (staging the served files), returning the skills really
     served; `served` is then a guess, and the few pages guessed wrong are rendered again, so the pages are the
-    same as if rendered after it. `digests`: each skill's `page_cache.entry_digest` (keys the cache)."""
+    same as if rendered after it. `digests`: each skill's `page_cache.entry_digest` (keys the cache). `lazy`: a
+    page the cache holds is returned as a `CachedPage`, read only if it is needed."""
     cache = cache or PageCache(None)
     digests = digests or {}
     repository = registry.get("repository", {})
     jobs = [(skill, bodies.get(skill["name"], ""), served is None or skill["name"] in served)
             for skill in registry["skills"]]
     keys = [page_key(repository, *job, digest=digests.get(job[0]["name"])) for job in jobs]
-    texts: list[str | None] = [cache.get(key) for key in keys]
+
+    def cached(i: int) -> str | CachedPage | None:
+        if not lazy:
+            return cache.get(keys[i])
+        job = jobs[i]
+        return CachedPage(keys[i], cache, lambda: _render_all(repository, [job], 1)[0][0]) \
+            if cache.has(keys[i]) else None
+
+    texts: list[str | CachedPage | None] = [cached(i) for i in range(len(jobs))]
     missing = [i for i, text in enumerate(texts) if text is None]
     page_notes: list[str | None] = [None] * len(jobs)
     with _rendering(repository, [jobs[i] for i in missing], workers or min(os.cpu_count() or 1, 8)) as results:
@@ -311,7 +321,7 @@ def render_skill_pages(registry: dict, bodies: dict[str, str], *, workers: int |
         if actual is not None and (skill["name"] in actual) != guess:
             jobs[i] = (skill, body, not guess)
             keys[i] = page_key(repository, *jobs[i], digest=digests.get(skill["name"]))
-            texts[i], page_notes[i] = cache.get(keys[i]), None
+            texts[i], page_notes[i] = cached(i), None
             if texts[i] is None:
                 fresh.add(i)
                 [(texts[i], page_notes[i])] = _render_all(repository, [jobs[i]], 1)
@@ -322,15 +332,18 @@ def render_skill_pages(registry: dict, bodies: dict[str, str], *, workers: int |
     if notes is not None:
         notes.extend(note for note in page_notes if note is not None)
     cache.prune(set(keys))
+    if lazy:  # every page keyed alike, held or cached (the output tree keys each page by it)
+        texts = [text if not isinstance(text, str) else CachedPage(key, cache, None, text)
+                 for key, text in zip(keys, texts, strict=True)]
     return [text for text in texts if text is not None], len(jobs) - len(fresh)
 
 
 def generate_docs(registry: dict, bodies: dict[str, str], site_src: Path, docs: Path,
                   cache: PageCache | None = None, served: set[str] | None = None,
                   notes: list[str] | None = None,
-                  rendered: tuple[list[str], int] | None = None,
+                  rendered: tuple[list[str | CachedPage], int] | None = None,
                   tag_cache: PageCache | None = None
-                  ) -> tuple[list[tuple[str, str]], int, int, dict[str, str]]:
+                  ) -> tuple[list[tuple[str, str | CachedPage]], int, int, dict[str, str]]:
     """Write every page but the skill and tag pages into `docs` (emptied first), with the shells those are stamped
     from; returns ((skill name, page Markdown) in registry order, generated pages, skill pages from the cache,
     {docs path: Markdown} of the tag pages). `rendered`: the skill pages already rendered by
@@ -357,7 +370,7 @@ def generate_docs(registry: dict, bodies: dict[str, str], site_src: Path, docs: 
     skill_pages, cached = rendered or render_skill_pages(registry, bodies, cache=cache, served=served, notes=notes)
     shells = {}  # mkdocs renders one shell per kind of page; shell.stamp_pages stamps every such page from it
     if skill_pages:
-        shells[f"skills/{shell.SHELL}.md"] = shell.shell_markdown(skill_pages[0])
+        shells[f"skills/{shell.SHELL}.md"] = shell.shell_markdown(page_text(skill_pages[0]))
     if tag_pages:
         shells.update(shell.tag_shells(next(iter(tag_pages.values()))))
     for rel, text in {**generated, **shells}.items():
@@ -482,7 +495,7 @@ def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | Non
         return staged[0]
 
     rendered = render_skill_pages(registry, bodies, cache=cache, served=guess, notes=notes, meanwhile=stage,
-                                  digests=digests)
+                                  digests=digests, lazy=True)
     served = staged[0]
     mark = start + timings["read"]
     skill_pages, page_count, cached, tag_pages = generate_docs(

@@ -23,6 +23,7 @@ from functools import partial
 from pathlib import Path
 
 from skillyard.errors import SkillyardError
+from skillyard.site.page_cache import CachedPage, page_text
 
 SHELL = "_shell"  # skill names are lowercase letters, digits and hyphens: never this
 TITLE = "SkillyardShellTitleq7Zr"
@@ -74,21 +75,22 @@ class Stamp:
         return "".join(slots.get(chunk, chunk) if i % 2 else chunk for i, chunk in enumerate(self.chunks))
 
 
-def stamp_pages(site: Path, pages: list[tuple[str, str]], tag_pages: dict[str, str] | None = None
+def stamp_pages(site: Path, pages: list[tuple[str, str | CachedPage]], tag_pages: dict[str, str] | None = None
                 ) -> list[tuple[str, str, Callable[[], bytes]]]:
     """Take the shells out of mkdocs' output `site` (the sitemap gets one entry per page instead) and return each
     skill page, then each tag page (`tag_pages`: {docs path: Markdown}), as (path in the site, content key,
     function giving its bytes): a page is stamped only when the output needs it written. The key covers the
-    shell's HTML and the page Markdown, all a page is made of."""
+    shell's HTML and the page Markdown (or a `CachedPage`'s key, which covers what the Markdown is made of)."""
     out = []
     if pages:
         folder = site / "skills" / SHELL
         shell_html = (folder / "index.html").read_text(encoding="utf-8")
         stamp = Stamp(shell_html)
         shell_key = hashlib.sha256(shell_html.encode("utf-8")).digest()
-        for name, page_md in pages:
-            key = hashlib.sha256(shell_key + name.encode() + b"\0" + page_md.encode("utf-8")).hexdigest()[:40]
-            out.append((f"skills/{name}/index.html", key, partial(_stamp_one, stamp, name, page_md)))
+        for name, page in pages:
+            made_of = page.encode("utf-8") if isinstance(page, str) else b"\0page-key\0" + page.key.encode()
+            key = hashlib.sha256(shell_key + name.encode() + b"\0" + made_of).hexdigest()[:40]
+            out.append((f"skills/{name}/index.html", key, partial(_stamp_one, stamp, name, page)))
         (folder / "index.html").unlink()
         folder.rmdir()
     if tag_pages:
@@ -134,8 +136,8 @@ def _stamp_tag(stamp: Stamp, urls: tuple[str, ...], page_md: str) -> bytes:
     return stamp.page("", *split_page(page_md), urls=urls).encode("utf-8")
 
 
-def _stamp_one(stamp: Stamp, name: str, page_md: str) -> bytes:
-    return stamp.page(name, *split_page(page_md)).encode("utf-8")
+def _stamp_one(stamp: Stamp, name: str, page: str | CachedPage) -> bytes:
+    return stamp.page(name, *split_page(page_text(page))).encode("utf-8")
 
 
 def _fix_sitemap(site: Path, names: list[str], tag_rels: list[str] | None = None) -> None:
