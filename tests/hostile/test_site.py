@@ -347,15 +347,21 @@ def test_the_well_known_index_is_always_one_npx_skills_accepts(file_lists):
             assert not ACTIVE_TYPES.search(mimetypes.guess_type(rel)[0] or ""), rel
 
 
-@pytest.mark.parametrize("field", ["description", "display_name"])
-def test_a_registry_with_a_lone_surrogate_is_refused_with_a_message_not_a_traceback(tmp_path, capsys, field):
+@pytest.mark.parametrize(("field", "how"), [("description", "lower"), ("display_name", "lower"),
+                                            ("description", "upper"), ("description", "low half"),
+                                            ("description", "utf-16"), ("description", "utf-32")])
+def test_a_registry_with_a_lone_surrogate_is_refused_with_a_message_not_a_traceback(tmp_path, capsys, field, how):
     from skillyard.cli.main import skillyard_main
 
     root = tmp_path / "repo"
     registry = write_registry(root, [dict(BENIGN, display_name="Benign")])
     data = json.loads(registry.read_text(encoding="utf-8"))
-    data["skills"][0][field] += "\ud800"
-    registry.write_text(json.dumps(data), encoding="utf-8")  # ASCII JSON: the surrogate travels as `\ud800`
+    data["skills"][0][field] += "\udc80" if how == "low half" else "\ud800"
+    text = json.dumps(data)  # ASCII JSON: the surrogate travels as `\ud800`
+    if how == "upper":
+        text = text.replace("\\ud800", "\\uD800")
+    encoding = how if how in ("utf-16", "utf-32") else "utf-8"
+    registry.write_bytes(text.encode(encoding))  # json reads UTF-16 and UTF-32 too
     code = skillyard_main(["site", "build", "--root", str(root), "--config", str(CONFIG),
                            "--out", str(tmp_path / "out"), "--work-dir", str(tmp_path / "work")])
     err = capsys.readouterr().err

@@ -291,12 +291,63 @@ def test_a_manifest_naming_paths_outside_its_tree_is_not_trusted(tmp_path, entry
     (tmp_path / "outside/keep").write_bytes(b"keep\n")
     output.sync(target, manifest, plan_of(FILES))
     data = json.loads(manifest.read_text(encoding="utf-8"))
-    data["dirs"][entry] = [1, 2, 3]
+    data["dirs"]["paths"].append(entry)
+    data["dirs"]["ids"] += [1, 2, 3]
     manifest.write_text(json.dumps(data), encoding="utf-8")
     output.sync(target, manifest, plan_of(FILES))
     assert (tmp_path / "outside/keep").read_bytes() == b"keep\n" and tree(target) == FILES
     data = json.loads(manifest.read_text(encoding="utf-8"))
-    data["files"][entry] = ["b", 1, 2, 3, 4]
+    data["files"]["paths"].append(entry)
+    data["files"]["keys"].append("b")
+    data["files"]["ids"] += [1, 2, 3, 4]
     manifest.write_text(json.dumps(data), encoding="utf-8")
     assert output.sync(target, manifest, plan_of(FILES))["written"] == len(FILES)  # nothing trusted
     assert (tmp_path / "outside/keep").read_bytes() == b"keep\n" and tree(target) == FILES
+
+
+@pytest.mark.parametrize("damage", ["short ids", "string id", "key not a string", "line feed in a path",
+                                    "NUL in a path", "not lists", "no format"])
+def test_a_manifest_that_does_not_hold_together_proves_nothing(tmp_path, damage):
+    import json
+
+    target, manifest = tmp_path / "t", tmp_path / "t.json"
+    output.sync(target, manifest, plan_of(FILES))
+    assert output.load_manifest(manifest) is not None
+    data = json.loads(manifest.read_text(encoding="utf-8"))
+    files = data["files"]
+    if damage == "short ids":
+        files["ids"].pop()
+    elif damage == "string id":
+        files["ids"][0] = "1"
+    elif damage == "key not a string":
+        files["keys"][0] = 1
+    elif damage == "line feed in a path":
+        files["paths"][0] = "index.html\n../x"
+    elif damage == "NUL in a path":
+        files["paths"][0] = "index.html\0"
+    elif damage == "not lists":
+        data["files"] = {rel: [key] for rel, key in zip(files["paths"], files["keys"], strict=True)}
+    else:
+        del data["format"]
+    manifest.write_text(json.dumps(data), encoding="utf-8")
+    assert output.load_manifest(manifest) is None
+    assert output.sync(target, manifest, plan_of(FILES))["written"] == len(FILES)
+    assert tree(target) == FILES
+
+
+def test_folders_changed_by_a_sync_are_recorded_anew_and_the_others_need_no_listing(tmp_path, monkeypatch):
+    target, manifest = tmp_path / "t", tmp_path / "t.json"
+    files = {**FILES, "skills/c/x/index.html": b"c\n", "skills/d/index.html": b"d\n"}
+    output.sync(target, manifest, plan_of(files))
+    fewer = {rel: data for rel, data in files.items() if not rel.startswith(("skills/c/", "skills/b/"))}
+    output.sync(target, manifest, plan_of({**fewer, "skills/d/new.html": b"new\n"}))
+    listed: list[str] = []
+    real = os.scandir
+    monkeypatch.setattr(os, "scandir", lambda path: listed.append(path) or real(path))
+    assert output.sync(target, manifest, plan_of({**fewer, "skills/d/new.html": b"new\n"}))["written"] == 0
+    assert listed == []  # every folder's new identity was recorded: none is listed again
+    (target / "skills/d/extra.html").write_bytes(b"<script>1</script>")
+    (target / "skills/extra").mkdir()
+    output.sync(target, manifest, plan_of(fewer))
+    assert tree(target) == fewer
+    assert everything(target) == everything_of(tmp_path, fewer)

@@ -98,6 +98,9 @@ def find_config(root: Path, config: Path | None) -> Path:
     return default_config().resolve()
 
 
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+
+
 def load_registry(path: Path, checked: CheckedSkills | None = None) -> tuple[dict, bytes]:
     """registry.json, checked against its schema (only the entries `checked` does not know yet) and the rules
     pages need (names usable in URLs, unique, text encodable)."""
@@ -122,7 +125,10 @@ def load_registry(path: Path, checked: CheckedSkills | None = None) -> tuple[dic
     else:
         check_document("registry", registry, what=str(path))
     top = {key: value for key, value in registry.items() if key != "skills"}
-    for part in [top, *registry["skills"]]:  # a lone surrogate escape is valid JSON, but no page can hold it
+    # A lone surrogate can only come from a `\uD800`-style escape (raw bytes would not have decoded): without one
+    # in a UTF-8 file, no part can hold it, and dumping every entry again to find out is skipped.
+    suspect = json.detect_encoding(data) != "utf-8" or _SURROGATE_ESCAPE.search(data) is not None
+    for part in [top, *registry["skills"]] if suspect else []:
         try:
             json.dumps(part, ensure_ascii=False).encode("utf-8")
         except UnicodeEncodeError:

@@ -142,16 +142,21 @@ def rendered_with_defaults(skill: dict, files: dict[str, bytes]) -> dict[str, by
     return out
 
 
-def served_copy(skill: dict, folder: Path, entry: dict) -> tuple[str, Callable[[], bytes]]:
+def served_copy(skill: dict, folder: Path, entry: dict, digest: str | None = None) -> tuple[str, Callable[[], bytes]]:
     """(content key, maker) of one served file: the maker reads the source again, checks its sha256 and fills the
     inputs' defaults in (`rendered_with_defaults`), so the bytes written are always bytes registry.json vouches
     for. The key changes whenever those bytes would: the sha256 alone for a file served as it is; with the
-    defaults and the serving code for a rendered one."""
+    defaults (or `digest`, the skill's `page_cache.entry_digest`, which covers them) and the serving code for a
+    rendered one."""
     rel, sha = entry["path"], entry["sha256"]
     values = defaults(skill.get("inputs")) if rel in RENDERED_FILES else {}
-    key = "s" + sha if not values else "r" + hashlib.sha256(
-        json.dumps([staged.code_fingerprint(), sha, values], ensure_ascii=False, sort_keys=True).encode("utf-8")
-    ).hexdigest()
+    if not values:
+        key = "s" + sha
+    elif digest:
+        key = "r" + hashlib.sha256(f"{staged.code_fingerprint()}\0{sha}\0{digest}".encode()).hexdigest()
+    else:
+        key = "r" + hashlib.sha256(json.dumps([staged.code_fingerprint(), sha, values], ensure_ascii=False,
+                                              sort_keys=True).encode("utf-8")).hexdigest()
 
     def make() -> bytes:
         source = folder / rel
@@ -208,7 +213,9 @@ def stage_well_known(registry: dict, root: Path, folder: Path, notes: list[str],
                          + "; ".join(problems[:3]) + more)
             continue
         if identities is not None:
-            identities[skill["name"]] = {entry["path"]: served_copy(skill, source, entry) for entry in skill["files"]}
+            digest = (digests or {}).get(skill["name"])
+            identities[skill["name"]] = {entry["path"]: served_copy(skill, source, entry, digest)
+                                         for entry in skill["files"]}
         published.add(skill["name"])
     manifest.save()
     return published

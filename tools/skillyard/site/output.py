@@ -38,7 +38,7 @@ from pathlib import Path
 
 from skillyard.fsutil import write_atomic
 
-FORMAT = "skillyard-site-output-2"
+FORMAT = "skillyard-site-output-3"
 TREES = ("a", "b")
 WRITERS = 3  # threads creating folders and files (two cores: 3 beat 1 by 1.4x, 4 beat 3 by nothing)
 PARALLEL_MIN = 256  # fewer operations than this are done in the calling thread
@@ -123,23 +123,47 @@ def remove(path: str | Path) -> None:
 
 
 def load_manifest(path: Path) -> dict | None:
+    """{"files": {rel: [key, inode, size, mtime, ctime]}, "dirs": {rel: [inode, mtime, ctime]}} from the file
+    `dump_manifest` wrote, or None when it is missing or does not hold together."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        data = json.loads(path.read_bytes())
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            return None
+        files, dirs = data["files"], data["dirs"]
+        paths, keys, ids = files["paths"], files["keys"], files["ids"]
+        dir_paths, dir_ids = dirs["paths"], dirs["ids"]
+    except (OSError, ValueError, KeyError, TypeError):
         return None
-    if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("files"), dict) \
-            or not isinstance(data.get("dirs"), dict):
+    lists = (paths, keys, ids, dir_paths, dir_ids)
+    if not all(type(value) is list for value in lists) or len(keys) != len(paths) or len(ids) != 4 * len(paths) \
+            or len(dir_ids) != 3 * len(dir_paths) or not set(map(type, paths + keys + dir_paths)) <= {str} \
+            or not set(map(type, ids + dir_ids)) <= {int}:
         return None
-    files, dirs = data["files"], data["dirs"]
-    if not all(_plain(rel) and isinstance(record, list) and len(record) == 5 for rel, record in files.items()) \
-            or not all(rel == "" or _plain(rel) for rel in dirs):
+    if not _all_plain(paths) or not _all_plain([rel for rel in dir_paths if rel]):
         return None  # a damaged manifest proves nothing, and never names a path outside its tree
-    return data
+    return {"files": {rel: [key, *ids[4 * i:4 * i + 4]] for i, (rel, key) in enumerate(zip(paths, keys, strict=True))},
+            "dirs": {rel: dir_ids[3 * i:3 * i + 3] for i, rel in enumerate(dir_paths)}}
 
 
-def _plain(rel: str) -> bool:
-    """A relative path that stays inside its tree: no empty, `.` or `..` component, no leading slash."""
-    return bool(rel) and "\0" not in rel and all(part not in ("", ".", "..") for part in rel.split("/"))
+def dump_manifest(files: dict[str, list], dirs: dict[str, list | None]) -> str:
+    """The manifest as flat lists (one list of paths, of keys, of numbers), which JSON reads and writes about
+    three times faster than a dict of small lists at 50,000 files."""
+    dir_paths = [rel for rel, record in dirs.items() if record is not None]
+    return json.dumps({"format": FORMAT,
+                       "files": {"paths": list(files), "keys": [record[0] for record in files.values()],
+                                 "ids": [n for record in files.values() for n in record[1:]]},
+                       "dirs": {"paths": dir_paths, "ids": [n for rel in dir_paths for n in dirs[rel]]}},
+                      separators=(",", ":"))
+
+
+_NOT_PLAIN = re.compile(r"(?:^|/)\.{0,2}(?:/|$)|\x00", re.MULTILINE)  # an empty, `.` or `..` part, or a NUL
+
+
+def _all_plain(rels: list[str]) -> bool:
+    """Every path relative and staying inside its tree: no empty, `.` or `..` component, no leading slash (one
+    regex over them all, joined by line feeds, which no path may hold)."""
+    joined = "\n".join(rels)
+    return not rels or (joined.count("\n") == len(rels) - 1 and _NOT_PLAIN.search(joined) is None)
 
 
 def sync(tree: Path, manifest: Path | None, plan: Plan) -> dict[str, int]:
@@ -155,13 +179,16 @@ def sync(tree: Path, manifest: Path | None, plan: Plan) -> dict[str, int]:
     base = str(tree)
     wanted = plan.folders()
     old_files, old_dirs = old["files"], old["dirs"]
-    present = _check_folders(base, wanted, old_dirs, plan.files)
+    present, proven = _check_folders(base, wanted, old_dirs, plan.files)
+    touched: set[str] = set()  # folders whose entries this sync changes: their identity is read again at the end
     for rel in old_files:  # files the site no longer has, in folders it keeps
         if rel not in plan.files and rel.rpartition("/")[0] in present:
             remove(os.path.join(base, rel))
+            touched.add(rel.rpartition("/")[0])
     levels: dict[int, list[str]] = {}
     for folder in wanted - present:  # parents before children; folders of one depth in any order
         levels.setdefault(folder.count("/"), []).append(os.path.join(base, folder))
+        touched.add(folder.rpartition("/")[0])
     for depth in sorted(levels):
         in_parallel(os.mkdir, sorted(levels[depth]))
     kept: dict[str, list] = {}
@@ -176,27 +203,32 @@ def sync(tree: Path, manifest: Path | None, plan: Plan) -> dict[str, int]:
     made = dict(zip(todo, records, strict=True))
     files = {rel: kept.get(rel) or [plan.files[rel][0], *made[rel]] for rel in plan.files}
     written = len(todo)
-    dirs = {rel: _dir_record(_identity(os.path.join(base, rel)) if rel else _identity(base)) for rel in wanted}
+    touched.update(rel.rpartition("/")[0] for rel in todo)
+    dirs = {rel: old_dirs[rel] if rel in proven and rel not in touched
+            else _dir_record(_identity(os.path.join(base, rel)) if rel else _identity(base)) for rel in wanted}
     if manifest is not None:
-        write_atomic(manifest, json.dumps({"format": FORMAT, "files": files, "dirs": dirs}, separators=(",", ":")),
-                     mode=0o600)
+        write_atomic(manifest, dump_manifest(files, dirs), mode=0o600)
     return {"written": written, "kept": len(plan.files) - written}
 
 
-def _check_folders(base: str, wanted: set[str], old_dirs: dict, files: dict) -> set[str]:
+def _check_folders(base: str, wanted: set[str], old_dirs: dict, files: dict) -> tuple[set[str], set[str]]:
     """Remove every folder the site no longer has and every entry a changed folder holds that the site does not;
-    returns the wanted folders that are there (real folders, proven or cleaned)."""
+    returns the wanted folders that are there (real folders, proven or cleaned), and those of them proven by
+    their recorded identity (untouched here)."""
     present: set[str] = set()
+    changed: set[str] = set()  # folders an entry was removed from here
     for rel in sorted(old_dirs, key=lambda rel: rel.count("/")):
         parent = rel.rpartition("/")[0]
         if rel and parent not in present:
             continue  # its parent was removed or is listed below
         if rel not in wanted:
             remove(os.path.join(base, rel))
+            changed.add(parent)
             continue
         recorded = _dir_record(_identity(os.path.join(base, rel) if rel else base))
         if recorded is not None and recorded == old_dirs[rel]:
             present.add(rel)
+    proven = present - changed
     # Folders not proven: list them (and any unrecorded folder they keep) and drop what the site does not have.
     unproven = [rel for rel in wanted if rel not in present and (rel == "" or rel.rpartition("/")[0] in present)]
     while unproven:
@@ -204,6 +236,7 @@ def _check_folders(base: str, wanted: set[str], old_dirs: dict, files: dict) -> 
         path = os.path.join(base, rel) if rel else base
         if _dir_record(_identity(path)) is None:
             remove(path)
+            proven.discard(rel.rpartition("/")[0])
             continue
         present.add(rel)
         for entry in os.scandir(path):
@@ -213,7 +246,7 @@ def _check_folders(base: str, wanted: set[str], old_dirs: dict, files: dict) -> 
                     unproven.append(child)
             elif not (entry.is_file(follow_symlinks=False) and child in files):
                 remove(entry.path)  # a regular file the plan has stays: its identity is checked with the rest
-    return present
+    return present, proven
 
 
 def _write(path: str, source: Source) -> list[int]:
