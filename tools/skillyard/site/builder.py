@@ -24,11 +24,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import partial
 from pathlib import Path
 
 from skillyard.errors import SkillyardError
 from skillyard.registry.compile import index_document
-from skillyard.site import machine, model, output, pages, publish, shell
+from skillyard.site import machine, model, output, overlap, pages, publish, shell
 from skillyard.site.markdown_render import MAX_BODY_CHARS, BodyRenderer
 from skillyard.site.page_cache import CachedPage, CheckedSkills, PageCache, page_key, page_text
 from skillyard.site.search_index import build_search_data, dump_search_data
@@ -486,6 +487,21 @@ def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | Non
     notes: list[str] = []
     folders: dict = {}
     bodies = read_bodies(registry, root, notes, folders)
+    with overlap.Background(partial(_search_and_sparse, registry, bodies)) as background:
+        return _build_rest(registry, registry_bytes, index_bytes, bodies, background, root, out, how, config,
+                           site_src, work_dir, site_url, use_cache, digests, notes, folders, timings, start)
+
+
+def _search_and_sparse(registry: dict, bodies: dict[str, str]) -> tuple[bytes, dict[str, bytes]]:
+    """The search data and the sparse index: made while the pages are (`overlap`)."""
+    from skillyard.format.sparse import sparse_files
+
+    return dump_search_data(build_search_data(registry["skills"], bodies)), sparse_files(registry)
+
+
+def _build_rest(registry, registry_bytes, index_bytes, bodies, background, root, out, how, config, site_src,
+                work_dir, site_url, use_cache, digests, notes, folders, timings, start) -> BuildResult:
+    """`build_site` once the registry and the bodies are read."""
     well_known = work_dir / "well-known"
     cache = PageCache(work_dir / "cache" / "pages" if use_cache else None)
     problems = {skill["name"]: publish.skill_problems(skill) for skill in registry["skills"]}
@@ -524,9 +540,10 @@ def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | Non
     del skill_pages, tag_pages
     timings["stamp"] = time.perf_counter() - mark
     mark = time.perf_counter()
-    search = dump_search_data(build_search_data(registry["skills"], bodies))
+    search, sparse = background.result()
     plan.add_bytes(SEARCH_FILE, search)
-    machine.plan_machine_files(plan, registry, registry_bytes, index_bytes, well_known, served, identities)
+    machine.plan_machine_files(plan, registry, registry_bytes, index_bytes, well_known, served, identities,
+                               sparse=sparse)
     timings["machine"] = time.perf_counter() - mark
     mark = time.perf_counter()
     counts = output.publish(out, work_dir, plan) if how == "trees" else output.swap(out, plan)

@@ -229,18 +229,19 @@ def _remove(path: Path) -> None:
 
 
 def plan_machine_files(plan, registry: dict, registry_bytes: bytes, index_bytes: bytes | None, staged_folder: Path,
-                       published: set[str], identities: dict[str, dict[str, tuple]] | None = None) -> None:
+                       published: set[str], identities: dict[str, dict[str, tuple]] | None = None,
+                       sparse: dict[str, bytes] | None = None) -> None:
     """Add registry.json, index.json, the sparse index and the well-known tree to the site's `output.Plan`.
     `identities`: the served files `stage_well_known` planned ({name: {rel: (key, maker)}}); only the files each
     published skill lists are planned, so nothing else is ever published. `staged_folder`: unused, kept for
-    callers that still pass it."""
+    callers that still pass it. `sparse`: `format.sparse.sparse_files(registry)`, when the caller made it."""
     from skillyard.format.sparse import sparse_files
 
     plan.add_bytes("registry.json", registry_bytes)
     if index_bytes is None:  # no index.json beside registry.json: write what `skillyard build` would have
         index_bytes = dumps(index_document(registry)).encode("utf-8")
     plan.add_bytes("index.json", index_bytes)
-    for rel, data in sparse_files(registry).items():  # clients that read it refresh by the file (format/sparse.py)
+    for rel, data in (sparse if sparse is not None else sparse_files(registry)).items():  # clients that read it refresh by the file (format/sparse.py)
         plan.add_bytes(f"sparse/{rel}", data)
     for skill in registry["skills"]:
         name = skill["name"]
