@@ -121,3 +121,17 @@ def test_a_registry_hook_that_rewrites_pages_stops_the_build_with_a_clear_messag
         builder.build_site(registry_path, root, tmp_path / "out", config=config, work_dir=tmp_path / "work")
     assert "lost its content" in caught.value.message and "generated.html" in caught.value.fix
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("text", [
+    "<urlset>\n    <url>\n         <loc>https://x/a/</loc>\n    </url>\n    <url>\n         <loc>https://x/tags/_shell/"
+    "</loc>\n    </url>\n</urlset>",
+    "<url><loc>https://x/tags/_shell/</loc></url>",  # no indent, no line feed
+    "\t<url><loc>https://x/tags/_shell/2/</loc></url>\n<url><loc>https://x/tags/_shell/</loc><lastmod>1</lastmod></url>",
+    "<url><loc>https://x/tags/_shell/2/</loc></url>",  # only the other shell
+    "<url><loc>x</loc></url> tags/_shell/</loc>",  # a stray location outside any entry
+])
+def test_a_sitemap_entry_is_found_as_the_regex_it_replaced_finds_it(text):
+    old = re.search(r"[ \t]*<url>(?:(?!</url>).)*?" + re.escape("tags/_shell/") + r"</loc>.*?</url>\n?", text,
+                    re.DOTALL)
+    assert shell._entry(text, "tags/_shell/") == (old.span() if old else None)

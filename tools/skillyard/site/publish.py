@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import stat
+from functools import lru_cache
 from pathlib import Path, PurePosixPath
 
 from skillyard.format.paths import component_problem, is_hidden, path_problem, path_set_problems, shown
@@ -37,6 +38,7 @@ INERT_SUFFIXES = frozenset({
 })
 
 
+@lru_cache(maxsize=65536)  # a pure function of the path; most skills share most of their file names
 def file_problem(rel: str) -> str | None:
     """Why the site does not serve the skill file `rel` from its origin, or None when it may."""
     problem = path_problem(rel)

@@ -148,11 +148,11 @@ def _fix_sitemap(site: Path, names: list[str], tag_rels: list[str] | None = None
     if not path.is_file():
         return
     text = path.read_text(encoding="utf-8")
-    entry = re.search(r"[ \t]*<url>(?:(?!</url>).)*?skills/_shell/.*?</url>\n?", text, re.DOTALL)
+    entry = _entry(text, _URL_PARTS[0])
     if entry is not None:
-        block = entry.group(0)
-        text = text[:entry.start()] + "".join(block.replace(_URL_PARTS[0], f"skills/{n}/") for n in names) \
-            + text[entry.end():]
+        start, end = entry
+        block = text[start:end]
+        text = text[:start] + "".join(block.replace(_URL_PARTS[0], f"skills/{n}/") for n in names) + text[end:]
     if tag_rels:
         text = _tag_entries(text, tag_rels)
     path.write_text(text, encoding="utf-8")
@@ -164,8 +164,18 @@ def _fix_sitemap(site: Path, names: list[str], tag_rels: list[str] | None = None
             out.write(text.encode("utf-8"))
 
 
-def _entry(text: str, url: str) -> re.Match | None:
-    return re.search(r"[ \t]*<url>(?:(?!</url>).)*?" + re.escape(url) + r"</loc>.*?</url>\n?", text, re.DOTALL)
+def _entry(text: str, url: str) -> tuple[int, int] | None:
+    """Where the sitemap's `<url>` entry whose location ends with `url` starts (with its line's indent) and ends
+    (with its line feed): found with `str.find`, not a regex that steps through a megabyte of entries."""
+    at = text.find(url + "</loc>")
+    start = text.rfind("<url>", 0, at) if at >= 0 else -1
+    end = text.find("</url>", at) if start >= 0 else -1
+    if end < 0 or text.find("</url>", start, at) >= 0:
+        return None
+    while start and text[start - 1] in " \t":
+        start -= 1
+    end += len("</url>")
+    return start, end + (text[end:end + 1] == "\n")
 
 
 def _tag_entries(text: str, tag_rels: list[str]) -> str:
@@ -173,7 +183,7 @@ def _tag_entries(text: str, tag_rels: list[str]) -> str:
     `index.md` first, then the other names as sorted strings (`10.md` before `2.md`)."""
     later = _entry(text, _tag_urls(TAG_SHELLS[1])[1])
     if later is not None:
-        text = text[:later.start()] + text[later.end():]
+        text = text[:later[0]] + text[later[1]:]
     first = _entry(text, _tag_urls(TAG_SHELLS[0])[1])
     if first is None:
         return text
@@ -184,5 +194,5 @@ def _tag_entries(text: str, tag_rels: list[str]) -> str:
         return folder, name != "index.md", name
 
     urls = [_tag_urls(rel)[1] for rel in sorted(tag_rels, key=order)]
-    block = first.group(0)
-    return text[:first.start()] + "".join(block.replace(shell_url, url) for url in urls) + text[first.end():]
+    block = text[first[0]:first[1]]
+    return text[:first[0]] + "".join(block.replace(shell_url, url) for url in urls) + text[first[1]:]
