@@ -327,13 +327,25 @@ def test_the_folder_watch_in_a_child_gives_what_changed_gives(tmp_path, monkeypa
         os.waitpid(child, os.WNOHANG)
 
 
+def _state_from_lines(header: list, lines: list[str], token: str, head: str):
+    """A rendered state from its lines as text (four blocks of one line per skill, in header order)."""
+    from array import array
+
+    from skillyard.registry import rendered
+
+    n = len(header)
+    encoded = [[line.encode("utf-8") for line in lines[c * n:(c + 1) * n]] for c in range(rendered.OUTPUTS)]
+    return rendered.State(header, [sep.join(col) for sep, col in zip(rendered.SEPARATORS, encoded, strict=True)],
+                          [array("q", map(len, col)) for col in encoded], token, head)
+
+
 def test_the_rendered_state_answers_in_bulk_what_it_answers_one_by_one():
     from skillyard.registry import rendered
 
     header = [["s/a", "a", True, "c1", "d1", True], ["s/b", "b", False, "c2", "d2", False],
               ["s/c", "c", True, "c3", "d3", True]]
     lines = [f"{rel}-{column}" for column in range(4) for rel in ("a", "b", "c")]
-    state = rendered.State.from_lines(header, lines, "token", "")
+    state = _state_from_lines(header, lines, "token", "")
     state.over = {"s/d": rendered.Rendered("d", True, ("c4", "d4"), ("d-0", "d-1", "d-2", "d-3")),
                   "s/b": rendered.Rendered("b", True, ("c5", "d5"), None)}
     state.gone = {"s/c"}
@@ -346,7 +358,7 @@ def test_the_rendered_state_answers_in_bulk_what_it_answers_one_by_one():
     expected = [[(fresh.get(rel) or state[rel].lines)[column] for rel in order] for column in range(4)]
     assert state.columns(order, fresh) == expected
     assert state.columns(["s/a"], {}) == [["a-0"], ["a-1"], ["a-2"], ["a-3"]] and state.columns([], {}) == [[]] * 4
-    empty = rendered.State.from_lines([], [], "token", "")
+    empty = _state_from_lines([], [], "token", "")
     assert empty.columns(["s/e"], fresh) == [["E0"], ["E1"], ["E2"], ["E3"]] and empty.seen() == {}
 
 
@@ -379,7 +391,7 @@ def _state_for_pieces():
 
     header = [[f"s/{x}", x, x != "c", f"c-{x}", f"d-{x}", x != "c"] for x in "abcdef"]
     lines = [f"{x}-{column}-é" if x != "c" else "" for column in range(4) for x in "abcdef"]
-    state = rendered.State.from_lines(header, lines, "token", "")
+    state = _state_from_lines(header, lines, "token", "")
     state.over = {"s/g": rendered.Rendered("g", True, ("c4", "d4"), ("g-0", "g-1", "g-2", "g-3")),
                   "s/e": rendered.Rendered("e", True, ("c5", "d5"), ("E-0", "E-1", "E-2", "E-3"))}
     state.gone = {"s/f"}

@@ -70,14 +70,6 @@ class State:
         self.over: dict[str, Rendered] = {}
         self.gone: set[str] = set()
 
-    @classmethod
-    def from_lines(cls, header: list, lines: list[str], token: str, head: str) -> State:
-        """A state from its lines as text (four blocks of one line per skill, in header order)."""
-        n = len(header)
-        encoded = [[line.encode("utf-8") for line in lines[c * n:(c + 1) * n]] for c in range(OUTPUTS)]
-        return cls(header, [sep.join(col) for sep, col in zip(SEPARATORS, encoded, strict=True)],
-                   [array("q", map(len, col)) for col in encoded], token, head)
-
     def __contains__(self, rel: str) -> bool:
         return rel in self.over or (rel in self._index and rel not in self.gone)
 

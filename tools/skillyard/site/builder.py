@@ -488,8 +488,55 @@ def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | Non
     folders: dict = {}
     bodies = read_bodies(registry, root, notes, folders)
     with overlap.Background(partial(_search_and_sparse, registry, bodies)) as background:
-        return _build_rest(registry, registry_bytes, index_bytes, bodies, background, root, out, how, config,
-                           site_src, work_dir, site_url, use_cache, digests, notes, folders, timings, start)
+        well_known = work_dir / "well-known"
+        cache = PageCache(work_dir / "cache" / "pages" if use_cache else None)
+        problems = {skill["name"]: publish.skill_problems(skill) for skill in registry["skills"]}
+        guess = {name for name, found in problems.items() if not found}  # served unless their files fail to read
+        staged: list[set[str]] = []
+        identities: dict = {}
+
+        def stage() -> set[str]:  # runs while the workers render the pages
+            staged.append(machine.stage_well_known(registry, root, well_known, notes, reuse=use_cache,
+                                                   folders=folders, known_problems=problems, identities=identities,
+                                                   digests=digests))
+            timings["read"] = time.perf_counter() - start
+            return staged[0]
+
+        rendered = render_skill_pages(registry, bodies, cache=cache, served=guess, notes=notes, meanwhile=stage,
+                                      digests=digests, lazy=True)
+        served = staged[0]
+        mark = start + timings["read"]
+        skill_pages, page_count, cached, tag_pages = generate_docs(
+            registry, bodies, site_src, work_dir / "docs", cache, served, notes, rendered,
+            PageCache(work_dir / "cache" / "tags") if use_cache else None)
+        timings["generate"] = time.perf_counter() - mark
+        mark = time.perf_counter()
+        site = work_dir / "site"  # mkdocs' output: the hand-written, home and tag pages, the theme, the shell
+        output.remove(site)
+        warnings = run_mkdocs(config, work_dir / "docs", site, source_epoch(registry), site_url,
+                              registry_settings(registry) if config == default_config().resolve() else None,
+                              work_dir / "cache" / "templates" if use_cache else None)
+        timings["mkdocs"] = time.perf_counter() - mark
+        mark = time.perf_counter()
+        plan = output.Plan()
+        stamped = shell.stamp_pages(site, skill_pages, tag_pages) if skill_pages or tag_pages else []
+        plan.add_folder(site)
+        for rel, key, make in stamped:
+            plan.add_lazy(rel, key, make)
+        del skill_pages, tag_pages
+        timings["stamp"] = time.perf_counter() - mark
+        mark = time.perf_counter()
+        search, sparse = background.result()
+        plan.add_bytes(SEARCH_FILE, search)
+        machine.plan_machine_files(plan, registry, registry_bytes, index_bytes, served, identities, sparse=sparse)
+        timings["machine"] = time.perf_counter() - mark
+        mark = time.perf_counter()
+        counts = output.publish(out, work_dir, plan) if how == "trees" else output.swap(out, plan)
+        timings["write"] = time.perf_counter() - mark
+        timings["total"] = time.perf_counter() - start
+        return BuildResult(out=out, skills=len(registry["skills"]), pages=page_count, seconds=timings,
+                           search_bytes=len(search), cached_pages=cached, warnings=warnings, notes=notes,
+                           files_written=counts["written"], files_kept=counts["kept"])
 
 
 def _search_and_sparse(registry: dict, bodies: dict[str, str]) -> tuple[bytes, dict[str, bytes]]:
@@ -497,58 +544,3 @@ def _search_and_sparse(registry: dict, bodies: dict[str, str]) -> tuple[bytes, d
     from skillyard.format.sparse import sparse_files
 
     return dump_search_data(build_search_data(registry["skills"], bodies)), sparse_files(registry)
-
-
-def _build_rest(registry, registry_bytes, index_bytes, bodies, background, root, out, how, config, site_src,
-                work_dir, site_url, use_cache, digests, notes, folders, timings, start) -> BuildResult:
-    """`build_site` once the registry and the bodies are read."""
-    well_known = work_dir / "well-known"
-    cache = PageCache(work_dir / "cache" / "pages" if use_cache else None)
-    problems = {skill["name"]: publish.skill_problems(skill) for skill in registry["skills"]}
-    guess = {name for name, found in problems.items() if not found}  # served unless their files fail to read
-    staged: list[set[str]] = []
-    identities: dict = {}
-
-    def stage() -> set[str]:  # runs while the workers render the pages
-        staged.append(machine.stage_well_known(registry, root, well_known, notes, reuse=use_cache,
-                                               folders=folders, known_problems=problems, identities=identities,
-                                               digests=digests))
-        timings["read"] = time.perf_counter() - start
-        return staged[0]
-
-    rendered = render_skill_pages(registry, bodies, cache=cache, served=guess, notes=notes, meanwhile=stage,
-                                  digests=digests, lazy=True)
-    served = staged[0]
-    mark = start + timings["read"]
-    skill_pages, page_count, cached, tag_pages = generate_docs(
-        registry, bodies, site_src, work_dir / "docs", cache, served, notes, rendered,
-        PageCache(work_dir / "cache" / "tags") if use_cache else None)
-    timings["generate"] = time.perf_counter() - mark
-    mark = time.perf_counter()
-    site = work_dir / "site"  # mkdocs' output: the hand-written, home and tag pages, the theme, the shell
-    output.remove(site)
-    warnings = run_mkdocs(config, work_dir / "docs", site, source_epoch(registry), site_url,
-                          registry_settings(registry) if config == default_config().resolve() else None,
-                          work_dir / "cache" / "templates" if use_cache else None)
-    timings["mkdocs"] = time.perf_counter() - mark
-    mark = time.perf_counter()
-    plan = output.Plan()
-    stamped = shell.stamp_pages(site, skill_pages, tag_pages) if skill_pages or tag_pages else []
-    plan.add_folder(site)
-    for rel, key, make in stamped:
-        plan.add_lazy(rel, key, make)
-    del skill_pages, tag_pages
-    timings["stamp"] = time.perf_counter() - mark
-    mark = time.perf_counter()
-    search, sparse = background.result()
-    plan.add_bytes(SEARCH_FILE, search)
-    machine.plan_machine_files(plan, registry, registry_bytes, index_bytes, well_known, served, identities,
-                               sparse=sparse)
-    timings["machine"] = time.perf_counter() - mark
-    mark = time.perf_counter()
-    counts = output.publish(out, work_dir, plan) if how == "trees" else output.swap(out, plan)
-    timings["write"] = time.perf_counter() - mark
-    timings["total"] = time.perf_counter() - start
-    return BuildResult(out=out, skills=len(registry["skills"]), pages=page_count, seconds=timings,
-                       search_bytes=len(search), cached_pages=cached, warnings=warnings, notes=notes,
-                       files_written=counts["written"], files_kept=counts["kept"])

@@ -114,15 +114,18 @@ def read_skill_files(skill: dict, root: Path, folder: Path | None = None) -> dic
     SkillyardError stops the build. `folder`: `skill_folder(skill, root)` when the caller has it already.
     """
     folder = folder or skill_folder(skill, root)
-    out = {}
-    for entry in skill["files"]:
-        data = publish.read_regular(folder, entry["path"], entry["size"])
-        if hashlib.sha256(data).hexdigest() != entry["sha256"]:
-            raise SkillyardError(f"{folder / entry['path']}: sha256 differs from registry.json (the file changed "
-                                 "after the build)",
-                                 "Run `skillyard build` to refresh registry.json, then build the site again.")
-        out[entry["path"]] = data
-    return out
+    return {entry["path"]: read_checked(folder, entry) for entry in skill["files"]}
+
+
+def read_checked(folder: Path, entry: dict) -> bytes:
+    """One listed file's bytes, when they are the bytes its registry entry's sha256 vouches for (see
+    `read_skill_files` for what is raised otherwise)."""
+    data = publish.read_regular(folder, entry["path"], entry["size"])
+    if hashlib.sha256(data).hexdigest() != entry["sha256"]:
+        raise SkillyardError(f"{folder / entry['path']}: sha256 differs from registry.json (the file changed "
+                             "after the build)",
+                             "Run `skillyard build` to refresh registry.json, then build the site again.")
+    return data
 
 
 def rendered_with_defaults(skill: dict, files: dict[str, bytes]) -> dict[str, bytes]:
@@ -159,14 +162,10 @@ def served_copy(skill: dict, folder: Path, entry: dict, digest: str | None = Non
                                               sort_keys=True).encode("utf-8")).hexdigest()
 
     def make() -> bytes:
-        source = folder / rel
         try:
-            data = publish.read_regular(folder, rel, entry["size"])
+            data = read_checked(folder, entry)
         except publish.UnreadableFile as exc:
             raise SkillyardError(f"{exc} (it changed while the site was built)", "Build the site again.") from None
-        if hashlib.sha256(data).hexdigest() != sha:
-            raise SkillyardError(f"{source}: sha256 differs from registry.json (the file changed after the build)",
-                                 "Run `skillyard build` to refresh registry.json, then build the site again.")
         try:
             return render_bytes(data, values) if rel in RENDERED_FILES else data
         except UnicodeDecodeError:
@@ -228,13 +227,12 @@ def _remove(path: Path) -> None:
         path.unlink()
 
 
-def plan_machine_files(plan, registry: dict, registry_bytes: bytes, index_bytes: bytes | None, staged_folder: Path,
-                       published: set[str], identities: dict[str, dict[str, tuple]] | None = None,
-                       sparse: dict[str, bytes] | None = None) -> None:
+def plan_machine_files(plan, registry: dict, registry_bytes: bytes, index_bytes: bytes | None, published: set[str],
+                       identities: dict[str, dict[str, tuple]], sparse: dict[str, bytes] | None = None) -> None:
     """Add registry.json, index.json, the sparse index and the well-known tree to the site's `output.Plan`.
     `identities`: the served files `stage_well_known` planned ({name: {rel: (key, maker)}}); only the files each
-    published skill lists are planned, so nothing else is ever published. `staged_folder`: unused, kept for
-    callers that still pass it. `sparse`: `format.sparse.sparse_files(registry)`, when the caller made it."""
+    published skill lists are planned, so nothing else is ever published. `sparse`:
+    `format.sparse.sparse_files(registry)`, when the caller made it."""
     from skillyard.format.sparse import sparse_files
 
     plan.add_bytes("registry.json", registry_bytes)
@@ -246,7 +244,7 @@ def plan_machine_files(plan, registry: dict, registry_bytes: bytes, index_bytes:
     for skill in registry["skills"]:
         name = skill["name"]
         if name in published:
-            planned = (identities or {})[name]
+            planned = identities[name]
             for entry in skill["files"]:
                 key, make = planned[entry["path"]]
                 plan.add_lazy(f"{WELL_KNOWN}/{name}/{entry['path']}", key, make)

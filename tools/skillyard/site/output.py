@@ -86,9 +86,12 @@ class Plan:
 
 def _identity(path: str) -> list[int] | None:
     try:
-        info = os.lstat(path)
+        return _ids(os.lstat(path))
     except OSError:
         return None
+
+
+def _ids(info: os.stat_result) -> list[int]:
     return [info.st_mode, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns]
 
 
@@ -258,17 +261,12 @@ def _write(path: str, source: Source) -> list[int]:
         view = memoryview(data)
         while view:
             view = view[os.write(fd, view):]
-        record = _file_record(_identity_fd(fd))
+        record = _file_record(_ids(os.fstat(fd)))
     finally:
         os.close(fd)
     if record is None:
         raise OSError(f"{path}: not a regular file right after writing it")
     return record
-
-
-def _identity_fd(fd: int) -> list[int]:
-    info = os.fstat(fd)
-    return [info.st_mode, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns]
 
 
 def in_parallel(work: Callable, items: list, workers: int = WRITERS) -> list:

@@ -109,6 +109,6 @@ def read_regular(folder: Path | str, rel: str, limit: int) -> bytes:
                 break
             chunks.append(chunk)
             left -= len(chunk)
-        return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+        return b"".join(chunks)
     finally:
         os.close(fd)
