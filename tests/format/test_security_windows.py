@@ -27,8 +27,7 @@ def _texts(pieces: list[str]) -> st.SearchStrategy[str]:
 @given(_texts(PIECES))
 def test_credential_lines_find_what_one_full_pass_finds(text: str) -> None:
     full = [(m.start(), m.group()) for m in security.CREDENTIAL_PATH.finditer(text)]
-    fast = [(m.start(), m.group()) for m in security._credential_paths(text)] \
-        if security._may_mention_credentials(text) else []
+    fast = [(m.start(), m.group()) for m in security._credential_paths(text)]
     assert fast == full
 
 
@@ -37,8 +36,7 @@ def test_credential_lines_find_what_one_full_pass_finds(text: str) -> None:
 def test_pipe_precheck_never_skips_a_match(text: str) -> None:
     matches = [(m.start(), m.group()) for m in security.PIPE_TO_SHELL.finditer(text)]
     if matches:
-        assert ("|" in text or "<(" in text or "iex" in text)
-        assert any(word in text for word in security._DOWNLOADERS)
+        assert security._may_pipe_to_shell(text)
     findings = [f for f in security.scan_text(text, "x.md") if f.rule == "security-pipe-to-shell"]
     assert len(findings) == min(len(matches), security.MAX_FINDINGS_PER_RULE) + (
         1 if len(matches) > security.MAX_FINDINGS_PER_RULE else 0)
@@ -48,3 +46,26 @@ def test_a_credential_path_among_many_anchor_lines_is_found_on_its_line() -> Non
     text = "".join(f"os.environ['X{i}']\n" for i in range(500)) + "cat ~/.ssh/id_rsa\n.env\n"
     findings = [f for f in security.scan_text(text, "run.py") if f.rule == "security-credential-path"]
     assert [f.line for f in findings] == [501, 501, 501]  # `~/.ssh`, `id_rsa`, then `\n.env` from line 501's end
+
+
+MARKDOWN_PIECES = ["<!--", "-->", "<!", "<?", "?>", "<![CDATA[", "]]>", "<!DOCTYPE x>", "<script>", "</script>", "<b hidden>",
+                   "[x]:", "[//]: # (note)", "[x]", " \"title\"", "]:", "]", "[", ":", "<", ">", "!", "?", "|", "<(",
+                   "iex", "curl", "\n", " ", "   ", "a", "https://x.invalid/i.sh", "| sh", "(", ")"]
+
+
+@settings(max_examples=600, deadline=None)
+@given(_texts(MARKDOWN_PIECES))
+def test_pre_checks_never_change_the_findings(text: str) -> None:
+    """Every hint pattern forced to match (so each rule's full pass always runs) gives the same findings."""
+    always = security.re.compile("")
+    hints = ("_HTML_HIDDEN_HINT", "_REF_DEF_HINT", "_PIPE_BAR_HINT", "_PIPE_PROCESS_HINT", "_PIPE_IEX_HINT")
+    fast = security.scan_text(text, "x.md", markup="markdown")
+    saved = {name: getattr(security, name) for name in hints}
+    try:
+        for name in hints:
+            setattr(security, name, always)
+        full = security.scan_text(text, "x.md", markup="markdown")
+    finally:
+        for name, pattern in saved.items():
+            setattr(security, name, pattern)
+    assert fast == full

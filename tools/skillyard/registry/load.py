@@ -8,6 +8,7 @@ import os
 from pathlib import Path
 
 from skillyard.format.policy import Policy
+from skillyard.parallel import map_chunked
 from skillyard.registry import compat
 from skillyard.registry.cache import SkillCache, signature
 from skillyard.registry.checked import CheckedSkill
@@ -59,10 +60,6 @@ def output_lines(summary: dict) -> dict[str, str]:
     return {"index": index_line(summary), "plugin": plugin, "agents": compat.agents_line(summary)}
 
 
-def _check_chunk(chunk: list[tuple[str, str, Policy, bool]]) -> list[CheckedSkill]:
-    return [_check_one(item) for item in chunk]
-
-
 def check_folders(folders: list[tuple[Path, str]], policy: Policy, *, cache_root: Path | None = None,
                   cache: SkillCache | None = None, fresh: set[str] | None = None, head: str | None = None,
                   dirty: set[str] | None = None, jobs: int | None = None, progress=None,
@@ -98,24 +95,10 @@ def check_folders(folders: list[tuple[Path, str]], policy: Policy, *, cache_root
         todo.append((str(folder), rel, policy, outputs))
     workers = jobs if jobs is not None else (os.cpu_count() or 1)
     if todo:
-        import skillyard.format.package  # noqa: F401 - imported once here, before workers fork, not in each
-    if len(todo) >= PARALLEL_THRESHOLD and workers > 1:
-        from concurrent.futures import ProcessPoolExecutor
-
-        size = max(16, len(todo) // (workers * 32))  # small chunks: no core idles long at the end
-        chunks = [todo[i:i + size] for i in range(0, len(todo), size)]
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            for checked_chunk in pool.map(_check_chunk, chunks):
-                for checked in checked_chunk:
-                    results[checked.path] = checked
-                if progress:
-                    progress.advance(len(checked_chunk))
-    else:
-        for item in todo:
-            checked = _check_one(item)
-            results[checked.path] = checked
-            if progress:
-                progress.advance()
+        import skillyard.format.package  # noqa: F401 - imported once here, before the children fork, not in each
+    for checked in map_chunked(_check_one, todo, workers=workers if len(todo) >= PARALLEL_THRESHOLD else 1,
+                               progress=progress.advance if progress else None):
+        results[checked.path] = checked
     if cache is not None and (todo or set(cache.rows) != set(results) or cache.head != head
                               or cache.dirty != (dirty or set())):
         cache.store(results, signatures, head=head, dirty=dirty or set(), changed={item[1] for item in todo})

@@ -1,0 +1,45 @@
+"""registry.collect: the real path of a folder given on the command line, computed once per parent folder, is
+exactly `os.path.realpath`'s, links and dot-parts included, and skills reached through a link keep their
+repository path."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from skillyard.registry.collect import _real_path, collect
+from skillyard.registry.config import load_registry_config
+
+
+@pytest.fixture()
+def tree(tmp_path: Path) -> Path:
+    (tmp_path / "a" / "b").mkdir(parents=True)
+    (tmp_path / "link-to-b").symlink_to(tmp_path / "a" / "b")
+    (tmp_path / "rel-to-a").symlink_to("a")
+    (tmp_path / "a" / "up").symlink_to("..")
+    return tmp_path
+
+
+@pytest.mark.parametrize("path", ["a/b", "link-to-b", "rel-to-a/b", "a/../a/b", "a/up/a/b", "a/up", "missing",
+                                  "a/b/", ".", "..", "a//b", "rel-to-a"])
+def test_real_path_is_realpaths(tree: Path, path: str, monkeypatch) -> None:
+    monkeypatch.chdir(tree)
+    parents: dict[str, str] = {}
+    for given in (path, str(tree / path)):
+        assert _real_path(given, parents) == os.path.realpath(given)
+        assert _real_path(given, parents) == os.path.realpath(given)  # again, from the remembered parent
+
+
+def test_skills_given_through_a_link_get_their_repository_paths(tmp_path: Path) -> None:
+    root = tmp_path / "registry"
+    for name in ("one", "two"):
+        (root / "skills" / name).mkdir(parents=True)
+        (root / "skills" / name / "SKILL.md").write_text(f"---\nname: {name}\ndescription: d\n---\n")
+    (tmp_path / "outside").mkdir()
+    (tmp_path / "outside" / "two").symlink_to(root / "skills" / "two")
+    config = load_registry_config(root)
+    given = [str(root / "skills" / "one"), str(tmp_path / "outside" / "two"), str(tmp_path / "outside")]
+    rels = [rel for _, rel in collect(root, config, given, nested=True)]
+    assert rels == ["skills/one", "skills/two"]

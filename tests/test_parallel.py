@@ -1,0 +1,102 @@
+"""skillyard.parallel: the same results as a plain loop, in order, whatever happens to the forked children."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+
+import pytest
+
+from skillyard import parallel
+
+PARENT = os.getpid()
+
+
+def no_children_left() -> bool:
+    try:
+        os.waitpid(-1, os.WNOHANG)
+    except ChildProcessError:
+        return True
+    return False
+
+
+def square(n: int) -> tuple[int, int]:
+    return n, n * n
+
+
+@pytest.mark.parametrize(("workers", "size"), [(1, None), (2, None), (2, 1), (3, 7), (4, 1000)])
+def test_results_are_the_plain_loops_in_order(workers, size) -> None:
+    items = list(range(503))
+    assert parallel.map_chunked(square, items, workers=workers, size=size) == [square(n) for n in items]
+    assert no_children_left()
+
+
+def test_every_process_takes_work() -> None:
+    """The caller works too, and the children really run (their pids come back)."""
+    def whose(n: int) -> int:
+        time.sleep(0.002)  # long enough for the child to start before the caller has taken every chunk
+        return os.getpid()
+
+    pids = set(parallel.map_chunked(whose, list(range(200)), workers=2, size=1))
+    assert PARENT in pids
+    assert len(pids) == 2
+
+
+def test_progress_counts_every_item_once() -> None:
+    told: list[int] = []
+    parallel.map_chunked(square, list(range(250)), workers=3, size=4, progress=told.append)
+    assert sum(told) == 250
+    assert all(step > 0 for step in told)
+
+
+@pytest.mark.parametrize("how", ["exit", "sigkill"])
+def test_a_child_that_dies_costs_nothing(how) -> None:
+    """Chunks a dead child took (and everything it had finished) are worked again by the caller."""
+    def fragile(n: int) -> tuple[int, int]:
+        if os.getpid() != PARENT and n % 50 == 7:
+            if how == "exit":
+                os._exit(3)
+            os.kill(os.getpid(), signal.SIGKILL)
+        return square(n)
+
+    items = list(range(300))
+    assert parallel.map_chunked(fragile, items, workers=2, size=2) == [square(n) for n in items]
+    assert no_children_left()
+
+
+def test_an_error_surfaces_with_its_own_type_from_the_caller() -> None:
+    def broken(n: int) -> int:
+        if n == 123:
+            raise ValueError(f"item {n} is bad")
+        return n
+
+    with pytest.raises(ValueError, match="item 123 is bad"):
+        parallel.map_chunked(broken, list(range(300)), workers=2, size=3)
+    assert no_children_left()
+
+
+def test_an_interrupted_caller_leaves_no_children() -> None:
+    seen = []
+
+    def interrupted(n: int) -> int:
+        if os.getpid() == PARENT:
+            seen.append(n)
+            if len(seen) > 10:  # the caller's third chunk: the children are still busy
+                raise KeyboardInterrupt
+        time.sleep(0.001)
+        return n
+
+    with pytest.raises(KeyboardInterrupt):
+        parallel.map_chunked(interrupted, list(range(1000)), workers=3, size=5)
+    assert no_children_left()
+
+
+def test_chunk_sizes_keep_the_queue_within_its_pipe() -> None:
+    assert parallel.chunk_size(600, 2) == 18
+    assert parallel.chunk_size(20, 2) == 1
+    assert parallel.chunk_size(20_000, 2) == 64
+    big = 10_000_000
+    assert -(-big // parallel.chunk_size(big, 2)) <= parallel.MAX_CHUNKS
+    with pytest.raises(ValueError):
+        parallel.map_chunked(square, list(range(parallel.MAX_CHUNKS + 1)), workers=2, size=1)
