@@ -69,3 +69,21 @@ def test_pre_checks_never_change_the_findings(text: str) -> None:
         for name, pattern in saved.items():
             setattr(security, name, pattern)
     assert fast == full
+
+
+BYTE_PIECES = ["\x00", "\x07", "\x0b", "\x1b[31m", "\x7f", "\x85", "\x9b", "\r", "\r\n", "\n", "\t", "\x0c", "é",
+               "\u200b", "A" * 120, "b+/9" * 30, "=", " ", "a"]
+
+
+@settings(max_examples=600, deadline=None)
+@given(_texts(BYTE_PIECES))
+def test_byte_classes_find_what_the_full_patterns_find(text: str) -> None:
+    """Controls and base64 runs, found through one translate pass, are exactly CONTROL's and BASE64_BLOB's."""
+    findings = security.scan_text(text, "notes.txt")
+    rule_positions = {rule: [f.line for f in findings if f.rule == rule and "more" not in f.message]
+                      for rule in ("security-control-character", "security-base64-blob")}
+    body = " " + text[1:] if text.startswith("\ufeff") else text
+    for rule, pattern in (("security-control-character", security.CONTROL),
+                          ("security-base64-blob", security.BASE64_BLOB)):
+        expected = [body.count("\n", 0, m.start()) + 1 for m in pattern.finditer(body)]
+        assert rule_positions[rule] == expected[:security.MAX_FINDINGS_PER_RULE]

@@ -66,12 +66,16 @@ _HTML_HIDDEN_HINT = re.compile(r"<[!?]")
 _REF_DEF_HINT = re.compile(r"\]:")
 _PIPE_BAR_HINT = re.compile(r"\|\s*(?:sudo\s+)?(?:(?:ba|z|da|k)?sh|python[0-9.]*)\b")
 _PIPE_PROCESS_HINT = re.compile(r"<\(")
-_PIPE_IEX_HINT = re.compile(r"iex\s*\(")
+_PIPE_IEX_HINT = re.compile(r"x\s*\(")  # `iex (`, found by its rarer letter
 _ASCII = bytes(range(128))
-_NOT_CONTROL = bytes(c for c in range(256) if c in (9, 10, 12, 13) or 32 <= c < 127 or c >= 128)
 _C1_UTF8 = re.compile(b"\xc2[\x80-\x9f]")
-_B64_MAP = bytes(1 if chr(c).isascii() and (chr(c).isalnum() or chr(c) in "+/") else 0 for c in range(256))
-_B64_RUN = b"\x01" * 200
+# One `bytes.translate` pass classes every byte: 2 for a C0 control CONTROL flags (or DEL), 1 for a base64
+# character, 0 for the rest. A control is then a `memchr` away, and a base64 run of 200 a substring search.
+_CONTROL_BYTE, _B64_BYTE = 2, 1
+_BYTE_CLASS = bytes(_CONTROL_BYTE if (c < 32 and c not in (9, 10, 12, 13)) or c == 127
+                    else _B64_BYTE if chr(c).isascii() and (chr(c).isalnum() or chr(c) in "+/") else 0
+                    for c in range(256))
+_B64_RUN = bytes([_B64_BYTE]) * 200
 # Any invisible character, selectors included: a pre-check over the non-ASCII characters alone.
 _INVISIBLE_SUSPECT = re.compile(f"[{safety.DEFAULT_IGNORABLE}{safety.BLANK_LOOKING}]")
 _NOT_EMOJI_BASE = re.compile(f"[^{safety.EMOJI_BASE}]")
@@ -134,8 +138,9 @@ def scan_text(text: str, file: str, *, line_offset: int = 0, is_markdown: bool =
                 f"Invisible character {safety.describe_char(text[index])} (column {_column(text, index)}): it "
                 "can hide instructions from reviewers while models still read it.", "Delete the character.")
         counts["security-invisible-unicode"] += total - len(positions)
-    if raw.translate(None, _NOT_CONTROL) or (b"\r" in raw and raw.count(b"\r") != raw.count(b"\r\n")) or \
-            _C1_UTF8.search(raw):
+    classes = raw.translate(_BYTE_CLASS)
+    if _CONTROL_BYTE in classes or (b"\r" in raw and raw.count(b"\r") != raw.count(b"\r\n")) or \
+            (not text.isascii() and _C1_UTF8.search(raw)):  # C1 controls are two UTF-8 bytes, never ASCII
         matches = CONTROL.finditer(text)
         for match in islice(matches, MAX_FINDINGS_PER_RULE):
             add("security-control-character", Severity.ERROR, match.start(),
@@ -164,7 +169,7 @@ def scan_text(text: str, file: str, *, line_offset: int = 0, is_markdown: bool =
         add("security-credential-path", Severity.WARNING, match.start(),
             f"Mentions a credential location (`{match.group().strip()[:60]}`).",
             "Do not read secrets from the user's machine; ask for the value as an input instead.")
-    for match in BASE64_BLOB.finditer(text) if _B64_RUN in raw.translate(_B64_MAP) else ():
+    for match in BASE64_BLOB.finditer(text) if _B64_RUN in classes else ():
         add("security-base64-blob", Severity.WARNING, match.start(),
             f"A {len(match.group())}-character base64 blob: its content cannot be reviewed.",
             "Ship the decoded file under assets/ or explain what it is.")

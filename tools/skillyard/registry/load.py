@@ -6,13 +6,14 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from skillyard.format.policy import Policy
 from skillyard.parallel import map_chunked
-from skillyard.registry import compat
-from skillyard.registry.cache import SkillCache, signature
 from skillyard.registry.checked import CheckedSkill
-from skillyard.registry.compile import compact, compile_skill, entry_line, entry_summary, index_line
+
+if TYPE_CHECKING:
+    from skillyard.registry.cache import SkillCache
 
 PARALLEL_THRESHOLD = 200
 
@@ -28,6 +29,8 @@ def _check_one(args: tuple[str, str, Policy, bool]) -> CheckedSkill:
     version = pkg.data.get("version") if isinstance(pkg.data.get("version"), str) else None
     if not outputs:  # a bare check (validate, no cache): the findings are the answer; nothing is encoded
         return CheckedSkill(rel, pkg.name, version, "", pkg.findings)
+    from skillyard.registry.compile import compile_skill, entry_line, entry_summary
+
     entry = compile_skill(pkg)
     return CheckedSkill(rel, pkg.name, version, entry_line(entry), pkg.findings, output_lines(entry_summary(entry)))
 
@@ -52,6 +55,8 @@ def output_lines(summary: dict) -> dict[str, str]:
     """The skill's encoded line in index.json (commit slot left open), marketplace.json and AGENTS.md: encoding
     them here puts the work in the parallel, cached part of the build."""
     from skillyard.errors import SkillyardError
+    from skillyard.registry import compat
+    from skillyard.registry.compile import compact, index_line
 
     try:
         plugin = compact(compat.plugin_entry(summary))
@@ -71,6 +76,8 @@ def check_folders(folders: list[tuple[Path, str]], policy: Policy, *, cache_root
     cache will keep them: only the findings are wanted.
     """
     if cache is None and cache_root is not None and not os.environ.get("CI"):
+        from skillyard.registry.cache import SkillCache
+
         cache = SkillCache(cache_root, policy)
     outputs = outputs or cache is not None  # a cached row must serve a later build
     results: dict[str, CheckedSkill] = {}
@@ -85,6 +92,8 @@ def check_folders(folders: list[tuple[Path, str]], policy: Policy, *, cache_root
                     progress.advance()
                 continue
         elif cache is not None:
+            from skillyard.registry.cache import signature
+
             sig = json.dumps(signature(str(folder)))
             signatures[rel] = sig
             if row is not None and row[0] == sig and (reused := cache.checked(rel)) is not None:
@@ -94,8 +103,11 @@ def check_folders(folders: list[tuple[Path, str]], policy: Policy, *, cache_root
                 continue
         todo.append((str(folder), rel, policy, outputs))
     workers = jobs if jobs is not None else (os.cpu_count() or 1)
-    if todo:
-        import skillyard.format.package  # noqa: F401 - imported once here, before the children fork, not in each
+    if todo:  # imported once here, before the children fork, not in each
+        import skillyard.format.package  # noqa: F401
+        if outputs:
+            import skillyard.registry.compat  # noqa: F401
+            import skillyard.registry.compile  # noqa: F401
     for checked in map_chunked(_check_one, todo, workers=workers if len(todo) >= PARALLEL_THRESHOLD else 1,
                                progress=progress.advance if progress else None):
         results[checked.path] = checked

@@ -40,6 +40,12 @@ def named(folder: str, rel: str) -> tuple[str, str]:
     return folder, rel
 
 
+def _cache_root(root, config):
+    from skillyard.registry.cache import cache_root_for
+
+    return cache_root_for(root, config)
+
+
 def run(args) -> int:
     import os
     import sys
@@ -48,7 +54,6 @@ def run(args) -> int:
     from skillyard.cli.common import Progress, print_json
     from skillyard.errors import UsageError
     from skillyard.registry import gitlog
-    from skillyard.registry.cache import cache_root_for
     from skillyard.registry.collect import add_duplicate_findings, collect
     from skillyard.registry.config import load_registry_config
     from skillyard.registry.load import check_folders
@@ -78,7 +83,7 @@ def run(args) -> int:
             # Checking part of the registry: names must still be unique against the rest (folder = name in strict).
             others = {Path(rel).name: rel for _, rel in collect(root, config)}
     with Progress("checking skills", len(folders), enabled=sys.stderr.isatty() and not args.json) as progress:
-        checked = check_folders(folders, policy, cache_root=None if args.no_cache else cache_root_for(root, config),
+        checked = check_folders(folders, policy, cache_root=None if args.no_cache else _cache_root(root, config),
                                 progress=progress, outputs=False)
     add_duplicate_findings(checked, {k: v for k, v in others.items() if all(c.path != v for c in checked)})
     report = validate_report(checked, policy.mode, changed_paths=changed)
