@@ -25,7 +25,8 @@ REPO = Path(__file__).resolve().parents[2]
 TRICKY = ["yes", "No", "ON", "off", "y", "N", "true", "False", "null", "Null", "~", "1", "1.5", "0x1F", "1:20", "1_000",
           ".inf", "-", "- a", "?", "!tag", "&a", "*a", "%x", "@x", "`x`", "|", ">", "#", " #c", "a#b", ": ", ":", "a:b",
           "[", "]", "{", "}", ",", "'", "''", '"', '\\', "\\n", "\t", " ", "  ", "发票", "é", "\u00a0", "\u3000",
-          "\u2028", "\x85", "\ufeff", "\x01", "\x7f", "\r", "<<", "=", "http://example.com/a?b=c", "x", "Helps", "a b", "v1.2.0"]
+          "\u2028", "\x85", "\ufeff", "\x01", "\x7f", "\r", "<<", "=", "http://example.com/a?b=c", "x", "Helps", "a b", "v1.2.0",
+          "1.2.3", "10.0.1", "1.2.", "1..2", "0.1.0-beta", "1.2.3.4", "TRUE", "True", "tRue", "FALSE", "1e3", "0o17"]
 words = st.one_of(st.sampled_from(TRICKY), st.text(alphabet="abcXYZ09 -_./", min_size=1, max_size=6))
 fragments = st.lists(words, min_size=1, max_size=4).map("".join)
 keys = st.one_of(st.sampled_from(["name", "description", "tags", "on", "Yes", "n", "argument-hint", "x_y", "1a",
@@ -44,7 +45,14 @@ values = st.one_of(
     st.just(""),
 )
 lines = st.tuples(keys, st.sampled_from([": ", ":  ", ":", " : "]), values, st.sampled_from(["", " ", "  "]))
-documents = st.lists(st.one_of(lines.map("".join), st.sampled_from(["", "  ", "# comment", "  indented: x", "- item"])),
+# Indented blocks under a key with no value: `- item` lists and `key: value` mappings, at one or mixed indentations.
+block_rows = st.one_of(values.map(lambda v: "- " + v), st.tuples(keys, st.just(": "), values).map("".join),
+                       st.sampled_from(["-", "- ", "-a", "- - a", "# c", "? a", "- a: b"]))
+blocks = st.tuples(keys, st.sampled_from([":", ": ", ":  "]), st.lists(
+    st.tuples(st.sampled_from([" ", "  ", "  ", "    ", "   "]), block_rows).map("".join), max_size=4)).map(
+    lambda t: t[0] + t[1] + "".join("\n" + row for row in t[2]))
+documents = st.lists(st.one_of(lines.map("".join), blocks,
+                               st.sampled_from(["", "  ", "# comment", "  indented: x", "- item", "  - item"])),
                      min_size=1, max_size=6).map(lambda rows: "\n".join(rows) + "\n")
 
 
@@ -71,6 +79,17 @@ def test_fast_path_agrees_with_pyyaml(text: str) -> None:
         assert pyyaml_result(text) == ("ok", fast)
 
 
+def test_fast_path_takes_blocks_versions_and_booleans() -> None:
+    """Indented `metadata:` maps and `allowed-tools:` lists, dotted versions and `true`/`false` (most of the
+    frontmatter the flat path left to libyaml) read without it, and read the same."""
+    text = ("name: a\nmetadata:\n  author: x\n  version: 1.0.0\nallowed-tools:\n  - Read\n  - \"Bash(git:*)\"\n"
+            "disable-model-invocation: true\nversion: 2.10.3\n")
+    assert load_simple(text) == load_with_pyyaml(text) == (
+        {"name": "a", "metadata": {"author": "x", "version": "1.0.0"}, "allowed-tools": ["Read", "Bash(git:*)"],
+         "disable-model-invocation": True, "version": "2.10.3"},
+        {"name": 1, "metadata": 2, "allowed-tools": 5, "disable-model-invocation": 8, "version": 9})
+
+
 def test_fast_path_takes_typical_frontmatter() -> None:
     """Flat frontmatter (about 40% of public skills) is read without libyaml, and reads the same."""
     text = 'name: pdf-tools\ndisplay-name: PDF Tools\ndescription: 读取 PDF 发票\nversion: "1.0.0"\nlicense: MIT\n'
@@ -86,8 +105,11 @@ def test_nested_frontmatter_reads_the_same() -> None:
         assert load_with_lines(yaml_text) == load_with_pyyaml(yaml_text)
 
 
-@pytest.mark.parametrize("text", ["on: push\n", "a: yes\n", "a: 1\n", "a: b\na: c\n", "a:\n  - x\n", "a: b # c\n",
-                                  "a: |\n  x\n", "a: b: c\n", "a: 'x\n  y'\n", "a: \"x\\ty\"\n", "a: [b, 1]\n"])
+@pytest.mark.parametrize("text", ["on: push\n", "a: yes\n", "a: 1\n", "a: b\na: c\n", "a:\n- x\n", "a: b # c\n",
+                                  "a: |\n  x\n", "a: b: c\n", "a: 'x\n  y'\n", "a: \"x\\ty\"\n", "a: [b, 1]\n",
+                                  "a:\n", "a:\nb: c\n", "a: b\n  c\n", "a:\n  - x\n  y: z\n", "a:\n  - x\n    - y\n",
+                                  "a:\n  b: c\n  b: d\n", "a:\n  on: c\n", "a:\n  b:\n    c: d\n", "v: 1.5\n",
+                                  "a:\n  - 1\n"])
 def test_fast_path_steps_aside(text: str) -> None:
     assert load_simple(text) is None
 
@@ -115,3 +137,22 @@ def test_the_gated_fast_path_agrees_with_the_bounded_loader(text: str) -> None:
     """What `load_with_lines` answers (fast path first, when the text is small) equals the bounded loader's answer,
     refusals included: the fast path can never let through what the limits refuse."""
     assert bounded_result(load_with_lines, text) == bounded_result(load_with_pyyaml, text)
+
+
+simple_values = st.one_of(st.sampled_from(["a", "Read", "x y", "1.2.3", "true", "False", "发票", '"q: r"', "'s'",
+                                           "[a, b]", "yes", "1.5", "a #b", "a: b", "", "- a"]), fragments)
+consistent_blocks = st.tuples(
+    keys, st.integers(1, 4), st.booleans(),
+    st.lists(st.tuples(keys, simple_values), min_size=1, max_size=4)).map(
+    lambda t: t[0] + ":\n" + "".join(" " * t[1] + (f"- {v}" if t[2] else f"{k}: {v}") + "\n" for k, v in t[3]))
+block_documents = st.lists(st.one_of(consistent_blocks, lines.map(lambda row: "".join(row) + "\n")),
+                           min_size=1, max_size=4).map("".join)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(block_documents)
+@example("metadata:\n  author: a\n  tags: [x, y]\nallowed-tools:\n  - Read\n  - true\n")
+def test_indented_blocks_agree_with_pyyaml(text: str) -> None:
+    fast = load_simple(text)
+    if fast is not None:
+        assert pyyaml_result(text) == ("ok", fast)

@@ -66,7 +66,7 @@ _HTML_HIDDEN_HINT = re.compile(r"<[!?]")
 _REF_DEF_HINT = re.compile(r"\]:")
 _PIPE_BAR_HINT = re.compile(r"\|\s*(?:sudo\s+)?(?:(?:ba|z|da|k)?sh|python[0-9.]*)\b")
 _PIPE_PROCESS_HINT = re.compile(r"<\(")
-_PIPE_IEX_HINT = re.compile(r"x\s*\(")  # `iex (`, found by its rarer letter
+_PIPE_IEX_HINT = re.compile(r"x\s*\(\s*(?:New-Object|iwr|Invoke-WebRequest)")  # `iex (…`, from its rarer letter
 _ASCII = bytes(range(128))
 _C1_UTF8 = re.compile(b"\xc2[\x80-\x9f]")
 # One `bytes.translate` pass classes every byte: 2 for a C0 control CONTROL flags (or DEL), 1 for a base64

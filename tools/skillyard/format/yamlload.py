@@ -288,8 +288,15 @@ _RESOLVED_WORDS = frozenset({"y", "n", "yes", "no", "true", "false", "on", "off"
 _UNUSUAL_CHAR = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]")
 
 
-def _simple_scalar(value: str) -> str | list | None:
-    """The string (or list of strings) a one-line YAML value means, or None when PyYAML must decide."""
+_BOOLEANS = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
+# A dotted version with two or more dots is a string to PyYAML (its float pattern allows one dot); with one it is a
+# float, so `1.5` still goes to PyYAML.
+_DOTTED_VERSION = re.compile(r"[0-9]++(?:\.[0-9]++){2,}")
+
+
+def _simple_scalar(value: str) -> str | bool | list | None:
+    """The string, boolean (`true`/`false` as PyYAML spells them) or list of strings a one-line YAML value means,
+    or None when PyYAML must decide."""
     if not value:
         return None
     first = value[0]
@@ -301,6 +308,10 @@ def _simple_scalar(value: str) -> str | list | None:
         return match.group(1) if match else None
     if first == "[":
         return _simple_flow_list(value)
+    if value in _BOOLEANS:
+        return _BOOLEANS[value]
+    if "0" <= first <= "9":
+        return value if _DOTTED_VERSION.fullmatch(value) else None
     plain_start = "a" <= first <= "z" or "A" <= first <= "Z" or first >= "\u00a0"
     if (not plain_start or "\t" in value or ": " in value or " #" in value or value.endswith(":")
             or value.lower() in _RESOLVED_WORDS):
@@ -327,23 +338,71 @@ def _simple_flow_list(value: str) -> list | None:
 
 
 def load_simple(text: str) -> tuple[dict, dict[str, int]] | None:
-    """(mapping, key lines) for frontmatter made only of simple one-line `key: value` pairs, else None."""
+    """(mapping, key lines) for frontmatter made only of simple one-line `key: value` pairs, where a key with no
+    value may hold one indented block: a list of `- value` lines or a mapping of `key: value` lines, all at the same
+    indentation (`metadata:`, `allowed-tools:`). Anything else: None."""
     if "\r" in text or _UNUSUAL_CHAR.search(text):
         return None
     data: dict = {}
     lines: dict[str, int] = {}
+    block_key: str | None = None  # the key whose indented block is being read
+    block: list | dict | None = None
+    indent = 0
     for number, line in enumerate(text.split("\n"), start=1):
         if not line.strip(" "):
             continue
+        if line[0] == " ":
+            if block_key is None:
+                return None  # an indented line after a value: a continuation PyYAML must read
+            spaces = len(line) - len(line.lstrip(" "))
+            if block is None:
+                indent = spaces
+                block = [] if line.startswith("- ", spaces) else {}
+            if spaces != indent or not _block_line(line[spaces:], block):
+                return None
+            continue
+        if block_key is not None:
+            if not block:
+                return None  # `key:` with nothing under it is null to PyYAML
+            data[block_key], block_key, block = block, None, None
         match = _KEY_LINE.fullmatch(line)
         if match is None:
             return None
         key = match.group(1)
-        if key in data or key.lower() in _RESOLVED_WORDS:
+        if key in data or key == block_key or key.lower() in _RESOLVED_WORDS:
             return None
-        value = _simple_scalar((match.group(2) or "").rstrip(" "))
+        lines[key] = number
+        if match.group(2) is None or not match.group(2).strip(" "):
+            block_key = key
+            data[key] = None  # a placeholder keeping the key's place (and catching a duplicate)
+            continue
+        value = _simple_scalar(match.group(2).rstrip(" "))
         if value is None:
             return None
         data[key] = value
-        lines[key] = number
+    if block_key is not None:
+        if not block:
+            return None
+        data[block_key] = block
     return (data, lines) if data else None
+
+
+def _block_line(line: str, block: list | dict) -> bool:
+    """Add one line of an indented block (already without its indentation) to it; False when PyYAML must read it."""
+    if isinstance(block, list):
+        if not line.startswith("- "):
+            return False
+        value = _simple_scalar(line[2:].rstrip(" "))
+        if value is None:
+            return False
+        block.append(value)
+        return True
+    match = _KEY_LINE.fullmatch(line)
+    if match is None or match.group(2) is None:
+        return False
+    key = match.group(1)
+    value = _simple_scalar(match.group(2).rstrip(" "))
+    if value is None or key in block or key.lower() in _RESOLVED_WORDS:
+        return False
+    block[key] = value
+    return True
