@@ -13,6 +13,8 @@ from skillyard.format.yamlload import (
     DuplicateKeyError,
     YAMLLimitError,
     YAMLParseError,
+    flow_collections,
+    flow_collections_from_events,
     load_simple,
     load_with_lines,
     load_with_pyyaml,
@@ -156,3 +158,12 @@ def test_indented_blocks_agree_with_pyyaml(text: str) -> None:
     fast = load_simple(text)
     if fast is not None:
         assert pyyaml_result(text) == ("ok", fast)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.one_of(documents, block_documents))
+@example('a: [x, "y"]\nb:\n  - []\n  - [q]\nc:\n  d: [e]\ne: "[not]"\nf: see [x]\n')
+def test_flow_collections_of_the_fast_path_are_libyamls(text: str) -> None:
+    """Where the fast path reads the text, its flow collections (lines and kinds) are those of the event stream."""
+    if load_simple(text) is not None:
+        assert flow_collections(text) == flow_collections_from_events(text)

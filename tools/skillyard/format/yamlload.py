@@ -237,7 +237,15 @@ def flow_collections(text: str) -> list[tuple[int, str]]:
     """(0-based line, "list"/"mapping"/"empty list"/"empty mapping") of each flow collection, from the event stream.
 
     Flow style (`[a, b]`, `{a: b}`, `[]`) is valid YAML but not the strict YAML the standard's reference reads.
-    Called only on text already loaded (so bounded and valid) that holds a `[` or `{`."""
+    Called only on text already loaded (so bounded and valid) that holds a `[` or `{`. Text the fast path reads
+    is answered by it (a property test holds the two answers equal); the rest by libyaml's event stream."""
+    simple = _load_simple(text) if len(text) <= PREPASS_BYTES else None
+    if simple is not None:
+        return simple[2]
+    return flow_collections_from_events(text)
+
+
+def flow_collections_from_events(text: str) -> list[tuple[int, str]]:
     import yaml
 
     found: list[tuple[int, str]] = []
@@ -341,10 +349,18 @@ def load_simple(text: str) -> tuple[dict, dict[str, int]] | None:
     """(mapping, key lines) for frontmatter made only of simple one-line `key: value` pairs, where a key with no
     value may hold one indented block: a list of `- value` lines or a mapping of `key: value` lines, all at the same
     indentation (`metadata:`, `allowed-tools:`). Anything else: None."""
+    loaded = _load_simple(text)
+    return None if loaded is None else loaded[:2]
+
+
+def _load_simple(text: str) -> tuple[dict, dict[str, int], list[tuple[int, str]]] | None:
+    """`load_simple`'s answer and its flow collections as `flow_collections` gives them: on this path the only
+    ones are values that start with `[` (one line each)."""
     if "\r" in text or _UNUSUAL_CHAR.search(text):
         return None
     data: dict = {}
     lines: dict[str, int] = {}
+    flows: list[tuple[int, str]] = []
     block_key: str | None = None  # the key whose indented block is being read
     block: list | dict | None = None
     indent = 0
@@ -358,7 +374,7 @@ def load_simple(text: str) -> tuple[dict, dict[str, int]] | None:
             if block is None:
                 indent = spaces
                 block = [] if line.startswith("- ", spaces) else {}
-            if spaces != indent or not _block_line(line[spaces:], block):
+            if spaces != indent or not _block_line(line[spaces:], block, number, flows):
                 return None
             continue
         if block_key is not None:
@@ -369,7 +385,7 @@ def load_simple(text: str) -> tuple[dict, dict[str, int]] | None:
         if match is None:
             return None
         key = match.group(1)
-        if key in data or key == block_key or key.lower() in _RESOLVED_WORDS:
+        if key in data or key.lower() in _RESOLVED_WORDS:
             return None
         lines[key] = number
         if match.group(2) is None or not match.group(2).strip(" "):
@@ -379,15 +395,21 @@ def load_simple(text: str) -> tuple[dict, dict[str, int]] | None:
         value = _simple_scalar(match.group(2).rstrip(" "))
         if value is None:
             return None
+        _note_flow(value, number, flows)
         data[key] = value
     if block_key is not None:
         if not block:
             return None
         data[block_key] = block
-    return (data, lines) if data else None
+    return (data, lines, flows) if data else None
 
 
-def _block_line(line: str, block: list | dict) -> bool:
+def _note_flow(value: object, number: int, flows: list[tuple[int, str]]) -> None:
+    if isinstance(value, list):  # a simple scalar is a list only when written `[...]`
+        flows.append((number - 1, "list" if value else "empty list"))
+
+
+def _block_line(line: str, block: list | dict, number: int, flows: list[tuple[int, str]]) -> bool:
     """Add one line of an indented block (already without its indentation) to it; False when PyYAML must read it."""
     if isinstance(block, list):
         if not line.startswith("- "):
@@ -395,6 +417,7 @@ def _block_line(line: str, block: list | dict) -> bool:
         value = _simple_scalar(line[2:].rstrip(" "))
         if value is None:
             return False
+        _note_flow(value, number, flows)
         block.append(value)
         return True
     match = _KEY_LINE.fullmatch(line)
@@ -404,5 +427,6 @@ def _block_line(line: str, block: list | dict) -> bool:
     value = _simple_scalar(match.group(2).rstrip(" "))
     if value is None or key in block or key.lower() in _RESOLVED_WORDS:
         return False
+    _note_flow(value, number, flows)
     block[key] = value
     return True

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import urlsplit
 
 from skillyard.errors import SkillyardError
 from skillyard.format.policy import Policy
@@ -78,6 +76,8 @@ class RegistryConfig:
         return self._http_url("files_url", str(self.section["files_url"])).rstrip("/") + "/"
 
     def _http_url(self, key: str, value: str) -> str:
+        from urllib.parse import urlsplit
+
         parts = urlsplit(value)
         if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment \
                 or "{" in value or "}" in value or parts.username or parts.password:
@@ -93,6 +93,8 @@ HOSTS = ("github", "github-enterprise", "static")
 
 def _web_origin(template: str) -> str:
     """The web origin of a GitHub Enterprise raw URL: `https://raw.ghe.x` or `https://ghe.x/raw` -> `https://ghe.x`."""
+    from urllib.parse import urlsplit
+
     parts = urlsplit(template)
     host = parts.netloc[4:] if parts.netloc.startswith("raw.") else parts.netloc
     return f"{parts.scheme}://{host}"
@@ -105,6 +107,8 @@ def load_registry_config(root: str | Path = ".") -> RegistryConfig:
         path = root / file_name
         if not path.is_file():
             continue
+        import tomllib
+
         try:
             data = tomllib.loads(path.read_text(encoding="utf-8"))
         except tomllib.TOMLDecodeError as exc:

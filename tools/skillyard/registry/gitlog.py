@@ -6,14 +6,22 @@ read only the commits since the cached HEAD.
 
 from __future__ import annotations
 
-import subprocess
+import os
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import subprocess
 
 SEPARATOR = "\x1e"
+# Variables that let git find a repository without a `.git` above the folder.
+_DISCOVERY_ENV = ("GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR")
 
 
 def _git(root: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess:
+    import subprocess  # lazily: `validate` of folders outside any repository never starts git
+
     return subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True, check=check)
 
 
@@ -26,7 +34,24 @@ def is_git_repo(root: Path) -> bool:
     return _git(root, "rev-parse", "--git-dir", check=False).returncode == 0
 
 
+def _no_repository_above(root: Path) -> bool:
+    """True when git could not find a repository for `root`: no `.git` in it or any folder above, and no
+    environment variable pointing git elsewhere. Then `validate` of loose folders never starts git."""
+    if any(name in os.environ for name in _DISCOVERY_ENV):
+        return False
+    folder = os.path.realpath(root)
+    while True:
+        if os.path.lexists(os.path.join(folder, ".git")):
+            return False
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return True
+        folder = parent
+
+
 def repo_toplevel(root: Path) -> Path | None:
+    if _no_repository_above(root):
+        return None
     result = _git(root, "rev-parse", "--show-toplevel", check=False)
     return Path(result.stdout.strip()) if result.returncode == 0 else None
 
@@ -55,6 +80,8 @@ def folder_history(root: Path, folders: Iterable[str], *, since: str | None = No
             f"--format={SEPARATOR}%H %ct"]
     args.append(f"{since}..HEAD" if since else "HEAD")
     args += ["--", pathspec or "."]
+    import subprocess
+
     process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, encoding="utf-8")
     assert process.stdout is not None
     commit = date = ""
@@ -117,6 +144,8 @@ class StatusScan:
     def __init__(self, root: Path, pathspec: str | list[str] = ".", *, untracked: bool = True):
         specs = [pathspec] if isinstance(pathspec, str) else [f":(literal){p}" for p in pathspec]
         which = ["--untracked-files=all", "--ignored=matching"] if untracked else ["--untracked-files=no"]
+        import subprocess
+
         # --no-optional-locks: a status running beside other git commands must not hold the index lock.
         self.process = subprocess.Popen(
             ["git", "--no-optional-locks", "-C", str(root), "-c", "core.quotepath=off", "status", "--porcelain", "-z",
