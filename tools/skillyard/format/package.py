@@ -12,6 +12,7 @@ import stat
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import NamedTuple
 
 from skillyard.format import paths, rules, security
 from skillyard.format.findings import Finding, error, info, strict_or_warning, warning
@@ -29,8 +30,10 @@ CODE_DIRS = ("scripts/", "tests/")
 BINARY_SNIFF_BYTES = 8000  # git's and GitHub's window for "is this file binary?"
 
 
-@dataclass(frozen=True, slots=True)
-class FileEntry:
+class FileEntry(NamedTuple):
+    """One published file. A named tuple, not a frozen dataclass: a skill check makes one per file, and a tuple is
+    built in a fraction of the time `object.__setattr__` per field takes."""
+
     path: str
     size: int
     sha256: str
@@ -91,6 +94,16 @@ def _set_problems(rels: list[str]) -> list[tuple[str, str]] | tuple[tuple[str, s
     return _small_set_problems(tuple(rels)) if len(rels) <= _SMALL_SET else paths.path_set_problems(rels)
 
 
+@lru_cache(maxsize=4096)
+def _name_kind(name: str, top: bool, ignored_names: frozenset[str]) -> tuple[bool, bool]:
+    """(a migrate backup's name -- reported when the entry is a file, a name never published: hidden, metadata,
+    ignored by policy, client state at the top). A pure function of the name, asked for every entry of every
+    skill: judged once per distinct name."""
+    ignored = (name in ignored_names or name.startswith(".") or paths.is_metadata(name)
+               or (top and name.casefold() in paths.CLIENT_STATE_NAMES))
+    return name.endswith(BACKUP_SUFFIX), ignored
+
+
 def _walk(folder: Path, policy: Policy, findings: list[Finding]) -> list[tuple[str, str]]:
     """(relative posix path, absolute path to read) for every file to publish.
 
@@ -120,14 +133,14 @@ def _walk(folder: Path, policy: Policy, findings: list[Finding]) -> list[tuple[s
                     out.sort()
                     return out
                 rel = prefix + entry.name
-                if entry.name.endswith(BACKUP_SUFFIX) and entry.is_file(follow_symlinks=False):
+                backup, ignored = _name_kind(entry.name, not prefix, policy.ignored_names)
+                if backup and entry.is_file(follow_symlinks=False):
                     findings.append(warning("migration-backup", f"`{paths.shown(rel)}` is a backup `skillyard migrate` "
                                             "kept; it is not published.", "Delete it once the migrated skill is "
                                             "checked (`skillyard migrate --no-backup` keeps none).",
                                             file=paths.shown(rel)))
                     continue
-                if (entry.name in policy.ignored_names or entry.name.startswith(".") or _is_metadata(entry.name)
-                        or (not prefix and entry.name.casefold() in paths.CLIENT_STATE_NAMES)):
+                if ignored:
                     findings.append(info("ignored-file", f"`{paths.shown(rel)}` is hidden, metadata, client bookkeeping or build output "
                                          "and is not published.", "Nothing to do if it should stay local; move anything "
                                          "the skill needs to a plain name.",
@@ -224,12 +237,13 @@ def _read_file(path: str, limit: int) -> tuple[bytes | None, int, int]:
         os.close(fd)
 
 
-def _text_of(rel: str, content: bytes) -> tuple[str | None, str | None]:
+def _text_of(rel: str, content: bytes, suffix: str | None = None) -> tuple[str | None, str | None]:
     """(text, None) for a text file, (None, None) for a binary one, (None, why) for text that is not UTF-8.
 
     Binary means git's rule: a NUL byte in the first 8,000 bytes (git and GitHub then show no diff), unless the suffix
     says text. Everything else is text a reviewer and a model read, so it must be UTF-8 and is scanned in full."""
-    suffix = os.path.splitext(rel)[1].lower()
+    if suffix is None:
+        suffix = os.path.splitext(rel)[1].lower()
     text_suffix = suffix in security.TEXT_SUFFIXES or rel in ("SKILL.md", "skill.md", "skill.yaml")
     if not text_suffix and b"\0" in content[:BINARY_SNIFF_BYTES]:
         return None, None
@@ -282,7 +296,7 @@ def load_skill(folder: str | os.PathLike, policy: Policy | None = None, *, rel_p
         executable = bool(mode & (stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH))
         files.append(FileEntry(rel, len(content), hashlib.sha256(content).hexdigest(), executable))
         suffix = os.path.splitext(rel)[1].lower()
-        text, problem = _text_of(rel, content)
+        text, problem = _text_of(rel, content, suffix)
         if text is not None:
             texts[rel] = text
         elif problem is not None:
