@@ -13,12 +13,31 @@ from skillyard import parallel
 PARENT = os.getpid()
 
 
-def no_children_left() -> bool:
-    try:
-        os.waitpid(-1, os.WNOHANG)
-    except ChildProcessError:
-        return True
-    return False
+@pytest.fixture(autouse=True)
+def forked(monkeypatch) -> list[int]:
+    """The pids map_chunked forks (other tests' servers may be children of this process too)."""
+    pids: list[int] = []
+    real_fork = os.fork
+
+    def fork() -> int:
+        pid = real_fork()
+        if pid:
+            pids.append(pid)
+        return pid
+
+    monkeypatch.setattr(os, "fork", fork)
+    return pids
+
+
+def reaped(pids: list[int]) -> bool:
+    """Every forked child has exited and been waited for (no zombie, nothing still running)."""
+    for pid in pids:
+        try:
+            os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:
+            continue
+        return False
+    return True
 
 
 def square(n: int) -> tuple[int, int]:
@@ -26,13 +45,13 @@ def square(n: int) -> tuple[int, int]:
 
 
 @pytest.mark.parametrize(("workers", "size"), [(1, None), (2, None), (2, 1), (3, 7), (4, 1000)])
-def test_results_are_the_plain_loops_in_order(workers, size) -> None:
+def test_results_are_the_plain_loops_in_order(workers, size, forked) -> None:
     items = list(range(503))
     assert parallel.map_chunked(square, items, workers=workers, size=size) == [square(n) for n in items]
-    assert no_children_left()
+    assert reaped(forked) and len(forked) == workers - 1
 
 
-def test_every_process_takes_work() -> None:
+def test_every_process_takes_work(forked) -> None:
     """The caller works too, and the children really run (their pids come back)."""
     def whose(n: int) -> int:
         time.sleep(0.002)  # long enough for the child to start before the caller has taken every chunk
@@ -43,7 +62,7 @@ def test_every_process_takes_work() -> None:
     assert len(pids) == 2
 
 
-def test_progress_counts_every_item_once() -> None:
+def test_progress_counts_every_item_once(forked) -> None:
     told: list[int] = []
     parallel.map_chunked(square, list(range(250)), workers=3, size=4, progress=told.append)
     assert sum(told) == 250
@@ -51,7 +70,7 @@ def test_progress_counts_every_item_once() -> None:
 
 
 @pytest.mark.parametrize("how", ["exit", "sigkill"])
-def test_a_child_that_dies_costs_nothing(how) -> None:
+def test_a_child_that_dies_costs_nothing(how, forked) -> None:
     """Chunks a dead child took (and everything it had finished) are worked again by the caller."""
     def fragile(n: int) -> tuple[int, int]:
         if os.getpid() != PARENT and n % 50 == 7:
@@ -62,10 +81,10 @@ def test_a_child_that_dies_costs_nothing(how) -> None:
 
     items = list(range(300))
     assert parallel.map_chunked(fragile, items, workers=2, size=2) == [square(n) for n in items]
-    assert no_children_left()
+    assert reaped(forked) and forked
 
 
-def test_an_error_surfaces_with_its_own_type_from_the_caller() -> None:
+def test_an_error_surfaces_with_its_own_type_from_the_caller(forked) -> None:
     def broken(n: int) -> int:
         if n == 123:
             raise ValueError(f"item {n} is bad")
@@ -73,10 +92,10 @@ def test_an_error_surfaces_with_its_own_type_from_the_caller() -> None:
 
     with pytest.raises(ValueError, match="item 123 is bad"):
         parallel.map_chunked(broken, list(range(300)), workers=2, size=3)
-    assert no_children_left()
+    assert reaped(forked) and forked
 
 
-def test_an_interrupted_caller_leaves_no_children() -> None:
+def test_an_interrupted_caller_leaves_no_children(forked) -> None:
     seen = []
 
     def interrupted(n: int) -> int:
@@ -89,7 +108,7 @@ def test_an_interrupted_caller_leaves_no_children() -> None:
 
     with pytest.raises(KeyboardInterrupt):
         parallel.map_chunked(interrupted, list(range(1000)), workers=3, size=5)
-    assert no_children_left()
+    assert reaped(forked) and forked
 
 
 def test_chunk_sizes_keep_the_queue_within_its_pipe() -> None:
