@@ -39,7 +39,7 @@ def collect(root: Path, config: RegistryConfig, paths: list[str] | None = None, 
         top_real = _real_path(top_str, parents)
         inside = top_real == root_real or top_real.startswith(root_inside)
         top_rel = (top_real[len(root_inside):] or ".") if inside and top_real != root_real else "."
-        for folder in find_skill_folders(top, nested=nested):
+        for folder in find_skill_folders(top, nested=nested, jobs=os.cpu_count() or 1):
             if inside:  # string arithmetic, not one realpath per folder: scans of 10,000 skills stay fast
                 tail = folder[len(top_str):].lstrip("/")
                 rel = prefix + "/".join(p for p in (top_rel, tail) if p and p != ".").replace(os.sep, "/")
@@ -68,8 +68,11 @@ def add_duplicate_findings(checked: list[CheckedSkill], others: dict[str, str] |
     for name, path in (others or {}).items():
         if path not in by_name.get(name, []):
             by_name.setdefault(name, []).append(path)
+    shared = {name for name, used_by in by_name.items() if len(used_by) > 1}
     for item in checked:
-        clash = [p for p in by_name.get(item.name, []) if p != item.path]
+        if item.name not in shared:
+            continue
+        clash = [p for p in by_name[item.name] if p != item.path]
         if clash:
             item.findings.append(error("duplicate-name", f"The name `{item.name}` is also used by {', '.join(clash)}.",
                                        "Rename one of the skills (folder and `name` field).",

@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 
 from skillyard.format.paths import MAX_DEPTH
+from skillyard.parallel import map_chunked
 
 SKILL_MARKERS = ("SKILL.md", "skill.md", "skill.yaml")
 LEAF_FOLDERS = frozenset({"scripts", "references", "assets", "tests", "config", "node_modules"})
@@ -17,19 +18,62 @@ def is_skill_folder(path: str | os.PathLike) -> bool:
     return any(os.path.isfile(os.path.join(path, marker)) for marker in SKILL_MARKERS)
 
 
-def find_skill_folders(top: str | os.PathLike, *, nested: bool = False) -> list[str]:
+NESTED_PARALLEL = 2000  # skill folders from which looking inside for more is worth forking for
+
+
+def find_skill_folders(top: str | os.PathLike, *, nested: bool = False, jobs: int = 1) -> list[str]:
     """Every skill folder under `top` (or `top` itself) as a path string, sorted; hidden folders and links are not
     entered.
 
-    With `nested`, skills inside other skills are listed too (a skill's own package check reports them either way).
-    Without it a skill folder costs one `stat` (and no Path object), which keeps scans of 10,000 skills fast.
-    A folder `MAX_DEPTH` levels down is listed whatever it holds and not entered: its path is refused by the path
-    rule when it is checked, so a hostile tree is reported, never walked to the bottom or silently skipped.
+    With `nested`, skills inside other skills are listed too (a skill's own package check reports them either way):
+    each skill folder is looked inside on its own (`jobs` processes share that work when there are many), exactly as
+    one walk from `top` would. Without it a skill folder costs one `stat` (and no Path object), which keeps scans of
+    10,000 skills fast. A folder `MAX_DEPTH` levels down is listed whatever it holds and not entered: its path is
+    refused by the path rule when it is checked, so a hostile tree is reported, never walked to the bottom or
+    silently skipped.
     """
     top = os.fspath(top)
-    top_is_skill = is_skill_folder(top)
-    found: list[str] = [top] if top_is_skill else []
-    stack = [(top, top_is_skill, 0)] if (nested or not top_is_skill) else []
+    outer = _outer_skill_folders(top)
+    found = [path for path, _ in outer]
+    if nested:
+        inside = [(path, depth) for path, depth in outer if depth is not None]
+        workers = jobs if len(inside) >= NESTED_PARALLEL else 1
+        for more in map_chunked(_skills_inside, inside, workers=workers):
+            found += more
+    return sorted(found, key=lambda p: p.replace(os.sep, "/"))
+
+
+def _outer_skill_folders(top: str) -> list[tuple[str, int | None]]:
+    """(skill folder, its depth below `top`) of every skill not inside another one; the depth is None for a folder
+    listed at the depth limit without looking at it."""
+    if is_skill_folder(top):
+        return [(top, 0)]
+    found: list[tuple[str, int | None]] = []
+    stack = [(top, 0)]
+    while stack:
+        directory, depth = stack.pop()
+        try:
+            entries = list(os.scandir(directory))
+        except OSError:
+            continue
+        for entry in entries:
+            if entry.name.startswith(".") or entry.name == "__pycache__" or not entry.is_dir(follow_symlinks=False):
+                continue
+            if depth + 1 >= MAX_DEPTH:
+                found.append((entry.path, None))
+            elif is_skill_folder(entry.path):
+                found.append((entry.path, depth + 1))
+            else:
+                stack.append((entry.path, depth + 1))
+    return found
+
+
+def _skills_inside(skill: tuple[str, int]) -> list[str]:
+    """The skill folders inside one skill folder found `depth` levels below the top: what a walk from the top would
+    find under it (its own resource folders hold no skills; depth counts from the top)."""
+    folder, start = skill
+    found: list[str] = []
+    stack = [(folder, True, start)]
     while stack:
         directory, inside_skill, depth = stack.pop()
         try:
@@ -47,6 +91,5 @@ def find_skill_folders(top: str | os.PathLike, *, nested: bool = False) -> list[
             is_skill = is_skill_folder(entry.path)
             if is_skill:
                 found.append(entry.path)
-            if nested or not is_skill:
-                stack.append((entry.path, is_skill, depth + 1))
-    return sorted(found, key=lambda p: p.replace(os.sep, "/"))
+            stack.append((entry.path, is_skill, depth + 1))
+    return found
