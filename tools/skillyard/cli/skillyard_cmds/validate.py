@@ -51,13 +51,13 @@ def run(args) -> int:
     import sys
     from pathlib import Path
 
-    from skillyard.cli.common import Progress, print_json
+    from skillyard.cli.common import Progress
     from skillyard.errors import UsageError
     from skillyard.registry import gitlog
     from skillyard.registry.collect import add_duplicate_findings, collect
     from skillyard.registry.config import load_registry_config
     from skillyard.registry.load import check_folders
-    from skillyard.registry.report import human_report, validate_report
+    from skillyard.registry.report import human_report, validate_report_json
 
     root = Path(args.root)
     config = load_registry_config(root)
@@ -86,11 +86,10 @@ def run(args) -> int:
         checked = check_folders(folders, policy, cache_root=None if args.no_cache else _cache_root(root, config),
                                 progress=progress, outputs=False)
     add_duplicate_findings(checked, {k: v for k, v in others.items() if all(c.path != v for c in checked)})
-    report = validate_report(checked, policy.mode, changed_paths=changed)
     if args.json:
-        print_json(report)
+        sys.stdout.write(validate_report_json(checked, policy.mode, changed_paths=changed))
     else:
         sys.stdout.write(human_report(checked, verbose=args.verbose, stats=args.stats))
         if not folders:
             print("no skills found" + (f" changed since {args.changed_since}" if changed is not None else ""))
-    return 0 if report["ok"] else 1
+    return 0 if all(c.valid for c in checked) else 1
