@@ -32,6 +32,7 @@ def collect(root: Path, config: RegistryConfig, paths: list[str] | None = None, 
     parents: dict[str, str] = {}  # real paths of the paths' parent folders: one realpath per folder of skills
     tops = [Path(p) for p in paths] if paths else [config.skills_dir]
     found: dict[str, str] = {}
+    jobs = os.cpu_count() or 1
     for top in tops:
         if not top.exists():
             raise SkillyardError(f"{top}: no such folder.", "Pass a skill folder or a folder of skills.")
@@ -39,7 +40,7 @@ def collect(root: Path, config: RegistryConfig, paths: list[str] | None = None, 
         top_real = _real_path(top_str, parents)
         inside = top_real == root_real or top_real.startswith(root_inside)
         top_rel = (top_real[len(root_inside):] or ".") if inside and top_real != root_real else "."
-        for folder in find_skill_folders(top, nested=nested, jobs=os.cpu_count() or 1):
+        for folder in find_skill_folders(top, nested=nested, jobs=jobs):
             if inside:  # string arithmetic, not one realpath per folder: scans of 10,000 skills stay fast
                 tail = folder[len(top_str):].lstrip("/")
                 rel = prefix + "/".join(p for p in (top_rel, tail) if p and p != ".").replace(os.sep, "/")
