@@ -2,7 +2,8 @@
 absolute time (the machine may be busy; both sides of a ratio run in the same test, alternating).
 
 - validate: ours (every file read, scanned and hashed) against skills-ref 0.1.1's `validate()` (SKILL.md only) on
-  the same 300 synthetic skills. The target is 5x skills-ref's throughput; this fails only if ours is slower at all.
+  the same 300 synthetic skills, in this process (no start-up on either side). The target is 5x skills-ref's
+  throughput; here ours runs about 6x (2026-11-26), and this fails only below 2x.
 - build: an incremental build after one skill changed against a from-scratch build of the same registry. The target
   at 20,000 skills is 8 s vs 1 s; this fails only if incremental is not clearly faster (under 1.5x: a cache that is not used
   gives about 1x)."""
@@ -77,8 +78,8 @@ def test_validate_stays_faster_than_skills_ref(tmp_path, monkeypatch):
         theirs = _wall(lambda: [skills_ref.validate(folder) for folder in folders])
         ratios.append(theirs / ours)
     print(f"validate throughput vs skills-ref at {SKILLS} skills: {sorted(round(r, 2) for r in ratios)}")
-    assert statistics.median(ratios) >= 1.0, (
-        f"validate is slower than skills-ref on {SKILLS} skills (throughput ratios {ratios}; target 5x): "
+    assert statistics.median(ratios) >= 2.0, (
+        f"validate is under twice skills-ref's speed on {SKILLS} skills (throughput ratios {ratios}; target 5x): "
         "profile `skillyard validate` (python -m cProfile -s tottime) for what regressed")
 
 
