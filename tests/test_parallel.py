@@ -119,3 +119,13 @@ def test_chunk_sizes_keep_the_queue_within_its_pipe() -> None:
     assert -(-big // parallel.chunk_size(big, 2)) <= parallel.MAX_CHUNKS
     with pytest.raises(ValueError):
         parallel.map_chunked(square, list(range(parallel.MAX_CHUNKS + 1)), workers=2, size=1)
+
+
+def test_no_fork_available_still_answers(monkeypatch) -> None:
+    """When the system refuses a new process, the caller does the work itself."""
+    def refused() -> int:
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(os, "fork", refused)
+    items = list(range(100))
+    assert parallel.map_chunked(square, items, workers=3, size=4) == [square(n) for n in items]
