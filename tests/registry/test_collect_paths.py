@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from skillyard.errors import SkillyardError
 from skillyard.registry.collect import _real_path, collect
 from skillyard.registry.config import load_registry_config
 
@@ -43,3 +44,29 @@ def test_skills_given_through_a_link_get_their_repository_paths(tmp_path: Path) 
     given = [str(root / "skills" / "one"), str(tmp_path / "outside" / "two"), str(tmp_path / "outside")]
     rels = [rel for _, rel in collect(root, config, given, nested=True)]
     assert rels == ["skills/one", "skills/two"]
+
+
+def test_many_paths_scanned_by_several_processes_give_the_same_list(tmp_path: Path, monkeypatch) -> None:
+    """Hundreds of paths are scanned by forked processes: the list (and which spelling of a folder wins when two
+    paths reach the same skill) is the one a scan in this process gives."""
+    from skillyard.registry import collect as collect_module
+
+    root = tmp_path / "registry"
+    given = []
+    for index in range(40):
+        folder = root / "skills" / f"s{index:02d}"
+        (folder / "inner").mkdir(parents=True)
+        (folder / "SKILL.md").write_text(f"---\nname: s{index:02d}\ndescription: d\n---\n")
+        if index % 5 == 0:
+            (folder / "inner" / "SKILL.md").write_text("---\nname: inner\ndescription: d\n---\n")
+        given.append(str(folder))
+    (tmp_path / "alias").symlink_to(root / "skills")
+    given += [str(tmp_path / "alias" / "s03"), str(root / "skills" / "s00" / "inner")]
+    config = load_registry_config(root)
+    serial = collect(root, config, given, nested=True)
+    monkeypatch.setattr(collect_module, "MANY_TOPS", 2)
+    monkeypatch.setattr(collect_module.os, "cpu_count", lambda: 2)
+    assert collect(root, config, given, nested=True) == serial
+    assert len(serial) == 40 + 8
+    with pytest.raises(SkillyardError, match="no such folder"):
+        collect(root, config, [*given, str(root / "missing")], nested=True)

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from skillyard.errors import SkillyardError
 from skillyard.format.findings import Finding, error
+from skillyard.parallel import map_chunked
 from skillyard.registry import gitlog
 from skillyard.registry.checked import CheckedSkill
 from skillyard.registry.config import RegistryConfig
@@ -23,24 +24,34 @@ def repo_prefix(root: Path) -> str:
     return "" if rel == "." else Path(rel).as_posix() + "/"
 
 
+MANY_TOPS = 200  # paths given at once from which their scans are shared among processes
+
+
 def collect(root: Path, config: RegistryConfig, paths: list[str] | None = None, *,
             nested: bool = False) -> list[tuple[str, str]]:
-    """(folder, repo-relative path) of every skill under the given paths (default: the skills folder)."""
+    """(folder, repo-relative path) of every skill under the given paths (default: the skills folder).
+
+    Hundreds of paths (`validate` given every folder of a corpus) are scanned by forked processes too; one folder
+    of skills is scanned here, and looks inside its skills with them (`scan.find_skill_folders`)."""
     prefix = repo_prefix(root)
     root_real = os.path.realpath(root)
     root_inside = root_real if root_real.endswith(os.sep) else root_real + os.sep
-    parents: dict[str, str] = {}  # real paths of the paths' parent folders: one realpath per folder of skills
-    tops = [Path(p) for p in paths] if paths else [config.skills_dir]
-    found: dict[str, str] = {}
-    jobs = os.cpu_count() or 1
+    tops = [str(Path(p)) for p in paths] if paths else [str(config.skills_dir)]
     for top in tops:
-        if not top.exists():
+        if not os.path.exists(top):
             raise SkillyardError(f"{top}: no such folder.", "Pass a skill folder or a folder of skills.")
-        top_str = str(top)
-        top_real = _real_path(top_str, parents)
+    jobs = os.cpu_count() or 1
+    many = len(tops) >= MANY_TOPS and jobs > 1
+    parents: dict[str, str] = {}  # real paths of the paths' parent folders: one realpath per folder of skills
+
+    def scan(top: str) -> tuple[str, list[str]]:
+        return _real_path(top, parents), find_skill_folders(top, nested=nested, jobs=1 if many else jobs)
+
+    found: dict[str, str] = {}
+    for top_str, (top_real, folders) in zip(tops, map_chunked(scan, tops, workers=jobs if many else 1), strict=True):
         inside = top_real == root_real or top_real.startswith(root_inside)
         top_rel = (top_real[len(root_inside):] or ".") if inside and top_real != root_real else "."
-        for folder in find_skill_folders(top, nested=nested, jobs=jobs):
+        for folder in folders:
             if inside:  # string arithmetic, not one realpath per folder: scans of 10,000 skills stay fast
                 tail = folder[len(top_str):].lstrip("/")
                 rel = prefix + "/".join(p for p in (top_rel, tail) if p and p != ".").replace(os.sep, "/")
