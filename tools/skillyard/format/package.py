@@ -237,13 +237,11 @@ def _read_file(path: str, limit: int) -> tuple[bytes | None, int, int]:
         os.close(fd)
 
 
-def _text_of(rel: str, content: bytes, suffix: str | None = None) -> tuple[str | None, str | None]:
+def _text_of(rel: str, content: bytes, suffix: str) -> tuple[str | None, str | None]:
     """(text, None) for a text file, (None, None) for a binary one, (None, why) for text that is not UTF-8.
 
     Binary means git's rule: a NUL byte in the first 8,000 bytes (git and GitHub then show no diff), unless the suffix
     says text. Everything else is text a reviewer and a model read, so it must be UTF-8 and is scanned in full."""
-    if suffix is None:
-        suffix = os.path.splitext(rel)[1].lower()
     text_suffix = suffix in security.TEXT_SUFFIXES or rel in ("SKILL.md", "skill.md", "skill.yaml")
     if not text_suffix and b"\0" in content[:BINARY_SNIFF_BYTES]:
         return None, None

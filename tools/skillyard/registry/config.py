@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit  # pathlib imports it anyway
 
 from skillyard.errors import SkillyardError
 from skillyard.format.policy import Policy
@@ -76,8 +77,6 @@ class RegistryConfig:
         return self._http_url("files_url", str(self.section["files_url"])).rstrip("/") + "/"
 
     def _http_url(self, key: str, value: str) -> str:
-        from urllib.parse import urlsplit
-
         parts = urlsplit(value)
         if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment \
                 or "{" in value or "}" in value or parts.username or parts.password:
@@ -93,8 +92,6 @@ HOSTS = ("github", "github-enterprise", "static")
 
 def _web_origin(template: str) -> str:
     """The web origin of a GitHub Enterprise raw URL: `https://raw.ghe.x` or `https://ghe.x/raw` -> `https://ghe.x`."""
-    from urllib.parse import urlsplit
-
     parts = urlsplit(template)
     host = parts.netloc[4:] if parts.netloc.startswith("raw.") else parts.netloc
     return f"{parts.scheme}://{host}"

@@ -43,6 +43,16 @@ def find_skill_folders(top: str | os.PathLike, *, nested: bool = False, jobs: in
     return sorted(found, key=lambda p: p.replace(os.sep, "/"))
 
 
+def _subfolders(directory: str) -> list[os.DirEntry]:
+    """The folders a scan enters: not hidden, not `__pycache__`, not links; none when the folder cannot be read."""
+    try:
+        with os.scandir(directory) as entries:
+            return [entry for entry in entries if not entry.name.startswith(".") and entry.name != "__pycache__"
+                    and entry.is_dir(follow_symlinks=False)]
+    except OSError:
+        return []
+
+
 def _outer_skill_folders(top: str) -> list[tuple[str, int | None]]:
     """(skill folder, its depth below `top`) of every skill not inside another one; the depth is None for a folder
     listed at the depth limit without looking at it."""
@@ -52,13 +62,7 @@ def _outer_skill_folders(top: str) -> list[tuple[str, int | None]]:
     stack = [(top, 0)]
     while stack:
         directory, depth = stack.pop()
-        try:
-            entries = list(os.scandir(directory))
-        except OSError:
-            continue
-        for entry in entries:
-            if entry.name.startswith(".") or entry.name == "__pycache__" or not entry.is_dir(follow_symlinks=False):
-                continue
+        for entry in _subfolders(directory):
             if depth + 1 >= MAX_DEPTH:
                 found.append((entry.path, None))
             elif is_skill_folder(entry.path):
@@ -76,13 +80,7 @@ def _skills_inside(skill: tuple[str, int]) -> list[str]:
     stack = [(folder, True, start)]
     while stack:
         directory, inside_skill, depth = stack.pop()
-        try:
-            entries = list(os.scandir(directory))
-        except OSError:
-            continue
-        for entry in entries:
-            if entry.name.startswith(".") or entry.name == "__pycache__" or not entry.is_dir(follow_symlinks=False):
-                continue
+        for entry in _subfolders(directory):
             if inside_skill and entry.name in LEAF_FOLDERS:
                 continue  # a skill's own resource folders hold no skills
             if depth + 1 >= MAX_DEPTH:
