@@ -87,3 +87,13 @@ def test_byte_classes_find_what_the_full_patterns_find(text: str) -> None:
                           ("security-base64-blob", security.BASE64_BLOB)):
         expected = [body.count("\n", 0, m.start()) + 1 for m in pattern.finditer(body)]
         assert rule_positions[rule] == expected[:security.MAX_FINDINGS_PER_RULE]
+
+
+@settings(max_examples=400, deadline=None)
+@given(_texts(BYTE_PIECES + MARKDOWN_PIECES + ["\ufeff", "\ufeffx"]), st.sampled_from(["x.md", "notes.txt", "a.html"]))
+def test_the_bytes_as_read_give_the_findings_of_the_text(text: str, name: str) -> None:
+    """load_skill hands the scan each file's bytes as read; the findings are those of the decoded text alone, a
+    leading byte-order mark included (the scan blanks it, so it encodes the text again there)."""
+    markup = security.markup_of(name)
+    assert security.scan_text(text, name, markup=markup, raw=text.encode("utf-8")) == \
+        security.scan_text(text, name, markup=markup)

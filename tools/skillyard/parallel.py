@@ -16,14 +16,16 @@ from __future__ import annotations
 import contextlib
 import gc
 import os
-import pickle
 import signal
 import struct
-from collections.abc import Callable, Sequence
-from typing import TypeVar
 
-T = TypeVar("T")
-R = TypeVar("R")
+TYPE_CHECKING = False  # not `typing`'s: importing typing (and pickle, below) costs ~6 ms of every validate
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+    from typing import TypeVar
+
+    T = TypeVar("T")
+    R = TypeVar("R")
 
 _NUMBER = struct.Struct("<I")
 MAX_CHUNKS = 4096  # 16 KiB of chunk numbers: the whole queue fits a pipe's buffer before anyone reads it
@@ -48,6 +50,7 @@ def map_chunked(work: Callable[[T], R], items: Sequence[T], *, workers: int, siz
     chunks = [range(start, min(start + size, len(items))) for start in range(0, len(items), size)]
     if len(chunks) > MAX_CHUNKS:
         raise ValueError(f"{len(chunks)} chunks: the queue holds at most {MAX_CHUNKS}")
+    import pickle  # noqa: F401 - here, before the fork: the children send with it, this process reads with it
     queue_read, queue_write = os.pipe()
     _write_and_close(queue_write, b"".join(_NUMBER.pack(number) for number in range(len(chunks))))
     done_read, done_write = os.pipe()
@@ -115,6 +118,8 @@ def _child(work, items, chunks, queue_read, done_write, result_write) -> None:
         while (number := _take(queue_read)) is not None:
             mine[number] = [work(items[index]) for index in chunks[number]]
             os.write(done_write, _NUMBER.pack(number))
+        import pickle  # already loaded before the fork
+
         _write_and_close(result_write, pickle.dumps(mine, protocol=pickle.HIGHEST_PROTOCOL))
         status = 0
     finally:
@@ -153,6 +158,8 @@ def _collect(pid: int, fd: int, count: int) -> dict:
     _, status = os.waitpid(pid, 0)
     if os.waitstatus_to_exitcode(status) != 0 or not data:
         return {}
+    import pickle  # already loaded before the fork
+
     try:
         results = pickle.loads(data)  # noqa: S301 - our own forked child's bytes, over a pipe only we hold
     except Exception:  # noqa: BLE001 - a child killed mid-write: its chunks are worked again here

@@ -18,7 +18,7 @@ from skillyard.errors import SkillyardError
 
 MAX_ARTIFACT_BYTES = 512 * 1024
 MAX_DEPTH = 32
-_SKILL_NAME = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+_SKILL_NAME = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*\Z")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 

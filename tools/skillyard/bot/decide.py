@@ -35,8 +35,8 @@ WRITE_PERMISSIONS = frozenset({"admin", "maintain", "write"})
 FILES_API_LIMIT = 3000
 # Statuses the PR-files API reports. "changed" is a mode or type change (executable bit, symlink) without a patch.
 FILE_STATUSES = frozenset({"added", "removed", "modified", "renamed", "copied", "changed", "unchanged"})
-_HANDLE = re.compile(r"^[a-z0-9](?:[a-z0-9-]{0,38})(?:\[bot\])?$")
-_SKILL_NAME = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+_HANDLE = re.compile(r"^[a-z0-9](?:[a-z0-9-]{0,38})(?:\[bot\])?\Z")
+_SKILL_NAME = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*\Z")
 
 
 def normalise_handle(value: object) -> str | None:

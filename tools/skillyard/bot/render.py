@@ -19,7 +19,7 @@ AUTOMERGE_MARKER = "<!-- skillyard-bot:automerge -->"
 MAX_COMMENT_CHARS = 60000       # GitHub's limit is 65,536
 MAX_TEXT = 400
 MAX_LIST = 50
-_SKILL_NAME = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+_SKILL_NAME = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*\Z")
 # Controls, format characters (bidi overrides and isolates, zero-width joiners and spaces, BOM, tags), separators,
 # private use, surrogates and unassigned code points.
 _HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp", "Co", "Cs", "Cn"})

@@ -21,13 +21,10 @@ def print_json(data: object) -> None:
 
 
 def visible(text: str) -> str:
-    """`text` safe for a terminal: control characters (but newline and tab), bidi controls and invisible
-    characters become `\\uXXXX`, so a hostile name in a message can neither move the cursor, recolour the
-    terminal, reorder what is shown, nor hide part of itself."""
-    from skillyard.format.safety import CONTROL, INVISIBLE
+    """`text` safe for a terminal (see format/safety.visible; imported only when something is printed)."""
+    from skillyard.format.safety import visible as safe
 
-    text = CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", text.replace("\r", "\\r"))
-    return INVISIBLE.sub(lambda m: "".join(f"\\u{ord(c):04x}" for c in m.group()), text)
+    return safe(text)
 
 
 def print_error(exc: SkillyardError, *, as_json: bool = False) -> None:

@@ -29,7 +29,7 @@ from skillyard.errors import SkillyardError
 GROUP = "skillyard.targets"
 MAX_FILES = 200
 MAX_BYTES = 16 * 1024 * 1024
-_NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
+_NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}\Z")
 
 
 @dataclass(frozen=True)

@@ -30,8 +30,8 @@ from pathlib import Path
 
 from skillyard.client.config import Config, Source
 from skillyard.errors import SkillyardError
+from skillyard.format.record import Record
 from skillyard.fsutil import write_atomic
-from skillyard.runtime.record import Record
 
 Warn = Callable[[str], None]
 

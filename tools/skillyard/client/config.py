@@ -26,7 +26,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from skillyard.errors import SkillyardError
-from skillyard.runtime.record import FrozenRecord  # not a dataclass: that import is ~15 ms of every command
+from skillyard.format.record import FrozenRecord  # not a dataclass: that import is ~15 ms of every command
 
 DEFAULT_GITHUB_RAW_URL = "https://raw.githubusercontent.com"
 DEFAULT_GITHUB_CODELOAD_URL = "https://codeload.github.com"

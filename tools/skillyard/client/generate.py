@@ -24,8 +24,8 @@ from skillyard.errors import SkillyardError
 MAX_REQUEST_CHARS = 4000
 MAX_RESPONSE_BYTES = 1024 * 1024
 DEFAULT_TIMEOUT = 120.0
-_NAME = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
-_FENCE = re.compile(r"^\s*(`{3,}|~{3,})[^\n]*\n(.*?)\n\1\s*$", re.S)
+_NAME = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*\Z")
+_FENCE = re.compile(r"^\s*(`{3,}|~{3,})[^\n]*\n(.*?)\n\1\s*\Z", re.S)
 
 SYSTEM_PROMPT = """\
 You write Agent Skills in the open SKILL.md format. Answer with the complete SKILL.md file and nothing else.

@@ -25,7 +25,7 @@ from skillyard.errors import SkillyardError
 from skillyard.format.paths import is_hidden, path_problem, path_set_problems
 
 GITHUB_REF = re.compile(r"^github:(?P<owner>[A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))/(?P<repo>[A-Za-z0-9._-]+)"
-                        r"(?:/(?P<path>[^@]+?))?/?(?:@(?P<ref>[^@\s]+))?$")
+                        r"(?:/(?P<path>[^@]+?))?/?(?:@(?P<ref>[^@\s]+))?\Z")
 MAX_MEMBERS = 20000
 MAX_TOTAL_BYTES = 64 * 1024 * 1024  # file contents, summed over the archive
 MAX_STREAM_BYTES = MAX_TOTAL_BYTES + 32 * 1024 * 1024  # the decompressed tar stream: contents, headers, padding

@@ -19,7 +19,7 @@ TRUE_WORDS = {"true", "yes", "on", "1"}
 FALSE_WORDS = {"false", "no", "off", "0"}
 
 
-INPUT_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")  # the format's input `name` rule
+INPUT_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}\Z")  # the format's input `name` rule
 MAX_VALUE = 64 * 1024  # characters: a value is rendered into SKILL.md, which a model reads whole
 
 

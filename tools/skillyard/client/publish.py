@@ -24,7 +24,7 @@ SKILLS_DIR = "skills"
 # Local state that `skill install` writes into an installed folder; never part of what is published.
 LOCAL_ONLY = frozenset({"skill.lock.json"})
 PUBLIC_HOSTS = frozenset({"github.com", "raw.githubusercontent.com", "api.github.com", "codeload.github.com"})
-_SLUG = re.compile(r"^[A-Za-z0-9-]+/[A-Za-z0-9._-]+$")
+_SLUG = re.compile(r"^[A-Za-z0-9-]+/[A-Za-z0-9._-]+\Z")
 
 
 def git_blob_sha(data: bytes) -> str:

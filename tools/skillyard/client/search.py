@@ -39,7 +39,7 @@ from skillyard.client.config import Config
 from skillyard.client.search_rows import TAG_SEPARATOR, row
 from skillyard.client.search_rows import tag_text as _tag_text  # noqa: F401 (importable from here as before)
 from skillyard.errors import SkillyardError
-from skillyard.runtime.record import Record  # not a dataclass: that import is ~15 ms of a warm search
+from skillyard.format.record import Record  # not a dataclass: that import is ~15 ms of a warm search
 
 ANALYZER_VERSION = "fts5-4"
 NAME_WEIGHT, TAGS_WEIGHT, DESCRIPTION_WEIGHT = 4.0, 2.0, 1.0  # a hit's score: where its words are found

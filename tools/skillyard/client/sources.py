@@ -14,8 +14,8 @@ from skillyard.client import config as config_mod
 from skillyard.client.config import Config, Source
 from skillyard.errors import SkillyardError, UsageError
 
-NAME_RE = re.compile(r"^[a-z0-9][a-z0-9._-]{0,63}$")
-ENV_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+NAME_RE = re.compile(r"^[a-z0-9][a-z0-9._-]{0,63}\Z")
+ENV_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
 def token_for(source: Source) -> str | None:
@@ -91,7 +91,7 @@ def refuse_credentials(url: str) -> None:
 
 
 # Shapes of well-known tokens that are also valid variable names (GitHub, Hugging Face, npm, Stripe, AWS key ids).
-SECRET_SHAPE = re.compile(r"^(gh[pousr]_|github_pat_|hf_|npm_|sk_(live|test)_|(AKIA|ASIA)[A-Z0-9]{16}$)")
+SECRET_SHAPE = re.compile(r"^(gh[pousr]_|github_pat_|hf_|npm_|sk_(live|test)_|(AKIA|ASIA)[A-Z0-9]{16}\Z)")
 
 
 def looks_like_secret(var: str) -> bool:

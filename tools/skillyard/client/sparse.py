@@ -44,7 +44,7 @@ MAX_SKILLS = 500_000
 WORKERS = 8
 BOOTSTRAP_AT = 256  # more new entries than this: take them from the registry.json beside the index, verified
 STATE = "sparse.json"
-_HASH = re.compile(r"^[0-9a-f]{16}$")
+_HASH = re.compile(r"^[0-9a-f]{16}\Z")
 SHARD_KEYS = tuple(f"{i:02x}" for i in range(SHARDS))
 
 

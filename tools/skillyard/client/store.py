@@ -83,7 +83,7 @@ def canonical_dir(root: Path, name: str) -> Path:
     return skills_dir(root) / name
 
 
-NAME_RE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")  # the format's `name` rule (skill-frontmatter schema)
+NAME_RE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*\Z")  # the format's `name` rule (skill-frontmatter schema)
 MAX_NAME = 64
 
 
@@ -267,7 +267,7 @@ def clear_journal(root: Path, name: str) -> None:
 
 # A multi-skill install journals each skill with `group` set, then writes the group's commit record: the one
 # atomic step after which recovery finishes every member; before it, recovery discards them all.
-GROUP_RE = re.compile(r"^[0-9a-f]{16}$")
+GROUP_RE = re.compile(r"^[0-9a-f]{16}\Z")
 COMMIT_SUFFIX = ".commit"
 
 

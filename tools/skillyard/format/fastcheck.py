@@ -9,8 +9,9 @@ the exact errors. A property test keeps the two in agreement.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable
+
+from skillyard.format.ecmaregex import compile_pattern
 
 ANNOTATIONS = frozenset({"$schema", "$id", "title", "description", "default", "examples", "$comment"})
 TYPES = {
@@ -180,7 +181,7 @@ def _unique(rule, schema) -> Check:
 
 
 def _pattern(rule, schema) -> Check:
-    search = re.compile(rule).search
+    search = compile_pattern(rule).search  # ECMA-262's meaning, as the schema says
     return lambda value: not isinstance(value, str) or search(value) is not None
 
 

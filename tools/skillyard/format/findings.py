@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
+
+from skillyard.format.record import FrozenRecord
 
 
 class Severity(StrEnum):
@@ -12,15 +13,24 @@ class Severity(StrEnum):
     INFO = "info"
 
 
-@dataclass(frozen=True, slots=True)
-class Finding:
-    rule: str
-    severity: Severity
-    message: str
-    fix: str | None = None
-    file: str | None = None
-    line: int | None = None
-    field: str | None = None
+class Finding(FrozenRecord):
+    """Immutable and hashable, in slots: a registry build makes hundreds of thousands of them."""
+
+    __slots__ = FIELDS = ("rule", "severity", "message", "fix", "file", "line", "field")
+
+    def __init__(self, rule: str, severity: Severity, message: str, fix: str | None = None, file: str | None = None,
+                 line: int | None = None, field: str | None = None):
+        set_field = object.__setattr__
+        set_field(self, "rule", rule)
+        set_field(self, "severity", severity)
+        set_field(self, "message", message)
+        set_field(self, "fix", fix)
+        set_field(self, "file", file)
+        set_field(self, "line", line)
+        set_field(self, "field", field)
+
+    def _values(self) -> tuple:
+        return (self.rule, self.severity, self.message, self.fix, self.file, self.line, self.field)
 
     @property
     def is_error(self) -> bool:

@@ -9,10 +9,10 @@ repaired data so that an author sees every problem at once.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 from skillyard.format import safety
 from skillyard.format.findings import Finding, error, strict_or_warning
+from skillyard.format.record import Record
 from skillyard.format.yamlload import DuplicateKeyError, YAMLLimitError, YAMLParseError, load_with_lines
 
 MAX_FRONTMATTER_LINES = 200
@@ -25,17 +25,20 @@ _LEAD = re.compile(r"""\s*+(?:-\s++)?[A-Za-z0-9_][\w.-]*+:[ \t]++(?!["'\[{|>&*!#
 _COLON_SPACE = re.compile(r":\s")
 
 
-@dataclass
-class Frontmatter:
+class Frontmatter(Record):
     """The parsed parts of a SKILL.md file."""
 
-    data: dict
-    body: str
-    body_line: int
-    key_lines: dict[str, int] = field(default_factory=dict)
-    findings: list[Finding] = field(default_factory=list)
-    raw: str = ""
-    ok: bool = True
+    FIELDS = ("data", "body", "body_line", "key_lines", "findings", "raw", "ok")
+
+    def __init__(self, data: dict, body: str, body_line: int, key_lines: dict[str, int] | None = None,
+                 findings: list[Finding] | None = None, raw: str = "", ok: bool = True):
+        self.data = data
+        self.body = body
+        self.body_line = body_line
+        self.key_lines = {} if key_lines is None else key_lines
+        self.findings = [] if findings is None else findings
+        self.raw = raw
+        self.ok = ok
 
     def line_of(self, key: str) -> int | None:
         return self.key_lines.get(key.split(".")[0].split("[")[0])

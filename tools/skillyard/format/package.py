@@ -9,10 +9,9 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
-from dataclasses import dataclass, field
+from collections import namedtuple
 from functools import lru_cache
 from pathlib import Path
-from typing import NamedTuple
 
 from skillyard.format import paths, rules, security
 from skillyard.format.findings import Finding, error, info, strict_or_warning, warning
@@ -21,6 +20,7 @@ from skillyard.format.manifest import merge_manifest, parse_manifest
 from skillyard.format.policy import Policy
 from skillyard.format.portable import manifest_findings as misplaced_standard_keys
 from skillyard.format.portable import metadata_findings, portability_findings
+from skillyard.format.record import Record
 
 RECOGNISED_DIRS = ("scripts", "references", "assets", "tests", "config")
 BACKUP_SUFFIX = ".legacy"  # `skillyard migrate` keeps `<file>.legacy` beside each file it rewrites: never published
@@ -30,14 +30,12 @@ CODE_DIRS = ("scripts/", "tests/")
 BINARY_SNIFF_BYTES = 8000  # git's and GitHub's window for "is this file binary?"
 
 
-class FileEntry(NamedTuple):
-    """One published file. A named tuple, not a frozen dataclass: a skill check makes one per file, and a tuple is
-    built in a fraction of the time `object.__setattr__` per field takes."""
+class FileEntry(namedtuple("FileEntry", ("path", "size", "sha256", "executable"), defaults=(False,))):
+    """One published file (path: str, size: int, sha256: str, executable: bool). A named tuple, not a frozen
+    dataclass: a skill check makes one per file, and a tuple is built in a fraction of the time `object.__setattr__`
+    per field takes. `collections.namedtuple`, not `typing.NamedTuple`: importing typing costs ~4 ms a command."""
 
-    path: str
-    size: int
-    sha256: str
-    executable: bool = False
+    __slots__ = ()
 
     def to_dict(self) -> dict:
         out = {"path": self.path, "size": self.size, "sha256": self.sha256}
@@ -46,18 +44,25 @@ class FileEntry(NamedTuple):
         return out
 
 
-@dataclass
-class SkillPackage:
-    folder: Path
-    rel_path: str
-    name: str
-    data: dict
-    body: str
-    files: list[FileEntry] = field(default_factory=list)
-    findings: list[Finding] = field(default_factory=list)
-    inventory: dict = field(default_factory=dict)
-    skill_md_name: str | None = "SKILL.md"
-    manifest_only: bool = False
+class SkillPackage(Record):
+    """A checked skill folder: its frontmatter data, body, published files and findings."""
+
+    FIELDS = ("folder", "rel_path", "name", "data", "body", "files", "findings", "inventory", "skill_md_name",
+              "manifest_only")
+
+    def __init__(self, folder: Path, rel_path: str, name: str, data: dict, body: str,
+                 files: list[FileEntry] | None = None, findings: list[Finding] | None = None,
+                 inventory: dict | None = None, skill_md_name: str | None = "SKILL.md", manifest_only: bool = False):
+        self.folder = folder
+        self.rel_path = rel_path
+        self.name = name
+        self.data = data
+        self.body = body
+        self.files = [] if files is None else files
+        self.findings = [] if findings is None else findings
+        self.inventory = {} if inventory is None else inventory
+        self.skill_md_name = skill_md_name
+        self.manifest_only = manifest_only
 
     @property
     def valid(self) -> bool:
@@ -274,6 +279,7 @@ def load_skill(folder: str | os.PathLike, policy: Policy | None = None, *, rel_p
     walked = _walk(folder, policy, findings)
     files: list[FileEntry] = []
     texts: dict[str, str] = {}
+    contents: dict[str, bytes] = {}  # each text file's bytes, which the security scan reads instead of encoding again
     total = 0
     for rel, problem in _set_problems([rel for rel, _ in walked]):
         findings.append(error("path-collision", f"`{rel}` {problem}.",
@@ -297,6 +303,7 @@ def load_skill(folder: str | os.PathLike, policy: Policy | None = None, *, rel_p
         text, problem = _text_of(rel, content, suffix)
         if text is not None:
             texts[rel] = text
+            contents[rel] = content
         elif problem is not None:
             findings.append(error("encoding", problem, "Save it as UTF-8 text (binary files must hold a NUL byte "
                                   "in their first 8,000 bytes, as git expects).", file=rel))
@@ -336,7 +343,8 @@ def load_skill(folder: str | os.PathLike, policy: Policy | None = None, *, rel_p
             findings += portability_findings(data, fm.raw, strict=strict, file=skill_md_name, key_lines=key_lines,
                                              folder=str(folder), bom=texts[skill_md_name].startswith("\ufeff"))
         if any(f.rule == "frontmatter-unclosed" for f in fm.findings):  # no body: scan the whole file
-            findings += security.scan_text(texts[skill_md_name], skill_md_name, markup="markdown")
+            findings += security.scan_text(texts[skill_md_name], skill_md_name, markup="markdown",
+                                           raw=contents[skill_md_name])
         else:
             findings += security.scan_text(body, skill_md_name, line_offset=fm.body_line - 1, markup="markdown")
         if manifest is not None:
@@ -365,7 +373,7 @@ def load_skill(folder: str | os.PathLike, policy: Policy | None = None, *, rel_p
                                             key_lines=key_lines)
     for rel, text in texts.items():
         if rel != skill_md_name:
-            findings += security.scan_text(text, rel, markup=security.markup_of(rel))
+            findings += security.scan_text(text, rel, markup=security.markup_of(rel), raw=contents[rel])
     name = data.get("name") if isinstance(data.get("name"), str) else folder.name
     skill_md_lines = texts[skill_md_name].count("\n") + 1 if skill_md_name else 0
     findings.sort(key=Finding.sort_key)

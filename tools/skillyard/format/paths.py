@@ -30,9 +30,9 @@ METADATA_NAMES = frozenset({
 CLIENT_STATE_NAMES = frozenset({"skill.lock.json", "evolution.json"})
 
 # Names Windows cannot create (with any extension): CON, PRN, AUX, NUL, COM0-9, LPT0-9 (and the superscript digits).
-_WINDOWS_RESERVED = re.compile(r"(?i)^(con|prn|aux|nul|conin\$|conout\$|(com|lpt)[0-9\u00b9\u00b2\u00b3])(\..*)?$")
+_WINDOWS_RESERVED = re.compile(r"(?i)^(con|prn|aux|nul|conin\$|conout\$|(com|lpt)[0-9\u00b9\u00b2\u00b3])(\..*)?\Z")
 # NTFS short names of `.git` (`GIT~1`) reach the same folder on Windows.
-_SHORT_NAME = re.compile(r"(?i)^git~[0-9]+$")
+_SHORT_NAME = re.compile(r"(?i)^git~[0-9]+\Z")
 # Characters no portable file name holds: controls, Windows' reserved punctuation, and anything a human cannot see
 # (bidi controls, zero-width and other default-ignorable characters, line and paragraph separators).
 _BAD_CHAR = re.compile(

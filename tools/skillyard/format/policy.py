@@ -2,18 +2,30 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from skillyard.format.record import FrozenRecord
+
+DEFAULT_IGNORED_NAMES = frozenset({".DS_Store", "__pycache__", ".git"})
 
 
-@dataclass(frozen=True)
-class Policy:
+class Policy(FrozenRecord):
+    FIELDS = ("strict", "required_fields", "max_file_bytes", "max_total_bytes", "max_files", "max_frontmatter_lines",
+              "ignored_names")
+    # The defaults, readable on the class as they were on the dataclass (from_config reads them there).
     strict: bool = True
     required_fields: tuple[str, ...] = ()
     max_file_bytes: int = 1024 * 1024
     max_total_bytes: int = 5 * 1024 * 1024
     max_files: int = 200
     max_frontmatter_lines: int = 200
-    ignored_names: frozenset[str] = field(default_factory=lambda: frozenset({".DS_Store", "__pycache__", ".git"}))
+    ignored_names: frozenset[str] = DEFAULT_IGNORED_NAMES
+
+    def __init__(self, strict: bool = True, required_fields: tuple[str, ...] = (), max_file_bytes: int = 1024 * 1024,
+                 max_total_bytes: int = 5 * 1024 * 1024, max_files: int = 200, max_frontmatter_lines: int = 200,
+                 ignored_names: frozenset[str] = DEFAULT_IGNORED_NAMES):
+        values = (strict, required_fields, max_file_bytes, max_total_bytes, max_files, max_frontmatter_lines,
+                  ignored_names)
+        for name, value in zip(self.FIELDS, values, strict=True):
+            object.__setattr__(self, name, value)
 
     @classmethod
     def from_config(cls, section: dict, *, mode: str | None = None) -> Policy:

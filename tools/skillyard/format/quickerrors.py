@@ -13,12 +13,11 @@ the two in agreement.
 
 from __future__ import annotations
 
-import re
 from collections import deque
-from dataclasses import dataclass, field
-from functools import cache
 
+from skillyard.format.ecmaregex import compile_pattern
 from skillyard.format.fastcheck import _ROOTS, TYPES, _equal, compile_schema
+from skillyard.format.record import Record
 
 PLAIN = (str, int, float, bool, type(None), list, dict)
 WALKED = frozenset({"type", "required", "pattern", "minLength", "maxLength", "enum", "minimum", "maximum",
@@ -31,16 +30,19 @@ class _Unknown(Exception):
     """A keyword failed that this module does not report on, or a value is not a plain type: ask jsonschema."""
 
 
-@dataclass
-class SchemaError:
+class SchemaError(Record):
     """The attributes of jsonschema's ValidationError that rules.schema_findings reads."""
 
-    validator: str
-    validator_value: object
-    instance: object
-    message: str
-    absolute_path: deque = field(default_factory=deque)
-    absolute_schema_path: deque = field(default_factory=deque)
+    FIELDS = ("validator", "validator_value", "instance", "message", "absolute_path", "absolute_schema_path")
+
+    def __init__(self, validator: str, validator_value: object, instance: object, message: str,
+                 absolute_path: deque | None = None, absolute_schema_path: deque | None = None):
+        self.validator = validator
+        self.validator_value = validator_value
+        self.instance = instance
+        self.message = message
+        self.absolute_path = deque() if absolute_path is None else absolute_path
+        self.absolute_schema_path = deque() if absolute_schema_path is None else absolute_schema_path
 
 
 def quick_errors(root: dict, document: object) -> list[SchemaError] | None:
@@ -54,9 +56,8 @@ def quick_errors(root: dict, document: object) -> list[SchemaError] | None:
     return out
 
 
-@cache
 def _pattern(rule: str):
-    return re.compile(rule).search
+    return compile_pattern(rule).search  # ECMA-262's meaning, as the schema says (compiled once, cached there)
 
 
 _PASSES: dict[tuple[int, str], tuple[object, object]] = {}

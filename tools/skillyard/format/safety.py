@@ -36,6 +36,25 @@ CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 ANGLE = re.compile("[<>]")
 
 
+def visible(text: str, *, one_line: bool = False) -> str:
+    """`text` safe for a terminal or a CI log: control characters (but newline and tab), bidi controls and invisible
+    characters become `\\uXXXX` (a carriage return `\\r`), so a hostile name in a message can neither move the
+    cursor, recolour the terminal, reorder what is shown, nor hide part of itself. `one_line` also writes newlines
+    and tabs as `\\n` and `\\t`, for a value printed inside a line, which must not start a forged one."""
+    text = CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", text.replace("\r", "\\r"))
+    if one_line:
+        text = text.replace("\n", "\\n").replace("\t", "\\t")
+    if text.isascii():
+        return text
+    return INVISIBLE.sub(lambda m: "".join(f"\\u{ord(c):04x}" for c in m.group()), text)
+
+
+def finding_text(finding) -> tuple[str, str, str]:
+    """(where, message, fix) of a finding, each one safe line for a terminal: findings quote what hostile files say."""
+    where = visible(finding.file or "", one_line=True) + (f":{finding.line}" if finding.line else "")
+    return where, visible(finding.message, one_line=True), visible(finding.fix or "", one_line=True)
+
+
 def describe_char(ch: str) -> str:
     import unicodedata
 

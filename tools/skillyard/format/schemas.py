@@ -50,12 +50,25 @@ def _registry():
 
 
 @cache
+def _validator_class():
+    """Draft 2020-12 with `pattern` read as the ECMA-262 regex JSON Schema says it is (jsonschema runs it as a Python
+    one, so `^[a-z]+$` accepted "pdf\\n"); jsonschema's own message is kept."""
+    from jsonschema import Draft202012Validator, ValidationError, validators
+
+    from skillyard.format.ecmaregex import compile_pattern
+
+    def pattern(validator, rule, instance, schema):
+        if validator.is_type(instance, "string") and not compile_pattern(rule).search(instance):
+            yield ValidationError(f"{instance!r} does not match {rule!r}")
+
+    return validators.extend(Draft202012Validator, {"pattern": pattern})
+
+
+@cache
 def validator(kind: str):
     """A compiled Draft 2020-12 validator for one of SCHEMA_FILES' kinds (built once: building is the slow part)."""
-    from jsonschema import Draft202012Validator
-
     schema = load_schema(SCHEMA_FILES[kind])
-    return Draft202012Validator(schema, registry=_registry())
+    return _validator_class()(schema, registry=_registry())
 
 
 def schema_errors(kind: str, document: object) -> list:

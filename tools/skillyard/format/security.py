@@ -116,8 +116,9 @@ def _column(text: str, index: int) -> int:
 
 
 def scan_text(text: str, file: str, *, line_offset: int = 0, is_markdown: bool = False,
-              markup: str | None = None) -> list[Finding]:
-    """Security findings for one file's text. `line_offset` maps body lines back to SKILL.md lines."""
+              markup: str | None = None, raw: bytes | None = None) -> list[Finding]:
+    """Security findings for one file's text. `line_offset` maps body lines back to SKILL.md lines. `raw`, when
+    given, must be the text's UTF-8 bytes (the file as read): the byte-level checks then skip encoding it again."""
     markup = markup or ("markdown" if is_markdown else None)
     found: list[Finding] = []
     counts: Counter[str] = Counter()
@@ -131,7 +132,9 @@ def scan_text(text: str, file: str, *, line_offset: int = 0, is_markdown: bool =
 
     if text.startswith("\ufeff"):  # a byte-order mark at the very start is how some editors mark UTF-8
         text = " " + text[1:]
-    raw = text.encode("utf-8", "surrogatepass")
+        raw = None
+    if raw is None:
+        raw = text.encode("utf-8", "surrogatepass")
     if not text.isascii():
         positions, total = _invisible_positions(text, raw)
         for index in positions:

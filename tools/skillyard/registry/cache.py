@@ -16,7 +16,6 @@ import os
 import re
 import secrets
 import sqlite3
-from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -98,7 +97,7 @@ def _cache_key(policy: Policy) -> str:
     checking code, so an edited checkout never reuses old answers), the policy and the schemas."""
     from skillyard.format.schemas import SCHEMA_FILES, schema_dir
 
-    settings = {k: sorted(v) if isinstance(v, frozenset) else v for k, v in asdict(policy).items()}
+    settings = {k: sorted(v) if isinstance(v, frozenset) else v for k, v in policy.to_dict().items()}
     digest = hashlib.sha256(f"{__version__}|{CACHE_FORMAT}|{json.dumps(settings, sort_keys=True)}".encode())  # stable across runs
     for name in sorted(SCHEMA_FILES.values()):
         digest.update((schema_dir() / name).read_bytes())

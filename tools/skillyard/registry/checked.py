@@ -2,19 +2,24 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from skillyard.format.findings import Finding
+from skillyard.format.record import Record
 
 
-@dataclass
-class CheckedSkill:
-    path: str  # repo-relative (or as given) folder path
-    name: str
-    version: str | None
-    line: str  # the registry.json line, with slots for the git fields
-    findings: list[Finding]
-    lines: dict[str, str] = field(default_factory=dict)  # the skill's line in each other output (see `output_lines`)
+class CheckedSkill(Record):
+    """`path`: repo-relative (or as given) folder path; `line`: the registry.json line, with slots for the git fields;
+    `lines`: the skill's line in each other output (see `registry/load.output_lines`)."""
+
+    FIELDS = ("path", "name", "version", "line", "findings", "lines")
+
+    def __init__(self, path: str, name: str, version: str | None, line: str, findings: list[Finding],
+                 lines: dict[str, str] | None = None):
+        self.path = path
+        self.name = name
+        self.version = version
+        self.line = line
+        self.findings = findings
+        self.lines = {} if lines is None else lines
 
     @property
     def valid(self) -> bool:

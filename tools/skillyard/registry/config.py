@@ -2,22 +2,26 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit  # pathlib imports it anyway
 
 from skillyard.errors import SkillyardError
 from skillyard.format.policy import Policy
+from skillyard.format.record import FrozenRecord
 from skillyard.format.schemas import schema_errors
 
 DEFAULT_RAW_URL = "https://raw.githubusercontent.com"
 
 
-@dataclass(frozen=True)
-class RegistryConfig:
-    root: Path
-    section: dict = field(default_factory=dict)
-    file: str = "pyproject.toml [tool.skillyard]"  # where the settings were read, for messages
+class RegistryConfig(FrozenRecord):
+    """`file`: where the settings were read, for messages."""
+
+    FIELDS = ("root", "section", "file")
+
+    def __init__(self, root: Path, section: dict | None = None, file: str = "pyproject.toml [tool.skillyard]"):
+        object.__setattr__(self, "root", root)
+        object.__setattr__(self, "section", {} if section is None else section)
+        object.__setattr__(self, "file", file)
 
     @property
     def skills_dir(self) -> Path:

@@ -9,8 +9,8 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False  # not `typing`'s: importing typing costs ~4 ms of every validate
 if TYPE_CHECKING:
     import subprocess
 

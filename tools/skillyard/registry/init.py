@@ -27,12 +27,12 @@ from skillyard.format.paths import path_problem
 from skillyard.format.slug import slugify  # a registry name from a folder name (MAX_NAME: its 64)
 from skillyard.registry.config import DEFAULT_RAW_URL, HOSTS, RegistryConfig
 
-NAME_RE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+NAME_RE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*\Z")
 MAX_NAME = 64
 MAX_DESCRIPTION = 500
 # GitHub's own rules: owner 1-39 letters, digits, hyphens (not first); repository letters, digits, . _ -
-OWNER_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9-]{0,38}$")
-REPO_RE = re.compile(r"^[A-Za-z0-9._-]{1,100}$")
+OWNER_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9-]{0,38}\Z")
+REPO_RE = re.compile(r"^[A-Za-z0-9._-]{1,100}\Z")
 SKIPPED = {"__pycache__", ".DS_Store"}
 REGISTRY_FIELDS = ("version", "license", "tags")
 

@@ -6,12 +6,12 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from skillyard.format.policy import Policy
 from skillyard.parallel import map_chunked
 from skillyard.registry.checked import CheckedSkill
 
+TYPE_CHECKING = False  # not `typing`'s: importing typing costs ~4 ms of every validate
 if TYPE_CHECKING:
     from skillyard.registry.cache import SkillCache
 

@@ -48,7 +48,7 @@ from skillyard.registry.migrate_004 import (
 SKILL_FILES = ("SKILL.md", "skill.md", "skill.yaml", *METADATA_FILES)
 MAX_BATCH = 5000  # subfolders of one folder migrated in one run
 MAX_INPUT_BYTES = Policy().max_file_bytes
-_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n|$)")
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n|\Z)")
 
 
 @dataclass

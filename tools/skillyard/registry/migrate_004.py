@@ -19,8 +19,8 @@ MAX_METADATA_BYTES = 256 * 1024
 CODE_LANGS = {"typescript": "ts", "ts": "ts", "javascript": "js", "js": "js"}
 # The design's "基本格式": the implementation is the block exporting `execute`; any other block is an example.
 _ENTRY = re.compile(r"^[ \t]*export\s+(?:default\s+)?(?:async\s+)?function(?:\s*\*)?\s*execute\s*\(", re.MULTILINE)
-_FENCE_OPEN = re.compile(r"^( {0,3})(`{3,}|~{3,})[ \t]*([^`\s]*)[^\r\n]*$")
-_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n|$)")
+_FENCE_OPEN = re.compile(r"^( {0,3})(`{3,}|~{3,})[ \t]*([^`\s]*)[^\r\n]*\Z")
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n|\Z)")
 _OTHER_BREAKS = re.compile("[\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")  # str.splitlines splits there; Markdown does not
 LEGACY_ENTRIES = ("scripts/execute.ts", "scripts/execute.js", "scripts/main.ts", "scripts/main.js",
                   "scripts/index.ts", "scripts/index.js")

@@ -99,6 +99,8 @@ def rule_counts(checked: list[CheckedSkill]) -> Counter:
 
 def human_report(checked: list[CheckedSkill], *, verbose: bool = False, stats: bool = False) -> str:
     """Findings grouped by skill, then one summary line."""
+    from skillyard.format.safety import finding_text, visible
+
     lines: list[str] = []
     shown = ("error", "warning", "info") if verbose else ("error", "warning")
     for item in checked:
@@ -106,15 +108,13 @@ def human_report(checked: list[CheckedSkill], *, verbose: bool = False, stats: b
         if not findings and not verbose:
             continue
         mark = "ok  " if item.valid else "FAIL"
-        lines.append(f"{mark} {item.path} ({item.name})")
-        for f in findings:
-            where = f.file or ""
-            if f.line:
-                where += f":{f.line}"
-            field = f" `{f.field}`" if f.field else ""
-            lines.append(f"  {f.severity:<7} {where} [{f.rule}]{field} {f.message}")
+        lines.append(f"{mark} {visible(item.path, one_line=True)} ({visible(item.name, one_line=True)})")
+        for f in findings:  # every value a skill's files chose is made one visible line: a terminal or CI log
+            where, message, fix = finding_text(f)  # shows what the report says, not what an escape code draws
+            field = f" `{visible(f.field, one_line=True)}`" if f.field and not f.message.startswith(f"`{f.field}`") else ""
+            lines.append(f"  {f.severity:<7} {where} [{f.rule}]{field} {message}")
             if f.fix:
-                lines.append(f"          fix: {f.fix}")
+                lines.append(f"          fix: {fix}")
     if stats:
         lines.append("")
         lines.append("findings by rule:")

@@ -27,8 +27,8 @@ import time
 from pathlib import Path
 
 from skillyard.format import paths, safety
+from skillyard.format.record import FrozenRecord, Record
 from skillyard.format.slug import slugify  # design 001 §4.2, shared with install and init-registry
-from skillyard.runtime.record import FrozenRecord, Record
 
 TYPE_CHECKING = False  # datetime loads where a scan runs: a cached discovery needs none
 if TYPE_CHECKING:

@@ -15,7 +15,7 @@ from urllib.parse import quote
 from skillyard.format.paths import MAX_DEPTH
 from skillyard.site.sanitize import safe_external_url
 
-NAME = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+NAME = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*\Z")
 SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
 TARGETS = ("claude-code", "codex", "gemini", "cursor", "agents")  # names from skillyard.client.targets
 WELL_KNOWN = ".well-known/agent-skills"

@@ -40,8 +40,8 @@ ALLOWED_ATTRIBUTES = {
 }
 URL_SCHEMES = frozenset({"http", "https", "mailto"})
 LINK_REL = "nofollow noopener"
-_LANGUAGE_CLASS = re.compile(r"^language-[A-Za-z0-9_+#.-]{1,30}$")
-_SIZE = re.compile(r"^\d{1,4}%?$")
+_LANGUAGE_CLASS = re.compile(r"^language-[A-Za-z0-9_+#.-]{1,30}\Z")
+_SIZE = re.compile(r"^\d{1,4}%?\Z")
 _FOOTNOTE_ID = re.compile(r"fn(?:ref)?-[A-Za-z0-9%_.-]{1,100}")  # cmark-gfm's footnote ids (label URL-escaped)
 
 

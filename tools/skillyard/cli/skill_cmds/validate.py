@@ -63,15 +63,15 @@ def run(args) -> int:
         print_json({"ok": ok, "skill": package.name, "path": str(folder), "mode": "strict" if args.strict else "lenient",
                     "target": args.target, "findings": [f.to_dict() for f in findings]})
     else:
+        from skillyard.format.safety import finding_text, visible
+
         for f in findings:
-            where = f.file or "."
-            if f.line:
-                where += f":{f.line}"
+            where, message, fix = finding_text(f)
             stream = sys.stdout if not f.is_error else sys.stderr
-            print(f"{where}: {f.severity}: [{f.rule}] {f.message}", file=stream)
+            print(f"{where or '.'}: {f.severity}: [{f.rule}] {message}", file=stream)
             if f.fix:
-                print(f"  fix: {f.fix}", file=stream)
+                print(f"  fix: {fix}", file=stream)
         errors = sum(1 for f in findings if f.is_error)
-        print(f"{package.name}: {'valid' if ok else f'{errors} error(s)'}"
+        print(f"{visible(package.name, one_line=True)}: {'valid' if ok else f'{errors} error(s)'}"
               + (f" for target {args.target}" if args.target else ""))
     return 0 if ok else 1

@@ -36,25 +36,29 @@ def add_arguments(parser) -> None:
 
 
 def _one(folder, args) -> tuple[dict, bool]:
+    from skillyard.cli.common import visible
     from skillyard.errors import SkillyardError
     from skillyard.registry.migrate import apply_plan, plan_migration
 
     try:
         plan = plan_migration(folder)
         if not args.json:
-            print(plan.describe(backup=not args.no_backup), end="")
+            print(visible(plan.describe(backup=not args.no_backup)), end="")
         applied = not args.dry_run and plan.changes
         findings = apply_plan(folder, plan, backup=not args.no_backup) if applied else plan.findings
     except SkillyardError as exc:
         if not args.json:
-            print(f"{folder}: not converted: {exc.message}\n  fix: {exc.fix}" if exc.fix else
-                  f"{folder}: not converted: {exc.message}")
+            print(visible(f"{folder}: not converted: {exc.message}\n  fix: {exc.fix}" if exc.fix else
+                          f"{folder}: not converted: {exc.message}"))
         return {"folder": str(folder), "applied": False, "error": exc.message, "fix": exc.fix}, False
     errors = [f for f in findings if f.is_error]
     if not args.json:
+        from skillyard.format.safety import finding_text
+
         for f in findings:
             if f.severity != "info":
-                print(f"  {f.severity} {f.file or ''}{':' + str(f.line) if f.line else ''} [{f.rule}] {f.message}")
+                where, message, _ = finding_text(f)
+                print(f"  {f.severity} {where} [{f.rule}] {message}")
         state = "would be" if args.dry_run else "is"
         print(f"{folder}: the migrated skill {state} " + ("valid" if not errors else f"invalid ({len(errors)} error(s))"))
     payload = plan.to_dict()

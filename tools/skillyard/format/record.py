@@ -1,6 +1,7 @@
-"""Plain value classes for what `skill prompt` and `skill search` load on every run, without `dataclasses`: that
-import (with `inspect`, `ast`, `dis`, `tokenize`) costs ~15 ms, a sixth of a warm command. A subclass lists its
-FIELDS and writes its own __init__; instances compare, print and turn into dicts as dataclass instances did."""
+"""Plain value classes for what every command loads (findings, policies, checked skills, discovered skills, sources),
+without `dataclasses`: that import (with `inspect`, `ast`, `dis`, `tokenize`) costs 7-15 ms, a sixth of a warm
+command. A subclass lists its FIELDS and writes its own __init__; instances compare, print, pickle and turn into dicts
+as dataclass instances did."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ def plain_copy(value: object) -> object:
 class Record:
     """Equality by class and field values (so, like a dataclass, unhashable unless a subclass says otherwise)."""
 
+    __slots__ = ()  # a subclass may declare its fields as slots; one that does not gets a __dict__ as usual
     FIELDS: tuple[str, ...] = ()
 
     def _values(self) -> tuple:
@@ -42,8 +44,21 @@ class Record:
         return {name: plain_copy(getattr(self, name)) for name in self.FIELDS}
 
 
+def _rebuilt(cls: type, values: tuple) -> Record:
+    """A record from its field values, without its __init__ (which may take other arguments) or __setattr__."""
+    record = cls.__new__(cls)
+    for name, value in zip(cls.FIELDS, values, strict=True):
+        object.__setattr__(record, name, value)
+    return record
+
+
 class FrozenRecord(Record):
     """A Record whose fields cannot change after __init__ (set them with object.__setattr__ there), so hashable."""
+
+    __slots__ = ()
+
+    def __reduce__(self) -> tuple:
+        return _rebuilt, (type(self), self._values())  # pickle would otherwise set slots through __setattr__
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"cannot assign to field {name!r}")
