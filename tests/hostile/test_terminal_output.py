@@ -76,3 +76,31 @@ def test_validate_build_and_skill_validate_print_hostile_values_as_visible_text(
 def test_visible_keeps_lines_unless_asked_for_one(text: str, expected: str):
     assert visible(text) == expected
     assert "\n" not in visible(text, one_line=True) and "\t" not in visible("a\tb", one_line=True)
+
+
+def test_skill_evolve_shows_notes_shipped_with_a_skill_as_visible_text(tmp_path, capsys, monkeypatch):
+    """evolution.json travels with an installed skill: its titles, text, trigger and author are someone else's."""
+    import json
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    folder = tmp_path / "notes-demo"
+    folder.mkdir()
+    (folder / "SKILL.md").write_text("---\nname: notes-demo\ndescription: Keeps notes. Use when needed.\n---\nBody.\n",
+                                     encoding="utf-8")
+    evil = "\x1b]52;c;ZWNobyBoaQ==\x07\x1b[2J\u202e\r"
+    (folder / "evolution.json").write_text(json.dumps({"schema_version": "1.0", "skill": "notes-demo", "entries": [
+        {"id": "evo-001", "date": "2026-11-26", "title": "title" + evil, "content": "line one" + evil + "\nline two",
+         "trigger": "when" + evil, "author": "me" + evil}]}), encoding="utf-8")
+    assert skill_main(["evolve", "list", str(folder)]) == 0
+    out, err = capsys.readouterr()
+    _assert_terminal_safe(out + err)
+    assert "title\\u001b]52;c;ZWNobyBoaQ==\\u0007" in out and "line two" in out
+
+
+def test_install_warnings_show_what_they_quote_as_visible_text(capsys):
+    from skillyard.cli.skill_cmds._install_common import warn
+
+    warn("registry says \x1b[2Jhello\u202e")
+    _, err = capsys.readouterr()
+    _assert_terminal_safe(err)
+    assert err == "warning: registry says \\u001b[2Jhello\\u202e\n"

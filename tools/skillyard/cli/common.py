@@ -27,6 +27,11 @@ def visible(text: str) -> str:
     return safe(text)
 
 
+def say(text: str = "", *, file=None) -> None:
+    """print() for a line that holds text from outside (a registry, a server, a skill's files): shown visible."""
+    print(visible(text), file=file if file is not None else sys.stdout)
+
+
 def print_error(exc: SkillyardError, *, as_json: bool = False) -> None:
     if as_json:
         payload = {"ok": False, "error": exc.message}

@@ -26,4 +26,6 @@ def shorten(path: str | Path) -> str:
 
 
 def warn(message: str) -> None:
-    print(f"warning: {message}", file=sys.stderr)
+    from skillyard.cli.common import say
+
+    say(f"warning: {message}", file=sys.stderr)

@@ -221,10 +221,12 @@ def run(args) -> int:
         print_json({"ok": not failed, "findings": findings})
     else:
         marks = {OK: "ok  ", WARN: "warn", FAIL: "FAIL"}
-        for f in findings:
-            print(f"[{marks[f['status']]}] {f['message']}")
+        from skillyard.cli.common import say
+
+        for f in findings:  # messages quote sources, servers and installed skills
+            say(f"[{marks[f['status']]}] {f['message']}")
             if f.get("fix") and f["status"] != OK:
-                print(f"       fix: {f['fix']}")
+                say(f"       fix: {f['fix']}")
         print(f"{len(failed)} problem(s) found." if failed else "Everything looks fine.",
               file=sys.stderr if failed else sys.stdout)
     return 1 if failed else 0

@@ -58,14 +58,16 @@ def run(args) -> int:
     if args.json:
         print_json(document)
         return 0
+    from skillyard.cli.common import say
+
     if not document["entries"]:
-        print(f"{name}: no notes yet (add one with `skill evolve add {name} --title ... --content ...`)")
-    for entry in document["entries"]:
-        print(f"{entry['id']}  {entry['date']}  {entry['title']}")
+        say(f"{name}: no notes yet (add one with `skill evolve add {name} --title ... --content ...`)")
+    for entry in document["entries"]:  # notes ship with installed skills: their text is shown, never acted on
+        say(f"{entry['id']}  {entry['date']}  {entry['title']}")
         for line in entry["content"].splitlines():
-            print(f"    {line}")
+            say(f"    {line}")
         if entry.get("trigger"):
-            print(f"    trigger: {entry['trigger']}")
+            say(f"    trigger: {entry['trigger']}")
         if entry.get("author"):
-            print(f"    by: {entry['author']}")
+            say(f"    by: {entry['author']}")
     return 0

@@ -109,6 +109,7 @@ def _progress_factory(args):
 
 
 def _print(outcome, *, dry_run: bool) -> None:
+    from skillyard.cli.common import say
     from skillyard.cli.skill_cmds._install_common import shorten
     from skillyard.units import human_size
 
@@ -116,25 +117,25 @@ def _print(outcome, *, dry_run: bool) -> None:
     if dry_run:
         source = outcome.source
         where = source.get("source") or source.get("url") or source.get("path") or source["type"]
-        print(f"would install {outcome.name} {outcome.version} ({source['type']}: {where}) "
-              f"into {shorten(outcome.path)}")
-        print(f"  files ({len(outcome.files)}, {human_size(total)}):")
+        say(f"would install {outcome.name} {outcome.version} ({source['type']}: {where}) "
+            f"into {shorten(outcome.path)}")
+        say(f"  files ({len(outcome.files)}, {human_size(total)}):")
         for entry in outcome.files:
-            print(f"    {entry['path']}  {human_size(entry['size'])}")
+            say(f"    {entry['path']}  {human_size(entry['size'])}")
         if outcome.inputs:
-            print("  inputs:")
+            say("  inputs:")
             for key, value in sorted(outcome.inputs.items()):
-                print(f"    {key} = {value!r}")
+                say(f"    {key} = {value!r}")
         deps = outcome.deps
         if deps["deps"]:
-            print("  MCP dependencies:" + ("" if deps["checked"] else f" (not checked: {deps['error']})"))
+            say("  MCP dependencies:" + ("" if deps["checked"] else f" (not checked: {deps['error']})"))
             for dep in deps["deps"]:
                 state = {True: "available", False: "MISSING", None: "unknown"}[dep["available"]]
-                print(f"    {dep['tool']} ({'required' if dep['required'] else 'optional'}): {state}")
-        print(f"  targets: {', '.join(t['target'] for t in outcome.targets)} ({outcome.scope} scope)")
-        print("nothing was written (--dry-run)")
+                say(f"    {dep['tool']} ({'required' if dep['required'] else 'optional'}): {state}")
+        say(f"  targets: {', '.join(t['target'] for t in outcome.targets)} ({outcome.scope} scope)")
+        say("nothing was written (--dry-run)")
         return
     verb = {"installed": "installed", "updated": "updated", "unchanged": "already installed"}[outcome.status]
     placed = ", ".join(f"{t['target']}" + (f" ({t['mode']})" if t.get("mode") else "") for t in outcome.targets)
-    print(f"{verb} {outcome.name} {outcome.version} → {shorten(outcome.path)} "
-          f"({len(outcome.files)} files, {human_size(total)}; {placed})")
+    say(f"{verb} {outcome.name} {outcome.version} → {shorten(outcome.path)} "
+        f"({len(outcome.files)} files, {human_size(total)}; {placed})")

@@ -106,15 +106,16 @@ def run(args) -> int:
         print("no skills installed" + (" in this project" if scopes and scopes[-1][0] == "project" and len(scopes) == 1
                                        else ""))
         return 0
+    from skillyard.cli.common import say
     from skillyard.client.display import clean
 
-    for item in skills:
+    for item in skills:  # versions, sources and paths come from lockfiles a registry's data filled
         source = item["source"]
         origin = {"registry": source.get("source"), "github": source.get("url"), "local": source.get("path")}
         where = origin.get(source["type"]) or source["type"]
         edited = f"  [edited: {', '.join(item['edited'])}]" if item["edited"] else ""
         newer = item["outdated"]
         outdated = f"  [outdated: {clean(newer['latest'])} available]" if newer["state"] == "outdated" else ""
-        print(f"{item['name']:<28} {item['version']:<10} {item['scope']:<8} {source['type']}:{where}  "
-              f"→ {', '.join(item['targets']) or 'agents'}  {shorten(item['path'])}{edited}{outdated}")
+        say(f"{item['name']:<28} {item['version']:<10} {item['scope']:<8} {source['type']}:{where}  "
+            f"→ {', '.join(item['targets']) or 'agents'}  {shorten(item['path'])}{edited}{outdated}")
     return 0

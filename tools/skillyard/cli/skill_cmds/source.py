@@ -176,12 +176,14 @@ def _refresh(args) -> int:
     if args.json:
         print_json({"ok": not failed, "sources": results})
     else:
+        from skillyard.cli.common import say
+
         for row in results:
-            if row["status"] == "failed":
+            if row["status"] == "failed":  # the error may quote what the server said
                 kept = " (cached copy kept)" if row["cache_kept"] else ""
-                print(f"{row['name']}: failed: {row['error']}{kept}")
+                say(f"{row['name']}: failed: {row['error']}{kept}")
                 if row.get("fix"):
-                    print(f"  fix: {row['fix']}")
+                    say(f"  fix: {row['fix']}")
             else:
                 word = {"updated": "updated", "not-modified": "not modified"}.get(row["status"], row["status"])
                 print(f"{row['name']}: {word} ({row['skills']} skills)")

@@ -73,11 +73,13 @@ def run(args) -> int:
 def _print(change) -> None:
     version = (f"{change.from_version} → {change.to_version}" if change.from_version != change.to_version
                else change.to_version)
+    from skillyard.cli.common import say
+
     label = {"up-to-date": "up to date", "would-update": "would update", "updated": "updated",
              "refused": "NOT updated (edited locally)"}[change.status]
-    print(f"{change.name} ({change.scope}): {label}, {version}")
+    say(f"{change.name} ({change.scope}): {label}, {version}")
     for kind, paths in (("+", change.added), ("-", change.removed), ("~", change.changed)):
         for path in paths:
-            print(f"  {kind} {path}")
+            say(f"  {kind} {path}")
     if change.edited:
-        print(f"  edited since install: {', '.join(change.edited)}")
+        say(f"  edited since install: {', '.join(change.edited)}")
