@@ -4,10 +4,11 @@ Content-Encoding decoder and the registry-entry path check."""
 import time
 import zlib
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skillyard.client.http import _retry_after, check_url, safe_url
+from skillyard.client.http import _http_error, _retry_after, check_url, header_number, safe_url
 from skillyard.client.resolve import parse_ref
 from skillyard.client.search import CJK_RE, query_words, tokens
 from skillyard.errors import SkillyardError
@@ -116,3 +117,31 @@ def test_registry_entry_paths_follow_the_shared_rule(paths):
     bad = (any(path_problem(p) or is_hidden(p) for p in paths) or len(set(paths)) != len(paths)
            or bool(path_set_problems(set(paths))))
     assert bool(entry_problems(entry)) == bad
+
+
+@pytest.mark.parametrize("value,expected", [
+    ("7", 7), (" 12 ", 12), ("0", 0), ("9" * 18, int("9" * 18)),
+    ("²", None), ("١٢", None), ("1_000", None), ("+7", None), ("-1", None), ("7.5", None), ("", None), (None, None),
+    ("9" * 19, None), ("0x10", None),
+])
+def test_header_numbers_are_ascii_digits_only(value, expected):
+    assert header_number(value) == expected
+
+
+def test_hostile_numeric_headers_never_crash_or_mislead():
+    """Headers a server controls: `²` made int() raise, a huge reset made time.localtime overflow."""
+    assert _retry_after("²") is None and _retry_after("١٢٠") is None
+    error = _http_error("https://example.org/r.json", 429, {"X-RateLimit-Reset": "9" * 18, "Retry-After": "²"},
+                        token=False)
+    assert error.kind == "rate-limit" and "resets at" not in error.message and "retry after" not in error.message
+    error = _http_error("https://example.org/r.json", 403, {"X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "²"},
+                        token=True)
+    assert error.kind == "rate-limit"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=25))
+def test_any_header_value_gives_a_bounded_number_or_none(value):
+    number = header_number(value)
+    assert number is None or (0 <= number < 10 ** 18 and str(number) == value.strip().lstrip("0").rjust(1, "0"))
+    _retry_after(value)  # never raises

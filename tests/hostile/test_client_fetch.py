@@ -813,3 +813,17 @@ def test_deeply_nested_mcp_hub_answer_is_a_clear_error(hostile):
     hostile.routes["/hub/tools/list"] = static(b"[" * 100_000 + b"]" * 100_000)
     with pytest.raises(OSError, match="did not answer a tool list"):
         mcp.list_tools(_hub(hostile))
+
+
+@pytest.mark.parametrize("length", ["²", "1_0", "9" * 40, "١٢"])
+def test_a_content_length_that_is_not_ascii_digits_never_crashes_the_client(hostile, length):
+    """str.isdigit() says yes to `²` and to other scripts' digits: the announced size was read with int(), which
+    raised ValueError out of fetch. Such a header is now treated as absent (the body is still capped as it
+    streams). http.client itself reads `١٢` as 12, so that body ends short: a clear FetchError, as for any."""
+    hostile.routes["/odd"] = static(b"hello", headers={"Content-Length": length}, length=-1)
+    try:
+        body = fetch(hostile.url + "/odd", timeout=5, retries=0).body
+    except FetchError as exc:
+        assert length == "١٢" and "connection lost" in exc.message
+    else:
+        assert body == b"hello"

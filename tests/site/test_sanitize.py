@@ -130,3 +130,11 @@ def test_fenced_code_inside_a_numbered_step_stays_code():
     out = BodyRenderer().render("1. Run:\n\n    ```bash\n    echo <b>hi</b>\n    ```\n\n2. Done\n")
     assert '<pre><code class="language-bash">echo &lt;b&gt;hi&lt;/b&gt;\n</code></pre>' in out  # cmark keeps the last \n
     assert "<li>" in out and "Done" in out
+
+
+def test_sizes_and_spans_keep_ascii_numbers_only():
+    """Python's `\\d` and str.isdigit() take other scripts' digits (and `²`): those attribute values are dropped."""
+    html = clean_html('<table><tr><td colspan="2" rowspan="²">a</td><td colspan="١٢">b</td></tr></table>'
+                      '<img src="x.png" width="١٠٠" height="40%"><ol start="3"><li>c</li></ol>', files=["x.png"])
+    assert 'colspan="2"' in html and 'height="40%"' in html and 'start="3"' in html
+    assert "²" not in html and "١" not in html

@@ -140,12 +140,23 @@ class _RedirectHandler(urllib.request.HTTPRedirectHandler):
         return new
 
 
+def header_number(value: str | None, *, most_digits: int = 18) -> int | None:
+    """A header's non-negative integer, or None: ASCII digits only, at most `most_digits` of them. str.isdigit also
+    says yes to "²" (which int() refuses) and to other scripts' digits (which int() reads), so a server's header
+    could crash the client or slip past a bound; int() alone takes "1_000", " 7" and "+7"."""
+    value = (value or "").strip()
+    if not value or len(value) > most_digits or not (value.isascii() and value.isdigit()):
+        return None
+    return int(value)
+
+
 def _retry_after(value: str | None) -> float | None:
     if not value:
         return None
     value = value.strip()
-    if value.isdigit():
-        return float(value)
+    seconds = header_number(value)
+    if seconds is not None:
+        return float(seconds)
     try:
         when = email.utils.parsedate_to_datetime(value)
     except (TypeError, ValueError):
@@ -157,11 +168,10 @@ def _http_error(url: str, status: int, headers, *, token: bool, waited_out: bool
     shown = safe_url(url)
     remaining = headers.get("X-RateLimit-Remaining") if headers else None
     if status == 429 or (status == 403 and remaining == "0"):
-        reset = headers.get("X-RateLimit-Reset") if headers else None
-        after = headers.get("Retry-After") if headers else None
-        when = (f" (retry after {after} s)" if after else
-                f" (resets at {time.strftime('%H:%M:%S', time.localtime(int(reset)))})" if reset and reset.isdigit()
-                else "")
+        reset = header_number(headers.get("X-RateLimit-Reset") if headers else None)
+        after = _retry_after(headers.get("Retry-After") if headers else None)  # seconds, or an HTTP date
+        when = (f" (retry after {after:.0f} s)" if after is not None else
+                f" (resets at {_clock(reset)})" if reset is not None and _clock(reset) else "")
         fix = ("Wait and try again, or use the cache with --offline." +
                ("" if token else " An authenticated source (--token-env) gets a higher limit."))
         return FetchError(f"{shown}: rate limited by the server{when}", fix, kind="rate-limit", url=shown,
@@ -365,8 +375,7 @@ def _once(url: str, *, token, etag, last_modified, timeout, progress, accept, de
             raise _HTTPStatus(exc.code, exc.headers) from None
     with resp:
         resp_headers = {k.lower(): v for k, v in resp.headers.items()}
-        expected = resp_headers.get("content-length", "").strip()
-        total = int(expected) if expected.isdigit() else None
+        total = header_number(resp_headers.get("content-length"))
         decoder = _Decoder(url, resp_headers.get("content-encoding", ""), max_bytes)
         # compressing incompressible bytes adds a little (deflate's stored blocks, the gzip header): allow for it
         wire_cap = max_bytes if decoder.inflater is None else max_bytes + max_bytes // 100 + 1024
@@ -396,6 +405,14 @@ class _HTTPStatus(Exception):
     def __init__(self, status: int, headers):
         self.status = status
         self.headers = headers
+
+
+def _clock(epoch: int) -> str | None:
+    """HH:MM:SS of a server's epoch-seconds timestamp, or None when the platform's clock cannot show it."""
+    try:
+        return time.strftime("%H:%M:%S", time.localtime(epoch))
+    except (OverflowError, OSError, ValueError):
+        return None
 
 
 def _network_error(url: str, exc: BaseException, timeout: float, deadline: float | None = None) -> FetchError:

@@ -36,7 +36,7 @@ class Change:
                 "removed": self.removed, "changed": self.changed, "edited": self.edited, "warnings": self.warnings}
 
 
-_SEMVER = re.compile(r"[vV]?(\d{1,18})(?:\.(\d{1,18}))?(?:\.(\d{1,18}))?(?:-([0-9A-Za-z.-]{1,200}))?(?:\+[0-9A-Za-z.-]{0,200})?")
+_SEMVER = re.compile(r"[vV]?(\d{1,18})(?:\.(\d{1,18}))?(?:\.(\d{1,18}))?(?:-([0-9A-Za-z.-]{1,200}))?(?:\+[0-9A-Za-z.-]{0,200})?", re.ASCII)
 
 
 def version_key(version: str) -> tuple | None:

@@ -41,7 +41,7 @@ ALLOWED_ATTRIBUTES = {
 URL_SCHEMES = frozenset({"http", "https", "mailto"})
 LINK_REL = "nofollow noopener"
 _LANGUAGE_CLASS = re.compile(r"^language-[A-Za-z0-9_+#.-]{1,30}\Z")
-_SIZE = re.compile(r"^\d{1,4}%?\Z")
+_SIZE = re.compile(r"^\d{1,4}%?\Z", re.ASCII)  # ASCII: Python's \d also takes other scripts' digits
 _FOOTNOTE_ID = re.compile(r"fn(?:ref)?-[A-Za-z0-9%_.-]{1,100}")  # cmark-gfm's footnote ids (label URL-escaped)
 
 
@@ -91,7 +91,8 @@ def make_url_filter(files: Collection[str], file_base: str) -> Callable[[str, st
         if attribute in {"width", "height"}:
             return value if _SIZE.match(value.strip()) else None
         if attribute in {"start", "colspan", "rowspan"}:
-            return value if value.strip().isdigit() and len(value.strip()) <= 4 else None
+            number = value.strip()
+            return value if number.isascii() and number.isdigit() and len(number) <= 4 else None
         if attribute == "align":
             return value if value.lower() in {"left", "right", "center"} else None
         return value
