@@ -15,7 +15,9 @@ import socket
 import threading
 import urllib.parse
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
+
+from tests.support.loopback import LoopbackHTTPServer
 
 PREFIX = "/api/v3"          # like GitHub Enterprise, so base_url path handling is exercised too
 T0 = "2026-01-01T00:00:00Z"
@@ -97,7 +99,7 @@ class GitHubStandIn:
         self.user_endpoint_forbidden = False
         self.large_file_bytes = 1024 * 1024   # like GitHub: bigger files come without inline content
         handler = self._handler_class()
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self.server = LoopbackHTTPServer(("127.0.0.1", 0), handler)
         self.thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
 
     # ---- lifecycle -------------------------------------------------------------------------------------------

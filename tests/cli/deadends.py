@@ -6,7 +6,9 @@ from __future__ import annotations
 import contextlib
 import socket
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
+
+from tests.support.loopback import LoopbackHTTPServer
 
 KINDS = ("refused", "hangup", "error500", "garbage")
 
@@ -72,7 +74,7 @@ def dead_endpoint(kind: str):
             thread.join()
             listener.close()
         return
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Answer if kind == "error500" else _Garbage)
+    server = LoopbackHTTPServer(("127.0.0.1", 0), _Answer if kind == "error500" else _Garbage)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:

@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.support.loopback import LoopbackHTTPServer
 
 from skillyard.cli.main import skill_main
 from skillyard.client import generate
@@ -63,7 +64,7 @@ def stub():
                 return
             self.wfile.write(body)
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server = LoopbackHTTPServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
     threading.Thread(target=server.serve_forever, daemon=True).start()
     state.url = f"http://127.0.0.1:{server.server_address[1]}/v1"

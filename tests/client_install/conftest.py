@@ -5,7 +5,7 @@ import sys
 import textwrap
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
 import pytest
@@ -15,6 +15,7 @@ if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
 from tests.support.fixtures import *  # noqa: E402,F403
+from tests.support.loopback import LoopbackHTTPServer  # noqa: E402
 from tests.support.registry import publish_registry, registry_url, skill_md  # noqa: E402
 
 MCP_TOOLS = ["ocr.recognize", "kb.upload", "kb.search", "pdf.split"]
@@ -47,7 +48,7 @@ class StaticServer:
                 self.end_headers()
                 self.wfile.write(body)
 
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd = LoopbackHTTPServer(("127.0.0.1", 0), Handler)
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
         threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
 

@@ -11,10 +11,11 @@ import threading
 import time
 import urllib.request
 from functools import partial
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from http.server import SimpleHTTPRequestHandler
 
 import pytest
 from tests.support.gitserver import git
+from tests.support.loopback import LoopbackHTTPServer
 from tests.support.registry import skill_md
 
 SCRIPT = b"print('hello from a static host')\n"
@@ -115,7 +116,7 @@ seen: list = []
 @pytest.fixture
 def token_server(built_tree):
     seen.clear()
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), partial(TokenHandler, directory=str(built_tree.parent)))
+    httpd = LoopbackHTTPServer(("127.0.0.1", 0), partial(TokenHandler, directory=str(built_tree.parent)))
     threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
     yield f"http://127.0.0.1:{httpd.server_address[1]}/mirror/registry.json"
     httpd.shutdown()

@@ -23,11 +23,12 @@ import threading
 import time
 import tracemalloc
 import zlib
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
 import pytest
 from tests.support.fixtures import git_server, skill_cli, skill_home  # noqa: F401 - fixtures
+from tests.support.loopback import LoopbackHTTPServer
 from tests.support.registry import publish_registry, registry_url, skill_md
 
 from skillyard.client import github
@@ -77,7 +78,7 @@ class HostileServer:
                 except (BrokenPipeError, ConnectionResetError):
                     pass
 
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd = LoopbackHTTPServer(("127.0.0.1", 0), Handler)
         self.httpd.daemon_threads = True
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
         threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from tests.interop.clients import ENABLED, NPM, REASON, REPO, npm_install, run, skillyard_bin
+from tests.support.loopback import LoopbackHTTPServer
 
 _RESULTS: dict[str, list[tuple[str, str, float, str]]] = {}
 
@@ -97,7 +98,7 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
 @pytest.fixture(scope="session")
 def site_url(built_repo):
     """The built site served on 127.0.0.1 by a thread."""
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), partial(_Quiet, directory=str(built_repo / "_site")))
+    server = LoopbackHTTPServer(("127.0.0.1", 0), partial(_Quiet, directory=str(built_repo / "_site")))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.server_address[1]}"

@@ -32,6 +32,7 @@ Visit [the homepage](https://example.com/page) and read [the guide](references/g
 """
 
 from tests.site.sitekit import ACTIVE_FILES, INERT_FILES, SERVED_PATHS  # noqa: E402 - shared with test_browser.py
+from tests.support.loopback import LoopbackHTTPServer  # noqa: E402
 
 SKILLS = [
     {
@@ -175,7 +176,7 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
 def site_server(built_site):
     """The built site served on 127.0.0.1 by a thread; yields the base URL."""
     _, out, _ = built_site
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), partial(_QuietHandler, directory=str(out)))
+    server = LoopbackHTTPServer(("127.0.0.1", 0), partial(_QuietHandler, directory=str(out)))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.server_address[1]}"
