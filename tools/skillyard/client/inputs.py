@@ -97,8 +97,8 @@ def coerce(decl: dict, value: object, *, origin: str, skill: str) -> object:
         if isinstance(value, str) and origin == "--input":
             try:
                 return json.loads(value)
-            except json.JSONDecodeError as exc:
-                raise bad(f"is not valid JSON ({exc.msg})") from None
+            except (ValueError, RecursionError) as exc:  # also an integer past 4,300 digits, or deep nesting
+                raise bad(f"is not valid JSON ({getattr(exc, 'msg', str(exc)[:120])})") from None
         return value
     raise bad(f"has an unknown type {kind!r}")
 

@@ -43,7 +43,7 @@ def _read(path: Path, kind: str) -> dict:
     except RecursionError:
         raise SkillyardError(f"{path} is nested too deeply to be a lockfile.",
                              "Restore it from version control, or delete it and reinstall the skill(s).") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except (OSError, ValueError) as exc:  # ValueError: bad UTF-8 or JSON, or an integer past Python's 4,300 digits
         raise SkillyardError(f"{path} is not readable JSON: {exc}.",
                              "Restore it from version control, or delete it and reinstall the skill(s).") from None
     check_document(kind, document, what=str(path))

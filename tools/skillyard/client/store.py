@@ -397,7 +397,7 @@ def _intact(folder: Path) -> bool:
     try:
         files = json.loads(lock.read_text(encoding="utf-8"))["files"]
         return edited_files(folder, files) == []
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError, RecursionError):  # a project's committed lock may be hostile
         return False
 
 

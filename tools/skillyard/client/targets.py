@@ -297,7 +297,7 @@ def _generated_names(path: Path) -> list[str]:
         if os.path.islink(marker) or marker.stat().st_size > 1024 * 1024:
             return []
         names = json.loads(marker.read_text(encoding="utf-8")).get("files", [])
-    except (OSError, ValueError, AttributeError):
+    except (OSError, ValueError, AttributeError, RecursionError):  # the marker may come with a project's checkout
         return []
     return [str(path / n) for n in names if isinstance(n, str) and path_problem(n) is None][:1000]
 

@@ -113,8 +113,8 @@ def load_registry(path: Path, checked: CheckedSkills | None = None) -> tuple[dic
         raise SkillyardError(f"{path}: not found", "Run `skillyard build` first, or pass --registry PATH.") from None
     try:
         registry = json.loads(data)
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise SkillyardError(f"{path}: not valid JSON ({exc})", "Rebuild it with `skillyard build`.") from None
+    except (ValueError, RecursionError) as exc:  # bad UTF-8 or JSON, an integer past 4,300 digits, nesting
+        raise SkillyardError(f"{path}: not valid JSON ({str(exc)[:200]})", "Rebuild it with `skillyard build`.") from None
     skills = registry.get("skills") if isinstance(registry, dict) else None
     if checked is not None and isinstance(skills, list):
         try:
@@ -156,8 +156,8 @@ def load_index(path: Path, registry: dict) -> bytes | None:
     data = path.read_bytes()
     try:
         index = json.loads(data)
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise SkillyardError(f"{path}: not valid JSON ({exc})", "Rebuild it with `skillyard build`.") from None
+    except (ValueError, RecursionError) as exc:  # bad UTF-8 or JSON, an integer past 4,300 digits, nesting
+        raise SkillyardError(f"{path}: not valid JSON ({str(exc)[:200]})", "Rebuild it with `skillyard build`.") from None
     check_document("index", index, what=str(path))
     if index["skills"] != index_document(registry)["skills"]:
         raise SkillyardError(f"{path}: does not match registry.json next to it (stale or from another build)",
