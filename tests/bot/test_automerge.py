@@ -149,3 +149,14 @@ def test_skills_dir_decides_what_is_outside(stub, registry_repo, capsys):
     out = automerge(stub, capsys, "--skills-dir", "catalog", "--dry-run")
     assert out["merge"] is False and any("outside catalog/" in r for r in out["reasons"])
     assert automerge(stub, capsys, "--dry-run")["merge"] is True  # the default is skills/
+
+
+def test_human_output_keeps_a_hostile_file_name_on_its_line(stub, registry_repo, capsys):
+    """git allows a line feed in a file name, and GitHub's files API returns it: printed raw in the automerge job's
+    log, the rest of the name would start a line of its own, where Actions reads `::command::` lines."""
+    ready_pr(stub, registry_repo, files=UPDATE + [("docs/x\n::error title=pwned::owned\x1b[2J.md", "added")])
+    capsys.readouterr()
+    assert skillyard_main(["bot", "automerge", "--repo", REGISTRY_SLUG, "--pr", "30", "--api-url", stub.base_url]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("PR #30: not merged") and "outside skills/" in out
+    assert not any(line.startswith("::") for line in out.splitlines()) and "\x1b" not in out

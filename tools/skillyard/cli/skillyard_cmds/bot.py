@@ -123,8 +123,10 @@ def _run(args) -> int:
     else:
         verdict = "merged" if outcome["merged"] else ("would merge" if outcome["merge"] else "not merged")
         print(f"PR #{outcome['pr']}: {verdict}")
-        for reason in outcome["reasons"]:
-            print(f"  - {reason}")
+        from skillyard.format.safety import visible
+
+        for reason in outcome["reasons"]:  # reasons quote the PR (names, paths): one visible line each in the CI log
+            print(f"  - {visible(reason, one_line=True)}")
         if outcome["label_removed"]:
             print("  (the automerge label was removed)")
         if outcome["waiting"]:
