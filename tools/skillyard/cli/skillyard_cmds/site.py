@@ -84,10 +84,12 @@ def run(args) -> int:
         else:
             print(f"built {result.skills} skills, {result.pages} pages into {result.out} "
                   f"in {result.seconds['total']:.1f}s (search data {result.search_bytes} bytes)")
+        from skillyard.format.safety import visible
+
         for note in result.notes:  # one skill's problem, worked around: the site is still complete for the rest
-            print(f"note: {note}", file=sys.stderr)
+            print(f"note: {visible(note, one_line=True)}", file=sys.stderr)  # notes and warnings quote skills
         for warning in result.warnings:
-            print(f"warning: mkdocs: {warning}", file=sys.stderr)
+            print(f"warning: mkdocs: {visible(warning, one_line=True)}", file=sys.stderr)
         if args.site_command == "build" and args.strict and result.warnings:
             raise SkillyardError(f"mkdocs reported {len(result.warnings)} warning(s) and --strict is on",
                                  "Fix the warnings printed above.")
