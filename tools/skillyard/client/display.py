@@ -10,8 +10,14 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u
 
 
 def clean(text: object, *, single_line: bool = True) -> str:
-    """`text` as a string without control or bidi-override characters (newlines kept unless single_line)."""
+    """`text` as a string without control, bidi-override or invisible characters (newlines kept unless
+    single_line). Invisible ones (zero-width, tag characters that spell hidden ASCII, variation-selector runs) are
+    shown as U+FFFD, so a registry's description cannot hide text from the person reading it."""
     value = _CONTROL.sub("\ufffd", str(text))
+    if not value.isascii():
+        from skillyard.format.safety import INVISIBLE
+
+        value = INVISIBLE.sub("\ufffd", value)
     if single_line:
         value = " ".join(value.split())
     return value
