@@ -169,9 +169,9 @@ def _http_error(url: str, status: int, headers, *, token: bool, waited_out: bool
     remaining = headers.get("X-RateLimit-Remaining") if headers else None
     if status == 429 or (status == 403 and remaining == "0"):
         reset = header_number(headers.get("X-RateLimit-Reset") if headers else None)
+        clock = _clock(reset) if reset is not None else None
         after = _retry_after(headers.get("Retry-After") if headers else None)  # seconds, or an HTTP date
-        when = (f" (retry after {after:.0f} s)" if after is not None else
-                f" (resets at {_clock(reset)})" if reset is not None and _clock(reset) else "")
+        when = f" (retry after {after:.0f} s)" if after is not None else f" (resets at {clock})" if clock else ""
         fix = ("Wait and try again, or use the cache with --offline." +
                ("" if token else " An authenticated source (--token-env) gets a higher limit."))
         return FetchError(f"{shown}: rate limited by the server{when}", fix, kind="rate-limit", url=shown,

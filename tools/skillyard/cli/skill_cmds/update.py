@@ -71,10 +71,10 @@ def run(args) -> int:
 
 
 def _print(change) -> None:
-    version = (f"{change.from_version} → {change.to_version}" if change.from_version != change.to_version
-               else change.to_version)
     from skillyard.cli.common import say
 
+    version = (f"{change.from_version} → {change.to_version}" if change.from_version != change.to_version
+               else change.to_version)
     label = {"up-to-date": "up to date", "would-update": "would update", "updated": "updated",
              "refused": "NOT updated (edited locally)"}[change.status]
     say(f"{change.name} ({change.scope}): {label}, {version}")
