@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import io
 import json
 import sys
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -87,3 +89,11 @@ def write_artifact(tmp_path: Path, doc, name: str = "report.json") -> Path:
     path = tmp_path / name
     path.write_text(doc if isinstance(doc, str) else json.dumps(doc), encoding="utf-8")
     return path
+
+
+def artifact_zip(doc, member: str = "report.json") -> bytes:
+    """An artifact archive as GitHub serves it: a zip with the uploaded report.json (bytes or a JSON document)."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr(member, doc if isinstance(doc, bytes | str) else json.dumps(doc))
+    return buffer.getvalue()

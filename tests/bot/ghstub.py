@@ -75,7 +75,10 @@ class Repo:
     refs: dict = field(default_factory=dict)         # "heads/main" -> sha
     permissions: dict = field(default_factory=dict)  # login -> admin | maintain | write | triage | read | none
     runs: dict = field(default_factory=dict)         # run id -> {"event", "head_sha", "head_branch", "head_repo",
-                                                     #            "pull_requests": [numbers], "conclusion", "name"}
+                                                     #            "pull_requests": [numbers], "conclusion", "name",
+                                                     #            "status", "suite"}
+    artifacts: dict = field(default_factory=dict)    # artifact id -> {"run", "name", "data", "head_sha", "expired",
+                                                     #                 "size"} (data: the zip's bytes)
 
     @property
     def full_name(self) -> str:
@@ -98,6 +101,7 @@ class GitHubStandIn:
         self.ids = itertools.count(1000)
         self.user_endpoint_forbidden = False
         self.large_file_bytes = 1024 * 1024   # like GitHub: bigger files come without inline content
+        self.blob_requests: list[dict] = []   # artifact downloads at the storage host: {"path", "authorization"}
         handler = self._handler_class()
         self.server = LoopbackHTTPServer(("127.0.0.1", 0), handler)
         self.thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
@@ -259,11 +263,18 @@ class GitHubStandIn:
             ("GET", r"/commits/([0-9a-f]{40})/check-runs", lambda sha: (200, {
                 "total_count": len(repo.checks.get(sha, [])),
                 "check_runs": [{"id": i + 1, "name": c["name"], "status": c["status"], "conclusion": c["conclusion"],
-                                "head_sha": sha} for i, c in enumerate(repo.checks.get(sha, []))]})),
+                                "head_sha": sha, "app": {"id": 15368, "slug": c.get("app", "github-actions"),
+                                                         "name": c.get("app", "github-actions")},
+                                "check_suite": {"id": c.get("suite", 0)},
+                                "url": f"{api}/check-runs/{i + 1}"}
+                               for i, c in enumerate(repo.checks.get(sha, []))]})),
             ("GET", r"/commits/([0-9a-f]{40})/status", lambda sha: (200, self._combined(repo, sha))),
             ("POST", r"/forks", lambda: self._fork(repo, login)),
             ("GET", r"/collaborators/([^/]+)/permission", lambda who: self._permission(repo, urllib.parse.unquote(who))),
+            ("GET", r"/actions/runs", lambda: (200, self._runs(repo, query))),
             ("GET", r"/actions/runs/(\d+)", lambda rid: self._run(repo, int(rid))),
+            ("GET", r"/actions/runs/(\d+)/artifacts", lambda rid: (200, self._run_artifacts(repo, int(rid)))),
+            ("GET", r"/actions/artifacts/(\d+)/zip", lambda aid: self._artifact_zip(repo, int(aid))),
             ("GET", r"/branches/([^/]+)", lambda b: self._branch(repo, b)),
             ("GET", r"/git/commits/([0-9a-f]{40})", lambda sha: self._get_git_commit(repo, sha)),
             ("POST", r"/git/commits", lambda: self._create_git_commit(repo, body)),
@@ -309,16 +320,18 @@ class GitHubStandIn:
     def _add_labels(self, repo: Repo, pr: Pull, body, login: str):
         names = body["labels"] if isinstance(body, dict) else body
         for name in names:
-            if name not in pr.labels:
+            if name.casefold() not in {n.casefold() for n in pr.labels}:
                 pr.labels.append(name)
                 pr.events.append({"event": "labeled", "label": name, "created_at": T0, "actor": login})
         return 200, [{"name": n, "url": f"{self.base_url}/repos/{repo.full_name}/labels/{n}"} for n in pr.labels]
 
     def _remove_label(self, repo: Repo, pr: Pull, name: str):
         name = urllib.parse.unquote(name)
-        if name not in pr.labels:
+        same = [n for n in pr.labels if n.casefold() == name.casefold()]  # GitHub ignores letter case here
+        if not same:
             raise StubError(404, "Label does not exist")
-        pr.labels.remove(name)
+        pr.labels.remove(same[0])
+        name = same[0]
         pr.events.append({"event": "unlabeled", "label": name, "created_at": T0})
         return 200, [{"name": n} for n in pr.labels]
 
@@ -349,6 +362,43 @@ class GitHubStandIn:
         legacy = {"maintain": "write", "triage": "read"}.get(permission, permission)
         return 200, {"permission": legacy, "role_name": permission, "user": self._user(login)}
 
+    def _runs(self, repo: Repo, query: dict) -> dict:
+        """Workflow runs, newest first, filtered like GitHub by `head_sha` and `event`."""
+        found = [self._run(repo, rid)[1] for rid in sorted(repo.runs, reverse=True)
+                 if query.get("head_sha") in (None, repo.runs[rid]["head_sha"])
+                 and query.get("event") in (None, repo.runs[rid].get("event", "pull_request"))]
+        return {"total_count": len(found), "workflow_runs": found}
+
+    def _artifact_json(self, repo: Repo, aid: int) -> dict:
+        a = repo.artifacts[aid]
+        api = f"{self.base_url}/repos/{repo.full_name}"
+        run = repo.runs.get(a["run"], {})
+        return {"id": aid, "node_id": f"A{aid}", "name": a.get("name", "validate-report"),
+                "size_in_bytes": a.get("size", len(a["data"])), "expired": a.get("expired", False),
+                "url": f"{api}/actions/artifacts/{aid}", "archive_download_url": f"{api}/actions/artifacts/{aid}/zip",
+                "created_at": T0, "updated_at": T0, "expires_at": "2026-12-31T00:00:00Z",
+                "workflow_run": {"id": a["run"], "head_sha": a.get("head_sha", run.get("head_sha")),
+                                 "head_branch": run.get("head_branch", "feature"), "repository_id": 2,
+                                 "head_repository_id": 1}}
+
+    def _run_artifacts(self, repo: Repo, run_id: int) -> dict:
+        if run_id not in repo.runs:
+            raise StubError(404, "Not Found")
+        found = [self._artifact_json(repo, aid) for aid in sorted(repo.artifacts) if repo.artifacts[aid]["run"] == run_id]
+        return {"total_count": len(found), "artifacts": found}
+
+    def _artifact_zip(self, repo: Repo, aid: int):
+        """Like GitHub: a redirect to a short-lived storage URL, which wants no token."""
+        if aid not in repo.artifacts:
+            raise StubError(404, "Not Found")
+        return 302, None, {"Location": f"{self.root}/blob/{repo.full_name}/{aid}?sig=signed"}
+
+    def _serve_blob(self, path: str) -> bytes | None:
+        m = re.fullmatch(r"/blob/([^/]+)/([^/]+)/(\d+)", path)
+        repo = self.repos.get(f"{m.group(1)}/{m.group(2)}") if m else None
+        artifact = repo.artifacts.get(int(m.group(3))) if repo else None
+        return None if artifact is None else artifact["data"]
+
     def _run(self, repo: Repo, run_id: int):
         run = repo.runs.get(run_id)
         if run is None:
@@ -365,7 +415,9 @@ class GitHubStandIn:
                           "base": {"ref": pr.base_ref, "sha": "0" * 40,
                                    "repo": {"id": 2, "url": api, "name": repo.name}}})
         return 200, {"id": run_id, "name": run.get("name", "validate"), "event": run.get("event", "pull_request"),
-                     "status": "completed", "conclusion": run.get("conclusion", "success"),
+                     "status": run.get("status", "completed"), "conclusion": run.get("conclusion", "success"),
+                     "check_suite_id": run.get("suite", 0), "run_attempt": 1,
+                     "artifacts_url": f"{api}/actions/runs/{run_id}/artifacts",
                      "head_sha": run["head_sha"], "head_branch": run.get("head_branch", "feature"),
                      "head_repository": self._repo_json(head_repo), "repository": self._repo_json(repo),
                      "pull_requests": pulls, "url": f"{api}/actions/runs/{run_id}",
@@ -508,6 +560,10 @@ class GitHubStandIn:
                 path = parts.path
                 status, payload, headers = 404, {"message": "Not Found"}, {}
                 with stub.lock:
+                    if path.startswith("/blob/"):  # the artifact storage host: no token wanted
+                        stub.blob_requests.append({"path": path, "authorization": self.headers.get("Authorization")})
+                        self._send_bytes(stub._serve_blob(path))
+                        return
                     stub.requests.append(Recorded(self.command, path.removeprefix(PREFIX), query, body))
                     auth = self.headers.get("Authorization", "")
                     token = auth.split(" ", 1)[1] if " " in auth else ""
@@ -531,6 +587,13 @@ class GitHubStandIn:
                     self.send_header(name, value)
                 self.end_headers()
                 self.wfile.write(data)
+
+            def _send_bytes(self, data: bytes | None):
+                self.send_response(404 if data is None else 200)
+                self.send_header("Content-Type", "application/zip")
+                self.send_header("Content-Length", str(len(data or b"")))
+                self.end_headers()
+                self.wfile.write(data or b"")
 
             do_GET = do_POST = do_PATCH = do_PUT = do_DELETE = _serve
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from botkit import REGISTRY_SLUG
+from botkit import REGISTRY_SLUG, artifact_zip, make_report
 from ghstub import Pull
 
 from skillyard.cli.main import skillyard_main
@@ -21,17 +21,34 @@ UPDATE = [("skills/pdf-tools/SKILL.md", "modified"), ("skills/pdf-tools/scripts/
 APPROVED = [{"state": "APPROVED", "submitted_at": LABEL_AT, "user": "maintainer"}]
 
 
+RUN = 700       # the validate workflow run of a ready PR's head
+SUITE = 71      # ...and its check suite
+
+
+def clean_report(head: str, findings=()) -> dict:
+    """The validate report of a ready PR: pdf-tools checked at `head`, with `findings`."""
+    doc = make_report([{"name": "pdf-tools", "findings": list(findings)}],
+                      changed_paths=[path for path, _ in UPDATE])
+    doc["commit"] = head
+    return doc
+
+
 def ready_pr(stub, repo, *, author="alice", files=UPDATE, committed=BEFORE, checks=None, labels=("automerge",),
-             reviews=APPROVED, number=30, labeller="maintainer") -> Pull:
-    """A PR the rules allow: the owner's update, green checks, labelled and approved on its head by a maintainer."""
+             reviews=APPROVED, number=30, labeller="maintainer", report=None, run=True) -> Pull:
+    """A PR the rules allow: the owner's update, its validate run green with a clean report of its head, other
+    checks green, labelled and approved on its head by a maintainer."""
     head = stub.add_commit(repo, date=committed)
     pr = Pull(number, author, head, files=list(files), labels=list(labels),
               events=[{"event": "labeled", "label": name, "created_at": LABEL_AT, "actor": labeller}
                       for name in labels])
     pr.reviews = [dict(r, commit_id=r.get("commit_id", head)) for r in (reviews or [])]
     repo.checks[head] = checks if checks is not None else [
-        {"name": "validate", "status": "completed", "conclusion": "success"},
-        {"name": "tests", "status": "completed", "conclusion": "skipped"}]
+        {"name": "validate / validate changed skills", "status": "completed", "conclusion": "success",
+         "suite": SUITE},
+        {"name": "tests", "status": "completed", "conclusion": "skipped", "suite": 72}]
+    if run:
+        repo.runs[RUN] = {"name": "validate", "head_sha": head, "pull_requests": [number], "suite": SUITE}
+        repo.artifacts[RUN + 1] = {"run": RUN, "data": artifact_zip(clean_report(head) if report is None else report)}
     repo.pulls[number] = pr
     return pr
 
@@ -61,10 +78,12 @@ def test_dry_run_changes_nothing(stub, registry_repo, capsys):
 
 
 @pytest.mark.parametrize("checks, reason, waiting", [
-    ([{"name": "validate", "status": "completed", "conclusion": "failure"}], "check `validate` concluded failure",
-     False),
-    ([{"name": "validate", "status": "in_progress", "conclusion": None}], "check `validate` is in_progress", True),
-    ([], "no checks have reported", True),
+    ([{"name": "validate", "status": "completed", "conclusion": "failure", "suite": SUITE}],
+     "check `validate` concluded failure", False),
+    ([{"name": "validate", "status": "in_progress", "conclusion": None, "suite": SUITE}],
+     "check `validate` is in_progress", True),
+    ([{"name": "tests", "status": "completed", "conclusion": "failure"}], "check `tests` concluded failure", False),
+    ([], "workflow run 700 reported no `validate` check run", False),
 ])
 def test_refuses_when_checks_are_not_green_and_says_so(stub, registry_repo, capsys, checks, reason, waiting):
     ready_pr(stub, registry_repo, checks=checks)

@@ -61,11 +61,18 @@ def test_label_delta_only_touches_managed_labels():
 APPROVAL = decide.Review("APPROVED", "h" * 40, datetime(2026, 1, 2, tzinfo=UTC), "maint")
 
 
+RUN = decide.ValidateRun(7, "validate", "pull_request", "h" * 40, "completed", "success", suite_id=3)
+
+
 def _facts(**kw):
+    report = make_report([{"name": "pdf-tools"}])
+    report["commit"] = "h" * 40
     base = dict(author="alice", head_sha="h" * 40,
                 changes=decide.classify_changes([("skills/pdf-tools/SKILL.md", "modified")], REG), owners=OWNERS,
                 labels=frozenset({"automerge"}), label_actor="maint", writers=frozenset({"maint"}),
-                reviews=(APPROVAL,), checks=(decide.Check("ci", "completed", "success"),))
+                reviews=(APPROVAL,), validate_run=RUN, report=report,
+                checks=(decide.Check("ci", "completed", "success"),
+                        decide.Check("validate", "completed", "success", decide.ACTIONS_APP, 3)))
     base.update(kw)
     return decide.AutomergeFacts(**base)
 

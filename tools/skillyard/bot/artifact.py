@@ -8,16 +8,22 @@ API (see `check_against_pr`), does the bot use it.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
 import stat
+import zipfile
 from pathlib import Path
 
 from skillyard.errors import SkillyardError
 
 MAX_ARTIFACT_BYTES = 512 * 1024
 MAX_DEPTH = 32
+# The artifact as GitHub serves it: a zip holding the one file the validate workflow uploaded.
+ARTIFACT_NAME = "validate-report"
+REPORT_MEMBER = "report.json"
+MAX_ZIP_BYTES = 1024 * 1024   # a stored (uncompressed) 512 KiB report plus the zip's own records
 _SKILL_NAME = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*\Z")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
@@ -131,3 +137,51 @@ def check_against_pr(report: dict, pr_files: list[str], skill_folders: frozenset
     if foreign:
         raise ArtifactError(f"its changed_paths name files this PR does not change (e.g. {foreign[:3]}); "
                             "the artifact belongs to another PR or commit")
+
+
+def artifact_problem(meta: dict, *, run_id: int, head_sha: str, max_bytes: int = MAX_ZIP_BYTES) -> str | None:
+    """Why an artifact, as the Actions API lists it, is not the report of run `run_id` of commit `head_sha`
+    (pure; `meta` is the API's artifact object). None when it is."""
+    run = meta.get("workflow_run") if isinstance(meta.get("workflow_run"), dict) else {}
+    if meta.get("name") != ARTIFACT_NAME:
+        return f"the artifact is named {str(meta.get('name'))[:100]!r}, not {ARTIFACT_NAME!r}"
+    if run.get("id") != run_id:
+        return f"the artifact belongs to workflow run {run.get('id')}, not to run {run_id}"
+    if run.get("head_sha") != head_sha:
+        return f"the artifact was made for commit {str(run.get('head_sha'))[:12]}, not the head {head_sha[:12]}"
+    if meta.get("expired"):
+        return "the artifact has expired; re-run the validate workflow"
+    size = meta.get("size_in_bytes")
+    if not isinstance(size, int) or size < 0 or size > max_bytes:
+        return f"the artifact is {size!r} bytes; the limit is {max_bytes:,}"
+    return None
+
+
+def report_from_zip(data: bytes, *, max_bytes: int = MAX_ARTIFACT_BYTES) -> dict:
+    """The report inside a downloaded artifact archive, read as hostile: the archive is capped, must hold exactly
+    one regular, unencrypted `report.json`, and at most `max_bytes` + 1 bytes of it are ever inflated."""
+    if len(data) > MAX_ZIP_BYTES:
+        raise ArtifactError(f"the archive is {len(data):,} bytes or more; the limit is {MAX_ZIP_BYTES:,}")
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            members = archive.infolist()
+            names = [m.filename[:100] for m in members[:3]]
+            if len(members) != 1 or members[0].filename != REPORT_MEMBER:
+                raise ArtifactError(f"the archive holds {len(members)} member(s) {names}, not one {REPORT_MEMBER}")
+            info = members[0]
+            if info.is_dir() or stat.S_IFMT(info.external_attr >> 16) not in (0, stat.S_IFREG):
+                raise ArtifactError(f"{REPORT_MEMBER} in the archive is not a regular file")
+            if info.flag_bits & 0x1:
+                raise ArtifactError(f"{REPORT_MEMBER} in the archive is encrypted")
+            if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
+                raise ArtifactError(f"{REPORT_MEMBER} uses compression method {info.compress_type}")
+            if info.file_size > max_bytes:
+                raise ArtifactError(f"{REPORT_MEMBER} is {info.file_size:,} bytes; the limit is {max_bytes:,}")
+            with archive.open(info) as handle:
+                raw = handle.read(max_bytes + 1)   # the declared size may lie: never inflate more than this
+    except ArtifactError:
+        raise
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, ValueError, RuntimeError,
+            NotImplementedError) as exc:
+        raise ArtifactError(f"the archive cannot be read as a zip ({str(exc)[:120]})") from None
+    return parse_report(raw, max_bytes=max_bytes)

@@ -29,6 +29,13 @@ MANAGED_LABELS = frozenset({LABEL_NEW, LABEL_UPDATE, LABEL_INVALID, LABEL_TOOLIN
 BLOCKING_LABELS = frozenset({LABEL_INVALID, LABEL_NEEDS_MAINTAINER, LABEL_SECURITY})
 
 GREEN_CONCLUSIONS = frozenset({"success", "neutral", "skipped"})
+# The check automerge requires on the head commit when the registry's settings name none (`validate_check`).
+DEFAULT_REQUIRED_CHECK = "validate"
+# Only GitHub Actions runs of the registry's own workflows count as the required check: any installed app with
+# `checks: write` can create a check run of any name.
+ACTIONS_APP = "github-actions"
+# Security findings this many are named in a refusal; the rest are counted.
+MAX_NAMED_FINDINGS = 5
 # Repository permissions (the collaborator-permission API) whose holders count as maintainers.
 WRITE_PERMISSIONS = frozenset({"admin", "maintain", "write"})
 # The PR-files API lists at most this many files; a longer PR cannot be checked file by file.
@@ -239,10 +246,27 @@ def labels_for(changes: Changes, report: dict | None, owners: dict[str, frozense
     return labels
 
 
+def label_key(name: str) -> str:
+    """GitHub compares label names without regard to letter case (`Security-Finding` is `security-finding`)."""
+    return name.casefold()
+
+
+def label_keys(names: Iterable[str]) -> frozenset[str]:
+    return frozenset(map(label_key, names))
+
+
+def has_label(labels: Iterable[str], name: str) -> bool:
+    return label_key(name) in label_keys(labels)
+
+
 def label_delta(current: set[str] | frozenset[str], wanted: set[str]) -> tuple[list[str], list[str]]:
-    """(labels to add, managed labels to remove); labels the bot does not manage are never removed."""
-    add = sorted(wanted - set(current))
-    remove = sorted((set(current) & MANAGED_LABELS) - wanted)
+    """(labels to add, managed labels to remove, as the PR spells them); labels the bot does not manage are never
+    removed. Names compare like GitHub's, without letter case."""
+    have = label_keys(current)
+    want = label_keys(wanted)
+    managed = label_keys(MANAGED_LABELS)
+    add = sorted(name for name in wanted if label_key(name) not in have)
+    remove = sorted(name for name in current if label_key(name) in managed and label_key(name) not in want)
     return add, remove
 
 
@@ -253,6 +277,28 @@ class Check:
     name: str
     status: str                 # queued | in_progress | completed
     conclusion: str | None      # success | failure | neutral | cancelled | skipped | timed_out | action_required
+    app: str | None = None      # the slug of the app that created it (`github-actions` for workflow jobs)
+    suite_id: int | None = None  # its check suite: a workflow run's jobs share the run's suite
+
+
+@dataclass(frozen=True)
+class ValidateRun:
+    """The newest run of the registry's validate workflow for the head commit, as the Actions API reports it."""
+
+    id: int
+    name: str
+    event: str
+    head_sha: str
+    status: str
+    conclusion: str | None
+    suite_id: int | None = None
+
+
+def check_is_required(check: Check, required: str) -> bool:
+    """A job of the `required` workflow: named `required`, or `required / <job>` (a job of a reusable workflow
+    its caller job `required` calls), and created by GitHub Actions."""
+    named = check.name == required or check.name.startswith(required + " / ")
+    return named and check.app == ACTIONS_APP
 
 
 @dataclass(frozen=True)
@@ -294,6 +340,12 @@ class AutomergeFacts:
     base_ref: str = "main"
     default_branch: str = "main"
     skills_dir: str = SKILLS_DIR  # the registry's skill folder (`--skills-dir`), directly under the root
+    required_check: str = DEFAULT_REQUIRED_CHECK  # `validate_check` in the registry's settings
+    validate_run: ValidateRun | None = None  # the newest `required_check` workflow run of the head commit
+    report: dict | None = None     # that run's report artifact, checked (artifact.py) and matched to this PR
+    report_problem: str | None = None  # why there is no usable report (None while the run has not finished)
+    exceptions_changed: tuple[str, ...] = ()  # skill folders whose skill.yaml `security_exceptions` differ from base
+    exceptions_problems: tuple[str, ...] = ()  # skill.yaml files whose exceptions could not be compared
 
 
 @dataclass(frozen=True)
@@ -317,7 +369,7 @@ def _review_reasons(facts: AutomergeFacts) -> tuple[list[str], bool]:
     for who, review in sorted(standing.items()):
         if review.state == "CHANGES_REQUESTED":
             reasons.append(f"@{who} requests changes")
-    if LABEL_AUTOMERGE not in facts.labels:
+    if not has_label(facts.labels, LABEL_AUTOMERGE):
         return reasons, remove
     actor = normalise_handle(facts.label_actor)
     if actor is None:
@@ -338,13 +390,97 @@ def _review_reasons(facts: AutomergeFacts) -> tuple[list[str], bool]:
     return reasons, remove
 
 
+def _required_check_reasons(facts: AutomergeFacts) -> tuple[list[str], list[str]]:
+    """(reasons, pending) from the required check: a successful job of the registry's validate workflow, in the
+    newest run of that workflow for the head commit. Another app's green check, a `[skip ci]` head (no run at
+    all), or a skipped or neutral validate job never stands in for it."""
+    name, head = facts.required_check, facts.head_sha[:12]
+    run = facts.validate_run
+    required = [c for c in facts.checks if check_is_required(c, name)]
+    if run is None:
+        if required:
+            return [f"the required check `{name}` on {head} belongs to no `{name}` workflow run of a pull request"], []
+        return [f"the required check `{name}` has not run on the head commit {head} (a `[skip ci]` commit, or the "
+                f"`{name}` workflow did not start): push a commit that runs it"], []
+    if run.status != "completed":
+        return [], [f"the `{name}` workflow run {run.id} is {run.status}"]
+    if run.conclusion != "success":
+        return [f"the `{name}` workflow run {run.id} concluded {run.conclusion}"], []
+    jobs = [c for c in required if run.suite_id is None or c.suite_id == run.suite_id]
+    if not jobs:
+        return [f"the `{name}` workflow run {run.id} reported no `{name}` check run on {head}"], []
+    reasons, pending = [], []
+    for check in jobs:
+        if check.status != "completed":
+            pending.append(f"the required check `{check.name}` is {check.status}")
+        elif check.conclusion != "success":
+            reasons.append(f"the required check `{check.name}` concluded {check.conclusion}; only success counts")
+    return reasons, pending
+
+
+def _finding_place(skill: dict, finding: dict) -> str:
+    where = skill.get("path", "?")
+    if finding.get("file") and finding["file"] != ".":
+        where += "/" + finding["file"]
+    return f"{finding.get('rule')} in {where}"
+
+
+def security_reasons(report: dict, exceptions_changed: Iterable[str] = ()) -> list[str]:
+    """Why the report's security findings stop an automerge, whatever the labels say.
+
+    A security finding is acknowledged only by a reviewed exception: the finding carries `allowed` (skill.yaml
+    `security_exceptions` covers it) and that skill's exceptions are the ones on the base branch, so a maintainer
+    merged them. An exception the PR adds or changes acknowledges nothing; a maintainer reviews it.
+    """
+    changed = frozenset(exceptions_changed)
+    open_findings: list[str] = []
+    self_allowed: list[str] = []
+    for skill in report.get("skills", []):
+        for finding in skill.get("findings", []):
+            if not is_security_finding(finding):
+                continue
+            allowed = isinstance(finding.get("allowed"), str) and bool(finding["allowed"].strip())
+            if not allowed:
+                open_findings.append(_finding_place(skill, finding))
+            elif skill.get("path") in changed:
+                self_allowed.append(_finding_place(skill, finding))
+    reasons = []
+    for found, what in ((open_findings, "unacknowledged security finding(s) in the validate report"),
+                        (self_allowed, "security finding(s) allowed only by exceptions this PR adds or changes")):
+        if found:
+            named = ", ".join(found[:MAX_NAMED_FINDINGS])
+            more = f" and {len(found) - MAX_NAMED_FINDINGS} more" if len(found) > MAX_NAMED_FINDINGS else ""
+            reasons.append(f"{len(found)} {what}: {named}{more}; a maintainer reviews and merges by hand")
+    return reasons
+
+
+def _report_reasons(facts: AutomergeFacts) -> list[str]:
+    """Reasons from the validate report of the head commit (only asked once its run succeeded)."""
+    if facts.report_problem:
+        return [f"the `{facts.required_check}` report of {facts.head_sha[:12]} cannot be used: "
+                f"{facts.report_problem}"]
+    if facts.report is None:
+        return [f"no `{facts.required_check}` report was read for {facts.head_sha[:12]}"]
+    report = facts.report
+    reasons = []
+    if report.get("commit") != facts.head_sha:
+        recorded = report.get("commit")
+        reasons.append(f"the `{facts.required_check}` report records "
+                       + (f"commit {str(recorded)[:12]}" if recorded else "no commit")
+                       + f", not the head {facts.head_sha[:12]}")
+    if not report.get("ok", False):
+        reasons.append(f"the `{facts.required_check}` report says a changed skill is invalid")
+    return reasons + security_reasons(report, facts.exceptions_changed)
+
+
 def automerge_decision(facts: AutomergeFacts) -> Decision:
     """Homebrew/conda-forge style: merge only a green, owner-made update of skills its author already owns, when
-    a maintainer labelled it `automerge` and approved its current head commit.
+    a maintainer labelled it `automerge` and approved its current head commit, the registry's own validate check
+    succeeded on that commit and its report has no unacknowledged security finding.
 
     Every reason to refuse is collected, not just the first. A commit after the labelling maintainer's approval,
     or a label set by someone without write access, withdraws the request: the label is removed so a human has
-    to look again.
+    to look again. Labels compare without letter case, like GitHub's.
     """
     reasons: list[str] = []
     pending: list[str] = []
@@ -352,13 +488,18 @@ def automerge_decision(facts: AutomergeFacts) -> Decision:
         reasons.append(f"the PR is {facts.state}")
     if facts.base_ref != facts.default_branch:
         reasons.append(f"the PR targets `{facts.base_ref}`, not the default branch `{facts.default_branch}`")
-    if LABEL_AUTOMERGE not in facts.labels:
+    if not has_label(facts.labels, LABEL_AUTOMERGE):
         reasons.append(f"the `{LABEL_AUTOMERGE}` label is not set")
     review_reasons, remove_label = _review_reasons(facts)
     reasons += review_reasons
-    if not facts.checks and not facts.status_count:
-        pending.append("no checks have reported on the head commit")
+    required_reasons, required_pending = _required_check_reasons(facts)
+    reasons += required_reasons
+    pending += required_pending
+    if not required_reasons and not required_pending:
+        reasons += _report_reasons(facts)
     for check in facts.checks:
+        if check_is_required(check, facts.required_check):
+            continue
         if check.status != "completed":
             pending.append(f"check `{check.name}` is {check.status}")
         elif (check.conclusion or "") not in GREEN_CONCLUSIONS:
@@ -380,7 +521,11 @@ def automerge_decision(facts: AutomergeFacts) -> Decision:
     unowned = unowned_folders(facts.changes, facts.owners, facts.author)
     if unowned:
         reasons.append(f"@{facts.author} does not own " + ", ".join(unowned))
-    blocking = sorted(facts.labels & BLOCKING_LABELS)
+    if facts.exceptions_changed:
+        reasons.append("the PR adds or changes `security_exceptions` of " + ", ".join(facts.exceptions_changed)
+                       + "; a maintainer reviews every exception")
+    reasons += [f"`security_exceptions` cannot be compared: {problem}" for problem in facts.exceptions_problems]
+    blocking = sorted(name for name in facts.labels if label_key(name) in label_keys(BLOCKING_LABELS))
     if blocking:
         reasons.append("blocking label(s): " + ", ".join(blocking))
     return Decision(merge=not reasons, reasons=tuple(reasons), remove_label=remove_label,

@@ -14,7 +14,15 @@ import urllib.parse
 from dataclasses import dataclass
 
 from skillyard.bot import decide
-from skillyard.bot.artifact import ArtifactError, check_against_pr, load_report
+from skillyard.bot.artifact import (
+    ARTIFACT_NAME,
+    MAX_ZIP_BYTES,
+    ArtifactError,
+    artifact_problem,
+    check_against_pr,
+    load_report,
+    report_from_zip,
+)
 from skillyard.bot.render import AUTOMERGE_MARKER, MARKER, render_automerge_comment, render_comment
 from skillyard.errors import SkillyardError
 
@@ -22,6 +30,9 @@ DEFAULT_API_URL = "https://api.github.com"
 ACTIONS_BOT_LOGIN = "github-actions[bot]"
 MAX_OPEN_PULLS = 1000     # open PRs scanned for a head SHA
 MAX_REVIEWERS = 50        # distinct reviewers whose permission is looked up
+MAX_RUNS = 100            # workflow runs of a head commit looked at for the validate run
+MAX_ARTIFACTS = 20        # artifacts of that run looked at for the report
+MAX_MANIFESTS = 20        # changed skill.yaml files whose `security_exceptions` are compared
 
 
 def token_from_env(name: str = "GITHUB_TOKEN") -> str:
@@ -267,10 +278,12 @@ def run_report(gh, repo_slug: str, artifact: str, *, pr_number: int | None = Non
 
 
 def _automerge_labeller(pr) -> str | None:
-    """Who last added the `automerge` label, from the issue events API (GitHub records the actor)."""
+    """Who last added the `automerge` label (any letter case), from the issue events API (GitHub records the
+    actor)."""
     actor = None
     for event in pr.get_issue_events():
-        if event.event == "labeled" and event.label is not None and event.label.name == decide.LABEL_AUTOMERGE:
+        if (event.event == "labeled" and event.label is not None
+                and decide.label_key(event.label.name) == decide.label_key(decide.LABEL_AUTOMERGE)):
             actor = event.actor.login if event.actor is not None else None
     return actor
 
@@ -292,47 +305,195 @@ def writers_among(repo, logins) -> frozenset[str]:
     return frozenset(out)
 
 
-def automerge_facts(repo, pr, registry: dict, skills_dir: str = decide.SKILLS_DIR) -> decide.AutomergeFacts:
+def zip_fetcher(token: str, api_url: str):
+    """A function that downloads an artifact archive from the API, at most MAX_ZIP_BYTES + 1 bytes of it.
+
+    GitHub answers with a redirect to a signed storage URL: the token goes to the API only (an unredirected
+    header), and the redirect may only lead to https (or, against a loopback stand-in, to loopback).
+    """
+    import urllib.request
+
+    loopback = is_loopback(api_url)
+
+    class Redirects(urllib.request.HTTPRedirectHandler):
+        max_redirections = 3
+
+        def redirect_request(self, req, fp, code, msg, headers, newurl):
+            parts = urllib.parse.urlsplit(newurl)
+            if parts.scheme != "https" and not (loopback and is_loopback(newurl)):
+                raise ArtifactError(f"the artifact download redirects to a {parts.scheme or 'relative'} URL")
+            return super().redirect_request(req, fp, code, msg, headers, newurl)
+
+    opener = urllib.request.build_opener(Redirects)
+
+    def fetch(url: str) -> bytes:
+        request = urllib.request.Request(url, headers={"Accept": "application/vnd.github+json"})
+        request.add_unredirected_header("Authorization", f"Bearer {token}")
+        try:
+            with opener.open(request, timeout=30) as response:
+                length = response.headers.get("Content-Length")
+                if length and length.isdigit() and int(length) > MAX_ZIP_BYTES:
+                    raise ArtifactError(f"the archive is {int(length):,} bytes; the limit is {MAX_ZIP_BYTES:,}")
+                return response.read(MAX_ZIP_BYTES + 1)
+        except ArtifactError:
+            raise
+        except (OSError, ValueError) as exc:
+            raise ArtifactError(f"the artifact cannot be downloaded ({str(exc)[:120]})") from None
+
+    return fetch
+
+
+def required_check_name(root: str = ".") -> str:
+    """`validate_check` in the registry's settings (`[tool.skillyard]`) under `root`, else `validate`: the
+    workflow (and check) whose success and report an automerge requires."""
+    from skillyard.registry.config import load_registry_config
+
+    config = load_registry_config(root)
+    name = config.section.get("validate_check", decide.DEFAULT_REQUIRED_CHECK)
+    if not isinstance(name, str) or not name.strip() or len(name) > 100 or "\n" in name:
+        raise SkillyardError(f"{config.file}: `validate_check` is {name!r}",
+                             'Set it to the name of the validate workflow, e.g. validate_check = "validate".')
+    return name
+
+
+def validate_run(repo, head_sha: str, required: str) -> decide.ValidateRun | None:
+    """The newest pull-request run of the workflow named `required` for `head_sha`, as the Actions API lists it."""
+    newest = None
+    for run in itertools.islice(repo.get_workflow_runs(head_sha=head_sha, event="pull_request"), MAX_RUNS):
+        if run.name == required and run.head_sha == head_sha and (newest is None or run.id > newest.id):
+            newest = run
+    if newest is None:
+        return None
+    return decide.ValidateRun(newest.id, newest.name, newest.event, newest.head_sha, newest.status,
+                              newest.conclusion, newest.check_suite_id)
+
+
+def _artifact_meta(artifact) -> dict:
+    run = artifact.workflow_run
+    return {"id": artifact.id, "name": artifact.name, "size_in_bytes": artifact.size_in_bytes,
+            "expired": artifact.expired,
+            "workflow_run": {"id": run.id, "head_sha": run.head_sha} if run is not None else {}}
+
+
+def run_report_artifact(repo, run: decide.ValidateRun, fetch, api_url: str) -> dict:
+    """The report the validate run uploaded, checked to be that run's, for its head commit, and bounded."""
+    found = [a for a in itertools.islice(repo.get_workflow_run(run.id).get_artifacts(), MAX_ARTIFACTS)
+             if a.name == ARTIFACT_NAME]
+    if not found:
+        raise ArtifactError(f"workflow run {run.id} uploaded no `{ARTIFACT_NAME}` artifact")
+    newest = max(found, key=lambda a: a.id)
+    problem = artifact_problem(_artifact_meta(newest), run_id=run.id, head_sha=run.head_sha)
+    if problem:
+        raise ArtifactError(problem)
+    # The download URL is built from the checked id, never taken from the listing.
+    return report_from_zip(fetch(f"{api_url.rstrip('/')}/repos/{repo.full_name}/actions/artifacts/{newest.id}/zip"))
+
+
+def _manifest_exceptions(repo, path: str, ref: str) -> object:
+    """`security_exceptions` of the skill.yaml at `path` on `ref` (None when the file or the key is absent)."""
+    from github import UnknownObjectException
+
+    from skillyard.format.manifest import MAX_MANIFEST_BYTES
+    from skillyard.format.yamlload import YAMLLimitError, YAMLParseError, safe_load
+
+    try:
+        content = repo.get_contents(path, ref=ref)
+    except UnknownObjectException:
+        return None
+    if isinstance(content, list) or content.size > MAX_MANIFEST_BYTES or not content.content:
+        raise ValueError(f"`{path}` on {ref[:12]} is not a skill.yaml of at most {MAX_MANIFEST_BYTES:,} bytes")
+    try:
+        data = safe_load(content.decoded_content.decode("utf-8"), max_bytes=MAX_MANIFEST_BYTES)
+    except (UnicodeDecodeError, YAMLLimitError, YAMLParseError, RecursionError) as exc:
+        raise ValueError(f"`{path}` on {ref[:12]} cannot be read ({str(exc)[:100]})") from None
+    return data.get("security_exceptions") if isinstance(data, dict) else None
+
+
+def exceptions_changes(repo, pr, files: list[decide.PrFile], skills_dir: str = decide.SKILLS_DIR
+                       ) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(skill folders whose skill.yaml `security_exceptions` differ between the base branch and the head, problems).
+
+    Every skill.yaml directly in a skill folder that the PR touches (either name of a rename) is read at both
+    ends through the contents API, and the key compared as data: an exception added, removed or reworded counts.
+    """
+    manifests = sorted({path for path, _ in decide.touched_paths(files)
+                        if (folder := decide.skill_folder_of(path, skills_dir)) and path == f"{folder}/skill.yaml"})
+    if len(manifests) > MAX_MANIFESTS:
+        return (), (f"the PR changes {len(manifests)} skill.yaml files; at most {MAX_MANIFESTS} are compared",)
+    changed, problems = [], []
+    for path in manifests:
+        try:
+            base = _manifest_exceptions(repo, path, pr.base.ref)
+            head = _manifest_exceptions(repo, path, pr.head.sha)
+        except ValueError as exc:
+            problems.append(str(exc))
+            continue
+        if json.dumps(base, sort_keys=True, default=str) != json.dumps(head, sort_keys=True, default=str):
+            changed.append(decide.skill_folder_of(path, skills_dir))
+    return tuple(sorted(set(changed))), tuple(problems)
+
+
+def automerge_facts(repo, pr, registry: dict, skills_dir: str = decide.SKILLS_DIR, *,
+                    required_check: str = decide.DEFAULT_REQUIRED_CHECK, fetch=None,
+                    api_url: str = DEFAULT_API_URL) -> decide.AutomergeFacts:
     head_sha = pr.head.sha
     commit = repo.get_commit(head_sha)
     label_actor = _automerge_labeller(pr)
-    checks = tuple(decide.Check(run.name, run.status, run.conclusion) for run in commit.get_check_runs())
+    checks = tuple(decide.Check(run.name, run.status, run.conclusion, run.app.slug if run.app else None,
+                                run.check_suite.id if run.check_suite else None)
+                   for run in commit.get_check_runs())
     combined = commit.get_combined_status()
     reviews = tuple(decide.Review(r.state, r.commit_id or "", r.submitted_at, r.user.login if r.user else "")
                     for r in pr.get_reviews())
-    _, changes = classify_pull(pr, registry, skills_dir)
+    files, changes = classify_pull(pr, registry, skills_dir)
+    changed_exceptions, exception_problems = exceptions_changes(repo, pr, files, skills_dir)
+    run = validate_run(repo, head_sha, required_check)
+    report, problem = None, None
+    if run is not None and run.status == "completed" and run.conclusion == "success":
+        try:
+            report = run_report_artifact(repo, run, fetch or (lambda url: b""), api_url)
+            check_against_pr(report, [path for path, _ in decide.touched_paths(files)], changes.folders)
+        except ArtifactError as exc:
+            report, problem = None, exc.message.removeprefix("rejected artifact: ")
     return decide.AutomergeFacts(
         author=pr.user.login, head_sha=head_sha, changes=changes, owners=decide.owners_from_registry(registry),
         labels=frozenset(label.name for label in pr.get_labels()), label_actor=label_actor,
         writers=writers_among(repo, [label_actor]), checks=checks,
         status_state=combined.state, status_count=combined.total_count, reviews=reviews,
         state="merged" if pr.merged else pr.state, base_ref=pr.base.ref, default_branch=repo.default_branch,
-        skills_dir=skills_dir)
+        skills_dir=skills_dir, required_check=required_check, validate_run=run, report=report,
+        report_problem=problem, exceptions_changed=changed_exceptions, exceptions_problems=exception_problems)
 
 
 def run_automerge(gh, repo_slug: str, pr_number: int | None, *, head_sha: str | None = None,
                   run_id: int | None = None, registry: dict | None = None, method: str = "squash",
-                  dry_run: bool = False, login: str | None = None, skills_dir: str = decide.SKILLS_DIR) -> dict:
-    """Decide, then (unless a dry run) withdraw the label, merge at the checked head, or say in the PR why not."""
+                  dry_run: bool = False, login: str | None = None, skills_dir: str = decide.SKILLS_DIR,
+                  required_check: str = decide.DEFAULT_REQUIRED_CHECK, fetch=None,
+                  api_url: str = DEFAULT_API_URL) -> dict:
+    """Decide, then (unless a dry run) withdraw the label, merge at the checked head, or say in the PR why not.
+    `fetch` downloads an artifact archive (`zip_fetcher`)."""
     repo = gh.get_repo(repo_slug)
     pr = resolve_pull(repo, pr_number, head_sha, run_id)
     if registry is None:
         registry = load_registry(repo, repo.default_branch)
-    facts = automerge_facts(repo, pr, registry, skills_dir)
+    facts = automerge_facts(repo, pr, registry, skills_dir, required_check=required_check, fetch=fetch,
+                            api_url=api_url)
     decision = decide.automerge_decision(facts)
     outcome = {"pr": pr.number, "merge": decision.merge, "reasons": list(decision.reasons),
                "waiting": decision.waiting, "label_removed": False, "merged": False, "comment": None,
                "dry_run": dry_run}
     if dry_run:
         return outcome
+    automerge_labels = [name for name in facts.labels if decide.label_key(name) == decide.label_key(decide.LABEL_AUTOMERGE)]
     if decision.remove_label:
-        pr.remove_from_labels(decide.LABEL_AUTOMERGE)
+        for name in automerge_labels:
+            pr.remove_from_labels(name)
         outcome["label_removed"] = True
     if decision.merge:
         # `sha` makes GitHub refuse the merge if a commit lands between our check and the merge.
         status = pr.merge(merge_method=method, sha=facts.head_sha)
         outcome["merged"] = bool(status.merged)
-    elif decide.LABEL_AUTOMERGE in facts.labels and facts.state == "open":
+    elif automerge_labels and facts.state == "open":
         # Someone asked for an automerge: never fail silently. Say why, and whether a later run retries.
         body = render_automerge_comment(decision.reasons, waiting=decision.waiting, head_sha=facts.head_sha)
         outcome["comment"] = upsert_comment(pr, body, bot_login(gh, login), AUTOMERGE_MARKER)

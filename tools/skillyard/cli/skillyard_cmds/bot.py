@@ -10,11 +10,17 @@ read-only validate workflow uploaded, treats it as hostile (size cap, JSON Schem
 the PR's files as the API lists them), then keeps ONE sticky comment per PR up to date and sets the labels
 new-skill, skill-update, invalid, tooling, needs-maintainer and security-finding.
 
-`automerge` merges a PR into the default branch only when every check is green, every path it touches (both
-names of a rename) is inside skills its author already owns (author/maintainers in registry.json on the default
-branch), it adds or removes no skill, no review requests changes, and a maintainer with write access added the
-`automerge` label and approved the current head commit (an approval on an older commit withdraws the label).
-When it cannot merge yet, it says why in one sticky PR comment; it retries when the validate and ci runs finish.
+`automerge` merges a PR into the default branch only when the registry's own validate workflow succeeded on the
+head commit (a job of the workflow named by `validate_check` in [tool.skillyard], default `validate`; no other
+check stands in for it) and the report that run uploaded, downloaded and checked as hostile, records that commit
+and holds no unacknowledged security finding (a reviewed exception from skill.yaml `security_exceptions` on the
+default branch is the only acknowledgement; labels do not count). It also needs every other check green, every
+path it touches (both names of a rename) inside skills its author already owns (author/maintainers in
+registry.json on the default branch), no skill added or removed, no `security_exceptions` added or changed, no
+review requesting changes, no blocking label (invalid, needs-maintainer, security-finding, in any letter case),
+and a maintainer with write access who added the `automerge` label and approved the current head commit (an
+approval on an older commit withdraws the label). When it cannot merge yet, it says why in one sticky PR
+comment; it retries when the validate and ci runs finish. The rules: site/pages/security.md.
 
 The PR is found from the workflow run (--run-id: the run's own pull-request data, else its head repository,
 branch and SHA), or from --pr; when two open PRs fit, the bot does nothing.
@@ -65,6 +71,9 @@ def add_arguments(parser) -> None:
     merge.add_argument("--dry-run", action="store_true", help="Decide and print, change nothing.")
     merge.add_argument("--bot-login", default=None, metavar="LOGIN",
                        help="The login whose automerge comment is the sticky one (default as for report).")
+    merge.add_argument("--root", default=".", metavar="DIR",
+                       help="The registry checkout (the default branch) whose settings name the required check "
+                            "(`validate_check` in [tool.skillyard], default `validate`). Default: .")
 
 
 def run(args) -> int:
@@ -117,7 +126,10 @@ def _run(args) -> int:
         return 0
     outcome = github_io.run_automerge(gh, args.repo, args.pr, head_sha=args.head_sha, run_id=args.run_id,
                                       registry=registry, method=args.method, dry_run=args.dry_run,
-                                      login=args.bot_login, skills_dir=skills_dir)
+                                      login=args.bot_login, skills_dir=skills_dir,
+                                      required_check=github_io.required_check_name(args.root),
+                                      fetch=github_io.zip_fetcher(github_io.token_from_env(), api_url),
+                                      api_url=api_url)
     if args.json:
         print_json({"ok": True, **outcome})
     else:
