@@ -78,7 +78,8 @@ class Repo:
                                                      #            "pull_requests": [numbers], "conclusion", "name",
                                                      #            "status", "suite"}
     artifacts: dict = field(default_factory=dict)    # artifact id -> {"run", "name", "data", "head_sha", "expired",
-                                                     #                 "size"} (data: the zip's bytes)
+                                                     #   "size", "claims_run"} (data: the zip's bytes; head_sha,
+                                                     #   size and claims_run override what the listing says)
 
     @property
     def full_name(self) -> str:
@@ -377,7 +378,7 @@ class GitHubStandIn:
                 "size_in_bytes": a.get("size", len(a["data"])), "expired": a.get("expired", False),
                 "url": f"{api}/actions/artifacts/{aid}", "archive_download_url": f"{api}/actions/artifacts/{aid}/zip",
                 "created_at": T0, "updated_at": T0, "expires_at": "2026-12-31T00:00:00Z",
-                "workflow_run": {"id": a["run"], "head_sha": a.get("head_sha", run.get("head_sha")),
+                "workflow_run": {"id": a.get("claims_run", a["run"]), "head_sha": a.get("head_sha", run.get("head_sha")),
                                  "head_branch": run.get("head_branch", "feature"), "repository_id": 2,
                                  "head_repository_id": 1}}
 

@@ -394,7 +394,7 @@ def _manifest_exceptions(repo, path: str, ref: str) -> object:
     from github import UnknownObjectException
 
     from skillyard.format.manifest import MAX_MANIFEST_BYTES
-    from skillyard.format.yamlload import YAMLLimitError, YAMLParseError, safe_load
+    from skillyard.format.yamlload import DuplicateKeyError, YAMLParseError, load_with_lines
 
     try:
         content = repo.get_contents(path, ref=ref)
@@ -403,8 +403,8 @@ def _manifest_exceptions(repo, path: str, ref: str) -> object:
     if isinstance(content, list) or content.size > MAX_MANIFEST_BYTES or not content.content:
         raise ValueError(f"`{path}` on {ref[:12]} is not a skill.yaml of at most {MAX_MANIFEST_BYTES:,} bytes")
     try:
-        data = safe_load(content.decoded_content.decode("utf-8"), max_bytes=MAX_MANIFEST_BYTES)
-    except (UnicodeDecodeError, YAMLLimitError, YAMLParseError, RecursionError) as exc:
+        data, _ = load_with_lines(content.decoded_content.decode("utf-8"), max_bytes=MAX_MANIFEST_BYTES)
+    except (UnicodeDecodeError, YAMLParseError, DuplicateKeyError) as exc:
         raise ValueError(f"`{path}` on {ref[:12]} cannot be read ({str(exc)[:100]})") from None
     return data.get("security_exceptions") if isinstance(data, dict) else None
 
