@@ -103,6 +103,7 @@ class GitHubStandIn:
         self.user_endpoint_forbidden = False
         self.large_file_bytes = 1024 * 1024   # like GitHub: bigger files come without inline content
         self.blob_requests: list[dict] = []   # artifact downloads at the storage host: {"path", "authorization"}
+        self.artifact_redirect: str | None = None  # where artifact downloads redirect to (default: this stub)
         handler = self._handler_class()
         self.server = LoopbackHTTPServer(("127.0.0.1", 0), handler)
         self.thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
@@ -392,7 +393,7 @@ class GitHubStandIn:
         """Like GitHub: a redirect to a short-lived storage URL, which wants no token."""
         if aid not in repo.artifacts:
             raise StubError(404, "Not Found")
-        return 302, None, {"Location": f"{self.root}/blob/{repo.full_name}/{aid}?sig=signed"}
+        return 302, None, {"Location": self.artifact_redirect or f"{self.root}/blob/{repo.full_name}/{aid}?sig=signed"}
 
     def _serve_blob(self, path: str) -> bytes | None:
         m = re.fullmatch(r"/blob/([^/]+)/([^/]+)/(\d+)", path)

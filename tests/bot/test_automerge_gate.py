@@ -125,6 +125,14 @@ def test_a_stale_approval_withdraws_the_label_as_the_pr_spells_it(stub, registry
     assert stub.calls("DELETE", r"/issues/30/labels/AutoMerge$")
 
 
+def test_the_download_follows_no_redirect_off_https(stub, registry_repo, capsys):
+    ready_pr(stub, registry_repo)
+    stub.artifact_redirect = "http://203.0.113.9/blob"   # plain http to a non-loopback host: never fetched
+    out = automerge(stub, capsys)
+    assert out["merged"] is False and not stub.blob_requests
+    assert "the artifact download redirects to a http URL" in reasons_of(out)
+
+
 def _other_commit_report(pr):
     return artifact_zip(clean_report("c" * 40))
 
@@ -207,12 +215,15 @@ def test_a_pr_that_adds_or_changes_security_exceptions_needs_a_maintainer(stub, 
             in out["reasons"])
 
 
-def test_an_unchanged_exception_does_not_block_a_skill_yaml_edit(stub, registry_repo, capsys):
+def test_a_skill_yaml_edit_merges_until_it_touches_the_exceptions(stub, registry_repo, capsys):
     pr = ready_pr(stub, registry_repo, files=UPDATE + [(MANIFEST, "modified")])
     registry_repo.contents[("main", MANIFEST)] = EXCEPTION_YAML
     registry_repo.contents[(pr.head_sha, MANIFEST)] = EXCEPTION_YAML.replace(b"1.0.0", b"1.0.1")
+    assert automerge(stub, capsys, "--dry-run")["merge"] is True   # the reviewed exception stays as it was
+    registry_repo.contents[(pr.head_sha, MANIFEST)] = EXCEPTION_YAML.replace(b"SKILL.md", b"scripts/run.py")
     out = automerge(stub, capsys)
-    assert out["merged"] is True, out["reasons"]
+    assert out["merged"] is False and not stub.calls("PUT")
+    assert any("adds or changes `security_exceptions` of skills/pdf-tools" in r for r in out["reasons"])
 
 
 def test_an_unreadable_skill_yaml_at_head_refuses(stub, registry_repo, capsys):

@@ -134,3 +134,55 @@ def test_parse_report_rejects_or_returns_a_valid_report(doc):
     except ArtifactError:
         return
     assert out["schema_version"] == "1.0"
+
+
+def test_labels_compare_without_letter_case():
+    """GitHub's label names ignore letter case: `Security-Finding` is the managed `security-finding`."""
+    assert decide.label_delta({"Security-Finding", "New-Skill", "Help Wanted"}, {"new-skill"}) == (
+        [], ["Security-Finding"])
+    assert decide.has_label({"AUTOMERGE"}, "automerge")
+    assert not decide.automerge_decision(_facts(labels=frozenset({"automerge", "Security-Finding"}))).merge
+
+
+def _security_report(**finding):
+    report = make_report([{"name": "pdf-tools", "findings": [
+        {"rule": "security-pipe-to-shell", "severity": "warning", "file": "SKILL.md", "message": "m", **finding}]}])
+    report["commit"] = "h" * 40
+    return report
+
+
+def test_only_a_reviewed_exception_acknowledges_a_security_finding():
+    """`allowed` (a skill.yaml exception) acknowledges a finding only while the skill's exceptions are the base
+    branch's; labels and the report's own verdict do not."""
+    assert not decide.automerge_decision(_facts(report=_security_report())).merge
+    assert decide.automerge_decision(_facts(report=_security_report(allowed="lists attacks"))).merge
+    changed = decide.automerge_decision(_facts(report=_security_report(allowed="lists attacks"),
+                                               exceptions_changed=("skills/pdf-tools",)))
+    assert not changed.merge and any("allowed only by exceptions this PR adds or changes" in r
+                                     for r in changed.reasons)
+    assert decide.security_reasons(_security_report(allowed="  ")) != []   # a blank reason is no review
+
+
+def test_the_required_check_is_a_job_of_the_actions_workflow():
+    ok = decide.Check("validate / validate changed skills", "completed", "success", decide.ACTIONS_APP, 3)
+    assert decide.check_is_required(ok, "validate")
+    assert not decide.check_is_required(decide.Check("validate", "completed", "success", "other-app", 3), "validate")
+    assert not decide.check_is_required(decide.Check("validated", "completed", "success", decide.ACTIONS_APP), "validate")
+    missing = decide.automerge_decision(_facts(validate_run=None, checks=()))
+    assert not missing.merge and not missing.waiting
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(max_size=3000))
+def test_report_from_zip_never_crashes_on_bytes(raw):
+    from skillyard.bot.artifact import report_from_zip
+
+    with contextlib.suppress(ArtifactError):
+        report_from_zip(raw)
+
+
+def test_a_report_that_leaves_out_a_changed_skill_refuses():
+    report = make_report([])
+    report["commit"] = "h" * 40
+    decision = decide.automerge_decision(_facts(report=report))
+    assert "the `validate` report does not cover skills/pdf-tools" in decision.reasons

@@ -470,6 +470,10 @@ def _report_reasons(facts: AutomergeFacts) -> list[str]:
                        + f", not the head {facts.head_sha[:12]}")
     if not report.get("ok", False):
         reasons.append(f"the `{facts.required_check}` report says a changed skill is invalid")
+    reported = {skill.get("path") for skill in report.get("skills", [])}
+    missing = sorted(c.folder for c in facts.changes.skills if c.kind != "removed" and c.folder not in reported)
+    if missing:
+        reasons.append(f"the `{facts.required_check}` report does not cover " + ", ".join(missing))
     return reasons + security_reasons(report, facts.exceptions_changed)
 
 
