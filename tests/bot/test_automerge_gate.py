@@ -152,6 +152,8 @@ def _other_commit_report(pr):
     (lambda repo, pr: repo.artifacts[RUN + 1].update(expired=True), "the artifact has expired"),
     # The validate run of another commit (e.g. the PR's previous head) is not this head's run.
     (lambda repo, pr: repo.runs[RUN].update(head_sha="c" * 40), "belongs to no `validate` workflow run"),
+    # Nor is the run of another PR with the same head commit, from another branch (its own base, its own report).
+    (lambda repo, pr: repo.runs[RUN].update(head_branch="copy"), "belongs to no `validate` workflow run"),
 ])
 def test_an_artifact_of_another_run_or_commit_refuses(stub, registry_repo, capsys, tamper, reason):
     pr = ready_pr(stub, registry_repo)
@@ -233,3 +235,44 @@ def test_an_unreadable_skill_yaml_at_head_refuses(stub, registry_repo, capsys):
     out = automerge(stub, capsys)
     assert out["merged"] is False
     assert "`security_exceptions` cannot be compared: `skills/pdf-tools/skill.yaml` on" in reasons_of(out)
+
+
+def test_the_validate_workflow_records_the_commit_it_checked(tmp_path):
+    """The report automerge reads names the commit the validate job checked out; a checkout other than the PR's
+    head stops the job."""
+    import shutil
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from tests.workflows.calls import load
+
+    if shutil.which("git") is None:
+        pytest.skip("needs git")
+    from tests.hostile.test_workflows import step
+
+    workflows = Path(__file__).resolve().parents[2] / ".github" / "workflows"
+    script = step(load(workflows / "validate.yml"), "validate/validate", "Record the validated commit in the report")
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git = ["git", "-C", str(repo), "-c", "user.email=t@example.invalid", "-c", "user.name=t"]
+    subprocess.run([*git, "init", "-q", "-b", "main"], check=True, timeout=60)
+    subprocess.run([*git, "commit", "-q", "--allow-empty", "-m", "head"], check=True, timeout=60)
+    head = subprocess.run([*git, "rev-parse", "HEAD"], check=True, capture_output=True, text=True,
+                          timeout=60).stdout.strip()
+    (tmp_path / "report").mkdir()
+    report = tmp_path / "report" / "report.json"
+    report.write_text(json.dumps(clean_report("0" * 40)), encoding="utf-8")
+    python_dir = str(Path(sys.executable).parent)
+
+    def run(sha):
+        return subprocess.run(["bash", "-euo", "pipefail", "-c", script["run"]], cwd=repo, capture_output=True,
+                              text=True, timeout=60, env={"PATH": f"{python_dir}:/usr/bin:/bin", "HOME": str(tmp_path),
+                                                          "HEAD_SHA": sha, "RUNNER_TEMP": str(tmp_path)})
+
+    refused = run("f" * 40)
+    assert refused.returncode != 0 and "::error::" in refused.stdout
+    assert json.loads(report.read_text())["commit"] == "0" * 40
+    result = run(head)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(report.read_text())["commit"] == head

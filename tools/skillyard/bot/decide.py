@@ -400,8 +400,8 @@ def _required_check_reasons(facts: AutomergeFacts) -> tuple[list[str], list[str]
     if run is None:
         if required:
             return [f"the required check `{name}` on {head} belongs to no `{name}` workflow run of a pull request"], []
-        return [f"the required check `{name}` has not run on the head commit {head} (a `[skip ci]` commit, or the "
-                f"`{name}` workflow did not start): push a commit that runs it"], []
+        return [f"the required check `{name}` has not run on the head commit {head}: a `[skip ci]` commit never "
+                f"runs it (push one that does); a `{name}` run that is only starting is decided on when it ends"], []
     if run.status != "completed":
         return [], [f"the `{name}` workflow run {run.id} is {run.status}"]
     if run.conclusion != "success":

@@ -356,11 +356,19 @@ def required_check_name(root: str = ".") -> str:
     return name
 
 
-def validate_run(repo, head_sha: str, required: str) -> decide.ValidateRun | None:
-    """The newest pull-request run of the workflow named `required` for `head_sha`, as the Actions API lists it."""
+def validate_run(repo, pr, required: str) -> decide.ValidateRun | None:
+    """The newest pull-request run of the workflow named `required` for the PR's head commit, from the PR's head
+    repository and branch (another PR with the same head SHA has its own base, so its own report), as the Actions
+    API lists it."""
+    head_sha = pr.head.sha
+    head_repo = pr.head.repo.full_name.lower() if pr.head.repo is not None else None
     newest = None
     for run in itertools.islice(repo.get_workflow_runs(head_sha=head_sha, event="pull_request"), MAX_RUNS):
-        if run.name == required and run.head_sha == head_sha and (newest is None or run.id > newest.id):
+        if run.name != required or run.head_sha != head_sha or run.head_branch != pr.head.ref:
+            continue
+        if run.head_repository is None or run.head_repository.full_name.lower() != head_repo:
+            continue
+        if newest is None or run.id > newest.id:
             newest = run
     if newest is None:
         return None
@@ -447,11 +455,13 @@ def automerge_facts(repo, pr, registry: dict, skills_dir: str = decide.SKILLS_DI
                     for r in pr.get_reviews())
     files, changes = classify_pull(pr, registry, skills_dir)
     changed_exceptions, exception_problems = exceptions_changes(repo, pr, files, skills_dir)
-    run = validate_run(repo, head_sha, required_check)
+    run = validate_run(repo, pr, required_check)
     report, problem = None, None
     if run is not None and run.status == "completed" and run.conclusion == "success":
         try:
-            report = run_report_artifact(repo, run, fetch or (lambda url: b""), api_url)
+            if fetch is None:
+                raise ArtifactError("no artifact downloader was given (see zip_fetcher)")
+            report = run_report_artifact(repo, run, fetch, api_url)
             check_against_pr(report, [path for path, _ in decide.touched_paths(files)], changes.folders)
         except ArtifactError as exc:
             report, problem = None, exc.message.removeprefix("rejected artifact: ")
@@ -484,7 +494,8 @@ def run_automerge(gh, repo_slug: str, pr_number: int | None, *, head_sha: str | 
                "dry_run": dry_run}
     if dry_run:
         return outcome
-    automerge_labels = [name for name in facts.labels if decide.label_key(name) == decide.label_key(decide.LABEL_AUTOMERGE)]
+    automerge_labels = [name for name in facts.labels
+                        if decide.label_key(name) == decide.label_key(decide.LABEL_AUTOMERGE)]
     if decision.remove_label:
         for name in automerge_labels:
             pr.remove_from_labels(name)
