@@ -276,3 +276,16 @@ def test_the_validate_workflow_records_the_commit_it_checked(tmp_path):
     result = run(head)
     assert result.returncode == 0, result.stderr
     assert json.loads(report.read_text())["commit"] == head
+
+
+@pytest.mark.parametrize("value", ["5", '""', '"a\\u0007b"'])
+def test_a_bad_validate_check_setting_is_a_clear_error(stub, registry_repo, capsys, tmp_path, value):
+    (tmp_path / "pyproject.toml").write_text(f'[tool.skillyard]\nname = "r"\nvalidate_check = {value}\n')
+    ready_pr(stub, registry_repo)
+    capsys.readouterr()
+    code = skillyard_main(["bot", "automerge", "--repo", REGISTRY_SLUG, "--pr", "30", "--api-url", stub.base_url,
+                           "--root", str(tmp_path), "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 2 and out["ok"] is False
+    assert "pyproject.toml [tool.skillyard]: `validate_check` is" in out["error"] and "validate_check =" in out["fix"]
+    assert not stub.calls("PUT")

@@ -350,9 +350,10 @@ def required_check_name(root: str = ".") -> str:
 
     config = load_registry_config(root)
     name = config.section.get("validate_check", decide.DEFAULT_REQUIRED_CHECK)
-    if not isinstance(name, str) or not name.strip() or len(name) > 100 or "\n" in name:
-        raise SkillyardError(f"{config.file}: `validate_check` is {name!r}",
-                             'Set it to the name of the validate workflow, e.g. validate_check = "validate".')
+    if not isinstance(name, str) or not name.strip() or len(name) > 100 or not name.isprintable():
+        raise SkillyardError(f"{config.root / config.file}: `validate_check` is {str(name)[:100]!r}",
+                             'Set it to the name of the validate workflow, e.g. validate_check = "validate".',
+                             exit_code=2)
     return name
 
 
