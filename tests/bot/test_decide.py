@@ -186,3 +186,34 @@ def test_a_report_that_leaves_out_a_changed_skill_refuses():
     report["commit"] = "h" * 40
     decision = decide.automerge_decision(_facts(report=report))
     assert "the `validate` report does not cover skills/pdf-tools" in decision.reasons
+
+
+def _zip(members) -> bytes:
+    import io
+    import warnings
+    import zipfile
+
+    buffer = io.BytesIO()
+    with warnings.catch_warnings(), zipfile.ZipFile(buffer, "w") as archive:
+        warnings.simplefilter("ignore")  # duplicate member names are one of the hostile cases
+        for name, data, deflate in members:
+            archive.writestr(name, data, zipfile.ZIP_DEFLATED if deflate else zipfile.ZIP_STORED)
+    return buffer.getvalue()
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["report.json", "x.json", "report.json/", "../report.json"]),
+                          st.binary(max_size=200) | st.just(json.dumps(make_report([])).encode()),
+                          st.booleans()), max_size=3),
+       st.integers(min_value=0, max_value=400))
+def test_report_from_zip_takes_exactly_one_report_or_refuses(members, cut):
+    """Real archives, whole or cut short: a report comes back only from a single `report.json` member."""
+    from skillyard.bot.artifact import report_from_zip
+
+    data = _zip(members)
+    data = data[:len(data) - cut] if cut else data
+    try:
+        out = report_from_zip(data)
+    except ArtifactError:
+        return
+    assert out["schema_version"] == "1.0" and [m[0] for m in members] == ["report.json"]

@@ -321,3 +321,16 @@ def test_a_skills_dir_that_is_not_one_plain_folder_is_refused(stub, registry_rep
     err = capsys.readouterr().err
     assert "--skills-dir" in err and "Traceback" not in err
     assert not stub.requests  # refused before any API call
+
+
+def test_a_report_of_another_commit_is_not_posted(stub, registry_repo, tmp_path, capsys):
+    """The validate workflow records the commit it checked: a report of the PR's previous head is refused."""
+    pr = open_pr(registry_repo, 50, "carol", NEW_FILES)
+    doc = make_report([{"name": "new-skill", "findings": [SEC]}], [p for p, _ in NEW_FILES])
+    doc["commit"] = "c" * 40
+    assert report_cmd(stub, write_artifact(tmp_path, doc), 50) != 0
+    assert "it records commit cccccccccccc, but PR #50's head is" in capsys.readouterr().err
+    assert not stub.writes()
+    doc["commit"] = pr.head_sha
+    assert report_cmd(stub, write_artifact(tmp_path, doc), 50) == 0
+    assert sorted(pr.labels) == ["new-skill", "security-finding"]

@@ -267,6 +267,9 @@ def run_report(gh, repo_slug: str, artifact: str, *, pr_number: int | None = Non
         registry = load_registry(repo, repo.default_branch)
     files, changes = classify_pull(pr, registry, skills_dir)
     check_against_pr(report, [path for path, _ in decide.touched_paths(files)], changes.folders)
+    if "commit" in report and report["commit"] != pr.head.sha:
+        raise ArtifactError(f"it records commit {report['commit'][:12]}, but PR #{pr.number}'s head is "
+                            f"{pr.head.sha[:12]}")
     owners = decide.owners_from_registry(registry)
     author = pr.user.login
     labels = decide.labels_for(changes, report, owners, author)
