@@ -217,3 +217,13 @@ def test_report_from_zip_takes_exactly_one_report_or_refuses(members, cut):
     except ArtifactError:
         return
     assert out["schema_version"] == "1.0" and [m[0] for m in members] == ["report.json"]
+
+
+def test_security_label_spares_reviewed_exceptions_and_exception_changes_need_a_maintainer():
+    changes = decide.classify_changes([("skills/pdf-tools/skill.yaml", "modified")], REG)
+    allowed = _security_report(allowed="lists attacks")
+    assert decide.labels_for(changes, allowed, OWNERS, "alice") == {"skill-update"}
+    assert decide.labels_for(changes, _security_report(), OWNERS, "alice") == {"skill-update", "security-finding"}
+    assert decide.labels_for(changes, allowed, OWNERS, "alice", exceptions_changed=["skills/pdf-tools"]) == {
+        "skill-update", "security-finding", "needs-maintainer"}
+    assert "needs-maintainer" in decide.labels_for(changes, allowed, OWNERS, "alice", exceptions_unknown=True)

@@ -334,3 +334,14 @@ def test_a_report_of_another_commit_is_not_posted(stub, registry_repo, tmp_path,
     doc["commit"] = pr.head_sha
     assert report_cmd(stub, write_artifact(tmp_path, doc), 50) == 0
     assert sorted(pr.labels) == ["new-skill", "security-finding"]
+
+
+def test_a_pr_that_changes_security_exceptions_is_labelled_needs_maintainer(stub, registry_repo, tmp_path):
+    files = [("skills/pdf-tools/skill.yaml", "modified")]
+    pr = open_pr(registry_repo, 51, "alice", files)
+    registry_repo.contents[("main", "skills/pdf-tools/skill.yaml")] = b'version: 1.0.0\n'
+    registry_repo.contents[(pr.head_sha, "skills/pdf-tools/skill.yaml")] = (
+        b"version: 1.0.0\nsecurity_exceptions:\n  - {rule: security-pipe-to-shell, file: SKILL.md, reason: quoted}\n")
+    doc = make_report([{"name": "pdf-tools"}], [p for p, _ in files])
+    assert report_cmd(stub, write_artifact(tmp_path, doc), 51) == 0
+    assert sorted(pr.labels) == ["needs-maintainer", "skill-update"]

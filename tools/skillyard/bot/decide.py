@@ -224,8 +224,16 @@ def unowned_folders(changes: Changes, owners: dict[str, frozenset[str]], author:
     return [c.folder for c in changes.existing if who is None or who not in owners.get(c.folder, frozenset())]
 
 
-def labels_for(changes: Changes, report: dict | None, owners: dict[str, frozenset[str]], author: str) -> set[str]:
-    """The managed labels that apply to a PR. `report` is the validated artifact (None when there is none)."""
+def labels_for(changes: Changes, report: dict | None, owners: dict[str, frozenset[str]], author: str, *,
+               exceptions_changed: Iterable[str] = (), exceptions_unknown: bool = False) -> set[str]:
+    """The managed labels that apply to a PR. `report` is the validated artifact (None when there is none);
+    `exceptions_changed` the skill folders whose `security_exceptions` differ from the base branch's, and
+    `exceptions_unknown` whether some could not be compared.
+
+    `security-finding` marks a security finding that is not acknowledged (see `security_reasons`): a finding a
+    reviewed exception on the base branch allows does not get it, so it cannot block that skill's owner updates.
+    """
+    changed = tuple(exceptions_changed)
     labels: set[str] = set()
     if changes.new:
         labels.add(LABEL_NEW)
@@ -236,12 +244,12 @@ def labels_for(changes: Changes, report: dict | None, owners: dict[str, frozense
         if changes.skills:
             # A skill PR that also edits tooling needs a maintainer's eyes on the tooling part.
             labels.add(LABEL_NEEDS_MAINTAINER)
-    if changes.problems or unowned_folders(changes, owners, author):
+    if changes.problems or unowned_folders(changes, owners, author) or changed or exceptions_unknown:
         labels.add(LABEL_NEEDS_MAINTAINER)
     if report is not None:
         if not report.get("ok", False) or any(not s.get("valid") for s in report.get("skills", [])):
             labels.add(LABEL_INVALID)
-        if report_has_security_findings(report):
+        if security_reasons(report, changed):
             labels.add(LABEL_SECURITY)
     return labels
 

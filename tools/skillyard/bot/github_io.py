@@ -272,7 +272,9 @@ def run_report(gh, repo_slug: str, artifact: str, *, pr_number: int | None = Non
                             f"{pr.head.sha[:12]}")
     owners = decide.owners_from_registry(registry)
     author = pr.user.login
-    labels = decide.labels_for(changes, report, owners, author)
+    changed, problems = exceptions_changes(repo, pr, files, skills_dir)
+    labels = decide.labels_for(changes, report, owners, author, exceptions_changed=changed,
+                               exceptions_unknown=bool(problems))
     body = render_comment(report, changes=changes, labels=labels,
                           needs_owner=decide.unowned_folders(changes, owners, author))
     action = upsert_comment(pr, body, bot_login(gh, login))
