@@ -345,3 +345,13 @@ def test_a_pr_that_changes_security_exceptions_is_labelled_needs_maintainer(stub
     doc = make_report([{"name": "pdf-tools"}], [p for p, _ in files])
     assert report_cmd(stub, write_artifact(tmp_path, doc), 51) == 0
     assert sorted(pr.labels) == ["needs-maintainer", "skill-update"]
+
+
+def test_managed_labels_match_in_any_letter_case(stub, registry_repo, tmp_path):
+    """GitHub's label names ignore letter case: a stale `Security-Finding` is removed, `New-Skill` is kept."""
+    pr = open_pr(registry_repo, 52, "carol", NEW_FILES, labels=["Security-Finding", "New-Skill"])
+    doc = make_report([{"name": "new-skill"}], [p for p, _ in NEW_FILES])
+    assert report_cmd(stub, write_artifact(tmp_path, doc), 52) == 0
+    assert pr.labels == ["New-Skill"]
+    assert not stub.calls("POST", r"/issues/52/labels$")
+    assert [c.path for c in stub.calls("DELETE")] == ["/repos/skillyard/registry/issues/52/labels/Security-Finding"]
