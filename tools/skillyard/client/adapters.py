@@ -91,7 +91,7 @@ def discover() -> Discovery:
     """Every plugin target, loaded once per process; broken or clashing ones become `problems`."""
     from importlib.metadata import entry_points
 
-    from skillyard.client.targets import _CUSTOM, TARGETS, Target
+    from skillyard.client.target_table import _CUSTOM, TARGETS, Target
 
     found = Discovery()
     claimed: dict[str, list[str]] = {}
@@ -140,7 +140,7 @@ def discover() -> Discovery:
 
 
 def plugin_skill(package, texts: dict[str, str], values: dict, folder: Path) -> PluginSkill:
-    from skillyard.client.targets import mcp_tools
+    from skillyard.client.target_table import mcp_tools
     from skillyard.format.inputs import render
 
     data = copy.deepcopy(package.data)
@@ -154,11 +154,10 @@ def plugin_skill(package, texts: dict[str, str], values: dict, folder: Path) -> 
 
 def run_emit(target, package, texts: dict[str, str], values: dict, folder: Path) -> dict[str, bytes]:
     """Call a plugin's `emit` and check everything it returns before anything is written."""
-    from skillyard.client.targets import unsupported_capabilities
     from skillyard.format.paths import path_problem, path_set_problems, shown
 
     where = f"target {target.name!r} ({target.source})"
-    missing = unsupported_capabilities(target.name, package.data.get("capabilities"))
+    missing = [c for c in (package.data.get("capabilities") or []) if not target.supports(c)]
     if missing:
         raise SkillyardError(f"{where} cannot serve capability {', '.join(missing)} of {package.name}",
                              "Remove the capability from the skill or choose another --target.")
@@ -203,7 +202,7 @@ def pip_command(spec: str) -> list[str]:
         raise SkillyardError(f"{spec!r} is not a package to install",
                              "Give a package name (`skillyard-langchain`), a requirement (`name==1.0`) or a path to "
                              "a wheel; options are not passed to pip.")
-    from skillyard.client.targets import TARGETS
+    from skillyard.client.target_table import TARGETS
 
     if spec.strip().lower() in TARGETS:
         # the design's `skill adapter install claude-code`: that target is built in, and a PyPI package of the same

@@ -180,7 +180,7 @@ def refresh_source(config: Config, source: Source, *, cached: CacheEntry | None 
     """
     # imported here: a warm, fresh cache never needs the network stack
     from skillyard.client.http import FetchError, fetch, settings
-    from skillyard.client.sources import token_for
+    from skillyard.client.tokens import token_for
 
     directory = source_dir(config, source)
     meta = cached.meta if cached else {}

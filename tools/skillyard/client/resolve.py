@@ -23,7 +23,7 @@ from urllib.parse import quote, urljoin, urlsplit
 
 from skillyard.client.cache import SourceRegistry, load_registries, stderr_warn
 from skillyard.client.config import DEFAULT_GITHUB_RAW_URL, Config, Source
-from skillyard.client.sources import token_for, token_for_url
+from skillyard.client.tokens import token_for, token_for_url
 from skillyard.errors import SkillyardError
 from skillyard.format.paths import component_problem, is_hidden, path_problem, path_set_problems
 

@@ -1,7 +1,6 @@
-"""Managing sources (the registry.json URLs the client reads) and finding their tokens at request time.
+"""Managing sources (the registry.json URLs the client reads): adding, naming, ordering and removing them.
 
-A token is read from the environment variable named by `Source.token_env` each time a request is made; it is
-never stored in config.yaml, the cache, a lockfile, a log or an error message.
+Their tokens are found at request time by client/tokens.py.
 """
 
 from __future__ import annotations
@@ -16,31 +15,6 @@ from skillyard.errors import SkillyardError, UsageError
 
 NAME_RE = re.compile(r"^[a-z0-9][a-z0-9._-]{0,63}\Z")
 ENV_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\Z")
-
-
-def token_for(source: Source) -> str | None:
-    """The source's token from its environment variable (None when it has none, or the variable is unset)."""
-    if not source.token_env:
-        return None
-    value = os.environ.get(source.token_env, "").strip()
-    return value or None
-
-
-def token_for_url(source: Source, url: str, config: Config | None = None) -> str | None:
-    """The token, but only for a URL on the source's own origin — or, for a source on GitHub (or the configured
-    GitHub Enterprise hosts), on one of those GitHub hosts (raw, codeload, api)."""
-    token = token_for(source)
-    if token is None:
-        return None
-    from skillyard.client.http import origin  # lazily: reading the cache needs no network stack
-
-    if origin(url) == origin(source.url):
-        return token
-    if config is not None:
-        github = {origin(config.github_raw_url), origin(config.github_codeload_url), origin(config.github_api_url)}
-        if origin(source.url) in github and origin(url) in github:
-            return token
-    return None
 
 
 def default_name(url: str) -> str:

@@ -143,7 +143,7 @@ class _Mirror:
         """(bytes, etag) of `rel` hashing to `expected` (None: no parent to check against); `known` is what a 304 to
         `etag` stands for."""
         from skillyard.client.http import FetchError, fetch
-        from skillyard.client.sources import token_for_url
+        from skillyard.client.tokens import token_for_url
 
         url = self.url(rel)
         remaining = self.ends - time.monotonic()
@@ -185,7 +185,7 @@ class _Mirror:
         download instead of thousands on a first mirror. Only entries whose canonical bytes hash to what their shard
         lists are taken (the rest are fetched one by one); a missing or unreadable registry.json just means that."""
         from skillyard.client.http import FetchError, fetch
-        from skillyard.client.sources import token_for_url
+        from skillyard.client.tokens import token_for_url
 
         url = self.url("../registry.json")
         remaining = self.ends - time.monotonic()
