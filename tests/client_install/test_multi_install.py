@@ -185,19 +185,21 @@ def test_a_failure_after_the_commit_point_says_what_is_in_place_and_is_finished_
     opts = inst.Options(scope="project", project_root=project, home=tmp_path / "home",
                         targets=["claude-code", "agents"])
     plans = [inst.plan(inst.from_local(src), opts, None) for src in sources]
-    real = inst._place_targets
+    from skillyard.client import placement
+
+    real = placement.place_targets
 
     def flaky(name, canonical, opts):
         if name == "beta":
             raise PermissionError(13, "Permission denied", str(canonical))
         return real(name, canonical, opts)
 
-    monkeypatch.setattr(inst, "_place_targets", flaky)
+    monkeypatch.setattr(placement, "place_targets", flaky)
     with pytest.raises(SkillyardError) as caught:
         inst.install_all(plans)
     message = caught.value.message
     assert "beta" in message and "Permission denied" in message and "alpha" in message
     assert "nothing was installed" not in message
-    monkeypatch.setattr(inst, "_place_targets", real)
+    monkeypatch.setattr(placement, "place_targets", real)
     recover_scope(project)
     assert state(project) == set(NAMES)

@@ -34,6 +34,8 @@ from skillyard.client.target_table import (  # noqa: F401 - the table's names ar
     TARGETS,
     TEMP_PREFIX,
     Target,
+    mcp_function_name,
+    mcp_tools,
 )
 from skillyard.errors import SkillyardError
 from skillyard.fsutil import write_atomic

@@ -1,0 +1,322 @@
+"""Candidates: a ref turned into a skill's checked bytes, with nothing written. One reader per kind of source — a
+local folder, a `github:` tarball, an archive file, a registry entry — each validated with the client's policy
+(install_policy) and verified (fetch) before it becomes a `Candidate`. A skill.yaml-only package (design 000)
+gains, right after verification, the SKILL.md `skillyard migrate` writes (`with_generated_skill_md`).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from skillyard.client import store
+from skillyard.client.fetch import download_capped, fetch_files, github_token, integrity_of, verify_files
+from skillyard.client.install_policy import (
+    check_entry_limits,
+    client_policy,
+    download_cap,
+    folder_name,
+    is_strict,
+    judge,
+    summarize_errors,
+)
+from skillyard.client.store import StagedFile
+from skillyard.errors import SkillyardError
+from skillyard.format.inputs import RENDERED_FILES as RENDERED  # the site renders the same files
+
+
+@dataclass
+class Candidate:
+    """A skill ready to install: its published files (verified), metadata and where it came from."""
+
+    name: str
+    version: str
+    source: dict  # resolved_source for the lock (type, source?, url?, commit?, path?, integrity)
+    files: list[StagedFile]  # as published, before inputs are rendered
+    inputs: list[dict] = field(default_factory=list)
+    mcp_deps: list[dict] = field(default_factory=list)
+    description: str = ""
+    warnings: list[str] = field(default_factory=list)  # registry-policy findings the client tolerates
+    meta: dict = field(default_factory=dict)  # the merged metadata (license, tags, ...) for `skill info`
+
+
+def from_local(path: Path, config=None, *, strict: bool | None = None) -> Candidate:
+    """A local skill folder, validated first with the client's policy: a safety error refuses the install."""
+    from skillyard.client import archive
+    from skillyard.format import load_skill
+
+    if not Path(path).is_dir() and archive.is_archive_ref(str(path)):  # a lock entry of an archive install
+        return from_archive(str(path), config, strict=strict)
+    folder = Path(path).resolve()
+    if not folder.is_dir():
+        raise SkillyardError(f"{path} is not a folder.", "Give the path to a skill folder (the one holding SKILL.md).")
+    package = load_skill(folder, client_policy(config))
+    strict = is_strict(config, strict)
+    warnings = judge(package, where=str(path), strict=strict, with_lines=True)
+    name, renamed = folder_name(package.name, where=str(path), strict=strict, fallback=folder.name)
+    files = []
+    for entry in package.files:
+        real = os.path.realpath(folder / entry.path)
+        if os.path.commonpath([str(folder), real]) != str(folder):
+            raise SkillyardError(f"{path}/{entry.path} points outside the skill folder.", "Replace the link with a file.")
+        with open(real, "rb") as handle:
+            files.append(StagedFile(entry.path, handle.read(), entry.executable))
+    verify_files(files, [f.to_dict() for f in package.files], integrity=package.integrity(), what=str(path))
+    files = with_generated_skill_md(files, where=str(path))
+    return Candidate(name, str(package.data.get("version") or "0.0.0"),
+                     {"type": "local", "path": str(folder), "integrity": package.integrity()}, files,
+                     list(package.data.get("inputs") or []), list(package.data.get("mcp_deps") or []),
+                     str(package.data.get("description") or ""), [*warnings, *renamed], dict(package.data))
+
+
+MANIFEST = "skill.yaml"
+
+
+GENERATED = "SKILL.md"  # what a skill.yaml-only package gets, so every target and third-party client can load it
+
+
+def _frontmatter_of(files: list[StagedFile], name_hint: str) -> dict:
+    """The skill's metadata before validation (it names the check folder): SKILL.md's frontmatter merged with
+    skill.yaml, or the manifest's fields alone; conflicts are left for validation to report."""
+    from skillyard.format import parse_skill_md
+    from skillyard.format.manifest import MANIFEST_ONLY_FIELDS, merge_manifest
+
+    data = None
+    item = next((f for f in files if f.path in RENDERED), None)
+    if item is not None:
+        try:
+            data = parse_skill_md(item.data.decode("utf-8"), strict=False, file=item.path).data
+        except UnicodeDecodeError:
+            raise SkillyardError(f"{name_hint}: {item.path} is not UTF-8 text; nothing was installed.",
+                                 "Ask the author to save it as UTF-8.") from None
+    manifest = _manifest_of(files, where=name_hint)
+    if manifest is not None:
+        data = merge_manifest(data, manifest)[0] if data is not None else \
+            {k: v for k, v in manifest.items() if k not in MANIFEST_ONLY_FIELDS}
+    if data is None:
+        raise SkillyardError(f"{name_hint} has no SKILL.md or skill.yaml.", "Check the repository and path.")
+    return data
+
+
+def _manifest_of(files: list[StagedFile], *, where: str) -> dict | None:
+    """The parsed top-level skill.yaml, None without one; unreadable is an error (validation says why)."""
+    from skillyard.format.manifest import parse_manifest
+
+    item = next((f for f in files if f.path == MANIFEST), None)
+    if item is None:
+        return None
+    try:
+        manifest, _, findings = parse_manifest(item.data.decode("utf-8"), file=MANIFEST)
+    except UnicodeDecodeError:
+        manifest, findings = None, []
+    if manifest is None:
+        detail = summarize_errors([f for f in findings if f.is_error]) or "skill.yaml is not UTF-8 text"
+        raise SkillyardError(f"{where}: its skill.yaml cannot be read: {detail}; nothing was installed.",
+                             "Ask the author to fix skill.yaml (`skillyard validate` explains each finding).")
+    return manifest
+
+
+def with_generated_skill_md(files: list[StagedFile], *, where: str) -> list[StagedFile]:
+    """A skill.yaml-only package (design 000: `system_prompt` is the body) gains the SKILL.md `skillyard migrate`
+    would write - the same function - so every target and third-party client finds the skill; skill.yaml stays
+    beside it. Runs on verified files, before inputs are rendered and before anything is written; the generated
+    file then goes through the same path checks, rendering, lock entry and journaled write as any other."""
+    from skillyard.format.manifest import manifest_to_skill_md
+    from skillyard.format.paths import path_set_problems
+
+    if any(f.path in RENDERED for f in files):
+        return files
+    manifest = _manifest_of(files, where=where)
+    if manifest is None:
+        return files
+    prompt = manifest.get("system_prompt")
+    if not isinstance(prompt, str) or not prompt.strip():  # as `migrate` refuses: no instructions, no skill
+        got = "missing" if prompt is None else f"{type(prompt).__name__} {str(prompt)[:40]!r}"
+        raise SkillyardError(f"{where}/skill.yaml: `system_prompt` must be the skill's instructions as text (it "
+                             f"becomes the body of SKILL.md), but it is {got}; nothing was installed.",
+                             "Write the instructions as `system_prompt: |` followed by indented lines, or add a "
+                             "SKILL.md (`skillyard migrate`).")
+    # The shared rule on the set with the new name: `Skill.md` (one file on a case-insensitive disk) or a
+    # `SKILL.md/` folder would be overwritten or fail half-way. The published set already passed it alone.
+    clashes = path_set_problems([f.path for f in files] + [GENERATED])
+    if clashes:
+        rel, problem = clashes[0]
+        raise SkillyardError(f"{where}: {rel} {problem}, with the SKILL.md generated from skill.yaml; nothing was "
+                             "installed.", "Ask the author to rename it, or to add a SKILL.md (`skillyard migrate`).")
+    text = manifest_to_skill_md(manifest)
+    return sorted([*files, StagedFile(GENERATED, text.encode("utf-8"))], key=lambda f: f.path)
+
+
+def from_github(ref_text: str, config, *, commit: str | None = None, path: str | None = None,
+                integrity: str | None = None, strict: bool | None = None) -> Candidate:
+    """A skill folder out of a repository tarball (codeload layout), read safely in memory."""
+    from skillyard.client import github
+
+    ref = github.parse_ref(ref_text)
+    if path is not None:
+        ref = github.GitHubRef(ref.owner, ref.repo, path, ref.ref)
+    url = github.tarball_url(config.github_codeload_url, ref, commit)
+    data = download_capped(url, config, token=github_token(config), what=f"github:{ref.slug}")
+    try:
+        folder, raw, archive_commit = github.skill_files(data, ref)
+    except SkillyardError as exc:
+        if "not a readable tarball" in exc.message:  # name what was downloaded, and from where
+            raise SkillyardError(f"{url}: {exc.message}", exc.fix) from None
+        raise
+    where = f"github:{ref.slug}/{folder}".rstrip("/")
+    candidate = _from_archive_files(raw, where=where, config=config, strict=strict,
+                                    fallback=folder.rsplit("/", 1)[-1] if folder else ref.repo.lower())
+    actual = candidate.source["integrity"]
+    if integrity and actual != integrity:
+        raise SkillyardError(f"github:{ref.slug}@{commit}: the skill's integrity {actual} does not match the "
+                             f"locked {integrity}; nothing was installed.",
+                             "The repository's history was rewritten or the archive was tampered with.")
+    candidate.source = {"type": "github", "url": ref.url, "commit": archive_commit or commit or ref.ref,
+                        "path": folder, "integrity": actual}
+    if ref.ref != "HEAD":
+        candidate.source["ref"] = ref.ref  # what `skill update` follows (a branch or tag moves; a commit stays put)
+    return candidate
+
+
+def from_archive(ref_text: str, config, *, strict: bool | None = None) -> Candidate:
+    """A skill out of a local .zip/.tar.gz/.tgz/.tar (design 001 §8.1), read by the same code and rules as a
+    GitHub tarball (see `client.archive`); `ARCHIVE/folder` picks one of several skills."""
+    from skillyard.client import archive
+
+    split = archive.split_ref(ref_text)
+    if split is None:
+        raise SkillyardError(f"{ref_text} is not an archive file.", "Give a .zip, .tar.gz, .tgz or .tar file.")
+    path, inner = split
+    path = path.resolve()
+    folder, raw = archive.skill_files(path, inner, max_bytes=download_cap(config))
+    where = f"{path}/{folder}".rstrip("/")
+    candidate = _from_archive_files(raw, where=where, config=config, strict=strict,
+                                    fallback=folder.rsplit("/", 1)[-1] if folder else None)
+    candidate.source = {"type": "local", "path": where, "integrity": candidate.source["integrity"]}
+    return candidate
+
+
+def _from_archive_files(raw: dict, *, where: str, config, strict: bool | None,
+                        fallback: str | None = None) -> Candidate:
+    """A candidate from a skill folder's files taken out of an archive: named from its metadata, validated like a
+    local folder (client policy) in a private folder, a skill.yaml-only package given its SKILL.md."""
+    files = [StagedFile(p, content, executable) for p, (content, executable) in raw.items()]
+    store.check_paths([item.path for item in files])
+    # The name first (the check folder is named after it), then validate like a local folder, in a private one.
+    name = _frontmatter_of(files, where).get("name")
+    if not isinstance(name, str) or not name:
+        raise SkillyardError(f"The SKILL.md (or skill.yaml) in {where} has no `name`; nothing was installed.",
+                             "Ask the author to add `name:` to the frontmatter or skill.yaml.")
+    meta, warnings, folder_name = _check_package(files, name, where=where, config=config, strict=strict,
+                                                 fallback=fallback)
+    actual = integrity_of(files)  # over the published files: what the source pins, before SKILL.md is generated
+    files = with_generated_skill_md(files, where=where)
+    return Candidate(folder_name, str(meta.get("version") or "0.0.0"), {"integrity": actual}, files,
+                     list(meta.get("inputs") or []), list(meta.get("mcp_deps") or []),
+                     str(meta.get("description") or ""), warnings, meta)
+
+
+def _check_package(files: list[StagedFile], name: str, *, where: str, config=None,
+                   strict: bool | None = None, fallback: str | None = None) -> tuple[dict, list[str], str]:
+    """Run the format checks on downloaded files by loading them from a private temporary folder; returns the
+    skill's data as a local folder's would be (frontmatter merged with skill.yaml: version, inputs, mcp_deps),
+    the warnings, and the installed folder's name (`folder_name`)."""
+    import tempfile
+
+    from skillyard.format import load_skill
+
+    strict = is_strict(config, strict)
+    # The untrusted name becomes a folder name below (`../../x` must not leave tmp), and later the installed one.
+    installed_as, renamed = folder_name(name, where=where, strict=strict, fallback=fallback)
+    with tempfile.TemporaryDirectory(prefix="skill-check-") as tmp:
+        folder = Path(tmp) / installed_as
+        folder.mkdir()
+        store.write_tree(folder, files)
+        package = load_skill(folder, client_policy(config))
+        warnings = judge(package, where=where, strict=strict)
+        return dict(package.data), [*warnings, *renamed], installed_as
+
+
+def from_resolved(resolved, config, *, progress=None, commit: str | None = None) -> Candidate:
+    """The files of a registry entry, downloaded from the raw URL at its pinned commit and verified."""
+    skill = resolved.skill
+    what = f"{skill['name']} {skill.get('version', '')} from {resolved.source.name}".replace("  ", " ")
+    url_for = resolved.file_url if commit is None else (lambda p: raw_url_at(resolved, commit, p, config))
+    check_entry_limits(skill, config, what=what)
+    token = resolved.token_for(url_for(skill["files"][0]["path"])) if skill["files"] else None
+    files = fetch_files(skill["name"], skill["files"], url_for, config, token=token, progress=progress, what=what)
+    verify_files(files, skill["files"], integrity=skill.get("integrity"), what=what)
+    source = {"type": "registry", "source": resolved.source.name, "url": resolved.source.url,
+              "commit": commit or skill.get("commit"), "path": skill.get("path"), "integrity": skill["integrity"]}
+    return Candidate(skill["name"], str(skill.get("version", "0.0.0")), source, files,
+                     list(skill.get("inputs") or []), list(skill.get("mcp_deps") or []),
+                     str(skill.get("description") or ""), meta=dict(skill))
+
+
+def raw_url_at(resolved, commit: str, rel: str, config) -> str:
+    """A skill file's raw URL at a given commit (for restoring a lock whose commit is no longer the latest)."""
+    from dataclasses import replace
+
+    skill = dict(resolved.skill, commit=commit)
+    return replace(resolved, skill=skill).file_url(rel)
+
+
+def is_local_ref(ref: str) -> bool:
+    return ref.startswith((".", "/", "~")) or os.sep in ref and not ref.startswith("github:") or Path(ref).is_dir()
+
+
+def ref_kind(ref: str) -> str:
+    """What a ref names: "github", "archive" (a .zip/.tar.gz/.tgz/.tar file, optionally /folder inside), "local"
+    (a folder) or "registry" (NAME, NAME@VERSION, NAME@SOURCE). One parser for install and info."""
+    from skillyard.client import archive, github
+
+    if github.is_github_ref(ref):
+        return "github"
+    if archive.is_archive_ref(ref):
+        return "archive"
+    if is_local_ref(ref):
+        return "local"
+    return "registry"
+
+
+def candidate_for(ref: str, config, *, source: str | None = None, progress=None, strict: bool | None = None,
+                  resolved_out: list | None = None) -> Candidate:
+    """Fetch and check the skill a ref names (writes nothing). `resolved_out`, when given, receives the registry
+    entry a registry ref resolved to (for `skill info`'s versions)."""
+    kind = ref_kind(ref)
+    if kind == "github":
+        return from_github(ref, config, strict=strict)
+    if kind == "archive":
+        return from_archive(ref, config, strict=strict)
+    if kind == "local":
+        return from_local(Path(ref).expanduser(), config, strict=strict)
+    from skillyard.client import resolve as resolve_mod
+
+    resolved = resolve_mod.resolve(store.check_ref_name(ref), config, source=source)
+    if resolved_out is not None:
+        resolved_out.append(resolved)
+    return from_resolved(resolved, config, progress=progress)
+
+
+def prepare(refs: list[str], config, *, source: str | None = None, progress=None,
+            strict: bool | None = None) -> list[Candidate]:
+    """Resolve and download every ref before anything is written (one bad ref installs nothing)."""
+    candidates = [candidate_for(ref, config, source=source, progress=progress, strict=strict) for ref in refs]
+    names = [c.name for c in candidates]
+    dupes = sorted({n for n in names if names.count(n) > 1})
+    if dupes:
+        raise SkillyardError(f"{', '.join(dupes)} is named more than once.", "Install each skill once per command.")
+    return candidates
+
+
+def split_inputs(candidates: list[Candidate], cli: dict) -> dict[str, dict]:
+    """With several skills, each gets the --input values it declares; a value nobody declares is an error."""
+    if len(candidates) <= 1:
+        return {c.name: dict(cli) for c in candidates}
+    declared = {c.name: {d["name"] for d in c.inputs} for c in candidates}
+    unused = sorted(k for k in cli if not any(k in names for names in declared.values()))
+    if unused:
+        raise SkillyardError(f"No skill being installed has an input named {', '.join(unused)}.",
+                             "Check the spelling with `skill info <name>`.")
+    return {c.name: {k: v for k, v in cli.items() if k in declared[c.name]} for c in candidates}

@@ -1,0 +1,109 @@
+"""`skill install` with no ref in a project: install exactly what skills.lock.json pins, each file fetched from
+the locked source at the locked commit and checked against the locked integrity — even when the registry has
+moved on to another build.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from skillyard.client import lockfile, store
+from skillyard.client.candidates import Candidate, from_github, from_local, from_resolved
+from skillyard.client.fetch import download, integrity_of
+from skillyard.client.install_policy import check_entry_limits
+from skillyard.client.store import StagedFile
+from skillyard.client.transaction import Options, Outcome, install_all, plan, recover_locked
+from skillyard.errors import SkillyardError
+
+
+def locked_candidate(name: str, entry: dict, config, *, progress=None, project_root: Path | None = None) -> Candidate:
+    """Fetch exactly what a lock entry pins, verifying its integrity. A relative local path is read from
+    `project_root`."""
+    source = entry["resolved_source"]
+    kind = source["type"]
+    if kind == "registry":
+        from skillyard.client import resolve as resolve_mod
+
+        if not source.get("source") or not source.get("commit"):
+            raise SkillyardError(f"The lock entry for {name} names no source or commit.",
+                                 f"Reinstall it: skill install {name} --project --force.")
+        resolved = resolve_mod.resolve(name, config, source=source["source"])
+        if resolved.skill.get("integrity") == source["integrity"]:
+            candidate = from_resolved(resolved, config, progress=progress, commit=source["commit"])
+        else:  # the registry has moved on; the locked files are still at the locked commit
+            candidate = _from_registry_commit(resolved, name, entry, config, progress=progress)
+    elif kind == "github":
+        from skillyard.client import github
+
+        owner, repo = github.repo_from_url(source.get("url", ""))
+        candidate = from_github(f"github:{owner}/{repo}", config, commit=source.get("commit"),
+                                path=source.get("path", ""), integrity=source["integrity"])
+    elif kind == "local":
+        local = Path(source.get("path", ""))
+        if not local.is_absolute() and project_root is not None:
+            local = Path(project_root) / local
+        candidate = from_local(local, config)
+        source = {**source, "path": candidate.source["path"]}  # each skill.lock.json keeps the absolute path
+    else:  # pragma: no cover - the schema allows only the three
+        raise SkillyardError(f"Unknown source type {kind!r} for {name}.", "Reinstall the skill.")
+    if candidate.source["integrity"] != source["integrity"]:
+        raise SkillyardError(f"{name}: the fetched files' integrity {candidate.source['integrity']} does not match "
+                             f"the lockfile's {source['integrity']}; nothing was installed.",
+                             "The source changed under its pin; run `skill update` to move the lock deliberately.")
+    candidate.source = dict(source)
+    candidate.version = entry["version"]
+    return candidate
+
+
+def _from_registry_commit(resolved, name: str, entry: dict, config, *, progress=None) -> Candidate:
+    """The registry now lists another build of the skill: fetch the locked files by their locked hashes.
+
+    The lock records files as installed (inputs rendered), so SKILL.md is checked after rendering by `install`,
+    and the whole set against the locked integrity."""
+    source = entry["resolved_source"]
+    prefix = source.get("path") or resolved.skill.get("path")
+    if not prefix:
+        raise SkillyardError(f"The lock entry for {name} names no path.", f"Reinstall it: skill install {name} --force.")
+    from dataclasses import replace
+
+    paths = [f["path"] for f in entry["files"]]
+    if config is None:
+        from skillyard.client.config import load_config
+
+        config = load_config()
+    # The locked sizes are as installed (SKILL.md rendered), so each file is capped by the client's file limit.
+    check_entry_limits({"files": entry["files"]}, config, what=f"{name} (locked at {source['commit'][:12]})")
+    pinned = replace(resolved, skill=dict(resolved.skill, commit=source["commit"], path=prefix))
+    token = resolved.token_for(pinned.file_url(paths[0])) if paths else None
+    bar = progress(f"downloading {name}", len(paths)) if progress else None
+    files = []
+    for rel in paths:
+        store.check_relpath(rel)
+        files.append(StagedFile(rel, download(pinned.file_url(rel), config, token=token,
+                                              max_bytes=config.install_max_file_bytes)))
+        if bar:
+            bar.advance()
+    if bar:
+        bar.close()
+    return Candidate(name, entry["version"], dict(source, integrity=integrity_of(files)), files,
+                     list(resolved.skill.get("inputs") or []), list(resolved.skill.get("mcp_deps") or []))
+
+
+def restore_project(opts: Options, config, *, progress=None) -> list[Outcome]:
+    """`skill install` with no ref: install exactly what skills.lock.json lists, verifying every hash."""
+    recover_locked(store.scope_root("project", project_root=opts.project_root, home=opts.home))
+    document = lockfile.read_project_lock(opts.project_root)
+    if document is None:
+        raise SkillyardError(f"Nothing to install: no ref given and no {lockfile.PROJECT_LOCK} in {opts.project_root}.",
+                             "Name a skill (skill install <name>), or run inside a project that has a lockfile.")
+    opts.scope = "project"
+    prepared = []
+    for name, entry in sorted(document["skills"].items()):
+        prepared.append((locked_candidate(name, entry, config, progress=progress, project_root=opts.project_root),
+                         entry))
+    from dataclasses import replace
+
+    plans = [plan(candidate, replace(opts, targets=list(entry.get("targets") or opts.targets)), config,
+                  locked_inputs=entry["resolved_inputs"], expected_files=entry["files"])
+             for candidate, entry in prepared]
+    return install_all(plans)
