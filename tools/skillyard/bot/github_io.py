@@ -348,20 +348,6 @@ def zip_fetcher(token: str, api_url: str):
     return fetch
 
 
-def required_check_name(root: str = ".") -> str:
-    """`validate_check` in the registry's settings (`[tool.skillyard]`) under `root`, else `validate`: the
-    workflow (and check) whose success and report an automerge requires."""
-    from skillyard.registry.config import load_registry_config
-
-    config = load_registry_config(root)
-    name = config.section.get("validate_check", decide.DEFAULT_REQUIRED_CHECK)
-    if not isinstance(name, str) or not name.strip() or len(name) > 100 or not name.isprintable():
-        raise SkillyardError(f"{config.root / config.file}: `validate_check` is {str(name)[:100]!r}",
-                             'Set it to the name of the validate workflow, e.g. validate_check = "validate".',
-                             exit_code=2)
-    return name
-
-
 def validate_run(repo, pr, required: str) -> decide.ValidateRun | None:
     """The newest pull-request run of the workflow named `required` for the PR's head commit, from the PR's head
     repository and branch (another PR with the same head SHA has its own base, so its own report), as the Actions

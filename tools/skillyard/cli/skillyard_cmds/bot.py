@@ -127,7 +127,7 @@ def _run(args) -> int:
     outcome = github_io.run_automerge(gh, args.repo, args.pr, head_sha=args.head_sha, run_id=args.run_id,
                                       registry=registry, method=args.method, dry_run=args.dry_run,
                                       login=args.bot_login, skills_dir=skills_dir,
-                                      required_check=github_io.required_check_name(args.root),
+                                      required_check=required_check_name(args.root),
                                       fetch=github_io.zip_fetcher(github_io.token_from_env(), api_url),
                                       api_url=api_url)
     if args.json:
@@ -144,3 +144,19 @@ def _run(args) -> int:
         if outcome["waiting"]:
             print("  (waiting for checks; a later run retries)")
     return 0
+
+
+def required_check_name(root: str = ".") -> str:
+    """`validate_check` in the registry's settings (`[tool.skillyard]`) under `root`, else `validate`: the
+    workflow (and check) whose success and report an automerge requires."""
+    from skillyard.bot.decide import DEFAULT_REQUIRED_CHECK
+    from skillyard.errors import SkillyardError
+    from skillyard.registry.config import load_registry_config
+
+    config = load_registry_config(root)
+    name = config.section.get("validate_check", DEFAULT_REQUIRED_CHECK)
+    if not isinstance(name, str) or not name.strip() or len(name) > 100 or not name.isprintable():
+        raise SkillyardError(f"{config.root / config.file}: `validate_check` is {str(name)[:100]!r}",
+                             'Set it to the name of the validate workflow, e.g. validate_check = "validate".',
+                             exit_code=2)
+    return name
