@@ -10,6 +10,7 @@ this is a bug".
 # ruff: noqa: F811 - pytest fixtures imported from tests.support are parameters of the tests below
 from __future__ import annotations
 
+import contextlib
 import itertools
 import threading
 from http.server import BaseHTTPRequestHandler
@@ -62,10 +63,8 @@ class RawServer:
                 status, headers, body = server.answer
                 lines = [f"HTTP/1.0 {status} X".encode()]
                 lines += [f"{name}: {value}".encode("latin-1") for name, value in headers]
-                try:
+                with contextlib.suppress(BrokenPipeError, ConnectionResetError):
                     self.wfile.write(b"\r\n".join(lines) + b"\r\nConnection: close\r\n\r\n" + body)
-                except (BrokenPipeError, ConnectionResetError):
-                    pass
 
             do_GET = do_POST = _reply  # noqa: N815
 
