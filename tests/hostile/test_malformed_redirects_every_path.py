@@ -83,3 +83,49 @@ def test_command_against_malformed_answer(dead_setup, capsys, command, kind, mon
     assert list(Path(values["out"]).iterdir()) == []
     assert load_config().stored_sources == []
     assert not (Path.home() / ".agents" / "skills" / "pdf-tools").exists()
+
+
+def test_sparse_shard_behind_a_malformed_redirect_is_refused_naming_it(skill_home, capsys, monkeypatch):
+    """A sparse index whose root is fine but whose shards redirect to `http://[::1`: the refresh is refused with
+    the shard's URL, and no source is added."""
+    import importlib.util
+    import json
+
+    from skillyard.cli.main import skill_main
+    from skillyard.format.sparse import sparse_files
+
+    spec = importlib.util.spec_from_file_location(
+        "bench_sparse", Path(__file__).resolve().parents[2] / "benchmarks" / "bench_sparse.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    root = sparse_files(bench.synthetic_registry(3))["index.json"]
+    assert json.loads(root)["kind"]
+
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+        def do_GET(self):  # noqa: N802
+            if self.path == "/sparse/index.json":
+                self.send_response(200)
+                self.send_header("Content-Length", str(len(root)))
+                self.end_headers()
+                self.wfile.write(root)
+                return
+            self.send_response(302)
+            self.send_header("Location", "http://[::1")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+    server = LoopbackHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+    monkeypatch.setenv("SKILL_HTTP_RETRIES", "0")
+    try:
+        base = f"http://127.0.0.1:{server.server_address[1]}"
+        code, out, err = run_cli(skill_main, ["source", "add", f"{base}/sparse/index.json", "--name", "sp"], capsys)
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert code != 0 and "internal error" not in err, err
+    assert "/sparse/shards/" in err and "http://[::1" in err, err
+    assert load_config().stored_sources == []
