@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from skillyard.client import inputs as inputs_mod
-from skillyard.client import lockfile, store
+from skillyard.client import lockfile, skillname, store
 from skillyard.client import mcp as mcp_mod
 from skillyard.client.store import StagedFile
 from skillyard.errors import SkillyardError
@@ -220,69 +220,6 @@ def folder_name(name: object, *, where: str, strict: bool, fallback: str | None 
                   "(runtimes tolerate it; `--strict` refuses it)"]
 
 
-def check_declared_name(files: list[StagedFile], expected: str, *, what: str, source: str) -> None:
-    """Refuse a registry entry whose SKILL.md (or, without one, skill.yaml) does not call itself `expected`: a
-    runtime knows a skill by the name it declares, so a hostile registry could otherwise install `beta` that
-    introduces itself as a trusted `gamma`. A name that cannot be read counts as different: another runtime's
-    laxer reader might still find one."""
-    declared = _declared_names(files)
-    if declared and all(name == expected for _, name in declared):
-        return
-    file, name = next(((f, n) for f, n in declared if n != expected), ("SKILL.md", None))
-    from skillyard.format.safety import visible
-
-    says = f"names itself `{visible(name, one_line=True)[:80]}`" if isinstance(name, str) and name \
-        else "gives no `name` that can be read"
-    raise SkillyardError(f"{what}: the registry lists the skill as `{expected}`, but its {file} {says} (source "
-                         f"{source}); nothing was installed.",
-                         "A skill must call itself by the name it is installed under, or it could pass for another "
-                         "skill: report it to the registry's maintainers.")
-
-
-def requested_name_differs(requested: str | None, declared: str, installed_as: str, *, where: str,
-                           strict: bool) -> list[str]:
-    """A warning (with --strict / `install.strict`: a refusal) when the folder a user asked for (`github:o/r/x/beta`,
-    `ARCHIVE/beta`) holds a skill that calls itself something else: it is installed, and known to agents, by its
-    own name. Runtimes tolerate a name that differs from its folder (the standard asks for them to match), and
-    published skills do it (a folder `oauth` holding `zoom-oauth`), so only --strict refuses."""
-    from skillyard.format.slug import ascii_slug
-
-    if not requested or installed_as in (requested, ascii_slug(requested)):
-        return []
-    from skillyard.format.safety import visible
-
-    said = visible(declared, one_line=True)[:80]
-    text = (f"{where}: you asked for `{visible(requested, one_line=True)}`, but its SKILL.md names the skill "
-            f"`{said}`")
-    if strict:
-        raise SkillyardError(f"{text}; nothing was installed.",
-                             f"Check the path; if `{said}` is the skill you want, install without --strict (and "
-                             "`install.strict: false`) to accept it.")
-    return [f"{text}: it is installed as `{installed_as}` (`--strict` refuses this)"]
-
-
-def _declared_names(files: list[StagedFile]) -> list[tuple[str, object]]:
-    """(file, `name` as parsed, None when unreadable) of SKILL.md, and of skill.yaml when it has a `name` or there
-    is no SKILL.md: each is what some runtime or client will call the skill."""
-    from skillyard.format import parse_skill_md
-    from skillyard.format.manifest import parse_manifest
-
-    out: list[tuple[str, object]] = []
-    for item in files:
-        try:
-            text = item.data.decode("utf-8")
-        except UnicodeDecodeError:
-            text = None
-        if item.path in RENDERED:
-            data = parse_skill_md(text, file=item.path).data if text is not None else {}
-            out.append((item.path, data.get("name")))
-        elif item.path == MANIFEST:
-            manifest = parse_manifest(text, file=item.path)[0] if text is not None else None
-            if manifest is None or "name" in manifest or not any(f.path in RENDERED for f in files):
-                out.append((item.path, (manifest or {}).get("name")))
-    return out
-
-
 def _env_name(key: str) -> str:
     from skillyard.client.config import _ENV_KEYS
 
@@ -458,7 +395,8 @@ def _from_archive_files(raw: dict, *, where: str, config, strict: bool | None,
                              "Ask the author to add `name:` to the frontmatter or skill.yaml.")
     meta, warnings, folder_name = _check_package(files, name, where=where, config=config, strict=strict,
                                                  fallback=fallback)
-    warnings += requested_name_differs(requested, name, folder_name, where=where, strict=is_strict(config, strict))
+    warnings += skillname.requested_name_differs(requested, name, folder_name, where=where,
+                                                 strict=is_strict(config, strict))
     actual = integrity_of(files)  # over the published files: what the source pins, before SKILL.md is generated
     files = with_generated_skill_md(files, where=where)
     return Candidate(folder_name, str(meta.get("version") or "0.0.0"), {"integrity": actual}, files,
@@ -917,7 +855,8 @@ def from_resolved(resolved, config, *, progress=None, commit: str | None = None)
     token = resolved.token_for(url_for(skill["files"][0]["path"])) if skill["files"] else None
     files = fetch_files(skill["name"], skill["files"], url_for, config, token=token, progress=progress, what=what)
     verify_files(files, skill["files"], integrity=skill.get("integrity"), what=what)
-    check_declared_name(files, skill["name"], what=what, source=f"{resolved.source.name} ({resolved.source.url})")
+    skillname.check_declared_name(files, skill["name"], what=what,
+                                  source=f"{resolved.source.name} ({resolved.source.url})")
     source = {"type": "registry", "source": resolved.source.name, "url": resolved.source.url,
               "commit": commit or skill.get("commit"), "path": skill.get("path"), "integrity": skill["integrity"]}
     return Candidate(skill["name"], str(skill.get("version", "0.0.0")), source, files,
@@ -1065,8 +1004,8 @@ def _from_registry_commit(resolved, name: str, entry: dict, config, *, progress=
             bar.advance()
     if bar:
         bar.close()
-    check_declared_name(files, name, what=f"{name} (locked at {source['commit'][:12]})",
-                        source=f"{resolved.source.name} ({resolved.source.url})")
+    skillname.check_declared_name(files, name, what=f"{name} (locked at {source['commit'][:12]})",
+                                  source=f"{resolved.source.name} ({resolved.source.url})")
     return Candidate(name, entry["version"], dict(source, integrity=integrity_of(files)), files,
                      list(resolved.skill.get("inputs") or []), list(resolved.skill.get("mcp_deps") or []))
 
