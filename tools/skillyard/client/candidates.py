@@ -10,7 +10,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from skillyard.client import store
+from skillyard.client import skillname, store
 from skillyard.client.fetch import download_capped, fetch_files, github_token, integrity_of, verify_files
 from skillyard.client.install_policy import (
     check_entry_limits,
@@ -166,7 +166,8 @@ def from_github(ref_text: str, config, *, commit: str | None = None, path: str |
         raise
     where = f"github:{ref.slug}/{folder}".rstrip("/")
     candidate = _from_archive_files(raw, where=where, config=config, strict=strict,
-                                    fallback=folder.rsplit("/", 1)[-1] if folder else ref.repo.lower())
+                                    fallback=folder.rsplit("/", 1)[-1] if folder else ref.repo.lower(),
+                                    requested=ref.path.rsplit("/", 1)[-1] or None)
     actual = candidate.source["integrity"]
     if integrity and actual != integrity:
         raise SkillyardError(f"github:{ref.slug}@{commit}: the skill's integrity {actual} does not match the "
@@ -192,13 +193,14 @@ def from_archive(ref_text: str, config, *, strict: bool | None = None) -> Candid
     folder, raw = archive.skill_files(path, inner, max_bytes=download_cap(config))
     where = f"{path}/{folder}".rstrip("/")
     candidate = _from_archive_files(raw, where=where, config=config, strict=strict,
-                                    fallback=folder.rsplit("/", 1)[-1] if folder else None)
+                                    fallback=folder.rsplit("/", 1)[-1] if folder else None,
+                                    requested=(inner or "").strip("/").rsplit("/", 1)[-1] or None)
     candidate.source = {"type": "local", "path": where, "integrity": candidate.source["integrity"]}
     return candidate
 
 
 def _from_archive_files(raw: dict, *, where: str, config, strict: bool | None,
-                        fallback: str | None = None) -> Candidate:
+                        fallback: str | None = None, requested: str | None = None) -> Candidate:
     """A candidate from a skill folder's files taken out of an archive: named from its metadata, validated like a
     local folder (client policy) in a private folder, a skill.yaml-only package given its SKILL.md."""
     files = [StagedFile(p, content, executable) for p, (content, executable) in raw.items()]
@@ -210,6 +212,8 @@ def _from_archive_files(raw: dict, *, where: str, config, strict: bool | None,
                              "Ask the author to add `name:` to the frontmatter or skill.yaml.")
     meta, warnings, folder_name = _check_package(files, name, where=where, config=config, strict=strict,
                                                  fallback=fallback)
+    warnings += skillname.requested_name_differs(requested, name, folder_name, where=where,
+                                                 strict=is_strict(config, strict))
     actual = integrity_of(files)  # over the published files: what the source pins, before SKILL.md is generated
     files = with_generated_skill_md(files, where=where)
     return Candidate(folder_name, str(meta.get("version") or "0.0.0"), {"integrity": actual}, files,
@@ -247,6 +251,8 @@ def from_resolved(resolved, config, *, progress=None, commit: str | None = None)
     token = resolved.token_for(url_for(skill["files"][0]["path"])) if skill["files"] else None
     files = fetch_files(skill["name"], skill["files"], url_for, config, token=token, progress=progress, what=what)
     verify_files(files, skill["files"], integrity=skill.get("integrity"), what=what)
+    skillname.check_declared_name(files, skill["name"], what=what,
+                                  source=f"{resolved.source.name} ({resolved.source.url})")
     source = {"type": "registry", "source": resolved.source.name, "url": resolved.source.url,
               "commit": commit or skill.get("commit"), "path": skill.get("path"), "integrity": skill["integrity"]}
     return Candidate(skill["name"], str(skill.get("version", "0.0.0")), source, files,

@@ -32,7 +32,7 @@ import urllib.request
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urljoin, urlsplit, urlunsplit
 
 from skillyard import __version__
 from skillyard.errors import SkillyardError
@@ -43,6 +43,7 @@ CHUNK = 64 * 1024
 DEFAULT_DEADLINE = 120.0
 DEFAULT_MAX_BYTES = 64 * 1024 * 1024
 MAX_REDIRECTS = 5
+MAX_URL_CHARS = 8192  # longer than any real URL; a Location header can be as long as a header line
 
 
 class FetchError(SkillyardError):
@@ -83,7 +84,12 @@ def is_loopback(host: str | None) -> bool:
 
 
 def check_url(url: str, *, what: str = "URL") -> None:
-    """Accept https anywhere and plain http only on loopback; refuse credentials embedded in the URL."""
+    """Accept https anywhere and plain http only on loopback; refuse credentials embedded in the URL, and a URL
+    Python cannot parse (`http://[::1`, a port out of range) as a clear error naming it."""
+    problem = url_problem(url)
+    if problem is not None:
+        raise SkillyardError(f"{what} {safe_url(url)!r} is not a valid URL ({problem})",
+                             "Use the https:// URL of the registry.json file.")
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise SkillyardError(f"{what} {safe_url(url)!r} is not an http(s) URL",
@@ -96,14 +102,50 @@ def check_url(url: str, *, what: str = "URL") -> None:
                              "Use https:// (plain http is allowed only for 127.0.0.1/localhost).")
 
 
+def url_problem(url: object) -> str | None:
+    """Why `url` cannot be requested as it is, or None: not text, controls or spaces (http.client would refuse
+    them mid-request), or what `urlsplit` and its `port` raise for (unclosed `[`, a bad IP literal, a port that is
+    not a number in 0-65535). Every URL from outside passes here before anything parses it again."""
+    if not isinstance(url, str):
+        return f"not text but {type(url).__name__}"
+    if len(url) > MAX_URL_CHARS:
+        return f"{len(url):,} characters, over {MAX_URL_CHARS:,}"
+    if any(ord(c) <= 32 or ord(c) == 127 for c in url):
+        return "it contains a space or control character"
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - raises ValueError for a bad port
+        parts.hostname  # noqa: B018
+    except ValueError as exc:
+        return str(exc) or type(exc).__name__
+    return None
+
+
 def safe_url(url: str) -> str:
-    """The URL without user info, query or fragment: safe to show in messages and logs."""
-    parts = urlsplit(url)
-    host = parts.hostname or ""
+    """The URL without user info, query or fragment: safe to show in messages and logs. Never raises: a URL that
+    does not parse is shown cut at its query, without user info, escapes visible and at most 200 characters."""
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname or ""
+        port = parts.port
+    except (ValueError, TypeError, AttributeError):
+        text = str(url).split("?", 1)[0].split("#", 1)[0]
+        scheme, sep, rest = text.partition("://")
+        if sep:
+            netloc, slash, path = rest.partition("/")
+            text = f"{scheme}://{netloc.rsplit('@', 1)[-1]}{slash}{path}"
+        return _visible(text)
     if ":" in host:
         host = f"[{host}]"
-    netloc = host + (f":{parts.port}" if parts.port else "")
-    return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
+    netloc = host + (f":{port}" if port else "")
+    return _visible(urlunsplit((parts.scheme, netloc, parts.path, "", "")))
+
+
+def _visible(text: str) -> str:
+    from skillyard.format.safety import visible
+
+    text = visible(text, one_line=True)
+    return text if len(text) <= 200 else text[:199] + "…"
 
 
 def origin(url: str) -> tuple[str, str, int | None]:
@@ -121,6 +163,31 @@ class _RedirectHandler(urllib.request.HTTPRedirectHandler):
     def __init__(self, token_origin: tuple | None, token: str | None):
         self.token_origin = token_origin
         self.token = token
+
+    def http_error_302(self, req, fp, code, msg, headers):
+        """Check the Location a server sends before urllib parses it: a malformed one (`http://[::1`, a port out of
+        range, a scheme other than http(s), a control character) is a clear refusal naming both URLs, never a
+        ValueError from deep inside urllib. No Location: the 3xx itself is reported (see `_once`)."""
+        location = headers.get("location") or headers.get("uri")
+        if location is not None:
+            try:
+                target = urljoin(req.full_url, location)
+            except ValueError as exc:
+                target, problem = location, str(exc) or type(exc).__name__
+            else:
+                problem = url_problem(target)
+                if problem is None and urlsplit(target).scheme not in ("http", "https"):
+                    problem = f"its scheme {urlsplit(target).scheme!r} is not http(s)"
+                elif problem is None and not urlsplit(target).hostname:
+                    problem = "it names no host"
+            if problem is not None:
+                raise FetchError(f"{safe_url(req.full_url)}: the server redirected (HTTP {code}) to "
+                                 f"`{safe_url(target)}`, which cannot be followed: {problem}",
+                                 "Report it to the host; check the URL.", kind="http", url=safe_url(req.full_url),
+                                 status=code)
+        return super().http_error_302(req, fp, code, msg, headers)
+
+    http_error_301 = http_error_303 = http_error_307 = http_error_308 = http_error_302
 
     def redirect_request(self, req, fp, code, msg, headers, newurl):
         new = super().redirect_request(req, fp, code, msg, headers, newurl)
@@ -157,11 +224,10 @@ def _retry_after(value: str | None) -> float | None:
     seconds = header_number(value)
     if seconds is not None:
         return float(seconds)
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
+    try:  # a date outside datetime's range (year 1 in a far time zone) overflows on the way to a timestamp
+        return max(0.0, email.utils.parsedate_to_datetime(value).timestamp() - time.time())
+    except (TypeError, ValueError, OverflowError, OSError):
         return None
-    return max(0.0, when.timestamp() - time.time())
 
 
 def _http_error(url: str, status: int, headers, *, token: bool, waited_out: bool = False) -> FetchError:
@@ -366,8 +432,13 @@ def _once(url: str, *, token, etag, last_modified, timeout, progress, accept, de
         with exc:
             if exc.code == 304:
                 return Response(304, b"", {k.lower(): v for k, v in exc.headers.items()},
-                                exc.headers.get("ETag") or etag, exc.headers.get("Last-Modified") or last_modified,
-                                True, exc.geturl() or url)
+                                _validator(exc.headers.get("ETag")) or etag,
+                                _validator(exc.headers.get("Last-Modified")) or last_modified, True,
+                                exc.geturl() or url)
+            if 300 <= exc.code < 400 and not (exc.headers and (exc.headers.get("location") or exc.headers.get("uri"))):
+                raise FetchError(f"{safe_url(url)}: HTTP {exc.code}, a redirect without a Location",
+                                 "Check the URL; report it to the host if it persists.", kind="http",
+                                 url=safe_url(url), status=exc.code) from None
             if 300 <= exc.code < 400:
                 raise FetchError(f"{safe_url(url)}: redirected more than {MAX_REDIRECTS} times or in a loop",
                                  "Check the URL; the server's redirects never reach a file.", kind="http",
@@ -397,8 +468,17 @@ def _once(url: str, *, token, etag, last_modified, timeout, progress, accept, de
             raise FetchError(f"{safe_url(url)}: the download was cut off ({received} of {total} bytes)",
                              "Try again; the cached copy (if any) was kept.", kind="truncated", url=safe_url(url))
         chunks.append(decoder.finish(received))
-        return Response(resp.status, b"".join(chunks), resp_headers, resp_headers.get("etag"),
-                        resp_headers.get("last-modified"), False, resp.geturl())
+        return Response(resp.status, b"".join(chunks), resp_headers, _validator(resp_headers.get("etag")),
+                        _validator(resp_headers.get("last-modified")), False, resp.geturl())
+
+
+def _validator(value: str | None) -> str | None:
+    """An ETag or Last-Modified worth sending back (If-None-Match, If-Modified-Since), or None: printable ASCII of a
+    sane length. Anything else would be stored in the cache and make the next request fail (http.client refuses
+    control characters in a header), so the validator is dropped and the next fetch is a plain GET."""
+    if value is None or len(value) > 1024 or not value.isascii() or not value.isprintable():
+        return None
+    return value
 
 
 class _HTTPStatus(Exception):
@@ -484,6 +564,10 @@ def fetch(url: str, *, token: str | None = None, etag: str | None = None, last_m
             if exc.kind != "truncated":
                 raise
             error = exc
+        except (ValueError, OverflowError) as exc:  # what the standard library raises for an answer it cannot parse
+            raise FetchError(f"{safe_url(url)}: the server's answer cannot be read ({type(exc).__name__}: "
+                             f"{_visible(str(exc))[:120]})", "Check the URL; report the host if it persists.",
+                             kind="http", url=safe_url(url)) from None
         except (urllib.error.URLError, OSError, http.client.HTTPException) as exc:
             error = _network_error(url, exc, timeout, deadline)
             if error.kind != "reset":

@@ -13,7 +13,7 @@ from collections import namedtuple
 from functools import lru_cache
 from pathlib import Path
 
-from skillyard.format import paths, rules, security
+from skillyard.format import paths, rules, security, valuescan
 from skillyard.format.findings import Finding, error, info, strict_or_warning, warning
 from skillyard.format.frontmatter import parse_skill_md
 from skillyard.format.manifest import merge_manifest, parse_manifest
@@ -347,6 +347,8 @@ def load_skill(folder: str | os.PathLike, policy: Policy | None = None, *, rel_p
                                            raw=contents[skill_md_name])
         else:
             findings += security.scan_text(body, skill_md_name, line_offset=fm.body_line - 1, markup="markdown")
+        if data:  # the frontmatter's values, which reach every agent's index (the YAML starts on line 2)
+            findings += valuescan.scan_values(data, skill_md_name, fm.raw, first_line=2, key_lines=key_lines)
         if manifest is not None:
             data, merge_findings = merge_manifest(data, manifest, manifest_lines=manifest_lines)
             findings += merge_findings
@@ -373,7 +375,11 @@ def load_skill(folder: str | os.PathLike, policy: Policy | None = None, *, rel_p
                                             key_lines=key_lines)
     for rel, text in texts.items():
         if rel != skill_md_name:
-            findings += security.scan_text(text, rel, markup=security.markup_of(rel), raw=contents[rel])
+            scanned = security.scan_text(text, rel, markup=security.markup_of(rel), raw=contents[rel])
+            findings += scanned
+            if rel == "skill.yaml" and manifest is not None:  # its parsed values: escapes, folded lines, keys
+                findings += valuescan.scan_values(manifest, rel, text, first_line=1, key_lines=manifest_lines,
+                                                  covered=scanned)
     name = data.get("name") if isinstance(data.get("name"), str) else folder.name
     skill_md_lines = texts[skill_md_name].count("\n") + 1 if skill_md_name else 0
     findings.sort(key=Finding.sort_key)
