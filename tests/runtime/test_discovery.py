@@ -170,3 +170,43 @@ def test_disable_model_invocation_hides_from_prompt(tmp_path):
     make_skill(root, "auto")
     rt = runtime.SkillRuntime([Root(str(root), "user", 200)], cache_dir=False)
     assert [s.name for s in rt.skills()] == ["auto"]
+
+
+def test_runtime_fields_in_skill_yaml_are_honoured(tmp_path):
+    """Strict mode tells authors to put `disable-model-invocation` and `user-invocable` in skill.yaml: discovery
+    reads them there exactly as in the frontmatter."""
+    root = tmp_path / "root"
+    manual = make_skill(root, "manual")
+    (manual / "skill.yaml").write_text('schema_version: "1.0"\ndisable-model-invocation: true\n'
+                                       "user-invocable: false\nallowed-tools: Read Grep\n", encoding="utf-8")
+    make_skill(root, "auto")
+    rt = runtime.SkillRuntime([Root(str(root), "user", 200)], cache_dir=False)
+    assert [s.name for s in rt.skills()] == ["auto"]
+    found = rt.discovery().get("manual")
+    assert found.model_invocable is False
+    assert found.controls == {"disable_model_invocation": True, "user_invocable": False,
+                              "allowed_tools": ["Read", "Grep"]}
+    assert found.diagnostics == []
+
+
+def test_frontmatter_runtime_field_wins_over_skill_yaml_with_a_warning(tmp_path):
+    root = tmp_path / "root"
+    both = make_skill(root, "both", extra="disable-model-invocation: false\n")
+    (both / "skill.yaml").write_text('schema_version: "1.0"\ndisable-model-invocation: true\n', encoding="utf-8")
+    result = discovery.scan([Root(str(root), "user", 200)])
+    skill = result.get("both")
+    assert skill.model_invocable is True
+    assert skill.diagnostics == ["`disable-model-invocation` is False in SKILL.md but True in skill.yaml; "
+                                 "SKILL.md's value is used"]
+    assert [w["warning"] for w in result.report["warnings"]] == skill.diagnostics
+
+
+def test_skill_yaml_runtime_field_change_invalidates_the_cache(tmp_path):
+    root = tmp_path / "root"
+    folder = make_skill(root, "later")
+    roots = [Root(str(root), "user", 200)]
+    cache_dir = tmp_path / "cache"
+    assert runtime.discover(roots, cache_dir=cache_dir).get("later").model_invocable is True
+    (folder / "skill.yaml").write_text('schema_version: "1.0"\ndisable-model-invocation: true\n', encoding="utf-8")
+    runtime.invalidate(False)
+    assert runtime.discover(roots, cache_dir=cache_dir).get("later").model_invocable is False

@@ -283,11 +283,33 @@ def _read_skill(folder: str, skill_md: str, root: Root, broken: list, watched: d
     if problem:
         broken.append({"path": skill_md, "reason": problem})
         return None
-    meta = _meta(data, _manifest(folder, watched))
+    manifest = _manifest(folder, watched)
+    runtime, conflicts = _runtime_fields(data, manifest)
+    meta = _meta(data, manifest)
     return Skill(name=name, description=description, location=os.path.abspath(skill_md),
                  folder=os.path.abspath(folder), source=root.source, root=root.path, priority=root.priority,
-                 mtime_ns=st.st_mtime_ns, model_invocable=data.get("disable-model-invocation") is not True,
-                 controls=_controls(data), meta=meta, diagnostics=diagnostics)
+                 mtime_ns=st.st_mtime_ns, model_invocable=runtime.get("disable-model-invocation") is not True,
+                 controls=_controls(runtime), meta=meta, diagnostics=diagnostics + conflicts)
+
+
+RUNTIME_FIELDS = ("disable-model-invocation", "user-invocable", "allowed-tools")
+
+
+def _runtime_fields(data: dict, manifest: dict) -> tuple[dict, list[str]]:
+    """The host-enforced fields, from SKILL.md's frontmatter or skill.yaml (where strict mode puts the non-standard
+    ones). The frontmatter wins when both set a field, as every client reads it; two different values are a
+    warning (the validator's `manifest-conflict` error)."""
+    out: dict = {}
+    warnings: list[str] = []
+    for key in RUNTIME_FIELDS:
+        if key in data:
+            out[key] = data[key]
+            if key in manifest and manifest[key] != data[key]:
+                warnings.append(f"`{key}` is {data[key]!r} in SKILL.md but {manifest[key]!r} in skill.yaml; "
+                                "SKILL.md's value is used")
+        elif key in manifest:
+            out[key] = manifest[key]
+    return out, warnings
 
 
 def _schema_problem(field_name: str, value: object) -> str | None:
