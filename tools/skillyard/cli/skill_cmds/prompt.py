@@ -48,11 +48,10 @@ def add_arguments(parser) -> None:
 def make_runtime(args):
     """A SkillRuntime for --root/--agent; shared with `skill read`."""
     import os
-    from pathlib import Path
 
     from skillyard.errors import SkillyardError
     from skillyard.runtime import SkillRuntime, explicit_roots, permissions
-    from skillyard.runtime.discovery import PRIORITY, Root, default_roots, project_roots
+    from skillyard.runtime.discovery import PRIORITY, Root, default_roots
 
     for option in ("root", "builtin"):
         missing = [r for r in getattr(args, option, None) or [] if not os.path.isdir(os.path.expanduser(r))]
@@ -66,10 +65,8 @@ def make_runtime(args):
         roots = default_roots(builtin=builtin)
     rules = []
     if getattr(args, "agent", None):
-        found = project_roots()
-        project = Path(found[0]).parent.parent if found else Path.cwd()
         try:
-            rules = permissions.load_rules(args.agent, permissions.rule_files(project))
+            rules = permissions.agent_rules(args.agent)
         except permissions.RulesError as exc:
             raise SkillyardError(str(exc), "Fix the rules file: each value is \"allow\", \"ask\" or \"deny\".") from None
     cache_dir = False if getattr(args, "no_cache", False) else None
