@@ -151,7 +151,7 @@ def test_source_filter_and_builtin_roots_on_the_command_line(tmp_path, capsys, m
     skills = {s["name"]: s["source"] for s in json.loads(out)["skills"]}
     assert skills == {"from-builtin": "builtin", "from-project": "project"}
     code, out, _ = run(capsys, "prompt", "--builtin", str(builtin), "--source", "builtin", "--format", "text")
-    assert code == 0 and out.startswith("- from-builtin [builtin]:") and "from-project" not in out
+    assert code == 0 and out.splitlines()[1].startswith("- from-builtin [builtin]:") and "from-project" not in out
     code, _, err = run(capsys, "read", "from-project", "SKILL.md", "--builtin", str(builtin), "--source", "builtin")
     assert code == 1 and "no available skill" in err
     code, _, err = run(capsys, "prompt", "--builtin", str(tmp_path / "missing"))
