@@ -122,6 +122,7 @@ def test_project_roots_walk_up_and_stop_at_git(tmp_path, monkeypatch):
         ("project", os.path.join("home", "work", "proj", "skills")),
         ("env", "extra"),
         ("user", os.path.join("home", ".agents", "skills")),
+        ("user", os.path.join("home", ".agent", "skills")),
         ("user", os.path.join("home", ".claude", "skills")),
         ("builtin", "builtin"),
     ]
@@ -210,3 +211,26 @@ def test_skill_yaml_runtime_field_change_invalidates_the_cache(tmp_path):
     (folder / "skill.yaml").write_text('schema_version: "1.0"\ndisable-model-invocation: true\n', encoding="utf-8")
     runtime.invalidate(False)
     assert runtime.discover(roots, cache_dir=cache_dir).get("later").model_invocable is False
+
+
+def test_design_002_agent_skills_roots_are_scanned_after_agents_skills(tmp_path):
+    """`<repo>/.agent/skills` and `~/.agent/skills` (design 002 §2.1) are roots of their scope, right after
+    `.agents/skills`: a name in both is won by `.agents/skills` and reported as an override."""
+    home = tmp_path / "home"
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    make_skill(repo / ".agent" / "skills", "design-only", "From the project's .agent/skills.")
+    make_skill(repo / ".agent" / "skills", "both", "From .agent/skills.")
+    make_skill(repo / ".agents" / "skills", "both", "From .agents/skills.")
+    make_skill(home / ".agent" / "skills", "user-design", "From ~/.agent/skills.")
+    roots = default_roots(repo, home=home)
+    project = [r.path for r in roots if r.source == "project"]
+    assert project == [str(repo / ".agents" / "skills"), str(repo / ".agent" / "skills")]
+    assert str(home / ".agent" / "skills") in [r.path for r in roots if r.source == "user"]
+    result = discovery.scan(roots)
+    by_name = result.by_name()
+    assert by_name["design-only"].source == "project" and by_name["user-design"].source == "user"
+    assert by_name["both"].description == "From .agents/skills."
+    (override,) = result.report["overrides"]
+    assert override["loser"] == str(repo / ".agent" / "skills" / "both" / "SKILL.md")
+    assert override["reason"] == "earlier root in the search order"

@@ -40,8 +40,11 @@ if TYPE_CHECKING:
 ENV_VAR = "SKILL_PATH"
 MAX_DEPTH = 4
 SKIP_NAMES = frozenset({"node_modules", "__pycache__", "venv"})
-PROJECT_DIRS = (".agents/skills", ".agents/skill", ".claude/skills", ".claude/skill", "skills", "skill")
-USER_DIRS = (".agents/skills", ".claude/skills")
+# Design 002 §2.1's `.agent/skills` comes right after `.agents/skills` (the standard's folder, where `skill install`
+# writes) at the same scope: a name in both is one override in the report, won by `.agents/skills`.
+PROJECT_DIRS = (".agents/skills", ".agent/skills", ".agents/skill", ".claude/skills", ".claude/skill", "skills",
+                "skill")
+USER_DIRS = (".agents/skills", ".agent/skills", ".claude/skills")
 PRIORITY = {"project": 400, "env": 300, "user": 200, "builtin": 100, "explicit": 500}
 MAX_SKILL_MD = 1024 * 1024
 MAX_SKILL_YAML = 512 * 1024
