@@ -237,3 +237,45 @@ def test_update_of_a_github_install_follows_the_branch_it_was_installed_from(git
     assert skill_file.read_text().endswith("stable fix\n")
     lock = json.loads((skill_file.parent / "skill.lock.json").read_text())["resolved_source"]
     assert (lock["ref"], lock["commit"]) == ("stable", stable_head)
+
+
+def test_outdated_compares_a_github_install_with_its_tracked_ref(git_server, skill_cli, user_home, monkeypatch):
+    """`skill outdated` asks the GitHub API (the stand-in at $SKILL_GITHUB_API_URL) which commit the tracked ref
+    names now: current while it is the installed commit, outdated once the ref moved, never "unknown"."""
+    from tests.support.gitserver import git
+
+    monkeypatch.setenv("SKILL_GITHUB_API_URL", git_server.url)
+    base = skill_md("branch-notes", "Keeps release notes for a branch.")
+    first = git_server.create_repo("acme", "branchy", {"skills/branch-notes/SKILL.md": base + "\nfirst\n"})
+    repo = git_server.repo_path("acme", "branchy")
+    git(repo, "branch", "stable")
+    assert skill_cli("install", "github:acme/branchy/skills/branch-notes@stable", "--target", "agents").code == 0
+    git_server.create_repo("acme", "plain", {"SKILL.md": skill_md("plain-notes", "Keeps plain notes.")})
+    assert skill_cli("install", "github:acme/plain", "--target", "agents").code == 0
+
+    def rows():
+        result = skill_cli("outdated", "--json")
+        assert result.code == 0, result.err
+        return {s["name"]: s for s in json.loads(result.out)["skills"]}
+
+    now = rows()
+    assert {n: s["state"] for n, s in now.items()} == {"branch-notes": "current", "plain-notes": "current"}
+    assert now["branch-notes"]["commits"] == {"ref": "stable", "installed": first, "latest": first}
+    assert now["plain-notes"]["commits"]["ref"] == "HEAD"
+    assert git_server.requests("/repos/acme/branchy/commits/stable")
+    main_head = git_server.commit("acme", "branchy", {"skills/branch-notes/SKILL.md": base + "\nmain only\n"})
+    assert rows()["branch-notes"]["state"] == "current"  # main moved, the tracked branch did not
+    git(repo, "checkout", "-q", "stable")
+    stable_head = git_server.commit("acme", "branchy", {"skills/branch-notes/SKILL.md": base + "\nstable fix\n"})
+    git(repo, "checkout", "-q", "main")
+    assert stable_head != main_head
+    moved = rows()["branch-notes"]
+    assert (moved["state"], moved["installed"], moved["latest"]) == ("outdated", first[:12], stable_head[:12])
+    assert moved["commits"]["latest"] == stable_head
+    table = skill_cli("outdated").out
+    assert "branch-notes" in table and first[:12] in table and stable_head[:12] in table
+    offline = skill_cli("outdated", "--offline", "--json")
+    assert {s["state"] for s in json.loads(offline.out)["skills"]} == {"unknown"}
+    git_server.fail_next(10, status=404, match="/repos/")
+    broken = rows()["branch-notes"]
+    assert broken["state"] == "unknown" and "cannot ask GitHub" in broken["reason"]

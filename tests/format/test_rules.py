@@ -207,3 +207,38 @@ def test_non_utf8_skill_md(tmp_path):
     folder.mkdir()
     (folder / "SKILL.md").write_bytes(b"---\nname: planner\ndescription: \xff\xfe\n---\n")
     assert "encoding" in rules_of(folder)
+
+
+# Every field skill.yaml may hold, with a bad value: the finding names skill.yaml and the key's line there.
+MANIFEST_BAD_VALUES = [
+    ("version", "version: 1.0\n", "version-semver"),
+    ("tags", "tags:\n  - Planning\n  - planning\n", "tags-format"),
+    ("inputs", "inputs:\n  - name: n\n    type: number\n    default: ten\n", "inputs-default-type"),
+    ("inputs", "inputs:\n  - name: mode\n    type: enum\n", "inputs-format"),
+    ("mcp_deps", "mcp_deps:\n  - tool: ocr\n", "mcp-deps-format"),
+    ("mcp_deps", "mcp_deps:\n  - tool: ocr.a\n  - tool: ocr.a\n", "mcp-deps-duplicate"),
+    ("author", "author: [a, b]\n", "author-format"),
+    ("homepage", "homepage: ftp://example.org\n", "homepage-format"),
+    ("user-invocable", "user-invocable: maybe\n", "runtime-field-type"),
+    ("colour", "colour: blue\n", "unknown-field"),
+    ("resources", "resources:\n  entry: scripts/missing.py\n", "resources-entry"),
+]
+
+
+@pytest.mark.parametrize(("key", "yaml_text", "rule"), MANIFEST_BAD_VALUES)
+def test_a_bad_skill_yaml_value_is_reported_at_its_skill_yaml_line(make_skill, key, yaml_text, rule):
+    manifest = 'schema_version: "1.0"\n# a comment line\n' + yaml_text
+    folder = make_skill("planner", PORTABLE.format(name="planner"), files={"skill.yaml": manifest})
+    found = [f for f in load_skill(folder, Policy(strict=True)).findings if f.rule == rule]
+    assert found, rule
+    for finding in found:
+        assert (finding.file, finding.line) == ("skill.yaml", 3), finding
+        assert finding.field.startswith(key), finding
+
+
+def test_a_field_in_both_files_is_reported_at_skill_md(make_skill):
+    """When SKILL.md holds the field too (equal values), SKILL.md's line is where the value is read."""
+    folder = make_skill("planner", PORTABLE.format(name="planner") + "colour: blue\n",
+                        files={"skill.yaml": 'schema_version: "1.0"\ncolour: blue\n'})
+    (found,) = [f for f in load_skill(folder, Policy(strict=False)).findings if f.rule == "unknown-field"]
+    assert (found.file, found.line) == ("SKILL.md", 5)

@@ -8,7 +8,7 @@ from skillyard.format.schemas import schema_errors
 from skillyard.registry.build import build_registry, write_outputs
 from skillyard.registry.compile import dumps
 
-from .conftest import git
+from .conftest import PYPROJECT, git, skill_text
 
 
 def test_registry_from_git_history(repo):
@@ -363,3 +363,33 @@ def test_a_skills_dir_outside_the_repository_is_refused_before_anything_is_writt
         build_registry(root, use_cache=False)
     assert "skills folder" in info.value.fix
     assert sorted(p.name for p in root.iterdir()) == ["pyproject.toml"]
+
+
+def test_a_versionless_skill_gets_a_time_based_version_from_its_last_commit(repo):
+    """Design 001 §4.2: a skill without `version` is versioned by time: `0.0.<yyyymmddhhmmss>` of the last commit
+    that touched its folder, the same in registry.json, index.json and marketplace.json, and byte-identical across
+    builds; a later change orders above it under SemVer precedence."""
+    from skillyard.client.update import version_key
+
+    repo.write("pyproject.toml", PYPROJECT.replace('required_fields = ["version", "license", "tags"]',
+                                                   'required_fields = ["license"]'))
+    repo.write("skills/plain/SKILL.md", skill_text("plain"))
+    repo.write("skills/plain/skill.yaml", 'schema_version: "1.0"\ntags:\n  - testing\n')
+    repo.add_skill("pinned", version="1.2.0")
+    repo.commit("first", date="2026-01-02T03:04:05+00:00")
+    result = build_registry(repo.root)
+    assert not result.invalid, result.invalid
+    plain = next(s for s in result.registry["skills"] if s["name"] == "plain")
+    assert plain["version"] == "0.0.20260102030405"
+    assert next(s for s in result.registry["skills"] if s["name"] == "pinned")["version"] == "1.2.0"
+    assert json.loads(result.outputs["index.json"])["skills"]["plain"]["version"] == "0.0.20260102030405"
+    plugins = json.loads(result.outputs[".claude-plugin/marketplace.json"])["plugins"]
+    assert next(p for p in plugins if p["name"] == "plain")["version"] == "0.0.20260102030405"
+    assert "\\u0000" not in "".join(result.outputs.values())
+    assert build_registry(repo.root).outputs == result.outputs == build_registry(repo.root, use_cache=False).outputs
+    repo.write("skills/plain/SKILL.md", skill_text("plain", description="Does plain things, now better. Use it."))
+    repo.commit("second", date="2026-01-02T10:00:00+00:00")
+    later = build_registry(repo.root).registry
+    newer = next(s for s in later["skills"] if s["name"] == "plain")["version"]
+    assert newer == "0.0.20260102100000"
+    assert version_key("0.0.0") < version_key(plain["version"]) < version_key(newer) < version_key("0.1.0")

@@ -60,6 +60,27 @@ def test_lenient_turns_tolerated_rules_into_warnings(repo, capsys):
     assert "warning" in out and "[name-folder-mismatch]" in out and "[angle-bracket]" in out
 
 
+def test_validate_names_skill_yaml_and_its_line_for_a_bad_skill_yaml_value(repo, capsys):
+    """A bad version, tags, inputs or mcp_deps in skill.yaml is reported against skill.yaml and the key's line
+    (text and --json), not against SKILL.md without a line."""
+    folder = repo.add_skill("alpha")
+    (folder / "skill.yaml").write_text(
+        'schema_version: "1.0"\nversion: 1.0\ntags:\n  - Bad Tag\ninputs:\n  - name: n\n    type: number\n'
+        "    default: ten\nmcp_deps:\n  - tool: ocr\n", encoding="utf-8")
+    code, out, _ = run(capsys, "validate", "--root", str(repo.root), str(repo.root / "skills"))
+    assert code == 1
+    for line, rule in ((2, "version-semver"), (3, "tags-format"), (5, "inputs-default-type"),
+                       (9, "mcp-deps-format")):
+        assert f"skill.yaml:{line} [{rule}]" in out, out
+    code, out, _ = run(capsys, "validate", "--root", str(repo.root), "--json", str(repo.root / "skills"))
+    (skill,) = json.loads(out)["skills"]
+    where = {f["rule"]: (f.get("file"), f.get("line")) for f in skill["findings"]}
+    assert where["version-semver"] == ("skill.yaml", 2)
+    assert where["tags-format"] == ("skill.yaml", 3)
+    assert where["inputs-default-type"] == ("skill.yaml", 5)
+    assert where["mcp-deps-format"] == ("skill.yaml", 9)
+
+
 def test_validate_changed_since_only_checks_touched_skills(repo, capsys):
     repo.add_skill("alpha")
     repo.write("skills/legacy/SKILL.md", "---\nname: legacy\n---\n")  # already broken on main

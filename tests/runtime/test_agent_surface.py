@@ -151,7 +151,7 @@ def test_source_filter_and_builtin_roots_on_the_command_line(tmp_path, capsys, m
     skills = {s["name"]: s["source"] for s in json.loads(out)["skills"]}
     assert skills == {"from-builtin": "builtin", "from-project": "project"}
     code, out, _ = run(capsys, "prompt", "--builtin", str(builtin), "--source", "builtin", "--format", "text")
-    assert code == 0 and out.startswith("- from-builtin [builtin]:") and "from-project" not in out
+    assert code == 0 and out.splitlines()[1].startswith("- from-builtin [builtin]:") and "from-project" not in out
     code, _, err = run(capsys, "read", "from-project", "SKILL.md", "--builtin", str(builtin), "--source", "builtin")
     assert code == 1 and "no available skill" in err
     code, _, err = run(capsys, "prompt", "--builtin", str(tmp_path / "missing"))
@@ -195,3 +195,39 @@ def test_hostile_rules_files_are_clear_errors(tmp_path, content):
     rules.write_text(content, encoding="utf-8")
     with pytest.raises(permissions.RulesError, match="permissions.toml"):
         permissions.load_rules("a", [rules])
+
+
+def test_an_agent_runtime_applies_its_permission_files_by_default(root, tmp_path):
+    """`SkillRuntime(agent=...)` without `rules` reads the agent's permission files (user and project), so a host
+    that forgets to pass them never lists a skill the files deny."""
+    home = tmp_path / "home"
+    (home / ".agents").mkdir(parents=True)
+    (home / ".agents" / "permissions.toml").write_text('[agents.reviewer.skills]\n"code-*" = "deny"\n',
+                                                      encoding="utf-8")
+    project = tmp_path / "project"
+    (project / ".git").mkdir(parents=True)
+    (project / ".agents").mkdir()
+    (project / ".agents" / "permissions.toml").write_text('[agents.reviewer.skills]\n"demo" = "ask"\n',
+                                                         encoding="utf-8")
+    inner = project / "src" / "pkg"
+    inner.mkdir(parents=True)
+    roots = [Root(str(root), "user", 200)]
+    rt = SkillRuntime(roots, cache_dir=False, agent="reviewer", cwd=inner, home=home)
+    assert rt.permissions() == {"demo": "ask"}
+    assert [s.name for s in rt.skills()] == ["demo"]
+    with pytest.raises(ApprovalRequired):
+        rt.read_skill_file("demo", "SKILL.md")
+    other = SkillRuntime(roots, cache_dir=False, agent="writer", cwd=inner, home=home)
+    assert [s.name for s in other.skills()] == ["code-secrets", "demo"]
+    explicit = SkillRuntime(roots, cache_dir=False, agent="reviewer", cwd=inner, home=home, rules=[])
+    assert [s.name for s in explicit.skills()] == ["code-secrets", "demo"]  # the host's own (empty) rules
+
+
+def test_an_agent_runtime_refuses_a_damaged_permission_file(root, tmp_path):
+    from skillyard.runtime import permissions
+
+    home = tmp_path / "home"
+    (home / ".agents").mkdir(parents=True)
+    (home / ".agents" / "permissions.toml").write_text('[agents.reviewer.skills]\n"*" = "hide"\n', encoding="utf-8")
+    with pytest.raises(permissions.RulesError, match="permissions.toml"):
+        SkillRuntime([Root(str(root), "user", 200)], cache_dir=False, agent="reviewer", cwd=tmp_path, home=home)

@@ -8,6 +8,7 @@ from pathlib import Path
 from conftest import make_skill
 from skillyard.cli.main import skill_main
 from skillyard.format import Policy, load_skill
+from skillyard.runtime.prompt import USAGE
 
 
 def run(capsys, *argv):
@@ -109,7 +110,7 @@ def test_prompt_and_read_commands(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
     code, out, _ = run(capsys, "prompt", "--root", str(root))
     assert code == 0
-    assert out == ("<available_skills>\n<skill>\n<name>\nalpha\n</name>\n<description>\nAlpha &amp; friends.\n"
+    assert out == (USAGE + "\n<available_skills>\n<skill>\n<name>\nalpha\n</name>\n<description>\nAlpha &amp; friends.\n"
                    f"</description>\n<location>\n{root}/alpha/SKILL.md\n</location>\n</skill>\n<skill>\n<name>\n"
                    "secret-ops\n</name>\n<description>\nHidden from reviewers.\n</description>\n<location>\n"
                    f"{root}/secret-ops/SKILL.md\n</location>\n</skill>\n</available_skills>\n")

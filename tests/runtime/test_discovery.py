@@ -122,6 +122,7 @@ def test_project_roots_walk_up_and_stop_at_git(tmp_path, monkeypatch):
         ("project", os.path.join("home", "work", "proj", "skills")),
         ("env", "extra"),
         ("user", os.path.join("home", ".agents", "skills")),
+        ("user", os.path.join("home", ".agent", "skills")),
         ("user", os.path.join("home", ".claude", "skills")),
         ("builtin", "builtin"),
     ]
@@ -170,3 +171,66 @@ def test_disable_model_invocation_hides_from_prompt(tmp_path):
     make_skill(root, "auto")
     rt = runtime.SkillRuntime([Root(str(root), "user", 200)], cache_dir=False)
     assert [s.name for s in rt.skills()] == ["auto"]
+
+
+def test_runtime_fields_in_skill_yaml_are_honoured(tmp_path):
+    """Strict mode tells authors to put `disable-model-invocation` and `user-invocable` in skill.yaml: discovery
+    reads them there exactly as in the frontmatter."""
+    root = tmp_path / "root"
+    manual = make_skill(root, "manual")
+    (manual / "skill.yaml").write_text('schema_version: "1.0"\ndisable-model-invocation: true\n'
+                                       "user-invocable: false\nallowed-tools: Read Grep\n", encoding="utf-8")
+    make_skill(root, "auto")
+    rt = runtime.SkillRuntime([Root(str(root), "user", 200)], cache_dir=False)
+    assert [s.name for s in rt.skills()] == ["auto"]
+    found = rt.discovery().get("manual")
+    assert found.model_invocable is False
+    assert found.controls == {"disable_model_invocation": True, "user_invocable": False,
+                              "allowed_tools": ["Read", "Grep"]}
+    assert found.diagnostics == []
+
+
+def test_frontmatter_runtime_field_wins_over_skill_yaml_with_a_warning(tmp_path):
+    root = tmp_path / "root"
+    both = make_skill(root, "both", extra="disable-model-invocation: false\n")
+    (both / "skill.yaml").write_text('schema_version: "1.0"\ndisable-model-invocation: true\n', encoding="utf-8")
+    result = discovery.scan([Root(str(root), "user", 200)])
+    skill = result.get("both")
+    assert skill.model_invocable is True
+    assert skill.diagnostics == ["`disable-model-invocation` is False in SKILL.md but True in skill.yaml; "
+                                 "SKILL.md's value is used"]
+    assert [w["warning"] for w in result.report["warnings"]] == skill.diagnostics
+
+
+def test_skill_yaml_runtime_field_change_invalidates_the_cache(tmp_path):
+    root = tmp_path / "root"
+    folder = make_skill(root, "later")
+    roots = [Root(str(root), "user", 200)]
+    cache_dir = tmp_path / "cache"
+    assert runtime.discover(roots, cache_dir=cache_dir).get("later").model_invocable is True
+    (folder / "skill.yaml").write_text('schema_version: "1.0"\ndisable-model-invocation: true\n', encoding="utf-8")
+    runtime.invalidate(False)
+    assert runtime.discover(roots, cache_dir=cache_dir).get("later").model_invocable is False
+
+
+def test_design_002_agent_skills_roots_are_scanned_after_agents_skills(tmp_path):
+    """`<repo>/.agent/skills` and `~/.agent/skills` (design 002 §2.1) are roots of their scope, right after
+    `.agents/skills`: a name in both is won by `.agents/skills` and reported as an override."""
+    home = tmp_path / "home"
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    make_skill(repo / ".agent" / "skills", "design-only", "From the project's .agent/skills.")
+    make_skill(repo / ".agent" / "skills", "both", "From .agent/skills.")
+    make_skill(repo / ".agents" / "skills", "both", "From .agents/skills.")
+    make_skill(home / ".agent" / "skills", "user-design", "From ~/.agent/skills.")
+    roots = default_roots(repo, home=home)
+    project = [r.path for r in roots if r.source == "project"]
+    assert project == [str(repo / ".agents" / "skills"), str(repo / ".agent" / "skills")]
+    assert str(home / ".agent" / "skills") in [r.path for r in roots if r.source == "user"]
+    result = discovery.scan(roots)
+    by_name = result.by_name()
+    assert by_name["design-only"].source == "project" and by_name["user-design"].source == "user"
+    assert by_name["both"].description == "From .agents/skills."
+    (override,) = result.report["overrides"]
+    assert override["loser"] == str(repo / ".agent" / "skills" / "both" / "SKILL.md")
+    assert override["reason"] == "earlier root in the search order"

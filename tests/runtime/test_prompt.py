@@ -1,3 +1,5 @@
+import json
+
 from conftest import make_skill
 from skillyard.runtime import SkillRuntime, permissions, prompt
 from skillyard.runtime.discovery import Root, Skill
@@ -92,3 +94,22 @@ def test_bad_rule_action_is_a_clear_error(tmp_path):
         assert "agents.a.skills" in str(exc) and "allow, ask, deny" in str(exc)
     else:
         raise AssertionError("expected RulesError")
+
+
+def test_every_index_format_carries_one_usage_line(tmp_path):
+    """The model is told how to use the index: read SKILL.md with read_skill_file first, run scripts/ with the
+    shell tool. The XML block itself stays the reference form; an empty index has no line."""
+    root = tmp_path / "root"
+    make_skill(root, "alpha")
+    rt = SkillRuntime([Root(str(root), "user", 200)], cache_dir=False)
+    assert "`read_skill_file`" in prompt.USAGE and "SKILL.md" in prompt.USAGE and "scripts/" in prompt.USAGE
+    assert "shell" in prompt.USAGE
+    assert rt.prompt("xml") == prompt.USAGE + "\n" + prompt.to_xml(rt.skills())
+    text = rt.prompt("text").splitlines()
+    assert text[0] == prompt.USAGE and text[1].startswith("- alpha [user]: ")
+    assert json.loads(rt.prompt("json"))["usage"] == prompt.USAGE
+    for fmt in ("xml", "text", "json"):
+        assert rt.prompt(fmt).count(prompt.USAGE) == 1
+    empty = SkillRuntime([Root(str(tmp_path / "none"), "user", 200)], cache_dir=False)
+    assert empty.prompt("xml") == "<available_skills>\n</available_skills>"
+    assert "usage" not in json.loads(empty.prompt("json")) and empty.prompt("text") == ""

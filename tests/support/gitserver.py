@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import gzip
 import hashlib
+import json
 import subprocess
 import threading
 import time
@@ -230,6 +231,25 @@ class _Handler(BaseHTTPRequestHandler):
             self.wfile.write(body)
         self.wfile.flush()
 
+    def _serve_commit_api(self, record: Request, owner: str, repo: str, ref: str) -> None:
+        """The GitHub REST API's `GET /repos/{owner}/{repo}/commits/{ref}`: the commit's sha as plain text with
+        `Accept: application/vnd.github.sha`, else a JSON object holding it; 422 for a ref that names nothing."""
+        if (owner, repo) not in self.state.repos:
+            self._send(record, 404, b'{"message": "Not Found"}', {"Content-Type": "application/json"})
+            return
+        try:
+            if ref.startswith("-"):
+                raise RuntimeError("not a ref")
+            sha = git(self.state.repos[(owner, repo)], "rev-parse", "--verify", f"{ref}^{{commit}}").decode().strip()
+        except RuntimeError:
+            self._send(record, 422, b'{"message": "No commit found for SHA: ' + ref.encode() + b'"}',
+                       {"Content-Type": "application/json"})
+            return
+        if self.headers.get("Accept") == "application/vnd.github.sha":
+            self._send(record, 200, sha.encode(), {"Content-Type": "application/vnd.github.sha"})
+        else:
+            self._send(record, 200, json.dumps({"sha": sha}).encode(), {"Content-Type": "application/json"})
+
     def _serve(self, record: Request) -> None:
         path = urlsplit(self.path).path
         for prefix, base in self.state.redirects:
@@ -247,6 +267,9 @@ class _Handler(BaseHTTPRequestHandler):
             return
 
         parts = [unquote(p) for p in path.split("/")[1:]]
+        if parts[:1] == ["repos"] and len(parts) >= 5 and parts[3] == "commits":
+            self._serve_commit_api(record, parts[1], parts[2], "/".join(parts[4:]))
+            return
         if len(parts) < 4 or (parts[0], parts[1]) not in self.state.repos:
             self._send(record, 404, b"404: Not Found\n", {"Content-Type": "text/plain"})
             return

@@ -23,6 +23,7 @@ from skillyard.client.install_policy import (
 )
 from skillyard.client.store import StagedFile
 from skillyard.errors import SkillyardError
+from skillyard.format import timeversion
 from skillyard.format.inputs import RENDERED_FILES as RENDERED  # the site renders the same files
 
 
@@ -56,15 +57,17 @@ def from_local(path: Path, config=None, *, strict: bool | None = None) -> Candid
     warnings = judge(package, where=str(path), strict=strict, with_lines=True)
     name, renamed = folder_name(package.name, where=str(path), strict=strict, fallback=folder.name)
     files = []
+    newest = 0.0  # a versionless folder's version is the time of its newest file (format/timeversion.py)
     for entry in package.files:
         real = os.path.realpath(folder / entry.path)
         if os.path.commonpath([str(folder), real]) != str(folder):
             raise SkillyardError(f"{path}/{entry.path} points outside the skill folder.", "Replace the link with a file.")
         with open(real, "rb") as handle:
             files.append(StagedFile(entry.path, handle.read(), entry.executable))
+            newest = max(newest, os.fstat(handle.fileno()).st_mtime)
     verify_files(files, [f.to_dict() for f in package.files], integrity=package.integrity(), what=str(path))
     files = with_generated_skill_md(files, where=str(path))
-    return Candidate(name, str(package.data.get("version") or "0.0.0"),
+    return Candidate(name, timeversion.declared_or(package.data, timeversion.from_timestamp(newest)),
                      {"type": "local", "path": str(folder), "integrity": package.integrity()}, files,
                      list(package.data.get("inputs") or []), list(package.data.get("mcp_deps") or []),
                      str(package.data.get("description") or ""), [*warnings, *renamed], dict(package.data))

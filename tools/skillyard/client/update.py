@@ -64,12 +64,64 @@ class Outdated:
     state: str
     reason: str = ""
 
+    commits: dict | None = None  # a GitHub install: {"ref", "installed", "latest"} (full commit shas)
+
     def to_dict(self) -> dict:
         out = {"name": self.name, "scope": self.scope, "installed": self.installed, "latest": self.latest,
                "source": self.source, "state": self.state}
         if self.reason:
             out["reason"] = self.reason
+        if self.commits is not None:
+            out["commits"] = self.commits
         return out
+
+
+_SHA = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}", re.ASCII)  # SHA-1 and SHA-256 repositories
+SHORT = 12  # a commit as shown in the table
+
+
+def github_commit(url: str, ref: str, config) -> str:
+    """The commit `ref` names now in the GitHub repository at `url`: the REST API's `GET /repos/{owner}/{repo}/
+    commits/{ref}` as a bare sha (`github.api_url`, `$SKILL_GITHUB_API_URL`), one small bounded answer."""
+    from urllib.parse import quote
+
+    from skillyard.client import github, http
+
+    owner, repo = github.repo_from_url(url)
+    endpoint = (f"{config.github_api_url.rstrip('/')}/repos/{quote(owner, safe='')}/{quote(repo, safe='')}/commits/"
+                f"{quote(ref, safe='')}")
+    body = http.fetch(endpoint, token=inst._github_token(config), accept="application/vnd.github.sha",
+                      max_bytes=1024, **http.settings(config)).body
+    text = body.decode("ascii", "replace").strip()
+    if not _SHA.fullmatch(text):
+        raise SkillyardError(f"{http.safe_url(endpoint)} did not answer with a commit sha.",
+                             "Check github.api_url (or $SKILL_GITHUB_API_URL): it must be a GitHub REST API root.")
+    return text
+
+
+def github_known(item: dict, config, *, offline: bool) -> Outdated:
+    """A GitHub install against the commit its tracked ref (the branch or tag asked for, else the default branch)
+    names now: current when it is the installed commit, outdated when the ref moved, unknown when it cannot be
+    asked. `installed` and `latest` are the short commits; `commits` has them in full."""
+    source = item["source"]
+    ref = str(source.get("ref") or "HEAD")
+    where = str(source.get("url") or "github")
+    installed = str(source.get("commit") or "")
+    out = Outdated(item["name"], item["scope"], installed[:SHORT] or item["version"], None, where, "unknown",
+                   commits={"ref": ref, "installed": installed, "latest": None})
+    if offline:
+        out.reason = "offline: the GitHub API is not asked"
+        return out
+    try:
+        latest = github_commit(where, ref, config)
+    except SkillyardError as exc:
+        out.reason = f"cannot ask GitHub for {ref}: {exc.message}"
+        return out
+    out.latest, out.commits["latest"] = latest[:SHORT], latest
+    out.state = "current" if latest == installed else "outdated"
+    if out.state == "outdated":
+        out.reason = f"{ref} moved; `skill update` compares its files"
+    return out
 
 
 def newest_known(item: dict, registries: dict[str, dict]) -> Outdated:

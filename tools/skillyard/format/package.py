@@ -368,11 +368,14 @@ def load_skill(folder: str | os.PathLike, policy: Policy | None = None, *, rel_p
                               "Add a SKILL.md with `name` and `description` frontmatter (`skill init` writes one).",
                               file="SKILL.md"))
     if data or skill_md_name or manifest_only:
-        findings += rules.check_frontmatter(
+        field_findings = rules.check_frontmatter(
             data, body, strict=strict, file=skill_md_name or "skill.yaml", key_lines=key_lines,
             folder_name=folder.name, required_fields=policy.required_fields)
-        findings += rules.resource_findings(data, (f.path for f in files), file=skill_md_name or "skill.yaml",
-                                            key_lines=key_lines)
+        field_findings += rules.resource_findings(data, (f.path for f in files), file=skill_md_name or "skill.yaml",
+                                                  key_lines=key_lines)
+        if skill_md_name and manifest:
+            field_findings = located_in_manifest(field_findings, manifest, manifest_lines, fm.data)
+        findings += field_findings
     for rel, text in texts.items():
         if rel != skill_md_name:
             scanned = security.scan_text(text, rel, markup=security.markup_of(rel), raw=contents[rel])
@@ -387,6 +390,28 @@ def load_skill(folder: str | os.PathLike, policy: Policy | None = None, *, rel_p
                         data=data, body=body, files=files, findings=_dedupe(findings),
                         inventory=_inventory(files, skill_md_lines), skill_md_name=skill_md_name,
                         manifest_only=manifest_only)
+
+
+def top_key(field: str) -> str:
+    """The top-level key a finding's field path starts with: `inputs` for `inputs[0].default`."""
+    return field.split(".", 1)[0].split("[", 1)[0]
+
+
+def located_in_manifest(findings: list[Finding], manifest: dict, manifest_lines: dict[str, int],
+                        frontmatter: dict | None) -> list[Finding]:
+    """The rules run on the merged fields with SKILL.md's lines; a finding about a field only skill.yaml holds
+    names skill.yaml and that key's line there, so an author is sent to the file that holds the value."""
+    frontmatter = frontmatter if isinstance(frontmatter, dict) else {}
+    own = {str(k) for k in frontmatter}
+    only_manifest = {str(k) for k in manifest if str(k) not in own}
+    out = []
+    for finding in findings:
+        key = top_key(finding.field) if finding.field else None
+        if key in only_manifest:
+            finding = Finding(finding.rule, finding.severity, finding.message, finding.fix, "skill.yaml",
+                              manifest_lines.get(key), finding.field)
+        out.append(finding)
+    return out
 
 
 def _dedupe(findings: list[Finding]) -> list[Finding]:

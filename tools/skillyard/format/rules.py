@@ -98,7 +98,8 @@ def semantic_findings(data: dict, body: str, *, strict: bool, file: str, key_lin
         findings.append(warning("unknown-field", f"`{key}` is not a field Skillyard or a known runtime reads.",
                                 "Check the spelling, or move custom data under `metadata:`.", **where(key)))
     for key in sorted(k for k in data if not isinstance(k, str)):
-        findings.append(error("frontmatter-shape", f"The key {key!r} is not a string.", "Quote the key.", file=file))
+        findings.append(error("frontmatter-shape", f"The key {key!r} is not a string.", "Quote the key.",
+                              file=file, field=str(key)))
     for key in required_fields:
         if data.get(key) in (None, "", []):
             findings.append(strict_or_warning(

@@ -417,8 +417,8 @@ AGENTS_MD_HEADER = ("# Agent instructions\n\nThis repository is a Skillyard skil
 def skill_lines(skill: CheckedSkill, git: tuple[str, str]) -> tuple[str, str, str, str]:
     """A skill's finished lines in registry.json, index.json, marketplace.json and AGENTS.md."""
     commit, updated = git
-    return (fill_line(skill.line, commit, updated), fill_line(skill.lines["index"], commit), skill.lines["plugin"],
-            skill.lines["agents"])
+    return (fill_line(skill.line, commit, updated), fill_line(skill.lines["index"], commit, updated),
+            fill_line(skill.lines["plugin"], commit, updated) if skill.lines["plugin"] else "", skill.lines["agents"])
 
 
 def outputs_from_lines(header: dict, ordered: list[tuple[str, str, tuple[str, str, str, str]]], *,

@@ -6,6 +6,7 @@ import json
 from typing import TYPE_CHECKING
 
 from skillyard.format.schemas import SCHEMA_FILES, load_schema
+from skillyard.format.timeversion import from_iso
 
 if TYPE_CHECKING:
     from skillyard.format.package import SkillPackage
@@ -63,7 +64,7 @@ def compile_skill(pkg: SkillPackage) -> dict:
     entry: dict = {
         "name": pkg.name,
         "description": str(data.get("description") or "").strip(),
-        "version": str(data.get("version") or "0.0.0"),
+        "version": str(data.get("version") or VERSION_SLOT),  # versionless: time-based, from `updated_at`
         "tags": [t for t in data.get("tags") or [] if isinstance(t, str)] if isinstance(data.get("tags"), list) else [],
         "path": pkg.rel_path,
         "files": [f.to_dict() for f in pkg.files],
@@ -94,7 +95,9 @@ def compile_skill(pkg: SkillPackage) -> dict:
 # Git fields are filled in after the (cached, parallel) per-skill encoding: these stand in for them.
 COMMIT_SLOT = "\u0000commit\u0000"
 UPDATED_SLOT = "\u0000updated_at\u0000"
+VERSION_SLOT = "\u0000version\u0000"  # a versionless skill's version: `timeversion.from_iso(updated_at)`
 _COMMIT_SLOT_JSON = json.dumps(COMMIT_SLOT)
+_VERSION_SLOT_JSON = json.dumps(VERSION_SLOT)
 _UPDATED_SLOT_JSON = json.dumps(UPDATED_SLOT)
 SUMMARY_KEYS = ("name", "description", "version", "path", "integrity", "author", "license", "homepage", "tags")
 _COMPACT = json.JSONEncoder(ensure_ascii=False, sort_keys=True, separators=(",", ":"))  # one encoder, reused
@@ -129,8 +132,17 @@ _quote = json.encoder.encode_basestring  # the C encoder json.dumps uses for a s
 
 
 def fill_line(line: str, commit: str, updated_at: str | None = None) -> str:
+    """A line with its git slots filled; a versionless skill's version slot becomes its time-based version."""
     line = line.replace(_COMMIT_SLOT_JSON, _quote(commit), 1)
-    return line if updated_at is None else line.replace(_UPDATED_SLOT_JSON, _quote(updated_at), 1)
+    if updated_at is None:
+        return line
+    if _VERSION_SLOT_JSON in line:
+        line = line.replace(_VERSION_SLOT_JSON, _quote(from_iso(updated_at)), 1)
+    return line.replace(_UPDATED_SLOT_JSON, _quote(updated_at), 1)
+
+
+def filled_version(version: str, updated_at: str | None) -> str:
+    return from_iso(updated_at) if version == VERSION_SLOT else version
 
 
 def registry_header(*, name: str, description: str, homepage: str | None, repository: dict) -> dict:
@@ -147,7 +159,8 @@ def assemble(entries: list[dict], history: dict[str, tuple[str, str]], *, name: 
     skills = []
     for entry in sorted(entries, key=lambda e: (e["name"], e["path"])):
         commit, updated = history.get(entry["path"], ("", ""))
-        skills.append({**entry, "commit": commit, "updated_at": updated})
+        skills.append({**entry, "version": filled_version(entry["version"], updated), "commit": commit,
+                       "updated_at": updated})
     doc = {
         "$schema": load_schema(SCHEMA_FILES["registry"])["$id"],
         "schema_version": SCHEMA_VERSION,

@@ -4,11 +4,12 @@ Importable without the CLI; depends on `skillyard.format` only.
 
     from skillyard.runtime import SkillRuntime
     rt = SkillRuntime()                      # project, $SKILL_PATH and user roots
-    system_prompt += rt.prompt()             # <available_skills> XML
+    system_prompt += rt.prompt()             # a usage line, then the <available_skills> XML
     tools = rt.tools("anthropic")            # [read_skill_file{skill_name, file_path} tool]
     text = rt.handle_tool_call("read_skill_file", {"skill_name": "pdf-tools", "file_path": "SKILL.md"})
 
-`SkillRuntime(agent=..., approvals=Approvals(), approve=callback)` remembers "always allow" answers per agent.
+`SkillRuntime(agent=...)` applies that agent's permission files (user, project, $SKILL_PERMISSIONS) unless `rules=`
+is given; with `approvals=Approvals(), approve=callback` it remembers "always allow" answers per agent.
 """
 
 from __future__ import annotations

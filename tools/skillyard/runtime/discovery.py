@@ -40,8 +40,11 @@ if TYPE_CHECKING:
 ENV_VAR = "SKILL_PATH"
 MAX_DEPTH = 4
 SKIP_NAMES = frozenset({"node_modules", "__pycache__", "venv"})
-PROJECT_DIRS = (".agents/skills", ".agents/skill", ".claude/skills", ".claude/skill", "skills", "skill")
-USER_DIRS = (".agents/skills", ".claude/skills")
+# Design 002 §2.1's `.agent/skills` comes right after `.agents/skills` (the standard's folder, where `skill install`
+# writes) at the same scope: a name in both is one override in the report, won by `.agents/skills`.
+PROJECT_DIRS = (".agents/skills", ".agent/skills", ".agents/skill", ".claude/skills", ".claude/skill", "skills",
+                "skill")
+USER_DIRS = (".agents/skills", ".agent/skills", ".claude/skills")
 PRIORITY = {"project": 400, "env": 300, "user": 200, "builtin": 100, "explicit": 500}
 MAX_SKILL_MD = 1024 * 1024
 MAX_SKILL_YAML = 512 * 1024
@@ -283,11 +286,33 @@ def _read_skill(folder: str, skill_md: str, root: Root, broken: list, watched: d
     if problem:
         broken.append({"path": skill_md, "reason": problem})
         return None
-    meta = _meta(data, _manifest(folder, watched))
+    manifest = _manifest(folder, watched)
+    runtime, conflicts = _runtime_fields(data, manifest)
+    meta = _meta(data, manifest)
     return Skill(name=name, description=description, location=os.path.abspath(skill_md),
                  folder=os.path.abspath(folder), source=root.source, root=root.path, priority=root.priority,
-                 mtime_ns=st.st_mtime_ns, model_invocable=data.get("disable-model-invocation") is not True,
-                 controls=_controls(data), meta=meta, diagnostics=diagnostics)
+                 mtime_ns=st.st_mtime_ns, model_invocable=runtime.get("disable-model-invocation") is not True,
+                 controls=_controls(runtime), meta=meta, diagnostics=diagnostics + conflicts)
+
+
+RUNTIME_FIELDS = ("disable-model-invocation", "user-invocable", "allowed-tools")
+
+
+def _runtime_fields(data: dict, manifest: dict) -> tuple[dict, list[str]]:
+    """The host-enforced fields, from SKILL.md's frontmatter or skill.yaml (where strict mode puts the non-standard
+    ones). The frontmatter wins when both set a field, as every client reads it; two different values are a
+    warning (the validator's `manifest-conflict` error)."""
+    out: dict = {}
+    warnings: list[str] = []
+    for key in RUNTIME_FIELDS:
+        if key in data:
+            out[key] = data[key]
+            if key in manifest and manifest[key] != data[key]:
+                warnings.append(f"`{key}` is {data[key]!r} in SKILL.md but {manifest[key]!r} in skill.yaml; "
+                                "SKILL.md's value is used")
+        elif key in manifest:
+            out[key] = manifest[key]
+    return out, warnings
 
 
 def _schema_problem(field_name: str, value: object) -> str | None:

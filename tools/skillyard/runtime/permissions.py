@@ -76,6 +76,29 @@ def rule_files(project_root: Path | None = None, home: Path | None = None) -> li
     return files
 
 
+def project_rules_root(cwd: str | os.PathLike | None = None, home: str | os.PathLike | None = None) -> Path | None:
+    """The project whose `.agents/permissions.toml` applies: the nearest folder holding one, walking up from `cwd`
+    to the repository top (`.git`), as project skill roots are found; never the home folder or above it."""
+    here = Path(os.path.abspath(cwd or os.getcwd()))
+    home_path = Path(os.path.abspath(home or Path.home()))
+    for directory in (here, *here.parents):
+        if directory == home_path or (home_path.is_relative_to(directory) and directory != here):
+            return None
+        if (directory / ".agents" / "permissions.toml").is_file():
+            return directory
+        if (directory / ".git").exists():
+            return None
+    return None
+
+
+def agent_rules(agent: str, *, cwd: str | os.PathLike | None = None,
+                home: str | os.PathLike | None = None) -> list[tuple[str, str]]:
+    """The agent's rules from its permission files (user, project, $SKILL_PERMISSIONS): what a host gets by
+    default, so an agent never sees a skill its files deny because the host forgot to pass them."""
+    home_path = Path(home) if home is not None else None
+    return load_rules(agent, rule_files(project_rules_root(cwd, home), home_path))
+
+
 def load_rules(agent: str, files: list[Path]) -> list[tuple[str, str]]:
     rules: list[tuple[str, str]] = []
     for file in files:

@@ -5,6 +5,9 @@ description HTML-escaped (quotes included), the location (absolute path of SKILL
 plain list aims at about 50 tokens per skill by shortening long descriptions, and names each skill's source. No
 format ever holds a raw `<` or `>` (design 002 §4.2): discovery refuses them in frontmatter, and the one thing it
 cannot refuse, a root folder's own path, is escaped here.
+
+Every format carries one usage line (`USAGE`) with a non-empty index: before the XML block (which stays in its
+reference form) and the text list, and as `usage` in JSON.
 """
 
 from __future__ import annotations
@@ -15,6 +18,8 @@ import json
 from skillyard.runtime import files
 from skillyard.runtime.discovery import Skill
 
+USAGE = ("To use a skill, first read its SKILL.md with the `read_skill_file` tool (skill_name, file_path), then "
+         "follow it; run the scripts in its `scripts/` folder with your shell tool.")
 TEXT_DESCRIPTION_CHARS = 180  # ~45 tokens, plus the name: about 50 tokens a skill
 JSON_FILES = 50  # files named per skill in the JSON index; `files_truncated` says when there are more
 
@@ -64,6 +69,8 @@ def to_json(skills: list[Skill], *, asks: dict[str, str] | None = None, report: 
                         "meta": s.meta, "files": listed, "files_truncated": truncated,
                         "diagnostics": s.diagnostics})
     out = {"skills": entries}
+    if entries:
+        out["usage"] = USAGE
     if report is not None:
         out["report"] = report
     return out
@@ -71,10 +78,11 @@ def to_json(skills: list[Skill], *, asks: dict[str, str] | None = None, report: 
 
 def render(skills: list[Skill], fmt: str = "xml", *, asks: dict[str, str] | None = None,
            report: dict | None = None) -> str:
+    usage = USAGE + "\n" if skills else ""
     if fmt == "xml":
-        return to_xml(skills)
+        return usage + to_xml(skills)
     if fmt == "text":
-        return to_text(skills, asks=asks)
+        return usage + to_text(skills, asks=asks)
     if fmt == "json":
         text = json.dumps(to_json(skills, asks=asks, report=report), ensure_ascii=False, indent=2, sort_keys=True)
         return text.replace("<", "\\u003c").replace(">", "\\u003e")  # the same JSON, without raw markup

@@ -24,7 +24,8 @@ class ApprovalRequired(SkillFileError):
 class SkillRuntime:
     """`approve(name)` answers an `ask` rule: True (once), False, or "always" (remembered in `approvals` for
     `agent`). `sources` keeps only skills from those root sources (design 002 §5); `lenient` is design 002 §4.3's
-    migration mode."""
+    migration mode. With `agent` and no `rules`, that agent's permission files are read (`permissions.agent_rules`:
+    user, project, `$SKILL_PERMISSIONS`; a damaged file raises `RulesError`); `rules=[]` means none."""
 
     def __init__(self, roots: list[Root] | None = None, *, cwd: str | os.PathLike | None = None,
                  home: str | os.PathLike | None = None, rules: list[tuple[str, str]] | None = None,
@@ -32,6 +33,8 @@ class SkillRuntime:
                  agent: str | None = None, approvals: Approvals | None = None,
                  sources: list[str] | tuple[str, ...] | None = None, lenient: bool = False):
         self.roots = roots if roots is not None else default_roots(cwd, home=home)
+        if rules is None and agent:
+            rules = permissions.agent_rules(agent, cwd=cwd, home=home)
         self.rules = list(rules or [])
         self.cache_dir = cache_dir
         self.approve = approve

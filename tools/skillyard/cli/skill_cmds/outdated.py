@@ -7,8 +7,11 @@ HELP = "list installed skills that have a newer version in their source"
 DESCRIPTION = """\
 Compare each installed skill's version with the newest version the source it came from lists (its registry.json
 is asked for again, conditionally; a server that cannot be reached leaves the cached copy in use, with a warning). Versions compare as SemVer: 1.10.0 is newer than 1.9.0, a
-pre-release is older than its release. Skills installed from GitHub or a folder have no version list: they are
-shown as unknown (`skill update` compares their files). Exit status is 0 either way; --json for programs.
+pre-release is older than its release. A skill installed from GitHub is compared by commit: the commit its
+tracked ref (the branch or tag it was installed from, else the default branch) names now, asked of the GitHub API
+(github.api_url, $SKILL_GITHUB_API_URL), against the installed commit; INSTALLED and LATEST show the two commits.
+Skills installed from a folder or an archive have no version list: they are shown as unknown (`skill update`
+compares their files). Exit status is 0 either way; --json for programs (a GitHub row has `commits`).
 
 examples:
   skill outdated
@@ -40,7 +43,8 @@ def run(args) -> int:
     wanted = {i["source"].get("source") for i in items if i["source"].get("type") == "registry"}
     registries = update.known_registries(config, wanted, offline=args.offline, strict=True, refresh=not args.offline,
                                          warn=stderr_warn) if wanted else {}
-    states = [update.newest_known(item, registries) for item in items]
+    states = [update.github_known(item, config, offline=args.offline) if item["source"].get("type") == "github"
+              else update.newest_known(item, registries) for item in items]
     if args.json:
         print_json({"skills": [s.to_dict() for s in states]})
         return 0

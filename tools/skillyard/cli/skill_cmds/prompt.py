@@ -5,10 +5,12 @@ from __future__ import annotations
 NAME = "prompt"
 HELP = "print the available-skills index for a model (<available_skills> XML, text or JSON)"
 DESCRIPTION = """\
-Discover skills (project folders found by walking up from here, $SKILL_PATH, then ~/.agents/skills and
-~/.claude/skills; or only the --root folders given) and print the index. The XML is the Agent Skills
-<available_skills> format. --agent applies that agent's allow/ask/deny rules from ~/.agents/permissions.toml,
-<project>/.agents/permissions.toml and $SKILL_PERMISSIONS, and that agent's remembered "always allow" answers
+Discover skills (project folders found by walking up from here, $SKILL_PATH, then ~/.agents/skills,
+~/.agent/skills and ~/.claude/skills; or only the --root folders given) and print the index. The XML is the Agent
+Skills <available_skills> format; every format starts with one usage line for the model (read SKILL.md with
+read_skill_file first, run scripts/ with the shell tool; `usage` in JSON). --agent applies that agent's
+allow/ask/deny rules from ~/.agents/permissions.toml, the nearest <project>/.agents/permissions.toml up to the
+repository top and $SKILL_PERMISSIONS, and that agent's remembered "always allow" answers
 (see `skill permissions`). --builtin adds read-only built-in roots (lowest priority); --source keeps only skills
 from some sources. --lenient lists a skill with an empty description and turns a name that is not a slug into one,
 with warnings in the report. --report adds the discovery report (overrides, broken skills, ignored folders,
@@ -48,11 +50,10 @@ def add_arguments(parser) -> None:
 def make_runtime(args):
     """A SkillRuntime for --root/--agent; shared with `skill read`."""
     import os
-    from pathlib import Path
 
     from skillyard.errors import SkillyardError
     from skillyard.runtime import SkillRuntime, explicit_roots, permissions
-    from skillyard.runtime.discovery import PRIORITY, Root, default_roots, project_roots
+    from skillyard.runtime.discovery import PRIORITY, Root, default_roots
 
     for option in ("root", "builtin"):
         missing = [r for r in getattr(args, option, None) or [] if not os.path.isdir(os.path.expanduser(r))]
@@ -66,10 +67,8 @@ def make_runtime(args):
         roots = default_roots(builtin=builtin)
     rules = []
     if getattr(args, "agent", None):
-        found = project_roots()
-        project = Path(found[0]).parent.parent if found else Path.cwd()
         try:
-            rules = permissions.load_rules(args.agent, permissions.rule_files(project))
+            rules = permissions.agent_rules(args.agent)
         except permissions.RulesError as exc:
             raise SkillyardError(str(exc), "Fix the rules file: each value is \"allow\", \"ask\" or \"deny\".") from None
     cache_dir = False if getattr(args, "no_cache", False) else None
