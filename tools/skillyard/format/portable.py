@@ -166,8 +166,11 @@ def _dump(data: dict, width: float) -> str:
 
 
 def dump_frontmatter(spec: dict) -> str:
-    """Block-style YAML for the spec keys (no flow collections, strings quoted where YAML needs it)."""
-    return _dump(spec, float("inf")) if spec else ""
+    """Block-style YAML for the spec keys (no flow collections, strings quoted where YAML needs it, long values
+    folded so no line passes the strict limit); `yamlwrite.FoldError` when a value cannot be kept exact that way."""
+    from skillyard.format.yamlwrite import dump_frontmatter as dump_short_lines
+
+    return dump_short_lines(spec)
 
 
 def dump_manifest(manifest: dict) -> str:

@@ -23,7 +23,7 @@ from pathlib import Path
 from skillyard.errors import SkillyardError
 from skillyard.format import paths
 from skillyard.format.findings import Finding, error
-from skillyard.format.frontmatter import parse_skill_md
+from skillyard.format.frontmatter import MAX_LINE_CHARS, parse_skill_md
 from skillyard.format.manifest import manifest_to_skill_md, parse_manifest
 from skillyard.format.package import BACKUP_SUFFIX, load_skill  # one suffix: validate never publishes backups
 from skillyard.format.policy import Policy
@@ -32,10 +32,13 @@ from skillyard.format.portable import (
     dump_frontmatter,
     dump_manifest,
     metadata_as_written,
+    portability_findings,
     portable_value,
     split_portable,
 )
+from skillyard.format.yamlwrite import FoldError
 from skillyard.fsutil import write_atomic
+from skillyard.registry.scan import find_skill_folders
 from skillyard.registry.migrate_004 import (
     LEGACY_ENTRIES,
     METADATA_FILES,
@@ -58,7 +61,8 @@ class MigrationPlan:
     old: dict[str, str] = field(default_factory=dict)      # file name -> current text ("" when new)
     renames: list[tuple[str, str]] = field(default_factory=list)
     removes: list[str] = field(default_factory=list)
-    findings: list[Finding] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)          # the converted skill's strict check
+    lenient_findings: list[Finding] = field(default_factory=list)  # and its lenient check
     notes: list[str] = field(default_factory=list)         # what the author should check after the conversion
 
     @property
@@ -171,7 +175,7 @@ def plan_migration(folder: Path) -> MigrationPlan:
             plan.renames.append(("skill.md", "SKILL.md"))
         text = _read(folder / source_name)
         fm = parse_skill_md(text, strict=False, file=source_name)
-        if not fm.ok:
+        if not fm.data:  # missing, unclosed or unreadable: nothing to convert. Other errors: the result's check
             raise _refuse(folder / source_name, fm.findings)
         spec, rest = split_portable(_with_metadata(fm.data, metadata, folder / source_name,
                                                    folder / metadata_names[0] if metadata_names else None))
@@ -181,14 +185,18 @@ def plan_migration(folder: Path) -> MigrationPlan:
         kept = _standard_keys_to_skill_md(plan, spec, manifest or {})
         for key in ("version", "author", "homepage", "repository", "display-name"):  # text fields runtimes keep there
             if key in spec.get("metadata", {}) and key not in rest and key not in kept:
-                rest[key] = spec["metadata"][key]  # Skillyard reads it from skill.yaml; the copy stays for others
+                if _fits(key, spec["metadata"][key]):
+                    rest[key] = spec["metadata"][key]  # Skillyard reads it from skill.yaml; the copy stays for others
+                else:
+                    plan.notes.append(f"`metadata.{key}` ({_short(spec['metadata'][key])}) is not a valid `{key}` "
+                                      f"for skill.yaml, so it was not copied there: add `{key}` to skill.yaml by hand.")
         body = raw_body(text)
         block = entry_block(body, str(folder / source_name))
         entry = None
         if block is not None:
             entry = _plan_script(plan, block.path, block.code if block.code.endswith("\n") else block.code + "\n")
             body = body_without(body, block)
-        new_text = f"---\n{dump_frontmatter(spec)}---\n{body}"
+        new_text = text if _already_standard(text, fm.data, spec, block) else f"---\n{_frontmatter(folder, spec)}---\n{body}"
         if new_text != text:
             plan.writes["SKILL.md"] = new_text
             plan.old["SKILL.md"] = text
@@ -198,8 +206,65 @@ def plan_migration(folder: Path) -> MigrationPlan:
         if problem is not None:  # every name this writes passes the one path rule
             raise SkillyardError(f"{folder}: `{paths.shown(name)}` {problem}.", "Nothing was changed.")
     _check_targets(folder, plan)
-    plan.findings = _preview_findings(folder, plan)
+    plan.findings, plan.lenient_findings = _preview_findings(folder, plan)
     return plan
+
+
+# What a conversion fixes: when the converted skill still breaks one of these rules, the conversion failed.
+MIGRATE_FIXES = frozenset({"frontmatter-line-too-long", "not-portable", "yaml-unquoted-colon"})
+
+
+def _fits(key: str, value: object) -> bool:
+    """Whether `key: value` passes the strict check in skill.yaml (a copy must add no error in either mode)."""
+    from skillyard.format.rules import schema_findings
+
+    return not any(f.is_error and (f.field or "").split(".")[0].split("[")[0] == key
+                   for f in schema_findings({key: value}, strict=True, file="skill.yaml", key_lines={}))
+
+
+def _migrate_fixes(finding: Finding) -> bool:
+    """Whether a conversion fixes what `finding` reports (`metadata.version` with no valid copy is the author's)."""
+    return finding.rule in MIGRATE_FIXES and not (finding.field or "").startswith("metadata.")
+
+
+def _frontmatter(folder: Path, spec: dict) -> str:
+    try:
+        return dump_frontmatter(spec)
+    except FoldError as exc:
+        raise SkillyardError(f"{folder / 'SKILL.md'}: `{exc.key}` cannot be written in lines of at most "
+                             f"{MAX_LINE_CHARS} characters and read back unchanged: it {exc.reason}.",
+                             f"Shorten `{exc.key}` (or break its long words), then run migrate again. "
+                             "Nothing was changed.") from None
+
+
+def _already_standard(text: str, data: dict, spec: dict, block: object) -> bool:
+    """Whether the SKILL.md already is in the portable form, so its author's layout stays as it is: nothing moves
+    out of the frontmatter, no value changes, and the strict check finds nothing a conversion would fix."""
+    if block is not None or data != spec or list(data) != list(spec):
+        return False
+    strict = parse_skill_md(text, strict=True)
+    if any(f.rule in MIGRATE_FIXES or f.rule.startswith("yaml") for f in strict.findings
+                             if f.is_error):
+        return False
+    return not portability_findings(strict.data, strict.raw, strict=True, bom=text.startswith("\ufeff"))
+
+
+def outcome(plan: MigrationPlan) -> tuple[str, list[Finding], Finding | None]:
+    """(status, what the author must still fix, why it is refused) of a planned conversion.
+
+    status is "converted" (there are changes to write), "unchanged" (already in the portable form) or "refused"
+    (the converted skill would fail the lenient check, or still break a rule a conversion fixes: nothing is
+    written). The remaining findings are strict errors a conversion cannot fix (`name` unlike the folder, a name
+    not in the standard's form, `<` in a description, ...): the skill is written and they are reported."""
+    lenient_errors = [f for f in plan.lenient_findings if f.is_error]
+    in_both = {(f.rule, f.file, f.field, f.line) for f in lenient_errors}
+    strict_only = [f for f in plan.findings if f.is_error and (f.rule, f.file, f.field, f.line) not in in_both]
+    unfixed = [f for f in strict_only if _migrate_fixes(f)]
+    blocking = lenient_errors + unfixed
+    if blocking and plan.changes:
+        return "refused", [], blocking[0]
+    remaining = [f for f in plan.findings if f.is_error]
+    return ("converted" if plan.changes else "unchanged"), remaining, None
 
 
 def _with_metadata(data: dict, metadata: dict, skill_md: Path, metadata_file: Path | None) -> dict:
@@ -344,18 +409,19 @@ def _design_004(plan: MigrationPlan, merged: dict, entry: str | None) -> None:
         merged["resources"] = {"entry": entry, **(resources or {})}
 
 
-def _preview_findings(folder: Path, plan: MigrationPlan) -> list[Finding]:
-    """Validate what the folder would look like after the plan, in a scratch copy (bounded: a folder the validator
-    would refuse for its size is not copied at all)."""
+def _preview_findings(folder: Path, plan: MigrationPlan) -> tuple[list[Finding], list[Finding]]:
+    """Validate what the folder would look like after the plan, in strict and in lenient mode, in a scratch copy
+    (bounded: a folder the validator would refuse for its size is not copied at all)."""
     too_big = _too_big_to_copy(folder)
     if too_big:
-        return [error("package-too-large", too_big, "Shrink the folder, then run `skillyard validate` on it.", file=".")]
+        found = [error("package-too-large", too_big, "Shrink the folder, then run `skillyard validate` on it.", file=".")]
+        return found, found
     with tempfile.TemporaryDirectory() as scratch:
         target = Path(scratch) / folder.resolve().name
         shutil.copytree(folder, target, symlinks=True,
                         ignore=lambda _d, names: [n for n in names if n.endswith(BACKUP_SUFFIX)])
         _apply(target, plan, backup=False)
-        return load_skill(target, Policy(strict=True)).findings
+        return load_skill(target, Policy(strict=True)).findings, load_skill(target, Policy(strict=False)).findings
 
 
 def _too_big_to_copy(folder: Path) -> str | None:
@@ -423,19 +489,14 @@ def apply_plan(folder: Path, plan: MigrationPlan, *, backup: bool = True) -> lis
 
 
 def expand_batch(folder: Path) -> list[Path]:
-    """A folder of skills (no skill file of its own, subfolders with one) stands for those subfolders, sorted;
-    anything else stands for itself. Links and hidden folders are not followed; the count is bounded."""
-    if folder.is_symlink() or not folder.is_dir() or any(os.path.lexists(folder / n) for n in SKILL_FILES):
+    """The skill folders `skillyard validate` finds under `folder` (the same walk: collections nested at any depth,
+    skills inside skills; hidden folders and links not entered), sorted; a folder with none stands for itself (and
+    is refused with its reason). The count is bounded."""
+    if folder.is_symlink() or not folder.is_dir():
         return [folder]
-    found: list[Path] = []
-    with os.scandir(folder) as entries:
-        for count, entry in enumerate(entries):
-            if count >= 20 * MAX_BATCH:
-                break
-            if entry.name.startswith(".") or not entry.is_dir(follow_symlinks=False):
-                continue
-            if any(os.path.lexists(os.path.join(entry.path, n)) for n in SKILL_FILES):
-                found.append(Path(entry.path))
+    found = [Path(p) for p in find_skill_folders(folder, nested=True)]
+    if folder not in found and any(os.path.lexists(folder / n) for n in SKILL_FILES):
+        found.insert(0, folder)  # a METADATA.yml package without SKILL.md: refused with its reason
     if len(found) > MAX_BATCH:
         raise SkillyardError(f"{folder}: more than {MAX_BATCH:,} skill folders.", "Migrate it in parts.")
-    return sorted(found) or [folder]
+    return found or [folder]
