@@ -54,9 +54,14 @@ def _name_problem(name: str) -> str | None:
     return f"as a folder name it {problem}" if problem else None
 
 
+MAX_DESCRIPTION = 1024  # the standard's limit; a longer description is folded over short lines, never cut
+
+
 def _description_problem(text: str) -> str | None:
-    if not text or len(text) > 1024:
+    if not text or not text.strip():
         return "write 1-1024 characters: what it does and when to use it"
+    if len(text) > MAX_DESCRIPTION:
+        return f"it is {len(text):,} characters; the limit is {MAX_DESCRIPTION:,}"
     return None
 
 
@@ -79,7 +84,9 @@ def _collect(args) -> dict:
     if description is None:
         description = f"Describe what {name} does. Use when the user asks for {name.replace('-', ' ')}."
     if _description_problem(description):
-        raise UsageError(_description_problem(description), "Give --description of 1-1024 characters.")
+        raise UsageError(f"--description: {_description_problem(description)}. Nothing was written.",
+                         f"Give --description of 1-{MAX_DESCRIPTION:,} characters: what the skill does and when to "
+                         "use it (details belong in the SKILL.md body).")
     fields = {"version": args.version, "license": args.license, "tags": args.tags, "author": args.author}
     defaults = {"version": "0.1.0", "license": "MIT", "tags": name.split("-")[0], "author": None}
     for key, value in fields.items():
@@ -147,7 +154,63 @@ if __name__ == "__main__":
 '''
 
 
-def create(spec: dict, parent) -> list:
+REQUIRED = ("version", "license", "tags")  # what `skillyard init-registry`'s registries require of a skill
+FLAGS = {"name": "the name", "description": "--description", "version": "--version", "license": "--license",
+         "tags": "--tags", "author": "--author", "capabilities": "--capability"}
+
+
+def render(spec: dict) -> dict[str, str]:
+    """The new folder's files (path -> text), in memory; UsageError when a value cannot be written in the short
+    lines strict validation wants."""
+    from skillyard.errors import UsageError
+    from skillyard.format.yamlwrite import FoldError
+
+    try:
+        files = {"SKILL.md": skill_md(spec), "skill.yaml": skill_yaml(spec)}
+    except FoldError as exc:
+        raise UsageError(f"{FLAGS.get(exc.key, exc.key)}: {exc.reason}. Nothing was written.",
+                         f"Shorten {FLAGS.get(exc.key, exc.key)} or break its long words.") from None
+    if spec["with_scripts"]:
+        short = (spec["description"].split(".")[0].splitlines() or [""])[0]
+        short = short.replace("\\", "").replace('"', "'").replace("{", "(").replace("}", ")")[:120]
+        files["scripts/" + spec["name"].replace("-", "_") + ".py"] = SCRIPT.format(
+            title=spec["name"], description=short, name=spec["name"])
+    return files
+
+
+def _write_tree(tree, files: dict[str, str]) -> None:
+    tree.mkdir()
+    for rel, text in files.items():
+        path = tree / rel
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        if rel.startswith("scripts/"):
+            path.chmod(0o755)
+
+
+def check(spec: dict, files: dict[str, str]) -> None:
+    """Strict validation of the files before anything is written where the user asked: the first error is
+    refused with its message and the flag to change (so init never leaves a folder strict validation rejects)."""
+    import tempfile
+    from pathlib import Path
+
+    from skillyard.errors import UsageError
+    from skillyard.format import Policy, load_skill
+    from skillyard.format.safety import finding_text
+
+    with tempfile.TemporaryDirectory() as scratch:
+        tree = Path(scratch) / spec["name"]
+        _write_tree(tree, files)
+        found = [f for f in load_skill(tree, Policy(strict=True, required_fields=REQUIRED)).findings if f.is_error]
+    if found:
+        first = found[0]
+        flag = FLAGS.get((first.field or "").split(".")[0].split("[")[0], "a value")
+        where, message, _ = finding_text(first)
+        raise UsageError(f"{flag}: {where} [{first.rule}] {message} Nothing was written.",
+                         f"Change {flag}: {first.fix or 'see the message'}")
+
+
+def create(spec: dict, parent, files: dict[str, str] | None = None) -> list:
     """Write the folder atomically: build it in a temporary sibling, then rename."""
     import os
     import shutil
@@ -156,6 +219,7 @@ def create(spec: dict, parent) -> list:
 
     from skillyard.errors import SkillyardError
 
+    files = render(spec) if files is None else files
     parent = Path(parent)
     dest = parent / spec["name"]
     if os.path.lexists(dest):
@@ -163,18 +227,8 @@ def create(spec: dict, parent) -> list:
     parent.mkdir(parents=True, exist_ok=True)
     temp = Path(tempfile.mkdtemp(prefix=f".{spec['name']}.", dir=parent))
     try:
-        tree = temp / spec["name"]
-        tree.mkdir()
-        (tree / "SKILL.md").write_text(skill_md(spec), encoding="utf-8")
-        (tree / "skill.yaml").write_text(skill_yaml(spec), encoding="utf-8")
-        if spec["with_scripts"]:
-            (tree / "scripts").mkdir()
-            script = tree / "scripts" / (spec["name"].replace("-", "_") + ".py")
-            short = spec["description"].split(".")[0].replace("\\", "").replace('"', "'")[:120]
-            script.write_text(SCRIPT.format(title=spec["name"], description=short, name=spec["name"]),
-                              encoding="utf-8")
-            script.chmod(0o755)
-        os.rename(tree, dest)
+        _write_tree(temp / spec["name"], files)
+        os.rename(temp / spec["name"], dest)
     finally:
         shutil.rmtree(temp, ignore_errors=True)
     return sorted(p for p in dest.rglob("*") if p.is_file())
@@ -187,9 +241,11 @@ def run(args) -> int:
     from skillyard.format import Policy, load_skill
 
     spec = _collect(args)
-    files = create(spec, args.dir)
+    rendered = render(spec)
+    check(spec, rendered)  # refused before anything is written
+    files = create(spec, args.dir, rendered)
     folder = Path(args.dir) / spec["name"]
-    package = load_skill(folder, Policy(strict=True, required_fields=("version", "license", "tags")))
+    package = load_skill(folder, Policy(strict=True, required_fields=REQUIRED))
     problems = [f"{f.rule}: {f.message}" for f in package.findings if f.is_error]
     if args.json:
         print_json({"ok": not problems, "path": str(folder), "files": [str(p) for p in files], "errors": problems})
@@ -197,5 +253,7 @@ def run(args) -> int:
         print(f"Created {folder}")
         for path in files:
             print(f"  {path.relative_to(folder)}")
+        for problem in problems:  # only if the folder changed between the check and the write
+            print(f"  error: {problem}")
         print(f"Next: edit SKILL.md, then run `skillyard validate --strict {folder}`.")
     return 0 if not problems else 1
