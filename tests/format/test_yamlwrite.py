@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 
 from skillyard.format.frontmatter import MAX_LINE_CHARS, parse_skill_md
 from skillyard.format.yamlload import load_with_lines
-from skillyard.format.yamlwrite import WIDTH, FoldError, dump_frontmatter
+from skillyard.format.yamlwrite import WIDTH, FoldError
+from skillyard.format.yamlwrite import dump_short_lines as dump_frontmatter
 
 WORD = st.text(st.characters(codec="utf-8", exclude_categories=("Cs", "Cc", "Zs", "Zl", "Zp", "Cf", "Co", "Cn")),
                min_size=1, max_size=30)

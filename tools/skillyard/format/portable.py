@@ -166,11 +166,15 @@ def _dump(data: dict, width: float) -> str:
 
 
 def dump_frontmatter(spec: dict) -> str:
-    """Block-style YAML for the spec keys (no flow collections, strings quoted where YAML needs it, long values
-    folded so no line passes the strict limit); `yamlwrite.FoldError` when a value cannot be kept exact that way."""
-    from skillyard.format.yamlwrite import dump_frontmatter as dump_short_lines
+    """Block-style YAML for the spec keys (no flow collections, strings quoted where YAML needs it), long values
+    folded so no line passes the strict limit (format/yamlwrite.py); a value no short line can hold exactly stays
+    on one line, where the strict check reports it."""
+    from skillyard.format.yamlwrite import FoldError, dump_short_lines
 
-    return dump_short_lines(spec)
+    try:
+        return dump_short_lines(spec)
+    except FoldError:
+        return _dump(spec, float("inf")) if spec else ""
 
 
 def dump_manifest(manifest: dict) -> str:

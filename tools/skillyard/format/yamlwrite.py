@@ -31,7 +31,7 @@ class FoldError(ValueError):
         self.key, self.reason = key, reason
 
 
-def dump_frontmatter(spec: dict, *, limit: int = MAX_LINE_CHARS) -> str:
+def dump_short_lines(spec: dict, *, limit: int = MAX_LINE_CHARS) -> str:
     """Block-style YAML for the standard's keys (strings, and `metadata`'s map of strings) with no line over
     `limit` characters, read back to the same data by both loaders; FoldError otherwise."""
     if not spec:

@@ -29,16 +29,14 @@ from skillyard.format.package import BACKUP_SUFFIX, load_skill  # one suffix: va
 from skillyard.format.policy import Policy
 from skillyard.format.portable import (
     SPEC_KEYS,
-    dump_frontmatter,
     dump_manifest,
     metadata_as_written,
     portability_findings,
     portable_value,
     split_portable,
 )
-from skillyard.format.yamlwrite import FoldError
+from skillyard.format.yamlwrite import FoldError, dump_short_lines
 from skillyard.fsutil import write_atomic
-from skillyard.registry.scan import find_skill_folders
 from skillyard.registry.migrate_004 import (
     LEGACY_ENTRIES,
     METADATA_FILES,
@@ -47,6 +45,7 @@ from skillyard.registry.migrate_004 import (
     load_metadata,
     permissions_to_security,
 )
+from skillyard.registry.scan import find_skill_folders
 
 SKILL_FILES = ("SKILL.md", "skill.md", "skill.yaml", *METADATA_FILES)
 MAX_BATCH = 5000  # subfolders of one folder migrated in one run
@@ -229,7 +228,7 @@ def _migrate_fixes(finding: Finding) -> bool:
 
 def _frontmatter(folder: Path, spec: dict) -> str:
     try:
-        return dump_frontmatter(spec)
+        return dump_short_lines(spec)
     except FoldError as exc:
         raise SkillyardError(f"{folder / 'SKILL.md'}: `{exc.key}` cannot be written in lines of at most "
                              f"{MAX_LINE_CHARS} characters and read back unchanged: it {exc.reason}.",

@@ -108,8 +108,9 @@ def _collect(args) -> dict:
 
 
 def skill_md(spec: dict) -> str:
-    """The portable SKILL.md: only the standard's keys, block style (the same writer `skillyard migrate` uses)."""
-    from skillyard.format.portable import dump_frontmatter
+    """The portable SKILL.md: only the standard's keys, block style, in short lines (the writer `skillyard migrate`
+    uses); yamlwrite.FoldError when a value cannot be written so."""
+    from skillyard.format.yamlwrite import dump_short_lines
 
     front = {"name": spec["name"], "description": spec["description"]}
     if spec["license"]:
@@ -120,7 +121,7 @@ def skill_md(spec: dict) -> str:
     if spec["with_scripts"]:
         script = spec["name"].replace("-", "_")
         lines += ["## Scripts", "", f"Run `python scripts/{script}.py --help` for the options.", ""]
-    return f"---\n{dump_frontmatter(front)}---\n\n" + "\n".join(lines)
+    return f"---\n{dump_short_lines(front)}---\n\n" + "\n".join(lines)
 
 
 def skill_yaml(spec: dict) -> str:
