@@ -9,6 +9,9 @@ Create <dir>/<name>/SKILL.md (the standard's fields and a body to fill in) and s
 tags, author, capabilities: the registry's fields), the portable form every Agent Skills client reads. On a terminal, missing fields are
 asked for; in scripts, give them as flags (anything missing gets a sensible default). --with-scripts adds a
 runnable scripts/<name>.py with --help.
+What init writes passes `skillyard validate --strict`: a description of 501-1,024 characters is folded over short
+lines (`description: >-`); a value strict validation rejects (a description over 1,024 characters, `<` in it,
+--version 1.2, ...) is refused with exit status 2 and a message naming the flag, before anything is written.
 
 examples:
   skill init                      # asks for everything
