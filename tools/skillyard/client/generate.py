@@ -72,7 +72,7 @@ def endpoint_from_config(config) -> Endpoint:
     timeout = section.get("timeout", DEFAULT_TIMEOUT)
     if isinstance(timeout, bool) or not isinstance(timeout, int | float) or not 0 < timeout <= 600:
         raise SkillyardError(f"generate.timeout in {where} is {timeout!r}", "Set it to seconds, 1 to 600.")
-    from skillyard.client.http import check_url
+    from skillyard.client.urls import check_url
 
     check_url(str(base_url), what="generate.base_url")
     return Endpoint(str(base_url), str(model), key_env, float(timeout))

@@ -23,8 +23,6 @@ from __future__ import annotations
 
 import email.utils
 import http.client
-import io
-import ipaddress
 import socket
 import time
 import urllib.error
@@ -32,9 +30,19 @@ import urllib.request
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from urllib.parse import urljoin, urlsplit, urlunsplit
+from urllib.parse import urljoin, urlsplit
 
 from skillyard import __version__
+from skillyard.client.deadline import DeadlineHTTP, DeadlineHTTPS, DeadlinePassed
+from skillyard.client.urls import (  # noqa: F401 - part of this module's interface
+    MAX_URL_CHARS,
+    check_url,
+    is_loopback,
+    origin,
+    safe_url,
+    url_problem,
+    visible_url_text,
+)
 from skillyard.errors import SkillyardError
 
 USER_AGENT = f"skillyard-client/{__version__}"
@@ -43,7 +51,6 @@ CHUNK = 64 * 1024
 DEFAULT_DEADLINE = 120.0
 DEFAULT_MAX_BYTES = 64 * 1024 * 1024
 MAX_REDIRECTS = 5
-MAX_URL_CHARS = 8192  # longer than any real URL; a Location header can be as long as a header line
 
 
 class FetchError(SkillyardError):
@@ -70,88 +77,6 @@ class Response:
     last_modified: str | None = None
     not_modified: bool = False
     url: str = ""
-
-
-def is_loopback(host: str | None) -> bool:
-    if not host:
-        return False
-    if host == "localhost" or host.endswith(".localhost"):
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
-
-
-def check_url(url: str, *, what: str = "URL") -> None:
-    """Accept https anywhere and plain http only on loopback; refuse credentials embedded in the URL, and a URL
-    Python cannot parse (`http://[::1`, a port out of range) as a clear error naming it."""
-    problem = url_problem(url)
-    if problem is not None:
-        raise SkillyardError(f"{what} {safe_url(url)!r} is not a valid URL ({problem})",
-                             "Use the https:// URL of the registry.json file.")
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise SkillyardError(f"{what} {safe_url(url)!r} is not an http(s) URL",
-                             "Use the https:// URL of the registry.json file.")
-    if parts.username or parts.password:
-        raise SkillyardError(f"{what} contains a user name or password; credentials are never stored in URLs",
-                             "Remove them and pass --token-env VAR naming an environment variable instead.")
-    if parts.scheme == "http" and not is_loopback(parts.hostname):
-        raise SkillyardError(f"{what} {safe_url(url)!r} uses plain http to a non-local host",
-                             "Use https:// (plain http is allowed only for 127.0.0.1/localhost).")
-
-
-def url_problem(url: object) -> str | None:
-    """Why `url` cannot be requested as it is, or None: not text, controls or spaces (http.client would refuse
-    them mid-request), or what `urlsplit` and its `port` raise for (unclosed `[`, a bad IP literal, a port that is
-    not a number in 0-65535). Every URL from outside passes here before anything parses it again."""
-    if not isinstance(url, str):
-        return f"not text but {type(url).__name__}"
-    if len(url) > MAX_URL_CHARS:
-        return f"{len(url):,} characters, over {MAX_URL_CHARS:,}"
-    if any(ord(c) <= 32 or ord(c) == 127 for c in url):
-        return "it contains a space or control character"
-    try:
-        parts = urlsplit(url)
-        parts.port  # noqa: B018 - raises ValueError for a bad port
-        parts.hostname  # noqa: B018
-    except ValueError as exc:
-        return str(exc) or type(exc).__name__
-    return None
-
-
-def safe_url(url: str) -> str:
-    """The URL without user info, query or fragment: safe to show in messages and logs. Never raises: a URL that
-    does not parse is shown cut at its query, without user info, escapes visible and at most 200 characters."""
-    try:
-        parts = urlsplit(url)
-        host = parts.hostname or ""
-        port = parts.port
-    except (ValueError, TypeError, AttributeError):
-        text = str(url).split("?", 1)[0].split("#", 1)[0]
-        scheme, sep, rest = text.partition("://")
-        if sep:
-            netloc, slash, path = rest.partition("/")
-            text = f"{scheme}://{netloc.rsplit('@', 1)[-1]}{slash}{path}"
-        return _visible(text)
-    if ":" in host:
-        host = f"[{host}]"
-    netloc = host + (f":{port}" if port else "")
-    return _visible(urlunsplit((parts.scheme, netloc, parts.path, "", "")))
-
-
-def _visible(text: str) -> str:
-    from skillyard.format.safety import visible
-
-    text = visible(text, one_line=True)
-    return text if len(text) <= 200 else text[:199] + "…"
-
-
-def origin(url: str) -> tuple[str, str, int | None]:
-    parts = urlsplit(url)
-    port = parts.port or {"http": 80, "https": 443}.get(parts.scheme)
-    return parts.scheme, (parts.hostname or "").lower(), port
 
 
 class _RedirectHandler(urllib.request.HTTPRedirectHandler):
@@ -314,102 +239,6 @@ class _Decoder:
                           url=safe_url(self.url))
 
 
-class _DeadlineReader(io.RawIOBase):
-    """A socket reader that gives each receive the idle timeout, but never past the whole-request deadline."""
-
-    def __init__(self, sock, idle: float, deadline: float):
-        self.sock, self.idle, self.deadline = sock, idle, deadline
-        self.raw = sock.makefile("rb", buffering=0)  # keeps the socket open until this reader is closed
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer) -> int:
-        left = self.deadline - time.monotonic()
-        if left <= 0:
-            raise _DeadlinePassed()
-        self.sock.settimeout(min(self.idle, left))
-        try:
-            return self.raw.readinto(buffer)
-        except TimeoutError:
-            if time.monotonic() >= self.deadline:
-                raise _DeadlinePassed() from None
-            raise
-
-    def close(self) -> None:
-        self.raw.close()
-        super().close()
-
-
-class _DeadlineSocket:
-    """Wraps a connected socket so every read http.client makes (status line, headers, body) obeys the deadline."""
-
-    def __init__(self, sock, idle: float, deadline: float):
-        self._sock, self._idle, self._deadline = sock, idle, deadline
-
-    def makefile(self, mode="rb", *args, **kwargs):
-        if "r" not in mode:
-            return self._sock.makefile(mode, *args, **kwargs)
-        return io.BufferedReader(_DeadlineReader(self._sock, self._idle, self._deadline))
-
-    def sendall(self, data, *args):
-        left = self._deadline - time.monotonic()
-        if left <= 0:
-            raise _DeadlinePassed()
-        self._sock.settimeout(min(self._idle, left))
-        return self._sock.sendall(data, *args)
-
-    def __getattr__(self, name):
-        return getattr(self._sock, name)
-
-
-class _DeadlinePassed(TimeoutError):
-    """The whole-request deadline passed (distinct from an idle timeout)."""
-
-
-def _deadline_connection(base: type, deadline: float) -> type:
-    """`base` (HTTP or HTTPS connection) whose connect, TLS handshake and every read and send end by `deadline`.
-
-    The TLS handshake needs nothing more: the ssl module bounds a whole handshake by the socket's timeout, which
-    is never longer than what is left."""
-
-    class Connection(base):
-        def connect(self):
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise _DeadlinePassed()
-            clamped = self.timeout is None or self.timeout >= left
-            if clamped:
-                self.timeout = left
-            try:
-                super().connect()
-            except TimeoutError:
-                if clamped:  # the timeout that expired was the time left before the deadline
-                    raise _DeadlinePassed() from None
-                raise
-            self.sock = _DeadlineSocket(self.sock, self.timeout, deadline)
-
-    return Connection
-
-
-class _DeadlineHTTP(urllib.request.HTTPHandler):
-    def __init__(self, deadline: float):
-        super().__init__()
-        self.deadline = deadline
-
-    def do_open(self, http_class, req, **kwargs):
-        return super().do_open(_deadline_connection(http_class, self.deadline), req, **kwargs)
-
-
-class _DeadlineHTTPS(urllib.request.HTTPSHandler):
-    def __init__(self, deadline: float):
-        super().__init__()
-        self.deadline = deadline
-
-    def do_open(self, http_class, req, **kwargs):
-        return super().do_open(_deadline_connection(http_class, self.deadline), req, **kwargs)
-
-
 def _once(url: str, *, token, etag, last_modified, timeout, progress, accept, deadline: float,
           max_bytes: int, json_body: bytes | None = None) -> Response:
     headers = {"User-Agent": USER_AGENT, "Accept-Encoding": "gzip"}
@@ -425,7 +254,7 @@ def _once(url: str, *, token, etag, last_modified, timeout, progress, accept, de
     if token:
         request.add_unredirected_header("Authorization", f"Bearer {token}")
     opener = urllib.request.build_opener(_RedirectHandler(origin(url) if token else None, token),
-                                         _DeadlineHTTP(deadline), _DeadlineHTTPS(deadline))
+                                         DeadlineHTTP(deadline), DeadlineHTTPS(deadline))
     try:
         resp = opener.open(request, timeout=timeout)
     except urllib.error.HTTPError as exc:
@@ -498,7 +327,7 @@ def _clock(epoch: int) -> str | None:
 def _network_error(url: str, exc: BaseException, timeout: float, deadline: float | None = None) -> FetchError:
     shown = safe_url(url)
     reason = getattr(exc, "reason", exc)
-    if isinstance(reason, _DeadlinePassed) or isinstance(exc, _DeadlinePassed):
+    if isinstance(reason, DeadlinePassed) or isinstance(exc, DeadlinePassed):
         return _deadline_error(url, deadline)
     if isinstance(reason, TimeoutError | socket.timeout) or isinstance(exc, TimeoutError | socket.timeout):
         return FetchError(f"{shown}: no answer within {timeout:g} s (timed out)",
@@ -566,7 +395,7 @@ def fetch(url: str, *, token: str | None = None, etag: str | None = None, last_m
             error = exc
         except (ValueError, OverflowError) as exc:  # what the standard library raises for an answer it cannot parse
             raise FetchError(f"{safe_url(url)}: the server's answer cannot be read ({type(exc).__name__}: "
-                             f"{_visible(str(exc))[:120]})", "Check the URL; report the host if it persists.",
+                             f"{visible_url_text(str(exc))[:120]})", "Check the URL; report the host if it persists.",
                              kind="http", url=safe_url(url)) from None
         except (urllib.error.URLError, OSError, http.client.HTTPException) as exc:
             error = _network_error(url, exc, timeout, deadline)

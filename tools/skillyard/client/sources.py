@@ -98,7 +98,7 @@ def new_source(config: Config, url: str, *, name: str | None = None, token_env: 
     """A checked Source ready to add (not yet saved): URL policy, name rules, unique name and URL. With
     `default`, it goes above every other source (and `add_source(..., replace_builtin=True)` retires the built-in
     one)."""
-    from skillyard.client.http import check_url
+    from skillyard.client.urls import check_url
 
     refuse_credentials(url)  # first: a later error message may quote the URL
     check_url(url, what="source URL")

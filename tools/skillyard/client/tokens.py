@@ -27,7 +27,7 @@ def token_for_url(source: Source, url: str, config: Config | None = None) -> str
     token = token_for(source)
     if token is None:
         return None
-    from skillyard.client.http import origin  # lazily: reading the cache needs no network stack
+    from skillyard.client.urls import origin  # lazily: reading the cache needs no URL parsing
 
     if origin(url) == origin(source.url):
         return token
