@@ -45,6 +45,7 @@ from skillyard.registry.migrate_004 import (
     load_metadata,
     permissions_to_security,
 )
+from skillyard.registry.migrate_verdict import MIGRATE_FIXES, outcome  # noqa: F401 - part of this module's interface
 from skillyard.registry.scan import find_skill_folders
 
 SKILL_FILES = ("SKILL.md", "skill.md", "skill.yaml", *METADATA_FILES)
@@ -209,21 +210,12 @@ def plan_migration(folder: Path) -> MigrationPlan:
     return plan
 
 
-# What a conversion fixes: when the converted skill still breaks one of these rules, the conversion failed.
-MIGRATE_FIXES = frozenset({"frontmatter-line-too-long", "not-portable", "yaml-unquoted-colon"})
-
-
 def _fits(key: str, value: object) -> bool:
     """Whether `key: value` passes the strict check in skill.yaml (a copy must add no error in either mode)."""
     from skillyard.format.rules import schema_findings
 
     return not any(f.is_error and (f.field or "").split(".")[0].split("[")[0] == key
                    for f in schema_findings({key: value}, strict=True, file="skill.yaml", key_lines={}))
-
-
-def _migrate_fixes(finding: Finding) -> bool:
-    """Whether a conversion fixes what `finding` reports (`metadata.version` with no valid copy is the author's)."""
-    return finding.rule in MIGRATE_FIXES and not (finding.field or "").startswith("metadata.")
 
 
 def _frontmatter(folder: Path, spec: dict) -> str:
@@ -246,24 +238,6 @@ def _already_standard(text: str, data: dict, spec: dict, block: object) -> bool:
                              if f.is_error):
         return False
     return not portability_findings(strict.data, strict.raw, strict=True, bom=text.startswith("\ufeff"))
-
-
-def outcome(plan: MigrationPlan) -> tuple[str, list[Finding], Finding | None]:
-    """(status, what the author must still fix, why it is refused) of a planned conversion.
-
-    status is "converted" (there are changes to write), "unchanged" (already in the portable form) or "refused"
-    (the converted skill would fail the lenient check, or still break a rule a conversion fixes: nothing is
-    written). The remaining findings are strict errors a conversion cannot fix (`name` unlike the folder, a name
-    not in the standard's form, `<` in a description, ...): the skill is written and they are reported."""
-    lenient_errors = [f for f in plan.lenient_findings if f.is_error]
-    in_both = {(f.rule, f.file, f.field, f.line) for f in lenient_errors}
-    strict_only = [f for f in plan.findings if f.is_error and (f.rule, f.file, f.field, f.line) not in in_both]
-    unfixed = [f for f in strict_only if _migrate_fixes(f)]
-    blocking = lenient_errors + unfixed
-    if blocking and plan.changes:
-        return "refused", [], blocking[0]
-    remaining = [f for f in plan.findings if f.is_error]
-    return ("converted" if plan.changes else "unchanged"), remaining, None
 
 
 def _with_metadata(data: dict, metadata: dict, skill_md: Path, metadata_file: Path | None) -> dict:
