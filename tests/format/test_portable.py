@@ -10,6 +10,7 @@ from skillyard.format import Policy, load_skill
 from skillyard.format.frontmatter import parse_skill_md
 from skillyard.format.manifest import manifest_to_skill_md, merge_manifest, parse_manifest
 from skillyard.format.portable import SPEC_KEYS, portability_findings, schema_spec_keys
+from skillyard.format.safety import INVISIBLE
 
 from .conftest import REGISTRY_POLICY, rules_of
 
@@ -158,7 +159,10 @@ def test_manifest_to_skill_md_is_spec_pure_block_style():
 
 
 _text = st.text(st.characters(blacklist_categories=("Cs", "Cc", "Cf", "Co", "Cn", "Zl", "Zp", "Mn", "Me")), min_size=1,
-                max_size=60).filter(lambda s: s.strip() and "---" not in s and "<" not in s and ">" not in s)
+                max_size=60).filter(lambda s: s.strip() and "---" not in s and "<" not in s and ">" not in s
+                                    # what the invisible-character check refuses for a security reason (U+2800,
+                                    # Hangul fillers, ...) is refused on purpose, not a round-trip failure
+                                    and not INVISIBLE.search(s))
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
