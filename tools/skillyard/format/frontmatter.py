@@ -15,8 +15,13 @@ from skillyard.format.findings import Finding, error, strict_or_warning
 from skillyard.format.record import Record
 from skillyard.format.yamlload import DuplicateKeyError, YAMLLimitError, YAMLParseError, load_with_lines
 
-MAX_FRONTMATTER_LINES = 200
-MAX_LINE_CHARS = 500  # design 002 §4.2: frontmatter lines are bounded too
+MAX_FRONTMATTER_LINES = 200  # registry (strict) style; lenient mode and the runtime only warn
+MAX_LINE_CHARS = 500  # registry (strict) style: a longer one-line value is folded with `>-`; lenient mode warns
+# The hard bound on one line, in every mode: a size guard, not a format rule. The standard bounds the description
+# (1,024 characters) and `compatibility` (500) but not `metadata` values, so the guard sits far above anything a
+# standard-valid frontmatter needs; the whole frontmatter is also bounded (yamlload.MAX_BYTES, 64 KiB).
+MAX_LINE_CHARS_HARD = 64 * 1024
+MIGRATE_FIX = "run `skillyard migrate --to-standard <folder>`, which does it"
 
 # `key: value: more` on one line, value not quoted, not flow, not a block scalar, not an alias/anchor/tag. The lead
 # is matched possessively and the value's `: ` found with str methods: the repair runs on hostile text, and a regex
@@ -42,6 +47,17 @@ class Frontmatter(Record):
 
     def line_of(self, key: str) -> int | None:
         return self.key_lines.get(key.split(".")[0].split("[")[0])
+
+    def scalar_text(self, key: str) -> str | None:
+        """A top-level one-line plain value as written (`description: 2024` gives "2024"): the standard's YAML reads
+        every scalar as text where ours types it. None when the key is not on a `key: value` line of its own."""
+        line = self.key_lines.get(key)
+        lines = self.raw.split("\n")
+        if line is None or not 2 <= line < len(lines) + 2:
+            return None
+        head, colon, value = lines[line - 2].partition(":")
+        value = value.split(" #", 1)[0].strip(" \t")
+        return value if colon and head == key and value and value[0] not in "\"'|>[{&*!" else None
 
 
 def normalise_text(text: str) -> str:
@@ -118,18 +134,12 @@ def parse_skill_md(
     yaml_text, body, body_line = parts
     findings: list[Finding] = []
     line_count = yaml_text.count("\n")
-    if line_count > max_lines:
-        findings.append(error(
-            "frontmatter-too-long", f"The frontmatter has {line_count} lines; at most {max_lines} are allowed.",
-            "Keep only metadata in the frontmatter and move long text into the Markdown body or references/.",
-            line=1, **where))
-    for number, line_text in enumerate(yaml_text.split("\n"), start=2):
-        if len(line_text) > MAX_LINE_CHARS:  # what reaches a model's index is bounded per line, not only in total
-            findings.append(error(
-                "frontmatter-line-too-long", f"Line {number} of the frontmatter has {len(line_text)} characters; at "
-                f"most {MAX_LINE_CHARS} are allowed.", "Fold the value over several lines with `>-` (for a "
-                "description: `description: >-`, then the text indented on the next lines).", line=number, **where))
-            break
+    if line_count > max_lines:  # the standard has no line limit: a registry style rule (the bounds are in yamlload)
+        findings.append(strict_or_warning(
+            strict, "frontmatter-too-long", f"The frontmatter has {line_count} lines; a registry allows at most "
+            f"{max_lines}.", "Keep only metadata in the frontmatter and move long text into the Markdown body or "
+            "references/.", line=1, **where))
+    findings += line_length_findings(yaml_text, strict=strict, file=file)
     for line, what in safety.find_control(yaml_text):
         findings.append(error("control-character", f"The frontmatter contains a control character ({what}).",
                               "Delete the character; only tabs and line breaks are allowed.", line=line + 1, **where))
@@ -158,6 +168,30 @@ def parse_skill_md(
     findings += escaped_hidden_findings(data, yaml_text, key_lines, file=file)
     return Frontmatter(data, body, body_line, key_lines, findings, yaml_text,
                        ok=not any(f.is_error for f in findings))
+
+
+def line_length_findings(yaml_text: str, *, strict: bool, file: str) -> list[Finding]:
+    """The first over-long frontmatter line. Over MAX_LINE_CHARS_HARD it is an error in every mode (a size guard);
+    over MAX_LINE_CHARS only a registry's style: the standard allows a one-line description of 1,024 characters, so
+    lenient mode (and so the runtime) warns and strict mode names the fold that fixes it."""
+    if len(yaml_text) <= MAX_LINE_CHARS:
+        return []
+    first_long: tuple[int, int] | None = None
+    for number, line_text in enumerate(yaml_text.split("\n"), start=2):
+        if len(line_text) > MAX_LINE_CHARS_HARD:
+            return [error("frontmatter-line-too-large", f"Line {number} of the frontmatter has {len(line_text):,} "
+                          f"characters; no line may exceed {MAX_LINE_CHARS_HARD:,}.", "Move the long text into the "
+                          "Markdown body or a file under references/.", line=number, file=file)]
+        if first_long is None and len(line_text) > MAX_LINE_CHARS:
+            first_long = number, len(line_text)
+    if first_long is None:
+        return []
+    number, length = first_long
+    return [strict_or_warning(
+        strict, "frontmatter-line-too-long", f"Line {number} of the frontmatter has {length} characters; a registry "
+        f"allows at most {MAX_LINE_CHARS} on one line (the standard allows a longer one-line description).",
+        "Fold the value over several lines as a `>-` block (`description: >-`, then the text indented on the next "
+        f"lines); {MIGRATE_FIX}.", line=number, file=file)]
 
 
 def escaped_hidden_findings(data: object, yaml_text: str, key_lines: dict[str, int], *, file: str) -> list[Finding]:

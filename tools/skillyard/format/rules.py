@@ -13,6 +13,9 @@ from skillyard.format.quickerrors import quick_errors
 from skillyard.format.schemas import SCHEMA_FILES, load_schema, resolve_schema_path, validator
 
 KNOWN_CAPABILITIES = ("read-file", "write-file", "http-request", "execute-code")
+# The standard's YAML (strictyaml, in its reference validator) reads every scalar as text, so `description: 2024`,
+# `compatibility: 3.11` or an empty `license:` are valid skills. Our loader types them; lenient mode warns.
+SCALAR_AS_TEXT = frozenset({"name", "description", "license", "compatibility"})
 INPUT_REF = re.compile(r"\{\{\s*inputs\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
 
 
@@ -45,6 +48,7 @@ def schema_findings(data: dict, *, strict: bool, file: str, key_lines: dict[str,
             continue
         if err.validator == "additionalProperties" and not err.absolute_path:
             continue  # unknown top-level fields are reported as warnings below
+        lenient = lenient or _scalar_read_as_text(err)
         severity = Severity.WARNING if (lenient and not strict) else Severity.ERROR
         value = err.instance
         shown = value if not isinstance(value, str) or len(value) <= 60 else value[:57] + "..."
@@ -52,6 +56,12 @@ def schema_findings(data: dict, *, strict: bool, file: str, key_lines: dict[str,
         findings.append(Finding(rule or "schema", severity, message, fix, file,
                                 key_lines.get(path.split(".")[0].split("[")[0]), path or None))
     return findings
+
+
+def _scalar_read_as_text(err) -> bool:
+    """A type error on one of the standard's text fields whose value is a YAML scalar the standard reads as text."""
+    return (err.validator == "type" and len(err.absolute_path) == 1 and err.absolute_path[0] in SCALAR_AS_TEXT
+            and (err.instance is None or isinstance(err.instance, bool | int | float)))
 
 
 def _message(err, path: str, shown: object) -> str:
@@ -143,10 +153,11 @@ def _input_findings(inputs: object, body: str, file: str, key_lines: dict[str, i
                                         "Drop `required: true` or the default.", file=file, line=line,
                                         field=f"inputs[{index}]"))
     for match in sorted(set(INPUT_REF.findall(body))):
-        if match not in declared:
-            findings.append(error("inputs-undeclared", f"The body uses `{{{{inputs.{match}}}}}` but no input `{match}` is declared.",
-                                  f"Declare it under `inputs:` (name: {match}, type: string) or remove the placeholder.",
-                                  file=file, field="inputs"))
+        if match not in declared:  # a standard skill may show `{{inputs.x}}` as text: lenient mode warns
+            findings.append(strict_or_warning(
+                strict, "inputs-undeclared", f"The body uses `{{{{inputs.{match}}}}}` but no input `{match}` is "
+                "declared.", f"Declare it under `inputs:` (name: {match}, type: string) or remove the placeholder.",
+                file=file, field="inputs"))
         elif "default" not in declared[match]:
             # Inputs are install-time configuration; a client that knows no inputs shows the placeholder as is.
             findings.append(strict_or_warning(

@@ -8,10 +8,12 @@ When two skills share a name, the one from the higher-priority root wins; inside
 Links are followed, but every folder is visited at most once per root (by real path), so link cycles end.
 A broken skill is reported and skipped, never fatal.
 
-What reaches a model's index passes the validator's own checks (`format`): a frontmatter with errors (too many or
-too long lines, controls, invisible characters, bad YAML) or with `<`/`>` anywhere is refused in every mode, as are a
-skill folder whose name the shared path rule refuses. Strict mode (the default, design 002 §4.3) also refuses a
-`name` or `description` the schema rejects. Lenient mode lists a skill with an empty description (warning) and turns
+What reaches a model's index passes the validator's own checks (`format`) in lenient mode: a frontmatter with errors
+(controls, invisible characters, bad YAML, the size bounds) is refused in every mode, as is a skill folder whose name
+the shared path rule refuses. Every skill the standard's reference validator accepts is listed unless
+site/pages/security.md names the security reason it is not: a one-line description up to 1,024 characters is listed,
+and `<`/`>` in its text is escaped by every output format (runtime/prompt.py), not hidden. Strict mode (the
+default, design 002 §4.3) also refuses a `name` or `description` the schema rejects. Lenient mode lists a skill with an empty description (warning) and turns
 a `name` that is not a slug into one (warning); every warning is in the report and on the skill (`diagnostics`).
 """
 
@@ -227,8 +229,8 @@ def _scan_root(root: Root, ignored: list, broken: list, watched: dict, lenient: 
             if entry.name in SKIP_NAMES:
                 ignored.append({"path": entry.path, "reason": "tool or build folder"})
                 continue
-            skill_md = os.path.join(entry.path, "SKILL.md")
-            if os.path.isfile(skill_md):
+            skill_md = _skill_md(entry.path)
+            if skill_md is not None:
                 if os.path.realpath(entry.path) in visited:
                     ignored.append({"path": entry.path, "reason": "same skill folder reached through a link"})
                     continue
@@ -248,6 +250,15 @@ def _scan_root(root: Root, ignored: list, broken: list, watched: dict, lenient: 
             else:
                 ignored.append({"path": entry.path, "reason": f"deeper than {MAX_DEPTH} grouping folders"})
     return found
+
+
+def _skill_md(folder: str) -> str | None:
+    """SKILL.md, or `skill.md` as the standard's reference also accepts (on a case-sensitive disk), or None."""
+    for name in ("SKILL.md", "skill.md"):
+        path = os.path.join(folder, name)
+        if os.path.isfile(path):
+            return path
+    return None
 
 
 def _is_dir(entry: os.DirEntry) -> bool:
@@ -277,11 +288,14 @@ def _read_skill(folder: str, skill_md: str, root: Root, broken: list, watched: d
     from skillyard.format.frontmatter import parse_skill_md
 
     fm = parse_skill_md(text, strict=False, file=skill_md)
-    refused = [f for f in fm.findings if f.is_error or f.rule == "angle-bracket"]
-    if refused:  # the validator's injection limits hold for every index, in every mode
+    refused = [f for f in fm.findings if f.is_error]
+    if refused:  # the validator's injection limits and size bounds hold for every index, in every mode
         broken.append({"path": skill_md, "reason": f"{refused[0].rule}: {refused[0].message}"})
         return None
-    data = fm.data if isinstance(fm.data, dict) else {}
+    data = dict(fm.data) if isinstance(fm.data, dict) else {}
+    for key in ("name", "description"):  # `description: 2024` is the text "2024" to the standard
+        if data.get(key) is None or isinstance(data.get(key), bool | int | float):
+            data[key] = fm.scalar_text(key) or data.get(key)
     name, description, diagnostics, problem = _identity(data, lenient)
     if problem:
         broken.append({"path": skill_md, "reason": problem})

@@ -52,7 +52,7 @@ def to_text(skills: list[Skill], *, limit: int = TEXT_DESCRIPTION_CHARS, asks: d
     lines = []
     for skill in skills:
         mark = " [ask]" if asks.get(skill.name) == "ask" else ""
-        lines.append(f"- {skill.name} [{skill.source}]{mark}: {shorten(skill.description, limit)} "
+        lines.append(f"- {skill.name} [{skill.source}]{mark}: {_no_markup(shorten(skill.description, limit))} "
                      f"({_no_markup(skill.location)})")
     return "\n".join(lines)
 
