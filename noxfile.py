@@ -77,7 +77,11 @@ def interop(session: nox.Session) -> None:
 @nox.session(python=PYTHON)
 def conformance(session: nox.Session) -> None:
     """Our strict-standard verdict against skills-ref's over a folder of real skills (default: ../shared/corpus);
-    rewrites tests/conformance/skills-ref-disagreements.md, then runs the conformance tests."""
+    rewrites tests/conformance/skills-ref-disagreements.md and, from the floor check (every folder skills-ref accepts
+    passes lenient validate and is listed by `skill prompt`, or has a documented security reason),
+    tests/conformance/standard-floor-exceptions.md; then runs the conformance tests."""
     session.install("-e", ".[test]")
-    session.run("python", "tests/conformance/corpus_diff.py", *(session.posargs or ["../shared/corpus"]))
+    corpus = session.posargs or ["../shared/corpus"]
+    session.run("python", "tests/conformance/corpus_diff.py", *corpus)
+    session.run("python", "tests/conformance/floor_diff.py", *corpus)
     session.run("python", "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/conformance")
