@@ -68,6 +68,11 @@ EXPLANATIONS = [
     (lambda ours, theirs: ours and not theirs and "description-format" in ours,
      "We count the description after YAML folding; skills-ref counts the same string, so this is a length "
      "edge case."),
+    (lambda ours, theirs: ours and not theirs and set(ours) <= {"frontmatter-line-too-long", "frontmatter-too-long"},
+     "Registry style, strict mode only: a frontmatter line over 500 characters (a one-line description the standard "
+     "allows up to 1,024) or over 200 lines. The fix is named in the finding: fold it as a `description: >-` block, "
+     "which `skillyard migrate --to-standard` does. Lenient mode and the runtime accept these folders "
+     "(standard-floor-exceptions.md)."),
     (lambda ours, theirs: ours and not theirs and "encoding" in ours,
      "We refuse SKILL.md that is not UTF-8 text before parsing; skills-ref reported something else first."),
 ]
