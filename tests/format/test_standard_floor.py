@@ -148,3 +148,8 @@ def test_an_undeclared_inputs_placeholder_is_text_to_the_standard(tmp_path):
                     body="Write `{{inputs.name}}` where the value goes.\n")
     assert_floor(folder)
     assert "inputs-undeclared" in {f.rule for f in load_skill(folder, STRICT).findings if f.is_error}
+
+
+def test_a_skill_named_like_a_tool_folder_is_listed(tmp_path):
+    folder = _write(tmp_path, "venv", "name: venv\ndescription: Creates Python virtual environments.\n")
+    assert_floor(folder)

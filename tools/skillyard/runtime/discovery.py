@@ -226,10 +226,10 @@ def _scan_root(root: Root, ignored: list, broken: list, watched: dict, lenient: 
             if entry.name.startswith("."):
                 ignored.append({"path": entry.path, "reason": "hidden folder"})
                 continue
-            if entry.name in SKIP_NAMES:
+            skill_md = _skill_md(entry.path)
+            if skill_md is None and entry.name in SKIP_NAMES:  # a skill may be named `venv`; a tool folder is not
                 ignored.append({"path": entry.path, "reason": "tool or build folder"})
                 continue
-            skill_md = _skill_md(entry.path)
             if skill_md is not None:
                 if os.path.realpath(entry.path) in visited:
                     ignored.append({"path": entry.path, "reason": "same skill folder reached through a link"})
