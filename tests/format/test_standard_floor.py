@@ -153,3 +153,26 @@ def test_an_undeclared_inputs_placeholder_is_text_to_the_standard(tmp_path):
 def test_a_skill_named_like_a_tool_folder_is_listed(tmp_path):
     folder = _write(tmp_path, "venv", "name: venv\ndescription: Creates Python virtual environments.\n")
     assert_floor(folder)
+
+
+def test_a_non_strict_install_takes_a_standard_valid_skill_the_registry_would_refuse(tmp_path, monkeypatch, capsys):
+    description = ("Lists cloud resources and explains their costs. " * 20)[:1000].strip()
+    folder = _write(tmp_path / "src", "cost-explainer",
+                    f"name: cost-explainer\ndescription: {description}\nallowed-tools:\n  shell: yes\n",
+                    body="Show `{{inputs.region}}` as the user wrote it.\n")
+    assert reference_errors(folder) == []
+    assert {"frontmatter-line-too-long", "allowed-tools-format", "inputs-undeclared"} <= {
+        f.rule for f in load_skill(folder, STRICT).findings if f.is_error}
+    project, home = tmp_path / "project", tmp_path / "home"
+    (project / ".git").mkdir(parents=True)
+    home.mkdir()
+    for key, value in {"HOME": home, "XDG_CONFIG_HOME": home / ".config", "XDG_CACHE_HOME": home / ".cache",
+                       "XDG_DATA_HOME": home / ".local"}.items():
+        monkeypatch.setenv(key, str(value))
+    monkeypatch.chdir(project)
+    assert skill_main(["install", str(folder), "--project", "--target", "agents", "--skip-deps-check"]) == 0, \
+        capsys.readouterr()
+    capsys.readouterr()
+    assert skill_main(["prompt", "--format", "json", "--no-cache"]) == 0
+    (entry,) = json.loads(capsys.readouterr().out)["skills"]
+    assert entry["name"] == "cost-explainer" and entry["description"] == description
