@@ -42,7 +42,7 @@ def assert_floor(folder) -> None:
 
 
 # one-line text YAML reads as a plain string: words, then punctuation the standard allows (`<` and `>` included)
-_word = st.from_regex(r"[A-Za-z][A-Za-z0-9]{0,11}", fullmatch=True)
+_word = st.from_regex(r"[A-Za-z\u00e9\u4e2d][A-Za-z0-9\u00e9\u00fc\u4e2d\u6587]{0,11}", fullmatch=True)
 _glue = st.sampled_from([" ", " ", " ", ", ", ". ", "; ", " (", ") ", " <", "> ", " / ", " - "])
 
 
