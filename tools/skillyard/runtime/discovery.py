@@ -13,8 +13,9 @@ What reaches a model's index passes the validator's own checks (`format`) in len
 the shared path rule refuses. Every skill the standard's reference validator accepts is listed unless
 site/pages/security.md names the security reason it is not: a one-line description up to 1,024 characters is listed,
 and `<`/`>` in its text is escaped by every output format (runtime/prompt.py), not hidden. Strict mode (the
-default, design 002 §4.3) also refuses a `name` or `description` the schema rejects. Lenient mode lists a skill with an empty description (warning) and turns
-a `name` that is not a slug into one (warning); every warning is in the report and on the skill (`diagnostics`).
+default, design 002 §4.3) also refuses a `name` or `description` the schema rejects. Lenient mode lists a skill with
+an empty description (warning) and turns a `name` that is not a slug into one (warning); every warning is in the
+report and on the skill (`diagnostics`).
 """
 
 from __future__ import annotations
