@@ -65,7 +65,9 @@ def _finding_line(finding: dict) -> str:
     where = _where(finding)
     text = f"- {where + ' — ' if where else ''}**{code(finding.get('rule', '?'), 80)}**: " \
            f"{code(finding.get('message', ''))}"
-    if finding.get("fix"):
+    if finding.get("allowed"):  # a reviewed security exception (skill.yaml `security_exceptions`): its reason
+        text += f"<br>allowed by the skill, reason: {code(finding['allowed'])}"
+    elif finding.get("fix"):
         text += f"<br>fix: {code(finding['fix'])}"
     return text
 
@@ -113,13 +115,18 @@ def render_comment(report: dict, *, changes: Changes | None = None, labels: set[
         lines.append(f"#### {code(name, 64)}{version} ({_kind_of(changes, skill.get('path', ''))}, "
                      f"{code(skill.get('path', ''), 200)}): {status}")
         findings = skill.get("findings", [])
-        errors = [f for f in findings if f.get("severity") == "error"]
-        hints = [f for f in findings if f.get("severity") != "error"]
+        allowed = [f for f in findings if f.get("allowed")]
+        errors = [f for f in findings if f.get("severity") == "error" and not f.get("allowed")]
+        hints = [f for f in findings if f.get("severity") != "error" and not f.get("allowed")]
         security += [(name, f) for f in findings if is_security_finding(f)]
         if errors:
             lines += ["", "**Errors (block the merge):**"] + [_finding_line(f) for f in errors]
         if hints:
             lines += ["", "**Hints (advice, not blocking):**"] + [_finding_line(f) for f in hints]
+        if allowed:
+            lines += ["", "**Allowed by the skill's security exceptions (a maintainer reviews each reason):**"]
+            lines += [_finding_line(f) for f in allowed[:MAX_LIST]]
+            lines += [f"- … and {len(allowed) - MAX_LIST} more"] if len(allowed) > MAX_LIST else []
         if skill.get("valid") and isinstance(skill.get("name"), str) and _SKILL_NAME.match(skill["name"]):
             lines += ["", "Once merged, install it with:", "", "```sh", f"skill install {skill['name']}", "```"]
         lines.append("")

@@ -12,7 +12,8 @@ from skillyard.format.portable import SPEC_KEYS, dump_frontmatter, portable_valu
 from skillyard.format.schemas import SCHEMA_FILES, load_schema
 from skillyard.format.yamlload import DuplicateKeyError, YAMLLimitError, YAMLParseError, load_with_lines
 
-MANIFEST_ONLY_FIELDS = ("schema_version", "system_prompt")
+# Read from skill.yaml alone, never merged into the skill's data: `security_exceptions` is format/exceptions.py's.
+MANIFEST_ONLY_FIELDS = ("schema_version", "system_prompt", "security_exceptions")
 MAX_MANIFEST_BYTES = 512 * 1024  # it may carry the whole prompt (`system_prompt`), unlike frontmatter
 
 

@@ -13,10 +13,10 @@ from collections import namedtuple
 from functools import lru_cache
 from pathlib import Path
 
-from skillyard.format import paths, rules, security, valuescan
+from skillyard.format import exceptions, paths, rules, security, valuescan
 from skillyard.format.findings import Finding, error, info, strict_or_warning, warning
 from skillyard.format.frontmatter import parse_skill_md
-from skillyard.format.manifest import merge_manifest, parse_manifest
+from skillyard.format.manifest import MANIFEST_ONLY_FIELDS, merge_manifest, parse_manifest
 from skillyard.format.policy import Policy
 from skillyard.format.portable import manifest_findings as misplaced_standard_keys
 from skillyard.format.portable import metadata_findings, portability_findings
@@ -48,11 +48,12 @@ class SkillPackage(Record):
     """A checked skill folder: its frontmatter data, body, published files and findings."""
 
     FIELDS = ("folder", "rel_path", "name", "data", "body", "files", "findings", "inventory", "skill_md_name",
-              "manifest_only")
+              "manifest_only", "security_exceptions")
 
     def __init__(self, folder: Path, rel_path: str, name: str, data: dict, body: str,
                  files: list[FileEntry] | None = None, findings: list[Finding] | None = None,
-                 inventory: dict | None = None, skill_md_name: str | None = "SKILL.md", manifest_only: bool = False):
+                 inventory: dict | None = None, skill_md_name: str | None = "SKILL.md", manifest_only: bool = False,
+                 security_exceptions: list[dict] | None = None):
         self.folder = folder
         self.rel_path = rel_path
         self.name = name
@@ -63,6 +64,7 @@ class SkillPackage(Record):
         self.inventory = {} if inventory is None else inventory
         self.skill_md_name = skill_md_name
         self.manifest_only = manifest_only
+        self.security_exceptions = [] if security_exceptions is None else security_exceptions  # format/exceptions.py
 
     @property
     def valid(self) -> bool:
@@ -359,7 +361,7 @@ def load_skill(folder: str | os.PathLike, policy: Policy | None = None, *, rel_p
         manifest_only = True
         findings.append(strict_or_warning(strict, "skill-md-missing", "The skill has skill.yaml but no SKILL.md.",
                                           f"Run `skillyard migrate --to-standard {folder}` to write the equivalent portable SKILL.md.", file="SKILL.md"))
-        data = {k: v for k, v in manifest.items() if k not in ("schema_version", "system_prompt")}
+        data = {k: v for k, v in manifest.items() if k not in MANIFEST_ONLY_FIELDS}
         body = str(manifest.get("system_prompt") or "")
         key_lines = manifest_lines
         findings += security.scan_text(body, "skill.yaml", markup="markdown")
@@ -383,13 +385,19 @@ def load_skill(folder: str | os.PathLike, policy: Policy | None = None, *, rel_p
             if rel == "skill.yaml" and manifest is not None:  # its parsed values: escapes, folded lines, keys
                 findings += valuescan.scan_values(manifest, rel, text, first_line=1, key_lines=manifest_lines,
                                                   covered=scanned)
+    allowed: list[dict] = []
+    if manifest is not None and exceptions.FIELD in manifest:  # reviewed exceptions: the findings stay, allowed
+        allowed, invalid, entry_lines = exceptions.parse(
+            manifest[exceptions.FIELD], text=texts["skill.yaml"], key_line=manifest_lines.get(exceptions.FIELD),
+            files={f.path for f in files})
+        findings = exceptions.apply(findings, allowed, lines=entry_lines) + invalid
     name = data.get("name") if isinstance(data.get("name"), str) else folder.name
     skill_md_lines = texts[skill_md_name].count("\n") + 1 if skill_md_name else 0
     findings.sort(key=Finding.sort_key)
     return SkillPackage(folder=folder, rel_path=rel_path if rel_path is not None else folder.name, name=name,
                         data=data, body=body, files=files, findings=_dedupe(findings),
                         inventory=_inventory(files, skill_md_lines), skill_md_name=skill_md_name,
-                        manifest_only=manifest_only)
+                        manifest_only=manifest_only, security_exceptions=allowed)
 
 
 def top_key(field: str) -> str:

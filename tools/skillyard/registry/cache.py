@@ -32,7 +32,7 @@ CACHE_FILE = ".skillyard-cache/skills.sqlite"
 ALL_ROWS = "SELECT path, sig, name, version, line, index_line, plugin_line, agents_line, findings FROM skills"
 ONE_ROW = ("SELECT path, sig, name, version, line, index_line, plugin_line, agents_line, findings FROM skills "
            "WHERE path = ?")
-CACHE_FORMAT = 7  # bump when what a cache item holds changes
+CACHE_FORMAT = 8  # bump when what a cache item holds changes
 
 
 def signature(folder: str) -> list:
@@ -352,5 +352,5 @@ def _from_row(path: str, row: tuple) -> CheckedSkill:
     _sig, name, version, line, index, plugin, agents, findings = row
     found = [] if findings == "[]" else [  # most skills have none: skip the decoder
         Finding(d["rule"], Severity(d["severity"]), d["message"], d.get("fix"), d.get("file"), d.get("line"),
-                d.get("field")) for d in json.loads(findings)]
+                d.get("field"), d.get("allowed")) for d in json.loads(findings)]
     return CheckedSkill(path, name, version, line, found, {"index": index, "plugin": plugin, "agents": agents})

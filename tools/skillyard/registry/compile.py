@@ -87,6 +87,8 @@ def compile_skill(pkg: SkillPackage) -> dict:
         "metadata": data.get("metadata") if isinstance(data.get("metadata"), dict)
         and all(isinstance(v, str) for v in data["metadata"].values()) else None,
         "runtime": {k: data[k] for k in RUNTIME_FIELDS if k in data} or None,
+        # The reviewed exceptions (format/exceptions.py): the client honours them only from a registry entry.
+        "security_exceptions": [dict(e) for e in pkg.security_exceptions] or None,
     }
     entry.update({k: v for k, v in optional.items() if v is not None})
     return entry

@@ -14,7 +14,7 @@ def validate_report(checked: list[CheckedSkill], mode: str, *, changed_paths: li
                     skills: object = None) -> dict:
     """The report as data. `skills` stands in for the list of skill entries when the caller writes them itself
     (`validate_report_json`)."""
-    errors = sum(1 for c in checked for f in c.findings if f.severity == "error")
+    errors = sum(1 for c in checked for f in c.findings if f.is_error)  # an allowed finding is not an error
     warnings = sum(1 for c in checked for f in c.findings if f.severity == "warning")
     invalid = sum(1 for c in checked if not c.valid)
     report = {
@@ -53,7 +53,7 @@ def validate_report_json(checked: list[CheckedSkill], mode: str, *, changed_path
     return text.replace(slot, '\n  "skills": ' + entries, 1) + "\n"
 
 
-_STRING_FIELDS = ("field", "file", "fix")  # with `line`, the optional keys of a finding, in sorted order
+_STRING_FIELDS = ("allowed", "field", "file", "fix")  # with `line`, the optional keys of a finding, in sorted order
 
 
 def _skill_entries_json(checked: list[CheckedSkill]) -> str | None:
@@ -112,8 +112,11 @@ def human_report(checked: list[CheckedSkill], *, verbose: bool = False, stats: b
         for f in findings:  # every value a skill's files chose is made one visible line: a terminal or CI log
             where, message, fix = finding_text(f)  # shows what the report says, not what an escape code draws
             field = f" `{visible(f.field, one_line=True)}`" if f.field and not f.message.startswith(f"`{f.field}`") else ""
-            lines.append(f"  {f.severity:<7} {where} [{f.rule}]{field} {message}")
-            if f.fix:
+            label = "allowed" if f.allowed is not None else f.severity
+            lines.append(f"  {label:<7} {where} [{f.rule}]{field} {message}")
+            if f.allowed is not None:  # a reviewed exception (format/exceptions.py): shown, never an error
+                lines.append(f"          allowed by the skill, reason: {visible(f.allowed, one_line=True)}")
+            elif f.fix:
                 lines.append(f"          fix: {fix}")
     if stats:
         lines.append("")
@@ -122,8 +125,10 @@ def human_report(checked: list[CheckedSkill], *, verbose: bool = False, stats: b
             lines.append(f"  {count:6d}  {rule}")
         lines.append("")
     invalid = sum(1 for c in checked if not c.valid)
-    errors = sum(1 for c in checked for f in c.findings if f.severity == "error")
+    errors = sum(1 for c in checked for f in c.findings if f.is_error)
     warnings = sum(1 for c in checked for f in c.findings if f.severity == "warning")
+    allowed = sum(1 for c in checked for f in c.findings if f.allowed is not None)
     lines.append(f"{len(checked)} skill(s): {len(checked) - invalid} valid, {invalid} invalid; "
-                 f"{errors} error(s), {warnings} warning(s)")
+                 f"{errors} error(s), {warnings} warning(s)" + (f", {allowed} allowed by reviewed security "
+                                                                 "exceptions" if allowed else ""))
     return "\n".join(lines) + "\n"

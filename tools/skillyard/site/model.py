@@ -98,7 +98,7 @@ def skill_view(registry: dict, skill: dict) -> dict:
     files = sorted(skill.get("files", []), key=lambda f: f["path"])
     findings = sorted(skill.get("findings", []), key=lambda f: (SEVERITY_ORDER.get(f["severity"], 9),
                                                                 f.get("file", ""), f.get("line", 0), f["rule"]))
-    findings = [{"fix": "", "file": "", "line": None, **f} for f in findings]
+    findings = [{"fix": "", "file": "", "line": None, "allowed": "", **f} for f in findings]
     inputs = [{"description": "", "enum": None, **item, "has_default": "default" in item,
                "default_text": show_value(item["default"]) if "default" in item else ""}
               for item in skill.get("inputs", [])]
@@ -121,7 +121,9 @@ def skill_view(registry: dict, skill: dict) -> dict:
         "short_commit": (skill.get("commit") or "")[:12],
         "integrity": skill.get("integrity", ""),
         "findings": findings,
-        "finding_counts": Counter(f["severity"] for f in findings),
+        "finding_counts": Counter("allowed" if f["allowed"] else f["severity"] for f in findings),
+        # The reviewed security exceptions (skill.yaml `security_exceptions`, format/exceptions.py).
+        "security_exceptions": [e for e in skill.get("security_exceptions", []) if isinstance(e, dict)],
         "capabilities": skill.get("capabilities", []),
         "inputs": inputs,
         "mcp_deps": mcp_deps,

@@ -69,7 +69,9 @@ def run(args) -> int:
             where, message, fix = finding_text(f)
             stream = sys.stdout if not f.is_error else sys.stderr
             print(f"{where or '.'}: {f.severity}: [{f.rule}] {message}", file=stream)
-            if f.fix:
+            if f.allowed is not None:  # the skill's reviewed security exception (format/exceptions.py)
+                print(f"  allowed by the skill, reason: {visible(f.allowed, one_line=True)}", file=stream)
+            elif f.fix:
                 print(f"  fix: {fix}", file=stream)
         errors = sum(1 for f in findings if f.is_error)
         print(f"{visible(package.name, one_line=True)}: {'valid' if ok else f'{errors} error(s)'}"
