@@ -15,7 +15,7 @@ from skillyard.registry.report import validate_report, validate_report_json
 text = st.text(max_size=12) | st.sampled_from(["\0skills\0", "\\u0000skills\\u0000", "\u2028", '"', "\\", "发票"])
 optional = st.none() | text
 findings = st.builds(Finding, rule=text, severity=st.sampled_from(list(Severity)), message=text, fix=optional,
-                     file=optional, line=st.none() | st.integers(-5, 10**12), field=optional)
+                     file=optional, line=st.none() | st.integers(-5, 10**12), field=optional, allowed=optional)
 skills = st.builds(CheckedSkill, path=text, name=text, version=optional, line=st.just(""),
                    findings=st.lists(findings, max_size=3))
 

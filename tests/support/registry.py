@@ -58,7 +58,8 @@ def registry_entry(folder: Path, rel_path: str, commit: str, spec: dict) -> dict
         "inputs": list(spec.get("inputs", [])),
         "findings": list(spec.get("findings", [])),
     }
-    for key in ("display_name", "homepage", "compatibility", "allowed_tools", "metadata", "runtime"):
+    for key in ("display_name", "homepage", "compatibility", "allowed_tools", "metadata", "runtime",
+                "security_exceptions"):
         if key in spec:
             entry[key] = spec[key]
     return entry

@@ -64,10 +64,10 @@ def parse(value: object, *, text: str, key_line: int | None,
     if value is None:
         return [], [], {}
     if not isinstance(value, list):
-        return [], [], [error("exception-invalid", f"`{FIELD}` in skill.yaml is a {type(value).__name__}, not a list.",
+        return [], [error("exception-invalid", f"`{FIELD}` in skill.yaml is a {type(value).__name__}, not a list.",
                           _FORM, line=key_line, **where)], {}
     if len(value) > MAX_ENTRIES:
-        return [], [], [error("exception-invalid", f"`{FIELD}` lists {len(value)} entries; at most {MAX_ENTRIES} are "
+        return [], [error("exception-invalid", f"`{FIELD}` lists {len(value)} entries; at most {MAX_ENTRIES} are "
                           "allowed.", "Fix the findings instead; keep exceptions for text the skill must quote.",
                           line=key_line, **where)], {}
     entries: list[dict] = []
