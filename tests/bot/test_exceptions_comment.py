@@ -18,7 +18,7 @@ REASON = "Shows a zero-width space as an example of hidden text."
 
 def validate_report(tmp_path, capsys, *, with_exception: bool) -> dict:
     skill = tmp_path / "skills" / "teach"
-    (skill / "references").mkdir(parents=True)
+    (skill / "references").mkdir(parents=True, exist_ok=True)
     (skill / "SKILL.md").write_text("---\nname: teach\ndescription: Teaches how prompt injection hides text. Use "
                                     "when reviewing skills.\nlicense: MIT\n---\n\n# Teach\n\nRead references/x.md.\n",
                                     encoding="utf-8")
@@ -31,20 +31,23 @@ def validate_report(tmp_path, capsys, *, with_exception: bool) -> dict:
     return json.loads(capsys.readouterr().out)
 
 
-def comment_for(stub, repo, tmp_path, report: dict) -> str:
-    repo.pulls[5] = Pull(5, "carol", fake_sha("head", 5), files=[("skills/teach/SKILL.md", "added"),
-                                                                   ("skills/teach/references/x.md", "added")])
-    artifact = write_artifact(tmp_path, report)
+def comment_for(stub, repo, tmp_path, report: dict, number: int) -> str:
+    repo.pulls[number] = Pull(number, "carol", fake_sha("head", number),
+                              files=[("skills/teach/SKILL.md", "added"), ("skills/teach/references/x.md", "added")])
+    artifact = write_artifact(tmp_path, report, f"report-{number}.json")
     assert skillyard_main(["bot", "report", "--repo", REGISTRY_SLUG, "--artifact", str(artifact), "--api-url",
-                           stub.base_url, "--pr", "5"]) == 0
-    [comment] = [c for c in repo.comments.values() if c["issue"] == 5 and MARKER in c["body"]]
+                           stub.base_url, "--pr", str(number)]) == 0
+    [comment] = [c for c in repo.comments.values() if c["issue"] == number and MARKER in c["body"]]
     return comment["body"]
 
 
 def test_the_comment_lists_allowed_findings_with_their_reason(stub, registry_repo, tmp_path, capsys):
+    blocked = comment_for(stub, registry_repo, tmp_path, validate_report(tmp_path, capsys, with_exception=False), 4)
+    assert "**Errors (block the merge):**" in blocked and "Allowed by the skill" not in blocked
+
     report = validate_report(tmp_path, capsys, with_exception=True)
     assert report["ok"] is True
-    body = comment_for(stub, registry_repo, tmp_path, report)
+    body = comment_for(stub, registry_repo, tmp_path, report, 5)
     assert "✅ 1 skill(s) valid" in body
     assert "**Errors (block the merge):**" not in body
     allowed = body[body.index("**Allowed by the skill's security exceptions"):]
@@ -52,7 +55,3 @@ def test_the_comment_lists_allowed_findings_with_their_reason(stub, registry_rep
     assert f"allowed by the skill, reason: `{REASON}`" in allowed
     assert "#### Security findings" in body  # still flagged for the reviewer
 
-
-def test_without_the_exception_the_finding_blocks(stub, registry_repo, tmp_path, capsys):
-    body = comment_for(stub, registry_repo, tmp_path, validate_report(tmp_path, capsys, with_exception=False))
-    assert "**Errors (block the merge):**" in body and "Allowed by the skill" not in body

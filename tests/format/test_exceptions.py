@@ -39,6 +39,10 @@ def allowed_of(package):
 
 
 def test_a_matching_exception_allows_the_finding_in_strict_mode(tmp_path):
+    package = load_skill(make_skill(tmp_path / "without"), Policy(strict=True))
+    assert [f.rule for f in package.errors] == ["security-invisible-unicode"]  # without it: an error
+    assert not allowed_of(package)
+
     package = load_skill(make_skill(tmp_path, "security_exceptions:\n" + exception()), Policy(strict=True))
     assert package.valid, package.errors
     [finding] = allowed_of(package)
@@ -50,13 +54,6 @@ def test_a_matching_exception_allows_the_finding_in_strict_mode(tmp_path):
                                             "reason": REASON}]
     assert "security_exceptions" not in package.data  # skill.yaml's own, never merged into the skill's fields
     assert not any(f.rule == "unknown-field" for f in package.findings)
-
-
-def test_without_the_exception_the_finding_is_an_error(tmp_path):
-    package = load_skill(make_skill(tmp_path), Policy(strict=True))
-    assert not package.valid
-    assert [f.rule for f in package.errors] == ["security-invisible-unicode"]
-    assert not allowed_of(package)
 
 
 def test_an_exception_for_another_file_does_not_help_and_is_stale(tmp_path):

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import html
 import re
+from pathlib import Path
 
-from conftest import CONFIG
 from skillyard.registry.build import build_registry
 from skillyard.site.builder import build_site
 
+CONFIG = Path(__file__).resolve().parents[2] / "mkdocs.yml"  # as conftest's (not imported: see sitekit.py)
 REASON = "Shows a zero-width space <as an example> of hidden text."
 
 
@@ -26,6 +27,10 @@ def test_skill_page_lists_the_reviewed_exceptions(tmp_path):
     (skill / "skill.yaml").write_text('schema_version: "1.0"\nversion: 1.0.0\nsecurity_exceptions:\n'
                                       "  - rule: security-invisible-unicode\n    file: references/x.md\n"
                                       f'    reason: "{REASON}"\n', encoding="utf-8")
+    plain = root / "skills" / "plain"
+    plain.mkdir()
+    (plain / "SKILL.md").write_text("---\nname: plain\ndescription: Does plain things. Use for plain work.\n---\n\n"
+                                    "# Plain\n", encoding="utf-8")
     result = build_registry(root, use_cache=False)
     assert result.registry, [f.message for c in result.checked for f in c.findings if f.is_error]
     (root / "registry.json").write_text(result.outputs["registry.json"], encoding="utf-8")
@@ -41,10 +46,6 @@ def test_skill_page_lists_the_reviewed_exceptions(tmp_path):
     assert html.unescape(row.group(3)) == REASON and "<as an example>" not in row.group(3)  # escaped, not markup
     findings = page[page.index('id="security"'):page.index('id="security-exceptions"')]
     assert "1 allowed" in findings and "1 error" not in findings
-    assert "Allowed by the skill, reason: " + html.escape(REASON, quote=False) in findings.replace("&#34;", '"')
+    assert "Allowed by the skill, reason: " + REASON in html.unescape(findings)
+    assert "Reviewed exceptions" not in (root / "_site/skills/plain/index.html").read_text(encoding="utf-8")
 
-
-def test_a_skill_without_exceptions_has_no_block(built_site):
-    _, out, _ = built_site
-    for page in (out / "skills").glob("*/index.html"):
-        assert "Reviewed exceptions" not in page.read_text(encoding="utf-8")
