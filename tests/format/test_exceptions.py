@@ -143,7 +143,7 @@ def _security_rule_ids() -> set[str]:
 
 
 def test_the_exceptable_rules_are_exactly_the_scanners_and_the_schemas_agree():
-    assert EXCEPTABLE_RULES == _security_rule_ids()
+    assert _security_rule_ids() == EXCEPTABLE_RULES
     for where in ("schemas", "tools/skillyard/schemas"):
         yaml_schema = json.loads((ROOT / where / "skill-yaml.schema.json").read_text(encoding="utf-8"))
         item = yaml_schema["properties"]["security_exceptions"]["items"]
