@@ -8,9 +8,11 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from skillyard.format import Policy, load_skill
-from skillyard.format.exceptions import EXCEPTABLE_RULES, entry_lines
+from skillyard.format.exceptions import EXCEPTABLE_RULES, entry_lines, parse
 
 ROOT = Path(__file__).resolve().parents[2]
 SKILL_MD = "---\nname: teach\ndescription: Teaches how prompt injection hides text. Use when reviewing skills.\n---\n\n" \
@@ -129,6 +131,28 @@ def test_a_bad_entry_does_not_void_the_good_ones(tmp_path):
     package = load_skill(make_skill(tmp_path, tail), Policy(strict=True))
     assert [f.rule for f in package.errors] == ["exception-invalid"]
     assert len(allowed_of(package)) == 1
+
+
+YAML_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=8)
+    | st.sampled_from(sorted(EXCEPTABLE_RULES) + ["references/x.md", "../x", "invisible-unicode", "rule", "file"]),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
+        st.sampled_from(["rule", "file", "reason", "other"]) | st.text(max_size=4), inner, max_size=4)
+    | st.fixed_dictionaries({"rule": inner, "file": inner, "reason": inner}),
+    max_leaves=20)
+
+
+@settings(max_examples=300, deadline=None)
+@given(YAML_VALUES, st.text(max_size=60), st.none() | st.integers(1, 5))
+def test_parse_never_raises_and_keeps_only_valid_entries(value, text, key_line):
+    entries, findings, lines = parse(value, text=text, key_line=key_line, files={"references/x.md", "SKILL.md"})
+    assert all(f.rule == "exception-invalid" and f.file == "skill.yaml" and f.fix for f in findings)
+    assert len({(e["rule"], e["file"]) for e in entries}) == len(entries) == len(lines)
+    for entry in entries:
+        assert entry["rule"] in EXCEPTABLE_RULES and entry["file"] in {"references/x.md", "SKILL.md"}
+        assert 0 < len(entry["reason"]) <= 500
+    if isinstance(value, list) and value and not entries:
+        assert findings
 
 
 def test_entry_lines_follow_block_and_flow_lists():

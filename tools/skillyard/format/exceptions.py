@@ -107,7 +107,7 @@ def _entry_problem(item: object, files: set[str]) -> tuple[str | None, str]:
     allowed = ", ".join(sorted(EXCEPTABLE_RULES))
     if not isinstance(rule, str) or rule not in EXCEPTABLE_RULES:
         shown = safety.visible(rule, one_line=True)[:80] if isinstance(rule, str) else repr(rule)[:80]
-        if rule in _FRONTMATTER_TWINS:
+        if isinstance(rule, str) and rule in _FRONTMATTER_TWINS:
             return (f"names `{rule}`, a frontmatter check: characters hidden in a SKILL.md or skill.yaml value cannot "
                     "be allowed"), f"Delete the character; for a file's text the rule is `{_FRONTMATTER_TWINS[rule]}`."
         return f"names the rule `{shown}`, which is not a security rule an exception may allow", \
