@@ -15,7 +15,7 @@ def validate_report(checked: list[CheckedSkill], mode: str, *, changed_paths: li
     """The report as data. `skills` stands in for the list of skill entries when the caller writes them itself
     (`validate_report_json`)."""
     errors = sum(1 for c in checked for f in c.findings if f.is_error)  # an allowed finding is not an error
-    warnings = sum(1 for c in checked for f in c.findings if f.severity == "warning")
+    warnings = sum(1 for c in checked for f in c.findings if f.severity == "warning" and f.allowed is None)
     invalid = sum(1 for c in checked if not c.valid)
     report = {
         "schema_version": SCHEMA_VERSION,
@@ -126,7 +126,7 @@ def human_report(checked: list[CheckedSkill], *, verbose: bool = False, stats: b
         lines.append("")
     invalid = sum(1 for c in checked if not c.valid)
     errors = sum(1 for c in checked for f in c.findings if f.is_error)
-    warnings = sum(1 for c in checked for f in c.findings if f.severity == "warning")
+    warnings = sum(1 for c in checked for f in c.findings if f.severity == "warning" and f.allowed is None)
     allowed = sum(1 for c in checked for f in c.findings if f.allowed is not None)
     lines.append(f"{len(checked)} skill(s): {len(checked) - invalid} valid, {invalid} invalid; "
                  f"{errors} error(s), {warnings} warning(s)" + (f", {allowed} allowed by reviewed security "
