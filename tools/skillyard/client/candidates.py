@@ -19,6 +19,7 @@ from skillyard.client.install_policy import (
     folder_name,
     is_strict,
     judge,
+    reviewed_only,
     summarize_errors,
 )
 from skillyard.client.store import StagedFile
@@ -54,7 +55,8 @@ def from_local(path: Path, config=None, *, strict: bool | None = None) -> Candid
         raise SkillyardError(f"{path} is not a folder.", "Give the path to a skill folder (the one holding SKILL.md).")
     package = load_skill(folder, client_policy(config))
     strict = is_strict(config, strict)
-    warnings = judge(package, where=str(path), strict=strict, with_lines=True)
+    withdrawn = reviewed_only(package)  # a folder's own security exceptions were reviewed by no registry
+    warnings = judge(package, where=str(path), strict=strict, with_lines=True, withdrawn=withdrawn)
     name, renamed = folder_name(package.name, where=str(path), strict=strict, fallback=folder.name)
     files = []
     newest = 0.0  # a versionless folder's version is the time of its newest file (format/timeversion.py)
@@ -228,7 +230,8 @@ def _check_package(files: list[StagedFile], name: str, *, where: str, config=Non
                    strict: bool | None = None, fallback: str | None = None) -> tuple[dict, list[str], str]:
     """Run the format checks on downloaded files by loading them from a private temporary folder; returns the
     skill's data as a local folder's would be (frontmatter merged with skill.yaml: version, inputs, mcp_deps),
-    the warnings, and the installed folder's name (`folder_name`)."""
+    the warnings, and the installed folder's name (`folder_name`). The files' own security exceptions count for
+    nothing: no registry reviewed them."""
     import tempfile
 
     from skillyard.format import load_skill
@@ -241,8 +244,33 @@ def _check_package(files: list[StagedFile], name: str, *, where: str, config=Non
         folder.mkdir()
         store.write_tree(folder, files)
         package = load_skill(folder, client_policy(config))
-        warnings = judge(package, where=where, strict=strict)
+        withdrawn = reviewed_only(package)
+        warnings = judge(package, where=where, strict=strict, withdrawn=withdrawn)
         return dict(package.data), [*warnings, *renamed], installed_as
+
+
+def scan_entry(files: list[StagedFile], skill: dict, config, *, what: str) -> None:
+    """The security scan over a registry entry's downloaded files (a registry may serve anything): a scanner finding
+    refuses the install unless the entry's own `security_exceptions`, which the registry reviewed, allow it. The
+    fetched skill.yaml's exceptions count for nothing. The registry's format checks are trusted as before."""
+    import tempfile
+
+    from skillyard.format import exceptions, load_skill
+
+    with tempfile.TemporaryDirectory(prefix="skill-scan-") as tmp:
+        folder = Path(tmp) / store.check_name(skill["name"])
+        folder.mkdir()
+        store.write_tree(folder, files)
+        package = load_skill(folder, client_policy(config))
+    withdrawn = reviewed_only(package, skill.get("security_exceptions"))
+    refusing = [f for f in package.errors if f.rule in exceptions.EXCEPTABLE_RULES]
+    if refusing:
+        untrusted = {(f.rule, f.file) for f in withdrawn} & {(f.rule, f.file) for f in refusing}
+        raise SkillyardError(f"{what}: {summarize_errors(refusing, with_lines=True)}; nothing was installed.",
+                             "The skill's skill.yaml lists `security_exceptions` for this, but the registry's entry does "
+                             "not carry them: a security exception is only honoured from a registry that reviewed it. "
+                             "Ask the registry's maintainers." if untrusted else
+                             "The registry serves a file its own checks refuse: tell its maintainers.")
 
 
 def from_resolved(resolved, config, *, progress=None, commit: str | None = None) -> Candidate:
@@ -256,6 +284,7 @@ def from_resolved(resolved, config, *, progress=None, commit: str | None = None)
     verify_files(files, skill["files"], integrity=skill.get("integrity"), what=what)
     skillname.check_declared_name(files, skill["name"], what=what,
                                   source=f"{resolved.source.name} ({resolved.source.url})")
+    scan_entry(files, skill, config, what=what)
     source = {"type": "registry", "source": resolved.source.name, "url": resolved.source.url,
               "commit": commit or skill.get("commit"), "path": skill.get("path"), "integrity": skill["integrity"]}
     return Candidate(skill["name"], str(skill.get("version", "0.0.0")), source, files,

@@ -53,9 +53,22 @@ def is_strict(config, strict: bool | None) -> bool:
     return config.install_strict
 
 
-def judge(package, *, where: str, strict: bool, with_lines: bool = False) -> list[str]:
+def reviewed_only(package, reviewed: list[dict] | None = None) -> list:
+    """Honour security exceptions only from a registry entry that carries them (`reviewed`, its
+    `security_exceptions`): the skill's own skill.yaml ones are withdrawn, so their findings block again. Returns
+    the withdrawn findings, for `judge`'s message."""
+    from skillyard.format import exceptions
+
+    package.findings, withdrawn = exceptions.withdraw(package.findings)
+    if reviewed:
+        package.findings = exceptions.apply(package.findings, exceptions.from_entry(reviewed))
+    return withdrawn
+
+
+def judge(package, *, where: str, strict: bool, with_lines: bool = False, withdrawn=()) -> list[str]:
     """Refuse on any safety error (or, with strict, any tolerated one too); return the tolerated ones as warnings.
-    A limit error names the config key that raises it."""
+    A limit error names the config key that raises it; an error the skill's own, unreviewed, security exception
+    would have allowed says so."""
     tolerated = [f for f in package.findings if f.rule in TOLERATED_RULES and str(f.severity) != "info"]
     refusing = [f for f in package.errors if f.rule not in TOLERATED_RULES] + (tolerated if strict else [])
     if refusing:
@@ -64,6 +77,10 @@ def judge(package, *, where: str, strict: bool, with_lines: bool = False) -> lis
         if keys:
             fix = (f"This is over the client's install limit: if you trust the skill, raise `{keys[0]}` in the "
                    f"client's config.yaml (or set ${env_name(keys[0])}).")
+        elif {(f.rule, f.file) for f in withdrawn} & {(f.rule, f.file) for f in refusing}:
+            from skillyard.format.exceptions import UNTRUSTED_FIX
+
+            fix = UNTRUSTED_FIX
         elif strict and all(f.rule in TOLERATED_RULES for f in refusing):
             fix = "Runtimes tolerate this; install without --strict (and `install.strict: false`) to accept it."
         else:

@@ -138,7 +138,8 @@ def _entry_problem(item: object, files: set[str]) -> tuple[str | None, str]:
 def apply(findings: list[Finding], entries: list[dict], *,
           lines: dict[tuple[str, str], int | None] | None = None) -> list[Finding]:
     """The findings with each one an entry covers marked `allowed` (its reason), plus a warning for each entry that
-    covers none (stale: the text was removed, or the rule or path is wrong)."""
+    covers none (stale: the text was removed, or the rule or path is wrong). A finding in a SKILL.md or skill.yaml
+    value (format/valuescan.py: it names the field) is never covered: that text is what every agent indexes."""
     if not entries:
         return findings
     reasons = {(e["rule"], e["file"]): e["reason"] for e in entries}
@@ -146,7 +147,7 @@ def apply(findings: list[Finding], entries: list[dict], *,
     out = []
     for finding in findings:
         key = (finding.rule, finding.file)
-        if key in reasons:
+        if key in reasons and finding.field is None:  # a file's text; never a frontmatter or skill.yaml value
             used.add(key)
             finding = finding.with_allowed(reasons[key])
         out.append(finding)
