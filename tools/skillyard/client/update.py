@@ -13,6 +13,7 @@ from pathlib import Path
 
 from skillyard.client import install as inst
 from skillyard.client import lockfile, store
+from skillyard.client.fetch import github_token
 from skillyard.client.inputs import resolve as resolve_inputs
 from skillyard.errors import SkillyardError
 
@@ -90,7 +91,7 @@ def github_commit(url: str, ref: str, config) -> str:
     owner, repo = github.repo_from_url(url)
     endpoint = (f"{config.github_api_url.rstrip('/')}/repos/{quote(owner, safe='')}/{quote(repo, safe='')}/commits/"
                 f"{quote(ref, safe='')}")
-    body = http.fetch(endpoint, token=inst._github_token(config), accept="application/vnd.github.sha",
+    body = http.fetch(endpoint, token=github_token(config), accept="application/vnd.github.sha",
                       max_bytes=1024, **http.settings(config)).body
     text = body.decode("ascii", "replace").strip()
     if not _SHA.fullmatch(text):
