@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import io
 import tarfile
-import threading
 import time
 from pathlib import Path
 
@@ -76,7 +75,7 @@ class SparseServer:
     def __init__(self, registry: dict):
         from http.server import BaseHTTPRequestHandler
 
-        from tests.support.loopback import LoopbackHTTPServer
+        from tests.support.loopback import serve_in_thread
 
         from skillyard.format.sparse import sparse_files
 
@@ -93,9 +92,8 @@ class SparseServer:
                 self.end_headers()
                 self.wfile.write(body or b"")
 
-        self.httpd = LoopbackHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/site/sparse/index.json"
-        threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+        self.httpd, origin = serve_in_thread(Handler)
+        self.url = origin + "/site/sparse/index.json"
 
     def stop(self):
         self.httpd.shutdown()

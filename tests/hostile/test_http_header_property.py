@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import contextlib
 import itertools
-import threading
 from http.server import BaseHTTPRequestHandler
 
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from tests.support.fixtures import skill_cli, skill_home  # noqa: F401 - fixtures
-from tests.support.loopback import LoopbackHTTPServer
+from tests.support.loopback import serve_in_thread
 
 from skillyard.client.http import FetchError, check_url, fetch, safe_url
 from skillyard.errors import SkillyardError
@@ -68,9 +67,8 @@ class RawServer:
 
             do_GET = do_POST = _reply  # noqa: N815
 
-        self.httpd = LoopbackHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
-        threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+        self.httpd, origin = serve_in_thread(Handler)
+        self.url = origin
 
     def stop(self):
         self.httpd.shutdown()

@@ -16,3 +16,13 @@ class LoopbackHTTPServer(ThreadingHTTPServer):
     def server_activate(self) -> None:
         super().server_activate()
         self.socket.setblocking(False)
+
+
+def serve_in_thread(handler: type) -> tuple[LoopbackHTTPServer, str]:
+    """A server for `handler` on a free port of 127.0.0.1, answering from a daemon thread; returns it and its origin
+    (`http://127.0.0.1:PORT`). Stop it with shutdown() and server_close()."""
+    import threading
+
+    httpd = LoopbackHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+    return httpd, f"http://127.0.0.1:{httpd.server_address[1]}"

@@ -9,12 +9,10 @@ portable frontmatter -- the one writer `skill init`, `skillyard migrate` and the
 from __future__ import annotations
 
 import json
-import re
 
 from skillyard.format.findings import Finding, strict_or_warning
 from skillyard.format.schemas import SCHEMA_FILES, load_schema
 
-_NUMBER_LIKE = re.compile(r"[0-9][0-9A-Za-z.+-]*")
 SPEC_KEYS = ("name", "description", "license", "compatibility", "metadata", "allowed-tools")
 MIGRATE_FIX = "Run `skillyard migrate --to-standard {folder}`: it moves registry fields into skill.yaml and rewrites the frontmatter in block style."
 
@@ -153,16 +151,10 @@ def _dump(data: dict, width: float) -> str:
     """Block-style YAML with list items indented under their key, as people write them."""
     import yaml
 
-    class Dumper(yaml.SafeDumper):
-        def increase_indent(self, flow=False, indentless=False):  # noqa: ARG002 - PyYAML hook
-            return super().increase_indent(flow, False)
+    from skillyard.format.yamlwrite import block_dumper
 
-    def text(dumper, value: str):  # `1.2.0` and `1.10` quoted, so no reader takes them for numbers
-        style = '"' if _NUMBER_LIKE.fullmatch(value) else None
-        return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
-
-    Dumper.add_representer(str, text)
-    return yaml.dump(data, Dumper=Dumper, sort_keys=False, allow_unicode=True, default_flow_style=False, width=width)
+    return yaml.dump(data, Dumper=block_dumper(width), sort_keys=False, allow_unicode=True,
+                     default_flow_style=False, width=width)
 
 
 def dump_frontmatter(spec: dict) -> str:

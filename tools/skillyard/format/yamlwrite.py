@@ -104,7 +104,9 @@ def _wrap(paragraph: str, width: int) -> list[str]:
     return lines
 
 
-def _dumper(width: float):
+def block_dumper(width: float):
+    """A PyYAML Dumper writing block style with list items indented under their key, as people write them, and
+    number-like strings (`1.2.0`, `1.10`) quoted so no reader takes them for numbers."""
     import yaml
 
     class Dumper(yaml.SafeDumper):
@@ -124,14 +126,14 @@ def _one_line(value: object) -> str:
     """PyYAML's one-line form of a scalar (a key, or a value as `portable.dump_frontmatter` has always written it)."""
     import yaml
 
-    dumped = yaml.dump(value, Dumper=_dumper(float("inf")), allow_unicode=True, width=float("inf"))
+    dumped = yaml.dump(value, Dumper=block_dumper(float("inf")), allow_unicode=True, width=float("inf"))
     return dumped[:-5] if dumped.endswith("\n...\n") else dumped.rstrip("\n")
 
 
 def _pyyaml_entry(key: object, value: object, indent: int, width: float = float("inf")) -> list[str]:
     import yaml
 
-    dumped = yaml.dump({key: value}, Dumper=_dumper(width), allow_unicode=True, default_flow_style=False,
+    dumped = yaml.dump({key: value}, Dumper=block_dumper(width), allow_unicode=True, default_flow_style=False,
                        sort_keys=False, width=width)
     return [" " * indent + line for line in dumped.rstrip("\n").split("\n")]
 
