@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 HOSTS = ("github", "github-enterprise", "static")  # registry/config.py's (not imported: --help stays fast)
 
 NAME = "build"
@@ -21,6 +23,7 @@ examples:
   skillyard build --check          # exit 1 if the committed files differ from a fresh build (CI)
   skillyard build --out dist/registry.json --json
   skillyard build --host static    # publish the working tree (no commit pinning)
+  skillyard build --serve-dir _registry && python -m http.server --directory _registry   # a static host
 """
 
 
@@ -34,6 +37,9 @@ def add_arguments(parser) -> None:
     mode.add_argument("--lenient", dest="mode", action="store_const", const="lenient")
     parser.add_argument("--host", choices=HOSTS, help="override the configured host (static: files are served from "
                         "the folder as built, not pinned to a commit)")
+    parser.add_argument("--serve-dir", metavar="DIR", type=Path,
+                        help="also write DIR: exactly the tree a static host serves (registry.json, index.json, "
+                        "sparse/ and the listed skill files; no .git, caches or settings)")
     parser.add_argument("--no-cache", action="store_true", help="check every skill again, ignoring the local cache")
     parser.add_argument("--json", action="store_true", help="print a JSON summary")
 
@@ -92,12 +98,22 @@ def run(args) -> int:
         return _refuse_unpinned(summary, differs, tree.head, as_json=args.json)
     if tree is not None and tree.in_git:
         summary["working_tree"] = {"head": tree.head, "differs_from_head": len(differs), "files": differs}
+    served = None
+    if args.serve_dir is not None:  # checked and read before anything is written
+        from skillyard.registry.served import plan_served_tree, write_served_tree
+
+        served = plan_served_tree(root, result.outputs, args.serve_dir, config.skills_dir)
     written = write_outputs(root, result.outputs, registry_out=out)
     summary["written"] = [str(p) for p in written]
+    if served is not None:
+        summary["served"] = {"dir": str(args.serve_dir), "files": write_served_tree(*served)}
     if args.json:
         print_json(summary)
     else:
         print(f"built {summary['skills']} skill(s): " + ", ".join(str(p) for p in written))
+        if "served" in summary:
+            print(f"served tree: {summary['served']['dir']} ({summary['served']['files']} files); serve that folder, "
+                  "e.g. `python -m http.server --directory " + f"{summary['served']['dir']}`")
         if differs:
             print(f"note: built from the working tree: {len(differs)} skill file(s) differ from HEAD "
                   f"{(tree.head or 'none')[:12]}: {_listed(differs)}")
