@@ -16,11 +16,10 @@ from http.server import SimpleHTTPRequestHandler
 
 import pytest
 from tests.registry.conftest import git
+from tests.support.fixtures import *  # noqa: F403 (the client fixtures: skill_home, skill_cli)
 from tests.support.loopback import LoopbackHTTPServer
 
 from skillyard.cli.main import skillyard_main
-
-pytest_plugins = ["tests.support.fixtures"]
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:
