@@ -296,7 +296,8 @@ def test_the_page_policy_never_allows_a_script_from_the_content_by_hash():
     assert len(hashes) == 2 and theme_script_hashes(content, "") != [] and \
         not set(theme_script_hashes(content, "")) & set(hashes)
     out = add_policy(page, content)
-    assert out.startswith('<html><head>\n  <meta http-equiv="Content-Security-Policy" content="script-src \'self\' ')
+    assert out.startswith('<html><head>\n  <meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
+                          'script-src \'self\' ')
     assert "object-src 'none'; base-uri 'self'" in out
 
 
@@ -308,7 +309,8 @@ def test_every_generated_page_carries_the_policy(tmp_path):
     for page in pages:
         text = page.read_text(encoding="utf-8")
         head = text.split("<head>", 1)[1].lstrip()
-        assert head.startswith('<meta http-equiv="Content-Security-Policy" content="script-src \'self\''), page
+        assert head.startswith('<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
+                               'script-src \'self\''), page
 
 
 # --- the publication rule itself -------------------------------------------------------------------------------

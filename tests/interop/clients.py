@@ -15,7 +15,7 @@ REPO = Path(__file__).resolve().parents[2]
 ENABLED = os.environ.get("SKILLYARD_INTEROP") == "1"
 REASON = "interop tests run only in `nox -s interop` (SKILLYARD_INTEROP=1): they install third-party clients"
 # npm packages, pinned so a run is repeatable; installed into a cache folder, never into the repository.
-NPM = {"node": "node@22", "skills": "skills@1.5.18", "claude": "@anthropic-ai/claude-code@2.1.197"}
+NPM = {"node": "node@22", "skills": "skills@1.5.18", "claude": "@anthropic-ai/claude-code@2.1.197", "ajv": "ajv@8.20.0"}
 NPM_CACHE = Path(os.environ.get("SKILLYARD_INTEROP_NPM")
                  or Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "skillyard-interop")
 # Off: telemetry of the npm clients (there is no network beyond the registries anyway).

@@ -154,6 +154,7 @@ def test_build_failure_writes_nothing(repo, capsys):
 
 def test_build_out_and_json(repo, capsys, tmp_path):
     repo.add_skill("alpha")
+    repo.commit()
     out_file = tmp_path / "dist" / "reg.json"
     code, out, _ = run(capsys, "build", "--root", str(repo.root), "--out", str(out_file), "--json")
     summary = json.loads(out)

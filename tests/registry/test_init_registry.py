@@ -61,6 +61,8 @@ def test_new_registry_validates_builds_and_builds_its_site_with_no_edits(tmp_pat
     root = tmp_path / "my-skills"
     monkeypatch.chdir(root)
     git(root, "init", "-q", "-b", "main")
+    git(root, "add", "-A")  # a host that pins by commit publishes committed files only (tests/registry/test_pinning.py)
+    git(root, "commit", "-q", "-m", "A new registry")
     for argv in (["validate"], ["build"], ["site", "build", "--out", "_site"]):
         code, out, err = run(capsys, *argv)
         assert code == 0, (argv, out, err)
@@ -82,8 +84,7 @@ def test_new_registry_validates_builds_and_builds_its_site_with_no_edits(tmp_pat
     assert "sy-search" in (site / "index.html").read_text(encoding="utf-8")  # the packaged theme was applied
     untracked = git(root, "status", "--porcelain", "--untracked-files=all").splitlines()
     top = {line[3:].split("/")[0] for line in untracked}
-    assert top == {".claude-plugin", ".github", ".gitignore", "AGENTS.md", "README.md", "index.json", "mkdocs.yml",
-                   "pyproject.toml", "registry.json", "site", "skills"}  # outputs and caches are git-ignored
+    assert top == {".claude-plugin", "AGENTS.md", "index.json", "registry.json"}  # caches and _site are git-ignored
 
 
 def test_generated_files_are_the_documented_set(tmp_path, capsys):
@@ -222,6 +223,8 @@ def test_force_beside_a_projects_pyproject_writes_skillyard_toml_and_still_build
     assert tomllib.loads((target / "skillyard.toml").read_text())["repository"] == "acme/tool"
     monkeypatch.chdir(target)
     git(target, "init", "-q", "-b", "main")
+    git(target, "add", "-A")
+    git(target, "commit", "-q", "-m", "A new registry")
     for argv in (["validate"], ["build"]):
         assert run(capsys, *argv)[0] == 0, argv
     assert json.loads((target / "registry.json").read_text())["name"] == "tool"

@@ -33,7 +33,20 @@ def schema_dir() -> Path:
 
 @cache
 def load_schema(file_name: str) -> dict:
-    return json.loads((schema_dir() / file_name).read_text(encoding="utf-8"))
+    """The schema, with each `$comment` of `x-name: value` lines also given as `x-name` keys: the rule id, fix,
+    file and lenient marks live in `$comment` so that validators in their strict modes (ajv) compile the files,
+    while the code that reads them keeps reading `x-rule`, `x-fix`, `x-file` and `x-lenient`."""
+    return json.loads((schema_dir() / file_name).read_text(encoding="utf-8"), object_hook=_annotations)
+
+
+def _annotations(node: dict) -> dict:
+    comment = node.get("$comment")
+    if isinstance(comment, str) and comment.startswith("x-"):
+        for line in comment.split("\n"):
+            key, sep, value = line.partition(": ")
+            if sep and key.startswith("x-") and key not in node:
+                node[key] = value
+    return node
 
 
 @cache

@@ -154,10 +154,17 @@ class StatusScan:
 
     def dirty_paths(self) -> set[str] | None:
         """Paths modified, staged, untracked or ignored in the working tree (None when git failed)."""
+        entries = self.entries()
+        return None if entries is None else {path for _, path in entries}
+
+    def entries(self) -> list[tuple[str, str]] | None:
+        """(two-letter status, repository-relative path) of every path that differs from HEAD: ` M`, `D `, `??`,
+        `!!`... (an ignored or untracked folder ends with `/`). None when git failed."""
         out, _ = self.process.communicate()
         if self.process.returncode != 0:
             return None
-        return {entry[3:] for entry in out.decode("utf-8", "surrogateescape").split("\0") if len(entry) > 3}
+        return [(entry[:2], entry[3:]) for entry in out.decode("utf-8", "surrogateescape").split("\0")
+                if len(entry) > 3]
 
     def finish(self) -> None:
         """Wait for git when its answer was not needed (never killed: git must end its own work)."""

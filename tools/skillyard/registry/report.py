@@ -9,6 +9,32 @@ from skillyard.registry.checked import CheckedSkill
 
 SCHEMA_VERSION = "1.0"
 
+# validate-report.schema.json's bounds on what a skill's own files choose (the PR bot reads the report as hostile):
+# longer values are cut with "…", and past FINDINGS_LIMIT one finding says how many were left out.
+NAME_LIMIT, PATH_LIMIT, VERSION_LIMIT, FINDINGS_LIMIT, CHANGED_PATH_LIMIT = 64, 300, 100, 500, 4096
+TRUNCATED_RULE = "findings-truncated"
+
+
+def clipped(text: str | None, limit: int) -> str | None:
+    return text if text is None or len(text) <= limit else text[:limit - 1] + "\u2026"
+
+
+def listed_findings(c: CheckedSkill) -> list:
+    """A skill's findings as the report lists them: all of them up to FINDINGS_LIMIT; past it the most severe
+    first (in their order), then one `findings-truncated` finding counting the rest. The summary counts them all."""
+    findings = c.findings
+    if len(findings) <= FINDINGS_LIMIT:
+        return list(findings)
+    from skillyard.format.findings import Finding, Severity
+
+    order = {"error": 0, "warning": 1, "info": 2}
+    keep = sorted(range(len(findings)), key=lambda i: (order.get(str(findings[i].severity), 3), i))[:FINDINGS_LIMIT - 1]
+    kept = [findings[i] for i in sorted(keep)]
+    return [*kept, Finding(TRUNCATED_RULE, Severity.INFO,
+                           f"{len(findings) - len(kept):,} more finding(s) are not listed: the report lists at most "
+                           f"{FINDINGS_LIMIT} per skill (the summary counts them all).",
+                           fix="Run `skillyard validate` on this skill without --json to see every finding.")]
+
 
 def validate_report(checked: list[CheckedSkill], mode: str, *, changed_paths: list[str] | None = None,
                     skills: object = None) -> dict:
@@ -27,13 +53,13 @@ def validate_report(checked: list[CheckedSkill], mode: str, *, changed_paths: li
         "rule_counts": dict(sorted(rule_counts(checked).items())),
     }
     if changed_paths is not None:
-        report["changed_paths"] = changed_paths
+        report["changed_paths"] = [clipped(path, CHANGED_PATH_LIMIT) for path in changed_paths]
     return report
 
 
 def skill_entry(c: CheckedSkill) -> dict:
-    return {"name": c.name, "path": c.path, "valid": c.valid, "version": c.version,
-            "findings": [f.to_dict() for f in c.findings]}
+    return {"name": clipped(c.name, NAME_LIMIT), "path": clipped(c.path, PATH_LIMIT), "valid": c.valid,
+            "version": clipped(c.version, VERSION_LIMIT), "findings": [f.to_dict() for f in listed_findings(c)]}
 
 
 _SKILLS_SLOT = "\0skills\0"  # a stand-in value, found by its place (the top-level `skills` key) in the text
@@ -68,7 +94,7 @@ def _skill_entries_json(checked: list[CheckedSkill]) -> str | None:
         if type(c.name) is not str or type(c.path) is not str or (c.version is not None and type(c.version) is not str):
             return None
         findings = []
-        for f in c.findings:
+        for f in listed_findings(c) if len(c.findings) > FINDINGS_LIMIT else c.findings:
             keys = []
             for name in _STRING_FIELDS:
                 value = getattr(f, name)
@@ -86,10 +112,10 @@ def _skill_entries_json(checked: list[CheckedSkill]) -> str | None:
                      f'"severity": {quote(str(f.severity))}']
             findings.append("{\n          " + finding_key_gap.join(keys) + "\n        }")
         listed = "[\n        " + finding_gap.join(findings) + "\n      ]" if findings else "[]"
-        version = "null" if c.version is None else quote(c.version)
-        entries.append(f'{{\n      "findings": {listed}{key_gap}"name": {quote(c.name)}{key_gap}"path": '
-                       f'{quote(c.path)}{key_gap}"valid": {"true" if c.valid else "false"}{key_gap}"version": '
-                       f"{version}\n    }}")
+        version = "null" if c.version is None else quote(clipped(c.version, VERSION_LIMIT))
+        entries.append(f'{{\n      "findings": {listed}{key_gap}"name": {quote(clipped(c.name, NAME_LIMIT))}{key_gap}'
+                       f'"path": {quote(clipped(c.path, PATH_LIMIT))}{key_gap}"valid": {"true" if c.valid else "false"}'
+                       f'{key_gap}"version": {version}\n    }}')
     return "[\n    " + entry_gap.join(entries) + "\n  ]"
 
 

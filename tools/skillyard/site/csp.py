@@ -1,7 +1,10 @@
 """A Content-Security-Policy `<meta>` for the pages the site generates: defence in depth behind the sanitiser.
 
-GitHub Pages sends no CSP header we control, so each page carries its own: scripts only from the site's files
-and the theme's own inline scripts (by hash), no plugins, no `<base>` elsewhere. Inline event handlers and
+GitHub Pages sends no CSP header we control, so each page carries its own: `default-src 'none'`, then only what
+the pages use: scripts from the site's files and the theme's own inline scripts (by hash), styles, images, fonts,
+fetches and workers from the site itself (images also as data: URLs, the theme's icons), no plugins, no `<base>`
+elsewhere. `frame-ancestors` only works as a response header: `skillyard site serve` sends the page's policy with it
+(`header_policy`); GitHub Pages cannot. Inline event handlers and
 `javascript:` URLs are refused by the browser, so if a stranger's HTML ever slipped past nh3 it still could not
 run. Hashes are taken from the page with its content (the only part derived from a skill) removed, so nothing a
 skill wrote is ever allowed by hash.
@@ -31,8 +34,25 @@ def theme_script_hashes(page_html: str, content: str) -> list[str]:
     return sorted(hashes)
 
 
+# Everything is refused unless named: the pages load only the site's own files. data: images are the theme's icons
+# (SVG masks in its CSS); connect-src covers our search.json and Material's search_index.json; worker-src Material's
+# search worker (a file on the site); form-action the theme's search form (it never leaves the page).
+_ALLOWED = ("default-src 'none'", "style-src 'self'", "img-src 'self' data:", "font-src 'self' data:",
+            "connect-src 'self'", "worker-src 'self'", "manifest-src 'self'", "object-src 'none'", "base-uri 'self'",
+            "form-action 'self'")
+# Only a response header can carry these (a <meta> policy ignores them, and Chromium logs an error for each).
+HEADER_ONLY = ("frame-ancestors 'none'",)
+
+
 def policy(hashes: list[str]) -> str:
-    return " ".join(["script-src 'self'", *hashes]) + "; object-src 'none'; base-uri 'self'"
+    """The page policy as a <meta> carries it."""
+    return "; ".join([_ALLOWED[0], " ".join(["script-src 'self'", *hashes]), *_ALLOWED[1:]])
+
+
+def header_policy(meta_policy: str) -> str:
+    """The policy for a `Content-Security-Policy` response header: the page's own, plus what only a header can
+    say (a page framed by another site cannot be click-jacked)."""
+    return "; ".join([meta_policy, *HEADER_ONLY])
 
 
 def add_policy(page_html: str, content: str) -> str:

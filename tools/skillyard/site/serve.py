@@ -3,18 +3,53 @@
 from __future__ import annotations
 
 import http.server
+import re
 from functools import partial
 from pathlib import Path
 
+from skillyard.site.csp import header_policy, policy
+
+_META_POLICY = re.compile(rb'<meta http-equiv="Content-Security-Policy" content="([^"<>]*)">')
+_HEAD_BYTES = 16_384  # the policy is the first element of <head> (csp.add_policy)
+
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    """Static files only; logs one short line per request."""
+    """Static files only; logs one short line per request.
+
+    An HTML page is sent with its policy as a `Content-Security-Policy` header too, plus what only a header can
+    carry (`frame-ancestors 'none'`: no other site can frame the page): the header is how a host we control serves
+    the policy in full (see site/pages/security.md)."""
 
     extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, ".json": "application/json",
                       ".md": "text/markdown; charset=utf-8", ".js": "text/javascript"}
+    _page: str | None = None
+
+    def guess_type(self, path) -> str:
+        kind = super().guess_type(path)
+        self._page = str(path) if kind == "text/html" else None
+        return kind
+
+    def end_headers(self) -> None:
+        if self._page is not None:
+            self.send_header("Content-Security-Policy", page_header_policy(Path(self._page)))
+            self._page = None
+        self.send_header("X-Content-Type-Options", "nosniff")
+        super().end_headers()
 
     def log_message(self, format: str, *args) -> None:  # noqa: A002 (signature fixed by http.server)
         print(f"{self.address_string()} {format % args}", flush=True)
+
+
+def page_header_policy(page: Path) -> str:
+    """The header policy of an HTML file: its own <meta> policy (the theme's script hashes) with the header-only
+    directives; a page without one gets the policy with no inline script allowed."""
+    try:
+        with page.open("rb") as file:
+            head = file.read(_HEAD_BYTES)
+    except OSError:
+        head = b""
+    found = _META_POLICY.search(head)
+    return header_policy(found.group(1).decode("ascii", "replace") if found else policy([]))
 
 
 def make_server(out: Path, port: int = 0) -> http.server.ThreadingHTTPServer:
