@@ -49,8 +49,9 @@ def run(args) -> int:
     from pathlib import Path
 
     from skillyard.cli.common import Progress, print_json
-    from skillyard.registry.build import TreeState, build_registry, stale_outputs, write_outputs
+    from skillyard.registry.build import build_registry, stale_outputs, write_outputs
     from skillyard.registry.report import human_report
+    from skillyard.registry.tree_state import TreeState
 
     root = Path(args.root)
     out = Path(args.out) if args.out else None
@@ -92,7 +93,7 @@ def run(args) -> int:
         else:
             print(f"up to date: {summary['skills']} skill(s)")
         return 0 if not stale else 1
-    from skillyard.registry.build import pins_by_commit
+    from skillyard.registry.tree_state import pins_by_commit
 
     if differs and pins_by_commit(config):
         return _refuse_unpinned(summary, differs, tree.head, as_json=args.json)
