@@ -102,7 +102,10 @@ def test_untrusted_values_are_escaped_everywhere(built_site):
             for name in ("href", "src"):
                 assert not attrs.get(name, "").strip().lower().startswith(("javascript:", "data:")), (page, attrs)
             assert tag not in {"iframe", "object", "embed"}
-        assert "__xss" not in "".join(str(a) for _, a in doc.tags) + "".join(doc.scripts)
+        # A skill's description is the text of its page's meta description and og:description, inert there.
+        text_meta = [a for t, a in doc.tags if t == "meta" and set(a) == {"content", "name" if "name" in a else "property"}
+                     and (a.get("name") == "description" or a.get("property", "").startswith("og:"))]
+        assert "__xss" not in "".join(str(a) for _, a in doc.tags if a not in text_meta) + "".join(doc.scripts)
     evil = (out / "skills/evil-skill/index.html").read_text(encoding="utf-8")
     assert "Harmless text &lt;script&gt;window.__xss=6&lt;/script&gt;" in evil
     assert "&lt;b onmouseover=" in evil

@@ -27,6 +27,20 @@ def meta_title(value: str) -> Markup:
     return Markup(json.dumps(html.escape(text, quote=True), ensure_ascii=False))  # noqa: S704 (escaped just here)
 
 
+META_DESCRIPTION_CHARS = 200  # search engines show about 160; longer descriptions are cut at a space before this
+
+
+def meta_description(value: str) -> Markup:
+    """The page's `<meta name="description">` and og:description: the skill's own description, escaped like
+    `meta_title`, cut to META_DESCRIPTION_CHARS (at a space when there is one in the second half) with an ellipsis."""
+    text = " ".join(_CONTROL.sub(" ", str(value)).split())
+    if len(text) > META_DESCRIPTION_CHARS:
+        cut = text[:META_DESCRIPTION_CHARS - 1]
+        space = cut.rfind(" ")
+        text = (cut[:space] if space > META_DESCRIPTION_CHARS // 2 else cut).rstrip() + "…"
+    return Markup(json.dumps(html.escape(text or "A skill.", quote=True), ensure_ascii=False))  # noqa: S704
+
+
 @cache
 def environment():
     import jinja2
@@ -40,6 +54,7 @@ def environment():
         keep_trailing_newline=True,
     )
     env.filters["meta_title"] = meta_title
+    env.filters["meta_description"] = meta_description
     env.filters["human_size"] = human_size
     env.filters["show_value"] = model.show_value
     return env

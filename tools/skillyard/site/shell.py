@@ -28,11 +28,13 @@ from skillyard.site.page_cache import CachedPage, page_text
 SHELL = "_shell"  # skill names are lowercase letters, digits and hyphens: never this
 TITLE = "SkillyardShellTitleq7Zr"
 CONTENT = "SkillyardShellContentq7Zr"
+DESCRIPTION = "SkillyardShellDescriptionq7Zr"
 _URL_PARTS = (f"skills/{SHELL}/", f"skills/{SHELL}.md")
 # The same split mkdocs makes (mkdocs.utils.meta.YAML_RE), then `lstrip('\n')`; the hook strips the rest.
 _META = re.compile(r"^-{3}[ \t]*\n(.*?\n)(?:\.{3}|-{3})[ \t]*\n", re.DOTALL)
 _DAMAGED = "Delete the page cache (.site-build/cache/pages, or build with --no-cache) and build again."
 _TITLE_LINE = re.compile(r"^title: (\".*\")$", re.MULTILINE)
+_DESCRIPTION_LINE = re.compile(r"^description: (\".*\")$", re.MULTILINE)  # skill pages' own (pages.meta_description)
 
 
 def shell_markdown(page_md: str) -> str:
@@ -41,17 +43,21 @@ def shell_markdown(page_md: str) -> str:
     if meta is None:
         raise SkillyardError("a generated skill page has no meta block", _DAMAGED)
     head = _TITLE_LINE.sub(lambda _: f'title: "{TITLE}"', meta.group(0), count=1)
+    head = _DESCRIPTION_LINE.sub(lambda _: f'description: "{DESCRIPTION}"', head, count=1)
     return head + "\n" + CONTENT + "\n"
 
 
-def split_page(page_md: str) -> tuple[str, str]:
-    """(title as the theme prints it, content) of a generated skill page, as mkdocs and our hook would take them:
-    the meta title is a JSON string of HTML-escaped text (pages.meta_title), printed as is."""
+def split_page(page_md: str) -> tuple[str, str, str]:
+    """(title as the theme prints it, content, description or "") of a generated skill page, as mkdocs and our
+    hook would take them: the meta title and description are JSON strings of HTML-escaped text
+    (pages.meta_title, pages.meta_description), printed as is."""
     meta = _META.match(page_md)
     title = _TITLE_LINE.search(meta.group(1)) if meta else None
     if title is None:
         raise SkillyardError("a generated skill page has no title in its meta block", _DAMAGED)
-    return json.loads(title.group(1)), page_md[meta.end():].strip() + "\n"
+    description = _DESCRIPTION_LINE.search(meta.group(1))
+    return json.loads(title.group(1)), page_md[meta.end():].strip() + "\n", \
+        json.loads(description.group(1)) if description else ""
 
 
 class Stamp:
@@ -65,13 +71,16 @@ class Stamp:
                                  "Let skill pages' content through unchanged: change their look in a template "
                                  "override of generated.html, not in a page hook.")
         self.parts = parts
-        pattern = "|".join(re.escape(part) for part in (TITLE, CONTENT + "\n", *parts))
+        pattern = "|".join(re.escape(part) for part in (TITLE, DESCRIPTION, CONTENT + "\n", *parts))
         self.chunks = re.split(f"({pattern})", shell_html)
 
-    def page(self, name: str, title: str, content: str, urls: tuple[str, ...] | None = None) -> str:
-        """`urls`: the page's own URLs in the order of `parts` (default: skill `name`'s page)."""
+    def page(self, name: str, title: str, content: str, description: str = "",
+             urls: tuple[str, ...] | None = None) -> str:
+        """`urls`: the page's own URLs in the order of `parts` (default: skill `name`'s page). `description`: the
+        page's meta description (where the shell had one)."""
         urls = urls or (f"skills/{name}/", f"skills/{name}.md")
-        slots = {TITLE: title, CONTENT + "\n": content, **dict(zip(self.parts, urls, strict=True))}
+        slots = {TITLE: title, DESCRIPTION: description, CONTENT + "\n": content,
+                 **dict(zip(self.parts, urls, strict=True))}
         return "".join(slots.get(chunk, chunk) if i % 2 else chunk for i, chunk in enumerate(self.chunks))
 
 

@@ -1,0 +1,41 @@
+/* Keyboard reach for regions that scroll sideways (WCAG 2.1.1): a code block or a table wider than the screen gets
+ * tabindex="0", so a keyboard user can focus it and scroll it with the arrow keys. Material does this for code
+ * blocks only on devices that can hover, so on a phone (or a tablet with a keyboard) they were out of reach; the
+ * tables Material wraps were never reachable. Re-checked when a region's size changes; a region that fits again
+ * loses the tab stop we gave it. */
+(function () {
+  "use strict";
+  var SELECTOR = ".md-typeset pre > code, .md-typeset__scrollwrap";
+  var MARK = "data-sy-reach";
+
+  function reach(el) {
+    var scrolls = el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1;
+    if (scrolls && el.getAttribute("tabindex") !== "0") {
+      el.setAttribute("tabindex", "0");
+      el.setAttribute(MARK, "");
+    } else if (!scrolls && el.hasAttribute(MARK)) {
+      el.removeAttribute("tabindex");
+      el.removeAttribute(MARK);
+    }
+  }
+
+  function start() {
+    var regions = Array.prototype.slice.call(document.querySelectorAll(SELECTOR));
+    // After the theme's own handler (it drops the tab stop of code blocks where the device cannot hover).
+    var later = function (entries) {
+      setTimeout(function () { entries.forEach(function (e) { reach(e.target || e); }); }, 0);
+    };
+    if ("ResizeObserver" in window) {
+      var sizes = new ResizeObserver(later);
+      regions.forEach(function (el) { sizes.observe(el); });
+    }
+    if ("MutationObserver" in window) {
+      var changes = new MutationObserver(later);
+      regions.forEach(function (el) { changes.observe(el, {attributes: true, attributeFilter: ["tabindex"]}); });
+    }
+    later(regions);
+  }
+
+  // Material wraps tables and mounts code blocks on DOMContentLoaded; start after it.
+  if (document.readyState === "complete") start(); else window.addEventListener("load", start);
+})();
