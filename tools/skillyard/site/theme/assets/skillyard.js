@@ -1,4 +1,7 @@
-/* Keyboard reach for regions that scroll sideways (WCAG 2.1.1): a code block or a table wider than the screen gets
+/* Keyboard reach for the menu button: Material's is a <label> for the drawer's checkbox, which the keyboard could
+ * not reach (Material clicks a focused label on Enter). It gets a Tab stop, a name and its open/closed state.
+ *
+ * Keyboard reach for regions that scroll sideways (WCAG 2.1.1): a code block or a table wider than the screen gets
  * tabindex="0", so a keyboard user can focus it and scroll it with the arrow keys. Material does this for code
  * blocks only on devices that can hover, so on a phone (or a tablet with a keyboard) they were out of reach; the
  * tables Material wraps were never reachable. Re-checked when a region's size changes; a region that fits again
@@ -19,7 +22,23 @@
     }
   }
 
+  function menuButton() {
+    var drawer = document.getElementById("__drawer");
+    var button = document.querySelector('.md-header label.md-header__button[for="__drawer"]');
+    if (!drawer || !button) return;
+    button.setAttribute("tabindex", "0");
+    button.setAttribute("role", "button");
+    button.setAttribute("aria-label", "Navigation menu");
+    var state = function () { button.setAttribute("aria-expanded", drawer.checked ? "true" : "false"); };
+    button.addEventListener("keydown", function (event) {
+      if (event.key === " ") { event.preventDefault(); button.click(); }  // Enter: Material clicks the label
+    });
+    drawer.addEventListener("change", state);
+    state();
+  }
+
   function start() {
+    menuButton();
     var regions = Array.prototype.slice.call(document.querySelectorAll(SELECTOR));
     // After the theme's own handler (it drops the tab stop of code blocks where the device cannot hover).
     var later = function (entries) {
