@@ -37,8 +37,16 @@
     state();
   }
 
+  // Material gives each code block a <nav> for its copy button, all unnamed: landmarks need distinct names.
+  function nameCodeNavs() {
+    document.querySelectorAll(".md-code__nav").forEach(function (nav, i) {
+      if (!nav.hasAttribute("aria-label")) nav.setAttribute("aria-label", "Code block " + (i + 1));
+    });
+  }
+
   function start() {
     menuButton();
+    nameCodeNavs();
     var regions = Array.prototype.slice.call(document.querySelectorAll(SELECTOR));
     // After the theme's own handler (it drops the tab stop of code blocks where the device cannot hover).
     var later = function (entries) {
