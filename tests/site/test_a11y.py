@@ -104,7 +104,7 @@ def _open(browser, site_server, out: Path, size: str, path: str, *, bypass_csp: 
     tab.goto(site_server + path, wait_until="load")
     if "?q=" in path:
         tab.wait_for_selector("#sy-results a.sy-result__name")
-    tab.wait_for_function("() => document.querySelector('.sy-skip') !== null")
+    tab.evaluate("() => new Promise(done => setTimeout(done, 0))")  # after the page's own load handlers
     return context, tab
 
 
