@@ -17,7 +17,6 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
-
 from tests.site.test_browser import ARGS, ARTIFACTS, CHROMIUM, _require_browser
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
