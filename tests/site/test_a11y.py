@@ -68,12 +68,13 @@ def axe_source() -> str:
         if npm is None:
             pytest.skip(f"{AXE}: npm is not installed (apt-get install npm), so axe-core cannot be fetched")
         prefix.mkdir(parents=True, exist_ok=True)
-        done = subprocess.run([npm, "install", "--no-audit", "--no-fund", "--ignore-scripts", "--prefix",
-                               str(prefix), AXE], capture_output=True, text=True, timeout=600,
+        done = subprocess.run([npm, "install", "--no-audit", "--no-fund", "--ignore-scripts", "--fetch-retries=1",
+                               "--fetch-timeout=60000", "--prefix", str(prefix), AXE],
+                              capture_output=True, text=True, timeout=600,
                               env={**os.environ, "npm_config_update_notifier": "false"})
         if done.returncode != 0 or not script.is_file():
-            last = (done.stderr.strip().splitlines() or ["no output"])[-1]
-            pytest.skip(f"{AXE}: npm install failed ({last})")
+            said = [line for line in done.stderr.splitlines() if line.strip() and "complete log" not in line]
+            pytest.skip(f"{AXE}: npm install failed ({'; '.join(said[:2]) or 'no output'})")
     return script.read_text(encoding="utf-8")
 
 
