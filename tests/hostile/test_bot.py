@@ -18,6 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bot"))
 
 from botkit import (  # noqa: E402  (fixtures are used by name)
     REGISTRY_SLUG,
+    artifact_zip,
     bot_env,  # noqa: F401
     make_report,
     registry_doc,
@@ -47,17 +48,31 @@ def repo(stub, registry_repo):  # noqa: F811
     return registry_repo
 
 
+VALIDATE_RUN = 700  # the validate workflow run of a ready PR's head, and its check suite
+VALIDATE_SUITE = 71
+
+
 def ready(stub, repo, files=OWN, *, number=30, author="alice", reviews=None, labeller="maintainer",  # noqa: F811
           committed="2026-02-01T11:00:00Z", base="main", checks=None) -> Pull:
-    """A PR that merges unless something below says otherwise: labelled and approved on its head by a maintainer."""
+    """A PR that merges unless something below says otherwise: labelled and approved on its head by a maintainer,
+    its validate run green with a clean report of its head covering every skill it touches."""
     head = stub.add_commit(repo, date=committed)
     pr = Pull(number, author, head, files=list(files), labels=["automerge"], base_ref=base,
               head_ref=f"branch-{number}",
               events=[{"event": "labeled", "label": "automerge", "created_at": LABEL_AT, "actor": labeller}])
     approved = [{"state": "APPROVED", "user": "maintainer", "submitted_at": LABEL_AT}]
     pr.reviews = [dict(r, commit_id=r.get("commit_id", head)) for r in (approved if reviews is None else reviews)]
-    repo.checks[head] = checks if checks is not None else [
-        {"name": "validate", "status": "completed", "conclusion": "success"}]
+    checks = checks if checks is not None else [{"name": "validate", "status": "completed", "conclusion": "success"}]
+    # the validate workflow's own job, in its run's check suite (another app's `validate` never counts)
+    repo.checks[head] = [dict(c, suite=c.get("suite", VALIDATE_SUITE)) if c["name"].startswith("validate") else c
+                         for c in checks]
+    paths = [entry[0] for entry in files] + [entry[2] for entry in files if len(entry) > 2 and entry[2]]
+    touched = sorted({path.split("/")[1] for path in paths if path.startswith("skills/") and path.count("/") >= 2})
+    report = make_report([{"name": name} for name in touched], changed_paths=sorted(set(paths)))
+    report["commit"] = head
+    repo.runs[VALIDATE_RUN + number] = {"name": "validate", "head_sha": head, "head_branch": f"branch-{number}",
+                                        "pull_requests": [number], "suite": VALIDATE_SUITE}
+    repo.artifacts[VALIDATE_RUN + number + 1000] = {"run": VALIDATE_RUN + number, "data": artifact_zip(report)}
     repo.pulls[number] = pr
     return pr
 
