@@ -94,5 +94,5 @@ def run(args) -> int:
             raise SkillyardError(f"Missing required MCP tool(s): {', '.join(missing)}.",
                                  "Add them to your MCP hub, or point mcp_hub.endpoint at one that has them.")
         raise SkillyardError("The MCP hub could not be checked: " + "; ".join(sorted({r.error for r in reports if r.error})),
-                             "Start the hub or set mcp_hub.endpoint (skill config set mcp_hub.endpoint URL).")
+                             "Start the hub or set mcp_hub.endpoint (`skill config set mcp_hub.endpoint URL`).")
     return 0 if ok else 1
