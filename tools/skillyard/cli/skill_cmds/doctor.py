@@ -73,8 +73,9 @@ def check_sources(config, *, offline: bool) -> list[dict]:
             (entry,) = cache.sync(config, sources=[source], refresh=True, warn=warnings.append)
         except SkillyardError as exc:
             if source.builtin:
+                cause = exc.__cause__ if isinstance(exc.__cause__, SkillyardError) else exc  # said once, not twice
                 out.append(_finding("source", FAIL, f"the built-in default source {source.name!r} cannot be reached: "
-                                    f"{exc.message}",
+                                    f"{cause.message}",
                                     "Check your network (and proxy), or stop using it: `skill source remove "
                                     f"{source.name}`, or put your own registry first: `skill source add URL --default`.",
                                     source=source.name, builtin=True))
