@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from skillyard.client import config_keys
+from skillyard.client import config_keys, config_values
 from skillyard.client.config import load_config
 
 README = Path(__file__).resolve().parents[2] / "README.md"
@@ -41,7 +41,7 @@ def test_every_key_round_trips(skill_home, skill_cli, monkeypatch, key):
     code, out, err = run_json(skill_cli, "set", key, example)
     assert code == 0, err
     got = json.loads(skill_cli("config", "get", key, "--json").out)
-    assert got["origin"] == "config.yaml" and got["value"] == config_keys.parse(key, example)
+    assert got["origin"] == "config.yaml" and got["value"] == config_values.parse(key, example)
     assert load_config().get(key) == got["value"]
     assert skill_cli("config", "unset", key).code == 0
     assert json.loads(skill_cli("config", "get", key, "--json").out)["origin"] == "default"

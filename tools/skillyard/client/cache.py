@@ -24,6 +24,7 @@ nested too deeply for the parser is a clear error, never a RecursionError.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import shutil
@@ -203,10 +204,8 @@ def _remember_unreachable(config: Config, source: Source, error: SkillyardError)
 
 
 def _forget_unreachable(config: Config, source: Source) -> None:
-    try:
+    with contextlib.suppress(OSError):  # a read-only cache must not fail a fetch that worked
         (source_dir(config, source) / UNREACHABLE).unlink()
-    except OSError:
-        pass
 
 
 def offline_kind(error: SkillyardError) -> bool:

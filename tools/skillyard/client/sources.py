@@ -146,9 +146,8 @@ def named_after_registry(config: Config, source: Source, registry: dict, *, defa
     if better is None or better == source.name:
         return source
     better = _unique(better, existing)
-    from skillyard.client.cache import source_dir
-
-    old, new = source_dir(config, source), source_dir(config, better)
+    registries = config.cache_dir / "registries"  # as client/cache.source_dir (importing it would be circular)
+    old, new = registries / source.name, registries / better
     if old.exists():
         import shutil
 

@@ -55,9 +55,9 @@ def _stored(config, key: str):
 
 def describe(config, key: str) -> dict:
     """{key, value, origin, env?, default}: the effective value of one key (the environment wins over the file)."""
-    from skillyard.client import config_keys
+    from skillyard.client import config_keys, config_values
 
-    spec = config_keys.lookup(key)
+    spec = config_values.lookup(key)
     stored = _stored(config, key)
     env = config_keys.env_value(key)
     value = env if env else stored if stored is not None else spec.default
@@ -149,9 +149,9 @@ def _prune(data: dict, parts: list[str]) -> None:
 
 def _set(args) -> int:
     from skillyard.cli.common import print_json, say
-    from skillyard.client import config_keys
+    from skillyard.client import config_values
 
-    value = config_keys.parse(args.key, args.value)
+    value = config_values.parse(args.key, args.value)
     result = _change(args, value)
     if args.json:
         print_json(result)
@@ -163,9 +163,9 @@ def _set(args) -> int:
 
 def _unset(args) -> int:
     from skillyard.cli.common import print_json, say
-    from skillyard.client import config_keys
+    from skillyard.client import config_values
 
-    config_keys.lookup(args.key)
+    config_values.lookup(args.key)
     result = _change(args, None)
     if args.json:
         print_json(result)

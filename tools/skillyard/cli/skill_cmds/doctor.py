@@ -209,7 +209,6 @@ def run(args) -> int:
     from pathlib import Path
 
     from skillyard.cli.common import print_json
-
     from skillyard.cli.skill_cmds import _scopes
 
     chosen = _scopes.chosen(args)
