@@ -96,3 +96,12 @@ def test_home_as_the_current_folder_is_one_scope(published, skill_cli, monkeypat
     assert by_json(skill_cli, "list")[1]["scope"] == ["user"]
     both = skill_cli("list", "--user", "--project")
     assert both.code == 2 and "--user and --project" in both.err
+
+
+def test_info_says_where_a_skill_is_installed(two_scopes, skill_cli):
+    assert skill_cli("install", "pdf-tools", "--project", "--target", "agents").code == 0
+    code, data, _ = by_json(skill_cli, "info", "pdf-tools")
+    assert code == 0 and data["scope"] == ["user", "project"]
+    assert data["installed"] == [{"scope": "user", "version": "0.3.1"}, {"scope": "project", "version": "0.3.1"}]
+    assert "  installed: 0.3.1 (user), 0.3.1 (project)  [scope: user, project]" in skill_cli("info", "pdf-tools").out
+    assert by_json(skill_cli, "info", "invoice-processor")[1]["installed"] == []
