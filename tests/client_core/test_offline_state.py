@@ -140,3 +140,11 @@ def test_doctor_says_unreachable_once(skill_home, monkeypatch, skill_cli, as_jso
     assert result.code == 1
     text = result.out if as_json else result.out + result.err
     assert text.count("cannot be reached") == 1 and text.count(url) == 1
+
+
+def test_builtin_alone_fails_fast_and_says_when_it_is_asked_again(skill_home, monkeypatch, skill_cli):
+    monkeypatch.setenv("SKILL_DEFAULT_SOURCE", f"http://127.0.0.1:{free_port()}/registry.json")
+    for _ in range(2):
+        result = skill_cli("search", "pdf")
+        assert result.code == 1 and "not asked again for 10 min" in result.err
+        assert "`skill source refresh skillyard` asks now" in result.err

@@ -330,7 +330,9 @@ def _unreachable(config: Config, source: Source, cached: CacheEntry | None, exc:
                  + (retry or "skipped") + f"; remove it with `skill source remove {source.name}`")
         return None
     if cached is None and source.builtin:
-        raise SkillyardError(f"the built-in default source {source.name!r} cannot be reached: {reason}",
+        again = f" (not asked again for {_ttl_words(config.cache_ttl)}; `skill source refresh {source.name}` " \
+            "asks now)" if quiet or remembered else ""
+        raise SkillyardError(f"the built-in default source {source.name!r} cannot be reached: {reason}{again}",
                              "Check your network (and proxy), or use your own registry: "
                              "`skill source add URL --default`.") from exc
     if cached is None:

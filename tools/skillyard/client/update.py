@@ -87,7 +87,6 @@ def github_commit(url: str, ref: str, config) -> str:
     from urllib.parse import quote
 
     from skillyard.client import github, http
-    from skillyard.client.fetch import github_token
 
     owner, repo = github.repo_from_url(url)
     endpoint = (f"{config.github_api_url.rstrip('/')}/repos/{quote(owner, safe='')}/{quote(repo, safe='')}/commits/"
