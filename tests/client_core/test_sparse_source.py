@@ -321,7 +321,7 @@ def test_install_from_a_sparse_source_end_to_end(published, skill_cli, tmp_path,
     url = server.raw_url("acme", "skills", "main", "sparse/index.json")
     result = skill_cli("source", "add", url)
     assert result.code == 0, result.err
-    assert "added source 'skills'" in result.out and "3 skills" in result.out
+    assert "added source 'acme'" in result.out and "3 skills" in result.out  # the registry's own name
     monkeypatch.chdir(tmp_path)
     result = skill_cli("install", "pdf-tools")
     assert result.code == 0, result.err

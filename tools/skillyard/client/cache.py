@@ -9,7 +9,11 @@ and fetched anew — a damaged cache is never trusted. Writes are atomic (temp f
 `load_registries(config, offline=False, refresh=False)` is what read-only commands call: within `cache.ttl`
 seconds of the last check the cache is used as is; otherwise (or with refresh=True) the server is asked with
 If-None-Match / If-Modified-Since; when the network fails the cached copy is used with a warning
-(`stale=True`). `sync()` does the same but parses nothing while the cache is fresh (search uses it to stay fast).
+(`stale=True`). Offline is a state, not an error per command: a source whose host cannot be reached (no
+connection, timeout, 5xx, rate limit) gets a negative cache entry, `unreachable.json` {url, at, error}, beside its
+copy; for `cache.ttl` seconds every command skips it quietly (its cached copy, if any, is used; the built-in source
+beside others is left out), so the one-line warning is printed once per TTL. `refresh=True` (`skill source
+refresh`, `skill doctor`) always asks, and any answer from the host clears the entry. `sync()` does the same but parses nothing while the cache is fresh (search uses it to stay fast).
 
 A source URL that answers with a sparse index root (`…/sparse/index.json`) is mirrored file by file by
 client/sparse.py into the same registry.json + meta.json; the root's conditional GET is this module's.
@@ -20,6 +24,7 @@ nested too deeply for the parser is a clear error, never a RecursionError.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import shutil
@@ -172,6 +177,43 @@ def _cached_entry(config: Config, source: Source, warn: Warn) -> CacheEntry | No
     return entry
 
 
+UNREACHABLE = "unreachable.json"
+
+
+def unreachable_since(config: Config, source: Source, now: float | None = None) -> dict | None:
+    """The negative cache entry {url, at, error} of a source that could not be reached less than `cache.ttl`
+    seconds ago (and not in the future: a clock set back must not silence a source for long), else None."""
+    try:
+        mark = json.loads((source_dir(config, source) / UNREACHABLE).read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return None
+    now = time.time() if now is None else now
+    if not isinstance(mark, dict) or mark.get("url") != source.url or not isinstance(mark.get("at"), int | float):
+        return None
+    return mark if 0 <= now - mark["at"] < config.cache_ttl else None
+
+
+def _remember_unreachable(config: Config, source: Source, error: SkillyardError) -> None:
+    directory = source_dir(config, source)
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        write_atomic(directory / UNREACHABLE, json.dumps({"url": source.url, "at": time.time(),
+                                                          "error": error.message[:500]}), mode=0o600)
+    except OSError:
+        pass  # a read-only cache only costs the retry
+
+
+def _forget_unreachable(config: Config, source: Source) -> None:
+    with contextlib.suppress(OSError):  # a read-only cache must not fail a fetch that worked
+        (source_dir(config, source) / UNREACHABLE).unlink()
+
+
+def offline_kind(error: SkillyardError) -> bool:
+    """True for a failure that says the host is unreachable now (no connection, timeout, 5xx, rate limit), as
+    opposed to a wrong URL or a bad registry, which a retry in a minute would not change."""
+    return getattr(error, "kind", None) in ("network", "timeout", "reset", "server", "rate-limit")
+
+
 def refresh_source(config: Config, source: Source, *, cached: CacheEntry | None = None,
                    progress=None) -> CacheEntry:
     """Ask the server (conditionally when a cached copy exists); store a new registry only if it validates.
@@ -193,7 +235,10 @@ def refresh_source(config: Config, source: Source, *, cached: CacheEntry | None 
         if exc.kind == "too-large":
             exc.fix = ("If this registry is genuinely that large, raise registry.max_bytes in config.yaml "
                        "(or $SKILL_REGISTRY_MAX_BYTES); otherwise report the source.")
+        if offline_kind(exc):
+            _remember_unreachable(config, source, exc)
         raise
+    _forget_unreachable(config, source)
     now = time.time()
     if response.not_modified and cached is not None:
         new_meta = {**meta, "checked_at": now}
@@ -245,6 +290,13 @@ def sync(config: Config, *, offline: bool = False, refresh: bool = False, warn: 
         if fresh and not refresh:
             entries.append(cached)
             continue
+        mark = None if refresh else unreachable_since(config, source, now)
+        if mark is not None:  # offline is a state: warned about when it began, skipped quietly until the TTL ends
+            entry = _unreachable(config, source, cached, SkillyardError(str(mark.get("error") or "unreachable")),
+                                 quiet=True, alone=len(chosen) == 1, warn=warn)
+            if entry is not None:
+                entries.append(entry)
+            continue
         if only is not None and not refresh and cached is not None and cached.meta.get("sparse"):
             from skillyard.client import sparse
 
@@ -256,24 +308,50 @@ def sync(config: Config, *, offline: bool = False, refresh: bool = False, warn: 
         try:
             entries.append(refresh_source(config, source, cached=cached))
         except SkillyardError as exc:
-            if cached is None and source.builtin and len(chosen) > 1:
-                # The built-in default source must not stop the user's own sources from working.
-                warn(f"the built-in default source {source.name!r} ({source.url}) cannot be reached: {exc.message}; "
-                     f"skipped (remove it with `skill source remove {source.name}`)")
-                continue
-            if cached is None and source.builtin:
-                raise SkillyardError(f"the built-in default source {source.name!r} cannot be reached: {exc.message}",
-                                     "Check your network (and proxy), or use your own registry: "
-                                     "`skill source add URL --default`.") from exc
-            if cached is None:
-                raise
-            when = time.strftime("%Y-%m-%d %H:%M", time.localtime(float(cached.meta.get("checked_at", 0))))
-            warn(f"source {source.name!r}: {exc.message}; using the cached copy from {when}")
-            cached.stale = True
-            cached.status = "failed"
-            cached.error = exc
-            entries.append(cached)
+            exc.remembered = offline_kind(exc)
+            entry = _unreachable(config, source, cached, exc, quiet=False, alone=len(chosen) == 1, warn=warn)
+            if entry is not None:
+                entries.append(entry)
     return entries
+
+
+def _unreachable(config: Config, source: Source, cached: CacheEntry | None, exc: SkillyardError, *, quiet: bool,
+                 alone: bool, warn: Warn) -> CacheEntry | None:
+    """What a source that failed gives: its cached copy (stale), nothing (the built-in source beside others), or an
+    error when it is all there is. Warns in one line, once per `cache.ttl` for an unreachable host."""
+    reason = exc.message
+    remembered = getattr(exc, "remembered", False)
+    retry = f"skipped for {_ttl_words(config.cache_ttl)}; `skill source refresh {source.name}` retries now" \
+        if remembered else ""
+    if cached is None and source.builtin and not alone:
+        # The built-in default source must not stop the user's own sources from working.
+        if not quiet:
+            warn(f"the built-in default source {source.name!r} cannot be reached ({reason}); "
+                 + (retry or "skipped") + f"; remove it with `skill source remove {source.name}`")
+        return None
+    if cached is None and source.builtin:
+        again = f" (not asked again for {_ttl_words(config.cache_ttl)}; `skill source refresh {source.name}` " \
+            "asks now)" if quiet or remembered else ""
+        raise SkillyardError(f"the built-in default source {source.name!r} cannot be reached: {reason}{again}",
+                             "Check your network (and proxy), or use your own registry: "
+                             "`skill source add URL --default`.") from exc
+    if cached is None:
+        if quiet:
+            raise SkillyardError(f"source {source.name!r} cannot be reached: {reason} (remembered for "
+                                 f"{_ttl_words(config.cache_ttl)})",
+                                 f"Check your network, then `skill source refresh {source.name}`.")
+        raise exc
+    if not quiet:
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(float(cached.meta.get("checked_at", 0))))
+        warn(f"source {source.name!r}: {reason}; using the cached copy from {when}" + (f"; {retry}" if retry else ""))
+    cached.stale = True
+    cached.status = "failed"
+    cached.error = exc
+    return cached
+
+
+def _ttl_words(seconds: float) -> str:
+    return f"{seconds / 60:g} min" if seconds >= 60 else f"{seconds:g} s"
 
 
 def load_registries(config: Config, *, offline: bool = False, refresh: bool = False, warn: Warn = stderr_warn,

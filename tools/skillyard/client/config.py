@@ -25,6 +25,7 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
+from skillyard.client.config_keys import KEYS
 from skillyard.errors import SkillyardError
 from skillyard.format.record import FrozenRecord  # not a dataclass: that import is ~15 ms of every command
 
@@ -40,24 +41,8 @@ BUILTIN_SOURCE_NAME = "skillyard"
 BUILTIN_PRIORITY = 0
 DEFAULT_SOURCE_ENV = "SKILL_DEFAULT_SOURCE"
 
-# dotted config key -> (environment override, default)
-_ENV_KEYS = {
-    "github.raw_url": ("SKILL_GITHUB_RAW_URL", DEFAULT_GITHUB_RAW_URL),
-    "github.codeload_url": ("SKILL_GITHUB_CODELOAD_URL", DEFAULT_GITHUB_CODELOAD_URL),
-    "github.api_url": ("SKILL_GITHUB_API_URL", DEFAULT_GITHUB_API_URL),
-    "http.timeout": ("SKILL_HTTP_TIMEOUT", 15.0),
-    "http.retries": ("SKILL_HTTP_RETRIES", 3),
-    "http.backoff": ("SKILL_HTTP_BACKOFF", 0.5),
-    "http.deadline": ("SKILL_HTTP_DEADLINE", 120.0),
-    "registry.max_bytes": ("SKILL_REGISTRY_MAX_BYTES", 50 * 1024 * 1024),
-    "cache.ttl": ("SKILL_CACHE_TTL", 600),
-    # The client's own install limits (sized like `npx skills`), not a registry's publishing policy.
-    "install.max_total_bytes": ("SKILL_INSTALL_MAX_TOTAL_BYTES", 25 * 1024 * 1024),
-    "install.max_file_bytes": ("SKILL_INSTALL_MAX_FILE_BYTES", 10 * 1024 * 1024),
-    "install.max_files": ("SKILL_INSTALL_MAX_FILES", 1000),
-    "install.max_download_bytes": ("SKILL_INSTALL_MAX_DOWNLOAD_BYTES", 10 * 1024 * 1024),
-    "install.strict": ("SKILL_INSTALL_STRICT", False),
-}
+# dotted config key -> (environment override, default), from the one table of keys (client/config_keys.py)
+_ENV_KEYS = {name: (spec.env, spec.default) for name, spec in KEYS.items() if spec.env}
 
 # Priority given to the first source; each later source gets PRIORITY_STEP less, so order of addition decides.
 FIRST_PRIORITY = 100
@@ -134,8 +119,7 @@ class Config:
         except (TypeError, ValueError):
             where = f"${env_name}" if os.environ.get(env_name) else f"{key} in {self.path}"
             noun = {int: "whole number", float: "number"}.get(kind, kind.__name__)
-            raise SkillyardError(f"{where} is {raw!r}, expected a {noun}",
-                                 f"Set it to a valid value, e.g. `{default}`.") from None
+            raise SkillyardError(f"{where} is {raw!r}, expected a {noun}", _fix(key)) from None
 
     # ---- typed settings -------------------------------------------------------------------------------------
     @property
@@ -176,8 +160,7 @@ class Config:
     def _positive(self, key: str, kind):
         value = self._setting(key, kind)
         if value <= 0:
-            raise SkillyardError(f"{key} is {value!r}; it must be greater than 0",
-                                 f"Set it to a positive number, e.g. `{_ENV_KEYS[key][1]}`.")
+            raise SkillyardError(f"{key} is {value!r}; it must be greater than 0", _fix(key))
         return value
 
     @property
@@ -217,7 +200,7 @@ class Config:
             return True
         if text in ("0", "false", "no", "off", ""):
             return False
-        raise SkillyardError(f"install.strict is {raw!r}, expected true or false", "Set it to `true` or `false`.")
+        raise SkillyardError(f"install.strict is {raw!r}, expected true or false", _fix("install.strict"))
 
     @property
     def default_target(self) -> str:
@@ -236,7 +219,7 @@ class Config:
             return int(value)
         except (TypeError, ValueError):
             raise SkillyardError(f"mcp_hub.timeout in {self.path} is {value!r}, expected milliseconds",
-                                 "Set it to a whole number, e.g. 5000.") from None
+                                 _fix("mcp_hub.timeout")) from None
 
     def skill_inputs(self, name: str) -> dict:
         """Saved input values for one skill (`inputs.<skill>`), {} when none."""
@@ -343,6 +326,16 @@ class Config:
 
         text = yaml.safe_dump(self.data, sort_keys=True, allow_unicode=True, default_flow_style=False)
         write_atomic(self.path, text, mode=0o600, durable=True)
+
+
+def _fix(key: str) -> str:
+    """How to repair a bad value: the environment variable when it is the one set, else `skill config set`."""
+    from skillyard.client.config_keys import KEYS, fix_for
+
+    env = KEYS[key].env if key in KEYS else None
+    if env and os.environ.get(env):
+        return f"Set ${env} to a valid value (e.g. {KEYS[key].example}), or unset it."
+    return fix_for(key)
 
 
 @contextlib.contextmanager

@@ -180,8 +180,11 @@ def resolve(ref: str, config: Config, *, source: str | None = None, offline: boo
     by_source = {item.source.name: item.registry for item in registries}
     entries = available(registries, name)
     if not entries:
+        from skillyard.client.search import did_you_mean
+
+        close = " or ".join(f"`skill install {n}`" for n in did_you_mean(config, name))
         raise SkillyardError(f"no skill named {name!r} in any source ({', '.join(sorted(names))})",
-                             f"Search for it: `skill search {name}`.")
+                             (f"Did you mean {close}? " if close else "") + f"Search for it: `skill search {name}`.")
     candidates = [e for e in entries if not wanted_source or e[0].name == wanted_source]
     if not candidates:
         found = ", ".join(f"{s.name} ({k['version']})" for s, k in entries)

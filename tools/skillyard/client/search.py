@@ -381,3 +381,24 @@ def search(config: Config, text: str, *, limit: int = 20, source: str | None = N
         finally:
             db.close()
     return []
+
+
+def did_you_mean(config: Config, name: str, *, limit: int = 3) -> list[str]:
+    """Skill names the search finds for a name that is in no registry (a typo): what `skill install` suggests.
+    Only cached registries are read (never the network), and any failure means no suggestion, never an error."""
+    from skillyard.client.cache import read_meta
+
+    cached = [s for s in config.sources if read_meta(config, s) is not None]
+    if not cached or not name.strip():
+        return []
+    quiet = lambda message: None  # noqa: E731 - the error being reported is the one that matters
+    try:
+        entries = sync(config, offline=True, sources=cached, warn=quiet)
+        db = open_index(config, entries, quiet)
+        try:
+            hits = query_index(db, name.replace("-", " ").replace("_", " "), limit=limit * 3)
+        finally:
+            db.close()
+    except (SkillyardError, sqlite3.DatabaseError, OSError):
+        return []
+    return [n for n in dict.fromkeys(h.name for h in hits) if n != name][:limit]

@@ -108,10 +108,7 @@ def new_source(config: Config, url: str, *, name: str | None = None, token_env: 
     if name and name in existing:
         raise SkillyardError(f"a source named {name!r} already exists",
                              f"Pick another --name, or `skill source remove {name}` first.")
-    base, n = chosen, 2
-    while chosen in existing:
-        chosen = f"{base}-{n}"
-        n += 1
+    chosen = _unique(chosen, existing)
     for source in config.sources:
         if source.url == url and source != replaced:
             raise SkillyardError(f"{url} is already configured as source {source.name!r}",
@@ -119,6 +116,44 @@ def new_source(config: Config, url: str, *, name: str | None = None, token_env: 
     if priority is None:
         priority = config.top_priority() if default else config.next_priority()
     return Source(chosen, url, validate_token_env(token_env) if token_env is not None else None, int(priority))
+
+
+def _unique(name: str, existing: set[str]) -> str:
+    base, n = name, 2
+    while name in existing:
+        name = f"{base}-{n}"
+        n += 1
+    return name
+
+
+def slug(text: str) -> str | None:
+    """A source name made of a registry's own `name` ("Acme Skills" -> acme-skills), or None when nothing usable
+    is left of it."""
+    from skillyard.format.paths import component_problem
+
+    name = re.sub(r"[^a-z0-9._-]+", "-", text.strip().lower()).strip("-._")
+    name = re.sub(r"\.{2,}", ".", name)[:64].rstrip("-.")
+    return name if name and NAME_RE.match(name) and not component_problem(name) else None
+
+
+def named_after_registry(config: Config, source: Source, registry: dict, *, default: bool = False) -> Source:
+    """The source renamed after the registry's own top-level `name` (unique among the configured sources), its
+    fetched cache moved along; the URL-derived name stays when the registry's name gives nothing usable."""
+    raw = registry.get("name")
+    better = slug(raw) if isinstance(raw, str) else None
+    replaced = config.builtin_source if default else None
+    existing = {s.name for s in config.sources if s != replaced}
+    if better is None or better == source.name:
+        return source
+    better = _unique(better, existing)
+    registries = config.cache_dir / "registries"  # as client/cache.source_dir (importing it would be circular)
+    old, new = registries / source.name, registries / better
+    if old.exists():
+        import shutil
+
+        shutil.rmtree(new, ignore_errors=True)  # a leftover of a removed source of that name
+        os.replace(old, new)
+    return Source(better, source.url, source.token_env, source.priority)
 
 
 def public_dict(source: Source) -> dict:

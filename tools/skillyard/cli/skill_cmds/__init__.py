@@ -10,6 +10,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
                 "list install/emit targets (agent runtimes and API formats) or install "
                 "one from a Python package"),
     "check-deps": ("check_deps", "check installed skills' MCP tool dependencies against the hub (mcp_hub.endpoint)"),
+    "config": ("config", "get, set, unset or list the client's settings (config.yaml), each value checked"),
     "doctor": ("doctor",
                "check config, sources, cache, MCP hub, target folders and installed "
                "skills; exit 1 on problems"),

@@ -17,10 +17,10 @@ examples:
 
 
 def add_arguments(parser) -> None:
-    from skillyard.cli.skill_cmds._install_common import add_scope_arguments
+    from skillyard.cli.skill_cmds import _scopes
 
     parser.add_argument("name", nargs="?", help="one skill (installed, else looked up in the registries)")
-    add_scope_arguments(parser, project_help="check the current project's skills")
+    _scopes.add_arguments(parser, project_help="only the current project's skills", user_help="only your home's skills")
     parser.add_argument("--json", action="store_true", help="print the reports as JSON")
 
 
@@ -45,26 +45,30 @@ def _installed_deps(folder) -> tuple[str, list[dict]]:
 
 def run(args) -> int:
     from skillyard.cli.common import print_json
-    from skillyard.cli.skill_cmds._install_common import scope_of
+    from skillyard.cli.skill_cmds import _scopes
     from skillyard.client import mcp, store
     from skillyard.client.config import load_config
     from skillyard.errors import SkillyardError
 
     config = load_config()
-    scope, project_root, home = scope_of(args)
-    root = store.scope_root(scope, project_root=project_root, home=home)
+    scopes = _scopes.chosen(args)
     wanted: list[tuple[str, list[dict]]] = []
     if args.name is not None:
-        folder = store.canonical_dir(root, store.check_name(args.name))
-        if (folder / store.SKILL_LOCK).is_file():
-            wanted.append(_installed_deps(folder))
+        found = _scopes.where_installed(store.check_name(args.name), scopes)
+        if found:
+            wanted.append(_installed_deps(store.canonical_dir(found[0][1], args.name)))
         else:
             from skillyard.client import resolve
 
             skill = resolve.resolve(args.name, config).skill
             wanted.append((skill["name"], list(skill.get("mcp_deps") or [])))
     else:
-        wanted = [_installed_deps(store.canonical_dir(root, n)) for n in store.installed_names(root)]
+        seen = set()
+        for _scope, root in scopes:  # a skill in both scopes is checked once (the same name needs the same tools)
+            for n in store.installed_names(root):
+                if n not in seen:
+                    seen.add(n)
+                    wanted.append(_installed_deps(store.canonical_dir(root, n)))
     hub = mcp.hub_from_config(config) if any(deps for _, deps in wanted) else None
     tools = None
     reports = []
@@ -75,8 +79,10 @@ def run(args) -> int:
         reports.append(report)
     ok = all(r.ok for r in reports)
     if args.json:
-        print_json({"ok": ok, "hub": hub.endpoint if hub else None, "skills": [r.to_dict() for r in reports]})
+        print_json({"ok": ok, "hub": hub.endpoint if hub else None, "scope": _scopes.names(scopes),
+                    "skills": [r.to_dict() for r in reports]})
     else:
+        print(_scopes.line(scopes))
         if not reports:
             print("no skills installed")
         for report in reports:
@@ -94,5 +100,5 @@ def run(args) -> int:
             raise SkillyardError(f"Missing required MCP tool(s): {', '.join(missing)}.",
                                  "Add them to your MCP hub, or point mcp_hub.endpoint at one that has them.")
         raise SkillyardError("The MCP hub could not be checked: " + "; ".join(sorted({r.error for r in reports if r.error})),
-                             "Start the hub or set mcp_hub.endpoint (skill config set mcp_hub.endpoint URL).")
+                             "Start the hub or set mcp_hub.endpoint (`skill config set mcp_hub.endpoint URL`).")
     return 0 if ok else 1

@@ -8,7 +8,8 @@ DESCRIPTION = """\
 Checks, in order: the config file parses; each source answers and its cached registry is valid (a stale cache is
 refreshed); the MCP hub answers (when one is configured); each target folder can be written; every installed
 skill still matches its skill.lock.json (edited, missing or added files, missing target links). Every finding
-comes with its fix. Exit status is 1 when any check fails.
+comes with its fix. Exit status is 1 when any check fails. Both scopes by default (your home's and the current
+project's skills and folders, as `skill list`); --user or --project for one.
 
 examples:
   skill doctor
@@ -19,8 +20,10 @@ OK, WARN, FAIL = "ok", "warning", "error"
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("--project", action="store_true", help="also check the current project's skills")
-    parser.add_argument("--project-dir", metavar="DIR", help="the project folder (implies --project)")
+    from skillyard.cli.skill_cmds import _scopes
+
+    _scopes.add_arguments(parser, project_help="only the current project's skills and folders",
+                          user_help="only your home's skills and folders")
     parser.add_argument("--offline", action="store_true", help="skip checks that need the network")
     parser.add_argument("--json", action="store_true", help="print the findings as JSON")
 
@@ -73,8 +76,9 @@ def check_sources(config, *, offline: bool) -> list[dict]:
             (entry,) = cache.sync(config, sources=[source], refresh=True, warn=warnings.append)
         except SkillyardError as exc:
             if source.builtin:
+                cause = exc.__cause__ if isinstance(exc.__cause__, SkillyardError) else exc  # said once, not twice
                 out.append(_finding("source", FAIL, f"the built-in default source {source.name!r} cannot be reached: "
-                                    f"{exc.message}",
+                                    f"{cause.message}",
                                     "Check your network (and proxy), or stop using it: `skill source remove "
                                     f"{source.name}`, or put your own registry first: `skill source add URL --default`.",
                                     source=source.name, builtin=True))
@@ -205,11 +209,10 @@ def run(args) -> int:
     from pathlib import Path
 
     from skillyard.cli.common import print_json
+    from skillyard.cli.skill_cmds import _scopes
 
-    home = Path.home()
-    scopes = {"user": home}
-    if args.project or args.project_dir:
-        scopes["project"] = Path(args.project_dir).expanduser().resolve() if args.project_dir else Path.cwd()
+    chosen = _scopes.chosen(args)
+    scopes = {scope: Path(root) for scope, root in chosen}
     config, findings = check_config()
     if config is not None:
         findings += check_sources(config, offline=args.offline)
@@ -218,11 +221,12 @@ def run(args) -> int:
     findings += check_installed(scopes)
     failed = [f for f in findings if f["status"] == FAIL]
     if args.json:
-        print_json({"ok": not failed, "findings": findings})
+        print_json({"ok": not failed, "scope": _scopes.names(chosen), "findings": findings})
     else:
         marks = {OK: "ok  ", WARN: "warn", FAIL: "FAIL"}
         from skillyard.cli.common import say
 
+        say(_scopes.line(chosen))
         for f in findings:  # messages quote sources, servers and installed skills
             say(f"[{marks[f['status']]}] {f['message']}")
             if f.get("fix") and f["status"] != OK:

@@ -128,7 +128,27 @@ def _lines(info: dict) -> list[str]:
         mark = "*" if v["selected"] else " "
         out.append(f"    {mark} {clean(v['version'])}  {v['source']} (priority {v['priority']})")
     out.append(f"  install: {clean(info['install'])}")
+    if "installed" in info:
+        here = ", ".join(f"{clean(str(i['version']))} ({i['scope']})" for i in info["installed"]) or "no"
+        out.append(f"  installed: {here}  [scope: {', '.join(info['scope'])}]")
     return out
+
+
+def _installed(name: str, args) -> dict:
+    """Where this skill is installed, read in the scopes every command reads by default (cli/skill_cmds/_scopes)."""
+    from skillyard.cli.skill_cmds import _scopes
+    from skillyard.client import lockfile, store
+    from skillyard.errors import SkillyardError
+
+    scopes = _scopes.chosen(args)
+    found = []
+    for scope, root in _scopes.where_installed(name, scopes):
+        try:
+            version = lockfile.read_skill_lock(store.canonical_dir(root, name))["version"]
+        except (SkillyardError, OSError, ValueError, KeyError):
+            version = "?"
+        found.append({"scope": scope, "version": version})
+    return {"scope": _scopes.names(scopes), "installed": found}
 
 
 def run(args) -> int:
@@ -145,6 +165,7 @@ def run(args) -> int:
         found = resolve(check_ref_name(args.ref), config, source=args.source, offline=args.offline,
                         refresh=args.refresh)
         info = describe(found)
+        info.update(_installed(found.skill["name"], args))
     else:
         if args.source:
             raise SkillyardError(f"--source picks a registry; {args.ref} is a {kind} ref.", "Drop --source.",

@@ -10,6 +10,9 @@ List the skills installed in your home (user scope) and in the current project (
 version, where they came from, which agents they were placed for, whether files were edited since, and whether
 the cached registry of their source knows a newer version ("outdated"; `skill outdated` asks the server first).
 
+By default both scopes are listed (--user or --project for one); the first line says which were read, and --json
+has them in `scope`.
+
 examples:
   skill list
   skill list --project --json
@@ -17,10 +20,10 @@ examples:
 
 
 def add_arguments(parser) -> None:
-    from skillyard.cli.skill_cmds._install_common import add_scope_arguments
+    from skillyard.cli.skill_cmds import _scopes
 
-    add_scope_arguments(parser, project_help="list only the current project's skills")
-    parser.add_argument("--user", action="store_true", help="list only your home's skills")
+    _scopes.add_arguments(parser, project_help="list only the current project's skills",
+                          user_help="list only your home's skills")
     parser.add_argument("--json", action="store_true", help="print the list as JSON")
 
 
@@ -42,18 +45,10 @@ def collect(scope: str, root) -> list[dict]:
 
 
 def scopes_of(args) -> list[tuple[str, object]]:
-    """The (scope, root) pairs --user / --project / --project-dir select (both by default)."""
-    import os
+    """The (scope, root) pairs --user / --project / --project-dir select (both by default; cli/skill_cmds/_scopes.py)."""
+    from skillyard.cli.skill_cmds import _scopes
 
-    from skillyard.cli.skill_cmds._install_common import scope_of
-
-    scope, project_root, home = scope_of(args)
-    scopes = []
-    if not (args.project or args.project_dir):
-        scopes.append(("user", home))
-    if not args.user and (scope == "project" or os.path.abspath(project_root) != os.path.abspath(home)):
-        scopes.append(("project", project_root))
-    return scopes
+    return _scopes.chosen(args)
 
 
 def installed(args) -> list[dict]:
@@ -96,19 +91,22 @@ def run(args) -> int:
     from skillyard.client.store import pending_changes
 
     pending = sorted({n for _, root in scopes for n in pending_changes(root)})
+    from skillyard.cli.skill_cmds import _scopes
+
     if args.json:
-        print_json({"skills": skills, **({"pending": pending} if pending else {})})
+        print_json({"scope": _scopes.names(scopes), "skills": skills, **({"pending": pending} if pending else {})})
         return 0
     for name in pending:
         print(f"note: an interrupted change to {name!r} is pending; the next install, update or uninstall "
               "finishes it", file=sys.stderr)
-    if not skills:
-        print("no skills installed" + (" in this project" if scopes and scopes[-1][0] == "project" and len(scopes) == 1
-                                       else ""))
-        return 0
     from skillyard.cli.common import say
-    from skillyard.client.display import clean
+    from skillyard.client.display import clean, table
 
+    say(_scopes.line(scopes))
+    if not skills:
+        print("no skills installed")
+        return 0
+    rows = [["NAME", "VERSION", "SCOPE", "SOURCE", "TARGETS", "PATH"]]
     for item in skills:  # versions, sources and paths come from lockfiles a registry's data filled
         source = item["source"]
         origin = {"registry": source.get("source"), "github": source.get("url"), "local": source.get("path")}
@@ -116,6 +114,8 @@ def run(args) -> int:
         edited = f"  [edited: {', '.join(item['edited'])}]" if item["edited"] else ""
         newer = item["outdated"]
         outdated = f"  [outdated: {clean(newer['latest'])} available]" if newer["state"] == "outdated" else ""
-        say(f"{item['name']:<28} {item['version']:<10} {item['scope']:<8} {source['type']}:{where}  "
-            f"→ {', '.join(item['targets']) or 'agents'}  {shorten(item['path'])}{edited}{outdated}")
+        rows.append([item["name"], str(item["version"]), item["scope"], f"{source['type']}:{where}",
+                     ", ".join(item["targets"]) or "agents", f"{shorten(item['path'])}{edited}{outdated}"])
+    for row in table(rows, last_flexible=False):
+        say(row)
     return 0

@@ -12,6 +12,7 @@ tracked ref (the branch or tag it was installed from, else the default branch) n
 (github.api_url, $SKILL_GITHUB_API_URL), against the installed commit; INSTALLED and LATEST show the two commits.
 Skills installed from a folder or an archive have no version list: they are shown as unknown (`skill update`
 compares their files). Exit status is 0 either way; --json for programs (a GitHub row has `commits`).
+Both scopes are read by default (--user or --project for one), as `skill list` and `skill update --all` do.
 
 examples:
   skill outdated
@@ -21,10 +22,9 @@ examples:
 
 
 def add_arguments(parser) -> None:
-    from skillyard.cli.skill_cmds._install_common import add_scope_arguments
+    from skillyard.cli.skill_cmds import _scopes
 
-    add_scope_arguments(parser, project_help="only the current project's skills")
-    parser.add_argument("--user", action="store_true", help="only your home's skills")
+    _scopes.add_arguments(parser, project_help="only the current project's skills", user_help="only your home's skills")
     parser.add_argument("--all", action="store_true", help="also list skills that are up to date or unknown")
     parser.add_argument("--offline", action="store_true", help="use only the cached registries, never the network")
     parser.add_argument("--json", action="store_true", help="print every installed skill's state as JSON")
@@ -32,6 +32,7 @@ def add_arguments(parser) -> None:
 
 def run(args) -> int:
     from skillyard.cli.common import print_json
+    from skillyard.cli.skill_cmds import _scopes
     from skillyard.cli.skill_cmds.list import installed
     from skillyard.client import update
     from skillyard.client.cache import stderr_warn
@@ -45,9 +46,11 @@ def run(args) -> int:
                                          warn=stderr_warn) if wanted else {}
     states = [update.github_known(item, config, offline=args.offline) if item["source"].get("type") == "github"
               else update.newest_known(item, registries) for item in items]
+    scopes = _scopes.chosen(args)
     if args.json:
-        print_json({"skills": [s.to_dict() for s in states]})
+        print_json({"scope": _scopes.names(scopes), "skills": [s.to_dict() for s in states]})
         return 0
+    print(_scopes.line(scopes))
     shown = states if args.all else [s for s in states if s.state == "outdated"]
     if not shown:
         print("no skills installed" if not states else "every installed skill is up to date"
@@ -59,5 +62,6 @@ def run(args) -> int:
                      s.state + (f" ({s.reason})" if s.reason else "")])
     print("\n".join(table(rows)))
     if any(s.state == "outdated" for s in shown):
-        print("update with `skill update NAME` (or `skill update --all`)")
+        flags = _scopes.flags(args)
+        print(f"update with `skill update NAME{flags}` (or `skill update --all{flags}`)")
     return 0

@@ -29,7 +29,8 @@ def add_arguments(parser) -> None:
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     add = sub.add_parser("add", help="add a registry.json URL", description="Add a source and fetch its registry.")
     add.add_argument("url", help="URL of the registry.json (https; plain http only for 127.0.0.1/localhost)")
-    add.add_argument("--name", help="short name used in NAME@SOURCE (default: from the URL)")
+    add.add_argument("--name", help="short name used in NAME@SOURCE (default: the registry's own `name`, else "
+                     "from the URL)")
     add.add_argument("--token-env", metavar="VAR", help="environment variable that holds the token")
     add.add_argument("--priority", type=int, help="higher wins; default: below every existing source")
     add.add_argument("--default", action="store_true",
@@ -91,6 +92,8 @@ def _add(args) -> int:
         except BaseException:
             cache.discard(config, source)
             raise
+        if args.name is None:  # named after the registry's own `name`, as its owner calls it
+            source = sources.named_after_registry(config, source, entry.registry(), default=args.default)
     replaced = sources.add_source(source, replace_builtin=args.default)
     summary = _summary(source, entry)
     if args.json:

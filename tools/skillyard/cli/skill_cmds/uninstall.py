@@ -5,9 +5,10 @@ from __future__ import annotations
 NAME = "uninstall"
 HELP = "remove installed skills and every target they were placed for"
 DESCRIPTION = """\
-Remove a skill from your home (or with --project, from the current project): the canonical folder, each link or
-copy made for an agent, and generated API files, as listed in its skill.lock.json. A --project uninstall also
-drops it from skills.lock.json.
+Remove a skill from where it is installed - your home (user scope) or the current project (project scope): the
+canonical folder, each link or copy made for an agent, and generated API files, as listed in its skill.lock.json.
+A skill installed in both scopes needs --user or --project to say which. A project uninstall also drops it from
+skills.lock.json.
 
 examples:
   skill uninstall invoice-processor
@@ -16,10 +17,11 @@ examples:
 
 
 def add_arguments(parser) -> None:
-    from skillyard.cli.skill_cmds._install_common import add_scope_arguments
+    from skillyard.cli.skill_cmds import _scopes
 
     parser.add_argument("names", nargs="+", metavar="NAME", help="installed skill name(s)")
-    add_scope_arguments(parser, project_help="uninstall from the current project")
+    _scopes.add_arguments(parser, project_help="uninstall from the current project",
+                          user_help="uninstall from your home")
     parser.add_argument("--force", action="store_true", help="also remove a folder that has no skill.lock.json")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
 
@@ -62,15 +64,51 @@ def uninstall(name: str, *, scope: str, project_root, home, force: bool = False)
 
 def run(args) -> int:
     from skillyard.cli.common import print_json
+    from skillyard.cli.skill_cmds import _scopes
     from skillyard.cli.skill_cmds._install_common import scope_of, shorten
 
-    scope, project_root, home = scope_of(args)
+    _, project_root, home = scope_of(args)
+    scopes = _scopes.chosen(args)
+    plan = [(name, _scope_for(name, scopes, args)) for name in dict.fromkeys(args.names)]
     results = [uninstall(name, scope=scope, project_root=project_root, home=home, force=args.force)
-               for name in dict.fromkeys(args.names)]
+               for name, scope in plan]
     if args.json:
-        print_json({"ok": True, "uninstalled": results})
+        print_json({"ok": True, "scope": _scopes.names(scopes), "uninstalled": results})
     else:
+        print(_scopes.line(scopes))
         for result in results:
             print(f"uninstalled {result['name']} ({result['scope']} scope): "
                   + (", ".join(shorten(p) for p in result["removed"]) or "lockfile entry only"))
     return 0
+
+
+def _scope_for(name: str, scopes, args) -> str:
+    """The one scope to uninstall `name` from: where it is installed; a name in both scopes must be told which
+    (removing both at once is never a guess)."""
+    from skillyard.cli.skill_cmds import _scopes
+    from skillyard.client import store
+    from skillyard.errors import SkillyardError, UsageError
+
+    store.check_name(name)
+    found = _scopes.names(_scopes.where_installed(name, scopes))
+    if len(found) > 1:
+        raise UsageError(f"{name} is installed in both the user and the project scope; nothing was removed.",
+                         f"Say which: `skill uninstall {name} --user` or `skill uninstall {name} --project`.")
+    if found:
+        return found[0]
+    if _project_lock_has(name, scopes):
+        return "project"
+    for scope, root in scopes:
+        if store.canonical_dir(root, name).exists():
+            return scope  # a folder without a lock: uninstall() removes it with --force, or says why not
+    raise SkillyardError(f"{name} is not installed ({' or '.join(_scopes.names(scopes))} scope).",
+                         "See what is installed with `skill list`.")
+
+
+def _project_lock_has(name: str, scopes) -> bool:
+    """A project's skills.lock.json may list a skill whose folder is gone: uninstall clears that entry."""
+    from skillyard.client import lockfile
+
+    root = dict(scopes).get("project")
+    lock = lockfile.read_project_lock(root) if root is not None else None
+    return bool(lock and name in lock["skills"])

@@ -8,7 +8,8 @@ DESCRIPTION = """\
 Compare each installed skill's lock with its source and install the newer files. Prints the version change and
 which files were added, removed or changed. Refuses to overwrite files you edited since the install (naming them)
 unless --force. A registry skill is compared with its source's registry.json as cached (asked for again once it is
-older than cache.ttl): `skill source refresh` asks now, and `skill outdated` shows what is newer.
+older than cache.ttl): `skill source refresh` asks now, and `skill outdated` shows what is newer. Both scopes
+by default (your home's and the current project's skills, as `skill list` shows them); --user or --project for one.
 
 examples:
   skill source refresh && skill update invoice-processor --dry-run
@@ -18,11 +19,12 @@ examples:
 
 
 def add_arguments(parser) -> None:
-    from skillyard.cli.skill_cmds._install_common import add_scope_arguments
+    from skillyard.cli.skill_cmds import _scopes
 
     parser.add_argument("names", nargs="*", metavar="NAME", help="installed skill(s); none with --all")
     parser.add_argument("--all", action="store_true", help="update every installed skill")
-    add_scope_arguments(parser, project_help="update the current project's skills (and skills.lock.json)")
+    _scopes.add_arguments(parser, project_help="only the current project's skills (and skills.lock.json)",
+                          user_help="only your home's skills")
     parser.add_argument("--input", action="append", metavar="NAME=VALUE", help="change an input (one skill only)")
     parser.add_argument("--dry-run", action="store_true", help="show what would change; write nothing")
     parser.add_argument("--force", action="store_true", help="overwrite files you edited")
@@ -32,6 +34,7 @@ def add_arguments(parser) -> None:
 
 def run(args) -> int:
     from skillyard.cli.common import print_json
+    from skillyard.cli.skill_cmds import _scopes
     from skillyard.cli.skill_cmds._install_common import scope_of, warn
     from skillyard.client import install as inst
     from skillyard.client import update as upd
@@ -47,14 +50,30 @@ def run(args) -> int:
     if cli_inputs and len(args.names) != 1:
         raise UsageError("--input applies to one skill at a time.", "Name exactly one skill.")
     config = load_config()
-    scope, project_root, home = scope_of(args)
-    opts = inst.Options(scope=scope, project_root=project_root, home=home, targets=inst.default_targets(config),
-                        dry_run=args.dry_run, force=args.force, skip_deps_check=args.skip_deps_check)
-    changes = upd.update(args.names, opts, config, cli_inputs=cli_inputs)
+    _, project_root, home = scope_of(args)
+    scopes = _scopes.chosen(args)
+    names = list(dict.fromkeys(args.names))
+    for _scope, root in scopes:
+        inst.recover_locked(root)  # a killed earlier run is finished before anything is looked up
+    where = {name: _scopes.where_installed(name, scopes) for name in names}
+    missing = [name for name, found in where.items() if not found]
+    if missing:
+        raise SkillyardError(f"{', '.join(missing)}: not installed ({' or '.join(_scopes.names(scopes))} scope).",
+                             "See `skill list`; install with `skill install NAME`.")
+    changes = []
+    for scope, _root in scopes:
+        wanted = [n for n in names if scope in _scopes.names(where[n])]
+        if names and not wanted:
+            continue
+        opts = inst.Options(scope=scope, project_root=project_root, home=home, targets=inst.default_targets(config),
+                            dry_run=args.dry_run, force=args.force, skip_deps_check=args.skip_deps_check)
+        changes += upd.update(wanted, opts, config, cli_inputs=cli_inputs)
     refused = [c for c in changes if c.status == "refused"]
     if args.json:
-        print_json({"ok": not refused, "dry_run": args.dry_run, "skills": [c.to_dict() for c in changes]})
+        print_json({"ok": not refused, "dry_run": args.dry_run, "scope": _scopes.names(scopes),
+                    "skills": [c.to_dict() for c in changes]})
     else:
+        print(_scopes.line(scopes))
         if not changes:
             print("no skills installed")
         for change in changes:
