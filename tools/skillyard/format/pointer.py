@@ -40,7 +40,7 @@ class Pointer:
 
     @property
     def name(self) -> str:
-        return self.skill["name"]
+        return self.data["name"]
 
     @property
     def files(self) -> list[dict]:
@@ -64,7 +64,7 @@ class Pointer:
         tags = list(skill.get("tags") or [])
         tags += [t for t in extra.get("tags") or [] if t not in tags]
         entry: dict = {
-            "name": skill["name"], "description": skill["description"], "version": skill["version"], "tags": tags,
+            "name": self.name, "description": skill["description"], "version": skill["version"], "tags": tags,
             "path": upstream["path"], "commit": upstream["commit"], "files": files,
             "integrity": integrity(files), "inventory": inventory(files, skill.get("skill_md_lines", 0)),
             "capabilities": list(skill.get("capabilities") or []), "mcp_deps": list(skill.get("mcp_deps") or []),
@@ -186,10 +186,10 @@ def parse_pointer(text: str, *, folder_name: str | None = None) -> tuple[Pointer
                                  line=lines.get("files")))
     if "SKILL.md" not in seen:
         findings.append(_problem("`files` lists no SKILL.md", redo, field="files", line=lines.get("files")))
-    name = data["skill"]["name"]
+    name = data["name"]
     if folder_name is not None and folder_name != name:
-        findings.append(_problem(f"the folder is `{paths.shown(folder_name)}` but `skill.name` is `{name}`",
-                                 f"Rename the folder to `{name}`.", field="skill.name", line=lines.get("skill")))
+        findings.append(_problem(f"the folder is `{paths.shown(folder_name)}` but `name` is `{name}`",
+                                 f"Rename the folder to `{name}`.", field="name", line=lines.get("name")))
     return (None if findings else Pointer(data)), findings
 
 
@@ -206,7 +206,7 @@ def dump_pointer(data: dict) -> str:
     the same bytes; `parse_pointer` reads back exactly `data`."""
     import yaml
 
-    order = ("schema_version", "upstream", "license", "skill", "registry", "files", "findings", "verification")
+    order = ("schema_version", "name", "upstream", "license", "skill", "registry", "files", "findings", "verification")
     ordered = {key: _sorted(data[key]) for key in order if key in data}
     ordered["files"] = sorted(ordered["files"], key=lambda f: f["path"])
     body = yaml.safe_dump(ordered, sort_keys=False, allow_unicode=True, width=100000, default_flow_style=False)
