@@ -264,3 +264,22 @@ def test_build_needs_no_network_and_gives_the_same_bytes(repo, upstream, capsys)
     assert {rel: (repo.root / rel).read_bytes() for rel in outputs} == online
     assert run("validate", "--root", str(repo.root), capsys=capsys)[0] == 0
     assert len(upstream.log) == requests
+
+
+def test_the_site_shows_a_pointer_skill_without_its_body(repo, upstream, capsys, tmp_path):
+    assert run("external", "add", "github:up/skills/skills/alpha", "--root", str(repo.root), capsys=capsys)[0] == 0
+    repo.commit("pointer")
+    assert run("build", "--root", str(repo.root), capsys=capsys)[0] == 0
+    upstream.stop()  # a site build needs no network for a pointer entry
+    out = tmp_path / "site"
+    code, _, err = run("site", "build", "--root", str(repo.root), "--out", str(out), capsys=capsys)
+    assert code == 0, err
+    page = (out / "skills" / "alpha" / "index.html").read_text(encoding="utf-8")
+    sha = json.loads((repo.root / "registry.json").read_text())["skills"][0]["commit"]
+    assert "lives in its own repository" in page and 'href="https://github.com/up/skills"' in page
+    assert f"https://github.com/up/skills/tree/{sha}/skills/alpha" in page
+    assert f"https://raw.githubusercontent.com/up/skills/{sha}/skills/alpha/SKILL.md" in page
+    assert "Does alpha things" in page  # the description, from the recorded facts
+    well_known = json.loads((out / ".well-known/agent-skills/index.json").read_text())
+    assert [s["name"] for s in well_known["skills"]] == []
+    assert not (out / ".well-known/agent-skills/alpha").exists()
