@@ -207,7 +207,11 @@ def test_upstream_held_to_the_open_standard_not_the_house_style(repo, upstream, 
                                      "for gamma.\nx-custom: 1\n---\n# Gamma\n"}, message="gamma")
     code, _, err = run("external", "add", "github:up/skills/skills/gamma", "--root", str(repo.root), capsys=capsys)
     assert code == 0, err
-    assert pointer_of(repo, "gamma")["skill"]["version"] == "0.0.0"
+    assert "version" not in pointer_of(repo, "gamma")["skill"]  # versionless: the build dates it
+    repo.commit("gamma pointer")
+    assert run("build", "--root", str(repo.root), capsys=capsys)[0] == 0
+    built = next(s for s in json.loads((repo.root / "registry.json").read_text())["skills"] if s["name"] == "gamma")
+    assert built["version"][:1].isdigit() and "\u0000" not in built["version"]
     repo.write("pyproject.toml", repo.root.joinpath("pyproject.toml").read_text() + 'external_mode = "strict"\n')
     (repo.root / "skills/gamma/source.yaml").unlink()
     (repo.root / "skills/gamma").rmdir()

@@ -51,7 +51,8 @@ class Pointer:
         return f"https://github.com/{self.upstream['repository']}"
 
     def entry(self, registry_path: str) -> dict:
-        """The registry.json entry (without `updated_at`, which the build takes from the registry's git history).
+        """The registry.json entry (without `updated_at`, which the build takes from the registry's git history;
+        `version` is None for a versionless upstream skill, whose version the build makes from that date).
 
         `path` and `commit` say where the files are, as for any entry, but in the upstream repository: a client
         fetches them through `source.raw_url_template`. Registry-side tags are added after the upstream ones;
@@ -64,7 +65,7 @@ class Pointer:
         tags = list(skill.get("tags") or [])
         tags += [t for t in extra.get("tags") or [] if t not in tags]
         entry: dict = {
-            "name": self.name, "description": skill["description"], "version": skill["version"], "tags": tags,
+            "name": self.name, "description": skill["description"], "version": skill.get("version"), "tags": tags,
             "path": upstream["path"], "commit": upstream["commit"], "files": files,
             "integrity": integrity(files), "inventory": inventory(files, skill.get("skill_md_lines", 0)),
             "capabilities": list(skill.get("capabilities") or []), "mcp_deps": list(skill.get("mcp_deps") or []),

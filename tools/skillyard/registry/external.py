@@ -136,7 +136,7 @@ def check_folder(files: dict[str, tuple[bytes, bool]], folder_name: str, policy:
 
 def pointer_data(pkg, *, name: str, ref: GitHubRef, folder: str, commit: str, tracks: str, licence: str) -> dict:
     """The source.yaml document for a checked upstream folder: the metadata exactly as the build compiles it."""
-    from skillyard.registry.compile import REGISTRY_FINDING_PREFIXES, compile_skill
+    from skillyard.registry.compile import REGISTRY_FINDING_PREFIXES, VERSION_SLOT, compile_skill
 
     entry = compile_skill(pkg)
     skill = {"name": str(pkg.data.get("name") or pkg.name)}
@@ -144,6 +144,8 @@ def pointer_data(pkg, *, name: str, ref: GitHubRef, folder: str, commit: str, tr
     for key in ("tags", "capabilities", "mcp_deps", "inputs"):
         if not skill.get(key):
             skill.pop(key, None)
+    if skill.get("version") == VERSION_SLOT:  # versionless upstream: the build dates it (see source.schema.json)
+        del skill["version"]
     skill["skill_md_lines"] = entry["inventory"].get("skill_md_lines", 0)
     data = {"schema_version": 1, "name": name,
             "upstream": {"host": "github", "repository": ref.slug, "path": folder, "commit": commit, "tracks": tracks},

@@ -63,13 +63,15 @@ def _check_pointer(folder: str, rel: str, outputs: bool) -> CheckedSkill:
     if folder_problem:
         findings.insert(0, folder_problem)
     name = pointer.name if pointer is not None else os.path.basename(folder.rstrip("/"))
-    version = pointer.skill["version"] if pointer is not None else None
+    version = pointer.skill.get("version") if pointer is not None else None
     findings.sort(key=Finding.sort_key)
     if pointer is None or not outputs:
         return CheckedSkill(rel, name, version, "", findings)
-    from skillyard.registry.compile import entry_line, entry_summary
+    from skillyard.registry.compile import VERSION_SLOT, entry_line, entry_summary
 
     entry = pointer.entry(rel)
+    if entry["version"] is None:  # versionless upstream: time-based, as any versionless skill's
+        entry["version"] = VERSION_SLOT
     return CheckedSkill(rel, name, version, entry_line(entry), findings, output_lines(entry_summary(entry)))
 
 
