@@ -278,7 +278,9 @@ def test_the_site_shows_a_pointer_skill_without_its_body(repo, upstream, capsys,
     out = tmp_path / "site"
     code, _, err = run("site", "build", "--root", str(repo.root), "--out", str(out), capsys=capsys)
     assert code == 0, err
+    assert "alpha" not in err  # not served under .well-known by design: no note about it
     page = (out / "skills" / "alpha" / "index.html").read_text(encoding="utf-8")
+    assert "lives in its own repository: install it with the client" in page
     sha = json.loads((repo.root / "registry.json").read_text())["skills"][0]["commit"]
     assert "lives in its own repository" in page and 'href="https://github.com/up/skills"' in page
     assert f"https://github.com/up/skills/tree/{sha}/skills/alpha" in page

@@ -137,6 +137,7 @@ def skill_view(registry: dict, skill: dict) -> dict:
         "files": [dict(f, raw_url=raw_url(registry, skill, f["path"])) for f in files],
         "skill_md_raw": raw_url(registry, skill, "SKILL.md"),
         "source_url": source_url(registry, skill),
+        "upstream": (skill.get("source") or {}).get("repository") if "source_url" in skill else None,
         "install": f"skill install {name}",
         "install_pinned": f"skill install {name}@{skill['version']}" if skill.get("version") else "",
         "install_targets": [f"skill install {name} --target {t}" for t in TARGETS],
