@@ -289,3 +289,27 @@ def test_the_site_shows_a_pointer_skill_without_its_body(repo, upstream, capsys,
     well_known = json.loads((out / ".well-known/agent-skills/index.json").read_text())
     assert [s["name"] for s in well_known["skills"]] == []
     assert not (out / ".well-known/agent-skills/alpha").exists()
+
+
+def test_a_broken_pointer_stops_the_build_naming_file_field_and_line(repo, upstream, capsys):
+    """With the local cache on (the default off CI), the build reports a pointer it cannot read and writes no
+    registry.json; the cache keeps the result and a second build says the same."""
+    assert run("external", "add", "github:up/skills/skills/alpha", "--root", str(repo.root), capsys=capsys)[0] == 0
+    path = repo.root / "skills/alpha/source.yaml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("host: github", "host: gitlab"), encoding="utf-8")
+    repo.commit("break it")
+    line = text.splitlines().index("upstream:") + 1
+    for _ in range(2):
+        code, out, err = run("build", "--root", str(repo.root), capsys=capsys)
+        assert code == 1 and "nothing was written" in err
+        said = out + err
+        assert "source.yaml" in said and "`upstream.host`" in said and "skillyard external add" in said
+        assert not (repo.root / "registry.json").exists()
+    code, out, _ = run("validate", "--root", str(repo.root), "--json", capsys=capsys)
+    finding = next(f for s in json.loads(out)["skills"] for f in s["findings"] if f["rule"] == "pointer-invalid")
+    assert finding["file"] == "source.yaml" and finding["field"] == "upstream.host" and finding["line"] == line
+    path.write_text(text.replace("name: alpha\n", "", 1), encoding="utf-8")
+    code, out, _ = run("validate", "--root", str(repo.root), "--json", capsys=capsys)
+    finding = next(f for s in json.loads(out)["skills"] for f in s["findings"] if f["rule"] == "pointer-invalid")
+    assert finding["field"] == "name"

@@ -11,6 +11,7 @@ Pure: text in, findings and data out.
 from __future__ import annotations
 
 import hashlib
+import re
 
 from skillyard.format import paths
 from skillyard.format.findings import Finding, error
@@ -161,6 +162,9 @@ def parse_pointer(text: str, *, folder_name: str | None = None) -> tuple[Pointer
     findings = []
     for problem in schema_errors("source", data)[:20]:
         where = list(problem.absolute_path)
+        missing = re.match(r"'([^']{1,64})' is a required property", problem.message)
+        if problem.validator == "required" and missing:  # name the missing key itself
+            where.append(missing.group(1))
         field = _field_of(where) or None
         line = lines.get(str(where[0])) if where else None
         findings.append(_problem(f"`{field or 'the document'}`: {problem.message[:300]}", redo, field=field,

@@ -65,8 +65,9 @@ def _check_pointer(folder: str, rel: str, outputs: bool) -> CheckedSkill:
     name = pointer.name if pointer is not None else os.path.basename(folder.rstrip("/"))
     version = pointer.skill.get("version") if pointer is not None else None
     findings.sort(key=Finding.sort_key)
-    if pointer is None or not outputs:
-        return CheckedSkill(rel, name, version, "", findings)
+    if pointer is None or not outputs:  # (a cached row still holds every output line: empty ones)
+        return CheckedSkill(rel, name, version, "", findings,
+                            {"index": "", "plugin": "", "agents": ""} if outputs else None)
     from skillyard.registry.compile import VERSION_SLOT, entry_line, entry_summary
 
     entry = pointer.entry(rel)
