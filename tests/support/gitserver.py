@@ -3,6 +3,10 @@
 Layouts:
 - raw:      GET /<owner>/<repo>/<ref>/<path>   -> bytes of `git show <ref>:<path>` (ref = branch, tag or sha)
 - codeload: GET /<owner>/<repo>/tar.gz/<ref>   -> `git archive --format=tar.gz --prefix=<repo>-<sha>/ <ref>`
+            (or the bytes `serve_tarball` planted for that commit: hostile archives git cannot make;
+            `serve_raw` likewise plants a raw file's bytes)
+- REST API: GET /repos/<owner>/<repo>/commits/<ref> -> {"sha": ...} (422 for an unknown ref, as GitHub answers),
+            GET /repos/<owner>/<repo>                -> {"full_name", "default_branch", "license": {"spdx_id"}}
 
 Every response carries a strong ETag (If-None-Match -> 304) and is gzip-encoded when the client asks.
 Tests inject faults (`fail_next`, `truncate_next`, `rate_limit_next`, `hang_next`, `require_token`,
@@ -72,6 +76,9 @@ class _State:
     faults: list[_Fault] = field(default_factory=list)
     tokens: dict[tuple[str, str], str] = field(default_factory=dict)
     redirects: list[tuple[str, str]] = field(default_factory=list)
+    licenses: dict[tuple[str, str], str] = field(default_factory=dict)
+    tarballs: dict[tuple[str, str, str], bytes] = field(default_factory=dict)
+    raws: dict[tuple[str, str, str, str], bytes] = field(default_factory=dict)
     log: list[Request] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -146,6 +153,18 @@ class GitServer:
     def repo_path(self, owner: str, repo: str) -> Path:
         return self.state.repos[(owner, repo)]
 
+    def set_license(self, owner: str, repo: str, spdx: str) -> None:
+        """What the REST API reports as the repository's licence."""
+        self.state.licenses[(owner, repo)] = spdx
+
+    def serve_tarball(self, owner: str, repo: str, sha: str, data: bytes) -> None:
+        """Answer the codeload tarball of <owner>/<repo> at `sha` with `data` instead of `git archive`."""
+        self.state.tarballs[(owner, repo, sha)] = data
+
+    def serve_raw(self, owner: str, repo: str, ref: str, path: str, data: bytes) -> None:
+        """Answer the raw file <owner>/<repo>/<ref>/<path> with `data` (a host serving other bytes than git holds)."""
+        self.state.raws[(owner, repo, ref, path)] = data
+
     def raw_url(self, owner: str, repo: str, ref: str, path: str) -> str:
         return f"{self.url}/{owner}/{repo}/{ref}/{path}"
 
@@ -211,6 +230,18 @@ class _Handler(BaseHTTPRequestHandler):
         with contextlib.suppress(BrokenPipeError, ConnectionResetError):
             self._serve(record)
 
+    def _serve_repo_api(self, record: Request, parts: list[str]) -> None:
+        """The REST API's `GET /repos/{owner}/{repo}`: the full name, default branch and licence."""
+        if len(parts) != 2 or (parts[0], parts[1]) not in self.state.repos:
+            self._send(record, 404, b'{"message": "Not Found"}', {"Content-Type": "application/json"})
+            return
+        owner, repo = parts
+        branch = git(self.state.repos[(owner, repo)], "symbolic-ref", "--short", "HEAD").decode().strip()
+        spdx = self.state.licenses.get((owner, repo))
+        body = {"full_name": f"{owner}/{repo}", "default_branch": branch,
+                "license": {"spdx_id": spdx} if spdx else None}
+        self._send(record, 200, json.dumps(body).encode(), {"Content-Type": "application/json"})
+
     def _take_fault(self, path: str) -> _Fault | None:
         with self.state.lock:
             for fault in self.state.faults:
@@ -270,6 +301,9 @@ class _Handler(BaseHTTPRequestHandler):
         if parts[:1] == ["repos"] and len(parts) >= 5 and parts[3] == "commits":
             self._serve_commit_api(record, parts[1], parts[2], "/".join(parts[4:]))
             return
+        if parts[:1] == ["repos"]:
+            self._serve_repo_api(record, parts[1:])
+            return
         if len(parts) < 4 or (parts[0], parts[1]) not in self.state.repos:
             self._send(record, 404, b"404: Not Found\n", {"Content-Type": "text/plain"})
             return
@@ -285,8 +319,13 @@ class _Handler(BaseHTTPRequestHandler):
         try:
             if parts[2] == "tar.gz" and len(parts) == 4:
                 sha = git(repo_path, "rev-parse", f"{parts[3]}^{{commit}}").decode().strip()
-                body = git(repo_path, "archive", "--format=tar.gz", f"--prefix={repo}-{sha}/", sha)
+                planted = self.state.tarballs.get((owner, repo, sha))
+                body = planted if planted is not None else git(repo_path, "archive", "--format=tar.gz",
+                                                                   f"--prefix={repo}-{sha}/", sha)
                 ctype = "application/x-gzip"
+            elif (owner, repo, parts[2], "/".join(parts[3:])) in self.state.raws:
+                body = self.state.raws[(owner, repo, parts[2], "/".join(parts[3:]))]
+                ctype = "text/plain; charset=utf-8"
             else:
                 body = git(repo_path, "show", f"{parts[2]}:{'/'.join(parts[3:])}")
                 ctype = "application/json" if path.endswith(".json") else "text/plain; charset=utf-8"

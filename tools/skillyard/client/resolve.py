@@ -8,7 +8,10 @@ the highest-priority source that has the name wins.
 the skill is downloaded from: the registry's `repository.raw_url_template` with `{commit}` and `{path}`
 (repository-relative, URL-quoted), relative to the registry.json URL when it has no scheme (a static host:
 registry.json's folder served as-is, no commit pin; the sha256 of every file is checked); a template on https://raw.githubusercontent.com is pointed at
-`config.github_raw_url`, which is how GitHub Enterprise users (and tests) redirect downloads.
+`config.github_raw_url`, which is how GitHub Enterprise users (and tests) redirect downloads. A pointer entry
+(`source_url`, registry.json's documentation) is fetched through its own `source.raw_url_template`: the upstream
+repository at its pinned `commit`, its `path` being the folder there; every file's size and sha256 are checked the
+same way.
 
 A registry is untrusted: before anything is downloaded, the chosen entry's paths must pass the shared path rule
 (`format.paths`) — no VCS or tool metadata, no client bookkeeping, no hidden files (validate never publishes
@@ -18,6 +21,7 @@ Its declared sizes are bounded too (`MAX_ENTRY_BYTES`, `MAX_ENTRY_FILES`).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from urllib.parse import quote, urljoin, urlsplit
 
@@ -63,10 +67,31 @@ class Resolved:
         return token_for_url(self.source, url, self.config)
 
 
-def raw_template(registry: dict, config: Config | None) -> str:
+def raw_template(registry: dict, config: Config | None, skill: dict | None = None) -> str:
+    """The template a skill's files are fetched through: the registry's, or a pointer entry's own (its `source`:
+    the upstream repository at the pinned commit)."""
     template = registry["repository"]["raw_url_template"]
+    if skill is not None and "source_url" in skill:
+        template = pointer_template(skill)
     if config is not None and template.startswith(DEFAULT_GITHUB_RAW_URL + "/"):
         template = config.github_raw_url + template[len(DEFAULT_GITHUB_RAW_URL):]
+    return template
+
+
+POINTER_TEMPLATE = re.compile(r"https://[^\s{}?#/@]+/[A-Za-z0-9-]+/[A-Za-z0-9._-]+/\{commit\}/\{path\}")
+COMMIT = re.compile(r"[0-9a-f]{40}")
+
+
+def pointer_template(skill: dict) -> str:
+    """A pointer entry's raw URL template, refused unless it is a plain https URL of one repository pinned by a
+    full commit: the entry came from an untrusted registry, and its files must come from exactly that commit."""
+    source = skill.get("source")
+    template = source.get("raw_url_template") if isinstance(source, dict) else None
+    if not isinstance(template, str) or not POINTER_TEMPLATE.fullmatch(template) \
+            or not COMMIT.fullmatch(str(skill.get("commit", ""))):
+        raise SkillyardError(f"refusing the registry entry {skill.get('name')!r}: it points at another repository "
+                             "without a valid `source.raw_url_template` or a full 40-hex `commit`; nothing was "
+                             "installed", "Report the registry entry to its maintainers.")
     return template
 
 
@@ -82,7 +107,7 @@ def file_url(registry: dict, skill: dict, file_path: str, config: Config | None 
     if any(p in (".", "..") for p in parts):
         raise SkillyardError(f"refusing the file path {file_path!r} of skill {skill.get('name')!r}: it leaves the "
                              "skill folder", "Report the registry entry to its maintainers.")
-    url = (raw_template(registry, config).replace("{commit}", quote(skill["commit"], safe=""))
+    url = (raw_template(registry, config, skill).replace("{commit}", quote(skill["commit"], safe=""))
            .replace("{path}", quote("/".join(parts), safe="/")))
     if urlsplit(url).scheme:
         return url
@@ -105,6 +130,11 @@ def entry_problems(skill: dict) -> list[str]:
     name = skill.get("name")
     if not isinstance(name, str) or component_problem(name) or is_hidden(name):
         out.append(f"the skill name {name!r} is not a plain folder name")
+    if "source_url" in skill or "source" in skill:
+        try:
+            pointer_template(skill)
+        except SkillyardError as exc:
+            out.append(exc.message.split(": ", 1)[1].split("; nothing", 1)[0])
     folder = str(skill.get("path") or "").strip("/")
     if folder not in ("", ".") and path_problem(folder):
         out.append(f"the skill folder {folder!r} {path_problem(folder)}")

@@ -15,6 +15,7 @@ SCHEMA_FILES = {
     "skills-lock": "skills-lock.schema.json",
     "evolution": "evolution.schema.json",
     "validate-report": "validate-report.schema.json",
+    "source": "source.schema.json",
 }
 
 

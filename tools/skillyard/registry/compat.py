@@ -58,10 +58,16 @@ def _source_path(path: str) -> str:
 
 
 def plugin_entry(skill: dict) -> dict:
-    """One skill's plugin entry in marketplace.json."""
-    entry = {"name": skill["name"], "description": skill.get("description", ""),
-             "source": _source_path(skill.get("path") or f"skills/{skill['name']}"), "strict": False,
-             "skills": ["./"]}
+    """One skill's plugin entry in marketplace.json. A pointer entry's plugin is its upstream repository pinned to
+    the commit (Claude Code's `github` source), with the skill's folder in it as the one skill."""
+    if "source_url" in skill:
+        folder = _source_path(skill["path"]) if skill.get("path") else "./"
+        source: object = {"source": "github", "repo": skill["source"]["repository"], "sha": skill["commit"]}
+        skills = [folder]
+    else:
+        source, skills = _source_path(skill.get("path") or f"skills/{skill['name']}"), ["./"]
+    entry = {"name": skill["name"], "description": skill.get("description", ""), "source": source, "strict": False,
+             "skills": skills}
     if skill.get("version"):
         entry["version"] = skill["version"]
     if skill.get("author"):
@@ -100,7 +106,11 @@ def _one_line(text: str) -> str:
 
 
 def agents_line(skill: dict) -> str:
-    """One skill's line in the AGENTS.md block; every field from the skill is escaped (see `_no_markup`)."""
+    """One skill's line in the AGENTS.md block; every field from the skill is escaped (see `_no_markup`). A pointer
+    entry's SKILL.md is not in this repository: its line names the upstream file at the pinned commit."""
+    if "source_url" in skill:
+        where = "/".join(p for p in (skill["source_url"], "blob", skill["commit"], skill.get("path"), "SKILL.md") if p)
+        return f"- **{_one_line(skill['name'])}** ({_one_line(where)}): {_one_line(skill.get('description', ''))}"
     path = _one_line(str(skill.get("path") or f"skills/{skill['name']}").strip("/"))
     return f"- **{_one_line(skill['name'])}** (`{path}/SKILL.md`): {_one_line(skill.get('description', ''))}"
 

@@ -101,7 +101,8 @@ VERSION_SLOT = "\u0000version\u0000"  # a versionless skill's version: `timevers
 _COMMIT_SLOT_JSON = json.dumps(COMMIT_SLOT)
 _VERSION_SLOT_JSON = json.dumps(VERSION_SLOT)
 _UPDATED_SLOT_JSON = json.dumps(UPDATED_SLOT)
-SUMMARY_KEYS = ("name", "description", "version", "path", "integrity", "author", "license", "homepage", "tags")
+SUMMARY_KEYS = ("name", "description", "version", "path", "integrity", "author", "license", "homepage", "tags",
+                "source_url", "source", "commit")  # (the last three: a pointer entry's, see `entry_line`)
 _COMPACT = json.JSONEncoder(ensure_ascii=False, sort_keys=True, separators=(",", ":"))  # one encoder, reused
 
 
@@ -110,8 +111,10 @@ def compact(value: object) -> str:
 
 
 def entry_line(entry: dict) -> str:
-    """A skill's registry.json line, with slots for `commit` and `updated_at` (see `fill_line`)."""
-    return compact({**entry, "commit": COMMIT_SLOT, "updated_at": UPDATED_SLOT})
+    """A skill's registry.json line, with slots for `commit` and `updated_at` (see `fill_line`). A pointer entry
+    (`source_url`) keeps its own `commit`, the pinned upstream one: only `updated_at` comes from this repository."""
+    commit = entry["commit"] if "source_url" in entry else COMMIT_SLOT
+    return compact({**entry, "commit": commit, "updated_at": UPDATED_SLOT})
 
 
 def entry_summary(entry: dict) -> dict:
@@ -127,7 +130,8 @@ def index_item(skill: dict) -> dict:
 
 def index_line(summary: dict) -> str:
     """A skill's index.json line, with a slot for `commit`."""
-    return f"{compact(summary['name'])}: {compact(index_item({**summary, 'commit': COMMIT_SLOT}))}"
+    commit = summary["commit"] if "source_url" in summary else COMMIT_SLOT
+    return f"{compact(summary['name'])}: {compact(index_item({**summary, 'commit': commit}))}"
 
 
 _quote = json.encoder.encode_basestring  # the C encoder json.dumps uses for a str (ensure_ascii=False)
@@ -161,6 +165,9 @@ def assemble(entries: list[dict], history: dict[str, tuple[str, str]], *, name: 
     skills = []
     for entry in sorted(entries, key=lambda e: (e["name"], e["path"])):
         commit, updated = history.get(entry["path"], ("", ""))
+        if "source_url" in entry:  # a pointer: its own pinned commit, the pointer folder's date
+            commit, updated = entry["commit"], history.get(entry["source"].get("pointer", "").rpartition("/")[0],
+                                                           ("", ""))[1]
         skills.append({**entry, "version": filled_version(entry["version"], updated), "commit": commit,
                        "updated_at": updated})
     doc = {

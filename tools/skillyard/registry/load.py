@@ -7,6 +7,7 @@ import json
 import os
 from pathlib import Path
 
+from skillyard.format.pointer import POINTER_FILE
 from skillyard.format.policy import Policy
 from skillyard.parallel import map_chunked
 from skillyard.registry.checked import CheckedSkill
@@ -22,6 +23,8 @@ def _check_one(args: tuple[str, str, Policy, bool]) -> CheckedSkill:
     from skillyard.format.package import load_skill
 
     folder, rel, policy, outputs = args
+    if os.path.lexists(os.path.join(folder, POINTER_FILE)):
+        return _check_pointer(folder, rel, outputs)
     pkg = load_skill(folder, policy, rel_path=rel)
     folder_problem = _folder_path_problem(rel)
     if folder_problem:
@@ -33,6 +36,44 @@ def _check_one(args: tuple[str, str, Policy, bool]) -> CheckedSkill:
 
     entry = compile_skill(pkg)
     return CheckedSkill(rel, pkg.name, version, entry_line(entry), pkg.findings, output_lines(entry_summary(entry)))
+
+
+def _check_pointer(folder: str, rel: str, outputs: bool) -> CheckedSkill:
+    """A pointer folder (`format/pointer.py`): its source.yaml alone, compiled from the facts it records."""
+    from skillyard.format.findings import Finding, error
+    from skillyard.format.paths import shown
+    from skillyard.format.pointer import parse_pointer, read_pointer_file
+
+    findings = []
+    others = sorted(name for name in os.listdir(folder) if name != POINTER_FILE and not name.startswith("."))
+    if others:
+        findings.append(error("pointer-mixed", f"The folder holds {POINTER_FILE} and content "
+                              f"({', '.join(shown(n) for n in others[:5])}): a skill folder is either a pointer to a "
+                              "skill in another repository or the skill itself.",
+                              f"Delete {POINTER_FILE} to publish the content here, or delete the other files to list "
+                              "the upstream skill.", file=others[0]))
+    text, problem = read_pointer_file(os.path.join(folder, POINTER_FILE))
+    pointer = None
+    if problem is not None:
+        findings.append(problem)
+    else:
+        pointer, more = parse_pointer(text, folder_name=os.path.basename(folder.rstrip("/")))
+        findings += more
+    folder_problem = _folder_path_problem(rel)
+    if folder_problem:
+        findings.insert(0, folder_problem)
+    name = pointer.name if pointer is not None else os.path.basename(folder.rstrip("/"))
+    version = pointer.skill.get("version") if pointer is not None else None
+    findings.sort(key=Finding.sort_key)
+    if pointer is None or not outputs:  # (a cached row still holds every output line: empty ones)
+        return CheckedSkill(rel, name, version, "", findings,
+                            {"index": "", "plugin": "", "agents": ""} if outputs else None)
+    from skillyard.registry.compile import VERSION_SLOT, entry_line, entry_summary
+
+    entry = pointer.entry(rel)
+    if entry["version"] is None:  # versionless upstream: time-based, as any versionless skill's
+        entry["version"] = VERSION_SLOT
+    return CheckedSkill(rel, name, version, entry_line(entry), findings, output_lines(entry_summary(entry)))
 
 
 def _folder_path_problem(rel: str):

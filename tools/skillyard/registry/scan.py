@@ -1,4 +1,5 @@
-"""Find skill folders: a folder holding SKILL.md (or skill.yaml) is a skill; any other folder groups skills.
+"""Find skill folders: a folder holding SKILL.md (or skill.yaml, or a pointer's source.yaml) is a skill; any other
+folder groups skills.
 
 A skill nested inside another skill ships twice; the outer skill's package check reports it.
 """
@@ -10,7 +11,7 @@ import os
 from skillyard.format.paths import MAX_DEPTH
 from skillyard.parallel import map_chunked
 
-SKILL_MARKERS = ("SKILL.md", "skill.md", "skill.yaml")
+SKILL_MARKERS = ("SKILL.md", "skill.md", "skill.yaml", "source.yaml")  # (source.yaml: a pointer entry)
 LEAF_FOLDERS = frozenset({"scripts", "references", "assets", "tests", "config", "node_modules"})
 
 

@@ -191,6 +191,9 @@ def read_bodies(registry: dict, root: Path, notes: list[str] | None = None,
 
     bodies = {}
     for skill in registry["skills"]:
+        if "source_url" in skill:  # a pointer entry: the content is upstream, not under `root`
+            bodies[skill["name"]] = pointer_body(skill)
+            continue
         machine.check_skill_path(skill)
         path = root / skill["path"] / "SKILL.md"
         if not os.path.lexists(path):
@@ -210,6 +213,17 @@ def read_bodies(registry: dict, root: Path, notes: list[str] | None = None,
             parts = None  # validation reports an unclosed frontmatter; the page shows no body
         bodies[skill["name"]] = parts[1] if parts else ""
     return bodies
+
+
+def pointer_body(skill: dict) -> str:
+    """A pointer skill's page body: where its content lives (this site shows no upstream text yet)."""
+    url = model.source_url({}, skill)
+    repo = (skill.get("source") or {}).get("repository", "")
+    commit = str(skill.get("commit", ""))
+    at = f" at commit [`{commit[:12]}`]({url})" if url else ""
+    return (f"This skill lives in its own repository, [{repo}]({skill['source_url']}){at}. This registry lists it "
+            "by pointer: it records the files and their hashes at that commit, and `skill install` fetches them "
+            "from there and checks every one. Its instructions are not shown on this site.\n")
 
 
 def source_epoch(registry: dict) -> int:

@@ -192,6 +192,8 @@ def stage_well_known(registry: dict, root: Path, folder: Path, notes: list[str],
         _remove(folder)
     published: set[str] = set()
     for skill in registry["skills"]:
+        if "source_url" in skill:  # a pointer entry: its files are upstream (its page says so; no note needed)
+            continue
         problems = list(known_problems[skill["name"]]) if known_problems is not None \
             else publish.skill_problems(skill)
         if not problems:

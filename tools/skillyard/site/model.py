@@ -46,6 +46,8 @@ def raw_url(registry: dict, skill: dict, file_path: str) -> str | None:
     """The file's bytes at the pinned commit, or None outside git (no commit to pin)."""
     commit = skill.get("commit") or ""
     template = registry.get("repository", {}).get("raw_url_template", "")
+    if "source_url" in skill:  # a pointer entry: the upstream repository's files
+        template = (skill.get("source") or {}).get("raw_url_template", "")
     if not re.fullmatch(r"[0-9a-f]{40}", commit) or not template:
         return None
     url = template.replace("{commit}", commit).replace("{path}", quote(f"{skill['path']}/{file_path}"))
@@ -55,6 +57,8 @@ def raw_url(registry: dict, skill: dict, file_path: str) -> str | None:
 def source_url(registry: dict, skill: dict) -> str | None:
     """The skill's folder on the code host at the pinned commit (GitHub layout), when known."""
     repo = registry.get("repository", {})
+    if "source_url" in skill:  # a pointer entry: the upstream repository
+        repo = {"slug": (skill.get("source") or {}).get("repository"), "url": skill["source_url"]}
     commit = skill.get("commit") or ""
     if not repo.get("slug") or not re.fullmatch(r"[0-9a-f]{40}", commit):
         return None
@@ -133,6 +137,7 @@ def skill_view(registry: dict, skill: dict) -> dict:
         "files": [dict(f, raw_url=raw_url(registry, skill, f["path"])) for f in files],
         "skill_md_raw": raw_url(registry, skill, "SKILL.md"),
         "source_url": source_url(registry, skill),
+        "upstream": (skill.get("source") or {}).get("repository") if "source_url" in skill else None,
         "install": f"skill install {name}",
         "install_pinned": f"skill install {name}@{skill['version']}" if skill.get("version") else "",
         "install_targets": [f"skill install {name} --target {t}" for t in TARGETS],

@@ -55,6 +55,8 @@ def file_problem(rel: str) -> str | None:
 
 def skill_problems(skill: dict) -> list[str]:
     """Why the skill is not published under the well-known path (empty: it is), from registry.json alone."""
+    if "source_url" in skill:
+        return ["its files live in the upstream repository, which this site does not copy"]
     paths = [entry["path"] for entry in skill.get("files", [])]
     problems = [problem for problem in map(file_problem, paths) if problem]
     problems += [f"`{rel}` {why}" for rel, why in path_set_problems(paths)]

@@ -1,0 +1,218 @@
+"""Pointer entries: a skill folder holding `source.yaml` lists a skill that lives in its own repository.
+
+The file pins the upstream repository, folder and commit, names the ref a bump follows, and records the facts the
+registry publishes (every file's path, size, sha256 and executable bit; the metadata read from the upstream
+SKILL.md at that commit), so registry.json is compiled from it with no network. Its shape is
+`schemas/source.schema.json`; this module parses it (bounded: it is outside input like any skill file), checks what
+a schema cannot say (the path rule, colliding names, the folder name), and turns it into a registry entry.
+Pure: text in, findings and data out.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+
+from skillyard.format import paths
+from skillyard.format.findings import Finding, error
+
+POINTER_FILE = "source.yaml"
+MAX_BYTES = 512 * 1024  # 1,000 files at ~200 bytes each, plus the metadata
+GITHUB_RAW = "https://raw.githubusercontent.com"
+HEADER = ("# A pointer entry: the skill lives in its own repository, pinned to `upstream.commit`.\n"
+          "# Written by `skillyard external add`; edit only `registry` (extra tags, a display name).\n")
+
+
+class Pointer:
+    """A parsed, checked source.yaml: `data` is the document as the schema describes it."""
+
+    __slots__ = ("data",)
+
+    def __init__(self, data: dict):
+        self.data = data
+
+    @property
+    def upstream(self) -> dict:
+        return self.data["upstream"]
+
+    @property
+    def skill(self) -> dict:
+        return self.data["skill"]
+
+    @property
+    def name(self) -> str:
+        return self.data["name"]
+
+    @property
+    def files(self) -> list[dict]:
+        return self.data["files"]
+
+    @property
+    def source_url(self) -> str:
+        return f"https://github.com/{self.upstream['repository']}"
+
+    def entry(self, registry_path: str) -> dict:
+        """The registry.json entry (without `updated_at`, which the build takes from the registry's git history;
+        `version` is None for a versionless upstream skill, whose version the build makes from that date).
+
+        `path` and `commit` say where the files are, as for any entry, but in the upstream repository: a client
+        fetches them through `source.raw_url_template`. Registry-side tags are added after the upstream ones;
+        a registry-side display name is used only when upstream has none."""
+        skill, upstream, extra = self.skill, self.upstream, self.data.get("registry") or {}
+        files = [dict(f) for f in sorted(self.files, key=lambda f: f["path"])]
+        for f in files:
+            if not f.get("executable"):
+                f.pop("executable", None)
+        tags = list(skill.get("tags") or [])
+        tags += [t for t in extra.get("tags") or [] if t not in tags]
+        entry: dict = {
+            "name": self.name, "description": skill["description"], "version": skill.get("version"), "tags": tags,
+            "path": upstream["path"], "commit": upstream["commit"], "files": files,
+            "integrity": integrity(files), "inventory": inventory(files, skill.get("skill_md_lines", 0)),
+            "capabilities": list(skill.get("capabilities") or []), "mcp_deps": list(skill.get("mcp_deps") or []),
+            "inputs": list(skill.get("inputs") or []), "findings": list(self.data.get("findings") or []),
+            "license": skill.get("license") or self.data["license"],
+            "source_url": self.source_url,
+            "source": {"host": upstream["host"], "repository": upstream["repository"], "tracks": upstream["tracks"],
+                       "raw_url_template": f"{GITHUB_RAW}/{upstream['repository']}/{{commit}}/{{path}}",
+                       "pointer": f"{registry_path}/{POINTER_FILE}"},
+        }
+        for key in ("display_name", "author", "maintainers", "homepage", "compatibility", "allowed_tools",
+                    "metadata", "runtime"):
+            if key in skill:
+                entry[key] = skill[key]
+        if "display_name" not in entry and extra.get("display_name"):
+            entry["display_name"] = extra["display_name"]
+        return entry
+
+
+def integrity(files: list[dict]) -> str:
+    """The registry's digest over a file list (as `format.package.integrity_of`)."""
+    lines = "".join(f"{f['sha256']}  {f['path']}\n" for f in sorted(files, key=lambda f: f["path"]))
+    return "sha256-" + hashlib.sha256(lines.encode("utf-8")).hexdigest()
+
+
+def inventory(files: list[dict], skill_md_lines: int) -> dict:
+    """What `format.package` reports of a folder's files, from the recorded list."""
+    names = [f["path"] for f in files]
+    scripts = [p for p in names if p.startswith("scripts/")]
+    references = [p for p in names if p.startswith("references/") or
+                  ("/" not in p and p.lower().endswith(".md") and p not in ("SKILL.md", "skill.md", "README.md"))]
+    assets = [p for p in names if p.startswith("assets/")]
+    return {"has_scripts": bool(scripts), "has_references": bool(references), "has_assets": bool(assets),
+            "script_files": scripts, "reference_files": references, "asset_files": assets,
+            "total_files": len(files), "total_size": sum(f["size"] for f in files), "skill_md_lines": skill_md_lines}
+
+
+def read_pointer_file(path: str) -> tuple[str, None] | tuple[None, Finding]:
+    """(text, None), or (None, the problem): never follows a link, never reads past `MAX_BYTES`."""
+    import os
+    import stat
+
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        return None, _problem(f"cannot be read ({exc.strerror}); a link is never followed",
+                              f"Make {POINTER_FILE} a plain file.")
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None, _problem("is not a regular file", f"Make {POINTER_FILE} a plain file.")
+        data = os.read(fd, MAX_BYTES + 1)
+    finally:
+        os.close(fd)
+    if len(data) > MAX_BYTES:
+        return None, _problem(f"the file is over {MAX_BYTES:,} bytes", "A pointer lists at most 1,000 files; "
+                              "point at a smaller folder.")
+    try:
+        return data.decode("utf-8"), None
+    except UnicodeDecodeError as exc:
+        return None, _problem(f"is not UTF-8 (byte offset {exc.start:,})", "Save it as UTF-8.")
+
+
+def _problem(message: str, fix: str, *, field: str | None = None, line: int | None = None) -> Finding:
+    return error("pointer-invalid", f"{POINTER_FILE}: {message}", fix, file=POINTER_FILE, line=line, field=field)
+
+
+def _field_of(path) -> str:
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+def parse_pointer(text: str, *, folder_name: str | None = None) -> tuple[Pointer | None, list[Finding]]:
+    """(Pointer or None, findings) for the text of a source.yaml; every error names the field, line and fix."""
+    from skillyard.format.schemas import schema_errors
+    from skillyard.format.yamlload import DuplicateKeyError, YAMLParseError, load_with_lines
+
+    redo = "Write it again with `skillyard external add` (edit only the `registry` block by hand)."
+    if len(text) > MAX_BYTES // 4 and len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
+        return None, [_problem(f"the file is over {MAX_BYTES:,} bytes", "A pointer lists at most 1,000 files; "
+                               "point at a smaller folder.")]
+    try:
+        data, lines = load_with_lines(text, max_bytes=MAX_BYTES)
+    except DuplicateKeyError as exc:
+        return None, [_problem(f"a key appears twice ({exc})", "Keep one of them.")]
+    except YAMLParseError as exc:
+        mark = exc.problem_mark
+        line = mark.line + 1 if mark is not None else None
+        return None, [_problem(f"not valid YAML ({exc.problem or exc})", redo, line=line)]
+    if not isinstance(data, dict):
+        return None, [_problem("the file must be a YAML mapping", redo)]
+    findings = []
+    for problem in schema_errors("source", data)[:20]:
+        where = list(problem.absolute_path)
+        missing = re.match(r"'([^']{1,64})' is a required property", problem.message)
+        if problem.validator == "required" and missing:  # name the missing key itself
+            where.append(missing.group(1))
+        field = _field_of(where) or None
+        line = lines.get(str(where[0])) if where else None
+        findings.append(_problem(f"`{field or 'the document'}`: {problem.message[:300]}", redo, field=field,
+                                 line=line))
+    if findings:
+        return None, findings
+    upstream = data["upstream"]
+    folder = upstream["path"]
+    if folder and paths.path_problem(folder):
+        findings.append(_problem(f"`upstream.path` {paths.path_problem(folder)}",
+                                 "Name a plain folder inside the repository.", field="upstream.path",
+                                 line=lines.get("upstream")))
+    seen = set()
+    for i, item in enumerate(data["files"]):
+        rel = item["path"]
+        problem = paths.path_problem(rel) or ("is hidden; hidden files are never published" if paths.is_hidden(rel)
+                                              else None) or ("is listed twice" if rel in seen else None)
+        seen.add(rel)
+        if problem:
+            findings.append(_problem(f"`files[{i}].path` `{paths.shown(rel)}` {problem}", redo,
+                                     field=f"files[{i}].path", line=lines.get("files")))
+    for rel, problem in paths.path_set_problems(seen):
+        findings.append(_problem(f"the file `{paths.shown(rel)}` {problem}", redo, field="files",
+                                 line=lines.get("files")))
+    if "SKILL.md" not in seen:
+        findings.append(_problem("`files` lists no SKILL.md", redo, field="files", line=lines.get("files")))
+    name = data["name"]
+    if folder_name is not None and folder_name != name:
+        findings.append(_problem(f"the folder is `{paths.shown(folder_name)}` but `name` is `{name}`",
+                                 f"Rename the folder to `{name}`.", field="name", line=lines.get("name")))
+    return (None if findings else Pointer(data)), findings
+
+
+def _sorted(value: object) -> object:
+    if isinstance(value, dict):
+        return {k: _sorted(value[k]) for k in sorted(value)}
+    if isinstance(value, list):
+        return [_sorted(v) for v in value]
+    return value
+
+
+def dump_pointer(data: dict) -> str:
+    """The canonical text of a source.yaml: the header comment, then the keys in a fixed order. The same data gives
+    the same bytes; `parse_pointer` reads back exactly `data`."""
+    import yaml
+
+    order = ("schema_version", "name", "upstream", "license", "skill", "registry", "files", "findings", "verification")
+    ordered = {key: _sorted(data[key]) for key in order if key in data}
+    ordered["files"] = sorted(ordered["files"], key=lambda f: f["path"])
+    body = yaml.safe_dump(ordered, sort_keys=False, allow_unicode=True, width=100000, default_flow_style=False)
+    return HEADER + body

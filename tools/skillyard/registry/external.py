@@ -1,0 +1,227 @@
+"""`skillyard external add`: list a skill that lives in its own GitHub repository by pointer (`format/pointer.py`).
+
+Resolve the ref to a commit (REST API), download the codeload tarball at that commit, read it with the client's
+bounded reader (`format/tarball.py`), take only the skill's folder, check it as the open standard does (lenient mode:
+what the reference validator accepts) plus the full security scan, and write `skills/<name>/source.yaml` with the
+facts registry.json needs. Any refusal writes nothing.
+
+The network is at the edge: the caller passes `get(url, accept=..., max_bytes=...) -> bytes`, which raises
+SkillyardError (with `status` for an HTTP answer). Everything else here is deterministic.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from urllib.parse import quote
+
+from skillyard.errors import SkillyardError
+from skillyard.format import tarball
+from skillyard.format.githubref import GitHubRef, parse_ref
+from skillyard.format.pointer import POINTER_FILE, dump_pointer, parse_pointer
+from skillyard.format.policy import Policy
+from skillyard.registry.config import RegistryConfig
+
+Get = Callable[..., bytes]
+SHA = re.compile(r"[0-9a-f]{40}")
+API_MAX_BYTES = 1024 * 1024  # one commit's or repository's JSON
+NAME = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+SKILL_KEYS = ("description", "version", "tags", "display_name", "author", "maintainers", "license", "homepage",
+              "compatibility", "allowed_tools", "metadata", "runtime", "capabilities", "mcp_deps", "inputs")
+
+
+class Hosts:
+    """Where GitHub's API, tarballs and raw files are (the client's `SKILL_GITHUB_*` settings)."""
+
+    def __init__(self, api_url: str, codeload_url: str, raw_url: str):
+        self.api_url, self.codeload_url, self.raw_url = (u.rstrip("/") for u in (api_url, codeload_url, raw_url))
+
+
+def pointer_policy(config: RegistryConfig) -> Policy:
+    """How upstream content is judged: the open standard (lenient) unless `[tool.skillyard] external_mode =
+    "strict"` asks for this registry's house style; the registry's size limits apply either way."""
+    mode = config.section.get("external_mode", "lenient")
+    if mode not in ("strict", "lenient"):
+        raise SkillyardError(f"{config.file}: external_mode must be 'strict' or 'lenient', not {str(mode)[:40]!r}",
+                             'Set external_mode = "lenient" (the open standard) or "strict".')
+    return config.policy(mode)
+
+
+def _refused(message: str, fix: str) -> SkillyardError:
+    return SkillyardError(f"{message}; nothing was written", fix)
+
+
+def _api_json(get: Get, url: str, what: str) -> dict:
+    try:
+        body = get(url, accept="application/vnd.github+json", max_bytes=API_MAX_BYTES)
+    except SkillyardError as exc:
+        if getattr(exc, "status", None) in (404, 422):
+            raise _refused(f"{what}: not found ({url})", "Check the repository, and that the ref is a branch, tag or "
+                           "commit in it.") from None
+        raise _refused(f"{what}: {exc.message}", exc.fix or "Try again later.") from None
+    try:
+        data = json.loads(body)
+    except ValueError:
+        data = None
+    if not isinstance(data, dict):
+        raise _refused(f"{what}: the API answered something other than a JSON object ({url})",
+                       "Check SKILL_GITHUB_API_URL.")
+    return data
+
+
+def resolve_commit(get: Get, hosts: Hosts, ref: GitHubRef) -> str:
+    """The full SHA `ref.ref` names now (`GET /repos/{owner}/{repo}/commits/{ref}`)."""
+    url = f"{hosts.api_url}/repos/{ref.owner}/{ref.repo}/commits/{quote(ref.ref, safe='')}"
+    sha = _api_json(get, url, f"github:{ref.slug}@{ref.ref}").get("sha")
+    if not isinstance(sha, str) or not SHA.fullmatch(sha):
+        raise _refused(f"github:{ref.slug}@{ref.ref}: the API gave no full commit SHA", "Check SKILL_GITHUB_API_URL.")
+    if SHA.fullmatch(ref.ref) and sha != ref.ref:
+        raise _refused(f"github:{ref.slug}@{ref.ref}: the API resolved the commit to {sha}",
+                       "Give the full 40-hex SHA of a commit in the repository.")
+    return sha
+
+
+def repository_facts(get: Get, hosts: Hosts, ref: GitHubRef) -> tuple[str, str | None]:
+    """(default branch, the repository's SPDX licence or None) from `GET /repos/{owner}/{repo}`."""
+    data = _api_json(get, f"{hosts.api_url}/repos/{ref.owner}/{ref.repo}", f"github:{ref.slug}")
+    branch = data.get("default_branch")
+    licence = data.get("license") if isinstance(data.get("license"), dict) else {}
+    spdx = licence.get("spdx_id")
+    spdx = spdx if isinstance(spdx, str) and re.fullmatch(r"[A-Za-z0-9.+-]{1,100}", spdx) and spdx != "NOASSERTION" \
+        else None
+    return (branch if isinstance(branch, str) and branch else "main"), spdx
+
+
+def download_folder(get: Get, hosts: Hosts, ref: GitHubRef, commit: str, *,
+                    max_bytes: int) -> tuple[str, dict[str, tuple[bytes, bool]]]:
+    """(folder, {path in the folder: (bytes, executable)}) of the tarball at `commit`, read safely."""
+    url = f"{hosts.codeload_url}/{ref.owner}/{ref.repo}/tar.gz/{commit}"
+    what = f"github:{ref.slug}@{commit[:12]}"
+    try:
+        data = get(url, accept=None, max_bytes=max_bytes)
+        archive = tarball.read_archive(data)
+        if archive.commit is not None and archive.commit != commit:
+            raise SkillyardError(f"{what}: the tarball is of commit {archive.commit}, not {commit}",
+                                 "Check SKILL_GITHUB_CODELOAD_URL.")
+        paths = list(archive.files) + list(archive.links)
+        folder = tarball.choose_folder(paths, path=ref.path, preferred=ref.repo, what=what,
+                                       name_one=f"github:{ref.slug}/<path>@{ref.ref}")
+        files = tarball.folder_files(archive, folder)
+    except SkillyardError as exc:
+        message = exc.message.replace("; nothing was installed.", "").replace("nothing was installed", "").rstrip(". ")
+        if getattr(exc, "kind", None) == "too-large":
+            message = f"{what}: the tarball is larger than {max_bytes:,} bytes"
+        raise _refused(message, exc.fix or "") from None
+    return folder, files
+
+
+def check_folder(files: dict[str, tuple[bytes, bool]], folder_name: str, policy: Policy):
+    """The folder checked as a local skill is (`format.package.load_skill`), in a private temporary folder."""
+    from skillyard.format.package import load_skill
+
+    with tempfile.TemporaryDirectory(prefix="skillyard-external-") as tmp:
+        root = Path(tmp) / folder_name
+        root.mkdir()
+        for rel, (content, executable) in files.items():
+            target = root / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(content)
+            target.chmod(0o755 if executable else 0o644)
+        return load_skill(root, policy, rel_path=folder_name)
+
+
+def pointer_data(pkg, *, name: str, ref: GitHubRef, folder: str, commit: str, tracks: str, licence: str) -> dict:
+    """The source.yaml document for a checked upstream folder: the metadata exactly as the build compiles it."""
+    from skillyard.registry.compile import REGISTRY_FINDING_PREFIXES, VERSION_SLOT, compile_skill
+
+    entry = compile_skill(pkg)
+    skill = {"name": str(pkg.data.get("name") or pkg.name)}
+    skill.update({key: entry[key] for key in SKILL_KEYS if key in entry})
+    for key in ("tags", "capabilities", "mcp_deps", "inputs"):
+        if not skill.get(key):
+            skill.pop(key, None)
+    if skill.get("version") == VERSION_SLOT:  # versionless upstream: the build dates it (see source.schema.json)
+        del skill["version"]
+    skill["skill_md_lines"] = entry["inventory"].get("skill_md_lines", 0)
+    data = {"schema_version": 1, "name": name,
+            "upstream": {"host": "github", "repository": ref.slug, "path": folder, "commit": commit, "tracks": tracks},
+            "license": licence, "skill": skill, "files": entry["files"]}
+    findings = [f.to_dict() for f in pkg.findings if f.rule.startswith(REGISTRY_FINDING_PREFIXES) and not f.is_error]
+    if findings:
+        data["findings"] = findings
+    return data
+
+
+def add(target: str, config: RegistryConfig, get: Get, hosts: Hosts, *, name: str | None = None,
+        track: str | None = None, licence: str | None = None) -> dict:
+    """Write the pointer for `github:OWNER/REPO/PATH[@REF]`; returns what was written. Raises SkillyardError (and
+    writes nothing) on any refusal."""
+    ref = parse_ref(target if target.startswith("github:") else f"github:{target}")
+    policy = pointer_policy(config)
+    commit = resolve_commit(get, hosts, ref)
+    default_branch, repo_licence = repository_facts(get, hosts, ref)
+    tracks = track or (default_branch if ref.ref == "HEAD" or re.fullmatch(r"[0-9a-fA-F]{7,40}", ref.ref)
+                       else ref.ref)
+    folder, files = download_folder(get, hosts, ref, commit, max_bytes=policy.max_total_bytes * 4 + (1 << 20))
+    where = f"github:{ref.slug}/{folder}@{commit[:12]}".replace("/@", "@")
+    upstream_name = _upstream_name(files)
+    chosen = name or upstream_name
+    if not isinstance(chosen, str) or not NAME.fullmatch(chosen) or len(chosen) > 64:
+        raise _refused(f"{where}: the upstream name {str(upstream_name)[:80]!r} is not a plain registry name "
+                       "(lowercase letters, digits, hyphens)", "Choose one: --name NAME.")
+    pkg = check_folder(files, chosen, policy)
+    errors = [f for f in pkg.findings if f.is_error]
+    if errors:
+        shown = "; ".join(f"{f.file or '.'}{':' + str(f.line) if f.line else ''}: {f.message}" for f in errors[:5])
+        more = f" (and {len(errors) - 5} more)" if len(errors) > 5 else ""
+        raise _refused(f"{where} does not pass the checks ({policy.mode} mode): {shown}{more}",
+                       "Ask the upstream authors to fix it, or point at another commit.")
+    spdx = licence or (pkg.data.get("license") if isinstance(pkg.data.get("license"), str) else None) or repo_licence
+    if not spdx or not re.fullmatch(r"[A-Za-z0-9.+() -]{1,200}", spdx):
+        raise _refused(f"{where}: no licence found (the skill's `license` and the repository's are both missing "
+                       "or not an SPDX expression)", "Check the upstream licence, then pass --license SPDX-ID.")
+    data = pointer_data(pkg, name=chosen, ref=ref, folder=folder, commit=commit, tracks=tracks, licence=spdx)
+    text = dump_pointer(data)
+    pointer, problems = parse_pointer(text, folder_name=chosen)
+    if pointer is None:  # what add writes, validate must accept: never write a pointer the build refuses
+        raise _refused(f"{where}: the pointer would not be valid: {problems[0].message}",
+                       "Ask the upstream authors to shorten the field, or point at another folder.")
+    destination = config.skills_dir / chosen
+    if os.path.lexists(destination):
+        raise _refused(f"{destination} already exists", "Remove it first, or choose another name with --name.")
+    _write_new(destination, text)
+    return {"name": chosen, "pointer": str(destination / POINTER_FILE), "repository": ref.slug, "path": folder,
+            "commit": commit, "tracks": tracks, "license": spdx, "version": data["skill"].get("version"),
+            "files": len(data["files"]), "warnings": [f.to_dict() for f in pkg.findings if not f.is_error]}
+
+
+def _upstream_name(files: dict[str, tuple[bytes, bool]]) -> object:
+    """The `name` in the folder's SKILL.md frontmatter (or skill.yaml), None when there is none."""
+    from skillyard.format.frontmatter import parse_skill_md
+
+    for rel in ("SKILL.md", "skill.md"):
+        if rel in files:
+            try:
+                return parse_skill_md(files[rel][0].decode("utf-8"), strict=False, file=rel).data.get("name")
+            except UnicodeDecodeError:
+                return None
+    return None
+
+
+def _write_new(destination: Path, text: str) -> None:
+    """The folder and its source.yaml appear together: written beside, then renamed into place."""
+    destination.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{destination.name}.", dir=destination.parent))
+    try:
+        (staging / POINTER_FILE).write_text(text, encoding="utf-8")
+        staging.chmod(0o755)
+        os.rename(staging, destination)
+    except BaseException:
+        import shutil
+
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
