@@ -25,6 +25,7 @@ from skillyard.client import github
 from skillyard.client.github import Archive, _refuse
 from skillyard.errors import SkillyardError
 from skillyard.format.paths import path_problem
+from skillyard.format.tarball import newest_time
 
 SUFFIXES = (".zip", ".tar.gz", ".tgz", ".tar")
 MAX_RATIO = 200  # declared size over compressed size, for the whole archive (text compresses ~5-10x)
@@ -111,6 +112,7 @@ def read_zip(data: bytes, *, max_total: int | None = None, max_members: int | No
     files: dict[str, tuple[bytes, bool]] = {}
     links: dict[str, tuple[str, str]] = {}
     specials: list[str] = []
+    mtimes: dict[str, float] = {}
     seen: set[str] = set()
     with zf:
         for info in infos:
@@ -133,9 +135,10 @@ def read_zip(data: bytes, *, max_total: int | None = None, max_members: int | No
                 links[rel] = ("sym", _inflate(zf, info, MAX_LINK_BYTES).decode("utf-8", "replace"))
             elif kind in (0, stat.S_IFREG):
                 files[rel] = (_inflate(zf, info, info.file_size), bool(mode & 0o111))
+                mtimes[rel] = _zip_time(info)
             else:
                 specials.append(rel)
-    return Archive(files, links, specials, None)
+    return Archive(files, links, specials, None, mtimes)
 
 
 def _inflate(zf: zipfile.ZipFile, info: zipfile.ZipInfo, limit: int) -> bytes:
@@ -153,11 +156,23 @@ def _inflate(zf: zipfile.ZipFile, info: zipfile.ZipInfo, limit: int) -> bytes:
     return data
 
 
-def skill_files(path: Path, inner: str, *, max_bytes: int) -> tuple[str, dict[str, tuple[bytes, bool]]]:
-    """(folder inside the archive, {path inside the skill folder: (bytes, executable)}) from an archive file."""
+def _zip_time(info: zipfile.ZipInfo) -> float:
+    """A zip member's time as seconds since the epoch, its fields read as UTC (a zip records no zone), 0.0 when
+    the fields are out of range."""
+    import calendar
+
+    try:
+        return float(calendar.timegm((*info.date_time, 0, 0, 0)))
+    except (ValueError, OverflowError):
+        return 0.0
+
+
+def skill_files(path: Path, inner: str, *, max_bytes: int) -> tuple[str, dict[str, tuple[bytes, bool]], float]:
+    """(folder inside the archive, {path inside the skill folder: (bytes, executable)}, the folder's newest file
+    time) from an archive file."""
     what = str(path)
     archive = read(read_file(path, max_bytes), what=what)
     stem = re.sub(r"(\.tar\.gz|\.tgz|\.tar|\.zip)$", "", path.name, flags=re.IGNORECASE)
     folder = github.choose_folder(list(archive.files) + list(archive.links), path=inner.strip("/"), preferred=stem,
                                   what=what, name_one=f"{path}/<folder inside the archive>")
-    return folder, github.folder_files(archive, folder)
+    return folder, github.folder_files(archive, folder), newest_time(archive, folder)

@@ -164,7 +164,7 @@ def from_github(ref_text: str, config, *, commit: str | None = None, path: str |
     url = github.tarball_url(config.github_codeload_url, ref, commit)
     data = download_capped(url, config, token=github_token(config), what=f"github:{ref.slug}")
     try:
-        folder, raw, archive_commit = github.skill_files(data, ref)
+        folder, raw, archive_commit, newest = github.skill_snapshot(data, ref)
     except SkillyardError as exc:
         if "not a readable tarball" in exc.message:  # name what was downloaded, and from where
             raise SkillyardError(f"{url}: {exc.message}", exc.fix) from None
@@ -172,7 +172,7 @@ def from_github(ref_text: str, config, *, commit: str | None = None, path: str |
     where = f"github:{ref.slug}/{folder}".rstrip("/")
     candidate = _from_archive_files(raw, where=where, config=config, strict=strict,
                                     fallback=folder.rsplit("/", 1)[-1] if folder else ref.repo.lower(),
-                                    requested=ref.path.rsplit("/", 1)[-1] or None)
+                                    requested=ref.path.rsplit("/", 1)[-1] or None, newest=newest)
     actual = candidate.source["integrity"]
     if integrity and actual != integrity:
         raise SkillyardError(f"github:{ref.slug}@{commit}: the skill's integrity {actual} does not match the "
@@ -195,17 +195,17 @@ def from_archive(ref_text: str, config, *, strict: bool | None = None) -> Candid
         raise SkillyardError(f"{ref_text} is not an archive file.", "Give a .zip, .tar.gz, .tgz or .tar file.")
     path, inner = split
     path = path.resolve()
-    folder, raw = archive.skill_files(path, inner, max_bytes=download_cap(config))
+    folder, raw, newest = archive.skill_files(path, inner, max_bytes=download_cap(config))
     where = f"{path}/{folder}".rstrip("/")
     candidate = _from_archive_files(raw, where=where, config=config, strict=strict,
                                     fallback=folder.rsplit("/", 1)[-1] if folder else None,
-                                    requested=(inner or "").strip("/").rsplit("/", 1)[-1] or None)
+                                    requested=(inner or "").strip("/").rsplit("/", 1)[-1] or None, newest=newest)
     candidate.source = {"type": "local", "path": where, "integrity": candidate.source["integrity"]}
     return candidate
 
 
 def _from_archive_files(raw: dict, *, where: str, config, strict: bool | None,
-                        fallback: str | None = None, requested: str | None = None) -> Candidate:
+                        fallback: str | None = None, requested: str | None = None, newest: float = 0.0) -> Candidate:
     """A candidate from a skill folder's files taken out of an archive: named from its metadata, validated like a
     local folder (client policy) in a private folder, a skill.yaml-only package given its SKILL.md."""
     files = [StagedFile(p, content, executable) for p, (content, executable) in raw.items()]
@@ -221,7 +221,8 @@ def _from_archive_files(raw: dict, *, where: str, config, strict: bool | None,
                                                  strict=is_strict(config, strict))
     actual = integrity_of(files)  # over the published files: what the source pins, before SKILL.md is generated
     files = with_generated_skill_md(files, where=where)
-    return Candidate(folder_name, str(meta.get("version") or "0.0.0"), {"integrity": actual}, files,
+    version = timeversion.declared_or(meta, timeversion.from_timestamp(newest) if newest > 0 else timeversion.UNKNOWN)
+    return Candidate(folder_name, version, {"integrity": actual}, files,
                      list(meta.get("inputs") or []), list(meta.get("mcp_deps") or []),
                      str(meta.get("description") or ""), warnings, meta)
 

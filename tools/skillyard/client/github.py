@@ -53,6 +53,12 @@ def find_skill_folder(archive_paths: list[str], ref: GitHubRef) -> str:
 
 def skill_files(data: bytes, ref: GitHubRef) -> tuple[str, dict[str, tuple[bytes, bool]], str | None]:
     """(folder, {path inside the skill folder: (bytes, executable)}, commit) from a tarball, safely."""
+    folder, files, commit, _ = skill_snapshot(data, ref)
+    return folder, files, commit
+
+
+def skill_snapshot(data: bytes, ref: GitHubRef) -> tuple[str, dict[str, tuple[bytes, bool]], str | None, float]:
+    """`skill_files` and the folder's newest file time (its commit's time: a versionless skill's version)."""
     archive = read_archive(data)
     folder = find_skill_folder(list(archive.files) + list(archive.links), ref)
-    return folder, folder_files(archive, folder), archive.commit
+    return folder, folder_files(archive, folder), archive.commit, tarball.newest_time(archive, folder)

@@ -22,7 +22,7 @@ import io
 import posixpath
 import re
 import tarfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from skillyard.errors import SkillyardError
 from skillyard.format.paths import is_hidden, path_problem, path_set_problems
@@ -41,6 +41,7 @@ class Archive:
     links: dict[str, tuple[str, str]]
     specials: list[str]
     commit: str | None
+    mtimes: dict[str, float] = field(default_factory=dict)  # path -> modification time (a tarball's: commit time)
 
 
 def _refuse(name: str, why: str) -> SkillyardError:
@@ -135,6 +136,7 @@ def read_archive(data: bytes, *, max_stream: int | None = None, strip_top: bool 
     files: dict[str, tuple[bytes, bool]] = {}
     links: dict[str, tuple[str, str]] = {}
     specials: list[str] = []
+    mtimes: dict[str, float] = {}
     total = 0
     max_members = max_members or MAX_MEMBERS
     with tar:
@@ -164,6 +166,7 @@ def read_archive(data: bytes, *, max_stream: int | None = None, strip_top: bool 
                     if total > MAX_TOTAL_BYTES:
                         raise _refuse(name, f"takes the archive past {MAX_TOTAL_BYTES // (1024 * 1024)} MB")
                     files[rel] = (_read_member(tar, member), bool(member.mode & 0o111))
+                    mtimes[rel] = float(member.mtime)
                 else:
                     specials.append(rel)
             commit = tar.pax_headers.get("comment") if tar.pax_headers else None
@@ -171,7 +174,7 @@ def read_archive(data: bytes, *, max_stream: int | None = None, strip_top: bool 
             raise SkillyardError(f"The downloaded archive is corrupt ({exc}).", "Try again; check the ref.") from None
     if commit and not re.fullmatch(r"[0-9a-f]{40}", commit):
         commit = None
-    return Archive(files, links, specials, commit)
+    return Archive(files, links, specials, commit, mtimes)
 
 
 def _read_member(tar: tarfile.TarFile, member: tarfile.TarInfo) -> bytes:
@@ -250,6 +253,13 @@ def folder_files(archive: Archive, folder: str) -> dict[str, tuple[bytes, bool]]
     for inner, problem in path_set_problems(files):
         raise _refuse(prefix + inner, problem)
     return dict(sorted(files.items()))
+
+
+def newest_time(archive: Archive, folder: str) -> float:
+    """The newest modification time of the files in `folder` (0.0 when none is known): a versionless skill's
+    time-based version (format/timeversion.py). GitHub's tarballs give every file its commit's time."""
+    prefix = folder + "/" if folder else ""
+    return max((t for rel, t in archive.mtimes.items() if rel.startswith(prefix)), default=0.0)
 
 
 def _installable(inner: str, rel: str) -> bool:

@@ -6,7 +6,8 @@ metadata, ignored by precedence) would not. Any version an author writes from `0
 
 Which time, so the same inputs give the same version: a registry entry's is the committer time of the last commit
 that touched the skill's folder (its `updated_at`); a local folder's is its newest published file's modification
-time. Pure: a time in, text out.
+time; a `github:` install's is its commit's time (codeload tarballs stamp every file with it) and an archive's the
+newest time of the skill folder's members. Pure: a time in, text out.
 """
 
 from __future__ import annotations
