@@ -24,6 +24,7 @@ def runs(folder: Path, project: Path) -> dict[str, list[list[str]]]:
     return {
         "adapter": [["adapter", "list", "--json"]],
         "check-deps": [["check-deps", "--json"]],
+        "config": [["config", "list", "--json"], ["config", "get", "cache.ttl", "--json"]],
         "doctor": [["doctor", "--json"]],
         "emit": [["emit", str(folder), "--target", "openai", "--out", str(project / "emitted"), "--json"]],
         "evolve": [["evolve", "list", "tidy-notes", "--json"]],
