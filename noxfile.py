@@ -15,7 +15,8 @@ PYTHON = "3.11"
 @nox.session(python=PYTHON)
 def build(session: nox.Session) -> None:
     """Validate skills/, compile registry.json and index.json, build the site into _site/."""
-    session.install("-e", ".[site]")
+    session.log("installing skillyard[site] into the session's venv (pip's progress follows; ~30 s the first time)")
+    session.install("-e", ".[site]", silent=False)
     session.run("skillyard", "validate")
     session.run("skillyard", "build")
     session.run("skillyard", "site", "build", "--out", "_site")
@@ -24,7 +25,7 @@ def build(session: nox.Session) -> None:
 @nox.session(python=PYTHON)
 def site(session: nox.Session) -> None:
     """Build the site only (from the committed registry.json)."""
-    session.install("-e", ".[site]")
+    session.install("-e", ".[site]", silent=False)
     session.run("skillyard", "site", "build", "--out", "_site", *session.posargs)
 
 

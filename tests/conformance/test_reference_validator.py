@@ -63,7 +63,9 @@ def test_skill_init_output_passes_the_reference_validator(tmp_path, capsys, argv
     folder = tmp_path / argv[0]
     assert_reference_accepts(folder)
     package = load_skill(folder, REGISTRY)
-    assert package.valid, [f.to_dict() for f in package.findings if f.is_error]
+    errors = [f.to_dict() for f in package.findings if f.is_error and f.rule != "placeholder-description"]
+    assert errors == []  # with no --description, the placeholder is the one thing left for the author to write
+    assert package.valid == ("--description" in argv)
 
 
 # skillyard migrate --to-standard --------------------------------------------------------------------------------
@@ -160,7 +162,8 @@ def test_migrate_of_a_skill_yaml_only_folder_passes(tmp_path, capsys):
 
 
 def test_already_portable_folder_is_left_alone(tmp_path, capsys):
-    assert skill_main(["init", "calm", "--dir", str(tmp_path)]) == 0
+    assert skill_main(["init", "calm", "--dir", str(tmp_path), "--description",
+                       "Calms a noisy log into a short summary. Use when a log is too long to read."]) == 0
     folder = tmp_path / "calm"
     before = {p.name: p.read_bytes() for p in folder.iterdir()}
     capsys.readouterr()

@@ -21,14 +21,23 @@ from skillyard.format import Policy, load_skill
 from skillyard.registry import migrate
 from skillyard.registry.migrate_004 import body_without, code_blocks, entry_block
 
+# Each fixture's SKILL.md is stored as SKILL.md.fixture, so no skill discovery (`npx skills --full-depth` on this
+# repository, an agent scanning the checkout) offers a test fixture as a skill; copy_fixture restores the name.
 FIXTURES = Path(__file__).parent / "fixtures" / "migrate"
+STORED_AS = "SKILL.md.fixture"
 SKILLS = ("data-processor", "preference-recorder", "user-profile-updater", "weather-query")
 
 
-def copy(tmp_path: Path, rel: str) -> Path:
-    target = tmp_path / Path(rel).name
-    shutil.copytree(FIXTURES / rel, target)
+def copy_fixture(source: Path, target: Path) -> Path:
+    """Copy a fixture folder (or the folder of them) with each stored SKILL.md.fixture under its real name."""
+    shutil.copytree(source, target)
+    for stored in list(target.rglob(STORED_AS)):
+        stored.rename(stored.with_name("SKILL.md"))
     return target
+
+
+def copy(tmp_path: Path, rel: str) -> Path:
+    return copy_fixture(FIXTURES / rel, tmp_path / Path(rel).name)
 
 
 def run(*args: str) -> int:
@@ -112,7 +121,7 @@ def test_the_legacy_main_ts_layout_gets_its_entry(tmp_path):
 
 def test_batch_over_a_folder_of_skills(tmp_path, capsys):
     root = tmp_path / "skills"
-    shutil.copytree(FIXTURES, root)
+    copy_fixture(FIXTURES, root)
     shutil.rmtree(root / "abp")  # not a skill folder itself: a batch would skip it anyway
     assert run(str(root)) == 0
     out = capsys.readouterr().out
@@ -133,10 +142,10 @@ def test_every_migrated_example_passes_the_standards_reference_validator(tmp_pat
 
 def test_batch_skips_hidden_and_linked_folders(tmp_path):
     root = tmp_path / "skills"
-    shutil.copytree(FIXTURES / "weather-query", root / "weather-query")
-    shutil.copytree(FIXTURES / "preference-recorder", tmp_path / "outside" / "preference-recorder")
+    copy_fixture(FIXTURES / "weather-query", root / "weather-query")
+    copy_fixture(FIXTURES / "preference-recorder", tmp_path / "outside" / "preference-recorder")
     os.symlink(tmp_path / "outside" / "preference-recorder", root / "linked")
-    shutil.copytree(FIXTURES / "data-processor", root / ".hidden")
+    copy_fixture(FIXTURES / "data-processor", root / ".hidden")
     assert migrate.expand_batch(root) == [root / "weather-query"]
     assert migrate.expand_batch(root / "weather-query") == [root / "weather-query"]
 
@@ -335,7 +344,7 @@ def test_json_output_of_a_batch_lists_each_skill_with_its_notes(tmp_path, capsys
 
     root = tmp_path / "skills"
     for name in ("weather-query", "preference-recorder"):
-        shutil.copytree(FIXTURES / name, root / name)
+        copy_fixture(FIXTURES / name, root / name)
     assert run(str(root), "--json", "--dry-run") == 0
     report = json.loads(capsys.readouterr().out)
     by_name = {Path(item["folder"]).name: item for item in report["folders"]}

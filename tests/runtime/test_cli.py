@@ -47,7 +47,9 @@ def test_init_defaults_are_valid_and_bad_names_refused(tmp_path, capsys, monkeyp
     monkeypatch.chdir(tmp_path)
     code, _, _ = run(capsys, "init", "tiny")
     assert code == 0
-    assert load_skill(tmp_path / "tiny", Policy(strict=True, required_fields=("version", "license", "tags"))).valid
+    package = load_skill(tmp_path / "tiny", Policy(strict=True, required_fields=("version", "license", "tags")))
+    # the one thing left to the author: the placeholder description, refused until it is written
+    assert [f.rule for f in package.findings if f.is_error] == ["placeholder-description"]
     code, _, err = run(capsys, "init", "Bad_Name")
     assert code == 2 and "invalid skill name" in err
     assert not (tmp_path / "Bad_Name").exists()

@@ -23,6 +23,7 @@ KNOWN_PINS = {
     "actions/download-artifact@d3f86a106a0bac45b974a628896c90dbdf5c8093": "v4.3.0",
     "actions/upload-pages-artifact@56afc609e74202658d3ffba0e8f6dda462b719fa": "v3.0.1",
     "actions/deploy-pages@d6db90164ac5ed86f2b6aed7e0febac5b3c0c03e": "v4.0.5",
+    "pypa/gh-action-pypi-publish@dc37677b2e1c63e2034f94d8a5b11f265b73ba33": "v1.14.2",
 }
 
 
@@ -35,7 +36,7 @@ def steps(doc: dict):
 def test_the_four_workflows_exist():
     assert {p.name for p in FILES} >= {"validate.yml", "pr-bot.yml", "publish.yml", "ci.yml", "automerge.yml",
                                        "reusable-validate.yml", "reusable-pr-bot.yml", "reusable-automerge.yml",
-                                       "reusable-publish.yml"}
+                                       "reusable-publish.yml", "release.yml"}
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)

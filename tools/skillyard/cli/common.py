@@ -16,8 +16,34 @@ def dump_json(data: object) -> str:
     return dumps_sorted(data) + "\n"
 
 
+# Every JSON object a `skill ... --json` command prints carries {"skillyard": {"version", "command", "json_format"}}:
+# the release that wrote it, the command, and the format's number. JSON_FORMAT goes up when a field of some
+# command's output changes meaning or goes away; a new field never raises it. `skillyard` commands keep their own
+# documents (the validate report has its own schema_version), so the label is set by `skill` only.
+JSON_FORMAT = 1
+_label: dict | None = None
+
+
+def label_json(command: str | None) -> None:
+    """From now on, label JSON objects as output of `skill <command>` (None: no label, as for `skillyard`)."""
+    global _label
+    if command is None:
+        _label = None
+        return
+    from skillyard import __version__
+
+    _label = {"version": __version__, "command": f"skill {command}", "json_format": JSON_FORMAT}
+
+
+def labelled(data: object) -> object:
+    """`data` with the `skillyard` label when it is a JSON object and a `skill` command is running."""
+    if _label is not None and isinstance(data, dict) and "skillyard" not in data:
+        return {**data, "skillyard": dict(_label)}
+    return data
+
+
 def print_json(data: object) -> None:
-    sys.stdout.write(dump_json(data))
+    sys.stdout.write(dump_json(labelled(data)))
 
 
 def visible(text: str) -> str:

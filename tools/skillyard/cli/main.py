@@ -96,6 +96,9 @@ def dispatch(prog: str, package: str, description: str, argv: list[str] | None =
         if "\0" in arg:  # no OS passes one, but an in-process caller can; every file API would choke on it
             parser.error(f"argument {argv.index(arg) + 1} contains a NUL character (\\0); remove it")
     args = parser.parse_args(argv)
+    from skillyard.cli.common import label_json
+
+    label_json(args.command if prog == "skill" else None)  # `skill --json` output says its release and format
     try:
         return int(args._run(args) or 0)
     except SkillyardError as exc:

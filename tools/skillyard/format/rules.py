@@ -13,6 +13,14 @@ from skillyard.format.quickerrors import quick_errors
 from skillyard.format.schemas import SCHEMA_FILES, load_schema, resolve_schema_path, validator
 
 KNOWN_CAPABILITIES = ("read-file", "write-file", "http-request", "execute-code")
+# What `skill init` writes when no --description is given: a scaffold, refused by strict validation (so by
+# `skillyard validate` and `skill publish`) until the author replaces it; lenient mode only warns.
+PLACEHOLDER_DESCRIPTION = re.compile(r"Describe what \S+ does\. Use when the user asks for [^.]+\.")
+
+
+def placeholder_description(name: str) -> str:
+    """The sentence `skill init` writes for `name` when no description is given (matches PLACEHOLDER_DESCRIPTION)."""
+    return f"Describe what {name} does. Use when the user asks for {name.replace('-', ' ')}."
 # The standard's YAML (strictyaml, in its reference validator) reads every scalar as text, so `description: 2024`,
 # `compatibility: 3.11` or an empty `license:` are valid skills. Our loader types them; lenient mode warns.
 SCALAR_AS_TEXT = frozenset({"name", "description", "license", "compatibility"})
@@ -103,6 +111,12 @@ def semantic_findings(data: dict, body: str, *, strict: bool, file: str, key_lin
         findings.append(error("name-reserved", f"`name` is {name!r}, a device name Windows reserves: the skill's "
                               "folder cannot be created there, so no client can install it.",
                               f"Pick another name, such as `{name}-skill`.", **where("name")))
+    description = data.get("description")
+    if isinstance(description, str) and PLACEHOLDER_DESCRIPTION.fullmatch(" ".join(description.split())):
+        findings.append(strict_or_warning(
+            strict, "placeholder-description", "`description` is still the placeholder `skill init` wrote.",
+            "Write what the skill does and when an agent should use it (one or two sentences).",
+            **where("description")))
     unknown = sorted(k for k in data if isinstance(k, str) and k not in known_fields())
     for key in unknown:
         findings.append(warning("unknown-field", f"`{key}` is not a field Skillyard or a known runtime reads.",

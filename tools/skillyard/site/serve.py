@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import errno
 import http.server
 import re
 from functools import partial
 from pathlib import Path
 
+from skillyard.errors import SkillyardError
 from skillyard.site.csp import header_policy, policy
 
 _META_POLICY = re.compile(rb'<meta http-equiv="Content-Security-Policy" content="([^"<>]*)">')
@@ -53,7 +55,18 @@ def page_header_policy(page: Path) -> str:
 
 
 def make_server(out: Path, port: int = 0) -> http.server.ThreadingHTTPServer:
-    return http.server.ThreadingHTTPServer(("127.0.0.1", port), partial(QuietHandler, directory=str(out)))
+    """The server on 127.0.0.1:port; a port that is taken or not ours to open is said so, with how to pick another."""
+    try:
+        return http.server.ThreadingHTTPServer(("127.0.0.1", port), partial(QuietHandler, directory=str(out)))
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            raise SkillyardError(f"port {port} on 127.0.0.1 is busy: another program is listening there",
+                                 "Choose another port with --port (e.g. --port 8001; --port 0 picks a free one), "
+                                 "or stop the program using it.") from None
+        if exc.errno in (errno.EACCES, errno.EPERM):
+            raise SkillyardError(f"port {port} on 127.0.0.1 may not be opened by this user (ports below 1024 "
+                                 "need privileges)", "Choose a port from 1024 up with --port, e.g. --port 8000.") from None
+        raise
 
 
 def serve(out: Path, port: int) -> None:

@@ -57,6 +57,17 @@ def _name_problem(name: str) -> str | None:
     return f"as a folder name it {problem}" if problem else None
 
 
+def _name_fix(name: str) -> str:
+    """A path given as the name (`skills/pdf-tools`) means "make it in that folder": say so, with --dir."""
+    import posixpath
+
+    parent, _, last = name.replace("\\", "/").rstrip("/").rpartition("/")
+    if parent and not _name_problem(last):
+        return f"The name is the folder's last part; the parent goes in --dir: `skill init {last} --dir {parent}`."
+    return "Rename it, e.g. `pdf-tools`." if not parent else (
+        f"Give the name alone and the parent folder as --dir, e.g. `skill init pdf-tools --dir {posixpath.normpath(parent)}`.")
+
+
 MAX_DESCRIPTION = 1024  # the standard's limit; a longer description is folded over short lines, never cut
 
 
@@ -80,12 +91,14 @@ def _collect(args) -> dict:
             raise UsageError("a skill name is required", "Run `skill init <name> --description ...`.")
         name = _ask("Skill name (e.g. pdf-tools)", check=_name_problem)
     if _name_problem(name):
-        raise UsageError(f"invalid skill name {name!r}: {_name_problem(name)}", "Rename it, e.g. `pdf-tools`.")
+        raise UsageError(f"invalid skill name {name!r}: {_name_problem(name)}", _name_fix(name))
     description = args.description
     if description is None and interactive:
         description = _ask("Description (what it does; use when ...)", check=_description_problem)
     if description is None:
-        description = f"Describe what {name} does. Use when the user asks for {name.replace('-', ' ')}."
+        from skillyard.format.rules import placeholder_description
+
+        description = placeholder_description(name)  # strict validation refuses it until it is replaced
     if _description_problem(description):
         raise UsageError(f"--description: {_description_problem(description)}. Nothing was written.",
                          f"Give --description of 1-{MAX_DESCRIPTION:,} characters: what the skill does and when to "
@@ -158,6 +171,7 @@ if __name__ == "__main__":
 '''
 
 
+SCAFFOLD_RULES = frozenset({"placeholder-description"})  # what init writes on purpose, for the author to replace
 REQUIRED = ("version", "license", "tags")  # what `skillyard init-registry`'s registries require of a skill
 FLAGS = {"name": "the name", "description": "--description", "version": "--version", "license": "--license",
          "tags": "--tags", "author": "--author", "capabilities": "--capability"}
@@ -205,7 +219,8 @@ def check(spec: dict, files: dict[str, str]) -> None:
     with tempfile.TemporaryDirectory() as scratch:
         tree = Path(scratch) / spec["name"]
         _write_tree(tree, files)
-        found = [f for f in load_skill(tree, Policy(strict=True, required_fields=REQUIRED)).findings if f.is_error]
+        found = [f for f in load_skill(tree, Policy(strict=True, required_fields=REQUIRED)).findings
+                 if f.is_error and f.rule not in SCAFFOLD_RULES]
     if found:
         first = found[0]
         flag = FLAGS.get((first.field or "").split(".")[0].split("[")[0], "a value")
@@ -250,14 +265,19 @@ def run(args) -> int:
     files = create(spec, args.dir, rendered)
     folder = Path(args.dir) / spec["name"]
     package = load_skill(folder, Policy(strict=True, required_fields=REQUIRED))
-    problems = [f"{f.rule}: {f.message}" for f in package.findings if f.is_error]
+    problems = [f"{f.rule}: {f.message}" for f in package.findings if f.is_error and f.rule not in SCAFFOLD_RULES]
+    todo = ["description"] if any(f.rule in SCAFFOLD_RULES for f in package.findings) else []
     if args.json:
-        print_json({"ok": not problems, "path": str(folder), "files": [str(p) for p in files], "errors": problems})
+        print_json({"ok": not problems, "path": str(folder), "files": [str(p) for p in files], "errors": problems,
+                    "to_write": todo})
     else:
         print(f"Created {folder}")
         for path in files:
             print(f"  {path.relative_to(folder)}")
         for problem in problems:  # only if the folder changed between the check and the write
             print(f"  error: {problem}")
+        if todo:
+            print("  to do: the description is a placeholder that strict validation refuses; write what the skill "
+                  "does and when to use it (in SKILL.md, or pass --description)")
         print(f"Next: edit SKILL.md, then run `skillyard validate --strict {folder}`.")
     return 0 if not problems else 1

@@ -96,7 +96,12 @@ def run(args) -> int:
     except ApprovalsError as exc:
         raise SkillyardError(str(exc), "Fix the file, or delete it (every remembered approval is then asked "
                              "again).") from None
-    sys.stdout.write(text + "\n")
+    if fmt == "json":
+        from skillyard.cli.common import print_json
+
+        print_json(json.loads(text))  # the same bytes, with the `skillyard` label every `skill --json` carries
+    else:
+        sys.stdout.write(text + "\n")
     if args.report and fmt != "json":
         sys.stderr.write(json.dumps(rt.discovery().report, indent=2, sort_keys=True) + "\n")
     return 0
