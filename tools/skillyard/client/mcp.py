@@ -235,7 +235,7 @@ def check_agents(skill: str, deps: list[dict] | None, how: AgentCheck, *, server
         agent_mcp.probe(servers, wanted, flag=how.probe, config_flag=how.probe_config, timeout=how.timeout)
     names = ", ".join(agent_mcp.AGENTS[a] for a in agents)
     if not servers.files:
-        report.error = f"no MCP hub is configured and no MCP settings of {names} were found"
+        report.error = f"no MCP hub is configured and no readable MCP settings of {names} were found"
         return report, servers.warnings
     report.states = {}
     for dep in deps:
