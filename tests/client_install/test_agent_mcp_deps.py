@@ -316,3 +316,21 @@ def test_any_json_settings_read_without_raising(document, tool, tmp_path):
     assert all(isinstance(s.name, str) and s.tools is None for s in servers.servers)
     state, why = agent_mcp.verdict(tool, servers.servers)
     assert state in (None, False) and isinstance(why, str)
+
+
+def test_check_deps_with_no_hub_asks_the_agents_servers(deps_registry, stdio_server, skill_cli, tmp_path,
+                                                        monkeypatch):
+    project = _project(tmp_path)
+    monkeypatch.chdir(project)
+    assert skill_cli("install", "reads-scans", "translates", "--project", "--target", "claude-code").code == 0
+    unchecked = skill_cli("check-deps", "--project")
+    assert unchecked.code == 0, unchecked.err
+    assert "reads-scans: not checked" in unchecked.out
+    assert skill_cli("check-deps", "--project", "--require-deps").code == 1
+    _claude_mcp(project, *stdio_server)
+    checked = skill_cli("check-deps", "--project", "--probe-servers", "--json")
+    assert checked.code == 1
+    states = {r["skill"]: r["deps"][0]["available"] for r in json.loads(checked.out)["skills"]}
+    assert states == {"reads-scans": True, "translates": False}
+    text = skill_cli("check-deps", "translates", "--project", "--probe-servers")
+    assert text.code == 1 and "ocr.translate" in text.err and "MISSING" in text.out

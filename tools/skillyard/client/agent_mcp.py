@@ -18,7 +18,7 @@ Asking a local (stdio) server for its tools starts the command the agent would s
 never done by default: `--probe-servers` asks every local server in the files read for this command (the user is
 standing in the project and asks for it), the config key `mcp.probe_servers: true` asks only the servers of the
 user's own files in the home folder (never the commands of a project's files, which come with a clone -- the
-reason the agents themselves ask before starting them). See site/pages/mcp-deps.md.
+reason the agents themselves ask before starting them). See site/pages/targets.md.
 """
 
 from __future__ import annotations
