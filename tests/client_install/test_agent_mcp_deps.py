@@ -334,3 +334,31 @@ def test_check_deps_with_no_hub_asks_the_agents_servers(deps_registry, stdio_ser
     assert states == {"reads-scans": True, "translates": False}
     text = skill_cli("check-deps", "translates", "--project", "--probe-servers")
     assert text.code == 1 and "ocr.translate" in text.err and "MISSING" in text.out
+
+
+@pytest.mark.parametrize("behaviour", ["hangs", "prints junk", "exits"])
+def test_a_local_server_that_misbehaves_is_a_warning_and_is_stopped(behaviour, deps_registry, skill_cli, tmp_path,
+                                                                    monkeypatch, configure):
+    import os
+
+    project = _project(tmp_path)
+    pid_file = tmp_path / "pid"
+    body = {"hangs": "time.sleep(600)", "prints junk": "print('not json ' * 1000, flush=True); time.sleep(600)",
+            "exits": "sys.exit(3)"}[behaviour]
+    code = f"import os, sys, time; open({str(pid_file)!r}, 'w').write(str(os.getpid())); {body}"
+    _claude_mcp(project, sys.executable, ["-c", code])
+    monkeypatch.chdir(project)
+    configure("mcp.probe_timeout", 1500)
+    result = skill_cli("install", "reads-scans", "--project", "--target", "claude-code", "--probe-servers")
+    assert result.code == 0, result.err
+    assert "Traceback" not in result.err and "could not be asked" in result.err and "`ocr`" in result.err
+    assert _lock(project, "reads-scans")["deps"]["status"] == "unchecked"
+    pid = int(pid_file.read_text())
+    try:
+        os.kill(pid, 0)
+        os.waitpid(pid, os.WNOHANG)  # reap it if it is our zombie child
+        os.kill(pid, 0)
+        alive = True
+    except (ProcessLookupError, ChildProcessError):
+        alive = False
+    assert not alive

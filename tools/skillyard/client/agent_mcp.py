@@ -32,6 +32,7 @@ MAX_CONFIG_BYTES = 8 * 1024 * 1024  # ~/.claude.json keeps per-project history: 
 MAX_SERVERS = 256  # servers read per file; more is not a configuration, it is an attack
 MAX_TOOLS = 10_000  # tool names kept per server
 MAX_PAGES = 100  # tools/list pages followed per server
+PROBE_TIMEOUT_MS = 30_000  # `mcp.probe_timeout`: a first `npx -y ...` downloads its package before it answers
 
 
 @dataclass(frozen=True)
@@ -255,6 +256,11 @@ def list_stdio_tools(server: Server, timeout: float) -> list[str]:
     async def bounded() -> list[str]:
         return await asyncio.wait_for(ask(), timeout)
 
+    import logging
+
+    sdk_log = logging.getLogger("mcp")  # a server that prints junk makes the SDK log a traceback per line
+    level = sdk_log.level
+    sdk_log.setLevel(logging.CRITICAL + 1)
     try:
         return asyncio.run(bounded())
     except TimeoutError:
@@ -265,6 +271,26 @@ def list_stdio_tools(server: Server, timeout: float) -> list[str]:
         while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
             exc = exc.exceptions[0]
         raise OSError(f"{type(exc).__name__}: {str(exc)[:200]}" if str(exc) else type(exc).__name__) from None
+    finally:
+        sdk_log.setLevel(level)
+
+
+_ASKED: dict[tuple, list[str] | str] = {}  # one answer per command line and process: several skills, one start
+
+
+def probe_timeout(config) -> float:
+    """Seconds one local server may take, start to stop (`mcp.probe_timeout`, milliseconds)."""
+    from skillyard.errors import SkillyardError
+
+    raw = config.get("mcp.probe_timeout", PROBE_TIMEOUT_MS) if config is not None else PROBE_TIMEOUT_MS
+    try:
+        value = int(raw)
+        if value <= 0:
+            raise ValueError
+    except (TypeError, ValueError):
+        raise SkillyardError(f"mcp.probe_timeout in {config.path} is {raw!r}, expected milliseconds",
+                             "Set it with `skill config set mcp.probe_timeout 30000`.") from None
+    return value / 1000.0
 
 
 def probe(servers: AgentServers, wanted: set[str], *, flag: bool, config_flag: bool, timeout: float) -> None:
@@ -278,10 +304,17 @@ def probe(servers: AgentServers, wanted: set[str], *, flag: bool, config_flag: b
             server.why_unlisted = ("a local server, not started without --probe-servers"
                                    if server.scope == "project" or not config_flag else "not started")
         else:
-            try:
-                server.tools = list_stdio_tools(server, timeout)
-            except OSError as exc:
-                server.why_unlisted = f"could not be asked: {exc}"
+            key = (server.command, tuple(server.args), tuple(sorted(server.env.items())), server.cwd)
+            if key not in _ASKED:
+                try:
+                    _ASKED[key] = list_stdio_tools(server, timeout)
+                except OSError as exc:
+                    _ASKED[key] = f"could not be asked: {exc}"
+            answer = _ASKED[key]
+            if isinstance(answer, str):
+                server.why_unlisted = answer
+            else:
+                server.tools = list(answer)
 
 
 def splits(tool: str) -> list[tuple[str, str]]:

@@ -9,8 +9,8 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from skillyard.client import agent_mcp, lockfile, placement, store
 from skillyard.client import inputs as inputs_mod
-from skillyard.client import lockfile, placement, store
 from skillyard.client import mcp as mcp_mod
 from skillyard.client.candidates import Candidate
 from skillyard.client.store import StagedFile
@@ -95,7 +95,7 @@ def check_deps(candidate: Candidate, opts: Options, config) -> tuple[mcp_mod.Dep
         else:
             how = mcp_mod.AgentCheck(tuple(opts.targets), opts.project_root, opts.home, probe=opts.probe_servers,
                                      probe_config=mcp_mod.config_flag(config, "mcp.probe_servers"),
-                                     timeout=config.mcp_hub_timeout / 1000.0 if config is not None else 5.0)
+                                     timeout=agent_mcp.probe_timeout(config))
             report, warnings = mcp_mod.check_agents(candidate.name, candidate.mcp_deps, how)
     if opts.dry_run:
         return report, warnings, mcp_mod.deps_record(report, policy)

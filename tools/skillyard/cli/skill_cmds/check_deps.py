@@ -4,7 +4,7 @@ the tools a skill needs are there."""
 from __future__ import annotations
 
 NAME = "check-deps"
-HELP = "check installed skills' MCP tool dependencies against the hub, or the agents' own MCP servers"
+HELP = "check installed skills' MCP tool dependencies (hub, or the agents' MCP servers)"
 DESCRIPTION = """\
 Compare the `mcp_deps` of installed skills (or of a registry skill, by name) with the tools your MCP hub
 offers. The hub is `mcp_hub.endpoint` in the config: a plain hub answering GET <endpoint>/tools/list, or an
