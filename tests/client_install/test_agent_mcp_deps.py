@@ -362,3 +362,20 @@ def test_a_local_server_that_misbehaves_is_a_warning_and_is_stopped(behaviour, d
     except (ProcessLookupError, ChildProcessError):
         alive = False
     assert not alive
+
+
+def test_update_handles_deps_as_the_install_did(git_server, configure, skill_cli, user_home):
+    publish_built_registry(git_server, "acme", "deps", [_skill("reads-scans", [{"tool": "ocr.recognize"}])])
+    configure.source("acme", registry_url(git_server, "acme", "deps"))
+    configure("mcp_hub.endpoint", "http://127.0.0.1:9/hub")  # cannot be reached: a check would refuse
+    configure("mcp_hub.timeout", 500)
+    assert skill_cli("install", "reads-scans", "--skip-deps-check").code == 0
+    newer = _skill("reads-scans", [{"tool": "ocr.recognize"}])
+    newer["version"] = "1.1.0"
+    newer["files"]["SKILL.md"] = skill_md("reads-scans", "reads-scans skill.", "# Newer\n", version="1.1.0",
+                                          license="MIT", mcp_deps=[{"tool": "ocr.recognize"}])
+    publish_built_registry(git_server, "acme", "deps", [newer])
+    result = skill_cli("update", "reads-scans")
+    assert result.code == 0, result.err
+    lock = json.loads((user_home / ".agents" / "skills" / "reads-scans" / "skill.lock.json").read_text())
+    assert lock["version"] == "1.1.0" and lock["deps"] == {"status": "skipped", "checked": False}
