@@ -157,9 +157,10 @@ def _write_agent_config(agent, project, home, command, args):
     elif agent == "gemini":
         path = project / ".gemini" / "settings.json"
         text = json.dumps({"theme": "x", "mcpServers": {"ocr": {"command": command, "args": args, "timeout": 30000}}})
-    else:
+    else:  # VS Code writes JSON with comments and trailing commas
         path = project / ".vscode" / "mcp.json"
-        text = json.dumps({"inputs": [], "servers": {"ocr": {"type": "stdio", "command": command, "args": args}}})
+        text = ("{\n  // servers for Copilot\n  \"inputs\": [],\n  \"servers\": {\"ocr\": {\"type\": \"stdio\", "
+                f"\"command\": {json.dumps(command)}, /* the test server */ \"args\": {json.dumps(args)},}},}},\n}}\n")
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text)
     return path
@@ -379,3 +380,22 @@ def test_update_handles_deps_as_the_install_did(git_server, configure, skill_cli
     assert result.code == 0, result.err
     lock = json.loads((user_home / ".agents" / "skills" / "reads-scans" / "skill.lock.json").read_text())
     assert lock["version"] == "1.1.0" and lock["deps"] == {"status": "skipped", "checked": False}
+
+
+_jsonc_piece = st.sampled_from(["// line comment\n", "/* block */", " ", "\n"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(value=_json, junk=st.lists(_jsonc_piece, max_size=3))
+def test_jsonc_with_comments_and_trailing_commas_reads_as_the_json(value, junk):
+    """strip_jsonc(JSON text with comments and trailing commas added between tokens) parses to the same value;
+    a string holding comment or comma characters is left alone."""
+    from skillyard.client.agent_mcp import strip_jsonc
+
+    text = json.dumps(value, ensure_ascii=False)
+    noise = "".join(junk)
+    noisy = text.replace("[", "[" + noise).replace("{", "{" + noise) if '"' not in text else text
+    if noisy.endswith(("]", "}")) and noisy not in ("[]", "{}"):
+        noisy = noisy[:-1] + "," + noise + noisy[-1]
+    assert json.loads(strip_jsonc(noisy)) == value
+    assert json.loads(strip_jsonc(json.dumps(["// x", "/* y */", "a,]", value]))) == ["// x", "/* y */", "a,]", value]

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -42,7 +43,7 @@ class AgentFile:
     agent: str  # key of AGENTS
     scope: str  # "project" (relative to the project root) or "user" (relative to the home folder)
     path: str
-    fmt: str  # "json" | "toml"
+    fmt: str  # "json" | "jsonc" (comments and trailing commas, as VS Code and Gemini CLI accept) | "toml"
     key: tuple[str, ...]  # where the server map is; "{project}" is the project's absolute path
     source: str  # where the file and key are documented (checked 2026-11)
 
@@ -50,23 +51,24 @@ class AgentFile:
 AGENTS = {"claude-code": "Claude Code", "codex": "Codex", "gemini": "Gemini CLI", "vscode": "VS Code (Copilot)"}
 
 AGENT_FILES: tuple[AgentFile, ...] = (
-    AgentFile("claude-code", "project", ".mcp.json", "json", ("mcpServers",),
-              "https://code.claude.com/docs/en/mcp (project scope: .mcp.json at the project root)"),
+    # Claude Code's precedence: local scope, then project, then user (first one of a name wins here too).
     AgentFile("claude-code", "user", ".claude.json", "json", ("projects", "{project}", "mcpServers"),
               "https://code.claude.com/docs/en/mcp (local scope: ~/.claude.json under the project's path)"),
+    AgentFile("claude-code", "project", ".mcp.json", "json", ("mcpServers",),
+              "https://code.claude.com/docs/en/mcp (project scope: .mcp.json at the project root)"),
     AgentFile("claude-code", "user", ".claude.json", "json", ("mcpServers",),
               "https://code.claude.com/docs/en/mcp (user scope: ~/.claude.json mcpServers)"),
     AgentFile("codex", "project", ".codex/config.toml", "toml", ("mcp_servers",),
               "https://developers.openai.com/codex/mcp ([mcp_servers.<name>]; project file in trusted projects)"),
     AgentFile("codex", "user", ".codex/config.toml", "toml", ("mcp_servers",),
               "https://developers.openai.com/codex/mcp (~/.codex/config.toml, or $CODEX_HOME/config.toml)"),
-    AgentFile("gemini", "project", ".gemini/settings.json", "json", ("mcpServers",),
+    AgentFile("gemini", "project", ".gemini/settings.json", "jsonc", ("mcpServers",),
               "https://geminicli.com/docs/tools/mcp-server/ and https://geminicli.com/docs/cli/configuration"),
-    AgentFile("gemini", "user", ".gemini/settings.json", "json", ("mcpServers",),
+    AgentFile("gemini", "user", ".gemini/settings.json", "jsonc", ("mcpServers",),
               "https://geminicli.com/docs/tools/mcp-server/ (~/.gemini/settings.json)"),
-    AgentFile("vscode", "project", ".vscode/mcp.json", "json", ("servers",),
+    AgentFile("vscode", "project", ".vscode/mcp.json", "jsonc", ("servers",),
               "https://code.visualstudio.com/docs/copilot/reference/mcp-configuration (workspace .vscode/mcp.json)"),
-    AgentFile("vscode", "user", ".config/Code/User/mcp.json", "json", ("servers",),
+    AgentFile("vscode", "user", ".config/Code/User/mcp.json", "jsonc", ("servers",),
               "https://code.visualstudio.com/docs/copilot/reference/mcp-configuration (user profile mcp.json, Linux)"),
 )
 
@@ -138,11 +140,25 @@ def load_file(path: Path, fmt: str) -> object:
             import tomllib
 
             return tomllib.loads(text)
-        return json.loads(text)
+        try:
+            return json.loads(text)
+        except ValueError:
+            if fmt != "jsonc":
+                raise
+            return json.loads(strip_jsonc(text))
     except RecursionError:
         raise ValueError("is nested too deeply") from None
     except (ValueError, UnicodeDecodeError) as exc:  # JSONDecodeError, TOMLDecodeError are ValueErrors
         raise ValueError(f"is not valid {fmt.upper()} ({str(exc)[:120]})") from None
+
+
+_JSONC_TOKEN = re.compile(r'(?P<keep>"(?:[^"\\]++|\\.)*+"?)|(?P<drop>//[^\n]*+|/\*(?:[^*]++|\*(?!/))*+(?:\*/)?'
+                          r'|,(?=(?:\s++|//[^\n]*+|/\*(?:[^*]++|\*(?!/))*+\*/)*+[}\]]))|(?P<other>[^"/,]++|.)', re.DOTALL)
+
+
+def strip_jsonc(text: str) -> str:
+    """JSON with comments (`//`, `/* */`) and trailing commas, as plain JSON; strings are left alone."""
+    return "".join(" " if m.lastgroup == "drop" else m.group() for m in _JSONC_TOKEN.finditer(text))
 
 
 def _strings(value) -> list[str] | None:
