@@ -5,7 +5,7 @@ in). Every file is the user's or a cloned project's, so it is read as hostile in
 and odd shapes become one warning naming the file, never a crash.
 
 A dependency `<server>.<tool>` names the server as the agent's config names it (that key is also how the agent
-names the tool to the model: Claude Code `mcp__<server>__<tool>`, Gemini CLI `mcp_<server>_<tool>`), so:
+names the tool to the model, e.g. Claude Code's `mcp__<server>__<tool>`), so:
 
 - available: a server of that name offers the tool (its tool list was asked for, see below);
 - missing: a server of that name was asked and does not offer it, or the config filters the tool out
