@@ -33,7 +33,7 @@ MAX_CONFIG_BYTES = 8 * 1024 * 1024  # ~/.claude.json keeps per-project history: 
 MAX_SERVERS = 256  # servers read per file; more is not a configuration, it is an attack
 MAX_TOOLS = 10_000  # tool names kept per server
 MAX_PAGES = 100  # tools/list pages followed per server
-PROBE_TIMEOUT_MS = 30_000  # `mcp.probe_timeout`: a first `npx -y ...` downloads its package before it answers
+PROBE_TIMEOUT_MS = 30_000  # `mcp.probe_timeout` (client/config_keys.py): a first `npx -y ...` downloads its package before it answers
 
 
 @dataclass(frozen=True)
@@ -296,16 +296,18 @@ _ASKED: dict[tuple, list[str] | str] = {}  # one answer per command line and pro
 
 def probe_timeout(config) -> float:
     """Seconds one local server may take, start to stop (`mcp.probe_timeout`, milliseconds)."""
+    from skillyard.client.config_keys import KEYS, fix_for
     from skillyard.errors import SkillyardError
 
     raw = config.get("mcp.probe_timeout", PROBE_TIMEOUT_MS) if config is not None else PROBE_TIMEOUT_MS
+    spec = KEYS["mcp.probe_timeout"]
     try:
         value = int(raw)
-        if value <= 0:
-            raise ValueError
     except (TypeError, ValueError):
-        raise SkillyardError(f"mcp.probe_timeout in {config.path} is {raw!r}, expected milliseconds",
-                             "Set it with `skill config set mcp.probe_timeout 30000`.") from None
+        value = 0
+    if not spec.low <= value <= spec.high:
+        raise SkillyardError(f"mcp.probe_timeout in {config.path} is {raw!r}, expected milliseconds "
+                             f"({spec.low:g} to {spec.high:g})", fix_for("mcp.probe_timeout"))
     return value / 1000.0
 
 

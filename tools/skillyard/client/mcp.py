@@ -255,16 +255,14 @@ def check_agents(skill: str, deps: list[dict] | None, how: AgentCheck, *, server
 
 def config_flag(config, key: str) -> bool:
     """A yes/no config key (`mcp.require_deps`, `mcp.probe_servers`); anything else is a clear error."""
+    from skillyard.client.config_keys import fix_for
+    from skillyard.client.config_values import as_bool
+
     raw = config.get(key, False) if config is not None else False
-    if isinstance(raw, bool):
-        return raw
-    text = str(raw).strip().lower()
-    if text in ("1", "true", "yes", "on"):
-        return True
-    if text in ("0", "false", "no", "off", ""):
-        return False
-    raise SkillyardError(f"{key} in {config.path} is {raw!r}, expected true or false",
-                         f"Set it with `skill config set {key} true` (or false).")
+    value = as_bool(raw)
+    if value is None:
+        raise SkillyardError(f"{key} in {config.path} is {raw!r}, expected true or false", fix_for(key))
+    return value
 
 
 def policy_of(*, skip: bool, require: bool | None, config) -> str:
