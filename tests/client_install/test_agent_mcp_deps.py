@@ -223,15 +223,18 @@ def test_malformed_or_huge_settings_warn_and_never_crash(path, content, says, de
 # ------------------------------------------------------------------------------------------- --require-deps
 
 
-def test_require_deps_with_nothing_to_check_refuses(deps_registry, skill_cli, user_home, configure):
+def test_require_deps_with_nothing_to_check_refuses(deps_registry, skill_cli, user_home):
     result = skill_cli("install", "reads-scans", "--require-deps")
     assert result.code == 1 and "ocr.recognize" in result.err and "nothing was installed" in result.err
     assert "skill config unset mcp.require_deps" in result.err or "--require-deps" in result.err
     assert not (user_home / ".agents" / "skills" / "reads-scans").exists()
-    configure("mcp.require_deps", True)
+    assert skill_cli("config", "set", "mcp.require_deps", "true").code == 0
     by_config = skill_cli("install", "reads-scans")
     assert by_config.code == 1 and "mcp.require_deps" in by_config.err
-    assert skill_cli("install", "reads-scans", "--skip-deps-check").code == 0
+    assert "`skill config unset mcp.require_deps`" in by_config.err
+    assert skill_cli("config", "unset", "mcp.require_deps").code == 0  # the fix, word for word
+    assert skill_cli("install", "reads-scans").code == 0
+    assert skill_cli("install", "reads-scans", "--skip-deps-check", "--force").code == 0
     assert skill_cli("install", "reads-scans", "--skip-deps-check", "--require-deps", "--force").code == 1
 
 
