@@ -51,8 +51,10 @@ def _read(path: Path, kind: str) -> dict:
 
 
 def skill_lock_document(*, skill: str, version: str, resolved_source: dict, resolved_inputs: dict,
-                        targets: list[dict], files: list[dict]) -> dict:
-    return {
+                        targets: list[dict], files: list[dict], deps: dict | None = None) -> dict:
+    """`deps` (how the skill's MCP tools were handled: checked, unchecked, skipped) only for a skill that has
+    `mcp_deps`, so every other lock stays as it was."""
+    document = {
         "schema_version": SCHEMA_VERSION,
         "skill": skill,
         "version": version,
@@ -61,6 +63,9 @@ def skill_lock_document(*, skill: str, version: str, resolved_source: dict, reso
         "targets": sorted(targets, key=lambda t: (t["scope"], t["target"], t["path"])),
         "files": sorted(files, key=lambda f: f["path"]),
     }
+    if deps:
+        document["deps"] = dict(deps)
+    return document
 
 
 def clean_source(source: dict) -> dict:
@@ -119,13 +124,16 @@ def project_entry(skill_lock: dict, project_root: Path | None = None) -> dict:
         real = os.path.realpath(source["path"])
         if os.path.commonpath([root, real]) == root:
             source["path"] = Path(os.path.relpath(real, root)).as_posix()
-    return {
+    entry = {
         "version": skill_lock["version"],
         "resolved_source": source,
         "resolved_inputs": skill_lock["resolved_inputs"],
         "targets": sorted({t["target"] for t in skill_lock.get("targets", [])}),
         "files": sorted(skill_lock.get("files", []), key=lambda f: f["path"]),
     }
+    if skill_lock.get("deps"):
+        entry["deps"] = dict(skill_lock["deps"])
+    return entry
 
 
 def write_project_lock(project_root: Path, skills: dict[str, dict]) -> None:

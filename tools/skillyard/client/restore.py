@@ -105,7 +105,22 @@ def restore_project(opts: Options, config, *, progress=None) -> list[Outcome]:
                          entry))
     from dataclasses import replace
 
-    plans = [plan(candidate, replace(opts, targets=list(entry.get("targets") or opts.targets)), config,
-                  locked_inputs=entry["resolved_inputs"], expected_files=entry["files"])
+    plans = [plan(candidate, replace(locked_deps_handling(opts, entry), targets=list(entry.get("targets") or opts.targets)),
+                  config, locked_inputs=entry["resolved_inputs"], expected_files=entry["files"])
              for candidate, entry in prepared]
     return install_all(plans)
+
+
+def locked_deps_handling(opts: Options, entry: dict) -> Options:
+    """Handle a skill's MCP tools as its install did (the lock's `deps`): skipped stays skipped, a required check
+    stays required. A flag given to this command wins; `mcp.require_deps` does not undo a deliberate skip."""
+    from dataclasses import replace
+
+    deps = entry.get("deps") or {}
+    if opts.skip_deps_check or opts.require_deps is not None:
+        return opts
+    if deps.get("status") == "skipped":
+        return replace(opts, skip_deps_check=True)
+    if deps.get("required"):
+        return replace(opts, require_deps=True)
+    return opts

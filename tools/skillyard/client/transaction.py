@@ -9,8 +9,8 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from skillyard.client import agent_mcp, lockfile, placement, store
 from skillyard.client import inputs as inputs_mod
-from skillyard.client import lockfile, placement, store
 from skillyard.client import mcp as mcp_mod
 from skillyard.client.candidates import Candidate
 from skillyard.client.store import StagedFile
@@ -28,6 +28,8 @@ class Options:
     dry_run: bool = False
     force: bool = False
     skip_deps_check: bool = False
+    require_deps: bool | None = None  # None: the config's `mcp.require_deps`
+    probe_servers: bool = False
     copy: bool = False
 
     @property
@@ -76,14 +78,29 @@ def plan_inputs(candidate: Candidate, opts: Options, config, *, locked_inputs: d
     return inputs_mod.resolve(candidate.inputs, cli=opts.cli_inputs, configured=configured, skill=candidate.name)
 
 
-def check_deps(candidate: Candidate, opts: Options, config) -> tuple[mcp_mod.DepReport, list[str]]:
+def check_deps(candidate: Candidate, opts: Options, config) -> tuple[mcp_mod.DepReport, list[str], dict | None]:
+    """Check the skill's `mcp_deps` against the hub, or with none, against the target agents' own MCP servers.
+    Returns the report, the warnings, and the lock's record of how the deps were handled."""
     if not candidate.mcp_deps:
-        return mcp_mod.check(candidate.name, [], None), []
-    hub = mcp_mod.hub_from_config(config) if config is not None else None
-    report = mcp_mod.check(candidate.name, candidate.mcp_deps, hub)
+        return mcp_mod.check(candidate.name, [], None), [], None
+    policy = mcp_mod.policy_of(skip=opts.skip_deps_check, require=opts.require_deps, config=config)
+    warnings: list[str] = []
+    hub = None
+    if policy == "skip":
+        report = mcp_mod.skipped(candidate.name, candidate.mcp_deps)
+    else:
+        hub = mcp_mod.hub_from_config(config) if config is not None else None
+        if hub is not None:
+            report = mcp_mod.check(candidate.name, candidate.mcp_deps, hub)
+        else:
+            how = mcp_mod.AgentCheck(tuple(opts.targets), opts.project_root, opts.home, probe=opts.probe_servers,
+                                     probe_config=mcp_mod.config_flag(config, "mcp.probe_servers"),
+                                     timeout=agent_mcp.probe_timeout(config))
+            report, warnings = mcp_mod.check_agents(candidate.name, candidate.mcp_deps, how)
     if opts.dry_run:
-        return report, []
-    return report, mcp_mod.enforce(report, skip_unreachable=opts.skip_deps_check)
+        return report, warnings, mcp_mod.deps_record(report, policy)
+    warnings += mcp_mod.enforce(report, policy=policy, hub_configured=hub is not None)
+    return report, warnings, mcp_mod.deps_record(report, policy)
 
 
 @dataclass
@@ -94,6 +111,7 @@ class Plan:
     opts: Options
     files: list[StagedFile]
     outcome: Outcome
+    deps_record: dict | None = None  # the lock's `deps`: how the MCP tools were handled
 
 
 def plan(candidate: Candidate, opts: Options, config, *, locked_inputs: dict | None = None,
@@ -102,7 +120,7 @@ def plan(candidate: Candidate, opts: Options, config, *, locked_inputs: dict | N
     rendering, the lockfile's expected files. Raises with the skill named; writes nothing."""
     store.check_name(candidate.name)  # it becomes a folder name: a hostile registry must not choose a path
     values = plan_inputs(candidate, opts, config, locked_inputs=locked_inputs)
-    report, warnings = check_deps(candidate, opts, config)
+    report, warnings, deps_record = check_deps(candidate, opts, config)
     files = render_files(candidate.files, values)
     entries = sorted((f.entry() for f in files), key=lambda e: e["path"])
     if expected_files is not None and entries != sorted(expected_files, key=lambda e: e["path"]):
@@ -115,7 +133,9 @@ def plan(candidate: Candidate, opts: Options, config, *, locked_inputs: dict | N
     outcome = Outcome(candidate.name, candidate.version, "planned", str(canonical), opts.scope,
                       [{"target": t, "scope": opts.scope} for t in opts.targets], entries, values, report.to_dict(),
                       lockfile.clean_source(candidate.source), [*candidate.warnings, *warnings])
-    return Plan(candidate, opts, files, outcome)
+    if deps_record is not None:
+        outcome.deps["status"] = deps_record["status"]
+    return Plan(candidate, opts, files, outcome, deps_record)
 
 
 def install(candidate: Candidate, opts: Options, config, *, locked_inputs: dict | None = None,
@@ -202,7 +222,7 @@ def _intent(p: Plan) -> tuple[dict, bool]:
             and previous.get("resolved_inputs") == values and previous.get("files") == entries)
     lock_doc = lockfile.skill_lock_document(skill=candidate.name, version=candidate.version,
                                             resolved_source=candidate.source, resolved_inputs=values,
-                                            targets=prev_targets, files=entries)
+                                            targets=prev_targets, files=entries, deps=p.deps_record)
     return {"action": "install", "name": candidate.name, "scope": opts.scope, "targets": list(opts.targets),
             "copy": opts.copy, "lock": lock_doc, "staging": None, "retired": None,
             "previous": previous is not None}, same

@@ -15,6 +15,7 @@ from skillyard.client import install as inst
 from skillyard.client import lockfile, store
 from skillyard.client.fetch import github_token
 from skillyard.client.inputs import resolve as resolve_inputs
+from skillyard.client.restore import locked_deps_handling
 from skillyard.errors import SkillyardError
 
 
@@ -240,6 +241,7 @@ def update_one(name: str, opts: inst.Options, config, *, cli_inputs: dict | None
     targets = sorted({t["target"] for t in lock.get("targets", [])}) or ["agents"]
     run = inst.Options(scope=opts.scope, project_root=opts.project_root, home=opts.home, targets=targets,
                        force=True, skip_deps_check=opts.skip_deps_check, copy=opts.copy)
+    run = locked_deps_handling(run, lock)  # MCP tools handled as the install did (skipped, required)
     outcome = inst.install(candidate, run, config, locked_inputs=values)
     change.status = "updated"
     change.warnings = outcome.warnings

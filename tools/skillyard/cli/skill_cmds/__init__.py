@@ -9,7 +9,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "adapter": ("adapter",
                 "list install/emit targets (agent runtimes and API formats) or install "
                 "one from a Python package"),
-    "check-deps": ("check_deps", "check installed skills' MCP tool dependencies against the hub (mcp_hub.endpoint)"),
+    "check-deps": ("check_deps", "check installed skills' MCP tool dependencies (hub, or the agents' MCP servers)"),
     "config": ("config", "get, set, unset or list the client's settings (config.yaml), each value checked"),
     "doctor": ("doctor",
                "check config, sources, cache, MCP hub, target folders and installed "

@@ -109,7 +109,7 @@ def check_hub(config, *, offline: bool) -> list[dict]:
     except SkillyardError as exc:
         return [_finding("mcp-hub", FAIL, exc.message, exc.fix)]
     if hub is None:
-        return [_finding("mcp-hub", OK, "no MCP hub configured (skills with MCP dependencies cannot be checked)")]
+        return [_finding("mcp-hub", OK, "no MCP hub configured (MCP dependencies are checked against the agents' own MCP settings)")]
     if offline:
         return [_finding("mcp-hub", WARN, f"MCP hub {hub.endpoint} not checked (--offline)")]
     try:

@@ -20,6 +20,11 @@ examples:
   skill install ./downloads/pdf-tools.zip
   skill install ./bundle.tar.gz/skills/pdf-tools
   skill install            # in a project: restore skills.lock.json
+
+MCP dependencies (`mcp_deps`): checked against the configured hub (mcp_hub.endpoint); with none, against the MCP
+servers the target agent has configured (Claude Code .mcp.json and ~/.claude.json, Codex config.toml, Gemini CLI
+settings.json, VS Code mcp.json). A required tool a check finds missing refuses; a tool nothing can check
+installs with a warning and the lock records "unchecked" (--require-deps refuses instead).
 """
 
 
@@ -40,7 +45,13 @@ def add_arguments(parser) -> None:
                         help="refuse standard violations runtimes tolerate (long description, odd name) instead of "
                              "warning (config `install.strict`)")
     parser.add_argument("--skip-deps-check", action="store_true",
-                        help="install even when the MCP hub cannot be reached")
+                        help="do not check the skill's MCP tools at all (the lock remembers: a restore skips too)")
+    parser.add_argument("--require-deps", action="store_true", default=None,
+                        help="refuse unless every required MCP tool is found (config `mcp.require_deps`); by default "
+                             "a tool nothing can check installs with a warning")
+    parser.add_argument("--probe-servers", action="store_true",
+                        help="start the local MCP servers the target agent has configured and ask them for their tools "
+                             "(runs their commands; config `mcp.probe_servers` does it for your home's settings only)")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
 
 
@@ -60,7 +71,8 @@ def run(args) -> int:
     opts = inst.Options(scope=scope, project_root=project_root, home=home,
                         targets=list(dict.fromkeys(args.target or inst.default_targets(config))),
                         cli_inputs=cli_inputs, dry_run=args.dry_run, force=args.force,
-                        skip_deps_check=args.skip_deps_check, copy=args.copy)
+                        skip_deps_check=args.skip_deps_check, require_deps=args.require_deps,
+                        probe_servers=args.probe_servers, copy=args.copy)
     _check_targets(opts.targets)
     if not args.refs:
         if args.input or args.target or args.source:
@@ -131,7 +143,8 @@ def _print(outcome, *, dry_run: bool) -> None:
             say("  MCP dependencies:" + ("" if deps["checked"] else f" (not checked: {deps['error']})"))
             for dep in deps["deps"]:
                 state = {True: "available", False: "MISSING", None: "unknown"}[dep["available"]]
-                say(f"    {dep['tool']} ({'required' if dep['required'] else 'optional'}): {state}")
+                why = f" ({dep['why']})" if dep.get("why") else ""
+                say(f"    {dep['tool']} ({'required' if dep['required'] else 'optional'}): {state}{why}")
         say(f"  targets: {', '.join(t['target'] for t in outcome.targets)} ({outcome.scope} scope)")
         say("nothing was written (--dry-run)")
         return
