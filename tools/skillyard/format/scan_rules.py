@@ -50,12 +50,15 @@ NPX_PACKAGES = ("@modelcontextprotocol/server-filesystem", "@modelcontextprotoco
 
 _NEGATION = re.compile(r"\b(?:never|not|don't|dont|do not|avoid|without|instead of|rather than|refuse|warn|"
                        r"detect|flag|block|reject|watch for|look for|dangerous|malicious)\b", re.I)
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})[^\n]*\n.*?(?:^ {0,3}\1[`~]*[ \t]*$|\Z)", re.M | re.S)
-_HEADING = re.compile(r"^#{1,6}[ \t]+([^\n]*)", re.M)
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})[^\n]{0,300}\n.*?(?:^ {0,3}\1[`~]*[ \t]*$|\Z)", re.M | re.S)
+_HTML_BLOCK = re.compile(r"^ {0,3}<(pre|script|style|textarea)\b.*?(?:</\1\s*>|\Z)", re.M | re.S | re.I)
+_HEADING = re.compile(r"^#{1,6}[ \t]+([^\n]{0,300})", re.M)
 _LURE = re.compile(r"prereq|requirement|required|before (?:you|using|use|first)|must (?:be )?install", re.I)
 _URL = re.compile(r"(?:https?|ftp)://[^\s'\"`)>\]]+", re.I)
 
 Add = Callable[[str, Severity, int, object, str], None]
+WINDOW = 500  # characters of context any one check reads around a match
+MAX_MATCHES = 100  # candidate matches judged per rule and file (findings are capped lower, in security.scan_text)
 _TOKEN_TABLE = bytes(c + 32 if 65 <= c <= 90 else c if (48 <= c <= 57 or 97 <= c <= 122 or c == 95) else 32
                      for c in range(256))
 _ASCII_LOWER = {c: c + 32 for c in range(65, 91)}
@@ -104,6 +107,7 @@ class Context:
         # `bytes.translate` and `split`. Every rule first asks this set whether its keywords occur at all.
         self.words = frozenset(raw.translate(_TOKEN_TABLE).split())
         self._low: str | None = None
+        self._without_urls: str | None = None
         self._gates: dict[str, bool] = {}
         suffix = file[file.rfind("."):].lower() if "." in file.rsplit("/", 1)[-1] else ""
         self.code = suffix in CODE_SUFFIXES
@@ -120,11 +124,21 @@ class Context:
         if self._fences is None:
             self._fences = [(m.start(), m.end()) for m in _FENCE.finditer(self.text)] \
                 if self.markdown and ("```" in self.text or "~~~" in self.text) else []
+            if self._fences and "<" in self.text:  # inside `<pre>` … `</pre>` (an HTML block) a fence is text
+                blocks = [(m.start(), m.end()) for m in _HTML_BLOCK.finditer(self.text)]
+                self._fences = [f for f in self._fences if not any(a <= f[0] < b for a, b in blocks)]
         return self._fences
 
     def has(self, words: frozenset[bytes]) -> bool:
         """Whether any of `words` (lowercase, whole words) occurs in the file."""
         return not self.words.isdisjoint(words)
+
+    @property
+    def without_urls(self) -> str:
+        """The text with every URL blanked (computed once): where a tool's name counts as named."""
+        if self._without_urls is None:
+            self._without_urls = _URL.sub(" ", self.text)
+        return self._without_urls
 
     @property
     def low(self) -> str:
@@ -162,9 +176,16 @@ class Context:
 
     def finditer(self, pattern: re.Pattern, words: tuple[str, ...]):
         """`pattern`'s matches, run only over the lines that hold one of `words` (every match of a line-local
-        pattern holds one): the regex engine never walks the rest of the file."""
+        pattern holds one): the regex engine never walks the rest of the file. At most `MAX_MATCHES` are
+        looked at, since judging each reads its line: a hostile file of one long line repeating a keyword
+        would otherwise cost its length times the number of matches."""
+        seen = 0
         for start, end in self.lines_with(words):
-            yield from pattern.finditer(self.text, start, end)
+            for match in pattern.finditer(self.text, start, end):
+                yield match
+                seen += 1
+                if seen >= MAX_MATCHES:
+                    return
 
     @property
     def facts(self) -> scan_python.Facts | None:
@@ -176,16 +197,20 @@ class Context:
     def in_fence(self, index: int) -> bool:
         return any(start <= index < end for start, end in self.fences)
 
+    def _line_start(self, index: int) -> int:
+        """Where `index`'s line starts, looking back at most `WINDOW` characters (lines longer than that are
+        judged on their last `WINDOW` characters, so no check costs more than that)."""
+        return max(self.text.rfind("\n", max(0, index - WINDOW), index) + 1, index - WINDOW)
+
     def in_code_span(self, index: int) -> bool:
-        start = self.text.rfind("\n", 0, index) + 1
+        start = self._line_start(index)
         return self.text.count("`", start, index) % 2 == 1
 
     def quoted(self, index: int) -> bool:
         """Inside quotation marks on its line, in prose: a skill quoting an attack, not making one."""
         if self.code or self.in_fence(index):
             return False
-        start = self.text.rfind("\n", 0, index) + 1
-        before = self.text[start:index]
+        before = self.text[self._line_start(index):index]
         return (before.count('"') % 2 == 1) or before.count("\u201c") > before.count("\u201d") or \
             (before.count("'") % 2 == 1 and before.rstrip().endswith("'"))
 
@@ -228,20 +253,19 @@ class Context:
         return start, end
 
     def line_at(self, index: int) -> str:
-        start = self.text.rfind("\n", 0, index) + 1
-        end = self.text.find("\n", index)
-        return self.text[start:end if end >= 0 else len(self.text)]
+        end = self.text.find("\n", index, index + WINDOW)
+        return self.text[self._line_start(index):end if end >= 0 else min(len(self.text), index + WINDOW)]
 
     def sentence(self, index: int) -> str:
-        start = max(self.text.rfind("\n", 0, index), self.text.rfind(". ", 0, index)) + 1
-        end = self.text.find("\n", index)
-        return self.text[start:end if end >= 0 else len(self.text)]
+        start = max(self._line_start(index), self.text.rfind(". ", max(0, index - WINDOW), index) + 1)
+        end = self.text.find("\n", index, index + WINDOW)
+        return self.text[start:end if end >= 0 else min(len(self.text), index + WINDOW)]
 
     def negated(self, index: int) -> bool:
         """A prose sentence that forbids or warns about the thing ("never read .env files"); code is never negated."""
         if self.code or self.in_fence(index):
             return False
-        start = max(self.text.rfind("\n", 0, index), self.text.rfind(". ", 0, index), 0)
+        start = max(self._line_start(index), self.text.rfind(". ", max(0, index - WINDOW), index))
         return bool(_NEGATION.search(self.text, start, index))
 
     def lured(self, index: int) -> bool:
@@ -253,10 +277,10 @@ class Context:
                               self.text[start:end], re.I))
 
 
-_RISKY_HOST = re.compile(r"^(?:\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-f:]+\])(?::\d+)?$|(?:^|\.)(?:bit\.ly|tinyurl\.com|t\.co|"
+_RISKY_HOST = re.compile(r"^(?:\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-f:]+\])(?::\d+)?\Z|(?:^|\.)(?:bit\.ly|tinyurl\.com|t\.co|"
                          r"is\.gd|pastebin\.com|paste\.ee|hastebin\.com|ghostbin\.\w+|transfer\.sh|ngrok\.io|"
                          r"ngrok-free\.app|gist\.githubusercontent\.com|discord(?:app)?\.com|cdn\.discordapp\.com|"
-                         r"trycloudflare\.com|glitch\.me|workers\.dev)$", re.I)
+                         r"trycloudflare\.com|glitch\.me|workers\.dev)\Z", re.I)
 
 
 def _host_is_vendor(command: str, ctx: Context | None = None) -> bool:
@@ -278,8 +302,7 @@ def _host_is_vendor(command: str, ctx: Context | None = None) -> bool:
         if len(name) < 4 or name in ("example", "githubusercontent", "github", "gitlab", "amazonaws", "cloudfront",
                                      "googleapis", "azureedge", "vercel", "netlify", "herokuapp"):
             return False
-        prose = _URL.sub(" ", ctx.text)
-        if not re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w-])", prose, re.I):
+        if not re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w-])", ctx.without_urls, re.I):
             return False
     return True
 
@@ -296,24 +319,24 @@ _DOWNLOAD_EXEC_WORDS = ("curl", "wget", "iex", "invoke-", "urlopen", "fetch(", "
 _SAVE_WORDS = ("curl", "wget", "urlretrieve", "invoke-", "downloadfile", "requests.", "'wb'", '"wb"')
 _DL = r"(?:curl|wget|iwr|irm|Invoke-WebRequest|Invoke-RestMethod)"
 DOWNLOAD_EXEC = re.compile(
-    r"\b(?:ba|z|da|k)?sh\s+-c\s+[\"']?\$\(\s*" + _DL + r"\b[^\n]*"          # bash -c "$(curl …)"
-    r"|\beval\s+[\"']?\$\(\s*" + _DL + r"\b[^\n]*"                            # eval "$(curl …)"
-    r"|(?:^|[;&|]\s*|\bthen\s+)(?:source|\.)\s+<\(\s*" + _DL + r"\b[^\n]*"    # source <(curl …)
-    r"|\b(?:python[0-9.]*|node|perl|ruby)\s+<\(\s*" + _DL + r"\b[^\n]*"
+    r"\b(?:ba|z|da|k)?sh\s+-c\s+[\"']?\$\(\s*" + _DL + r"\b[^\n]{0,300}"          # bash -c "$(curl …)"
+    r"|\beval\s+[\"']?\$\(\s*" + _DL + r"\b[^\n]{0,300}"                            # eval "$(curl …)"
+    r"|(?:^|[;&|]\s*|\bthen\s+)(?:source|\.)\s+<\(\s*" + _DL + r"\b[^\n]{0,300}"    # source <(curl …)
+    r"|\b(?:python[0-9.]*|node|perl|ruby)\s+<\(\s*" + _DL + r"\b[^\n]{0,300}"
     r"|\b(?:iex|Invoke-Expression)\b\s*\(*\s*(?:\(\s*)?(?:" + _DL + r"|New-Object\s+(?:System\.)?Net\.WebClient|"
-    r"\[?(?:System\.)?Net\.WebClient)[^\n]*"                                  # iex (irm …), iex (New-Object …)
-    r"|" + _DL + r"\b[^\n|]*\|\s*(?:iex|Invoke-Expression)\b[^\n]*"           # irm … | iex
-    r"|\.DownloadString\([^\n]*\)[^\n]*\|\s*(?:iex|Invoke-Expression)\b"
-    r"|\b(?:curl|wget)\b[^\n|]*\|\s*(?:sudo\s+)?(?:node|perl|ruby|php)\b[^\n]*"
-    r"|(?<![.\w])(?:exec|eval)\s*\(\s*(?:urllib\.request\.)?urlopen\([^\n]*"
-    r"|(?<![.\w])(?:exec|eval)\s*\(\s*requests\.get\([^\n]*"
+    r"\[?(?:System\.)?Net\.WebClient)[^\n]{0,300}"                                  # iex (irm …), iex (New-Object …)
+    r"|" + _DL + r"\b[^\n|]{0,300}\|\s*(?:iex|Invoke-Expression)\b[^\n]{0,300}"           # irm … | iex
+    r"|\.DownloadString\([^\n]{0,300}\)[^\n]{0,300}\|\s*(?:iex|Invoke-Expression)\b"
+    r"|\b(?:curl|wget)\b[^\n|]{0,300}\|\s*(?:sudo\s+)?(?:node|perl|ruby|php)\b[^\n]{0,300}"
+    r"|(?<![.\w])(?:exec|eval)\s*\(\s*(?:urllib\.request\.)?urlopen\([^\n]{0,300}"
+    r"|(?<![.\w])(?:exec|eval)\s*\(\s*requests\.get\([^\n]{0,300}"
     r"|\.then\(\s*(?:eval|Function)\s*\)"
-    r"|(?<![.\w])(?:eval|Function)\s*\(\s*await\s*\(?\s*(?:await\s*)?fetch\([^\n]*",
+    r"|(?<![.\w])(?:eval|Function)\s*\(\s*await\s*\(?\s*(?:await\s*)?fetch\([^\n]{0,300}",
     re.I | re.M)
 # A download saved to a file, made executable and started, a few lines apart (or in one script).
-_SAVE = re.compile(r"\b(?:curl\b[^\n]*\s(?:-o|--output|-O|-\w*o)\s*\S+|wget\b[^\n]*\s(?:-O|--output-document)\s*\S+|"
-                   r"wget\s+(?:-q\s+)?https?://\S+|urlretrieve\(|Invoke-WebRequest\b[^\n]*-OutFile|"
-                   r"\.DownloadFile\(|requests\.get\([^\n]*|open\([^\n]*[\"']wb[\"'])", re.I)
+_SAVE = re.compile(r"\b(?:curl\b[^\n]{0,300}\s(?:-o|--output|-O|-\w*o)\s*\S+|wget\b[^\n]{0,300}\s(?:-O|--output-document)\s*\S+|"
+                   r"wget\s+(?:-q\s+)?https?://\S+|urlretrieve\(|Invoke-WebRequest\b[^\n]{0,300}-OutFile|"
+                   r"\.DownloadFile\(|requests\.get\([^\n]{0,300}|open\([^\n]{0,300}[\"']wb[\"'])", re.I)
 _MAKE_EXEC = re.compile(r"\bchmod\s+(?:[ugoa]*\+[rwx]*x|[0-7]*[157][0-7]{0,2}\b)|[\"']chmod[\"']|"
                         r"\bStart-Process\b|\bos\.chmod\(|\bsubprocess\.Popen\(\[[\"']/tmp", re.I)
 _ARCHIVE_RUN = re.compile(r"password|passcode|pass:", re.I)
@@ -385,14 +408,14 @@ def archive_exec(ctx: Context, add: Add) -> None:
 
 # ---------------------------------------------------------------- decode then execute
 DECODE_EXEC = re.compile(
-    r"\bbase64\s+(?:-d|--decode|-D)\b[^\n]*\|\s*(?:sudo\s+)?(?:(?:ba|z|da|k)?sh|python[0-9.]*|perl|node)\b"
-    r"|\bxxd\s+-r\b[^\n]*\|\s*(?:sudo\s+)?(?:ba|z)?sh\b"
+    r"\bbase64\s+(?:-d|--decode|-D)\b[^\n]{0,300}\|\s*(?:sudo\s+)?(?:(?:ba|z|da|k)?sh|python[0-9.]*|perl|node)\b"
+    r"|\bxxd\s+-r\b[^\n]{0,300}\|\s*(?:sudo\s+)?(?:ba|z)?sh\b"
     r"|(?<![.\w])(?:eval|Function)\s*\(\s*(?:atob|unescape|decodeURIComponent|String\.fromCharCode|"
     r"Buffer\.from)\s*\("
     r"|\bnew\s+Function\s*\(\s*(?:atob|Buffer\.from|unescape|String\.fromCharCode)\s*\("
     r"|-(?:EncodedCommand|enc)\s+[A-Za-z0-9+/]{24,}={0,2}"
-    r"|\[(?:System\.)?Convert\]::FromBase64String[^\n]*(?:iex|Invoke-Expression)"
-    r"|(?:iex|Invoke-Expression)[^\n]*FromBase64String",
+    r"|\[(?:System\.)?Convert\]::FromBase64String[^\n]{0,300}(?:iex|Invoke-Expression)"
+    r"|(?:iex|Invoke-Expression)[^\n]{0,300}FromBase64String",
     re.I)
 _DECODE_EXEC_WORDS = ("base64", "xxd", "atob", "buffer.from", "unescape", "decodeuricomponent", "fromcharcode", "-enc",
                       "-encodedcommand", "frombase64string")
@@ -458,15 +481,15 @@ SECRET_SOURCE = re.compile(
     re.I)
 ENV_DUMP = re.compile(r"dict\(os\.environ\)|os\.environ\.copy\(\)|os\.environ\.items\(\)|json\.dumps\(\s*os\.environ"
                       r"|JSON\.stringify\(\s*process\.env\s*\)|\.\.\.process\.env\b|body:\s*process\.env\b"
-                      r"|\bprintenv\b[^\n|]*\||(?:^|[;&|(]\s*|`)env\s*\||\bGet-ChildItem\s+env:[^\n]*\|"
+                      r"|\bprintenv\b[^\n|]{0,300}\||(?:^|[;&|(]\s*|`)env\s*\||\bGet-ChildItem\s+env:[^\n]{0,300}\|"
                       r"|\bset\s*\|\s*curl", re.I | re.M)
 NETWORK_SINK = re.compile(
-    r"requests\.(?:post|put|patch)\(|httpx\.(?:post|put)\(|urlopen\([^\n]*data\s*=|Request\([^\n]*data\s*=|"
+    r"requests\.(?:post|put|patch)\(|httpx\.(?:post|put)\(|urlopen\([^\n]{0,300}data\s*=|Request\([^\n]{0,300}data\s*=|"
     r"urlopen\(\s*req|\.sendall\(|\.send\(|create_connection\(|socket\.socket\(|"
-    r"fetch\([^\n]*(?:method|body)|axios\.post\(|"
-    r"\bcurl\b[^\n]*(?:\s-d\b|\s--data|\s-F\b|\s--form\b|\s-T\b|\s--upload-file\b|-X\s*POST)|"
-    r"\bwget\b[^\n]*--post|\b(?:nc|ncat|netcat)\s+(?:-\w+\s+)*\S+\s+\d{2,5}\b|"
-    r"Invoke-(?:WebRequest|RestMethod)[^\n]*-Method\s+Post|\bnslookup\b|\bdig\s+\S|gethostbyname|"
+    r"fetch\([^\n]{0,300}(?:method|body)|axios\.post\(|"
+    r"\bcurl\b[^\n]{0,300}(?:\s-d\b|\s--data|\s-F\b|\s--form\b|\s-T\b|\s--upload-file\b|-X\s*POST)|"
+    r"\bwget\b[^\n]{0,300}--post|\b(?:nc|ncat|netcat)\s+(?:-\w+\s+)*\S+\s+\d{2,5}\b|"
+    r"Invoke-(?:WebRequest|RestMethod)[^\n]{0,300}-Method\s+Post|\bnslookup\b|\bdig\s+\S|gethostbyname|"
     r"https?://[^\s'\"`)]*(?:webhook\.site|pastebin|paste\.|transfer\.sh|hooks\.slack\.com|api/webhooks|ngrok|"
     r"requestbin|pipedream|interact\.sh|oast\.)|"
     r"\bscp\s+\S+\s+\S+@|\bftp://|"
@@ -553,7 +576,7 @@ def exfiltration(ctx: Context, add: Add) -> None:
 
 
 SECRET_IMAGE = re.compile(
-    r"!?\[[^\]\n]*\]\(\s*<?https?://[^)\s]*(?:\$\{?[A-Z_]*(?:KEY|TOKEN|SECRET|PASSWORD|PASS|CRED|SESSION)[A-Z_]*\}?|"
+    r"!?\[[^\]\n]{0,300}\]\(\s*<?https?://[^)\s]{0,500}(?:\$\{?[A-Z_]*(?:KEY|TOKEN|SECRET|PASSWORD|PASS|CRED|SESSION)[A-Z_]*\}?|"
     r"\{\{?\s*(?:env|secrets?|[a-z_.]*(?:key|token|secret|password|conversation|history|chat|context|memory))[^}]*\}|"
     r"\$\(\s*(?:cat|printenv|env|echo))",
     re.I)
@@ -572,11 +595,11 @@ def secret_url(ctx: Context, add: Add) -> None:
 # ---------------------------------------------------------------- persistence
 _RC_FILES = r"(?:\.bashrc|\.bash_profile|\.zshrc|\.zprofile|\.zshenv|\.profile|\.bash_login|config\.fish|" \
             r"Microsoft\.PowerShell_profile\.ps1|\$PROFILE)\b"
-_WRITE = r"(?:>>?|\btee\b|open\([^\n]*[\"'][aw]\+?[\"']|write|Add-Content|Set-Content|Out-File|\bcp\b|\bmv\b|\bln\b)"
+_WRITE = r"(?:>>?|\btee\b|open\([^\n]{0,300}[\"'][aw]\+?[\"']|write|Add-Content|Set-Content|Out-File|\bcp\b|\bmv\b|\bln\b)"
 PERSIST_ALWAYS = re.compile(
     r"\bauthorized_keys\b|\balias\s+sudo\s*=|\bLibrary/Launch(?:Agents|Daemons)\b|\.config/systemd/user\b|"
     r"\bsystemctl\s+--user\s+(?:enable|start)|\bCurrentVersion\\+Run(?:Once)?\b|\bStart Menu\\+Programs\\+Startup\b|"
-    r"\bschtasks\b[^\n]*/create|\bcrontab[ \t]+-(?=\s|$)|\|[ \t]*crontab\b|@reboot\b",
+    r"\bschtasks\b[^\n]{0,300}/create|\bcrontab[ \t]+-(?=\s|$)|\|[ \t]*crontab\b|@reboot\b",
     re.I | re.M)
 _PERSIST_TOKENS = _words("authorized_keys", "alias", "launchagents", "launchdaemons", "systemd", "systemctl",
                          "currentversion", "startup", "schtasks", "crontab", "reboot", "bashrc", "bash_profile", "zshrc",
@@ -584,7 +607,7 @@ _PERSIST_TOKENS = _words("authorized_keys", "alias", "launchagents", "launchdaem
 _PERSIST_LINE_WORDS = ("authorized_keys", "alias", "--user", "launchagents", "launchdaemons", "systemd", "currentversion", "startup",
                        "schtasks", "crontab", "@reboot")
 _RC_WORDS = ("bashrc", "bash_profile", "zshrc", "zprofile", "zshenv", "profile", "bash_login", "config.fish")
-_RC_WRITE = re.compile(_WRITE + r"[^\n]*" + _RC_FILES + r"|" + _RC_FILES + r"[^\n]*" + _WRITE, re.I)
+_RC_WRITE = re.compile(_WRITE + r"[^\n]{0,300}" + _RC_FILES + r"|" + _RC_FILES + r"[^\n]{0,300}" + _WRITE, re.I)
 _PAYLOAD = re.compile(r"\b(?:curl|wget|nc|ncat|netcat|base64|iex|irm|python[0-9.]*\s+-c|bash\s+-i|/dev/tcp|"
                       r"alias\s+sudo|PROMPT_COMMAND|nohup|eval\s+\"?\$\(\s*(?:curl|wget|echo))\b|/tmp/\.", re.I)
 
@@ -674,7 +697,7 @@ OVERRIDE = re.compile(
 ROLE_TAG = re.compile(r"</?(?:system|assistant|skill|system_prompt|developer)>|<\|(?:im_start|im_end|system|"
                       r"endoftext)\|>|\[/?(?:SYSTEM|INST)\]")
 CONCEAL = re.compile(
-    r"\b(?:do not|don't|never|must not)\s+(?:tell|inform|mention|reveal|show|disclose|notify|alert|report)\w*\s+"
+    r"\b(?:do not|don't|never|must not)\s+(?:tell|inform|mention|reveal|show|disclose|notify|alert|report)\s+"
     r"(?:(?:this|it|anything|that)\s+)?(?:to\s+)?(?:the\s+|your\s+)?(?:user|human|operator)"
     r"|\b(?:do not|don't|never|must not)\s+(?:mention|reveal|disclose)\s+(?:this|it|the upload|these steps?)\b"
     r"|\bwithout\s+(?:telling|informing|notifying|asking|alerting)\s+(?:the\s+)?(?:user|human)"
@@ -744,7 +767,7 @@ _DISCUSS = re.compile(r"\b(?:detect|flag|watch for|look for|such as|e\.g\.|for e
 
 def _discussed(ctx: Context, index: int) -> bool:
     """A security skill describing an attack ("flag phrases such as …") rather than making one."""
-    start = max(ctx.text.rfind("\n\n", 0, index), 0)
+    start = max(ctx.text.rfind("\n\n", max(0, index - 4 * WINDOW), index), index - 4 * WINDOW, 0)
     return bool(_DISCUSS.search(_URL.sub(" ", ctx.text[start:index + 200])))
 
 

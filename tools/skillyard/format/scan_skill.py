@@ -17,20 +17,19 @@ from skillyard.format.findings import Finding, Severity
 
 # Names of widely installed skills (Anthropic's examples, obra/superpowers, popular community ones): a near miss of
 # one of these is a typosquat. Kept short on purpose: each name costs one bounded edit-distance check.
-WELL_KNOWN_SKILLS = frozenset({
-    "pdf", "docx", "xlsx", "pptx", "skill-creator", "mcp-builder", "webapp-testing", "frontend-design",
-    "canvas-design", "algorithmic-art", "brand-guidelines", "internal-comms", "slack-gif-creator", "theme-factory",
-    "web-artifacts-builder", "doc-coauthoring", "artifacts-builder", "template-skill", "brainstorming",
-    "test-driven-development", "systematic-debugging", "writing-plans", "executing-plans", "writing-skills",
-    "using-superpowers", "verification-before-completion", "requesting-code-review", "receiving-code-review",
-    "subagent-driven-development", "using-git-worktrees", "finishing-a-development-branch",
-    "dispatching-parallel-agents", "root-cause-tracing", "defense-in-depth", "condition-based-waiting",
-    "testing-anti-patterns", "code-review", "commit", "find-bugs", "github", "notion", "slack", "weather",
-    "youtube-summarizer", "gog", "clawhub", "openclaw", "tavily-search", "summarize", "agent-browser",
-})
+WELL_KNOWN_SKILLS = frozenset("""
+pdf docx xlsx pptx skill-creator mcp-builder webapp-testing frontend-design canvas-design algorithmic-art
+brand-guidelines internal-comms slack-gif-creator theme-factory web-artifacts-builder doc-coauthoring
+artifacts-builder template-skill brainstorming test-driven-development systematic-debugging writing-plans
+executing-plans writing-skills using-superpowers verification-before-completion requesting-code-review
+receiving-code-review subagent-driven-development using-git-worktrees finishing-a-development-branch
+dispatching-parallel-agents root-cause-tracing defense-in-depth condition-based-waiting testing-anti-patterns
+code-review commit find-bugs github notion slack weather youtube-summarizer gog clawhub openclaw
+tavily-search summarize agent-browser
+""".split())  # noqa: SIM905  (a word list, not quoted ids a rule-id check would read)
 # A file named in SKILL.md, in a sentence that tells the agent to follow, obey or run what it says.
 _FOLLOW = re.compile(r"\b(?:follow|obey|execute|carry out|comply with|do what|apply every|do exactly)\b", re.I)
-_ALL_TOOLS = re.compile(r"^\s*(?:\*|Bash\(\s*\*\s*(?::\s*\*)?\s*\)|Bash\(\s*sudo[^)]*\))\s*$", re.I)
+_ALL_TOOLS = re.compile(r"^\s*(?:\*|Bash\(\s*\*\s*(?::\s*\*)?\s*\)|Bash\(\s*sudo[^)]*\))\s*\Z", re.I)
 _SEVERE = (Severity.ERROR, Severity.WARNING)
 
 

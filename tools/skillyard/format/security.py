@@ -156,9 +156,12 @@ def scan_text(text: str, file: str, *, line_offset: int = 0, is_markdown: bool =
                 "A reStructuredText comment (`.. text`) hides text from rendered views while models still read it.",
                 "Remove the comment or make its text visible.")
     piped_lines: set[int] = set()
-    for match in _pipe_to_shell(text) if _may_pipe_to_shell(text) else ():
+    piped = _pipe_to_shell(text) if _may_pipe_to_shell(text) else []
+    for match in piped[:scan_rules.MAX_MATCHES]:  # each is judged on its context; the rest are only counted
         piped_lines.add(_line(text, match.start()))
         scan_rules.download_finding(ctx, add, "security-pipe-to-shell", match.start(), match.group().strip())
+    if len(piped) > scan_rules.MAX_MATCHES:
+        counts["security-pipe-to-shell"] += len(piped) - scan_rules.MAX_MATCHES
 
     def add_behaviour(rule: str, severity: Severity, index: int, message, fix: str) -> None:
         if rule == "security-download-exec" and _line(text, index) in piped_lines:
@@ -173,7 +176,7 @@ def scan_text(text: str, file: str, *, line_offset: int = 0, is_markdown: bool =
                 "Ship the decoded file under assets/ or explain what it is.")
     for rule, count in sorted(counts.items()):
         if count > MAX_FINDINGS_PER_RULE:
-            severity = next(f.severity for f in found if f.rule == rule)
+            severity = next((f.severity for f in found if f.rule == rule), Severity.WARNING)
             found.append(Finding(rule, severity, f"{count - MAX_FINDINGS_PER_RULE} more `{rule}` findings in this "
                                  f"file are not listed (only the first {MAX_FINDINGS_PER_RULE} are).",
                                  "Fix the ones listed, then validate again.", file, None))
@@ -283,11 +286,10 @@ def _markdown_hidden(ctx: scan_rules.Context, add) -> None:
             inner = next((g for g in match.groups() if g is not None), "")
             if not inner.strip() or ctx.in_fence(match.start()) or ctx.in_code_span(match.start()):
                 continue
-            if _hidden_order(inner):
+            if _hidden_order(inner):  # besides the hidden-comment warning below
                 add("security-hidden-instructions", Severity.ERROR, match.start(),
                     f"Hidden text gives the agent orders the reader never sees: \"{inner.strip()[:100]}\".",
                     "Remove the hidden text; write any real step visibly.")
-                continue
             unclosed = not match.group().endswith(">")
             if unclosed and match.group(1) is None and not _starts_line(text, match.start()):
                 continue  # an unclosed `<?`, `<![CDATA[` or `<!X` inside a paragraph is shown as typed
