@@ -12,7 +12,7 @@ import re
 from collections import Counter
 from itertools import accumulate, islice
 
-from skillyard.format import safety, scan_rules
+from skillyard.format import safety, scan_context, scan_exec, scan_rules
 from skillyard.format.findings import Finding, Severity
 from skillyard.format.scan_skill import scan_skill  # noqa: F401  (skill-level findings; package.load_skill calls it)
 
@@ -141,7 +141,7 @@ def scan_text(text: str, file: str, *, line_offset: int = 0, is_markdown: bool =
                 "terminals act on it, so what a reviewer sees with `cat` differs from what the file says.",
                 "Delete the character.")
         counts["security-control-character"] += sum(1 for _ in matches)
-    ctx = scan_rules.Context(text, file, markup, raw)
+    ctx = scan_context.Context(text, file, markup, raw)
     if markup == "markdown":
         _markdown_hidden(ctx, add)
     elif markup == "html" and "<!--" in text:
@@ -157,11 +157,11 @@ def scan_text(text: str, file: str, *, line_offset: int = 0, is_markdown: bool =
                 "Remove the comment or make its text visible.")
     piped_lines: set[int] = set()
     piped = _pipe_to_shell(text) if _may_pipe_to_shell(text) else []
-    for match in piped[:scan_rules.MAX_MATCHES]:  # each is judged on its context; the rest are only counted
+    for match in piped[:scan_context.MAX_MATCHES]:  # each is judged on its context; the rest are only counted
         piped_lines.add(_line(text, match.start()))
-        scan_rules.download_finding(ctx, add, "security-pipe-to-shell", match.start(), match.group().strip())
-    if len(piped) > scan_rules.MAX_MATCHES:
-        counts["security-pipe-to-shell"] += len(piped) - scan_rules.MAX_MATCHES
+        scan_exec.download_finding(ctx, add, "security-pipe-to-shell", match.start(), match.group().strip())
+    if len(piped) > scan_context.MAX_MATCHES:
+        counts["security-pipe-to-shell"] += len(piped) - scan_context.MAX_MATCHES
 
     def add_behaviour(rule: str, severity: Severity, index: int, message, fix: str) -> None:
         if rule == "security-download-exec" and _line(text, index) in piped_lines:
@@ -274,7 +274,7 @@ def _in_emoji_sequence(text: str, index: int) -> bool:
         and 2 <= end - start <= 6 and (char in _TAG_LETTERS or index == end)
 
 
-def _markdown_hidden(ctx: scan_rules.Context, add) -> None:
+def _markdown_hidden(ctx: scan_context.Context, add) -> None:
     """Text a Markdown renderer (GitHub's, the site's) never shows: raw HTML comments and friends, and link
     reference definitions that carry a title or that nothing references (`[^1]: …` is a footnote, which GitHub
     shows at the end of the page). Inside a code fence or a code span the
