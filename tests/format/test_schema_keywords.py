@@ -29,6 +29,8 @@ def unknown_keywords(schema, where="#") -> list[str]:
             elif key in MAPS and isinstance(value, dict):
                 for name, sub in value.items():
                     found += unknown_keywords(sub, f"{where}/{key}/{name}")
+            elif key in ("dependentRequired", "const", "default", "examples"):
+                continue  # values that are data (names, constants), not schemas
             elif isinstance(value, dict):
                 found += unknown_keywords(value, f"{where}/{key}")
             elif isinstance(value, list) and key not in ("enum", "required", "examples", "type"):

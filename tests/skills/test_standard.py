@@ -17,7 +17,9 @@ from tests.support.registry import registry_url
 SKILLS_DIR = Path(__file__).resolve().parents[2] / "skills"
 SPEC_KEYS = {"name", "description", "license", "compatibility", "metadata", "allowed-tools"}
 PLACEHOLDER = re.compile(r"\{\{\s*inputs\.([A-Za-z0-9_-]+)\s*\}\}")
-FOLDERS = sorted(p for p in SKILLS_DIR.iterdir() if p.is_dir() and not p.name.startswith("."))
+# our own skills; pointer folders (source.yaml) hold no content here, theirs is checked when added
+FOLDERS = sorted(p for p in SKILLS_DIR.iterdir()
+                 if p.is_dir() and not p.name.startswith(".") and not (p / "source.yaml").is_file())
 
 
 def frontmatter_and_body(folder: Path) -> tuple[dict, str]:
@@ -87,7 +89,7 @@ def test_install_by_name_into_a_project_needs_no_input(git_server, skill_home, s
 
     monkeypatch.setenv("SKILL_CACHE_TTL", "0")
     files = {f"skills/{p.relative_to(SKILLS_DIR).as_posix()}": p.read_bytes()
-             for p in sorted(SKILLS_DIR.rglob("*")) if p.is_file() and "__pycache__" not in p.parts}
+             for folder in FOLDERS for p in sorted(folder.rglob("*")) if p.is_file() and "__pycache__" not in p.parts}
     files["skillyard.toml"] = 'name = "acme"\nrepository = "acme/skills"\n'
     git_server.create_repo("acme", "skills", files)
     repo = git_server.repo_path("acme", "skills")
