@@ -32,7 +32,9 @@ def test_marketplace_passes_strict_validation(claude, built_repo):
 
 def test_installing_a_plugin_copies_only_its_skill(claude, built_repo):
     marketplace = json.loads((built_repo / ".claude-plugin/marketplace.json").read_text(encoding="utf-8"))
-    plugin = marketplace["plugins"][0]
+    # one of the registry's own skills (a local `source`); pointer skills name a `github` source pinned by `sha`,
+    # which Claude Code clones from GitHub (no network here)
+    plugin = next(p for p in marketplace["plugins"] if isinstance(p["source"], str))
     assert claude("plugin", "marketplace", "add", built_repo).returncode == 0
     done = claude("plugin", "install", f"{plugin['name']}@{marketplace['name']}")
     assert done.returncode == 0, done.stdout + done.stderr
