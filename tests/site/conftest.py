@@ -182,3 +182,17 @@ def site_server(built_site):
     yield f"http://127.0.0.1:{server.server_address[1]}"
     server.shutdown()
     server.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """One headless Chromium (Debian's, through Playwright) per test module; skips, or fails in CI, without it."""
+    from tests.site.test_browser import ARGS, CHROMIUM, _require_browser
+
+    _require_browser()  # before importing playwright, so a missing package is a clear skip
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        instance = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield instance
+        instance.close()

@@ -17,7 +17,7 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
-from tests.site.test_browser import ARGS, ARTIFACTS, CHROMIUM, _require_browser
+from tests.site.test_browser import ARTIFACTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -45,17 +45,6 @@ PAGES = {
 BLOCKING = ("critical", "serious")
 # Checked without its SKILL.md body: that is a stranger's HTML (an <img> with no alt), shown sanitised, not ours.
 AUTHORS_MARKUP = {"untrusted-skill": [".sy-body"]}
-
-
-@pytest.fixture(scope="module")
-def browser():
-    _require_browser()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        instance = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield instance
-        instance.close()
 
 
 @pytest.fixture(scope="session")

@@ -35,17 +35,6 @@ def _require_browser() -> None:
         pytest.skip("; ".join(missing))
 
 
-@pytest.fixture(scope="module")
-def browser():
-    _require_browser()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        instance = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield instance
-        instance.close()
-
-
 @pytest.fixture
 def page(browser, site_server):
     """A fresh page that records console errors, page errors and any request that leaves 127.0.0.1."""

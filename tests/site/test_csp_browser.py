@@ -13,7 +13,6 @@ import urllib.request
 from functools import partial
 
 import pytest
-from tests.site.test_browser import ARGS, CHROMIUM, _require_browser
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -23,17 +22,6 @@ RECORD = """document.addEventListener('securitypolicyviolation', e =>
 
 PAGES = ["/", "/skills/pdf-tools/", "/skills/evil-skill/", "/tags/", "/tags/pdf/", "/publish/", "/registry-json/",
          "/security/", "/404.html"]
-
-
-@pytest.fixture(scope="module")
-def browser():
-    _require_browser()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        instance = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield instance
-        instance.close()
 
 
 @pytest.fixture
