@@ -102,7 +102,8 @@ def test_history_rewritten_so_the_pin_is_gone_fails_as_not_found(repo, upstream,
     git(path, "gc", "-q", "--prune=now")
     code, out, err = verify(repo, capsys)
     assert code == 1 and "Traceback" not in err
-    assert f"FAILED  alpha at {sha[:12]}" in out and "404" in out
+    assert f"FAILED  alpha at {sha[:12]}: the pinned commit {sha[:12]} is not served by up/skills (history " \
+        "rewritten" in out and "404" in out
 
 
 @pytest.mark.parametrize("case", sorted(HOSTILE))
@@ -160,6 +161,48 @@ def test_the_json_shape(repo, upstream, capsys):
         "ok": False, "checked": 1, "failed": 1,
         "pointers": [{"name": "alpha", "ok": False, "commit": sha,
                       "differences": [{"kind": "extra", "file": "references/more.md", "size": 7}]}]}
+
+
+def test_a_passing_pointer_reports_when_it_was_checked(repo, upstream, capsys):
+    sha = add(repo, capsys)
+    code, out, err = run("external", "verify", "--root", str(repo.root), "--json", "--", "alpha", capsys=capsys)
+    assert code == 0, err
+    [result] = json.loads(out)["pointers"]
+    assert STAMP.fullmatch(result.pop("checked_at"))
+    assert result == {"name": "alpha", "ok": True, "commit": sha, "differences": [], "recorded": False}
+
+
+def test_shard_reports_are_recorded_by_one_writer_as_untrusted_data(repo, upstream, capsys, tmp_path):
+    """The scheduled workflow's record job: shards' --json reports in, checked_at written only for pointers that
+    passed and still pin the commit checked; hostile entries are skipped, a moved pin is not recorded."""
+    from skillyard.registry.config import load_registry_config
+    from skillyard.registry.external_verify import apply_reports
+
+    sha = add(repo, capsys)
+    add(repo, capsys, "beta")
+    add(repo, capsys, "zeta")
+    reports = tmp_path / "reports"
+    for i, spec in enumerate(("a-m", "n-z")):
+        code, out, _ = verify(repo, capsys, "--prefix", spec, "--json")
+        assert code == 0
+        (reports / f"external-verify-{i}").mkdir(parents=True)
+        (reports / f"external-verify-{i}" / "report.json").write_text(out, encoding="utf-8")
+    hostile = {"pointers": [{"name": "../../etc", "ok": True, "commit": sha, "checked_at": "2026-01-01T00:00:00Z"},
+                            {"name": "alpha", "ok": False, "commit": sha, "checked_at": "2026-01-01T00:00:00Z"},
+                            {"name": "alpha", "ok": True, "commit": sha, "checked_at": "yesterday"}, "junk"]}
+    (reports / "hostile.json").write_text(json.dumps(hostile), encoding="utf-8")
+    (reports / "broken.json").write_text("{", encoding="utf-8")
+    zeta = repo.root / "skills/zeta/source.yaml"
+    zeta.write_text(zeta.read_text(encoding="utf-8").replace(sha, "ab" * 20), encoding="utf-8")  # re-pinned since
+    before = zeta.read_bytes()
+    written, problems = apply_reports(load_registry_config(repo.root), reports)
+    assert written == ["alpha", "beta"]
+    assert any("broken.json: not a verify report" in p for p in problems)
+    assert any("zeta" in p and f"no longer pins {sha[:12]}" in p for p in problems), problems
+    assert zeta.read_bytes() == before
+    for name in written:
+        assert STAMP.fullmatch(pointer_of(repo, name)["verification"]["checked_at"])
+    assert not (repo.root.parent / "etc").exists()
 
 
 def test_record_writes_checked_at_and_nothing_else(repo, upstream, capsys):

@@ -34,7 +34,8 @@ class Result:
     commit: str | None = None
     reason: str | None = None
     differences: list[dict] = field(default_factory=list)
-    checked_at: str | None = None
+    checked_at: str | None = None  # when the check passed (UTC)
+    recorded: bool = False  # --record wrote checked_at into the pointer
 
     @property
     def ok(self) -> bool:
@@ -44,8 +45,9 @@ class Result:
         out = {"name": self.name, "ok": self.ok, "commit": self.commit, "differences": self.differences}
         if self.reason:
             out["reason"] = self.reason
-        if self.checked_at:
+        if self.ok and self.checked_at:
             out["checked_at"] = self.checked_at
+            out["recorded"] = self.recorded
         return out
 
 
@@ -130,6 +132,10 @@ def verify_pointer(folder: Path, config: RegistryConfig, get: Get, hosts: Hosts)
                                  tracks=upstream["tracks"], licence=pointer.data["license"])
     except SkillyardError as exc:
         result.reason = exc.message.replace("; nothing was written", "")
+        if getattr(exc, "status", None) in (404, 422):
+            result.reason = (f"the pinned commit {upstream['commit'][:12]} is not served by "
+                             f"{upstream['repository']} (history rewritten, or the repository moved, was deleted or "
+                             f"made private): {result.reason}")
         return result
     result.differences = compare(pointer.data, found)
     return result
@@ -189,3 +195,42 @@ def select(config: RegistryConfig, names: list[str], shard: frozenset[str] | Non
     else:
         folders = sorted(p.parent for p in root.glob(f"*/{POINTER_FILE}")) if root.is_dir() else []
     return [f for f in folders if shard is None or f.name[:1] in shard]
+
+
+MAX_REPORTS = 256  # one per CI shard
+MAX_REPORT_BYTES = 16 * 1024 * 1024
+
+
+def apply_reports(config: RegistryConfig, folder: Path) -> tuple[list[str], list[str]]:
+    """(names recorded, problems): write `checked_at` from the `verify --json` reports under `folder` (one per CI
+    shard) into the pointers that passed and still pin the commit that was checked. The reports are read as
+    untrusted data (bounded; names and values checked); only `verification.checked_at` is ever written."""
+    import json
+
+    from skillyard.registry.external import NAME, SHA
+
+    written, problems = [], []
+    reports = sorted(folder.rglob("*.json"))
+    if len(reports) > MAX_REPORTS:
+        return [], [f"{folder}: {len(reports)} reports (at most {MAX_REPORTS})"]
+    for path in reports:
+        try:
+            if path.is_symlink() or path.stat().st_size > MAX_REPORT_BYTES:
+                raise ValueError("a link, or over 16 MiB")
+            pointers = json.loads(path.read_bytes())["pointers"]
+            if not isinstance(pointers, list):
+                raise ValueError("`pointers` is not a list")
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            problems.append(f"{path.name}: not a verify report ({str(exc)[:200]})")
+            continue
+        for item in pointers:
+            name, commit, at = (item.get(k) if isinstance(item, dict) else None for k in ("name", "commit", "checked_at"))
+            if not (isinstance(item, dict) and item.get("ok") is True and all(isinstance(v, str) for v in
+                    (name, commit, at)) and NAME.fullmatch(name) and SHA.fullmatch(commit) and CHECKED_AT.fullmatch(at)):
+                continue
+            try:
+                record_checked(config.skills_dir / name, commit, at)
+                written.append(name)
+            except SkillyardError as exc:
+                problems.append(exc.message)
+    return sorted(written), problems

@@ -150,11 +150,12 @@ def _run_verify(args, config, get, hosts) -> int:
     with Progress("verifying pointers", len(folders), enabled=sys.stderr.isatty() and not args.json) as progress:
         for folder in folders:
             result = ev.verify_pointer(folder, config, get, hosts)
+            if result.ok:
+                result.checked_at = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
             if result.ok and args.record:
-                stamp = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
                 try:
-                    ev.record_checked(folder, result.commit, stamp)
-                    result.checked_at = stamp
+                    ev.record_checked(folder, result.commit, result.checked_at)
+                    result.recorded = True
                 except SkillyardError as exc:
                     result.reason = exc.message
             results.append(result)
@@ -167,7 +168,7 @@ def _run_verify(args, config, get, hosts) -> int:
     for r in results:
         at = f" at {r.commit[:12]}" if r.commit else ""
         if r.ok:
-            say(f"ok      {visible(r.name)}{at}" + (f" (recorded checked_at {r.checked_at})" if r.checked_at else ""))
+            say(f"ok      {visible(r.name)}{at}" + (f" (recorded checked_at {r.checked_at})" if r.recorded else ""))
             continue
         say(f"FAILED  {visible(r.name)}{at}" + (f": {safe(r.reason, one_line=True)}" if r.reason else ""))
         for d in r.differences[:50]:
