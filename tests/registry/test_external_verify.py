@@ -10,14 +10,15 @@ import re
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from tests.registry import test_external_add
 from tests.registry.test_external_add import HOSTILE, UPSTREAM_SKILL, _bomb, _tarball, pointer_of, run
-from tests.registry.test_external_add import upstream  # noqa: F401 (fixture)
 from tests.support.fixtures import git_server, skill_home  # noqa: F401 (fixtures)
 from tests.support.gitserver import git
 
 from skillyard.errors import UsageError
 from skillyard.registry.external_verify import compare, parse_shard
 
+upstream = test_external_add.upstream  # the same fixture: up/skills holding skills/alpha, served on 127.0.0.1
 STAMP = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z")
 
 
@@ -332,3 +333,19 @@ def test_a_shard_spec_reads_back_the_characters_it_lists(chars):
 def test_a_bad_shard_spec_is_refused(spec):
     with pytest.raises(UsageError):
         parse_shard(spec)
+
+
+def test_every_committed_pointer_can_be_recorded():
+    """The scheduled workflow records checked_at only into pointers in the form `add` writes (nothing else may
+    change): this registry's own pointers must all be in that form, or every record would be refused."""
+    from pathlib import Path
+
+    from skillyard.format.pointer import dump_pointer, parse_pointer
+
+    folders = sorted((Path(__file__).resolve().parents[2] / "skills").glob("*/source.yaml"))
+    assert folders
+    for path in folders:
+        text = path.read_text(encoding="utf-8")
+        pointer, problems = parse_pointer(text, folder_name=path.parent.name)
+        assert pointer is not None, problems
+        assert dump_pointer(pointer.data) == text, f"{path}: not in the canonical form"

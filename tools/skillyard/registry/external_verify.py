@@ -18,7 +18,14 @@ from skillyard.format.githubref import GitHubRef
 from skillyard.format.paths import is_hidden
 from skillyard.format.pointer import POINTER_FILE, dump_pointer, parse_pointer, read_pointer_file
 from skillyard.registry.config import RegistryConfig
-from skillyard.registry.external import Get, Hosts, check_folder, download_folder, pointer_data, pointer_policy
+from skillyard.registry.external import (
+    Get,
+    Hosts,
+    check_folder,
+    download_folder,
+    pointer_data,
+    pointer_policy,
+)
 
 FILE_FACTS = ("size", "sha256", "executable")
 SHOWN = 200  # characters of a recorded or found value kept in a difference
