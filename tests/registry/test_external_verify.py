@@ -271,6 +271,23 @@ def test_prefix_shards_by_first_character(repo, upstream, capsys):
     assert names("zeta", "alpha", "--prefix", "a-f") == ["alpha"]
 
 
+def test_a_long_run_prints_progress_lines_for_a_ci_log(repo, upstream, capsys):
+    add(repo, capsys)
+    text = (repo.root / "skills/alpha/source.yaml").read_text(encoding="utf-8")
+    for i in range(59):  # 60 pointers at the same pin
+        (repo.root / f"skills/p{i:02d}").mkdir()
+        (repo.root / f"skills/p{i:02d}/source.yaml").write_text(text.replace("\nname: alpha\n", f"\nname: p{i:02d}\n"),
+                                                                 encoding="utf-8")
+    code, out, err = verify(repo, capsys)
+    assert code == 0, out + err
+    assert out.count("\nok      p") == 59 and out.endswith("60 of 60 pointers verified, 0 failed\n")
+    progress = [line for line in err.splitlines() if line.startswith("verify: ")]
+    assert progress[0] == "verify: 3 of 60 pointers checked, 0 failed" and len(progress) == 20
+    assert progress[-1] == "verify: 60 of 60 pointers checked, 0 failed"
+    code, out, err = verify(repo, capsys, "--prefix", "a")
+    assert "verify: " not in err  # a short run needs none
+
+
 def test_unknown_names_and_bad_ranges_are_usage_errors(repo, upstream, capsys):
     add(repo, capsys)
     code, _, err = verify(repo, capsys, "nope")

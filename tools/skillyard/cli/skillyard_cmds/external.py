@@ -135,19 +135,37 @@ def _difference_line(d: dict) -> str:
     return f"{d['kind']}: {visible(d['rule'])} {visible(d['file'] or '.')}: {visible(d['message'])}"
 
 
+def _print_result(r) -> None:
+    from skillyard.cli.common import say
+    from skillyard.format.safety import visible
+
+    at = f" at {r.commit[:12]}" if r.commit else ""
+    if r.ok:
+        say(f"ok      {r.name}{at}" + (f" (recorded checked_at {r.checked_at})" if r.recorded else ""))
+        return
+    say(f"FAILED  {r.name}{at}" + (f": {visible(r.reason, one_line=True)}" if r.reason else ""))
+    for d in r.differences[:50]:
+        say(f"        {_difference_line(d)}")
+    if len(r.differences) > 50:
+        say(f"        (and {len(r.differences) - 50} more differences; --json lists them all)")
+
+
 def _run_verify(args, config, get, hosts) -> int:
+    """Each pointer's lines as it finishes; on a terminal a progress counter (--json), in a CI log a progress line
+    every 5% of a run of 50 or more pointers."""
     import sys
     from datetime import UTC, datetime
 
-    from skillyard.cli.common import Progress, print_json, say, visible
+    from skillyard.cli.common import Progress, print_json, say
     from skillyard.errors import SkillyardError
-    from skillyard.format.safety import visible as safe
     from skillyard.registry import external_verify as ev
 
     shard = ev.parse_shard(args.prefix) if args.prefix is not None else None
     folders = ev.select(config, args.names, shard)
-    results = []
-    with Progress("verifying pointers", len(folders), enabled=sys.stderr.isatty() and not args.json) as progress:
+    results, failed = [], 0
+    tty = sys.stderr.isatty()
+    step = max(1, len(folders) // 20) if len(folders) >= 50 and not tty else 0
+    with Progress("verifying pointers", len(folders), enabled=tty and args.json) as progress:
         for folder in folders:
             result = ev.verify_pointer(folder, config, get, hosts)
             if result.ok:
@@ -159,22 +177,16 @@ def _run_verify(args, config, get, hosts) -> int:
                 except SkillyardError as exc:
                     result.reason = exc.message
             results.append(result)
+            failed += not result.ok
             progress.advance()
-    failed = [r for r in results if not r.ok]
+            if not args.json:
+                _print_result(result)
+            if step and (len(results) % step == 0 or len(results) == len(folders)):
+                print(f"verify: {len(results)} of {len(folders)} pointers checked, {failed} failed", file=sys.stderr)
     if args.json:
-        print_json({"ok": not failed, "checked": len(results), "failed": len(failed),
+        print_json({"ok": not failed, "checked": len(results), "failed": failed,
                     "pointers": [r.to_dict() for r in results]})
-        return 1 if failed else 0
-    for r in results:
-        at = f" at {r.commit[:12]}" if r.commit else ""
-        if r.ok:
-            say(f"ok      {visible(r.name)}{at}" + (f" (recorded checked_at {r.checked_at})" if r.recorded else ""))
-            continue
-        say(f"FAILED  {visible(r.name)}{at}" + (f": {safe(r.reason, one_line=True)}" if r.reason else ""))
-        for d in r.differences[:50]:
-            say(f"        {_difference_line(d)}")
-        if len(r.differences) > 50:
-            say(f"        (and {len(r.differences) - 50} more differences; --json lists them all)")
-    say(f"{len(results) - len(failed)} of {len(results)} pointers verified, {len(failed)} failed"
-        if results else "no pointer entries to verify")
+    else:
+        say(f"{len(results) - failed} of {len(results)} pointers verified, {failed} failed"
+            if results else "no pointer entries to verify")
     return 1 if failed else 0
