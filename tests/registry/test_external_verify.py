@@ -137,8 +137,10 @@ def test_an_oversized_file_fails_the_checks(repo, upstream, capsys):
 def test_server_errors_and_timeouts_fail_one_pointer_and_the_others_still_run(repo, upstream, capsys, monkeypatch):
     monkeypatch.setenv("SKILL_HTTP_RETRIES", "0")
     monkeypatch.setenv("SKILL_HTTP_TIMEOUT", "0.5")
-    add(repo, capsys, "alpha")
+    first = upstream.sha("up", "skills", "HEAD~1")
+    add(repo, capsys, "alpha", f"github:up/skills/skills/alpha@{first}")  # three commits: three downloads
     add(repo, capsys, "beta")
+    upstream.commit("up", "skills", {"README.md": "moved on\n"})
     add(repo, capsys, "gamma")
     upstream.fail_next(1, status=502, match="tar.gz")
     upstream.hang_next(1, seconds=2, match="tar.gz")
@@ -150,6 +152,21 @@ def test_server_errors_and_timeouts_fail_one_pointer_and_the_others_still_run(re
     assert "502" in by_name["alpha"]["reason"]
     assert "timed out" in by_name["beta"]["reason"] or "timeout" in by_name["beta"]["reason"]
     assert by_name["gamma"]["ok"] is True
+
+
+def test_pointers_at_one_commit_share_one_download_and_one_failure(repo, upstream, capsys, monkeypatch):
+    monkeypatch.setenv("SKILL_HTTP_RETRIES", "0")
+    sha = add(repo, capsys, "alpha")
+    add(repo, capsys, "beta")
+    add(repo, capsys, "zeta")
+    upstream.clear_log()
+    assert verify(repo, capsys)[0] == 0
+    assert [r.path for r in upstream.log] == [f"/up/skills/tar.gz/{sha}"]
+    upstream.clear_log()
+    upstream.fail_next(1, status=503, match="tar.gz")
+    code, out, _ = verify(repo, capsys)
+    assert code == 1 and out.count("503") == 3 and "0 of 3 pointers verified, 3 failed" in out
+    assert len(upstream.log) == 1
 
 
 def test_the_json_shape(repo, upstream, capsys):

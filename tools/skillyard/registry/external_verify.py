@@ -111,6 +111,31 @@ def _raw_files(files: dict[str, tuple[bytes, bool]]) -> list[dict]:
             for rel, (content, executable) in sorted(files.items()) if not is_hidden(rel)]
 
 
+def remembering(get: Get, *, max_bytes: int = 256 * 1024 * 1024) -> Get:
+    """`get` that fetches each URL once per run: pointers into one repository at one commit (a collection of
+    hundreds of skills) share one tarball download, and an upstream that failed fails them all without waiting out
+    each timeout again. Answers are kept up to `max_bytes` in all, the oldest dropped first."""
+    from collections import OrderedDict
+
+    kept: OrderedDict[str, bytes | SkillyardError] = OrderedDict()
+
+    def cached(url: str, **kwargs) -> bytes:
+        answer = kept.get(url)
+        if answer is None:
+            try:
+                answer = get(url, **kwargs)
+            except SkillyardError as exc:
+                answer = exc
+            kept[url] = answer
+            while len(kept) > 1 and sum(len(v) for v in kept.values() if isinstance(v, bytes)) > max_bytes:
+                kept.popitem(last=False)
+        if isinstance(answer, SkillyardError):
+            raise answer
+        return answer
+
+    return cached
+
+
 def verify_pointer(folder: Path, config: RegistryConfig, get: Get, hosts: Hosts) -> Result:
     """Re-fetch one pointer's pinned commit and compare; every refusal becomes a failed Result, never a raise."""
     result = Result(folder.name)

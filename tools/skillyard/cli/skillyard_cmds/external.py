@@ -160,6 +160,7 @@ def _run_verify(args, config, get, hosts) -> int:
     from skillyard.errors import SkillyardError
     from skillyard.registry import external_verify as ev
 
+    get = ev.remembering(get)
     shard = ev.parse_shard(args.prefix) if args.prefix is not None else None
     folders = ev.select(config, args.names, shard)
     results, failed = [], 0
