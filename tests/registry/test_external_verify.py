@@ -76,6 +76,17 @@ def test_metadata_changed_upstream_is_named(repo, upstream, capsys):
         in result["differences"]
 
 
+def test_unchanged_files_with_other_derived_facts_say_so(repo, upstream, capsys):
+    """Same bytes, other metadata: upstream did not change, the toolchain that reads it did."""
+    add(repo, capsys)
+    path = repo.root / "skills/alpha/source.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("version: 2.1.0", "version: 2.0.9"), encoding="utf-8")
+    code, out, _ = verify(repo, capsys)
+    assert code == 1
+    assert "the files are the ones recorded, but this Skillyard derives other metadata" in out
+    assert "skill.version changed: 2.0.9 -> 2.1.0" in out
+
+
 def test_extra_and_missing_files_are_named(repo, upstream, capsys):
     sha = add(repo, capsys)
     serve_changed(upstream, sha, {"skills/alpha/references/more.md": "# More\n"},

@@ -170,6 +170,9 @@ def verify_pointer(folder: Path, config: RegistryConfig, get: Get, hosts: Hosts)
                              f"made private): {result.reason}")
         return result
     result.differences = compare(pointer.data, found)
+    if result.differences and not any(d["kind"] in ("missing", "extra", "changed") for d in result.differences):
+        result.reason = ("the files are the ones recorded, but this Skillyard derives other metadata or findings "
+                         "from them (a newer parser or scanner): write the pointer again at the same commit")
     return result
 
 
