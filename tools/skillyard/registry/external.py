@@ -115,7 +115,9 @@ def download_folder(get: Get, hosts: Hosts, ref: GitHubRef, commit: str, *,
         message = exc.message.replace("; nothing was installed.", "").replace("nothing was installed", "").rstrip(". ")
         if getattr(exc, "kind", None) == "too-large":
             message = f"{what}: the tarball is larger than {max_bytes:,} bytes"
-        raise _refused(message, exc.fix or "") from None
+        refused = _refused(message, exc.fix or "")
+        refused.status = getattr(exc, "status", None)  # verify tells a pin gone upstream (404) from other faults
+        raise refused from None
     return folder, files
 
 

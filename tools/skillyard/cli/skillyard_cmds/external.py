@@ -40,9 +40,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                      "(default: GITHUB_TOKEN)")
     add.add_argument("--root", default=".", help="registry root holding pyproject.toml (default: .)")
     add.add_argument("--json", action="store_true", help="print what was written as JSON")
+    _verify_arguments(sub)
 
 
-def _getter(token: str | None, hosts):
+def _getter(token: str | None, hosts, client=None):
     """GET through the client's bounded HTTP layer; the token only to the configured GitHub hosts."""
     from skillyard.client import http
 
@@ -50,7 +51,7 @@ def _getter(token: str | None, hosts):
 
     def get(url: str, *, accept: str | None = None, max_bytes: int) -> bytes:
         send = token if http.origin(url) in allowed else None
-        return http.fetch(url, token=send, accept=accept, max_bytes=max_bytes).body
+        return http.fetch(url, token=send, accept=accept, max_bytes=max_bytes, **http.settings(client)).body
 
     return get
 
@@ -72,6 +73,8 @@ def run(args) -> int:
     client = load_config()
     hosts = Hosts(client.github_api_url, client.github_codeload_url, client.github_raw_url)
     config = load_registry_config(Path(args.root))
+    if args.external_command == "verify":
+        return _run_verify(args, config, _getter(os.environ.get(variable) or None, hosts, client), hosts)
     result = add(args.target, config, _getter(os.environ.get(variable) or None, hosts), hosts, name=args.name,
                  track=args.track, licence=args.license)
     if args.json:
@@ -83,3 +86,108 @@ def run(args) -> int:
     for warning in result["warnings"]:
         say(f"  {warning['severity']}: {visible(warning.get('file') or '.')}: {visible(warning['message'])}")
     return 0
+
+
+# ---- verify ---------------------------------------------------------------------------------------------------
+
+VERIFY_DESCRIPTION = """Re-fetch each pointer's pinned commit (the tarball, through the same bounded reader as add)
+and prove that the recorded facts still hold: every file's path, size, sha256 and executable bit, the upstream
+metadata, and that the folder still passes the checks add applies (the open standard plus the full security scan,
+or external_mode = "strict"). Every file that differs, is missing or is extra is named. A hostile or unreachable
+upstream fails that pointer with the reason; the others are still checked. Exit 1 when any pointer fails.
+
+--record writes verification.checked_at (UTC) into each pointer that passed, atomically, changing nothing else.
+--prefix takes the pointers whose names start with the given characters, so a CI matrix can split thousands of
+pointers into parallel jobs (e.g. --prefix 0-9a-f, --prefix g-p, --prefix q-z).
+
+examples:
+  skillyard external verify
+  skillyard external verify brainstorming agents-md --json
+  skillyard external verify --prefix a-f --record
+"""
+
+
+def _verify_arguments(sub) -> None:
+    verify = sub.add_parser("verify", help="re-fetch pinned commits and check the recorded facts still hold",
+                            description=VERIFY_DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
+    verify.add_argument("names", nargs="*", metavar="NAME", help="pointer entries to verify (default: all)")
+    verify.add_argument("--prefix", metavar="RANGE", help="only names whose first character is in RANGE (a-f, 0-9a-c)")
+    verify.add_argument("--record", action="store_true", help="write verification.checked_at into passing pointers")
+    verify.add_argument("--token-env", metavar="VAR", help="environment variable holding a GitHub token "
+                        "(default: GITHUB_TOKEN)")
+    verify.add_argument("--root", default=".", help="registry root holding pyproject.toml (default: .)")
+    verify.add_argument("--json", action="store_true", help="print per-pointer results and differences as JSON")
+
+
+def _difference_line(d: dict) -> str:
+    from functools import partial
+
+    from skillyard.format.safety import visible
+
+    visible = partial(visible, one_line=True)  # a value from upstream must not start a forged line
+    if d["kind"] in ("missing", "extra"):
+        return f"{d['kind']} file {visible(d['file'])}"
+    if d["kind"] == "changed":
+        return f"changed file {visible(d['file'])}: {d['field']} {visible(str(d['recorded']))} -> " \
+               f"{visible(str(d['found']))}"
+    if d["kind"] == "metadata":
+        return f"{d['field']} changed: {visible(str(d['recorded']))} -> {visible(str(d['found']))}"
+    return f"{d['kind']}: {visible(d['rule'])} {visible(d['file'] or '.')}: {visible(d['message'])}"
+
+
+def _print_result(r) -> None:
+    from skillyard.cli.common import say
+    from skillyard.format.safety import visible
+
+    at = f" at {r.commit[:12]}" if r.commit else ""
+    if r.ok:
+        say(f"ok      {r.name}{at}" + (f" (recorded checked_at {r.checked_at})" if r.recorded else ""))
+        return
+    say(f"FAILED  {r.name}{at}" + (f": {visible(r.reason, one_line=True)}" if r.reason else ""))
+    for d in r.differences[:50]:
+        say(f"        {_difference_line(d)}")
+    if len(r.differences) > 50:
+        say(f"        (and {len(r.differences) - 50} more differences; --json lists them all)")
+
+
+def _run_verify(args, config, get, hosts) -> int:
+    """Each pointer's lines as it finishes; on a terminal a progress counter (--json), in a CI log a progress line
+    every 5% of a run of 50 or more pointers."""
+    import sys
+    from datetime import UTC, datetime
+
+    from skillyard.cli.common import Progress, print_json, say
+    from skillyard.errors import SkillyardError
+    from skillyard.registry import external_verify as ev
+
+    get = ev.remembering(get)
+    shard = ev.parse_shard(args.prefix) if args.prefix is not None else None
+    folders = ev.select(config, args.names, shard)
+    results, failed = [], 0
+    tty = sys.stderr.isatty()
+    step = max(1, len(folders) // 20) if len(folders) >= 50 and not tty else 0
+    with Progress("verifying pointers", len(folders), enabled=tty and args.json) as progress:
+        for folder in folders:
+            result = ev.verify_pointer(folder, config, get, hosts)
+            if result.ok:
+                result.checked_at = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+            if result.ok and args.record:
+                try:
+                    ev.record_checked(folder, result.commit, result.checked_at)
+                    result.recorded = True
+                except SkillyardError as exc:
+                    result.reason = exc.message
+            results.append(result)
+            failed += not result.ok
+            progress.advance()
+            if not args.json:
+                _print_result(result)
+            if step and (len(results) % step == 0 or len(results) == len(folders)):
+                print(f"verify: {len(results)} of {len(folders)} pointers checked, {failed} failed", file=sys.stderr)
+    if args.json:
+        print_json({"ok": not failed, "checked": len(results), "failed": failed,
+                    "pointers": [r.to_dict() for r in results]})
+    else:
+        say(f"{len(results) - failed} of {len(results)} pointers verified, {failed} failed"
+            if results else "no pointer entries to verify")
+    return 1 if failed else 0

@@ -1,0 +1,271 @@
+"""`skillyard external verify`: prove that each pointer's recorded facts still hold at its pinned commit.
+
+A pointer (`format/pointer.py`) records every file's path, size, sha256 and executable bit and the metadata read
+from upstream. Upstream can rewrite history, or a host can serve other bytes for the same commit; verify re-fetches
+the tarball at the pin through `registry/external.py` (the same bounded reader and checks as `add`), re-derives
+the pointer exactly as `add` would write it, and names every difference. `compare` is pure; the fetch is at the
+edge (the caller's `get`, as for `add`). `--record` writes `verification.checked_at` and nothing else.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from skillyard.errors import SkillyardError, UsageError
+from skillyard.format.githubref import GitHubRef
+from skillyard.format.paths import is_hidden
+from skillyard.format.pointer import POINTER_FILE, dump_pointer, parse_pointer, read_pointer_file
+from skillyard.registry.config import RegistryConfig
+from skillyard.registry.external import (
+    Get,
+    Hosts,
+    check_folder,
+    download_folder,
+    pointer_data,
+    pointer_policy,
+)
+
+FILE_FACTS = ("size", "sha256", "executable")
+SHOWN = 200  # characters of a recorded or found value kept in a difference
+CHECKED_AT = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z")
+SHARD = re.compile(r"(?:[a-z0-9](?:-[a-z0-9])?,?)+")
+
+
+@dataclass
+class Result:
+    """One pointer's outcome: `reason` says why it failed; `differences` name what no longer holds."""
+
+    name: str
+    commit: str | None = None
+    reason: str | None = None
+    differences: list[dict] = field(default_factory=list)
+    checked_at: str | None = None  # when the check passed (UTC)
+    recorded: bool = False  # --record wrote checked_at into the pointer
+
+    @property
+    def ok(self) -> bool:
+        return self.reason is None and not self.differences
+
+    def to_dict(self) -> dict:
+        out = {"name": self.name, "ok": self.ok, "commit": self.commit, "differences": self.differences}
+        if self.reason:
+            out["reason"] = self.reason
+        if self.ok and self.checked_at:
+            out["checked_at"] = self.checked_at
+            out["recorded"] = self.recorded
+        return out
+
+
+def _shown(value: object) -> object:
+    if isinstance(value, str | list | dict) and len(str(value)) > SHOWN:
+        return str(value)[:SHOWN] + "…"
+    return value
+
+
+def compare(recorded: dict, found: dict) -> list[dict]:
+    """Every difference between a pointer's recorded document and the one re-derived from upstream: files
+    (missing, extra, changed size/sha256/executable), the upstream folder, the skill metadata, the findings.
+    Registry-side fields (`registry`, `verification`, `license`, `upstream.tracks`) are this registry's, not
+    upstream's, and are not compared."""
+    out: list[dict] = []
+    if recorded["upstream"]["path"] != found["upstream"]["path"]:
+        out.append({"kind": "metadata", "field": "upstream.path", "recorded": recorded["upstream"]["path"],
+                    "found": found["upstream"]["path"]})
+    old = {f["path"]: f for f in recorded["files"]}
+    new = {f["path"]: f for f in found["files"]}
+    for path in sorted(old.keys() | new.keys()):
+        if path not in new:
+            out.append({"kind": "missing", "file": path})
+        elif path not in old:
+            out.append({"kind": "extra", "file": path, "size": new[path]["size"]})
+        else:
+            for fact in FILE_FACTS:
+                before, after = old[path].get(fact, False), new[path].get(fact, False)
+                if before != after:
+                    out.append({"kind": "changed", "file": path, "field": fact, "recorded": before, "found": after})
+    skill_old, skill_new = recorded["skill"], found["skill"]
+    for key in sorted(skill_old.keys() | skill_new.keys()):
+        if skill_old.get(key) != skill_new.get(key):
+            out.append({"kind": "metadata", "field": f"skill.{key}", "recorded": _shown(skill_old.get(key)),
+                        "found": _shown(skill_new.get(key))})
+    findings_old = {_finding_key(f) for f in recorded.get("findings") or []}
+    findings_new = {_finding_key(f) for f in found.get("findings") or []}
+    for kind, keys in (("new-finding", findings_new - findings_old), ("resolved-finding", findings_old - findings_new)):
+        for rule, file, message in sorted(keys):
+            out.append({"kind": kind, "rule": rule, "file": file, "message": _shown(message)})
+    return out
+
+
+def _finding_key(finding: dict) -> tuple[str, str, str]:
+    return str(finding.get("rule", "")), str(finding.get("file") or ""), str(finding.get("message", ""))
+
+
+def _raw_files(files: dict[str, tuple[bytes, bool]]) -> list[dict]:
+    """The file facts of a folder that does not pass the checks (the build's list needs a valid skill)."""
+    import hashlib
+
+    return [{"path": rel, "size": len(content), "sha256": hashlib.sha256(content).hexdigest(),
+             **({"executable": True} if executable else {})}
+            for rel, (content, executable) in sorted(files.items()) if not is_hidden(rel)]
+
+
+def remembering(get: Get, *, max_bytes: int = 256 * 1024 * 1024) -> Get:
+    """`get` that fetches each URL once per run: pointers into one repository at one commit (a collection of
+    hundreds of skills) share one tarball download, and an upstream that failed fails them all without waiting out
+    each timeout again. Answers are kept up to `max_bytes` in all, the oldest dropped first."""
+    from collections import OrderedDict
+
+    kept: OrderedDict[str, bytes | SkillyardError] = OrderedDict()
+
+    def cached(url: str, **kwargs) -> bytes:
+        answer = kept.get(url)
+        if answer is None:
+            try:
+                answer = get(url, **kwargs)
+            except SkillyardError as exc:
+                answer = exc
+            kept[url] = answer
+            while len(kept) > 1 and sum(len(v) for v in kept.values() if isinstance(v, bytes)) > max_bytes:
+                kept.popitem(last=False)
+        if isinstance(answer, SkillyardError):
+            raise answer
+        return answer
+
+    return cached
+
+
+def verify_pointer(folder: Path, config: RegistryConfig, get: Get, hosts: Hosts) -> Result:
+    """Re-fetch one pointer's pinned commit and compare; every refusal becomes a failed Result, never a raise."""
+    result = Result(folder.name)
+    text, problem = read_pointer_file(str(folder / POINTER_FILE))
+    pointer, problems = parse_pointer(text, folder_name=folder.name) if text is not None else (None, [problem])
+    if pointer is None:
+        result.reason = "; ".join(p.message for p in problems[:3])
+        return result
+    upstream = pointer.upstream
+    result.commit = upstream["commit"]
+    owner, repo = upstream["repository"].split("/", 1)
+    ref = GitHubRef(owner, repo, upstream["path"], upstream["commit"])
+    try:
+        policy = pointer_policy(config)
+        got_folder, files = download_folder(get, hosts, ref, upstream["commit"],
+                                            max_bytes=policy.max_total_bytes * 4 + (1 << 20))
+        pkg = check_folder(files, pointer.name, policy)
+        errors = [f for f in pkg.findings if f.is_error]
+        if errors:
+            shown = "; ".join(f"{f.file or '.'}: {f.message}" for f in errors[:5])
+            result.reason = f"does not pass the checks ({policy.mode} mode): {shown}"
+            found = {"upstream": {"path": got_folder}, "skill": pointer.skill, "files": _raw_files(files),
+                     "findings": pointer.data.get("findings")}
+        else:
+            found = pointer_data(pkg, name=pointer.name, ref=ref, folder=got_folder, commit=upstream["commit"],
+                                 tracks=upstream["tracks"], licence=pointer.data["license"])
+    except SkillyardError as exc:
+        result.reason = exc.message.replace("; nothing was written", "")
+        if getattr(exc, "status", None) in (404, 422):
+            result.reason = (f"the pinned commit {upstream['commit'][:12]} is not served by "
+                             f"{upstream['repository']} (history rewritten, or the repository moved, was deleted or "
+                             f"made private): {result.reason}")
+        return result
+    result.differences = compare(pointer.data, found)
+    if result.differences and not any(d["kind"] in ("missing", "extra", "changed") for d in result.differences):
+        result.reason = ("the files are the ones recorded, but this Skillyard derives other metadata or findings "
+                         "from them (a newer parser or scanner): write the pointer again at the same commit")
+    return result
+
+
+def record_checked(folder: Path, commit: str, checked_at: str) -> None:
+    """Set `verification.checked_at` in the folder's source.yaml, atomically, when it still pins `commit`. Every
+    other byte stays: the file is rewritten only as `dump_pointer` writes it, and only when it was in that form."""
+    from skillyard.fsutil import write_atomic
+
+    if not CHECKED_AT.fullmatch(checked_at):
+        raise SkillyardError(f"checked_at {checked_at[:40]!r} is not YYYY-MM-DDTHH:MM:SSZ", "Pass a UTC time.")
+    path = folder / POINTER_FILE
+    text, problem = read_pointer_file(str(path))
+    pointer = parse_pointer(text, folder_name=folder.name)[0] if text is not None else None
+    if pointer is None or pointer.upstream["commit"] != commit:
+        why = f"no longer pins {commit[:12]}" if pointer is not None else "cannot be read"
+        raise SkillyardError(f"{path}: not recorded (the pointer {why})", "Run `skillyard external verify` again.")
+    if dump_pointer(pointer.data) != text:
+        raise SkillyardError(f"{path}: not recorded: the file is not in the form `skillyard external add` writes, "
+                             "so rewriting it would change more than checked_at",
+                             "Rewrite it with `skillyard external add` (hand edits go in the `registry` block).")
+    data = dict(pointer.data)
+    data["verification"] = {**(data.get("verification") or {}), "checked_at": checked_at}
+    new_text = dump_pointer(data)
+    if parse_pointer(new_text, folder_name=folder.name)[0] is None:
+        raise SkillyardError(f"{path}: not recorded: the pointer would not be valid", "Check its verification block.")
+    write_atomic(path, new_text, mode=path.stat().st_mode & 0o777)
+
+
+def parse_shard(spec: str) -> frozenset[str]:
+    """The first characters a shard takes: `a-f`, `0-9a-c`, `0-9,x,y-z` (names start with [a-z0-9])."""
+    if not SHARD.fullmatch(spec or ""):
+        raise UsageError(f"--prefix {spec[:40]!r} is not a range of first characters",
+                         "Write ranges and letters of [a-z0-9], e.g. --prefix a-f or --prefix 0-9a-c.")
+    chars: set[str] = set()
+    for first, last in re.findall(r"([a-z0-9])(?:-([a-z0-9]))?", spec):
+        last = last or first
+        if last < first or first.isdigit() != last.isdigit():
+            raise UsageError(f"--prefix {spec!r}: the range {first}-{last} is empty or mixes digits and letters",
+                             "Write ranges low to high, e.g. a-f or 0-9.")
+        chars.update(chr(c) for c in range(ord(first), ord(last) + 1))
+    return frozenset(chars)
+
+
+def select(config: RegistryConfig, names: list[str], shard: frozenset[str] | None) -> list[Path]:
+    """The pointer folders to verify: the named ones (each must hold a pointer), else all, within the shard."""
+    root = config.skills_dir
+    if names:
+        folders = []
+        for name in dict.fromkeys(names):
+            folder = root / name
+            if "/" in name or name in (".", "..") or not (folder / POINTER_FILE).is_file():
+                raise UsageError(f"{name!r} is not a pointer entry: {folder / POINTER_FILE} does not exist",
+                                 "Name a skill folder that holds source.yaml (see `ls skills/*/source.yaml`).")
+            folders.append(folder)
+    else:
+        folders = sorted(p.parent for p in root.glob(f"*/{POINTER_FILE}")) if root.is_dir() else []
+    return [f for f in folders if shard is None or f.name[:1] in shard]
+
+
+MAX_REPORTS = 256  # one per CI shard
+MAX_REPORT_BYTES = 16 * 1024 * 1024
+
+
+def apply_reports(config: RegistryConfig, folder: Path) -> tuple[list[str], list[str]]:
+    """(names recorded, problems): write `checked_at` from the `verify --json` reports under `folder` (one per CI
+    shard) into the pointers that passed and still pin the commit that was checked. The reports are read as
+    untrusted data (bounded; names and values checked); only `verification.checked_at` is ever written."""
+    import json
+
+    from skillyard.registry.external import NAME, SHA
+
+    written, problems = [], []
+    reports = sorted(folder.rglob("*.json"))
+    if len(reports) > MAX_REPORTS:
+        return [], [f"{folder}: {len(reports)} reports (at most {MAX_REPORTS})"]
+    for path in reports:
+        try:
+            if path.is_symlink() or path.stat().st_size > MAX_REPORT_BYTES:
+                raise ValueError("a link, or over 16 MiB")
+            pointers = json.loads(path.read_bytes())["pointers"]
+            if not isinstance(pointers, list):
+                raise ValueError("`pointers` is not a list")
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            problems.append(f"{path.name}: not a verify report ({str(exc)[:200]})")
+            continue
+        for item in pointers:
+            name, commit, at = (item.get(k) if isinstance(item, dict) else None for k in ("name", "commit", "checked_at"))
+            if not (isinstance(item, dict) and item.get("ok") is True and all(isinstance(v, str) for v in
+                    (name, commit, at)) and NAME.fullmatch(name) and SHA.fullmatch(commit) and CHECKED_AT.fullmatch(at)):
+                continue
+            try:
+                record_checked(config.skills_dir / name, commit, at)
+                written.append(name)
+            except SkillyardError as exc:
+                problems.append(exc.message)
+    return sorted(written), problems
