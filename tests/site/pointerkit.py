@@ -1,0 +1,56 @@
+"""Pointer entries for site tests: real git repositories on the GitHub stand-in (tests/support/gitserver.py), and
+registry.json entries recorded from them exactly as `skillyard build` compiles a source.yaml (format/pointer.py)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+from tests.support.gitserver import GitServer
+
+from skillyard.format.pointer import Pointer
+
+UPSTREAM_BODY = "# Alpha upstream\n\nThe upstream body says **hello from alpha**.\n\nSee [the notes](references/notes.md).\n"
+
+
+def upstream_skill_md(name: str, description: str, body: str = UPSTREAM_BODY) -> str:
+    return f"---\nname: {name}\ndescription: {description}\n---\n{body}"
+
+
+def pointer_entry(server: GitServer, owner: str, repo: str, folder: str, *, name: str, licence: str,
+                  record: dict[str, bytes] | None = None, updated_at: str = "2026-05-01T00:00:00Z",
+                  extra: dict | None = None) -> dict:
+    """The registry entry of a pointer to `owner/repo/folder` at the repository's HEAD. `record`: the file bytes the
+    pointer recorded (default: the folder's bytes at HEAD; give other bytes to make the pin disagree with upstream)."""
+    commit = server.sha(owner, repo)
+    base = server.repo_path(owner, repo) / folder
+    if record is None:
+        record = {str(p.relative_to(base)): p.read_bytes() for p in sorted(base.rglob("*")) if p.is_file()}
+    files = [{"path": rel, "size": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+             for rel, data in sorted(record.items())]
+    description = f"The {name} skill, from {owner}/{repo}. Use when testing pointer pages."
+    data = {"schema_version": 1, "name": name,
+            "upstream": {"host": "github", "repository": f"{owner}/{repo}", "path": folder, "commit": commit,
+                         "tracks": "main"},
+            "license": licence, "skill": {"name": name, "description": description, "version": "1.0.0",
+                                          "skill_md_lines": 5},
+            "files": files}
+    entry = Pointer(data).entry(f"skills/{name}")
+    entry["updated_at"] = updated_at
+    entry.update(extra or {})
+    return entry
+
+
+def add_pointers(registry_path: Path, entries: list[dict]) -> None:
+    """Append pointer entries to a registry.json written by the site fixtures (sorted by name, as build writes)."""
+    registry = json.loads(registry_path.read_text(encoding="utf-8"))
+    registry["skills"] = sorted(registry["skills"] + entries, key=lambda s: s["name"])
+    registry_path.write_text(json.dumps(registry, ensure_ascii=False, indent=2, sort_keys=True) + "\n",
+                             encoding="utf-8")
+
+
+def tree_bytes(out: Path) -> dict[str, bytes]:
+    """Every file of a built site by relative path (symlinks followed: `--out` is a link to the current tree)."""
+    out = out.resolve()
+    return {str(p.relative_to(out)): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
