@@ -42,6 +42,32 @@ def pointer_entry(server: GitServer, owner: str, repo: str, folder: str, *, name
     return entry
 
 
+def make_upstreams(server: GitServer) -> None:
+    """up/skills (MIT): skills/alpha and skills/gamma; gpl/tools: skills/beta."""
+    server.create_repo("up", "skills", {
+        "skills/alpha/SKILL.md": upstream_skill_md("alpha", "Alpha."),
+        "skills/alpha/references/notes.md": "# Alpha notes\n",
+        "skills/gamma/SKILL.md": upstream_skill_md("gamma", "Gamma.", "# Gamma\n\nThe gamma body.\n"),
+        "skills/gamma/references/notes.md": "# Gamma notes, as upstream has them\n",
+        "README.md": "up\n",
+    })
+    server.create_repo("gpl", "tools", {
+        "skills/beta/SKILL.md": upstream_skill_md("beta", "Beta.", "# Beta\n\nThe beta body is GPL.\n"),
+    })
+
+
+def pointer_entries(server: GitServer) -> list[dict]:
+    """alpha: allowed and matching; beta: a licence not on the list; gamma: a recorded file differs upstream."""
+    gamma_files = {"SKILL.md": upstream_skill_md("gamma", "Gamma.", "# Gamma\n\nThe gamma body.\n").encode(),
+                   "references/notes.md": b"# Gamma notes, as the pointer recorded them\n"}
+    return [
+        pointer_entry(server, "up", "skills", "skills/alpha", name="alpha", licence="MIT OR GPL-2.0-only"),
+        pointer_entry(server, "gpl", "tools", "skills/beta", name="beta", licence="GPL-3.0-only"),
+        pointer_entry(server, "up", "skills", "skills/gamma", name="gamma", licence="Apache-2.0",
+                      record=gamma_files),
+    ]
+
+
 def add_pointers(registry_path: Path, entries: list[dict]) -> None:
     """Append pointer entries to a registry.json written by the site fixtures (sorted by name, as build writes)."""
     registry = json.loads(registry_path.read_text(encoding="utf-8"))

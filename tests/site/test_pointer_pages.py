@@ -9,7 +9,7 @@ import json
 import re
 
 import pytest
-from tests.site.pointerkit import add_pointers, pointer_entry, tree_bytes, upstream_skill_md
+from tests.site.pointerkit import add_pointers, make_upstreams, pointer_entries, tree_bytes
 from tests.support.gitserver import GitServer
 
 from conftest import CONFIG, SKILLS, write_registry
@@ -17,30 +17,6 @@ from skillyard.cli.main import skillyard_main
 from skillyard.site import pages
 
 OWN = [s for s in SKILLS if s["name"] == "meeting-notes"]
-
-
-def _upstreams(server: GitServer) -> None:
-    server.create_repo("up", "skills", {
-        "skills/alpha/SKILL.md": upstream_skill_md("alpha", "Alpha."),
-        "skills/alpha/references/notes.md": "# Alpha notes\n",
-        "skills/gamma/SKILL.md": upstream_skill_md("gamma", "Gamma.", "# Gamma\n\nThe gamma body.\n"),
-        "skills/gamma/references/notes.md": "# Gamma notes, as upstream has them\n",
-        "README.md": "up\n",
-    })
-    server.create_repo("gpl", "tools", {
-        "skills/beta/SKILL.md": upstream_skill_md("beta", "Beta.", "# Beta\n\nThe beta body is GPL.\n"),
-    })
-
-
-def _entries(server: GitServer) -> list[dict]:
-    gamma_files = {"SKILL.md": upstream_skill_md("gamma", "Gamma.", "# Gamma\n\nThe gamma body.\n").encode(),
-                   "references/notes.md": b"# Gamma notes, as the pointer recorded them\n"}
-    return [
-        pointer_entry(server, "up", "skills", "skills/alpha", name="alpha", licence="MIT OR GPL-2.0-only"),
-        pointer_entry(server, "gpl", "tools", "skills/beta", name="beta", licence="GPL-3.0-only"),
-        pointer_entry(server, "up", "skills", "skills/gamma", name="gamma", licence="Apache-2.0",
-                      record=gamma_files),
-    ]
 
 
 def build(root, out, work, *, fetch: bool) -> dict:
@@ -61,10 +37,10 @@ def sites(tmp_path_factory):
         mp.setenv("SKILLCLI_HOME", str(base / "skillcli"))
         mp.setenv("SKILL_HTTP_TIMEOUT", "5")
         mp.delenv("GITHUB_TOKEN", raising=False)
-        _upstreams(server)
+        make_upstreams(server)
         root = base / "root"
         registry = write_registry(root, OWN)
-        add_pointers(registry, _entries(server))
+        add_pointers(registry, pointer_entries(server))
         out = {}
         for label, fetch in (("online", True), ("online-again", True), ("offline", False), ("offline-again", False)):
             build(root, base / label, base / f"work-{label}", fetch=fetch)
@@ -150,8 +126,8 @@ def test_the_page_links_the_upstream_repository_commit_and_tracked_ref(sites):
 
 def test_a_build_with_the_network_gone_is_the_offline_build(tmp_path, monkeypatch):
     server = GitServer(tmp_path / "server").start()
-    _upstreams(server)
-    entries = _entries(server)
+    make_upstreams(server)
+    entries = pointer_entries(server)
     server.stop()  # the port now refuses connections
     monkeypatch.setenv("SKILL_GITHUB_CODELOAD_URL", server.url)
     monkeypatch.setenv("SKILLCLI_HOME", str(tmp_path / "skillcli"))

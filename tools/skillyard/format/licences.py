@@ -137,7 +137,7 @@ def decide(value: object) -> Decision:
         return Decision(False, "the licence is not an SPDX licence expression this site knows, so it does not "
                                "copy the content")
     if allowed_tree(tree):
-        return Decision(True, "the licence allows redistribution, so this site serves a copy checked against "
+        return Decision(True, "the licence allows redistribution, so this site may serve a copy checked against "
                               "the pinned hashes")
-    return Decision(False, "the licence is not on this site's list of licences that allow it to redistribute "
-                           "the content")
+    return Decision(False, "the licence is not on this site's list of licences that allow redistribution, so "
+                           "this site does not copy the content")

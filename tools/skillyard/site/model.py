@@ -12,6 +12,7 @@ import re
 from collections import Counter
 from urllib.parse import quote
 
+from skillyard.format import licences
 from skillyard.format.paths import MAX_DEPTH
 from skillyard.site.sanitize import safe_external_url
 
@@ -66,8 +67,17 @@ def source_url(registry: dict, skill: dict) -> str | None:
 
 
 STAMP = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z")
-NOT_FETCHED = {"state": "not-fetched", "reason": "upstream content not fetched in this build",
-               "licence_allowed": False, "licence_reason": ""}
+
+
+def offline_content(skill: dict) -> dict:
+    """What a page rendered without the builder's `upstream_content` shows: the licence decision (no network
+    needed) and, when it allows, that the content was not fetched (as `site.upstream.collect` offline)."""
+    decision = licences.decide(skill.get("license"))
+    if not decision.allowed:
+        return {"state": "licence", "reason": decision.reason, "licence_allowed": False,
+                "licence_reason": decision.reason}
+    return {"state": "not-fetched", "reason": "upstream content not fetched in this build", "licence_allowed": True,
+            "licence_reason": decision.reason}
 
 
 def pointer_view(skill: dict) -> dict:
@@ -87,7 +97,7 @@ def pointer_view(skill: dict) -> dict:
         return value if isinstance(value, str) and STAMP.fullmatch(value) else ""
 
     approved_by = check.get("approved_by")
-    content = skill.get("upstream_content") if isinstance(skill.get("upstream_content"), dict) else NOT_FETCHED
+    content = skill.get("upstream_content") if isinstance(skill.get("upstream_content"), dict) else {}
     return {
         "repository": str(source.get("repository") or ""),
         "repository_url": base,
@@ -103,7 +113,7 @@ def pointer_view(skill: dict) -> dict:
         else None,
         "approved_at": stamp("approved_at"),
         "checked_at": stamp("checked_at"),
-        "content": {**NOT_FETCHED, **content},
+        "content": {**offline_content(skill), **content},
     }
 
 
