@@ -19,12 +19,12 @@ from skillyard.site import pages
 OWN = [s for s in SKILLS if s["name"] == "meeting-notes"]
 
 
-def build(root, out, work, *, fetch: bool) -> dict:
+def build(root, out, work, *, fetch: bool, capsys=None) -> dict:
     argv = ["site", "build", "--root", str(root), "--out", str(out), "--config", str(CONFIG), "--work-dir",
             str(work), "--json"]
     code = skillyard_main(argv + (["--fetch-upstream"] if fetch else []))
     assert code == 0
-    return {}
+    return json.loads(capsys.readouterr().out) if capsys else {}
 
 
 @pytest.fixture(scope="module")
@@ -124,7 +124,7 @@ def test_the_page_links_the_upstream_repository_commit_and_tracked_ref(sites):
     assert "never (no <code>skillyard external verify --record</code>" in html
 
 
-def test_a_build_with_the_network_gone_is_the_offline_build(tmp_path, monkeypatch):
+def test_a_build_with_the_network_gone_is_the_offline_build(tmp_path, monkeypatch, capsys):
     server = GitServer(tmp_path / "server").start()
     make_upstreams(server)
     entries = pointer_entries(server)
@@ -135,7 +135,10 @@ def test_a_build_with_the_network_gone_is_the_offline_build(tmp_path, monkeypatc
     root = tmp_path / "root"
     registry = write_registry(root, OWN)
     add_pointers(registry, entries)
-    build(root, tmp_path / "gone", tmp_path / "w1", fetch=True)
+    capsys.readouterr()
+    gone = build(root, tmp_path / "gone", tmp_path / "w1", fetch=True, capsys=capsys)
+    assert gone["upstream"] == {"licence": 1, "not-fetched": 2}
+    assert any("up/skills" in note and "not fetched" in note for note in gone["notes"])  # why, for the operator
     build(root, tmp_path / "offline", tmp_path / "w2", fetch=False)
     assert tree_bytes(tmp_path / "gone") == tree_bytes(tmp_path / "offline")
 

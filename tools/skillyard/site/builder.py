@@ -21,6 +21,7 @@ import os
 import re
 import shutil
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
@@ -48,6 +49,7 @@ class BuildResult:
     notes: list[str] = field(default_factory=list)  # one skill's problem the build worked around (not served, …)
     files_written: int = 0  # output files written by this build; the others were proven unchanged (`output`)
     files_kept: int = 0
+    upstream: dict[str, int] = field(default_factory=dict)  # pointer skills by content state (`site.upstream`)
 
 
 def default_config() -> Path:
@@ -450,7 +452,8 @@ def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | Non
         timings["total"] = time.perf_counter() - start
         return BuildResult(out=out, skills=len(registry["skills"]), pages=page_count, seconds=timings,
                            search_bytes=len(search), cached_pages=cached, warnings=warnings, notes=notes,
-                           files_written=counts["written"], files_kept=counts["kept"])
+                           files_written=counts["written"], files_kept=counts["kept"],
+                           upstream=dict(sorted(Counter(c.state for c in contents.values()).items())))
 
 
 def _search_and_sparse(registry: dict, bodies: dict[str, str]) -> tuple[bytes, dict[str, bytes]]:

@@ -7,6 +7,9 @@ published there, whole (see `publish`); files are copied only after their sha256
 site never publishes bytes the registry did not vouch for. The copies are then rendered with each input's default
 (`{{inputs.x}}` -> the default), as `skill install` would write them with no values given: a third-party client
 has no inputs and would otherwise show the placeholder raw. The index lists exactly the files served.
+A pointer skill (its files upstream) is served only when this build fetched its pinned commit and every file
+matched its sha256 and the licence allows redistribution (`site.upstream`); its files are served as upstream has
+them, byte for byte.
 """
 
 from __future__ import annotations

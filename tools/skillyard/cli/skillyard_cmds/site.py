@@ -102,7 +102,7 @@ def _summary(result) -> dict:
     return {"ok": True, "out": str(result.out), "skills": result.skills, "pages": result.pages,
             "search_bytes": result.search_bytes,
             "cached_pages": result.cached_pages, "seconds": {k: round(v, 3) for k, v in result.seconds.items()},
-            "warnings": result.warnings, "notes": result.notes}
+            "warnings": result.warnings, "notes": result.notes, "upstream": result.upstream}
 
 
 def run(args) -> int:
@@ -121,6 +121,8 @@ def run(args) -> int:
         else:
             print(f"built {result.skills} skills, {result.pages} pages into {result.out} "
                   f"in {result.seconds['total']:.1f}s (search data {result.search_bytes} bytes)")
+            if result.upstream:  # pointer skills: how many show their upstream content, and why the others do not
+                print("pointer skills: " + ", ".join(f"{n} {state}" for state, n in result.upstream.items()))
         from skillyard.format.safety import visible
 
         for note in result.notes:  # one skill's problem, worked around: the site is still complete for the rest
