@@ -88,3 +88,13 @@ def test_without_a_fetcher_nothing_is_asked_and_the_licence_is_still_decided(ser
     found = upstream.collect(registry, None)
     assert {name: c.state for name, c in found.items()} == {"alpha": "not-fetched", "beta": "licence"}
     assert server.log == []
+
+
+def test_a_repository_or_commit_that_is_not_plain_is_never_put_into_a_url(server):
+    registry = registry_of(server)
+    registry["skills"][0]["source"]["repository"] = "up/.."
+    registry["skills"][1]["commit"] = "main"
+    notes: list[str] = []
+    found = upstream.collect(registry, fetcher(server), notes)
+    assert {name: c.state for name, c in found.items()} == {"alpha": "not-fetched", "beta": "not-fetched"}
+    assert server.log == [] and len(notes) == 2

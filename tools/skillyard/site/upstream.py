@@ -18,6 +18,7 @@ on any failure (the CLI gives the client's bounded HTTP layer, `client/http.py`)
 from __future__ import annotations
 
 import hashlib
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -30,6 +31,8 @@ DEFAULT_DEADLINE = 300.0  # seconds for all upstream fetches of one build
 MAX_TARBALL_BYTES = 64 * 1024 * 1024  # one repository's tarball at one commit, as sent
 MAX_BODY_BYTES = 2_000_000
 
+REPOSITORY = re.compile(r"[A-Za-z0-9-]+/[A-Za-z0-9._-]+")
+COMMIT = re.compile(r"[0-9a-f]{40}")
 SHOWN, LICENCE, NOT_FETCHED, MISMATCH = "shown", "licence", "not-fetched", "mismatch"
 
 
@@ -76,9 +79,14 @@ def collect(registry: dict, fetcher: Fetcher | None, notes: list[str] | None = N
             out[skill["name"]] = Content(LICENCE, decision.reason, False, decision.reason)
             continue
         repository = str((skill.get("source") or {}).get("repository") or "")
-        wanted.setdefault((repository, str(skill.get("commit") or "")), []).append(skill)
+        commit = str(skill.get("commit") or "")
         out[skill["name"]] = Content(NOT_FETCHED, "upstream content not fetched in this build", True,
                                      decision.reason)
+        if REPOSITORY.fullmatch(repository) and ".." not in repository and COMMIT.fullmatch(commit):
+            wanted.setdefault((repository, commit), []).append(skill)
+        elif fetcher is not None:
+            notes.append(f"skill {skill['name']!r}: upstream not fetched (its repository or commit is not a plain "
+                         "owner/repo and 40-hex SHA)")
     if fetcher is None:
         return out
     ends = clock() + fetcher.deadline
