@@ -45,6 +45,10 @@ def sites(tmp_path_factory):
         for label, fetch in (("online", True), ("online-again", True), ("offline", False), ("offline-again", False)):
             build(root, base / label, base / f"work-{label}", fetch=fetch)
             out[label] = tree_bytes(base / label)
+        # the online site and its work folder (page cache, output trees) rebuilt offline: what a fresh offline
+        # build gives, served pointer copies gone from the tree
+        build(root, base / "online", base / "work-online", fetch=False)
+        out["online-then-offline"] = tree_bytes(base / "online")
         log = [r.path for r in server.log]
     server.stop()
     return {"root": root, "server": server, "trees": out, "log": log}
@@ -112,6 +116,7 @@ def test_same_inputs_give_byte_identical_sites_in_each_mode(sites):
     assert trees["online"] == trees["online-again"]
     assert trees["offline"] == trees["offline-again"]
     assert trees["online"] != trees["offline"]
+    assert trees["online-then-offline"] == trees["offline"]  # the caches never carry one mode into the other
 
 
 def test_the_page_links_the_upstream_repository_commit_and_tracked_ref(sites):
