@@ -184,6 +184,44 @@ def site_server(built_site):
     server.server_close()
 
 
+@pytest.fixture(scope="session")
+def pointer_site(tmp_path_factory):
+    """A registry of one own skill and three pointer skills (tests/site/pointerkit.py) built with the upstream
+    content fetched from the GitHub stand-in: (root, out). `alpha` shows its body, `beta` (GPL) and `gamma` (a file
+    differs from its pin) say why they show none."""
+    from tests.site.pointerkit import add_pointers, make_upstreams, pointer_entries
+    from tests.support.gitserver import GitServer
+
+    from skillyard.client import http
+    from skillyard.site.builder import build_site
+    from skillyard.site.upstream import Fetcher
+
+    base = tmp_path_factory.mktemp("pointer-site")
+    server = GitServer(base / "server").start()
+    try:
+        make_upstreams(server)
+        root = base / "root"
+        registry = write_registry(root, [s for s in SKILLS if s["name"] == "meeting-notes"])
+        add_pointers(registry, pointer_entries(server))
+        fetcher = Fetcher(get=lambda url, **kw: http.fetch(url, timeout=5, **kw).body, codeload_url=server.url)
+        build_site(registry, root, root / "_site", config=CONFIG, work_dir=root / ".site-build", fetcher=fetcher)
+    finally:
+        server.stop()
+    return root, root / "_site"
+
+
+@pytest.fixture(scope="session")
+def pointer_site_server(pointer_site):
+    """The pointer site served on 127.0.0.1 by a thread; yields the base URL."""
+    _, out = pointer_site
+    server = LoopbackHTTPServer(("127.0.0.1", 0), partial(_QuietHandler, directory=str(out)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
 @pytest.fixture(scope="module")
 def browser():
     """One headless Chromium (Debian's, through Playwright) per test module; skips, or fails in CI, without it."""

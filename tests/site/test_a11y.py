@@ -42,6 +42,12 @@ PAGES = {
     "not-built": "/not-built/",
     "404": "/404.html",
 }
+# Page types of the pointer site (`pointer_site_server`): a pointer skill with its upstream body shown, and one
+# whose licence keeps the body off the site.
+POINTER_PAGES = {
+    "pointer-skill": "/skills/alpha/",
+    "pointer-skill-no-body": "/skills/beta/",
+}
 BLOCKING = ("critical", "serious")
 # Checked without its SKILL.md body: that is a stranger's HTML (an <img> with no alt), shown sanitised, not ours.
 AUTHORS_MARKUP = {"untrusted-skill": [".sy-body"]}
@@ -107,10 +113,15 @@ def _axe(tab, axe_source: str, exclude: list[str] | None = None) -> dict:
 
 
 @pytest.mark.parametrize("size", list(SIZES))
-@pytest.mark.parametrize("kind", list(PAGES))
-def test_axe_finds_nothing_critical_or_serious(browser, site_server, built_site, axe_source, kind, size):
-    _, out, _ = built_site
-    context, tab = _open(browser, site_server, out, size, PAGES[kind], bypass_csp=True)  # to inject axe
+@pytest.mark.parametrize("kind", list(PAGES) + list(POINTER_PAGES))
+def test_axe_finds_nothing_critical_or_serious(browser, request, axe_source, kind, size):
+    if kind in POINTER_PAGES:
+        (_, out), server, path = request.getfixturevalue("pointer_site"), \
+            request.getfixturevalue("pointer_site_server"), POINTER_PAGES[kind]
+    else:
+        (_, out, _), server, path = request.getfixturevalue("built_site"), request.getfixturevalue("site_server"), \
+            PAGES[kind]
+    context, tab = _open(browser, server, out, size, path, bypass_csp=True)  # to inject axe
     try:
         found = _axe(tab, axe_source, AUTHORS_MARKUP.get(kind))
     finally:

@@ -21,6 +21,7 @@ import os
 import re
 import shutil
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
@@ -28,8 +29,8 @@ from pathlib import Path
 
 from skillyard.errors import SkillyardError
 from skillyard.registry.compile import index_document
-from skillyard.site import machine, model, output, overlap, pages, publish, shell
-from skillyard.site.page_cache import CachedPage, CheckedSkills, PageCache, page_text
+from skillyard.site import machine, model, output, overlap, pages, publish, shell, upstream
+from skillyard.site.page_cache import CachedPage, CheckedSkills, PageCache, entry_digest, page_text
 from skillyard.site.search_index import build_search_data, dump_search_data
 from skillyard.site.skill_pages import render_skill_pages
 
@@ -48,6 +49,7 @@ class BuildResult:
     notes: list[str] = field(default_factory=list)  # one skill's problem the build worked around (not served, …)
     files_written: int = 0  # output files written by this build; the others were proven unchanged (`output`)
     files_kept: int = 0
+    upstream: dict[str, int] = field(default_factory=dict)  # pointer skills by content state (`site.upstream`)
 
 
 def default_config() -> Path:
@@ -183,16 +185,18 @@ MAX_SKILL_MD_BYTES = 2_000_000  # when registry.json gives no size; the page sho
 
 
 def read_bodies(registry: dict, root: Path, notes: list[str] | None = None,
-                folders: dict | None = None) -> dict[str, str]:
+                folders: dict | None = None, contents: dict | None = None) -> dict[str, str]:
     """Each skill's SKILL.md body (frontmatter removed), read from its folder under `root`, never past the size
     registry.json lists. A SKILL.md that is a symlink or not a regular file gives an empty body and a note.
-    `folders`: filled with each skill's folder, for `machine.stage_well_known`."""
+    `folders`: filled with each skill's folder, for `machine.stage_well_known`. `contents`: the pointer skills'
+    `upstream.Content` (a pointer skill's body is its upstream SKILL.md only when this build fetched and checked it)."""
     from skillyard.format import split_frontmatter
 
     bodies = {}
     for skill in registry["skills"]:
         if "source_url" in skill:  # a pointer entry: the content is upstream, not under `root`
-            bodies[skill["name"]] = pointer_body(skill)
+            content = (contents or {}).get(skill["name"])
+            bodies[skill["name"]] = content.body if content is not None and content.state == upstream.SHOWN else ""
             continue
         machine.check_skill_path(skill)
         path = root / skill["path"] / "SKILL.md"
@@ -215,15 +219,32 @@ def read_bodies(registry: dict, root: Path, notes: list[str] | None = None,
     return bodies
 
 
-def pointer_body(skill: dict) -> str:
-    """A pointer skill's page body: where its content lives (this site shows no upstream text yet)."""
-    url = model.source_url({}, skill)
-    repo = (skill.get("source") or {}).get("repository", "")
-    commit = str(skill.get("commit", ""))
-    at = f" at commit [`{commit[:12]}`]({url})" if url else ""
-    return (f"This skill lives in its own repository, [{repo}]({skill['source_url']}){at}. This registry lists it "
-            "by pointer: it records the files and their hashes at that commit, and `skill install` fetches them "
-            "from there and checks every one. Its instructions are not shown on this site.\n")
+def pointer_views(registry: dict, contents: dict, digests: dict[str, str]) -> tuple[dict, dict[str, str]]:
+    """The registry the skill pages are rendered from: each pointer entry with its `upstream_content` view (what
+    this build could show of it), and the page-cache digests of those entries to match."""
+    if not contents:
+        return registry, digests
+    skills, digests = [], dict(digests)
+    for skill in registry["skills"]:
+        content = contents.get(skill["name"]) if "source_url" in skill else None
+        if content is not None:
+            skill = {**skill, "upstream_content": content.view()}
+            digests[skill["name"]] = entry_digest(skill)
+        skills.append(skill)
+    return {**registry, "skills": skills}, digests
+
+
+def served_problems(skill: dict, contents: dict) -> list[str]:
+    """Why the site does not serve the skill's files: `publish.skill_problems`, except that a pointer skill whose
+    upstream content this build fetched and checked is judged by its files as an own skill is."""
+    content = contents.get(skill["name"]) if "source_url" in skill else None
+    if content is not None and content.state == upstream.SHOWN:
+        return publish.file_set_problems(skill)
+    return publish.skill_problems(skill)
+
+
+def shown_files(contents: dict) -> dict[str, dict[str, bytes]]:
+    return {name: content.files for name, content in contents.items() if content.state == upstream.SHOWN}
 
 
 def source_epoch(registry: dict) -> int:
@@ -359,8 +380,10 @@ def _is_our_site(out: Path) -> bool:
 
 
 def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | None = None,
-               work_dir: Path | None = None, site_url: str | None = None, use_cache: bool = True) -> BuildResult:
-    """Build the whole site into `out` (replaced only when the build succeeds: see `output`)."""
+               work_dir: Path | None = None, site_url: str | None = None, use_cache: bool = True,
+               fetcher: upstream.Fetcher | None = None) -> BuildResult:
+    """Build the whole site into `out` (replaced only when the build succeeds: see `output`). `fetcher`: fetch the
+    pointer skills' upstream content (`upstream`); None builds offline."""
     timings: dict[str, float] = {}
     start = time.perf_counter()
     root = root.resolve()
@@ -377,11 +400,13 @@ def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | Non
     check_out(out, root, work_dir, config)
     notes: list[str] = []
     folders: dict = {}
-    bodies = read_bodies(registry, root, notes, folders)
+    contents = upstream.collect(registry, fetcher, notes)
+    bodies = read_bodies(registry, root, notes, folders, contents)
+    page_registry, digests = pointer_views(registry, contents, digests)
     with overlap.Background(partial(_search_and_sparse, registry, bodies)) as background:
         well_known = work_dir / "well-known"
         cache = PageCache(work_dir / "cache" / "pages" if use_cache else None)
-        problems = {skill["name"]: publish.skill_problems(skill) for skill in registry["skills"]}
+        problems = {skill["name"]: served_problems(skill, contents) for skill in registry["skills"]}
         guess = {name for name, found in problems.items() if not found}  # served unless their files fail to read
         staged: list[set[str]] = []
         identities: dict = {}
@@ -389,11 +414,11 @@ def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | Non
         def stage() -> set[str]:  # runs while the workers render the pages
             staged.append(machine.stage_well_known(registry, root, well_known, notes, reuse=use_cache,
                                                    folders=folders, known_problems=problems, identities=identities,
-                                                   digests=digests))
+                                                   digests=digests, pointer_files=shown_files(contents)))
             timings["read"] = time.perf_counter() - start
             return staged[0]
 
-        rendered = render_skill_pages(registry, bodies, cache=cache, served=guess, notes=notes, meanwhile=stage,
+        rendered = render_skill_pages(page_registry, bodies, cache=cache, served=guess, notes=notes, meanwhile=stage,
                                       digests=digests, lazy=True)
         served = staged[0]
         mark = start + timings["read"]
@@ -427,7 +452,8 @@ def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | Non
         timings["total"] = time.perf_counter() - start
         return BuildResult(out=out, skills=len(registry["skills"]), pages=page_count, seconds=timings,
                            search_bytes=len(search), cached_pages=cached, warnings=warnings, notes=notes,
-                           files_written=counts["written"], files_kept=counts["kept"])
+                           files_written=counts["written"], files_kept=counts["kept"],
+                           upstream=dict(sorted(Counter(c.state for c in contents.values()).items())))
 
 
 def _search_and_sparse(registry: dict, bodies: dict[str, str]) -> tuple[bytes, dict[str, bytes]]:

@@ -7,6 +7,9 @@ published there, whole (see `publish`); files are copied only after their sha256
 site never publishes bytes the registry did not vouch for. The copies are then rendered with each input's default
 (`{{inputs.x}}` -> the default), as `skill install` would write them with no values given: a third-party client
 has no inputs and would otherwise show the placeholder raw. The index lists exactly the files served.
+A pointer skill (its files upstream) is served only when this build fetched its pinned commit and every file
+matched its sha256 and the licence allows redistribution (`site.upstream`); its files are served as upstream has
+them, byte for byte.
 """
 
 from __future__ import annotations
@@ -174,11 +177,17 @@ def served_copy(skill: dict, folder: Path, entry: dict, digest: str | None = Non
     return key, make
 
 
+def _held(entry: dict, data: bytes) -> tuple[str, Callable[[], bytes]]:
+    """(content key, maker) of an upstream file already fetched and checked against `entry`'s sha256."""
+    return "s" + entry["sha256"], lambda: data
+
+
 def stage_well_known(registry: dict, root: Path, folder: Path, notes: list[str], reuse: bool = False,
                      folders: dict[str, Path | publish.UnreadableFile] | None = None,
                      known_problems: dict[str, list[str]] | None = None,
                      identities: dict[str, dict[str, tuple[str, Callable[[], bytes]]]] | None = None,
-                     digests: dict[str, str] | None = None) -> set[str]:
+                     digests: dict[str, str] | None = None,
+                     pointer_files: dict[str, dict[str, bytes]] | None = None) -> set[str]:
     """Decide which skills are served whole under the well-known path and check their files; returns the names
     served and adds a note for every skill left out (why, and how to get it instead). Nothing is copied here:
     `identities` is filled with each served file's `served_copy` ({name: {rel: (key, maker)}}), which the output
@@ -186,13 +195,23 @@ def stage_well_known(registry: dict, root: Path, folder: Path, notes: list[str],
     now unless `staged.Manifest` (`folder` + ".json") proves them checked before (`reuse`); `folder` itself, where
     older versions kept copies, is removed. `folders`: each skill's `skill_folder` (or why it has none) as
     `known_folder` found it while reading the bodies; `known_problems`: `publish.skill_problems` of each skill,
-    when the caller has them already; `digests`: each skill's `page_cache.entry_digest`, when the caller has them."""
+    when the caller has them already; `digests`: each skill's `page_cache.entry_digest`, when the caller has them.
+    `pointer_files`: the upstream files of the pointer skills this build fetched and checked (`site.upstream`),
+    served as they are (their page is the upstream author's, so no input defaults are filled in) when
+    `known_problems` has none for them; other pointer skills are not served."""
     manifest = staged.Manifest(folder.with_name(folder.name + ".json"), reuse, digests)
     if os.path.lexists(folder):
         _remove(folder)
     published: set[str] = set()
     for skill in registry["skills"]:
         if "source_url" in skill:  # a pointer entry: its files are upstream (its page says so; no note needed)
+            files = (pointer_files or {}).get(skill["name"])
+            found = known_problems[skill["name"]] if known_problems is not None else ["not fetched"]
+            if files is not None and not found:
+                if identities is not None:
+                    identities[skill["name"]] = {entry["path"]: _held(entry, files[entry["path"]])
+                                                 for entry in skill["files"]}
+                published.add(skill["name"])
             continue
         problems = list(known_problems[skill["name"]]) if known_problems is not None \
             else publish.skill_problems(skill)

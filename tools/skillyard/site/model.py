@@ -12,6 +12,7 @@ import re
 from collections import Counter
 from urllib.parse import quote
 
+from skillyard.format import licences
 from skillyard.format.paths import MAX_DEPTH
 from skillyard.site.sanitize import safe_external_url
 
@@ -63,6 +64,57 @@ def source_url(registry: dict, skill: dict) -> str | None:
     if not repo.get("slug") or not re.fullmatch(r"[0-9a-f]{40}", commit):
         return None
     return safe_external_url(f"{repo['url'].rstrip('/')}/tree/{commit}/{quote(skill['path'])}")
+
+
+STAMP = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z")
+
+
+def offline_content(skill: dict) -> dict:
+    """What a page rendered without the builder's `upstream_content` shows: the licence decision (no network
+    needed) and, when it allows, that the content was not fetched (as `site.upstream.collect` offline)."""
+    decision = licences.decide(skill.get("license"))
+    if not decision.allowed:
+        return {"state": "licence", "reason": decision.reason, "licence_allowed": False,
+                "licence_reason": decision.reason}
+    return {"state": "not-fetched", "reason": "upstream content not fetched in this build", "licence_allowed": True,
+            "licence_reason": decision.reason}
+
+
+def pointer_view(skill: dict) -> dict:
+    """A pointer skill's upstream facts for its page: the repository, commit and folder as links (built from
+    registry.json's `source_url`, so a GitHub Enterprise registry links its own host), the ref it tracks, whether
+    a maintainer of this registry approved the pin (`verified`, `verification`; read defensively: registries built
+    before those fields have neither), and what this build could show of the content (`upstream_content`, added
+    by the builder)."""
+    source = skill.get("source") if isinstance(skill.get("source"), dict) else {}
+    base = safe_external_url(skill.get("source_url"))
+    commit = str(skill.get("commit") or "")
+    pinned = re.fullmatch(r"[0-9a-f]{40}", commit) is not None
+    check = skill.get("verification") if isinstance(skill.get("verification"), dict) else {}
+
+    def stamp(key: str) -> str:
+        value = check.get(key)
+        return value if isinstance(value, str) and STAMP.fullmatch(value) else ""
+
+    approved_by = check.get("approved_by")
+    content = skill.get("upstream_content") if isinstance(skill.get("upstream_content"), dict) else {}
+    return {
+        "repository": str(source.get("repository") or ""),
+        "repository_url": base,
+        "commit": commit,
+        "commit_url": safe_external_url(f"{base.rstrip('/')}/commit/{commit}") if base and pinned else None,
+        "folder": str(skill.get("path") or ""),
+        "folder_url": source_url({}, skill),
+        "tracks": str(source.get("tracks") or ""),
+        "verified": skill.get("verified") is True,
+        "approved_by": approved_by if isinstance(approved_by, str) and re.fullmatch(r"[A-Za-z0-9-]{1,39}",
+                                                                                     approved_by) else "",
+        "approved_in": safe_external_url(check.get("approved_in")) if isinstance(check.get("approved_in"), str)
+        else None,
+        "approved_at": stamp("approved_at"),
+        "checked_at": stamp("checked_at"),
+        "content": {**offline_content(skill), **content},
+    }
 
 
 def file_tree(files: list[dict]) -> list[dict]:
@@ -138,6 +190,7 @@ def skill_view(registry: dict, skill: dict) -> dict:
         "skill_md_raw": raw_url(registry, skill, "SKILL.md"),
         "source_url": source_url(registry, skill),
         "upstream": (skill.get("source") or {}).get("repository") if "source_url" in skill else None,
+        "pointer": pointer_view(skill) if "source_url" in skill else None,
         "install": f"skill install {name}",
         "install_pinned": f"skill install {name}@{skill['version']}" if skill.get("version") else "",
         "install_targets": [f"skill install {name} --target {t}" for t in TARGETS],

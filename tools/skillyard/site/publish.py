@@ -57,6 +57,12 @@ def skill_problems(skill: dict) -> list[str]:
     """Why the skill is not published under the well-known path (empty: it is), from registry.json alone."""
     if "source_url" in skill:
         return ["its files live in the upstream repository, which this site does not copy"]
+    return file_set_problems(skill)
+
+
+def file_set_problems(skill: dict) -> list[str]:
+    """`skill_problems` of the listed files alone: also what a pointer skill whose upstream content this build
+    fetched and checked must pass to be served (`upstream`)."""
     paths = [entry["path"] for entry in skill.get("files", [])]
     problems = [problem for problem in map(file_problem, paths) if problem]
     problems += [f"`{rel}` {why}" for rel, why in path_set_problems(paths)]

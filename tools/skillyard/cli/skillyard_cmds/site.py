@@ -19,9 +19,17 @@ link their files at the pinned commit instead; a file the site cannot publish ne
 use (rewriting only the files that changed) and then switches the symlink, so the site being served is never
 half-written. An existing real folder that this command did not build is replaced whole instead.
 
+Pointer skills (skills/<name>/source.yaml) live in their own repositories. With --fetch-upstream (the publish
+workflow passes it) the build downloads each pinned commit's tarball once, and a pointer skill whose licence allows
+redistribution (site/pages/security.md) and whose every file matches its pinned size and sha256 gets its SKILL.md
+on its page and its files under /.well-known/agent-skills/; any other page says why it shows no body. Without the
+flag the build needs no network and those pages say the content was not fetched. SKILL_GITHUB_CODELOAD_URL points
+the download at GitHub Enterprise (or a test server); a token in $GITHUB_TOKEN is sent only there.
+
 examples:
   skillyard build && skillyard site build
   skillyard site build --out public --registry registry.json --root .
+  skillyard site build --fetch-upstream --out _site
   skillyard site serve --port 8000
 """
 
@@ -44,6 +52,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         child.add_argument("--site-url", default=None, help="override site_url from mkdocs.yml")
         child.add_argument("--no-cache", action="store_true",
                            help="render every skill page again instead of reusing WORK_DIR/cache (output is the same)")
+        child.add_argument("--fetch-upstream", action="store_true",
+                           help="download the pointer skills' pinned upstream content (network), check every file's "
+                                "sha256, and show or serve it where the licence allows")
+        child.add_argument("--upstream-deadline", type=float, default=None, metavar="SECONDS",
+                           help="time limit for all upstream downloads of the build (default 300)")
         child.add_argument("--json", action="store_true", help="print a machine-readable summary")
     build.add_argument("--out", type=Path, default=None, help="output folder (default: ROOT/_site)")
     build.add_argument("--strict", action="store_true", help="fail when mkdocs reports warnings")
@@ -52,20 +65,44 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     serve.add_argument("--no-build", action="store_true", help="serve the existing output without rebuilding")
 
 
+def _fetcher(args):
+    """The upstream fetcher for --fetch-upstream: the client's bounded HTTP layer, GitHub's codeload host (or
+    SKILL_GITHUB_CODELOAD_URL), a token from $GITHUB_TOKEN sent only there."""
+    import os
+
+    from skillyard.client import http
+    from skillyard.client.config import load_config
+    from skillyard.errors import UsageError
+    from skillyard.site.upstream import DEFAULT_DEADLINE, Fetcher
+
+    deadline = DEFAULT_DEADLINE if args.upstream_deadline is None else args.upstream_deadline
+    if not 0 < deadline <= 3600:
+        raise UsageError(f"--upstream-deadline {deadline:g}: not between 0 and 3600 seconds",
+                         "Pass a number of seconds such as 300.")
+    codeload = load_config().github_codeload_url
+    token = os.environ.get("GITHUB_TOKEN") or None
+
+    def get(url: str, *, accept: str | None, max_bytes: int, deadline: float) -> bytes:
+        send = token if http.origin(url) == http.origin(codeload) else None
+        return http.fetch(url, token=send, accept=accept, max_bytes=max_bytes, deadline=deadline).body
+
+    return Fetcher(get=get, codeload_url=codeload, deadline=deadline)
+
+
 def _build(args):
     from skillyard.site.builder import build_site
 
     root = args.root
     return build_site(args.registry or root / "registry.json", root, args.out or root / "_site",
                       config=args.config, work_dir=args.work_dir, site_url=args.site_url,
-                      use_cache=not args.no_cache)
+                      use_cache=not args.no_cache, fetcher=_fetcher(args) if args.fetch_upstream else None)
 
 
 def _summary(result) -> dict:
     return {"ok": True, "out": str(result.out), "skills": result.skills, "pages": result.pages,
             "search_bytes": result.search_bytes,
             "cached_pages": result.cached_pages, "seconds": {k: round(v, 3) for k, v in result.seconds.items()},
-            "warnings": result.warnings, "notes": result.notes}
+            "warnings": result.warnings, "notes": result.notes, "upstream": result.upstream}
 
 
 def run(args) -> int:
@@ -84,6 +121,8 @@ def run(args) -> int:
         else:
             print(f"built {result.skills} skills, {result.pages} pages into {result.out} "
                   f"in {result.seconds['total']:.1f}s (search data {result.search_bytes} bytes)")
+            if result.upstream:  # pointer skills: how many show their upstream content, and why the others do not
+                print("pointer skills: " + ", ".join(f"{n} {state}" for state, n in result.upstream.items()))
         from skillyard.format.safety import visible
 
         for note in result.notes:  # one skill's problem, worked around: the site is still complete for the rest
