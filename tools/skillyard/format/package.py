@@ -385,6 +385,7 @@ def load_skill(folder: str | os.PathLike, policy: Policy | None = None, *, rel_p
             if rel == "skill.yaml" and manifest is not None:  # its parsed values: escapes, folded lines, keys
                 findings += valuescan.scan_values(manifest, rel, text, first_line=1, key_lines=manifest_lines,
                                                   covered=scanned)
+    findings += security.scan_skill(data, texts, skill_md_name, findings, key_lines)
     allowed: list[dict] = []
     if manifest is not None and exceptions.FIELD in manifest:  # reviewed exceptions: the findings stay, allowed
         allowed, invalid, entry_lines = exceptions.parse(
