@@ -91,8 +91,9 @@ _W15 = _words("index", "registry", "trusted", "pip_index_url", "pip_extra_index_
 class Context:
     """One file being scanned: its text, lowered copy (for keyword gates), kind and lazily computed layout."""
 
-    def __init__(self, text: str, file: str, markup: str | None, raw: bytes | None = None):
+    def __init__(self, text: str, file: str, markup: str | None, raw: bytes | None = None, skill_name: str = ""):
         self.text = text
+        self.skill_name = skill_name.lower()
         if raw is None:
             raw = text.encode("utf-8", "surrogatepass")
         self.raw = raw
@@ -277,8 +278,8 @@ _RISKY_HOST = re.compile(r"^(?:\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-f:]+\])(?::\d+)?\
 
 
 def _host_is_vendor(command: str, ctx: Context | None = None) -> bool:
-    """A well-known vendor installer, or (given the file) a host named after a tool the text itself talks about
-    (`get.nextflow.io` in a Nextflow skill): installing the product the skill is about from its own site. Bare IP
+    """A well-known vendor installer, or (given the file) a host named after the skill or a tool the text itself talks
+    about (`get.nextflow.io` in a Nextflow skill): installing the product the skill is about from its own site. Bare IP
     addresses, URL shorteners, paste sites and tunnels never count."""
     urls = _URL.findall(command)
     if not urls:
@@ -295,6 +296,8 @@ def _host_is_vendor(command: str, ctx: Context | None = None) -> bool:
         if len(name) < 4 or name in ("example", "githubusercontent", "github", "gitlab", "amazonaws", "cloudfront",
                                      "googleapis", "azureedge", "vercel", "netlify", "herokuapp"):
             return False
+        if name in re.split(r"[^a-z0-9]+", ctx.skill_name):  # `cli.inference.sh` in the skill `inference-sh`
+            continue
         if not re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w-])", ctx.without_urls, re.I):
             return False
     return True

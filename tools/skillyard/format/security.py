@@ -105,9 +105,11 @@ def _column(text: str, index: int) -> int:
 
 
 def scan_text(text: str, file: str, *, line_offset: int = 0, is_markdown: bool = False,
-              markup: str | None = None, raw: bytes | None = None) -> list[Finding]:
+              markup: str | None = None, raw: bytes | None = None, skill_name: str = "") -> list[Finding]:
     """Security findings for one file's text. `line_offset` maps body lines back to SKILL.md lines. `raw`, when
-    given, must be the text's UTF-8 bytes (the file as read): the byte-level checks then skip encoding it again."""
+    given, must be the text's UTF-8 bytes (the file as read): the byte-level checks then skip encoding it again.
+    `skill_name` lets an installer from the skill's own site (`cli.inference.sh` in `inference-sh`) count as the
+    vendor's."""
     markup = markup or ("markdown" if is_markdown else None)
     found: list[Finding] = []
     counts: Counter[str] = Counter()
@@ -127,9 +129,15 @@ def scan_text(text: str, file: str, *, line_offset: int = 0, is_markdown: bool =
     if not text.isascii():
         positions, total = _invisible_positions(text, raw)
         for index in positions:
-            add("security-invisible-unicode", Severity.ERROR, index,
-                f"Invisible character {safety.describe_char(text[index])} (column {_column(text, index)}): it "
-                "can hide instructions from reviewers while models still read it.", "Delete the character.")
+            why = _smuggling(text, index)
+            if why:
+                add("security-invisible-unicode", Severity.ERROR, index,
+                    f"Invisible character {safety.describe_char(text[index])} (column {_column(text, index)}) "
+                    f"{why}: it hides text from reviewers while models still read it.", "Delete the character.")
+            else:
+                add("security-invisible-unicode", Severity.WARNING, index,
+                    f"Invisible character {safety.describe_char(text[index])} (column {_column(text, index)}): a "
+                    "lone mark that hides nothing by itself, but a reviewer cannot see it.", "Delete the character.")
         counts["security-invisible-unicode"] += total - len(positions)
     classes = raw.translate(_BYTE_CLASS)
     if _CONTROL_BYTE in classes or (b"\r" in raw and raw.count(b"\r") != raw.count(b"\r\n")) or \
@@ -141,7 +149,7 @@ def scan_text(text: str, file: str, *, line_offset: int = 0, is_markdown: bool =
                 "terminals act on it, so what a reviewer sees with `cat` differs from what the file says.",
                 "Delete the character.")
         counts["security-control-character"] += sum(1 for _ in matches)
-    ctx = scan_context.Context(text, file, markup, raw)
+    ctx = scan_context.Context(text, file, markup, raw, skill_name)
     if markup == "markdown":
         _markdown_hidden(ctx, add)
     elif markup == "html" and "<!--" in text:
@@ -244,6 +252,36 @@ def _invisible_positions(text: str, raw: bytes) -> tuple[list[int], int]:
             index = text.find(char, index + 1)
     positions.sort()
     return positions, total
+
+
+# Characters that reorder the visible text around them (Trojan Source): what a reviewer sees is not what is read.
+_REORDERING = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+# Enough invisible characters in a row to carry data (a byte in 8 zero-width bits, or selectors after one letter).
+_SMUGGLING_RUN = 3
+_INVISIBLE_ONE = re.compile(f"[{safety.DEFAULT_IGNORABLE}{safety.BLANK_LOOKING}]")
+
+
+def _smuggling(text: str, index: int) -> str:
+    """Why the invisible character at `index` hides text, or "" for a lone mark that hides nothing (a left-to-right
+    mark before a fence, a joiner inside a Persian or Devanagari word, a selector after a symbol). Hiding is: text
+    reordered around it, a tag or supplementary selector (each carries an ASCII character or a byte), a run long
+    enough to encode data, or a split of an ASCII word (`ig<U+200B>nore` slips past keyword filters)."""
+    char = text[index]
+    if char in _REORDERING:
+        return "reorders the text around it"
+    if char >= "\U000e0000":
+        return "encodes a hidden character"
+    start, end = index, index + 1
+    while start > 0 and index - start < _SMUGGLING_RUN and _INVISIBLE_ONE.match(text, start - 1):
+        start -= 1
+    while end < len(text) and end - index <= _SMUGGLING_RUN and _INVISIBLE_ONE.match(text, end):
+        end += 1
+    if end - start >= _SMUGGLING_RUN:
+        return "is one of a run of invisible characters that can encode hidden data"
+    if char != "\u00ad" and 0 < start and end < len(text) and text[start - 1].isascii() and \
+            text[start - 1].isalnum() and text[end].isascii() and text[end].isalnum():
+        return "splits a word, which slips it past keyword filters"
+    return ""
 
 
 def _all_positions(text: str, char: str) -> list[int]:
