@@ -59,11 +59,21 @@ def install_cisco(scratch: Path) -> tuple[Path | None, str]:
     return venv / "bin" / "skill-scanner", ""
 
 
-def cisco(scanner: Path, top: Path, folders: list[Path], scratch: Path) -> tuple[dict[str, dict], float]:
-    out = scratch / f"cisco-{abs(hash(str(top)))}.json"
+# Cisco's configurations: its default, and every analyzer and rule pack that needs no network or API key (the
+# behavioural dataflow analyzer, trigger specificity, and the `atr` and `promptguard` signature packs that
+# `--rule-packs list` names in 2.3.2).
+CISCO_CONFIGS = {
+    "cisco": [],
+    "cisco_all_offline": ["--use-behavioral", "--use-trigger", "--rule-packs", "atr", "promptguard"],
+}
+
+
+def cisco(scanner: Path, top: Path, folders: list[Path], scratch: Path,
+          extra: list[str] = ()) -> tuple[dict[str, dict], float]:
+    out = scratch / f"cisco-{abs(hash(str(top)))}-{len(extra)}.json"
     start = time.perf_counter()
-    subprocess.run([str(scanner), "scan-all", str(top), "--recursive", "--format", "json", "--output-json", str(out)],
-                   capture_output=True, timeout=3600)
+    subprocess.run([str(scanner), "scan-all", str(top), "--recursive", "--format", "json", "--output-json", str(out),
+                    *extra], capture_output=True, timeout=3600)
     elapsed = time.perf_counter() - start
     report = json.loads(out.read_text()) if out.exists() else {"results": []}
     by_path = {str(Path(r["skill_path"]).resolve()): r for r in report.get("results", [])}
@@ -88,6 +98,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="labelled sets only (no corpus)")
     parser.add_argument("--no-cisco", action="store_true", help="measure ours only")
+    parser.add_argument("--all-offline-corpus", action="store_true",
+                        help="also run Cisco with every offline analyzer and rule pack over the corpus (slow)")
     args, _ = parser.parse_known_args()
     results: dict = {"date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "load": os.getloadavg()[0],
                      "verdicts": "ours: any security-* finding flags, an error blocks; cisco: MEDIUM+ flags, "
@@ -111,15 +123,19 @@ def main() -> int:
                                                  for k, v in verdicts.items() if v["blocked"]}
             if name == "malicious":
                 row["ours"]["missed"] = sorted(Path(k).name for k, v in verdicts.items() if not v["blocked"])
-            if scanner is not None:
-                theirs, their_seconds = cisco(scanner, top, folders, scratch)
-                row["cisco"] = {**rates(theirs), "seconds": round(their_seconds, 3),
-                                "not_scanned": sum(not v["scanned"] for v in theirs.values())}
+            for config, extra in CISCO_CONFIGS.items() if scanner is not None else ():
+                if config != "cisco" and name == "corpus" and not args.all_offline_corpus:
+                    row[config] = "skipped on the corpus (over 8 minutes); --all-offline-corpus runs it"
+                    continue
+                theirs, their_seconds = cisco(scanner, top, folders, scratch, extra)
+                row[config] = {**rates(theirs), "seconds": round(their_seconds, 3), "flags": extra,
+                               "not_scanned": sum(not v["scanned"] for v in theirs.values())}
             results[name] = row
             print(f"{name:10s} ours: {row['ours']['flagged']}/{row['ours']['skills']} flagged, "
                   f"{row['ours']['blocked']} blocked, {row['ours']['seconds']} s"
-                  + (f" | cisco: {row['cisco']['flagged']} flagged, {row['cisco']['blocked']} blocked, "
-                     f"{row['cisco']['seconds']} s" if "cisco" in row else ""))
+                  + "".join(f" | {config}: {row[config]['flagged']} flagged, {row[config]['blocked']} blocked, "
+                            f"{row[config]['seconds']} s" for config in CISCO_CONFIGS
+                            if isinstance(row.get(config), dict)))
     out = ROOT / "benchmarks" / "results" / "security.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(results, indent=2, sort_keys=True) + "\n")

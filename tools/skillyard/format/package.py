@@ -13,7 +13,7 @@ from collections import namedtuple
 from functools import lru_cache
 from pathlib import Path
 
-from skillyard.format import exceptions, paths, rules, security, valuescan
+from skillyard.format import exceptions, paths, rules, scan_skill, security, valuescan
 from skillyard.format.findings import Finding, error, info, strict_or_warning, warning
 from skillyard.format.frontmatter import parse_skill_md
 from skillyard.format.manifest import MANIFEST_ONLY_FIELDS, merge_manifest, parse_manifest
@@ -389,7 +389,8 @@ def load_skill(folder: str | os.PathLike, policy: Policy | None = None, *, rel_p
             if rel == "skill.yaml" and manifest is not None:  # its parsed values: escapes, folded lines, keys
                 findings += valuescan.scan_values(manifest, rel, text, first_line=1, key_lines=manifest_lines,
                                                   covered=scanned)
-    findings += security.scan_skill(data, texts, skill_md_name, findings, key_lines)
+    skill_level = scan_skill.scan_skill(data, texts, skill_md_name, findings, key_lines)
+    findings = scan_skill.drop_repeats(findings, skill_level) + skill_level
     allowed: list[dict] = []
     if manifest is not None and exceptions.FIELD in manifest:  # reviewed exceptions: the findings stay, allowed
         allowed, invalid, entry_lines = exceptions.parse(

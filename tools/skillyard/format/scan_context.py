@@ -57,8 +57,22 @@ _TOKEN_TABLE = bytes(c + 32 if 65 <= c <= 90 else c if (48 <= c <= 57 or 97 <= c
 _ASCII_LOWER = {c: c + 32 for c in range(65, 91)}
 
 
+# Every word any rule asks about (`_words` and `_token_of` add to it). A file's words are kept only where they are
+# among these: intersecting with a set of a few hundred costs less than building a set of all of a file's words.
+_ASKED: set[bytes] = set()
+_asked_frozen: list[frozenset[bytes]] = [frozenset()]
+
+
 def _words(*words: str) -> frozenset[bytes]:
-    return frozenset(w.encode() for w in words)
+    found = frozenset(w.encode() for w in words)
+    _ASKED.update(found)
+    return found
+
+
+def _asked() -> frozenset[bytes]:
+    if len(_asked_frozen[0]) != len(_ASKED):
+        _asked_frozen[0] = frozenset(_ASKED)
+    return _asked_frozen[0]
 
 
 @functools.lru_cache(maxsize=512)
@@ -66,26 +80,28 @@ def _token_of(needle: str) -> bytes:
     """The longest word in a search needle (`.ssh` -> `ssh`): if the file lacks that word, the needle cannot occur
     either. Each needle's words must be whole words where it occurs (`](http` would miss `](https`); a needle
     without a word (`<|`) is always looked for."""
-    return max(needle.encode().translate(_TOKEN_TABLE).split(), key=len, default=b"")
+    token = max(needle.encode().translate(_TOKEN_TABLE).split(), key=len, default=b"")
+    _ASKED.add(token)
+    return token
 
 
 # Word sets the rules below test (built once, not per file).
-_W0 = _words("chmod", "process")
-_W1 = _words("password", "passcode")
-_W2 = _words("function", "eval")
-_W3 = _words("buffer")
-_W4 = _words("base64")
-_W5 = _words("dotenv", "load_dotenv", "dotenvx")
-_W6 = _words("http", "https")
-_W7 = _words("bash", "allow")
-_W8 = _words("apply")
-_W9 = _words("longer", "safety", "security")
-_W10 = _words("now", "new")
-_W11 = _words("prompt")
-_W12 = _words("reveal", "print", "output")
-_W13 = _words("npx")
-_W14 = _words("y", "yes")
-_W15 = _words("index", "registry", "trusted", "pip_index_url", "pip_extra_index_url")
+_CHMOD_OR_PROCESS = _words("chmod", "process")
+_PASSWORD_WORDS = _words("password", "passcode")
+_FUNCTION_OR_EVAL = _words("function", "eval")
+_BUFFER_WORD = _words("buffer")
+_BASE64_WORD = _words("base64")
+_DOTENV_LIBRARIES = _words("dotenv", "load_dotenv", "dotenvx")
+_HTTP_SCHEMES = _words("http", "https")
+_BASH_OR_ALLOW = _words("bash", "allow")
+_APPLY_WORD = _words("apply")
+_SAFETY_NOUNS = _words("longer", "safety", "security")
+_NOW_OR_NEW = _words("now", "new")
+_PROMPT_WORD = _words("prompt")
+_REVEAL_VERBS = _words("reveal", "print", "output")
+_NPX_WORD = _words("npx")
+_YES_FLAGS = _words("y", "yes")
+_INDEX_WORDS = _words("index", "registry", "trusted", "pip_index_url", "pip_extra_index_url")
 
 
 class Context:
@@ -98,8 +114,10 @@ class Context:
             raw = text.encode("utf-8", "surrogatepass")
         self.raw = raw
         # The file's words, lowered (ASCII letters, digits and `_`; everything else separates): one C-speed
-        # `bytes.translate` and `split`. Every rule first asks this set whether its keywords occur at all.
-        self.words = frozenset(raw.translate(_TOKEN_TABLE).split())
+        # `bytes.translate` and `split`, kept where some rule asks about them (`asked`). Every rule first asks
+        # this set whether its keywords occur at all.
+        self.asked = _asked()
+        self.words = self.asked.intersection(raw.translate(_TOKEN_TABLE).split())
         self._low: str | None = None
         self._without_urls: str | None = None
         self._gates: dict[str, bool] = {}
@@ -124,8 +142,14 @@ class Context:
         return self._fences
 
     def has(self, words: frozenset[bytes]) -> bool:
-        """Whether any of `words` (lowercase, whole words) occurs in the file."""
+        """Whether any of `words` (lowercase, whole words, made by `_words`) occurs in the file."""
         return not self.words.isdisjoint(words)
+
+    def _has_token(self, token: bytes) -> bool:
+        if token in self.asked:
+            return token in self.words
+        # A word first asked about after this file's words were kept (a needle's first use): read them all again.
+        return token in frozenset(self.raw.translate(_TOKEN_TABLE).split())
 
     @property
     def without_urls(self) -> str:
@@ -153,7 +177,7 @@ class Context:
     def lines_with(self, words: tuple[str, ...]) -> list[tuple[int, int]]:
         """(start, end) of each line holding one of the lowercase `words`, found with `str.find` (C speed); only
         the words whose own word occurs in the file are looked for."""
-        words = tuple(w for w in words if not _token_of(w) or _token_of(w) in self.words)
+        words = tuple(w for w in words if not _token_of(w) or self._has_token(_token_of(w)))
         if not words:
             return []
         low = self.low

@@ -7,11 +7,11 @@ import re
 
 from skillyard.format.scan_context import (  # noqa: F401
     _URL,
-    _W0,
-    _W1,
-    _W2,
-    _W3,
-    _W4,
+    _CHMOD_OR_PROCESS,
+    _PASSWORD_WORDS,
+    _FUNCTION_OR_EVAL,
+    _BUFFER_WORD,
+    _BASE64_WORD,
     ERROR,
     WARNING,
     Add,
@@ -57,7 +57,7 @@ def download_exec(ctx: Context, add: Add) -> None:
         return
     for match in ctx.finditer(DOWNLOAD_EXEC, _DOWNLOAD_EXEC_WORDS):
         download_finding(ctx, add, "security-download-exec", match.start(), match.group().strip())
-    if ctx.has(_W0):
+    if ctx.has(_CHMOD_OR_PROCESS):
         for match in ctx.finditer(_SAVE, _SAVE_WORDS):
             start, end = ctx.block(match.start(), 4)
             if _MAKE_EXEC.search(ctx.text, match.start(), end if not ctx.code else len(ctx.text)):
@@ -102,7 +102,7 @@ _RUN_VERB = re.compile(r"\b(?:run|launch|open|execute|double-click|start|install
 
 def archive_exec(ctx: Context, add: Add) -> None:
     """"Download this password-protected zip and run the .exe": the password keeps scanners out of the archive."""
-    if not ctx.prose or not ctx.has(_W1):
+    if not ctx.prose or not ctx.has(_PASSWORD_WORDS):
         return
     for match in ctx.finditer(_ARCHIVE_RUN, ("password", "passcode")):
         start, end = ctx.block(match.start(), 3)
@@ -166,7 +166,7 @@ def decode_exec(ctx: Context, add: Add) -> None:
             add("security-download-exec", ERROR, _index_of_line(ctx.text, line),
                 f"The script runs {what}: whatever the server sends runs with the user's rights.",
                 "Ship the code under scripts/ so it is reviewed.")
-    elif ctx.code and ctx.has(_W2) and ctx.has(_W3) and ctx.has(_W4):
+    elif ctx.code and ctx.has(_FUNCTION_OR_EVAL) and ctx.has(_BUFFER_WORD) and ctx.has(_BASE64_WORD):
         at = max(ctx.text.find("new Function("), ctx.text.find("eval("))
         add("security-obfuscated-exec", ERROR, at,
             "The script decodes base64 and runs the result with eval/new Function: reviewers see only the encoding.",

@@ -15,17 +15,17 @@ import re
 
 from skillyard.format.scan_context import (  # noqa: F401
     _URL,
-    _W5,
-    _W6,
-    _W7,
-    _W8,
-    _W9,
-    _W10,
-    _W11,
-    _W12,
-    _W13,
-    _W14,
-    _W15,
+    _DOTENV_LIBRARIES,
+    _HTTP_SCHEMES,
+    _BASH_OR_ALLOW,
+    _APPLY_WORD,
+    _SAFETY_NOUNS,
+    _NOW_OR_NEW,
+    _PROMPT_WORD,
+    _REVEAL_VERBS,
+    _NPX_WORD,
+    _YES_FLAGS,
+    _INDEX_WORDS,
     ERROR,
     NPX_PACKAGES,
     PACKAGE_INDEXES,
@@ -84,7 +84,7 @@ def exfiltration(ctx: Context, add: Add) -> None:
     if not ctx.has(_SOURCE_TOKENS) and not (ctx.python and ctx.has(_SPLIT_SOURCE_TOKENS)):
         return
     sources: list[tuple[int, str]] = []
-    dotenv = ctx.has(_W5)  # a library reads .env for the script's own use
+    dotenv = ctx.has(_DOTENV_LIBRARIES)  # a library reads .env for the script's own use
     for match in ctx.finditer(SECRET_SOURCE, _SECRET_WORDS):
         if not (dotenv and match.group().startswith(".env")):
             sources.append((match.start(), match.group().strip(" /\\\"',")))
@@ -134,7 +134,7 @@ SECRET_IMAGE = re.compile(
 
 
 def secret_url(ctx: Context, add: Add) -> None:
-    if not ctx.has(_W6) or b"](" not in ctx.raw or not (b"$" in ctx.raw or b"{" in ctx.raw):
+    if not ctx.has(_HTTP_SCHEMES) or b"](" not in ctx.raw or not (b"$" in ctx.raw or b"{" in ctx.raw):
         return
     for match in ctx.finditer(SECRET_IMAGE, ("$", "{")):
         add("security-exfiltration", ERROR, match.start(),
@@ -214,7 +214,7 @@ _SAFETY_WORDS = ("dangerously", "dangerouslydisablesandbox", "bypasspermissions"
 
 
 def safety_off(ctx: Context, add: Add) -> None:
-    if not ctx.has(_SAFETY_TOKENS) and not (ctx.has(_W7) and b"(*)" in ctx.raw):
+    if not ctx.has(_SAFETY_TOKENS) and not (ctx.has(_BASH_OR_ALLOW) and b"(*)" in ctx.raw):
         return
     for match in ctx.finditer(SAFETY_OFF, _SAFETY_WORDS):
         if ctx.prose and (ctx.negated(match.start()) or ctx.quoted(match.start())):
@@ -278,9 +278,9 @@ _CONCEAL_WORDS = ("tell", "inform", "mention", "reveal", "disclose", "notify", "
 def injection(ctx: Context, add: Add, found_rules) -> None:
     if not ctx.prose:
         return
-    if ctx.has(_INJECT_VERBS) or (ctx.has(_W8) and ctx.has(_W9)) or \
-            (ctx.has(_W10) and ctx.has(_INJECT_ROLES)) or \
-            (ctx.has(_W11) and ctx.has(_W12)):
+    if ctx.has(_INJECT_VERBS) or (ctx.has(_APPLY_WORD) and ctx.has(_SAFETY_NOUNS)) or \
+            (ctx.has(_NOW_OR_NEW) and ctx.has(_INJECT_ROLES)) or \
+            (ctx.has(_PROMPT_WORD) and ctx.has(_REVEAL_VERBS)):
         for match in ctx.finditer(OVERRIDE, _INJECT_WORDS):
             if ctx.as_code(match.start()) or ctx.quoted(match.start()) or _discussed(ctx, match.start()):
                 continue
@@ -323,7 +323,7 @@ INDEX = re.compile(r"(?:--(?:extra-)?index-url|--registry|\bconfig\s+set\s+regis
 
 
 def supply_chain(ctx: Context, add: Add) -> None:
-    if ctx.has(_W13) and ctx.has(_W14):
+    if ctx.has(_NPX_WORD) and ctx.has(_YES_FLAGS):
         for match in ctx.finditer(NPX, ("npx",)):
             name = match.group(1).split("@latest")[0].lower()
             near = near_name(name, NPX_PACKAGES)
@@ -332,7 +332,7 @@ def supply_chain(ctx: Context, add: Add) -> None:
                     f"Runs `{name}` with `npx -y` (downloaded and run without a prompt); its name is one typo "
                     f"away from the well-known `{near}`, the way typosquatted packages are named.",
                     f"Check the spelling: did you mean `{near}`?")
-    if ctx.has(_W15):
+    if ctx.has(_INDEX_WORDS):
         for match in ctx.finditer(INDEX, ("index-url", "registry", "trusted-host", "pip_index_url",
                                           "pip_extra_index_url")):
             url = match.group(1).strip("'\"`")
@@ -348,40 +348,53 @@ def supply_chain(ctx: Context, add: Add) -> None:
                 "Install from the default index, or document who runs this index and pin hashes.")
 
 
-def near_name(name: str, known: tuple[str, ...] | frozenset[str]) -> str | None:
+def near_name(name: str, known: tuple[str, ...]) -> str | None:
     """The well-known name `name` imitates (edit distance 1–2, scaled to length), or None when it is one of them
-    or nothing close."""
+    or nothing close. `known` is a tuple, looked at in its order, so the answer never depends on hashing."""
     if name in known:
         return None
+    letters = set(name)
     for candidate in known:
         limit = 1 if len(candidate) <= 6 else 2
         if abs(len(candidate) - len(name)) > limit + 4 or (name[:2] != candidate[:2] and name[-2:] != candidate[-2:]):
             continue  # typosquats keep the start or the end of the name they imitate
-        if distance(name, candidate, limit) <= limit:
+        # An edit changes which letters occur by at most two, so a larger difference of letter sets rules a pair out
+        # before the (costlier) distance.
+        if len(letters.symmetric_difference(candidate)) <= 2 * limit and distance(name, candidate, limit) <= limit:
             return candidate
-        if name.startswith(candidate[:3]) and len(name) > len(candidate) and \
-                distance(name[:len(candidate)], candidate, limit) <= limit and not name.startswith(candidate):
-            return candidate
+        if name.startswith(candidate[:3]) and len(name) > len(candidate) and not name.startswith(candidate):
+            head = name[:len(candidate)]
+            if len(set(head).symmetric_difference(candidate)) <= 2 * limit and distance(head, candidate, limit) <= limit:
+                return candidate
     return None
 
 
 def distance(a: str, b: str, limit: int) -> int:
-    """Optimal-string-alignment distance (a swap of neighbours counts once), cut off above `limit`."""
+    """Optimal-string-alignment distance (a swap of neighbours counts once), cut off above `limit`. Only the band of
+    cells within `limit` of the diagonal can stay under the cut-off, so only those are computed: a few per row."""
     if abs(len(a) - len(b)) > limit:
         return limit + 1
+    over = limit + 1
+    width = len(b)
     previous2: list[int] = []
-    previous = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        current = [i] + [0] * len(b)
-        for j, cb in enumerate(b, 1):
-            cost = ca != cb
-            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
-            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
-                current[j] = min(current[j], previous2[j - 2] + 1)
-        if min(current) > limit:
-            return limit + 1
+    previous = [j if j <= limit else over for j in range(width + 1)]
+    for i in range(1, len(a) + 1):
+        ca = a[i - 1]
+        low, high = max(1, i - limit), min(width, i + limit)
+        current = [over] * (width + 1)
+        current[0] = i if i <= limit else over
+        best = current[0]
+        for j in range(low, high + 1):
+            cb = b[j - 1]
+            value = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb))
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb and previous2[j - 2] + 1 < value:
+                value = previous2[j - 2] + 1
+            current[j] = value if value <= limit else over
+            best = min(best, current[j])
+        if best > limit:
+            return over
         previous2, previous = previous, current
-    return previous[-1]
+    return min(previous[-1], over)
 
 
 def scan(ctx: Context, add: Add, found_rules) -> None:

@@ -16,8 +16,8 @@ from skillyard.format import scan_rules
 from skillyard.format.findings import Finding, Severity
 
 # Names of widely installed skills (Anthropic's examples, obra/superpowers, popular community ones): a near miss of
-# one of these is a typosquat. Kept short on purpose: each name costs one bounded edit-distance check.
-WELL_KNOWN_SKILLS = frozenset("""
+# one of these is a typosquat. Sorted, so that a name near two of them always names the same one.
+WELL_KNOWN_SKILLS = tuple(sorted("""
 pdf docx xlsx pptx skill-creator mcp-builder webapp-testing frontend-design canvas-design algorithmic-art
 brand-guidelines internal-comms slack-gif-creator theme-factory web-artifacts-builder doc-coauthoring
 artifacts-builder template-skill brainstorming test-driven-development systematic-debugging writing-plans
@@ -26,7 +26,7 @@ receiving-code-review subagent-driven-development using-git-worktrees finishing-
 dispatching-parallel-agents root-cause-tracing defense-in-depth condition-based-waiting testing-anti-patterns
 code-review commit find-bugs github notion slack weather youtube-summarizer gog clawhub openclaw
 tavily-search summarize agent-browser
-""".split())  # noqa: SIM905  (a word list, not quoted ids a rule-id check would read)
+""".split()))  # noqa: SIM905  (a word list, not quoted ids a rule-id check would read)
 # A file named in SKILL.md, in a sentence that tells the agent to follow, obey or run what it says.
 _FOLLOW = re.compile(r"\b(?:follow|obey|execute|carry out|comply with|do what|apply every|do exactly)\b", re.I)
 _ALL_TOOLS = re.compile(r"^\s*(?:\*|Bash\(\s*\*\s*(?::\s*\*)?\s*\)|Bash\(\s*sudo[^)]*\))\s*\Z", re.I)
@@ -40,7 +40,8 @@ def scan_skill(data: dict, texts: dict[str, str], skill_md: str | None, findings
     file = skill_md or "skill.yaml"
     out: list[Finding] = []
     description = data.get("description")
-    if isinstance(description, str):
+    if isinstance(description, str) and not any(f.field == "description" and f.rule in _DESCRIPTION_RULES and
+                                                 f.severity is Severity.ERROR for f in findings):
         out += _description(description[:4096], file, key_lines.get("description"))
     name = data.get("name")
     if isinstance(name, str) and 2 < len(name) <= 64:
@@ -66,6 +67,19 @@ def scan_skill(data: dict, texts: dict[str, str], skill_md: str | None, findings
     return out
 
 
+_DESCRIPTION_RULES = frozenset({"security-prompt-injection", "security-concealment"})
+_ALWAYS_LOADED = (" Agents load every description into their instructions before any skill is chosen, so this acts "
+                  "even when the skill is never used.")
+
+
+def drop_repeats(findings: list[Finding], skill_level: list[Finding]) -> list[Finding]:
+    """The value scan's findings on the `description` that scan_skill's own description check repeats (the same
+    sentence, now blocking because that one field is in every session's context): only the blocking one stays."""
+    if not any(f.field == "description" for f in skill_level):
+        return findings
+    return [f for f in findings if not (f.field == "description" and f.rule in _DESCRIPTION_RULES)]
+
+
 def _description(text: str, file: str, line: int | None) -> list[Finding]:
     found = []
     for pattern, what in ((scan_rules.OVERRIDE, "tells the agent to drop its other instructions"),
@@ -74,9 +88,7 @@ def _description(text: str, file: str, line: int | None) -> list[Finding]:
         match = pattern.search(text)
         if match:
             found.append(Finding("security-prompt-injection", Severity.ERROR,
-                                 f"The description {what} (\"{match.group()[:80]}\"). Agents load every "
-                                 "description into their instructions before any skill is chosen, so this acts "
-                                 "even when the skill is never used.",
+                                 f"The description {what} (\"{match.group()[:80]}\")." + _ALWAYS_LOADED,
                                  "Describe what the skill does and when to use it; nothing else.", file, line,
                                  "description"))
     return found
