@@ -38,8 +38,8 @@ DOWNLOAD_EXEC = re.compile(
     r"|" + _DL + r"\b[^\n|]{0,300}\|\s*(?:iex|Invoke-Expression)\b[^\n]{0,300}"           # irm … | iex
     r"|\.DownloadString\([^\n]{0,300}\)[^\n]{0,300}\|\s*(?:iex|Invoke-Expression)\b"
     r"|\b(?:curl|wget)\b[^\n|]{0,300}\|\s*(?:sudo\s+)?(?:node|perl|ruby|php)\b[^\n]{0,300}"
-    r"|(?<![.\w])(?:exec|eval)\s*\(\s*(?:urllib\.request\.)?urlopen\([^\n]{0,300}"
-    r"|(?<![.\w])(?:exec|eval)\s*\(\s*requests\.get\([^\n]{0,300}"
+    r"|(?<![.\w])(?:exec|eval)\s*\(\s*(?:[A-Za-z_][\w.]{0,60}\.)?urlopen\([^\n]{0,300}"  # any alias: u.urlopen
+    r"|(?<![.\w])(?:exec|eval)\s*\(\s*(?:requests|httpx|[A-Za-z_]\w{0,20})\.get\([^\n]{0,300}"
     r"|\.then\(\s*(?:eval|Function)\s*\)"
     r"|(?<![.\w])(?:eval|Function)\s*\(\s*await\s*\(?\s*(?:await\s*)?fetch\([^\n]{0,300}",
     re.I | re.M)
