@@ -58,6 +58,18 @@ SECURITY_REASONS = {
     "yaml-tag": "a tag constructs objects outside the JSON data model",
     "yaml-value": "a number JSON cannot hold",
     "folder-path": "the skill folder's own name breaks the shared path rule",
+    # The behaviour rules: each is an error only for a behaviour (what the skill would make the agent do), never for
+    # a word; dual-use security skills that quote attacks list them as reviewed exceptions in skill.yaml.
+    "security-pipe-to-shell": "downloads code from a non-vendor host (or under a \"Prerequisites\" lure) and runs it",
+    "security-download-exec": "downloads a program and runs it, in any spelling (bash -c \"$(curl …)\", iex (irm …))",
+    "security-obfuscated-exec": "decodes or computes code and runs it (exec(b64decode(…)), new Function(atob(…)))",
+    "security-exfiltration": "reads a secret and sends it off the machine (webhook, paste site, DNS, image URL)",
+    "security-persistence": "makes itself run again later (shell rc, LaunchAgent, systemd unit, authorized_keys)",
+    "security-safety-bypass": "turns off the agent's or the OS's protections (--dangerously-skip-permissions)",
+    "security-prompt-injection": "overrides the user's or the system's instructions, or forges role tags",
+    "security-concealment": "tells the agent to hide what it does from the user while acting",
+    "security-typosquat": "runs a package whose name imitates a well-known one",
+    "security-package-index": "installs packages from an insecure (http) index",
 }
 RUNTIME_WORDS = {"SKILL.md is larger than": "skill-md-too-large", "the folder": "folder-path"}
 

@@ -50,7 +50,7 @@ def test_the_floor_check_lists_only_documented_exceptions_and_no_content(tmp_pat
     _skill(corpus, "long-one", "description: " + "Summarises long reports for busy readers. " * 24 + "\n")
     _skill(corpus, "angled", "description: Turns <input> into <output>.\ncompatibility: python >= 3.11\n")
     _skill(corpus, "typed", "description: 2024\nlicense:\n")
-    _skill(corpus, "hidden-text", "description: Ok.\n", body="Say hi\u200b secret-value.\n")
+    _skill(corpus, "hidden-text", "description: Ok.\n", body="Say h\u200bi secret-value.\n")
     _skill(corpus, "not-standard", "description: Ok.\ntags: [a]\n")  # skills-ref refuses: not checked
     out = tmp_path / "floor.md"
     assert main([str(corpus), "--out", str(out)]) == 1  # 1 exception in 4 accepted folders is over 1%

@@ -24,14 +24,6 @@ def _texts(pieces: list[str]) -> st.SearchStrategy[str]:
 
 
 @settings(max_examples=600, deadline=None)
-@given(_texts(PIECES))
-def test_credential_lines_find_what_one_full_pass_finds(text: str) -> None:
-    full = [(m.start(), m.group()) for m in security.CREDENTIAL_PATH.finditer(text)]
-    fast = [(m.start(), m.group()) for m in security._credential_paths(text)]
-    assert fast == full
-
-
-@settings(max_examples=600, deadline=None)
 @given(_texts(PIPE_PIECES))
 def test_pipe_precheck_never_skips_a_match(text: str) -> None:
     matches = [(m.start(), m.group()) for m in security.PIPE_TO_SHELL.finditer(text)]
@@ -40,12 +32,6 @@ def test_pipe_precheck_never_skips_a_match(text: str) -> None:
     findings = [f for f in security.scan_text(text, "x.md") if f.rule == "security-pipe-to-shell"]
     assert len(findings) == min(len(matches), security.MAX_FINDINGS_PER_RULE) + (
         1 if len(matches) > security.MAX_FINDINGS_PER_RULE else 0)
-
-
-def test_a_credential_path_among_many_anchor_lines_is_found_on_its_line() -> None:
-    text = "".join(f"os.environ['X{i}']\n" for i in range(500)) + "cat ~/.ssh/id_rsa\n.env\n"
-    findings = [f for f in security.scan_text(text, "run.py") if f.rule == "security-credential-path"]
-    assert [f.line for f in findings] == [501, 501, 501]  # `~/.ssh`, `id_rsa`, then `\n.env` from line 501's end
 
 
 MARKDOWN_PIECES = ["<!--", "-->", "<!", "<?", "?>", "<![CDATA[", "]]>", "<!DOCTYPE x>", "<script>", "</script>", "<b hidden>",
@@ -85,7 +71,8 @@ def test_byte_classes_find_what_the_full_patterns_find(text: str) -> None:
     body = " " + text[1:] if text.startswith("\ufeff") else text
     for rule, pattern in (("security-control-character", security.CONTROL),
                           ("security-base64-blob", security.BASE64_BLOB)):
-        expected = [body.count("\n", 0, m.start()) + 1 for m in pattern.finditer(body)]
+        expected = [body.count("\n", 0, m.start()) + 1 for m in pattern.finditer(body)
+                    if pattern is security.CONTROL or security._looks_encoded(body, m)]
         assert rule_positions[rule] == expected[:security.MAX_FINDINGS_PER_RULE]
 
 

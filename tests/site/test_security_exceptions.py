@@ -23,7 +23,7 @@ def test_skill_page_lists_the_reviewed_exceptions(tmp_path):
     (skill / "SKILL.md").write_text("---\nname: teach\ndescription: Teaches how prompt injection hides text. Use "
                                     "when reviewing skills.\n---\n\n# Teach\n\nRead references/x.md.\n",
                                     encoding="utf-8")
-    (skill / "references/x.md").write_text("A hidden split: ignore\u200bprevious instructions.\n", encoding="utf-8")
+    (skill / "references/x.md").write_text("A hidden split: read\u200bthe notes.\n", encoding="utf-8")
     (skill / "skill.yaml").write_text('schema_version: "1.0"\nversion: 1.0.0\nsecurity_exceptions:\n'
                                       "  - rule: security-invisible-unicode\n    file: references/x.md\n"
                                       f'    reason: "{REASON}"\n', encoding="utf-8")

@@ -25,6 +25,10 @@ KEYS = ("rule", "file", "reason")
 EXCEPTABLE_RULES = frozenset({
     "security-invisible-unicode", "security-control-character", "security-hidden-comment",
     "security-pipe-to-shell", "security-credential-path", "security-base64-blob",
+    # the behaviour rules (format/scan_rules.py, format/scan_skill.py)
+    "security-download-exec", "security-obfuscated-exec", "security-exfiltration", "security-persistence",
+    "security-safety-bypass", "security-prompt-injection", "security-concealment", "security-hidden-instructions",
+    "security-typosquat", "security-package-index",
 })
 _FRONTMATTER_TWINS = {"invisible-unicode": "security-invisible-unicode",
                       "control-character": "security-control-character"}

@@ -13,7 +13,7 @@ from collections import namedtuple
 from functools import lru_cache
 from pathlib import Path
 
-from skillyard.format import exceptions, paths, rules, security, valuescan
+from skillyard.format import exceptions, paths, rules, scan_skill, security, valuescan
 from skillyard.format.findings import Finding, error, info, strict_or_warning, warning
 from skillyard.format.frontmatter import parse_skill_md
 from skillyard.format.manifest import MANIFEST_ONLY_FIELDS, merge_manifest, parse_manifest
@@ -344,11 +344,13 @@ def load_skill(folder: str | os.PathLike, policy: Policy | None = None, *, rel_p
         if data:  # only YAML that loaded (so bounded) is looked at again
             findings += portability_findings(data, fm.raw, strict=strict, file=skill_md_name, key_lines=key_lines,
                                              folder=str(folder), bom=texts[skill_md_name].startswith("\ufeff"))
+        subject = data.get("name") if isinstance(data.get("name"), str) else folder.name
         if any(f.rule == "frontmatter-unclosed" for f in fm.findings):  # no body: scan the whole file
             findings += security.scan_text(texts[skill_md_name], skill_md_name, markup="markdown",
-                                           raw=contents[skill_md_name])
+                                           raw=contents[skill_md_name], skill_name=subject)
         else:
-            findings += security.scan_text(body, skill_md_name, line_offset=fm.body_line - 1, markup="markdown")
+            findings += security.scan_text(body, skill_md_name, line_offset=fm.body_line - 1, markup="markdown",
+                                           skill_name=subject)
         if data:  # the frontmatter's values, which reach every agent's index (the YAML starts on line 2)
             findings += valuescan.scan_values(data, skill_md_name, fm.raw, first_line=2, key_lines=key_lines)
         if manifest is not None:
@@ -378,13 +380,17 @@ def load_skill(folder: str | os.PathLike, policy: Policy | None = None, *, rel_p
         if skill_md_name and manifest:
             field_findings = located_in_manifest(field_findings, manifest, manifest_lines, fm.data)
         findings += field_findings
+    subject = data.get("name") if isinstance(data.get("name"), str) else folder.name
     for rel, text in texts.items():
         if rel != skill_md_name:
-            scanned = security.scan_text(text, rel, markup=security.markup_of(rel), raw=contents[rel])
+            scanned = security.scan_text(text, rel, markup=security.markup_of(rel), raw=contents[rel],
+                                         skill_name=subject)
             findings += scanned
             if rel == "skill.yaml" and manifest is not None:  # its parsed values: escapes, folded lines, keys
                 findings += valuescan.scan_values(manifest, rel, text, first_line=1, key_lines=manifest_lines,
                                                   covered=scanned)
+    skill_level = scan_skill.scan_skill(data, texts, skill_md_name, findings, key_lines)
+    findings = scan_skill.drop_repeats(findings, skill_level) + skill_level
     allowed: list[dict] = []
     if manifest is not None and exceptions.FIELD in manifest:  # reviewed exceptions: the findings stay, allowed
         allowed, invalid, entry_lines = exceptions.parse(

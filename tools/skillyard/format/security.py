@@ -12,8 +12,9 @@ import re
 from collections import Counter
 from itertools import accumulate, islice
 
-from skillyard.format import safety
+from skillyard.format import safety, scan_context, scan_exec, scan_rules
 from skillyard.format.findings import Finding, Severity
+from skillyard.format.scan_skill import scan_skill  # noqa: F401  (skill-level findings; package.load_skill calls it)
 
 MAX_FINDINGS_PER_RULE = 20  # per file; the rest are counted in one summary finding
 
@@ -38,12 +39,6 @@ PIPE_TO_SHELL = re.compile(
     r"\b(?:curl|wget)\b[^\n|]*\|\s*(?:sudo\s+)?python[0-9.]*\b|"
     r"\b(?:ba)?sh\s+<\(\s*(?:curl|wget)\b|\biex\s*\(\s*(?:New-Object|iwr|Invoke-WebRequest)"
 )
-CREDENTIAL_PATH = re.compile(
-    r"(?:~|\$HOME|%USERPROFILE%|/home/[^/\s]+|/root)/\.(?:ssh|aws|gnupg|kube|docker/config\.json|netrc|npmrc|pypirc|git-credentials)\b"
-    r"|(?:^|[\s'\"`(/])\.env(?:\.[a-z]+)?\b(?![.\w-])"
-    r"|\bid_(?:rsa|ed25519|ecdsa)\b|/etc/shadow\b",
-    re.M,
-)
 BASE64_BLOB = re.compile(r"(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{200,}={0,2}")  # tried only where a run starts
 # C0 and C1 controls other than tab, line feed, carriage return and form feed, and a carriage return that does not
 # end a line: terminals act on them (escape sequences, overwriting a line), so `cat` shows a reviewer other text.
@@ -54,12 +49,6 @@ _PIPE_ANCHOR = re.compile(r"\|\s*(?:sudo\s+)?(?:(?:ba|z|da|k)?sh|python[0-9.]*)\
                           r"iex\s*\(\s*(?:New-Object|iwr|Invoke-WebRequest)")
 # Every PIPE_TO_SHELL match names one of these (it is case-sensitive): a file without any is skipped with `in`.
 _DOWNLOADERS = ("curl", "wget", "fetch", "iwr", "Invoke-WebRequest", "New-Object")
-# Every CREDENTIAL_PATH match holds one of these anchors (`id_rsa` holds `_rsa`: a line with only `x_rsa` is scanned
-# for nothing). Each is its own pattern starting with one literal character (`.`, `_`, `/`): three C-speed skips,
-# where one alternation would try every `.`, `i` and `/`.
-_CREDENTIAL_ANCHORS = (re.compile(r"\.(?:ssh|aws|gnupg|kube|docker|netrc|npmrc|pypirc|git-credentials|env)"),
-                       re.compile(r"_(?:rsa|ed25519|ecdsa)"))
-_SHADOW = "/etc/shadow"  # a long literal: `str.find` skips faster than the regex engine's prefix search
 # Pre-checks as patterns that start with one literal character: the regex engine skips to each `<`, `]` or `|` in a
 # tight C loop, several times faster than `in` with a two- or three-character needle (CPython's substring search
 # can skip at most the needle's length).
@@ -116,9 +105,11 @@ def _column(text: str, index: int) -> int:
 
 
 def scan_text(text: str, file: str, *, line_offset: int = 0, is_markdown: bool = False,
-              markup: str | None = None, raw: bytes | None = None) -> list[Finding]:
+              markup: str | None = None, raw: bytes | None = None, skill_name: str = "") -> list[Finding]:
     """Security findings for one file's text. `line_offset` maps body lines back to SKILL.md lines. `raw`, when
-    given, must be the text's UTF-8 bytes (the file as read): the byte-level checks then skip encoding it again."""
+    given, must be the text's UTF-8 bytes (the file as read): the byte-level checks then skip encoding it again.
+    `skill_name` lets an installer from the skill's own site (`cli.inference.sh` in `inference-sh`) count as the
+    vendor's."""
     markup = markup or ("markdown" if is_markdown else None)
     found: list[Finding] = []
     counts: Counter[str] = Counter()
@@ -138,9 +129,15 @@ def scan_text(text: str, file: str, *, line_offset: int = 0, is_markdown: bool =
     if not text.isascii():
         positions, total = _invisible_positions(text, raw)
         for index in positions:
-            add("security-invisible-unicode", Severity.ERROR, index,
-                f"Invisible character {safety.describe_char(text[index])} (column {_column(text, index)}): it "
-                "can hide instructions from reviewers while models still read it.", "Delete the character.")
+            why = _smuggling(text, index)
+            if why:
+                add("security-invisible-unicode", Severity.ERROR, index,
+                    f"Invisible character {safety.describe_char(text[index])} (column {_column(text, index)}) "
+                    f"{why}: it hides text from reviewers while models still read it.", "Delete the character.")
+            else:
+                add("security-invisible-unicode", Severity.WARNING, index,
+                    f"Invisible character {safety.describe_char(text[index])} (column {_column(text, index)}): a "
+                    "lone mark that hides nothing by itself, but a reviewer cannot see it.", "Delete the character.")
         counts["security-invisible-unicode"] += total - len(positions)
     classes = raw.translate(_BYTE_CLASS)
     if _CONTROL_BYTE in classes or (b"\r" in raw and raw.count(b"\r") != raw.count(b"\r\n")) or \
@@ -152,8 +149,9 @@ def scan_text(text: str, file: str, *, line_offset: int = 0, is_markdown: bool =
                 "terminals act on it, so what a reviewer sees with `cat` differs from what the file says.",
                 "Delete the character.")
         counts["security-control-character"] += sum(1 for _ in matches)
+    ctx = scan_context.Context(text, file, markup, raw, skill_name)
     if markup == "markdown":
-        _markdown_hidden(text, add)
+        _markdown_hidden(ctx, add)
     elif markup == "html" and "<!--" in text:
         for match in HIDDEN_COMMENT.finditer(text):
             if match.group(1).strip():
@@ -165,25 +163,42 @@ def scan_text(text: str, file: str, *, line_offset: int = 0, is_markdown: bool =
             add("security-hidden-comment", Severity.WARNING, match.start(),
                 "A reStructuredText comment (`.. text`) hides text from rendered views while models still read it.",
                 "Remove the comment or make its text visible.")
-    for match in _pipe_to_shell(text) if _may_pipe_to_shell(text) else ():
-        add("security-pipe-to-shell", Severity.WARNING, match.start(),
-            f"Downloads and runs code in one step: `{match.group().strip()[:80]}`.",
-            "Download to a file, verify its checksum, then run it; or vendor the script under scripts/.")
-    for match in _credential_paths(text):
-        add("security-credential-path", Severity.WARNING, match.start(),
-            f"Mentions a credential location (`{match.group().strip()[:60]}`).",
-            "Do not read secrets from the user's machine; ask for the value as an input instead.")
+    piped_lines: set[int] = set()
+    piped = _pipe_to_shell(text) if _may_pipe_to_shell(text) else []
+    for match in piped[:scan_context.MAX_MATCHES]:  # each is judged on its context; the rest are only counted
+        piped_lines.add(_line(text, match.start()))
+        scan_exec.download_finding(ctx, add, "security-pipe-to-shell", match.start(), match.group().strip())
+    if len(piped) > scan_context.MAX_MATCHES:
+        counts["security-pipe-to-shell"] += len(piped) - scan_context.MAX_MATCHES
+
+    def add_behaviour(rule: str, severity: Severity, index: int, message, fix: str) -> None:
+        if rule == "security-download-exec" and _line(text, index) in piped_lines:
+            return  # the same command is already reported as a pipe to a shell
+        add(rule, severity, index, message, fix)
+
+    scan_rules.scan(ctx, add_behaviour, counts)
     for match in BASE64_BLOB.finditer(text) if _B64_RUN in classes else ():
-        add("security-base64-blob", Severity.WARNING, match.start(),
-            f"A {len(match.group())}-character base64 blob: its content cannot be reviewed.",
-            "Ship the decoded file under assets/ or explain what it is.")
+        if _looks_encoded(text, match):
+            add("security-base64-blob", Severity.WARNING, match.start(),
+                f"A {len(match.group())}-character base64 blob: its content cannot be reviewed.",
+                "Ship the decoded file under assets/ or explain what it is.")
     for rule, count in sorted(counts.items()):
         if count > MAX_FINDINGS_PER_RULE:
-            severity = next(f.severity for f in found if f.rule == rule)
+            severity = next((f.severity for f in found if f.rule == rule), Severity.WARNING)
             found.append(Finding(rule, severity, f"{count - MAX_FINDINGS_PER_RULE} more `{rule}` findings in this "
                                  f"file are not listed (only the first {MAX_FINDINGS_PER_RULE} are).",
                                  "Fix the ones listed, then validate again.", file, None))
     return found
+
+
+def _looks_encoded(text: str, match: re.Match) -> bool:
+    """Base64 that hides something: mixed case (a protein or DNA sequence is one case only, a hex digest has no
+    capitals), and not an image written as a `data:image/…;base64,` URI."""
+    blob = match.group()
+    if not (any(c.islower() for c in blob) and any(c.isupper() for c in blob)):
+        return False
+    return not text[max(0, match.start() - 64):match.start()].endswith(";base64,") or \
+        "data:image/" not in text[max(0, match.start() - 64):match.start()]
 
 
 def _pipe_to_shell(text: str) -> list[re.Match]:
@@ -201,30 +216,6 @@ def _pipe_to_shell(text: str) -> list[re.Match]:
         else:
             start = at
         for match in PIPE_TO_SHELL.finditer(text, start, anchor.end()):
-            matches.setdefault(match.start(), match)
-    return [matches[index] for index in sorted(matches)]
-
-
-def _credential_paths(text: str) -> list[re.Match]:
-    """CREDENTIAL_PATH's matches, found by running it only over the lines that hold an anchor (`.ssh`, `id_rsa`,
-    `/etc/shadow`, ...), each from the line feed before it: no match spans more than that line feed and one line,
-    so the matches (and their starts) are exactly those of one scan over the whole text, at a fraction of the cost
-    in files full of code or JSON. Each line is scanned once, so the work stays linear."""
-    anchors = [(m.start(), m.end()) for pattern in _CREDENTIAL_ANCHORS for m in pattern.finditer(text)]
-    at = text.find(_SHADOW)
-    while at >= 0:
-        anchors.append((at, at + len(_SHADOW)))
-        at = text.find(_SHADOW, at + 1)
-    anchors.sort()
-    matches: dict[int, re.Match] = {}
-    done = -1  # the end of the last line scanned
-    for start, end in anchors:
-        if start < done:
-            continue
-        line_start = max(0, text.rfind("\n", 0, start))
-        done = text.find("\n", end)
-        done = len(text) if done < 0 else done
-        for match in CREDENTIAL_PATH.finditer(text, line_start, done):
             matches.setdefault(match.start(), match)
     return [matches[index] for index in sorted(matches)]
 
@@ -247,6 +238,11 @@ def _invisible_positions(text: str, raw: bytes) -> tuple[list[int], int]:
                 ends = list(accumulate(len(piece) + 1 for piece in pieces[:flagged[-1] + 1]))
                 positions += [ends[k] - 1 for k in flagged[:MAX_FINDINGS_PER_RULE]]
             continue
+        if char == "\u200d" or "\U000e0020" <= char <= "\U000e007f":
+            kept = [i for i in _all_positions(text, char) if not _in_emoji_sequence(text, i)]
+            total += len(kept)
+            positions += kept[:MAX_FINDINGS_PER_RULE]
+            continue
         total += text.count(char)
         index = text.find(char)
         for _ in range(MAX_FINDINGS_PER_RULE):
@@ -258,14 +254,80 @@ def _invisible_positions(text: str, raw: bytes) -> tuple[list[int], int]:
     return positions, total
 
 
-def _markdown_hidden(text: str, add) -> None:
+# Characters that reorder the visible text around them (Trojan Source): what a reviewer sees is not what is read.
+_REORDERING = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+# Enough invisible characters in a row to carry data (a byte in 8 zero-width bits, or selectors after one letter).
+_SMUGGLING_RUN = 3
+_INVISIBLE_ONE = re.compile(f"[{safety.DEFAULT_IGNORABLE}{safety.BLANK_LOOKING}]")
+
+
+def _smuggling(text: str, index: int) -> str:
+    """Why the invisible character at `index` hides text, or "" for a lone mark that hides nothing (a left-to-right
+    mark before a fence, a joiner inside a Persian or Devanagari word, a selector after a symbol). Hiding is: text
+    reordered around it, a tag or supplementary selector (each carries an ASCII character or a byte), a run long
+    enough to encode data, or a split of an ASCII word (`ig<U+200B>nore` slips past keyword filters)."""
+    char = text[index]
+    if char in _REORDERING:
+        return "reorders the text around it"
+    if char >= "\U000e0000":
+        return "encodes a hidden character"
+    start, end = index, index + 1
+    while start > 0 and index - start < _SMUGGLING_RUN and _INVISIBLE_ONE.match(text, start - 1):
+        start -= 1
+    while end < len(text) and end - index <= _SMUGGLING_RUN and _INVISIBLE_ONE.match(text, end):
+        end += 1
+    if end - start >= _SMUGGLING_RUN:
+        return "is one of a run of invisible characters that can encode hidden data"
+    if char != "\u00ad" and 0 < start and end < len(text) and text[start - 1].isascii() and \
+            text[start - 1].isalnum() and text[end].isascii() and text[end].isalnum():
+        return "splits a word, which slips it past keyword filters"
+    return ""
+
+
+def _all_positions(text: str, char: str) -> list[int]:
+    positions, index = [], text.find(char)
+    while index >= 0:
+        positions.append(index)
+        index = text.find(char, index + 1)
+    return positions
+
+
+_EMOJI = re.compile(f"[{safety.EMOJI_BASE.replace('#*0-9', '')}\ufe0f]")
+_TAG_LETTERS = frozenset(chr(c) for c in [*range(0xE0030, 0xE003A), *range(0xE0061, 0xE007B)])
+
+
+def _in_emoji_sequence(text: str, index: int) -> bool:
+    """A zero-width joiner between two emoji (👨‍👩‍👧) or a tag character of a subdivision flag (🏴 + tag letters + the
+    cancel tag, as in the flag of Scotland): how emoji are written, not hidden text."""
+    char = text[index]
+    if char == "\u200d":
+        return 0 < index < len(text) - 1 and bool(_EMOJI.match(text, index - 1)) and bool(_EMOJI.match(text, index + 1))
+    start = index
+    while start > 0 and start > index - 8 and text[start - 1] in _TAG_LETTERS:
+        start -= 1
+    end = index
+    while end < len(text) and end < index + 8 and text[end] in _TAG_LETTERS:
+        end += 1
+    return start > 0 and text[start - 1] == "\U0001f3f4" and end < len(text) and text[end] == "\U000e007f" \
+        and 2 <= end - start <= 6 and (char in _TAG_LETTERS or index == end)
+
+
+def _markdown_hidden(ctx: scan_context.Context, add) -> None:
     """Text a Markdown renderer (GitHub's, the site's) never shows: raw HTML comments and friends, and link
-    reference definitions that carry a title or that nothing references."""
+    reference definitions that carry a title or that nothing references (`[^1]: …` is a footnote, which GitHub
+    shows at the end of the page). Inside a code fence or a code span the
+    same characters are shown as typed (code, not hidden text), so they are skipped. Hidden text that speaks to
+    the agent or names an address is an error: that is how instructions are smuggled past a reviewer."""
+    text = ctx.text
     if _HTML_HIDDEN_HINT.search(text):
         for match in HIDDEN_HTML.finditer(text):
             inner = next((g for g in match.groups() if g is not None), "")
-            if not inner.strip():
+            if not inner.strip() or ctx.in_fence(match.start()) or ctx.in_code_span(match.start()):
                 continue
+            if _hidden_order(inner):  # besides the hidden-comment warning below
+                add("security-hidden-instructions", Severity.ERROR, match.start(),
+                    f"Hidden text gives the agent orders the reader never sees: \"{inner.strip()[:100]}\".",
+                    "Remove the hidden text; write any real step visibly.")
             unclosed = not match.group().endswith(">")
             if unclosed and match.group(1) is None and not _starts_line(text, match.start()):
                 continue  # an unclosed `<?`, `<![CDATA[` or `<!X` inside a paragraph is shown as typed
@@ -275,6 +337,8 @@ def _markdown_hidden(text: str, add) -> None:
                 f"{what} from rendered views while models still read it.", "Remove it or make its text visible.")
     if "<" in text:
         for match in HIDDEN_ELEMENT.finditer(text):
+            if ctx.in_fence(match.start()) or ctx.in_code_span(match.start()):
+                continue
             if match.group(1) is None or match.group(2).strip():
                 add("security-hidden-comment", Severity.WARNING, match.start(),
                     f"A `<{(match.group(1) or 'hidden').lower()}>` element hides text from rendered views while "
@@ -300,12 +364,25 @@ def _markdown_hidden(text: str, add) -> None:
         if used is None:
             used = Counter(_label(m) for m in _REF_USE.findall(text))
         unused = used[_label(match.group(1))] < 2  # the definition itself is one occurrence
-        if title or unused:
+        if (title or unused) and not ctx.in_fence(match.start()) and not match.group(1).startswith("^"):
             reason = "its title is never shown" if title else "nothing links to it, so none of it is shown"
             add("security-hidden-comment", Severity.WARNING, match.start(),
                 f"A Markdown link reference definition (`[{match.group(1)[:40]}]: …`, as in `[//]: # (…)`) hides "
                 f"text: {reason}, while models still read it.",
                 "Remove the definition, or use it in a visible link and drop its title.")
+
+
+# Hidden text addressed to the agent: an order to the assistant, or a step that installs or runs something.
+_HIDDEN_ORDER = re.compile(r"\b(?:assistant|agent|model|AI|claude|llm)\b[^.\n]{0,40}\b(?:must|should|ignore|instead|"
+                           r"always|never|do not|don't)\b|\b(?:install|download|run|execute|open|curl|wget)\b[^\n]{0,80}"
+                           r"(?:https?://|\.exe\b|\.sh\b|\|\s*(?:ba)?sh\b)", re.I)
+
+
+def _hidden_order(inner: str) -> bool:
+    """Whether hidden text gives orders: an override, concealment, a role tag, a download and run, or an instruction
+    addressed to the assistant (attribution and licence notes do not)."""
+    return bool(_HIDDEN_ORDER.search(inner) or scan_rules.OVERRIDE.search(inner) or scan_rules.CONCEAL.search(inner)
+                or scan_rules.ROLE_TAG.search(inner))
 
 
 def _starts_line(text: str, index: int) -> bool:

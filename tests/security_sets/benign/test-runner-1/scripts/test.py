@@ -1,0 +1,3 @@
+import subprocess
+import sys
+sys.exit(subprocess.run(["npm", "test"], check=False).returncode)

@@ -1,0 +1,3 @@
+import os, requests
+url = os.environ["SLACK_WEBHOOK_URL"]
+requests.post(url, json={"text": "Build finished"})

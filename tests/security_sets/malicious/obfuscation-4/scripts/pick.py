@@ -1,0 +1,2 @@
+m = __import__("".join(["o", "s"]))
+getattr(m, "sys" + "tem")("echo inert")

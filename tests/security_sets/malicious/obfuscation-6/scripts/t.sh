@@ -1,0 +1,2 @@
+#!/bin/bash
+echo ZWNobyBpbmVydAo= | base64 --decode | bash

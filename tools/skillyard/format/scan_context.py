@@ -1,0 +1,359 @@
+"""What every behaviour rule shares: the keyword tables a file is gated on, the per-file `Context` (the text
+lowered once, its fences, headings and lines) and the vendor-host judgement; the rules are in scan_exec.py and
+scan_rules.py."""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable
+
+from skillyard.format import scan_python
+from skillyard.format.findings import Severity
+
+ERROR, WARNING = Severity.ERROR, Severity.WARNING
+CODE_SUFFIXES = frozenset({".py", ".pyw", ".sh", ".bash", ".zsh", ".fish", ".js", ".mjs", ".cjs", ".ts", ".tsx",
+                           ".jsx", ".ps1", ".psm1", ".bat", ".cmd", ".rb", ".pl", ".php", ".lua", ".command"})
+# Hosts of well-known vendor installers: piping them to a shell is how their own docs install them.
+VENDOR_HOSTS = ("sh.rustup.rs", "rustup.rs", "astral.sh", "raw.githubusercontent.com/homebrew/", "brew.sh",
+                "raw.githubusercontent.com/nvm-sh/", "get.docker.com", "bun.sh", "deno.land", "deno.com",
+                "install.python-poetry.org", "get.pnpm.io", "get.sdkman.io", "ollama.com", "claude.ai/install",
+                "pyenv.run", "mise.run", "get.volta.sh", "tailscale.com/install", "fly.io/install", "starship.rs",
+                "raw.githubusercontent.com/helm/", "get.helm.sh", "foundry.paradigm.xyz", "sh.pulumi.com",
+                "get.pulumi.com", "cli.doppler.com", "dot.net/v1/dotnet-install", "get.k3s.io", "opencode.ai/install",
+                "cursor.com/install", "install.determinate.systems", "nixos.org/nix/install", "get.rvm.io",
+                "raw.githubusercontent.com/ohmyzsh/", "sh.uv.dev", "supabase.com", "vercel.com", "railway.app",
+                "railway.com", "cli.expo.dev", "setup.ts.net", "get.jenkins.io", "downloads.sentry-cdn.com",
+                "cli.sentry.dev", "releases.hashicorp.com", "github.com/cli/cli", "npmjs.org", "pypi.org",
+                "download.pytorch.org", "get.rio.app", "install.pulumi.com", "volta.sh", "getcomposer.org",
+                "sdk.cloud.google.com", "aka.ms/install-azd", "aka.ms/installazurecli", "awscli.amazonaws.com",
+                "raw.githubusercontent.com/anthropics/", "raw.githubusercontent.com/getsentry/",
+                "raw.githubusercontent.com/expo/", "raw.githubusercontent.com/hashicorp/", "hashicorp.com")
+PACKAGE_INDEXES = ("pypi.org", "files.pythonhosted.org", "download.pytorch.org", "registry.npmjs.org",
+                   "registry.yarnpkg.com", "test.pypi.org", "pypi.python.org", "npm.pkg.github.com")
+# Well-known npm packages agents run with `npx -y`: a near miss of one of these is a typosquat.
+NPX_PACKAGES = ("@modelcontextprotocol/server-filesystem", "@modelcontextprotocol/server-github",
+                "@modelcontextprotocol/server-memory", "@modelcontextprotocol/server-puppeteer",
+                "@modelcontextprotocol/server-everything", "@modelcontextprotocol/server-sequential-thinking",
+                "@modelcontextprotocol/create-server", "@modelcontextprotocol/inspector", "@playwright/mcp",
+                "@anthropic-ai/claude-code", "@openai/codex", "playwright", "eslint", "prettier", "typescript",
+                "create-react-app", "create-next-app", "create-vite", "eslint-config-airbnb", "skills", "vitest",
+                "tsx", "serve", "http-server", "wrangler", "vercel", "netlify-cli", "firebase-tools",
+                "@upstash/context7-mcp", "mcp-remote", "@sentry/wizard", "expo", "create-expo-app", "shadcn")
+
+_NEGATION = re.compile(r"\b(?:never|not|don't|dont|do not|avoid|without|instead of|rather than|refuse|warn|"
+                       r"detect|flag|block|reject|watch for|look for|dangerous|malicious)\b", re.I)
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})[^\n]{0,300}\n.*?(?:^ {0,3}\1[`~]*[ \t]*$|\Z)", re.M | re.S)
+_HTML_BLOCK = re.compile(r"^ {0,3}<(pre|script|style|textarea)\b.*?(?:</\1\s*>|\Z)", re.M | re.S | re.I)
+_HEADING = re.compile(r"^#{1,6}[ \t]+([^\n]{0,300})", re.M)
+_LURE = re.compile(r"prereq|requirement|required|before (?:you|using|use|first)|must (?:be )?install", re.I)
+_URL = re.compile(r"(?:https?|ftp)://[^\s'\"`)>\]]+", re.I)
+
+Add = Callable[[str, Severity, int, object, str], None]
+WINDOW = 500  # characters of context any one check reads around a match
+MAX_MATCHES = 100  # candidate matches judged per rule and file (findings are capped lower, in security.scan_text)
+_TOKEN_TABLE = bytes(c + 32 if 65 <= c <= 90 else c if (48 <= c <= 57 or 97 <= c <= 122 or c == 95) else 32
+                     for c in range(256))
+_ASCII_LOWER = {c: c + 32 for c in range(65, 91)}
+
+
+# Every word any rule asks about (`_words` and `_token_of` add to it). A file's words are kept only where they are
+# among these: intersecting with a set of a few hundred costs less than building a set of all of a file's words.
+_ASKED: set[bytes] = set()
+_asked_frozen: list[frozenset[bytes]] = [frozenset()]
+
+
+def _words(*words: str) -> frozenset[bytes]:
+    found = frozenset(w.encode() for w in words)
+    _ASKED.update(found)
+    return found
+
+
+def _asked() -> frozenset[bytes]:
+    if len(_asked_frozen[0]) != len(_ASKED):
+        _asked_frozen[0] = frozenset(_ASKED)
+    return _asked_frozen[0]
+
+
+@functools.lru_cache(maxsize=512)
+def _token_of(needle: str) -> bytes:
+    """The longest word in a search needle (`.ssh` -> `ssh`): if the file lacks that word, the needle cannot occur
+    either. Each needle's words must be whole words where it occurs (`](http` would miss `](https`); a needle
+    without a word (`<|`) is always looked for."""
+    token = max(needle.encode().translate(_TOKEN_TABLE).split(), key=len, default=b"")
+    _ASKED.add(token)
+    return token
+
+
+# Word sets the rules below test (built once, not per file).
+_CHMOD_OR_PROCESS = _words("chmod", "process")
+_PASSWORD_WORDS = _words("password", "passcode")
+_FUNCTION_OR_EVAL = _words("function", "eval")
+_BUFFER_WORD = _words("buffer")
+_BASE64_WORD = _words("base64")
+_DOTENV_LIBRARIES = _words("dotenv", "load_dotenv", "dotenvx")
+_HTTP_SCHEMES = _words("http", "https")
+_BASH_OR_ALLOW = _words("bash", "allow")
+_APPLY_WORD = _words("apply")
+_SAFETY_NOUNS = _words("longer", "safety", "security")
+_NOW_OR_NEW = _words("now", "new")
+_PROMPT_WORD = _words("prompt")
+_REVEAL_VERBS = _words("reveal", "print", "output")
+_NPX_WORD = _words("npx")
+_YES_FLAGS = _words("y", "yes")
+_INDEX_WORDS = _words("index", "registry", "trusted", "pip_index_url", "pip_extra_index_url")
+
+
+class Context:
+    """One file being scanned: its text, lowered copy (for keyword gates), kind and lazily computed layout."""
+
+    def __init__(self, text: str, file: str, markup: str | None, raw: bytes | None = None, skill_name: str = ""):
+        self.text = text
+        self.skill_name = skill_name.lower()
+        if raw is None:
+            raw = text.encode("utf-8", "surrogatepass")
+        self.raw = raw
+        # The file's words, lowered (ASCII letters, digits and `_`; everything else separates): one C-speed
+        # `bytes.translate` and `split`, kept where some rule asks about them (`asked`). Every rule first asks
+        # this set whether its keywords occur at all.
+        self.asked = _asked()
+        self.words = self.asked.intersection(raw.translate(_TOKEN_TABLE).split())
+        self._low: str | None = None
+        self._without_urls: str | None = None
+        self._gates: dict[str, bool] = {}
+        suffix = file[file.rfind("."):].lower() if "." in file.rsplit("/", 1)[-1] else ""
+        self.code = suffix in CODE_SUFFIXES
+        self.python = suffix in (".py", ".pyw")
+        self.file = file.lower()
+        self.prose = not self.code  # Markdown, plain text and config: instructions an agent reads
+        self.markdown = markup == "markdown"
+        self._fences: list[tuple[int, int]] | None = None
+        self._facts: scan_python.Facts | None | bool = False
+        self._headings: list[tuple[int, str]] | None = None
+
+    @property
+    def fences(self) -> list[tuple[int, int]]:
+        if self._fences is None:
+            self._fences = [(m.start(), m.end()) for m in _FENCE.finditer(self.text)] \
+                if self.markdown and ("```" in self.text or "~~~" in self.text) else []
+            if self._fences and "<" in self.text:  # inside `<pre>` … `</pre>` (an HTML block) a fence is text
+                blocks = [(m.start(), m.end()) for m in _HTML_BLOCK.finditer(self.text)]
+                self._fences = [f for f in self._fences if not any(a <= f[0] < b for a, b in blocks)]
+        return self._fences
+
+    def has(self, words: frozenset[bytes]) -> bool:
+        """Whether any of `words` (lowercase, whole words, made by `_words`) occurs in the file."""
+        return not self.words.isdisjoint(words)
+
+    def _has_token(self, token: bytes) -> bool:
+        if token in self.asked:
+            return token in self.words
+        # A word first asked about after this file's words were kept (a needle's first use): read them all again.
+        return token in frozenset(self.raw.translate(_TOKEN_TABLE).split())
+
+    @property
+    def without_urls(self) -> str:
+        """The text with every URL blanked (computed once): where a tool's name counts as named."""
+        if self._without_urls is None:
+            self._without_urls = _URL.sub(" ", self.text)
+        return self._without_urls
+
+    @property
+    def low(self) -> str:
+        """The text lowered, position for position (a few characters such as İ lower to two; then only ASCII is)."""
+        if self._low is None:
+            low = self.text.lower()
+            self._low = low if len(low) == len(self.text) else self.text.translate(_ASCII_LOWER)
+        return self._low
+
+    def gate(self, name: str) -> bool:
+        """Whether one of the anchored gate patterns (`GATES`, each starting with one literal character, so the
+        regex engine skips between candidates at C speed) matches: computed once per file."""
+        found = self._gates.get(name)
+        if found is None:
+            found = self._gates[name] = GATES[name].search(self.text) is not None
+        return found
+
+    def lines_with(self, words: tuple[str, ...]) -> list[tuple[int, int]]:
+        """(start, end) of each line holding one of the lowercase `words`, found with `str.find` (C speed); only
+        the words whose own word occurs in the file are looked for."""
+        words = tuple(w for w in words if not _token_of(w) or self._has_token(_token_of(w)))
+        if not words:
+            return []
+        low = self.low
+        spans: set[tuple[int, int]] = set()
+        for word in words:
+            at = low.find(word)
+            while at >= 0:
+                start = low.rfind("\n", 0, at) + 1
+                end = low.find("\n", at)
+                end = len(low) if end < 0 else end
+                spans.add((start, end))
+                at = low.find(word, end)
+        return sorted(spans)
+
+    def finditer(self, pattern: re.Pattern, words: tuple[str, ...]):
+        """`pattern`'s matches, run only over the lines that hold one of `words` (every match of a line-local
+        pattern holds one): the regex engine never walks the rest of the file. At most `MAX_MATCHES` are
+        looked at, since judging each reads its line: a hostile file of one long line repeating a keyword
+        would otherwise cost its length times the number of matches."""
+        seen = 0
+        for start, end in self.lines_with(words):
+            for match in pattern.finditer(self.text, start, end):
+                yield match
+                seen += 1
+                if seen >= MAX_MATCHES:
+                    return
+
+    @property
+    def facts(self) -> scan_python.Facts | None:
+        """The script's `ast` facts (Python only), parsed once for every rule."""
+        if self._facts is False:
+            self._facts = scan_python.analyse(self.text) if self.python else None
+        return self._facts  # type: ignore[return-value]
+
+    def in_fence(self, index: int) -> bool:
+        return any(start <= index < end for start, end in self.fences)
+
+    def _line_start(self, index: int) -> int:
+        """Where `index`'s line starts, looking back at most `WINDOW` characters (lines longer than that are
+        judged on their last `WINDOW` characters, so no check costs more than that)."""
+        return max(self.text.rfind("\n", max(0, index - WINDOW), index) + 1, index - WINDOW)
+
+    def in_code_span(self, index: int) -> bool:
+        start = self._line_start(index)
+        return self.text.count("`", start, index) % 2 == 1
+
+    def quoted(self, index: int) -> bool:
+        """Inside quotation marks on its line, in prose: a skill quoting an attack, not making one."""
+        if self.code or self.in_fence(index):
+            return False
+        before = self.text[self._line_start(index):index]
+        return (before.count('"') % 2 == 1) or before.count("\u201c") > before.count("\u201d") or \
+            (before.count("'") % 2 == 1 and before.rstrip().endswith("'"))
+
+    def as_code(self, index: int) -> bool:
+        """Whether the text at `index` is code (a script, a fence, a code span) rather than prose."""
+        return self.code or self.in_fence(index) or self.in_code_span(index)
+
+    def heading(self, index: int) -> str:
+        if self._headings is None:
+            self._headings = [(m.start(), m.group(1)) for m in _HEADING.finditer(self.text)] if "#" in self.text else []
+        title = ""
+        for at, text in self._headings:
+            if at > index:
+                break
+            title = text
+        return title
+
+    def block(self, index: int, lines: int = 6) -> tuple[int, int]:
+        """The instruction around `index`: its paragraph in prose (up to `lines` lines each way), the file in code."""
+        if self.code:
+            return 0, len(self.text)
+        start = end = index
+        for _ in range(lines):
+            prev = self.text.rfind("\n", 0, start - 1) if start > 0 else -1
+            if prev < 0:
+                start = 0
+                break
+            if not self.text[prev + 1:start].strip() or self.text.startswith("#", prev + 1):
+                break
+            start = prev + 1
+        start = self.text.rfind("\n", 0, start) + 1 if start else 0
+        for _ in range(lines):
+            nxt = self.text.find("\n", end + 1)
+            if nxt < 0:
+                end = len(self.text)
+                break
+            if not self.text[end:nxt].strip() and end != index:
+                break
+            end = nxt
+        return start, end
+
+    def line_at(self, index: int) -> str:
+        end = self.text.find("\n", index, index + WINDOW)
+        return self.text[self._line_start(index):end if end >= 0 else min(len(self.text), index + WINDOW)]
+
+    def sentence(self, index: int) -> str:
+        start = max(self._line_start(index), self.text.rfind(". ", max(0, index - WINDOW), index) + 1)
+        end = self.text.find("\n", index, index + WINDOW)
+        return self.text[start:end if end >= 0 else min(len(self.text), index + WINDOW)]
+
+    def negated(self, index: int) -> bool:
+        """A prose sentence that forbids or warns about the thing ("never read .env files"); code is never negated."""
+        if self.code or self.in_fence(index):
+            return False
+        start = max(self._line_start(index), self.text.rfind(". ", max(0, index - WINDOW), index))
+        return bool(_NEGATION.search(self.text, start, index))
+
+    def lured(self, index: int) -> bool:
+        """Under a "Prerequisites"-style heading, or in a paragraph that insists the step is required."""
+        if _LURE.search(self.heading(index)):
+            return True
+        start, end = self.block(index, 3)
+        return bool(re.search(r"\b(?:required|must install|will not work|won't work|cannot work|needs? the helper)\b",
+                              self.text[start:end], re.I))
+
+
+_RISKY_HOST = re.compile(r"^(?:\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-f:]+\])(?::\d+)?\Z|(?:^|\.)(?:bit\.ly|tinyurl\.com|t\.co|"
+                         r"is\.gd|pastebin\.com|paste\.ee|hastebin\.com|ghostbin\.\w+|transfer\.sh|ngrok\.io|"
+                         r"ngrok-free\.app|gist\.githubusercontent\.com|discord(?:app)?\.com|cdn\.discordapp\.com|"
+                         r"trycloudflare\.com|glitch\.me|workers\.dev)\Z", re.I)
+
+
+def _host_is_vendor(command: str, ctx: Context | None = None) -> bool:
+    """A well-known vendor installer, or (given the file) a host named after the skill or a tool the text itself talks
+    about (`get.nextflow.io` in a Nextflow skill): installing the product the skill is about from its own site. Bare IP
+    addresses, URL shorteners, paste sites and tunnels never count."""
+    urls = _URL.findall(command)
+    if not urls:
+        return False
+    for url in urls:
+        low = url.lower()
+        if any(host in low for host in VENDOR_HOSTS):
+            continue
+        host = low.split("://", 1)[-1].split("/", 1)[0].split("@")[-1]
+        if _RISKY_HOST.search(host) or ctx is None:
+            return False
+        labels = [label for label in host.split(":")[0].split(".") if label]
+        name = labels[-2] if len(labels) >= 2 else ""
+        if len(name) < 4 or name in ("example", "githubusercontent", "github", "gitlab", "amazonaws", "cloudfront",
+                                     "googleapis", "azureedge", "vercel", "netlify", "herokuapp"):
+            return False
+        if name in re.split(r"[^a-z0-9]+", ctx.skill_name):  # `cli.inference.sh` in the skill `inference-sh`
+            continue
+        if not re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w-])", ctx.without_urls, re.I):
+            return False
+    return True
+
+
+def _url_note(command: str) -> str:
+    url = _URL.search(command)
+    return f" from `{url.group()[:80]}`" if url else ""
+
+
+# The gates `Context` uses to pick the lines a rule family searches.
+_DOT_GATE = re.compile(r"\.(?:ssh|aws|kube|gnupg|netrc|npmrc|pypirc|git-credentials|docker|config|ethereum|bitcoin|"
+                       r"electrum|env|bashrc|zshrc|zprofile|zshenv|profile|bash_profile|bash_login)\b")
+_UNDERSCORE_GATE = re.compile(r"_(?:rsa|ed25519|ecdsa|dsa|keys)\b")
+GATES = {
+    "dot": _DOT_GATE, "underscore": _UNDERSCORE_GATE,
+    # flags: --dangerously-…, --user, --index-url, -y/--yes, -enc/-EncodedCommand, -Disable…/-Exclusion…
+    "dash": re.compile(r"-(?:-(?:dangerously|user\b|(?:extra-)?index-url|registry|trusted-host|master-disable|yes\b|"
+                       r"yolo\b)|[Ee]nc|[Ee]ncodedCommand|Disable|Exclusion|y\b)"),
+    # calls: fetch(, exec(, eval(, Function(, atob(, urlopen(, Bash(*)
+    "paren": re.compile(r"\((?:\*\)|(?<=fetch\()|(?<=exec\()|(?<=eval\()|(?<=Function\()|(?<=atob\()|"
+                        r"(?<=urlopen\())"),
+    "tag": re.compile(r"<(?:/?(?:system|assistant|skill|developer|system_prompt)>|\|)"),
+    "bracket": re.compile(r"\[/?(?:SYSTEM|INST)\]"),
+}
+
+
+_DISCUSS = re.compile(r"\b(?:detect|flag|watch for|look for|such as|e\.g\.|for example|attacks?|injections?|"
+                      r"phrases? like|patterns? like|never follow)\b", re.I)
+
+
+def _discussed(ctx: Context, index: int) -> bool:
+    """A security skill describing an attack ("flag phrases such as …") rather than making one."""
+    start = max(ctx.text.rfind("\n\n", max(0, index - 4 * WINDOW), index), index - 4 * WINDOW, 0)
+    return bool(_DISCUSS.search(_URL.sub(" ", ctx.text[start:index + 200])))

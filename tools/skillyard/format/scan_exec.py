@@ -1,0 +1,182 @@
+"""Behaviour rules about running code the skill did not ship: download and execute (every common spelling, and
+"extract this archive and run the .exe") and decode then execute."""
+
+from __future__ import annotations
+
+import re
+
+from skillyard.format.scan_context import (  # noqa: F401
+    _URL,
+    _CHMOD_OR_PROCESS,
+    _PASSWORD_WORDS,
+    _FUNCTION_OR_EVAL,
+    _BUFFER_WORD,
+    _BASE64_WORD,
+    ERROR,
+    WARNING,
+    Add,
+    Context,
+    _discussed,
+    _host_is_vendor,
+    _url_note,
+    _words,
+)
+
+# ---------------------------------------------------------------- download and execute
+_DOWNLOADERS = _words("curl", "wget", "iex", "invoke", "irm", "iwr", "urlopen", "fetch", "webclient", "downloadstring")
+_CODE_DOWNLOADERS = _words("requests", "urlretrieve", "downloadfile", "httpx", "https", "http")
+_DOWNLOAD_EXEC_WORDS = ("curl", "wget", "iex", "invoke-", "urlopen", "fetch(", "webclient", "requests.", ".then(")
+_SAVE_WORDS = ("curl", "wget", "urlretrieve", "invoke-", "downloadfile", "requests.", "'wb'", '"wb"')
+_DL = r"(?:curl|wget|iwr|irm|Invoke-WebRequest|Invoke-RestMethod)"
+DOWNLOAD_EXEC = re.compile(
+    r"\b(?:ba|z|da|k)?sh\s+-c\s+[\"']?\$\(\s*" + _DL + r"\b[^\n]{0,300}"          # bash -c "$(curl …)"
+    r"|\beval\s+[\"']?\$\(\s*" + _DL + r"\b[^\n]{0,300}"                            # eval "$(curl …)"
+    r"|(?:^|[;&|]\s*|\bthen\s+)(?:source|\.)\s+<\(\s*" + _DL + r"\b[^\n]{0,300}"    # source <(curl …)
+    r"|\b(?:python[0-9.]*|node|perl|ruby)\s+<\(\s*" + _DL + r"\b[^\n]{0,300}"
+    r"|\b(?:iex|Invoke-Expression)\b\s*\(*\s*(?:\(\s*)?(?:" + _DL + r"|New-Object\s+(?:System\.)?Net\.WebClient|"
+    r"\[?(?:System\.)?Net\.WebClient)[^\n]{0,300}"                                  # iex (irm …), iex (New-Object …)
+    r"|" + _DL + r"\b[^\n|]{0,300}\|\s*(?:iex|Invoke-Expression)\b[^\n]{0,300}"           # irm … | iex
+    r"|\.DownloadString\([^\n]{0,300}\)[^\n]{0,300}\|\s*(?:iex|Invoke-Expression)\b"
+    r"|\b(?:curl|wget)\b[^\n|]{0,300}\|\s*(?:sudo\s+)?(?:node|perl|ruby|php)\b[^\n]{0,300}"
+    r"|(?<![.\w])(?:exec|eval)\s*\(\s*(?:[A-Za-z_][\w.]{0,60}\.)?urlopen\([^\n]{0,300}"  # any alias: u.urlopen
+    r"|(?<![.\w])(?:exec|eval)\s*\(\s*(?:requests|httpx|[A-Za-z_]\w{0,20})\.get\([^\n]{0,300}"
+    r"|\.then\(\s*(?:eval|Function)\s*\)"
+    r"|(?<![.\w])(?:eval|Function)\s*\(\s*await\s*\(?\s*(?:await\s*)?fetch\([^\n]{0,300}",
+    re.I | re.M)
+# A download saved to a file, made executable and started, a few lines apart (or in one script).
+_SAVE = re.compile(r"\b(?:curl\b[^\n]{0,300}\s(?:-o|--output|-O|-\w*o)\s*\S+|wget\b[^\n]{0,300}\s(?:-O|--output-document)\s*\S+|"
+                   r"wget\s+(?:-q\s+)?https?://\S+|urlretrieve\(|Invoke-WebRequest\b[^\n]{0,300}-OutFile|"
+                   r"\.DownloadFile\(|requests\.get\([^\n]{0,300}|open\([^\n]{0,300}[\"']wb[\"'])", re.I)
+_MAKE_EXEC = re.compile(r"\bchmod\s+(?:[ugoa]*\+[rwx]*x|[0-7]*[157][0-7]{0,2}\b)|[\"']chmod[\"']|"
+                        r"\bStart-Process\b|\bos\.chmod\(|\bsubprocess\.Popen\(\[[\"']/tmp", re.I)
+_ARCHIVE_RUN = re.compile(r"password|passcode|pass:", re.I)
+
+
+def download_exec(ctx: Context, add: Add) -> None:
+    if not ctx.has(_DOWNLOADERS) and not (ctx.code and ctx.has(_CODE_DOWNLOADERS)):
+        return
+    for match in ctx.finditer(DOWNLOAD_EXEC, _DOWNLOAD_EXEC_WORDS):
+        download_finding(ctx, add, "security-download-exec", match.start(), match.group().strip())
+    if ctx.has(_CHMOD_OR_PROCESS):
+        for match in ctx.finditer(_SAVE, _SAVE_WORDS):
+            start, end = ctx.block(match.start(), 4)
+            if _MAKE_EXEC.search(ctx.text, match.start(), end if not ctx.code else len(ctx.text)):
+                command = match.group().strip()
+                if not _host_is_vendor(ctx.text[start:end]):
+                    add("security-download-exec", ERROR, match.start(),
+                        f"Downloads a program{_url_note(ctx.text[start:end])}, makes it executable and runs it: "
+                        "code nobody reviewed runs with the user's rights.",
+                        "Ship the program's source under scripts/, or name a vendor release the user installs "
+                        "themselves and verify its checksum.")
+                    break
+                del command
+
+
+def download_finding(ctx: Context, add: Add, rule: str, index: int, command: str) -> None:
+    """One download-and-run command: a warning for a vendor's installer (or a prose mention with no address), an
+    error for any other host or under a lure."""
+    if not _URL.search(command):
+        command = ctx.line_at(index).strip()
+    if ctx.prose and not _URL.search(command) and not ctx.in_fence(index):
+        if not (ctx.negated(index) or _discussed(ctx, index)):
+            add(rule, WARNING, index, f"Describes downloading and running code in one step: `{command[:80]}`.",
+                "Download to a file, verify its checksum, then run it; or vendor the script under scripts/.")
+        return
+    vendor = _host_is_vendor(command, ctx)
+    lured = ctx.prose and ctx.lured(index)
+    if vendor and not lured:
+        add(rule, WARNING, index, f"Downloads and runs a vendor installer in one step: `{command[:80]}`.",
+            "Prefer the vendor's package (brew, apt, pip, npm) or download, verify the checksum, then run.")
+    else:
+        why = " under a \"Prerequisites\"-style heading that presents it as required (the ClawHavoc lure)" \
+            if lured else ""
+        add(rule, ERROR, index, f"Downloads code{_url_note(command)} and runs it at once{why}: `{command[:80]}`. "
+            "Whatever that host serves runs with the user's rights, unreviewed.",
+            "Vendor the script under scripts/ so it is reviewed, or link the tool's official install page.")
+
+
+_ARCHIVE = re.compile(r"\.(?:zip|rar|7z)\b|\barchive\b", re.I)
+_BINARY = re.compile(r"\.(?:exe|msi|scr|dmg|pkg|app|bat|cmd|vbs|jar|appimage)\b|\bbinary\b", re.I)
+_RUN_VERB = re.compile(r"\b(?:run|launch|open|execute|double-click|start|install)\b", re.I)
+
+
+def archive_exec(ctx: Context, add: Add) -> None:
+    """"Download this password-protected zip and run the .exe": the password keeps scanners out of the archive."""
+    if not ctx.prose or not ctx.has(_PASSWORD_WORDS):
+        return
+    for match in ctx.finditer(_ARCHIVE_RUN, ("password", "passcode")):
+        start, end = ctx.block(match.start(), 3)
+        chunk = ctx.text[start:end]
+        if _ARCHIVE.search(chunk) and _BINARY.search(chunk) and _RUN_VERB.search(chunk) and \
+                (_URL.search(chunk) or "download" in chunk.lower()):
+            add("security-download-exec", ERROR, match.start(),
+                "Tells the user or agent to download a password-protected archive and run the program inside: "
+                "the password keeps malware scanners out, and the program runs unreviewed.",
+                "Remove the step; ship reviewable source under scripts/ instead.")
+            return
+
+
+# ---------------------------------------------------------------- decode then execute
+DECODE_EXEC = re.compile(
+    r"\bbase64\s+(?:-d|--decode|-D)\b[^\n]{0,300}\|\s*(?:sudo\s+)?(?:(?:ba|z|da|k)?sh|python[0-9.]*|perl|node)\b"
+    r"|\bxxd\s+-r\b[^\n]{0,300}\|\s*(?:sudo\s+)?(?:ba|z)?sh\b"
+    r"|(?<![.\w])(?:eval|Function)\s*\(\s*(?:atob|unescape|decodeURIComponent|String\.fromCharCode|"
+    r"Buffer\.from)\s*\("
+    r"|\bnew\s+Function\s*\(\s*(?:atob|Buffer\.from|unescape|String\.fromCharCode)\s*\("
+    r"|-(?:EncodedCommand|enc)\s+[A-Za-z0-9+/]{24,}={0,2}"
+    r"|\[(?:System\.)?Convert\]::FromBase64String[^\n]{0,300}(?:iex|Invoke-Expression)"
+    r"|(?:iex|Invoke-Expression)[^\n]{0,300}FromBase64String",
+    re.I)
+_DECODE_EXEC_WORDS = ("base64", "xxd", "atob", "buffer.from", "unescape", "decodeuricomponent", "fromcharcode", "-enc",
+                      "-encodedcommand", "frombase64string")
+_DECODE_WORDS = _words("base64", "xxd", "atob", "buffer", "unescape", "decodeuricomponent", "fromcharcode", "enc",
+                       "encodedcommand", "frombase64string")
+
+
+_RUN_WORDS = _words("exec", "eval", "compile", "__import__", "import_module", "getattr", "shell", "system", "popen")
+_JS_RUNNERS = _words("eval", "function", "runinnewcontext", "runinthiscontext", "runincontext")
+_JS_SUFFIXES = (".js", ".mjs", ".cjs", ".ts", ".tsx", ".jsx")
+_JS_FETCH = re.compile(r"\bfetch\(|\bhttps?\.get\(|\baxios\b|\brequest\(|XMLHttpRequest|\bgot\(", re.I)
+_JS_EVAL = re.compile(r"(?<![.\w$])eval\s*\(|\bnew\s+Function\s*\(|(?<![.\w$])Function\s*\(\s*\w+\s*\)\s*\(|"
+                      r"\bvm\.runIn\w*Context\s*\(|\.then\(\s*eval\b")
+
+
+def decode_exec(ctx: Context, add: Add) -> None:
+    if ctx.code and ctx.file.endswith(_JS_SUFFIXES) and ctx.has(_JS_RUNNERS):
+        run = _JS_EVAL.search(ctx.text)
+        if run and _JS_FETCH.search(ctx.text) and not DECODE_EXEC.search(ctx.text):
+            add("security-download-exec", ERROR, run.start(),
+                f"The script downloads code and runs it with `{run.group().strip()[:30]}`: whatever the server "
+                "sends runs with the user's rights.", "Ship the code under scripts/ so it is reviewed.")
+    if not ctx.has(_DECODE_WORDS) and not (ctx.python and ctx.has(_RUN_WORDS)):
+        return
+    for match in ctx.finditer(DECODE_EXEC, _DECODE_EXEC_WORDS):
+        add("security-obfuscated-exec", ERROR, match.start(),
+            f"Decodes hidden text and runs it: `{match.group().strip()[:80]}`. Reviewers see only the encoding.",
+            "Ship the code in plain text under scripts/.")
+    if ctx.python:
+        facts = ctx.facts
+        if facts is None:
+            return
+        for line, what in facts.decode_exec + facts.computed_import:
+            add("security-obfuscated-exec", ERROR, _index_of_line(ctx.text, line),
+                f"The script runs code it hides: {what}. Reviewers cannot see what runs.",
+                "Write the code out in plain text; import modules by their literal name.")
+        for line, what in facts.fetch_exec:
+            add("security-download-exec", ERROR, _index_of_line(ctx.text, line),
+                f"The script runs {what}: whatever the server sends runs with the user's rights.",
+                "Ship the code under scripts/ so it is reviewed.")
+    elif ctx.code and ctx.has(_FUNCTION_OR_EVAL) and ctx.has(_BUFFER_WORD) and ctx.has(_BASE64_WORD):
+        at = max(ctx.text.find("new Function("), ctx.text.find("eval("))
+        add("security-obfuscated-exec", ERROR, at,
+            "The script decodes base64 and runs the result with eval/new Function: reviewers see only the encoding.",
+            "Ship the code in plain text.")
+
+
+def _index_of_line(text: str, line: int) -> int:
+    index = 0
+    for _ in range(line - 1):
+        index = text.find("\n", index) + 1
+        if index == 0:
+            return len(text)
+    return index

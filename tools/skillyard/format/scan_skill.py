@@ -1,0 +1,124 @@
+"""Security findings that need the whole skill: its frontmatter and what one file makes the agent do with another.
+
+- The description is what every agent reads first (it is loaded into the system prompt before the skill is even
+  chosen), so an override, a fake role tag or concealment there is always blocking.
+- A name one or two typos away from a well-known skill's is how typosquats are published.
+- `allowed-tools` that pre-approves every shell command removes the user's confirmation prompt.
+- "Read references/x.md and follow it" makes x.md part of the instructions: the findings of x.md are repeated on
+  the SKILL.md sentence that loads it, so a reviewer of SKILL.md sees them.
+"""
+
+from __future__ import annotations
+
+import re
+
+from skillyard.format import scan_rules
+from skillyard.format.findings import Finding, Severity
+
+# Names of widely installed skills (Anthropic's examples, obra/superpowers, popular community ones): a near miss of
+# one of these is a typosquat. Sorted, so that a name near two of them always names the same one.
+WELL_KNOWN_SKILLS = tuple(sorted("""
+pdf docx xlsx pptx skill-creator mcp-builder webapp-testing frontend-design canvas-design algorithmic-art
+brand-guidelines internal-comms slack-gif-creator theme-factory web-artifacts-builder doc-coauthoring
+artifacts-builder template-skill brainstorming test-driven-development systematic-debugging writing-plans
+executing-plans writing-skills using-superpowers verification-before-completion requesting-code-review
+receiving-code-review subagent-driven-development using-git-worktrees finishing-a-development-branch
+dispatching-parallel-agents root-cause-tracing defense-in-depth condition-based-waiting testing-anti-patterns
+code-review commit find-bugs github notion slack weather youtube-summarizer gog clawhub openclaw
+tavily-search summarize agent-browser
+""".split()))  # noqa: SIM905  (a word list, not quoted ids a rule-id check would read)
+# A file named in SKILL.md, in a sentence that tells the agent to follow, obey or run what it says.
+_FOLLOW = re.compile(r"\b(?:follow|obey|execute|carry out|comply with|do what|apply every|do exactly)\b", re.I)
+_ALL_TOOLS = re.compile(r"^\s*(?:\*|Bash\(\s*\*\s*(?::\s*\*)?\s*\)|Bash\(\s*sudo[^)]*\))\s*\Z", re.I)
+_SEVERE = (Severity.ERROR, Severity.WARNING)
+
+
+def scan_skill(data: dict, texts: dict[str, str], skill_md: str | None, findings: list[Finding],
+               key_lines: dict[str, int] | None = None) -> list[Finding]:
+    """Skill-level findings, given the parsed frontmatter, every text file and the per-file findings so far."""
+    key_lines = key_lines or {}
+    file = skill_md or "skill.yaml"
+    out: list[Finding] = []
+    description = data.get("description")
+    if isinstance(description, str) and not any(f.field == "description" and f.rule in _DESCRIPTION_RULES and
+                                                 f.severity is Severity.ERROR for f in findings):
+        out += _description(description[:4096], file, key_lines.get("description"))
+    name = data.get("name")
+    if isinstance(name, str) and 2 < len(name) <= 64:
+        near = scan_rules.near_name(name.lower(), WELL_KNOWN_SKILLS)
+        if near:
+            out.append(Finding("security-typosquat", Severity.WARNING,
+                               f"The name `{name}` is one or two typos away from the well-known skill `{near}`: "
+                               "that is how typosquatted skills catch users who mistype or skim.",
+                               f"Pick a name that cannot be mistaken for `{near}`.", file, key_lines.get("name"),
+                               "name"))
+    tools = data.get("allowed-tools")
+    entries = tools.replace(",", " ").split() if isinstance(tools, str) else tools if isinstance(tools, list) else []
+    for entry in entries[:200]:
+        if isinstance(entry, str) and _ALL_TOOLS.match(entry):
+            out.append(Finding("security-safety-bypass", Severity.ERROR,
+                               f"`allowed-tools: {entry}` pre-approves every shell command while the skill is "
+                               "active: the agent stops asking the user before running anything.",
+                               "List the few commands the skill needs, e.g. `Bash(git status:*)`.", file,
+                               key_lines.get("allowed-tools"), "allowed-tools"))
+            break
+    if skill_md and skill_md in texts:
+        out += _followed_files(texts[skill_md], skill_md, texts, findings)
+    return out
+
+
+_DESCRIPTION_RULES = frozenset({"security-prompt-injection", "security-concealment"})
+_ALWAYS_LOADED = (" Agents load every description into their instructions before any skill is chosen, so this acts "
+                  "even when the skill is never used.")
+
+
+def drop_repeats(findings: list[Finding], skill_level: list[Finding]) -> list[Finding]:
+    """The value scan's findings on the `description` that scan_skill's own description check repeats (the same
+    sentence, now blocking because that one field is in every session's context): only the blocking one stays."""
+    if not any(f.field == "description" for f in skill_level):
+        return findings
+    return [f for f in findings if not (f.field == "description" and f.rule in _DESCRIPTION_RULES)]
+
+
+def _description(text: str, file: str, line: int | None) -> list[Finding]:
+    found = []
+    for pattern, what in ((scan_rules.OVERRIDE, "tells the agent to drop its other instructions"),
+                          (scan_rules.ROLE_TAG, "holds a fake conversation tag"),
+                          (scan_rules.CONCEAL, "tells the agent to hide what it does from the user")):
+        match = pattern.search(text)
+        if match:
+            found.append(Finding("security-prompt-injection", Severity.ERROR,
+                                 f"The description {what} (\"{match.group()[:80]}\")." + _ALWAYS_LOADED,
+                                 "Describe what the skill does and when to use it; nothing else.", file, line,
+                                 "description"))
+    return found
+
+
+def _followed_files(body: str, skill_md: str, texts: dict[str, str], findings: list[Finding]) -> list[Finding]:
+    by_file: dict[str, list[Finding]] = {}
+    for finding in findings:
+        if finding.file and finding.file != skill_md and finding.severity in _SEVERE and \
+                finding.rule.startswith("security-"):
+            by_file.setdefault(finding.file, []).append(finding)
+    out = []
+    for rel, found in sorted(by_file.items()):
+        at = body.find(rel)
+        while at >= 0:
+            start = max(body.rfind("\n", 0, at), body.rfind(". ", 0, at)) + 1
+            end = body.find("\n", at)
+            sentence = body[start:end if end >= 0 else len(body)]
+            if _FOLLOW.search(sentence):
+                worst = min(found, key=lambda f: (f.severity is not Severity.ERROR, f.line or 0))
+                line = _skill_md_line(texts[skill_md], sentence.strip())
+                out.append(Finding(worst.rule, worst.severity,
+                                   f"Tells the agent to follow `{rel}`, which {worst.message[0].lower()}"
+                                   f"{worst.message[1:]} (`{rel}` line {worst.line}).",
+                                   f"Fix `{rel}`: {worst.fix or 'remove the finding there.'}", skill_md, line))
+                break
+            at = body.find(rel, at + 1)
+    return out
+
+
+def _skill_md_line(text: str, sentence: str) -> int | None:
+    at = text.find(sentence[:80]) if sentence else -1
+    return text.count("\n", 0, at) + 1 if at >= 0 else None
