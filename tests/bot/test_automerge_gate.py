@@ -289,3 +289,33 @@ def test_a_bad_validate_check_setting_is_a_clear_error(stub, registry_repo, caps
     assert code == 2 and out["ok"] is False
     assert "pyproject.toml [tool.skillyard]: `validate_check` is" in out["error"] and "validate_check =" in out["fix"]
     assert not stub.calls("PUT")
+
+
+POINTER = "skills/pdf-tools/source.yaml"
+BASE_POINTER = b"schema_version: 1\nname: pdf-tools\nregistry:\n  tags: [docs]\n"
+EXCEPTION_POINTER = BASE_POINTER + (b"  security_exceptions:\n  - rule: security-pipe-to-shell\n"
+                                    b"    file: references/attacks.md\n    reason: it teaches the attack\n")
+
+
+@pytest.mark.parametrize("base, head", [
+    (BASE_POINTER, EXCEPTION_POINTER),                                              # added
+    (EXCEPTION_POINTER, EXCEPTION_POINTER.replace(b"teaches", b"quotes")),         # reworded
+    (None, EXCEPTION_POINTER),                                                      # a new pointer that carries one
+])
+def test_a_pointer_whose_reviewed_exceptions_change_needs_a_maintainer(stub, registry_repo, capsys, base, head):
+    """A pointer's `registry.security_exceptions` is reviewed like a skill.yaml's: never automerged."""
+    pr = ready_pr(stub, registry_repo, files=UPDATE + [(POINTER, "modified" if base else "added")])
+    if base is not None:
+        registry_repo.contents[("main", POINTER)] = base
+    registry_repo.contents[(pr.head_sha, POINTER)] = head
+    out = automerge(stub, capsys)
+    assert out["merged"] is False and not stub.calls("PUT")
+    assert any("adds or changes `security_exceptions` of skills/pdf-tools" in r for r in out["reasons"])
+
+
+def test_a_pointer_edit_outside_the_exceptions_is_not_held_for_them(stub, registry_repo, capsys):
+    pr = ready_pr(stub, registry_repo, files=UPDATE + [(POINTER, "modified")])
+    registry_repo.contents[("main", POINTER)] = EXCEPTION_POINTER
+    registry_repo.contents[(pr.head_sha, POINTER)] = EXCEPTION_POINTER.replace(b"[docs]", b"[docs, pdf]")
+    out = automerge(stub, capsys, "--dry-run")
+    assert not any("security_exceptions" in r for r in out.get("reasons", []))

@@ -301,36 +301,49 @@ def writers_among(repo, logins) -> frozenset[str]:
 
 
 def _manifest_exceptions(repo, path: str, ref: str) -> object:
-    """`security_exceptions` of the skill.yaml at `path` on `ref` (None when the file or the key is absent)."""
+    """The reviewed exceptions of the skill.yaml (`security_exceptions`) or pointer source.yaml
+    (`registry.security_exceptions`) at `path` on `ref` (None when the file or the key is absent)."""
     from github import UnknownObjectException
 
+    from skillyard.format import pointer
     from skillyard.format.manifest import MAX_MANIFEST_BYTES
     from skillyard.format.yamlload import DuplicateKeyError, YAMLParseError, load_with_lines
 
+    is_pointer = path.endswith("/" + pointer.POINTER_FILE)
+    limit = pointer.MAX_BYTES if is_pointer else MAX_MANIFEST_BYTES
+    kind = pointer.POINTER_FILE if is_pointer else "skill.yaml"
     try:
         content = repo.get_contents(path, ref=ref)
     except UnknownObjectException:
         return None
-    if isinstance(content, list) or content.size > MAX_MANIFEST_BYTES or not content.content:
-        raise ValueError(f"`{path}` on {ref[:12]} is not a skill.yaml of at most {MAX_MANIFEST_BYTES:,} bytes")
+    if isinstance(content, list) or content.size > limit or not content.content:
+        raise ValueError(f"`{path}` on {ref[:12]} is not a {kind} of at most {limit:,} bytes")
     try:
-        data, _ = load_with_lines(content.decoded_content.decode("utf-8"), max_bytes=MAX_MANIFEST_BYTES)
+        data, _ = load_with_lines(content.decoded_content.decode("utf-8"), max_bytes=limit)
     except (UnicodeDecodeError, YAMLParseError, DuplicateKeyError) as exc:
         raise ValueError(f"`{path}` on {ref[:12]} cannot be read ({str(exc)[:100]})") from None
-    return data.get("security_exceptions") if isinstance(data, dict) else None
+    if not isinstance(data, dict):
+        return None
+    if is_pointer:
+        extra = data.get("registry")
+        return extra.get("security_exceptions") if isinstance(extra, dict) else None
+    return data.get("security_exceptions")
 
 
 def exceptions_changes(repo, pr, files: list[decide.PrFile], skills_dir: str = decide.SKILLS_DIR
                        ) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """(skill folders whose skill.yaml `security_exceptions` differ between the base branch and the head, problems).
+    """(skill folders whose reviewed exceptions -- skill.yaml `security_exceptions`, or a pointer's source.yaml
+    `registry.security_exceptions` -- differ between the base branch and the head, problems).
 
     Every skill.yaml directly in a skill folder that the PR touches (either name of a rename) is read at both
     ends through the contents API, and the key compared as data: an exception added, removed or reworded counts.
     """
     manifests = sorted({path for path, _ in decide.touched_paths(files)
-                        if (folder := decide.skill_folder_of(path, skills_dir)) and path == f"{folder}/skill.yaml"})
+                        if (folder := decide.skill_folder_of(path, skills_dir))
+                        and path in (f"{folder}/skill.yaml", f"{folder}/source.yaml")})
     if len(manifests) > MAX_MANIFESTS:
-        return (), (f"the PR changes {len(manifests)} skill.yaml files; at most {MAX_MANIFESTS} are compared",)
+        return (), (f"the PR changes {len(manifests)} skill.yaml or source.yaml files; at most {MAX_MANIFESTS} are "
+                    "compared",)
     changed, problems = [], []
     for path in manifests:
         try:

@@ -83,6 +83,8 @@ class Pointer:
                 entry[key] = skill[key]
         if "display_name" not in entry and extra.get("display_name"):
             entry["display_name"] = extra["display_name"]
+        if extra.get("security_exceptions"):  # reviewed here: a client honours an exception only from its entry
+            entry["security_exceptions"] = [dict(e) for e in extra["security_exceptions"]]
         return entry
 
 
@@ -191,11 +193,39 @@ def parse_pointer(text: str, *, folder_name: str | None = None) -> tuple[Pointer
                                  line=lines.get("files")))
     if "SKILL.md" not in seen:
         findings.append(_problem("`files` lists no SKILL.md", redo, field="files", line=lines.get("files")))
+    findings += _exception_problems(data, seen, lines.get("registry"))
     name = data["name"]
     if folder_name is not None and folder_name != name:
         findings.append(_problem(f"the folder is `{paths.shown(folder_name)}` but `name` is `{name}`",
                                  f"Rename the folder to `{name}`.", field="name", line=lines.get("name")))
     return (None if findings else Pointer(data)), findings
+
+
+def _exception_problems(data: dict, files: set[str], line: int | None) -> list[Finding]:
+    """What the schema cannot say about reviewed exceptions: each names a scanner rule and a listed file, once; and
+    a recorded `error` finding is only there because one of them allows it."""
+    from skillyard.format.exceptions import EXCEPTABLE_RULES
+
+    problems, seen = [], set()
+    for i, entry in enumerate((data.get("registry") or {}).get("security_exceptions") or []):
+        where = f"registry.security_exceptions[{i}]"
+        key = (entry["rule"], entry["file"])
+        if entry["rule"] not in EXCEPTABLE_RULES:
+            problems.append(_problem(f"`{where}.rule` `{entry['rule']}` is not a rule an exception may allow",
+                                     f"Use one of: {', '.join(sorted(EXCEPTABLE_RULES))}.", field=where, line=line))
+        elif entry["file"] not in files:
+            problems.append(_problem(f"`{where}.file` `{paths.shown(entry['file'])}` is not one of the pinned files",
+                                     "Name a file listed under `files`.", field=where, line=line))
+        elif key in seen:
+            problems.append(_problem(f"`{where}` allows `{key[0]}` in `{paths.shown(key[1])}` twice",
+                                     "Keep one entry.", field=where, line=line))
+        seen.add(key)
+    for i, finding in enumerate(data.get("findings") or []):
+        if finding["severity"] == "error" and not finding.get("allowed"):
+            problems.append(_problem(f"`findings[{i}]` is an error that no reviewed exception allows: the pin does "
+                                     "not pass the checks", "Write the pointer again with `skillyard external add`.",
+                                     field=f"findings[{i}]", line=None))
+    return problems
 
 
 def _sorted(value: object) -> object:

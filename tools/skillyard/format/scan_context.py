@@ -301,6 +301,11 @@ _RISKY_HOST = re.compile(r"^(?:\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-f:]+\])(?::\d+)?\
                          r"trycloudflare\.com|glitch\.me|workers\.dev)\Z", re.I)
 
 
+# A host named like this is nobody's product, however often the text says the word ("the attacker's server").
+_ATTACK_NAME = re.compile(r"attack|evil|malic|payload|exfil|steal|hack|pwn|phish|backdoor|exploit|leak|grab|"
+                          r"dump|collect|harvest|beacon|implant|trojan|stealer|loot", re.I)
+
+
 def _host_is_vendor(command: str, ctx: Context | None = None) -> bool:
     """A well-known vendor installer, or (given the file) a host named after the skill or a tool the text itself talks
     about (`get.nextflow.io` in a Nextflow skill): installing the product the skill is about from its own site. Bare IP
@@ -318,7 +323,8 @@ def _host_is_vendor(command: str, ctx: Context | None = None) -> bool:
         labels = [label for label in host.split(":")[0].split(".") if label]
         name = labels[-2] if len(labels) >= 2 else ""
         if len(name) < 4 or name in ("example", "githubusercontent", "github", "gitlab", "amazonaws", "cloudfront",
-                                     "googleapis", "azureedge", "vercel", "netlify", "herokuapp"):
+                                     "googleapis", "azureedge", "vercel", "netlify", "herokuapp") or \
+                _ATTACK_NAME.search(name):
             return False
         if name in re.split(r"[^a-z0-9]+", ctx.skill_name):  # `cli.inference.sh` in the skill `inference-sh`
             continue

@@ -6,12 +6,12 @@ from __future__ import annotations
 import re
 
 from skillyard.format.scan_context import (  # noqa: F401
-    _URL,
-    _CHMOD_OR_PROCESS,
-    _PASSWORD_WORDS,
-    _FUNCTION_OR_EVAL,
-    _BUFFER_WORD,
     _BASE64_WORD,
+    _BUFFER_WORD,
+    _CHMOD_OR_PROCESS,
+    _FUNCTION_OR_EVAL,
+    _PASSWORD_WORDS,
+    _URL,
     ERROR,
     WARNING,
     Add,
@@ -84,7 +84,10 @@ def download_finding(ctx: Context, add: Add, rule: str, index: int, command: str
         return
     vendor = _host_is_vendor(command, ctx)
     lured = ctx.prose and ctx.lured(index)
-    if vendor and not lured:
+    if not lured and _labelled_dangerous(ctx, index):
+        add(rule, WARNING, index, f"Quotes a download-and-run as a dangerous example (its line says so): "
+            f"`{command[:80]}`.", "Keep it clearly marked as an example of what not to run.")
+    elif vendor and not lured:
         add(rule, WARNING, index, f"Downloads and runs a vendor installer in one step: `{command[:80]}`.",
             "Prefer the vendor's package (brew, apt, pip, npm) or download, verify the checksum, then run.")
     else:
@@ -93,6 +96,17 @@ def download_finding(ctx: Context, add: Add, rule: str, index: int, command: str
         add(rule, ERROR, index, f"Downloads code{_url_note(command)} and runs it at once{why}: `{command[:80]}`. "
             "Whatever that host serves runs with the user's rights, unreviewed.",
             "Vendor the script under scripts/ so it is reviewed, or link the tool's official install page.")
+
+
+# A line that labels its own command as the thing not to do (`"preinstall": "curl … | bash",  // DANGEROUS`).
+_DANGER_LABEL = re.compile(r"(?:#|//|--|<!--|\*)\s*(?:DANGEROUS|MALICIOUS|VULNERABLE|BAD|INSECURE|UNSAFE|EXPLOIT|"
+                           r"ATTACK|NEVER|DON'?T|DO NOT)\b|\u274c|\U0001f6ab", re.I)
+
+
+def _labelled_dangerous(ctx: Context, index: int) -> bool:
+    """The command's own line carries a comment or mark calling it dangerous: an example of an attack being taught,
+    which an agent reading it is told not to run. (A URL is blanked first, so `attacker.com` is no label.)"""
+    return bool(_DANGER_LABEL.search(_URL.sub(" ", ctx.line_at(index))))
 
 
 _ARCHIVE = re.compile(r"\.(?:zip|rar|7z)\b|\barchive\b", re.I)

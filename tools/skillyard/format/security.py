@@ -278,7 +278,7 @@ def _smuggling(text: str, index: int) -> str:
         end += 1
     if end - start >= _SMUGGLING_RUN:
         return "is one of a run of invisible characters that can encode hidden data"
-    if char != "\u00ad" and 0 < start and end < len(text) and text[start - 1].isascii() and \
+    if char != "\u00ad" and start > 0 and end < len(text) and text[start - 1].isascii() and \
             text[start - 1].isalnum() and text[end].isascii() and text[end].isalnum():
         return "splits a word, which slips it past keyword filters"
     return ""

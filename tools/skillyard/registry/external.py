@@ -21,6 +21,8 @@ from urllib.parse import quote
 
 from skillyard.errors import SkillyardError
 from skillyard.format import tarball
+from skillyard.format.exceptions import EXCEPTABLE_RULES
+from skillyard.format.findings import error
 from skillyard.format.githubref import GitHubRef, parse_ref
 from skillyard.format.pointer import POINTER_FILE, dump_pointer, parse_pointer
 from skillyard.format.policy import Policy
@@ -121,8 +123,15 @@ def download_folder(get: Get, hosts: Hosts, ref: GitHubRef, commit: str, *,
     return folder, files
 
 
-def check_folder(files: dict[str, tuple[bytes, bool]], folder_name: str, policy: Policy):
-    """The folder checked as a local skill is (`format.package.load_skill`), in a private temporary folder."""
+def check_folder(files: dict[str, tuple[bytes, bool]], folder_name: str, policy: Policy,
+                 allowed: list[dict] | tuple = ()):
+    """The folder checked as a local skill is (`format.package.load_skill`), in a private temporary folder.
+
+    Security exceptions come from this registry alone: the upstream skill.yaml's own `security_exceptions` are
+    withdrawn (upstream authors did not have them reviewed here, and a bump would otherwise let them in unseen), and
+    `allowed` -- the pointer's `registry.security_exceptions`, which a maintainer reviewed -- applied instead. An
+    entry that covers no finding is a `pointer-exception-stale` error: a pin never keeps a stale allowance."""
+    from skillyard.format import exceptions
     from skillyard.format.package import load_skill
 
     with tempfile.TemporaryDirectory(prefix="skillyard-external-") as tmp:
@@ -133,7 +142,18 @@ def check_folder(files: dict[str, tuple[bytes, bool]], folder_name: str, policy:
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(content)
             target.chmod(0o755 if executable else 0o644)
-        return load_skill(root, policy, rel_path=folder_name)
+        pkg = load_skill(root, policy, rel_path=folder_name)
+    findings, _ = exceptions.withdraw(pkg.findings)
+    findings = [f for f in findings if f.rule != "exception-stale"]
+    entries = [dict(e) for e in allowed]
+    covered = exceptions.apply(findings, entries)
+    stale = [f for f in covered if f.rule == "exception-stale"]
+    pkg.findings = [f for f in covered if f.rule != "exception-stale"] + [
+        error("pointer-exception-stale", f.message.replace("in skill.yaml", "in source.yaml"),
+              "Remove the entry from `registry.security_exceptions` (or correct its rule or file).",
+              file=POINTER_FILE, field="registry.security_exceptions") for f in stale]
+    pkg.security_exceptions = sorted(entries, key=lambda e: (e["file"], e["rule"]))
+    return pkg
 
 
 def pointer_data(pkg, *, name: str, ref: GitHubRef, folder: str, commit: str, tracks: str, licence: str) -> dict:
@@ -159,9 +179,10 @@ def pointer_data(pkg, *, name: str, ref: GitHubRef, folder: str, commit: str, tr
 
 
 def add(target: str, config: RegistryConfig, get: Get, hosts: Hosts, *, name: str | None = None,
-        track: str | None = None, licence: str | None = None) -> dict:
+        track: str | None = None, licence: str | None = None, allowed: list[dict] | tuple = ()) -> dict:
     """Write the pointer for `github:OWNER/REPO/PATH[@REF]`; returns what was written. Raises SkillyardError (and
-    writes nothing) on any refusal."""
+    writes nothing) on any refusal. `allowed`: reviewed security exceptions ({rule, file, reason}) a maintainer
+    grants this upstream folder, written to `registry.security_exceptions`."""
     ref = parse_ref(target if target.startswith("github:") else f"github:{target}")
     policy = pointer_policy(config)
     commit = resolve_commit(get, hosts, ref)
@@ -175,18 +196,25 @@ def add(target: str, config: RegistryConfig, get: Get, hosts: Hosts, *, name: st
     if not isinstance(chosen, str) or not NAME.fullmatch(chosen) or len(chosen) > 64:
         raise _refused(f"{where}: the upstream name {str(upstream_name)[:80]!r} is not a plain registry name "
                        "(lowercase letters, digits, hyphens)", "Choose one: --name NAME.")
-    pkg = check_folder(files, chosen, policy)
+    pkg = check_folder(files, chosen, policy, allowed)
     errors = [f for f in pkg.findings if f.is_error]
     if errors:
         shown = "; ".join(f"{f.file or '.'}{':' + str(f.line) if f.line else ''}: {f.message}" for f in errors[:5])
         more = f" (and {len(errors) - 5} more)" if len(errors) > 5 else ""
+        exceptable = sorted({(f.rule, f.file) for f in errors if f.rule in EXCEPTABLE_RULES and f.file
+                             and f.field is None})
+        hint = (" A maintainer who has reviewed a dual-use skill (one that quotes attacks to teach them) may allow a "
+                "finding: " + " ".join(f"--allow '{rule}:{file}:REASON'" for rule, file in exceptable[:5]) + "."
+                if exceptable and len(exceptable) == len({(f.rule, f.file) for f in errors}) else "")
         raise _refused(f"{where} does not pass the checks ({policy.mode} mode): {shown}{more}",
-                       "Ask the upstream authors to fix it, or point at another commit.")
+                       "Ask the upstream authors to fix it, or point at another commit." + hint)
     spdx = licence or (pkg.data.get("license") if isinstance(pkg.data.get("license"), str) else None) or repo_licence
     if not spdx or not re.fullmatch(r"[A-Za-z0-9.+() -]{1,200}", spdx):
         raise _refused(f"{where}: no licence found (the skill's `license` and the repository's are both missing "
                        "or not an SPDX expression)", "Check the upstream licence, then pass --license SPDX-ID.")
     data = pointer_data(pkg, name=chosen, ref=ref, folder=folder, commit=commit, tracks=tracks, licence=spdx)
+    if pkg.security_exceptions:
+        data["registry"] = {"security_exceptions": pkg.security_exceptions}
     text = dump_pointer(data)
     pointer, problems = parse_pointer(text, folder_name=chosen)
     if pointer is None:  # what add writes, validate must accept: never write a pointer the build refuses

@@ -26,6 +26,33 @@ examples:
 """
 
 
+def _allowance(value: str) -> dict:
+    """`RULE:FILE:REASON` as a security exception entry (the reason may hold colons)."""
+    from skillyard.format.exceptions import EXCEPTABLE_RULES, MAX_REASON
+
+    rule, _, rest = value.partition(":")
+    file, _, reason = rest.partition(":")
+    if rule not in EXCEPTABLE_RULES:
+        raise argparse.ArgumentTypeError(f"{rule!r} is not a security rule an exception may allow (one of: "
+                                         f"{', '.join(sorted(EXCEPTABLE_RULES))})")
+    if not file or not reason.strip() or len(reason.strip()) > MAX_REASON:
+        raise argparse.ArgumentTypeError(f"write RULE:FILE:REASON, with the file inside the skill folder and a "
+                                         f"reason of 1 to {MAX_REASON} characters")
+    return {"rule": rule, "file": file, "reason": reason.strip()}
+
+
+def _unique(allowances: list[dict]) -> list[dict]:
+    from skillyard.errors import UsageError
+
+    seen = set()
+    for entry in allowances:
+        key = (entry["rule"], entry["file"])
+        if key in seen:
+            raise UsageError(f"--allow names {entry['rule']} in {entry['file']} twice", "Give each rule and file once.")
+        seen.add(key)
+    return allowances
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="external_command", metavar="ACTION", required=True)
     add = sub.add_parser("add", help="write a pointer entry for github:OWNER/REPO/PATH[@REF]",
@@ -36,6 +63,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                      help="the branch (or tag pattern, e.g. 'v*') a bump follows (default: REF when it is a branch "
                           "or tag, else the default branch)")
     add.add_argument("--license", metavar="SPDX", help="the licence, when neither the skill nor its repository says")
+    add.add_argument("--allow", action="append", default=[], metavar="RULE:FILE:REASON", type=_allowance,
+                     help="a reviewed security exception for a dual-use skill (one that quotes attacks to teach "
+                          "them): the finding RULE in FILE is shown but does not block; repeatable. Recorded in "
+                          "registry.security_exceptions; a PR that adds or changes one is never automerged")
     add.add_argument("--token-env", metavar="VAR", help="environment variable holding a GitHub token "
                      "(default: GITHUB_TOKEN)")
     add.add_argument("--root", default=".", help="registry root holding pyproject.toml (default: .)")
@@ -76,7 +107,7 @@ def run(args) -> int:
     if args.external_command == "verify":
         return _run_verify(args, config, _getter(os.environ.get(variable) or None, hosts, client), hosts)
     result = add(args.target, config, _getter(os.environ.get(variable) or None, hosts), hosts, name=args.name,
-                 track=args.track, licence=args.license)
+                 track=args.track, licence=args.license, allowed=_unique(args.allow))
     if args.json:
         print_json(result)
         return 0
