@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -239,26 +240,36 @@ def test_every_skillyard_command_prints_what_its_schema_says(tmp_path, monkeypat
     runs.skillyard("skillyard migrate", skills[0], "--to-standard", "--dry-run")
     runs.skillyard("skillyard migrate", skills[0], tmp_path / "missing", "--to-standard", "--dry-run", ok=False)
     runs.skillyard("skillyard migrate", tmp_path / "missing", "--to-standard", ok=False)
-    runs.skillyard("skillyard external add", "github:up/skills/skills/alpha@main", "--root", root)
-    runs.skillyard("skillyard external add", "github:up/skills/skills/nothing@main", "--root", root, ok=False)
     runs.skillyard("skillyard build", "--root", root, "--serve-dir", tmp_path / "served")
     runs.skillyard("skillyard build", "--root", root, "--check")
     runs.skillyard("skillyard build", "--root", tmp_path / "missing", ok=False)
+    (root / "registry.json").write_text("{}\n", encoding="utf-8")
+    stale = runs.skillyard("skillyard build", "--root", root, "--check", ok=False)
+    assert stale["stale"] and stale["error"].startswith("out of date") and stale["fix"]
+    broken = skills[0] / "SKILL.md"
+    kept = broken.read_bytes()
+    broken.write_text("no frontmatter\n", encoding="utf-8")
+    invalid = runs.skillyard("skillyard build", "--root", root, ok=False)
+    assert invalid["invalid"] and invalid["fix"]
+    runs.skillyard("skillyard validate", "--root", root, ok=False)  # the report, with ok false
+    broken.write_bytes(kept)
+    runs.skillyard("skillyard build", "--root", root)
     runs.skillyard("skillyard site build", "--root", root)
     runs.skillyard("skillyard site build", "--root", tmp_path / "missing", ok=False)
     runs.skillyard("skillyard site serve", "--root", root, "--out", tmp_path / "empty", "--no-build", ok=False)
-    runs.skillyard("skillyard site serve", "--root", root, "--port", "1", "--no-build", ok=False)
-    served = serve_json(root)
-    assert served["url"].startswith("http://127.0.0.1:")
+    runs.skillyard("skillyard external add", "github:up/skills/skills/alpha@main", "--root", root)
+    runs.skillyard("skillyard external add", "github:up/skills/skills/nothing@main", "--root", root, ok=False)
+    assert set(serve_json(root, "--no-build")) == {"ok", "out", "url"}
+    assert serve_json(root)["pages"] > 0  # built first: the build's summary too
     runs.covered("skillyard", besides={"skillyard site serve": {True}})
 
 
-def serve_json(root: Path) -> dict:
-    """`skillyard site serve --no-build --port 0 --json` in its own process: the JSON it prints once it listens
-    (the server then runs until stopped; it is stopped here)."""
+def serve_json(root: Path, *extra: str) -> dict:
+    """`skillyard site serve --port 0 --json` in its own process: the JSON it prints once it listens (the server
+    then runs until stopped; it is stopped here, and must have printed nothing else on stdout)."""
     command = [sys.executable, "-c", "from skillyard.cli.main import skillyard_main; import sys; "
-               "sys.exit(skillyard_main(sys.argv[1:]))", "site", "serve", "--root", str(root), "--no-build",
-               "--port", "0", "--json"]
+               "sys.exit(skillyard_main(sys.argv[1:]))", "site", "serve", "--root", str(root), "--port", "0",
+               "--json", *extra]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         text = ""
@@ -266,9 +277,15 @@ def serve_json(root: Path) -> dict:
             text += line
             if line.rstrip() == "}":
                 break
-        return check_output("skillyard site serve", 0, text)
+        served = check_output("skillyard site serve", 0, text)
+        with urllib.request.urlopen(served["url"], timeout=30) as answer:  # noqa: S310 (127.0.0.1)
+            assert answer.status == 200
     finally:
         process.terminate()
         process.wait(timeout=30)
-        process.stdout.close()
-        process.stderr.close()
+    rest, err = process.stdout.read(), process.stderr.read()
+    process.stdout.close()
+    process.stderr.close()
+    assert rest == "", rest  # the request log and the "serving" line went to stderr
+    assert "GET / " in err and "serving " in err
+    return served
