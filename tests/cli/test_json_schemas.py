@@ -117,6 +117,17 @@ def test_an_output_the_schema_does_not_describe_fails():
     assert cli_schema_errors("skill source remove", {"ok": False, "error": "no"}, closed=False) != []  # no label
 
 
+def test_the_page_lists_every_command_its_schema_and_is_in_the_navigation():
+    root = CLI.parents[1]
+    page = (root / "site" / "pages" / "json-output.md").read_text(encoding="utf-8")
+    for command in json_commands():
+        name = schema_file(command).name
+        assert f"| `{command}` | [`{name}`](https://github.com/skillyard/registry/blob/main/schemas/cli/{name}) |" \
+            in page, command
+    assert "Machine-readable output: json-output.md" in (root / "mkdocs.yml").read_text(encoding="utf-8")
+    assert "site/pages/json-output.md" in (root / "README.md").read_text(encoding="utf-8")
+
+
 @pytest.fixture
 def world(tmp_path, monkeypatch, published):  # noqa: F811
     for kind in ("CACHE", "CONFIG", "DATA"):
