@@ -8,12 +8,15 @@ import json
 import os
 import subprocess
 import sys
+import threading
 import urllib.request
 from pathlib import Path
 
 import pytest
 from tests.client_adapters.test_generate import stub  # noqa: F401 (a chat-completions server on 127.0.0.1)
-from tests.client_adapters.test_plugins import GOOD as PLUGIN, make_wheel, skill as skill_in, venv  # noqa: F401
+from tests.client_adapters.test_plugins import GOOD as PLUGIN
+from tests.client_adapters.test_plugins import make_wheel, venv  # noqa: F401 (venv: a fixture)
+from tests.client_adapters.test_plugins import skill as skill_in
 from tests.support.cli_schemas import CLI, check_output, json_commands, schema_file
 from tests.support.fixtures import git_server, published, skill_home  # noqa: F401
 from tests.support.registry import skill_md
@@ -282,18 +285,26 @@ def serve_json(root: Path, *extra: str) -> dict:
                "sys.exit(skillyard_main(sys.argv[1:]))", "site", "serve", "--root", str(root), "--port", "0",
                "--json", *extra]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        text = ""
+    lines: list[str] = []
+    complete = threading.Event()
+
+    def read() -> None:  # the object ends with a line "}"; a server that never prints one must not hang the test
         for line in process.stdout:
-            text += line
+            lines.append(line)
             if line.rstrip() == "}":
                 break
-        served = check_output("skillyard site serve", 0, text)
+        complete.set()
+
+    threading.Thread(target=read, daemon=True).start()
+    try:
+        complete.wait(120)
+        served = check_output("skillyard site serve", 0, "".join(lines))
         with urllib.request.urlopen(served["url"], timeout=30) as answer:  # noqa: S310 (127.0.0.1)
             assert answer.status == 200
     finally:
         process.terminate()
         process.wait(timeout=30)
+    complete.wait(30)
     rest, err = process.stdout.read(), process.stderr.read()
     process.stdout.close()
     process.stderr.close()
