@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -273,6 +274,13 @@ def test_every_skillyard_command_prints_what_its_schema_says(tmp_path, monkeypat
     runs.skillyard("skillyard site serve", "--root", root, "--out", tmp_path / "empty", "--no-build", ok=False)
     runs.skillyard("skillyard external add", "github:up/skills/skills/alpha@main", "--root", root)
     runs.skillyard("skillyard external add", "github:up/skills/skills/nothing@main", "--root", root, ok=False)
+    runs.skillyard("skillyard external verify", "--root", root)
+    runs.skillyard("skillyard external verify", "no-such-pointer", "--root", root, ok=False)
+    pointer = root / "skills" / "alpha" / "source.yaml"
+    recorded = re.search(r"sha256: ([0-9a-f]{64})", pointer.read_text(encoding="utf-8")).group(1)
+    pointer.write_text(pointer.read_text(encoding="utf-8").replace(recorded, "a" * 64), encoding="utf-8")
+    verified = runs.skillyard("skillyard external verify", "--root", root, ok=False)  # a recorded fact is wrong
+    assert verified["pointers"][0]["differences"][0]["kind"] == "changed"
     assert set(serve_json(root, "--no-build")) == {"ok", "out", "url"}
     assert serve_json(root)["pages"] > 0  # built first: the build's summary too
     runs.covered("skillyard", besides={"skillyard site serve": {True}})
