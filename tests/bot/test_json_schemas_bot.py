@@ -32,3 +32,26 @@ def test_report_and_automerge_print_what_their_schemas_say(stub, registry_repo, 
     assert code == 0 and done["merge"] is False and done["reasons"]  # not labelled, not approved: not merged
     code, done = bot(capsys, "automerge", stub, "--pr", 99)
     assert code != 0 and done["ok"] is False
+
+
+def test_skill_publish_opening_a_pull_request_prints_what_its_schema_says(stub, registry_repo, tmp_path, capsys,
+                                                                          monkeypatch):
+    """`skill publish --json` for real (its --dry-run runs in tests/cli/test_json_schemas.py): the result with the
+    plan under `plan`, then a registry that does not exist."""
+    from test_publish import make_skill
+
+    from skillyard.cli.main import skill_main
+
+    monkeypatch.setenv("GITHUB_TOKEN", "author-token")
+    folder = make_skill(tmp_path)
+
+    def publish(registry: str) -> tuple[int, dict]:
+        capsys.readouterr()
+        code = skill_main(["publish", str(folder), "--registry", registry, "--api-url", stub.base_url, "--json"])
+        return code, check_output("skill publish", code, capsys.readouterr().out)
+
+    code, opened = publish(REGISTRY_SLUG)
+    assert code == 0 and opened["dry_run"] is False and opened["url"].endswith("/pull/1")
+    assert opened["plan"]["branch"] == "skill/my-skill-1.2.0"
+    code, refused = publish("nobody/nothing")
+    assert code != 0 and refused["ok"] is False and refused["error"]
