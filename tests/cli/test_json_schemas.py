@@ -130,6 +130,10 @@ def test_the_page_lists_every_command_its_schema_and_is_in_the_navigation():
             in page, command
     assert "Machine-readable output: json-output.md" in (root / "mkdocs.yml").read_text(encoding="utf-8")
     assert "site/pages/json-output.md" in (root / "README.md").read_text(encoding="utf-8")
+    from skillyard.cli.main import build_parser
+
+    for prog, package in (("skill", "skillyard.cli.skill_cmds"), ("skillyard", "skillyard.cli.skillyard_cmds")):
+        assert "schemas/cli/" in build_parser(prog, package, "").format_help(), prog  # `skill --help` says where
 
 
 @pytest.fixture
