@@ -1,5 +1,6 @@
-"""ajv (draft 2020-12, its default strict mode) compiles every schema in schemas/ and accepts what we write: the
-registry.json and index.json of a real build and `skillyard validate --json` over it (issue 24 item 9)."""
+"""ajv (draft 2020-12, its default strict mode) compiles every schema in schemas/ and schemas/cli/ and accepts what
+we write: the registry.json and index.json of a real build, `skillyard validate --json` over it (issue 24 item 9) and
+`skillyard build --json` (issue 27 item 9)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ const Ajv2020 = require(process.argv[1] + '/node_modules/ajv/dist/2020');
 const fs = require('fs'), path = require('path');
 const [dir, pairs] = JSON.parse(fs.readFileSync(0, 'utf8'));
 const ajv = new Ajv2020({logger: false});
-const files = fs.readdirSync(dir).filter(f => f.endsWith('.schema.json')).sort();
+const files = ['', 'cli/'].flatMap(sub => fs.readdirSync(path.join(dir, sub)).filter(f => f.endsWith('.schema.json'))
+  .sort().map(f => sub + f));
 const schemas = Object.fromEntries(files.map(f => [f, JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8'))]));
 for (const f of files) ajv.addSchema(schemas[f]);
 const compiled = {}, verdicts = [];
@@ -39,14 +41,19 @@ def ajv(node22, pairs: list[tuple[str, object]]) -> dict:
 
 def test_every_schema_compiles_in_ajvs_default_strict_mode(node22):
     compiled = ajv(node22, [])["compiled"]
-    assert len(compiled) == len(list((REPO / "schemas").glob("*.schema.json")))
+    assert len(compiled) == len(list((REPO / "schemas").glob("*.schema.json"))) + \
+        len(list((REPO / "schemas" / "cli").glob("*.schema.json")))  # schemas/cli: every --json output (issue 27)
     assert compiled == dict.fromkeys(compiled, "ok")
 
 
 def test_ajv_accepts_the_registry_files_and_the_validate_report_we_write(node22, built_repo):
     report = run([skillyard_bin("skillyard"), "validate", "--root", ".", "--json"], cwd=built_repo)
     assert report.returncode in (0, 1), report.stderr
+    build = run([skillyard_bin("skillyard"), "build", "--root", ".", "--check", "--json"], cwd=built_repo)
+    assert build.returncode == 0, build.stderr + build.stdout
     pairs = [("registry.schema.json", json.loads((built_repo / "registry.json").read_text(encoding="utf-8"))),
              ("index.schema.json", json.loads((built_repo / "index.json").read_text(encoding="utf-8"))),
-             ("validate-report.schema.json", json.loads(report.stdout))]
+             ("validate-report.schema.json", json.loads(report.stdout)),
+             ("cli/skillyard-validate.schema.json", json.loads(report.stdout)),
+             ("cli/skillyard-build.schema.json", json.loads(build.stdout))]
     assert ajv(node22, pairs)["verdicts"] == ["ok"] * len(pairs)

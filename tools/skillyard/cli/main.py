@@ -70,11 +70,16 @@ class _Version(argparse.Action):
         parser.exit()
 
 
+# Where a program reading `--json` finds what it may rely on (site/pages/json-output.md explains the versioning).
+JSON_EPILOG = ("--json output: each command's JSON Schema is in schemas/cli/<program>-<command>.schema.json (installed "
+               "with the package in skillyard/schemas/cli/); see the \"Machine-readable output\" page.")
+
+
 def build_parser(prog: str, package: str, description: str, command: str | None = None) -> argparse.ArgumentParser:
     """The parser with every command listed; only `command` (None: every one, as documentation tools want) is
     imported and given its real arguments, the others are placeholders that carry their one-line help."""
     table = importlib.import_module(package).COMMANDS
-    parser = Parser(prog=prog, description=description)
+    parser = Parser(prog=prog, description=description, epilog=JSON_EPILOG)
     parser.add_argument("--version", action=_Version, nargs=0, help="show the installed version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, (module_name, help_text) in table.items():

@@ -46,16 +46,18 @@ class AgentFile:
     fmt: str  # "json" | "jsonc" (comments and trailing commas, as VS Code and Gemini CLI accept) | "toml"
     key: tuple[str, ...]  # where the server map is; "{project}" is the project's absolute path
     source: str  # where the file and key are documented (checked 2026-11)
+    expand: str = ""  # the agent's variable syntax in command, args and env (client/agent_vars.py STYLES)
 
 
-AGENTS = {"claude-code": "Claude Code", "codex": "Codex", "gemini": "Gemini CLI", "vscode": "VS Code (Copilot)"}
+AGENTS = {"claude-code": "Claude Code", "codex": "Codex", "gemini": "Gemini CLI", "vscode": "VS Code (Copilot)",
+          "cursor": "Cursor", "windsurf": "Windsurf"}
 
 AGENT_FILES: tuple[AgentFile, ...] = (
     # Claude Code's precedence: local scope, then project, then user (first one of a name wins here too).
     AgentFile("claude-code", "user", ".claude.json", "json", ("projects", "{project}", "mcpServers"),
               "https://code.claude.com/docs/en/mcp (local scope: ~/.claude.json under the project's path)"),
     AgentFile("claude-code", "project", ".mcp.json", "json", ("mcpServers",),
-              "https://code.claude.com/docs/en/mcp (project scope: .mcp.json at the project root)"),
+              "https://code.claude.com/docs/en/mcp (project scope: .mcp.json at the project root)", "claude"),
     AgentFile("claude-code", "user", ".claude.json", "json", ("mcpServers",),
               "https://code.claude.com/docs/en/mcp (user scope: ~/.claude.json mcpServers)"),
     AgentFile("codex", "project", ".codex/config.toml", "toml", ("mcp_servers",),
@@ -70,11 +72,20 @@ AGENT_FILES: tuple[AgentFile, ...] = (
               "https://code.visualstudio.com/docs/copilot/reference/mcp-configuration (workspace .vscode/mcp.json)"),
     AgentFile("vscode", "user", ".config/Code/User/mcp.json", "jsonc", ("servers",),
               "https://code.visualstudio.com/docs/copilot/reference/mcp-configuration (user profile mcp.json, Linux)"),
+    # Cursor: the project's file wins over the global one. JSON, read leniently as the VS Code it is built on.
+    AgentFile("cursor", "project", ".cursor/mcp.json", "jsonc", ("mcpServers",),
+              "https://cursor.com/docs/context/mcp (project: .cursor/mcp.json)", "cursor"),
+    AgentFile("cursor", "user", ".cursor/mcp.json", "jsonc", ("mcpServers",),
+              "https://cursor.com/docs/context/mcp (global: ~/.cursor/mcp.json)", "cursor"),
+    AgentFile("windsurf", "user", ".codeium/windsurf/mcp_config.json", "jsonc", ("mcpServers",),
+              "https://docs.windsurf.com/windsurf/cascade/mcp (~/.codeium/windsurf/mcp_config.json; no project file)",
+              "windsurf"),
 )
 
 # Which agents' servers a skill installed for a target can call. The shared `.agents` folder is read by several.
 TARGET_AGENTS = {"claude-code": ("claude-code",), "codex": ("codex",), "gemini": ("gemini",),
-                 "copilot": ("vscode",), "agents": ("codex", "gemini", "vscode")}
+                 "copilot": ("vscode",), "cursor": ("cursor",), "windsurf": ("windsurf",),
+                 "agents": ("codex", "gemini", "vscode", "cursor")}
 
 
 @dataclass
@@ -92,6 +103,7 @@ class Server:
     deny: list[str] = field(default_factory=list)
     tools: list[str] | None = None  # asked and answered
     why_unlisted: str = ""
+    unresolved: str = ""  # a variable in command, args or env that we cannot expand as the agent would
 
     def filtered_out(self, tool: str) -> bool:
         return tool in self.deny or (self.allow is not None and tool not in self.allow)
@@ -167,8 +179,11 @@ def _strings(value) -> list[str] | None:
     return None
 
 
-def parse_server(name: str, raw: object, entry: AgentFile, shown: str) -> Server | None:
-    """One server entry, or None when it is switched off or not a server. Never raises."""
+def parse_server(name: str, raw: object, entry: AgentFile, shown: str, *, project: Path | None = None,
+                 home: Path | None = None) -> Server | None:
+    """One server entry, or None when it is switched off or not a server, with the agent's variables in command,
+    args and env expanded (client/agent_vars.py; `project` and `home` are what Cursor's names stand for).
+    Never raises."""
     if not isinstance(raw, dict):
         return None
     if raw.get("enabled") is False or raw.get("disabled") is True:
@@ -186,7 +201,26 @@ def parse_server(name: str, raw: object, entry: AgentFile, shown: str) -> Server
         server.url = url
     server.allow = _strings(raw.get("includeTools")) or _strings(raw.get("enabled_tools"))
     server.deny = (_strings(raw.get("excludeTools")) or []) + (_strings(raw.get("disabled_tools")) or [])
+    if entry.expand and server.command is not None:
+        _expand(server, entry.expand, Path(project or "."), Path(home or "~").expanduser())
     return server
+
+
+def _expand(server: Server, style: str, project: Path, home: Path) -> None:
+    from skillyard.client.agent_vars import Unresolved, expand
+
+    env = dict(os.environ)
+    try:
+        def one(text: str) -> str:
+            return expand(text, style, env=env, project=project, home=home)
+
+        command, args = one(server.command or ""), [one(a) for a in server.args]
+        values = {key: one(value) for key, value in server.env.items()}
+        cwd = one(server.cwd) if server.cwd is not None else None
+    except Unresolved as exc:
+        server.unresolved = str(exc)
+        return
+    server.command, server.args, server.env, server.cwd = command, args, values, cwd
 
 
 def read_servers(agents: list[str], project_root: Path, home: Path) -> AgentServers:
@@ -225,7 +259,7 @@ def read_servers(agents: list[str], project_root: Path, home: Path) -> AgentServ
                 break
             if (entry.agent, name) in seen:  # the narrower scope came first and wins, as in the agents
                 continue
-            server = parse_server(str(name), raw, entry, shown)
+            server = parse_server(str(name), raw, entry, shown, project=Path(project_key), home=Path(home))
             if server is not None:
                 seen.add((entry.agent, name))
                 out.servers.append(server)
@@ -318,6 +352,8 @@ def probe(servers: AgentServers, wanted: set[str], *, flag: bool, config_flag: b
             continue
         if server.command is None:
             server.why_unlisted = "a remote server (its tools are not asked for)" if server.url else "no command"
+        elif server.unresolved:
+            server.why_unlisted = f"not started: {server.unresolved}"
         elif not probe_allowed(server, flag=flag, config_flag=config_flag):
             server.why_unlisted = ("a local server, not started without --probe-servers"
                                    if server.scope == "project" or not config_flag else "not started")

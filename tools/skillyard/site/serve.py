@@ -5,6 +5,8 @@ from __future__ import annotations
 import errno
 import http.server
 import re
+import sys
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
@@ -38,8 +40,10 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
         self.send_header("X-Content-Type-Options", "nosniff")
         super().end_headers()
 
+    to_stderr = False  # the request log's stream: stderr when stdout carries JSON for a program
+
     def log_message(self, format: str, *args) -> None:  # noqa: A002 (signature fixed by http.server)
-        print(f"{self.address_string()} {format % args}", flush=True)
+        print(f"{self.address_string()} {format % args}", flush=True, file=sys.stderr if self.to_stderr else None)
 
 
 def page_header_policy(page: Path) -> str:
@@ -54,10 +58,15 @@ def page_header_policy(page: Path) -> str:
     return header_policy(found.group(1).decode("ascii", "replace") if found else policy([]))
 
 
-def make_server(out: Path, port: int = 0) -> http.server.ThreadingHTTPServer:
+class StderrHandler(QuietHandler):
+    to_stderr = True
+
+
+def make_server(out: Path, port: int = 0, *, log_to_stderr: bool = False) -> http.server.ThreadingHTTPServer:
     """The server on 127.0.0.1:port; a port that is taken or not ours to open is said so, with how to pick another."""
+    handler = StderrHandler if log_to_stderr else QuietHandler
     try:
-        return http.server.ThreadingHTTPServer(("127.0.0.1", port), partial(QuietHandler, directory=str(out)))
+        return http.server.ThreadingHTTPServer(("127.0.0.1", port), partial(handler, directory=str(out)))
     except OSError as exc:
         if exc.errno == errno.EADDRINUSE:
             raise SkillyardError(f"port {port} on 127.0.0.1 is busy: another program is listening there",
@@ -69,9 +78,15 @@ def make_server(out: Path, port: int = 0) -> http.server.ThreadingHTTPServer:
         raise
 
 
-def serve(out: Path, port: int) -> None:
-    server = make_server(out, port)
-    print(f"serving {out} at http://127.0.0.1:{server.server_address[1]}/ (Ctrl-C stops)", flush=True)
+def serve(out: Path, port: int, ready: Callable[[str], None] | None = None) -> None:
+    """Serve until Ctrl-C. `ready` (for --json) is given the URL once the server listens, and the human lines go to
+    stderr instead of stdout."""
+    server = make_server(out, port, log_to_stderr=ready is not None)
+    url = f"http://127.0.0.1:{server.server_address[1]}/"
+    if ready is not None:
+        ready(url)
+        sys.stdout.flush()
+    print(f"serving {out} at {url} (Ctrl-C stops)", flush=True, file=sys.stderr if ready is not None else None)
     try:
         server.serve_forever()
     except KeyboardInterrupt:

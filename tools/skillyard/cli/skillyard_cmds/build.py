@@ -73,7 +73,9 @@ def run(args) -> int:
     if invalid and not args.skip_invalid:
         summary["ok"] = False
         if args.json:
-            print_json({**summary, "error": "invalid skills"})
+            print_json({**summary, "error": f"{len(invalid)} invalid skill(s); nothing was written",
+                        "fix": "Fix their findings (`skillyard validate --root ROOT`), or pass --skip-invalid to "
+                               "leave them out."})
         else:
             sys.stderr.write(human_report(invalid))
             print(f"error: {len(invalid)} invalid skill(s); nothing was written.", file=sys.stderr)
@@ -85,6 +87,8 @@ def run(args) -> int:
     if args.check:
         stale = stale_outputs(root, result.outputs, registry_out=out)
         summary.update(ok=not stale, stale=stale)
+        if stale:  # the same error object as every other failure
+            summary.update(error="out of date: " + ", ".join(stale), fix="Run `skillyard build` and commit the result.")
         if args.json:
             print_json(summary)
         elif stale:

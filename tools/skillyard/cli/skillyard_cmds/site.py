@@ -109,15 +109,19 @@ def run(args) -> int:
     from skillyard.cli.common import print_json
     from skillyard.errors import SkillyardError
 
+    summary: dict = {}
     if args.site_command == "serve" and args.no_build:
         out = (args.out or args.root / "_site").absolute()  # not resolved: a rebuild switches what it links to
         if not (out / "index.html").is_file():
             raise SkillyardError(f"{out}: no built site to serve", "Run `skillyard site build` first.")
+        summary = {"ok": True, "out": str(out)}
     else:
         result = _build(args)
         out = result.out
+        summary = _summary(result)
         if args.json:
-            print_json(_summary(result))
+            if args.site_command == "build":
+                print_json(summary)
         else:
             print(f"built {result.skills} skills, {result.pages} pages into {result.out} "
                   f"in {result.seconds['total']:.1f}s (search data {result.search_bytes} bytes)")
@@ -135,5 +139,7 @@ def run(args) -> int:
     if args.site_command == "serve":
         from skillyard.site.serve import serve
 
-        serve(out, args.port)
+        # with --json, stdout holds one JSON object (the summary and the URL, once the server listens); the
+        # "serving" line and the request log go to stderr
+        serve(out, args.port, ready=(lambda url: print_json({**summary, "url": url})) if args.json else None)
     return 0
