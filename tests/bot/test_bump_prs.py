@@ -143,3 +143,10 @@ def test_a_bump_branch_by_someone_else_is_not_automerged(stub, registry_repo, ca
     assert out["merged"] is False and any("not by the bump bot" in r for r in out["reasons"])
     out = automerge(stub, capsys, "--bump-author", "mallory", "--dry-run")
     assert out["merge"] is True  # the bot's login is a setting (a GitHub App token opens PRs as `<app>[bot]`)
+
+
+def test_the_bump_author_comes_from_the_registry_settings(stub, registry_repo, capsys, tmp_path):
+    bump_pr(stub, registry_repo, OLD, NEW, author="acme-bumper[bot]")
+    (tmp_path / "pyproject.toml").write_text('[tool.skillyard]\nbump_author = "acme-bumper[bot]"\n', encoding="utf-8")
+    assert automerge(stub, capsys, "--dry-run")["merge"] is False
+    assert automerge(stub, capsys, "--dry-run", "--root", str(tmp_path))["merge"] is True

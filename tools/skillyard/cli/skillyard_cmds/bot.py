@@ -88,8 +88,9 @@ def add_arguments(parser) -> None:
                        help="The registry checkout (the default branch) whose settings name the required check "
                             "(`validate_check` in [tool.skillyard], default `validate`). Default: .")
     merge.add_argument("--bump-author", default=None, metavar="LOGIN",
-                       help="Who opens bump PRs (default: github-actions[bot]; a GitHub App's `<app>[bot]` when the "
-                            "bump workflow uses an app token). Bump PRs by anyone else are not automerged.")
+                       help="Who opens bump PRs (default: `bump_author` in [tool.skillyard], else "
+                            "github-actions[bot]; a GitHub App's `<app>[bot]` when the bump workflow uses an app "
+                            "token). Bump PRs by anyone else are not automerged.")
     bump = sub.add_parser("open-bump-prs", help="Open (or refresh) one PR per skill `external bump` bumped.")
     _common(bump)
     bump.add_argument("--results", required=True, metavar="FILE",
@@ -147,12 +148,15 @@ def _run(args) -> int:
         return 0
     if args.bot_command == "open-bump-prs":
         return _open_bump_prs(gh, args, skills_dir)
+    from skillyard.bot.bump_io import run_bump_automerge
+
     outcome = github_io.run_automerge(gh, args.repo, args.pr, head_sha=args.head_sha, run_id=args.run_id,
                                       registry=registry, method=args.method, dry_run=args.dry_run,
                                       login=args.bot_login, skills_dir=skills_dir,
                                       required_check=required_check_name(args.root),
                                       fetch=github_io.zip_fetcher(github_io.token_from_env(), api_url),
-                                      api_url=api_url, bump_author=args.bump_author)
+                                      api_url=api_url, bump_author=args.bump_author or bump_author_name(args.root),
+                                      bump_handler=run_bump_automerge)
     if args.json:
         print_json({"ok": True, **outcome})
     else:
@@ -181,6 +185,22 @@ def required_check_name(root: str = ".") -> str:
     if not isinstance(name, str) or not name.strip() or len(name) > 100 or not name.isprintable():
         raise SkillyardError(f"{config.root / config.file}: `validate_check` is {str(name)[:100]!r}",
                              'Set it to the name of the validate workflow, e.g. validate_check = "validate".',
+                             exit_code=2)
+    return name
+
+
+def bump_author_name(root: str = ".") -> str:
+    """`bump_author` in the registry's settings under `root`, else github-actions[bot]: who opens bump PRs."""
+    from skillyard.bot.bump_rules import DEFAULT_BUMP_AUTHOR
+    from skillyard.bot.decide import normalise_handle
+    from skillyard.errors import SkillyardError
+    from skillyard.registry.config import load_registry_config
+
+    config = load_registry_config(root)
+    name = config.section.get("bump_author", DEFAULT_BUMP_AUTHOR)
+    if normalise_handle(name) is None:
+        raise SkillyardError(f"{config.root / config.file}: `bump_author` is {str(name)[:100]!r}",
+                             'Set it to the GitHub login that opens bump PRs, e.g. bump_author = "my-app[bot]".',
                              exit_code=2)
     return name
 
