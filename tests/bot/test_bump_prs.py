@@ -75,7 +75,14 @@ def test_open_bump_prs_opens_one_pr_per_bumped_skill_and_refreshes_it(stub, regi
     out = cli(stub, capsys, "open-bump-prs", "--results", str(tmp_path / "again/bump.json"), "--root", str(root))
     assert out["prs"][0]["created"] is False and len(registry_repo.pulls) == 1
     assert "version 1.0.0 -> 1.2.0" in pr.body
-    assert registry_repo.refs["heads/bump/alpha"] != head
+    moved = registry_repo.refs["heads/bump/alpha"]
+    assert moved != head
+
+    commits = len(stub.calls("POST", r"/git/commits$"))  # the same bump again: no new commit, no new checks
+    out = cli(stub, capsys, "open-bump-prs", "--results", str(tmp_path / "again/bump.json"), "--root", str(root))
+    assert out["prs"][0]["unchanged"] is True and out["prs"][0]["created"] is False
+    assert registry_repo.refs["heads/bump/alpha"] == moved
+    assert len(stub.calls("POST", r"/git/commits$")) == commits and len(registry_repo.pulls) == 1
 
 
 def test_open_bump_prs_refuses_a_pointer_that_is_not_what_bump_reported(stub, registry_repo, capsys, tmp_path):

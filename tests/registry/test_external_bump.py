@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from tests.support.fixtures import git_server, skill_home  # noqa: F401 (fixtures)
 from tests.support.gitserver import git
 from tests.support.registry import skill_md
@@ -237,3 +239,40 @@ def test_summarise_change_is_pure_and_counts_findings_as_multisets():
     assert summary["files"] == {"added": [], "removed": [], "changed": []}
     moved = summarise_change(old, {**old, "upstream": {**old["upstream"], "repository": "c/d"}})
     assert moved["upstream_changed"] is True
+
+
+def test_the_etag_cache_is_bounded_and_a_broken_one_is_ignored(tmp_path, monkeypatch):
+    from skillyard.registry import external_bump
+
+    monkeypatch.setattr(external_bump, "MAX_ETAGS", 3)
+    cache = external_bump.BumpCache(tmp_path / "c.json")
+    for i in range(5):
+        cache.remember(f"u{i}", f'"e{i}"', i)
+    assert list(cache.etags) == ["u2", "u3", "u4"]  # the oldest went first
+    cache.save()
+    assert external_bump.BumpCache(tmp_path / "c.json").etags == cache.etags
+    for broken in (b"{not json", b"[]", b'{"etags": [], "heads": 3}', b" " * (external_bump.MAX_CACHE_BYTES + 1)):
+        (tmp_path / "c.json").write_bytes(broken)
+        assert external_bump.BumpCache(tmp_path / "c.json").etags == {}
+
+
+def test_a_tampered_cache_value_is_checked_like_an_answer(added, upstream, capsys):
+    upstream.commit("up", "skills", {"README.md": "moved\n"})
+    bump(added, capsys=capsys)
+    path = added.root / ".skillyard-cache/external-bump.json"
+    doc = json.loads(path.read_text())
+    for entry in doc["etags"].values():
+        entry["value"] = "../../evil" if isinstance(entry["value"], str) else entry["value"]
+    doc["heads"] = {}
+    path.write_text(json.dumps(doc))
+    code, outcome, _ = bump(added, capsys=capsys)
+    assert code != 0 and all(r["status"] == "refused" for r in outcome["results"])
+    assert all("no full commit SHA" in r["message"] for r in outcome["results"])
+
+
+@given(st.lists(st.tuples(st.integers(0, 30), st.integers(0, 30), st.integers(0, 30)), min_size=1, max_size=8))
+def test_tags_order_by_their_numbers(versions):
+    from skillyard.registry.external_bump import version_key
+
+    names = [f"v{a}.{b}.{c}" for a, b, c in versions]
+    assert max(names, key=version_key) == "v{}.{}.{}".format(*max(versions))

@@ -104,8 +104,20 @@ def open_bump_prs(gh, repo_slug: str, results: dict, root: Path, *, skills_dir: 
     opened = []
     for name, data, summary in _bumped(results, root, skills_dir):
         path = f"{skills_dir}/{name}/{POINTER_FILE}"
+        branch = bump_rules.bump_branch(name)
+        title = f"Bump {name} to {summary.get('repository')}@{str(summary.get('new_commit') or '')[:12]}"
+        head = f"{repo.owner.login}:{branch}"
+        body = summary_markdown(summary)
+        existing = list(repo.get_pulls(state="open", head=head))
+        if existing and _branch_holds(repo, branch, base_commit.sha, path, data):
+            # The same bump as last run, on the same base: leave the commit (and its checks) alone.
+            if existing[0].body != body or existing[0].title != title:
+                existing[0].edit(title=title, body=body)
+            opened.append({"name": name, "number": existing[0].number, "created": False, "branch": branch,
+                           "commit": existing[0].head.sha, "unchanged": True})
+            continue
         blob = repo.create_git_blob(base64.b64encode(data).decode("ascii"), "base64")
-        expected = hashlib.sha1(b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()  # git object id
+        expected = _git_blob_sha(data)
         if blob.sha != expected:
             raise SkillyardError(f"the server stored {path} as {blob.sha}, expected {expected}",
                                  "Check --api-url; retry later.")
@@ -113,12 +125,7 @@ def open_bump_prs(gh, repo_slug: str, results: dict, root: Path, *, skills_dir: 
                                     base_tree=base_commit.tree)
         new = str(summary.get("new_commit") or "")[:12]
         commit = repo.create_git_commit(f"Bump {name} to upstream {new}", tree, [base_commit])
-        branch = bump_rules.bump_branch(name)
         _point_branch(repo, branch, commit.sha)
-        body = summary_markdown(summary)
-        title = f"Bump {name} to {summary.get('repository')}@{new}"
-        head = f"{repo.owner.login}:{branch}"
-        existing = list(repo.get_pulls(state="open", head=head))
         if existing:
             existing[0].edit(title=title, body=body)
             pr, created = existing[0], False
@@ -127,6 +134,25 @@ def open_bump_prs(gh, repo_slug: str, results: dict, root: Path, *, skills_dir: 
         opened.append({"name": name, "number": pr.number, "created": created, "branch": branch,
                        "commit": commit.sha})
     return {"ok": True, "prs": opened}
+
+
+def _branch_holds(repo, branch: str, base_sha: str, path: str, data: bytes) -> bool:
+    """True when `branch` is one commit on `base_sha` whose `path` holds exactly `data`."""
+    from github import GithubException
+
+    try:
+        tip = repo.get_git_commit(repo.get_git_ref(f"heads/{branch}").object.sha)
+        if [p.sha for p in tip.parents] != [base_sha]:
+            return False
+        entries = {e.path: e.sha for e in repo.get_git_tree(tip.tree.sha, recursive=True).tree}
+    except GithubException:
+        return False
+    return entries.get(path) == _git_blob_sha(data)
+
+
+def _git_blob_sha(data: bytes) -> str:
+    """The object id git (and GitHub) give these bytes."""
+    return hashlib.sha1(b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()
 
 
 def _point_branch(repo, branch: str, sha: str) -> None:

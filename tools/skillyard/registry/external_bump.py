@@ -124,6 +124,8 @@ def _head(api: Api, repo: str, tracks: str) -> tuple[str, str]:
         return name, sha
     sha = api.value(f"/repos/{repo}/commits/{quote(tracks, safe='')}", lambda d: _sha(d.get("sha")),
                     f"github:{repo}@{tracks}")
+    if not _sha(sha):  # a cached value is checked like a fresh one
+        raise Refusal(f"github:{repo}@{tracks}: no full commit SHA")
     return tracks, sha
 
 
@@ -133,7 +135,8 @@ def _folder_commit(api: Api, repo: str, head: str, path: str) -> str | None:
 
     def first(commits: object) -> object:
         return [_sha(commits[0]["sha"])] if commits else [None]
-    return api.value(f"/repos/{repo}/commits?{query}", first, f"github:{repo}/{path}@{head[:12]}")[0]
+    found = api.value(f"/repos/{repo}/commits?{query}", first, f"github:{repo}/{path}@{head[:12]}")
+    return _sha(found[0]) if isinstance(found, list) and found else None
 
 
 def _relation(api: Api, repo: str, old: str, new: str) -> str:
@@ -148,6 +151,8 @@ def _relation(api: Api, repo: str, old: str, new: str) -> str:
         raise Refusal(f"github:{repo}: the pinned commit {old[:12]} cannot be compared with {new[:12]} (not found): "
                       "history was rewritten (a force-push) or the pin is not in the repository. A bump never moves "
                       "to a commit the pin does not lead to; a maintainer re-adds the skill by hand") from None
+    if status not in ("ahead", "behind", "identical", "diverged"):
+        raise Refusal(f"github:{repo}: the compare status of {old[:12]}...{new[:12]} is unknown")
     return str(status)
 
 
