@@ -63,7 +63,7 @@ def test_open_bump_prs_opens_one_pr_per_bumped_skill_and_refreshes_it(stub, regi
     assert opened["created"] is True and opened["branch"] == "bump/alpha"
     [pr] = registry_repo.pulls.values()
     assert pr.head_ref == "bump/alpha" and pr.base_ref == "main" and "2222222222" in pr.title
-    assert "version 1.0.0 -> 1.1.0" in pr.body and "changed SKILL.md" in pr.body
+    assert "- version `1.0.0` → `1.1.0`" in pr.body and "- changed `SKILL.md` (105 B → 105 B)" in pr.body
     head = registry_repo.refs["heads/bump/alpha"]
     tree = registry_repo.trees[registry_repo.commits[head]["tree"]]
     assert registry_repo.blobs[tree[PATH]["sha"]] == (root / PATH).read_bytes()
@@ -74,7 +74,7 @@ def test_open_bump_prs_opens_one_pr_per_bumped_skill_and_refreshes_it(stub, regi
     root = checkout(tmp_path / "again", newer)
     out = cli(stub, capsys, "open-bump-prs", "--results", str(tmp_path / "again/bump.json"), "--root", str(root))
     assert out["prs"][0]["created"] is False and len(registry_repo.pulls) == 1
-    assert "version 1.0.0 -> 1.2.0" in pr.body
+    assert "- version `1.0.0` → `1.2.0`" in pr.body
     moved = registry_repo.refs["heads/bump/alpha"]
     assert moved != head
 
@@ -157,3 +157,15 @@ def test_the_bump_author_comes_from_the_registry_settings(stub, registry_repo, c
     (tmp_path / "pyproject.toml").write_text('[tool.skillyard]\nbump_author = "acme-bumper[bot]"\n', encoding="utf-8")
     assert automerge(stub, capsys, "--dry-run")["merge"] is False
     assert automerge(stub, capsys, "--dry-run", "--root", str(tmp_path))["merge"] is True
+
+
+def test_the_pr_body_shows_upstream_text_inert():
+    from skillyard.bot.bump_render import bump_body
+
+    hostile = dict(NEW, files=[{"path": "[click](https://evil.example)", "size": 1, "sha256": "e" * 64}],
+                   findings=[{"rule": "security-hidden-comment", "severity": "warning", "file": "SKILL.md",
+                              "message": "<!-- x --> ![img](https://evil.example/i.png) `tick`"}])
+    body = bump_body(summarise_change(OLD, hostile))
+    assert "- added `[click](https://evil.example)` (1 B)" in body
+    assert "`` <!-- x --> ![img](https://evil.example/i.png) `tick` ``" in body
+    assert "new security finding(s): a maintainer reviews this bump" in body

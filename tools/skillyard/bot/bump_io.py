@@ -14,11 +14,11 @@ import hashlib
 from pathlib import Path
 
 from skillyard.bot import bump_rules, decide
+from skillyard.bot.bump_render import bump_body
 from skillyard.bot.github_io import automerge_facts, bot_login, pull_files, upsert_comment
 from skillyard.bot.render import AUTOMERGE_MARKER, render_automerge_comment
 from skillyard.errors import SkillyardError
 from skillyard.format.pointer import MAX_BYTES, POINTER_FILE, parse_pointer
-from skillyard.format.pointer_change import summary_markdown
 
 MAX_BUMP_PRS = 200  # PRs one run opens or refreshes; the rest wait for the next run
 
@@ -107,7 +107,7 @@ def open_bump_prs(gh, repo_slug: str, results: dict, root: Path, *, skills_dir: 
         branch = bump_rules.bump_branch(name)
         title = f"Bump {name} to {summary.get('repository')}@{str(summary.get('new_commit') or '')[:12]}"
         head = f"{repo.owner.login}:{branch}"
-        body = summary_markdown(summary)
+        body = bump_body(summary)
         existing = list(repo.get_pulls(state="open", head=head))
         if existing and _branch_holds(repo, branch, base_commit.sha, path, data):
             # The same bump as last run, on the same base: leave the commit (and its checks) alone.

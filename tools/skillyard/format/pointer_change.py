@@ -1,9 +1,9 @@
 """What a bump changes: two source.yaml documents in, a structured summary out (and its text and Markdown).
 
-`external bump` prints it, `--json` gives it as data, and the bump PR's body is its Markdown, so the maintainer
+`external bump` prints it, `--json` gives it as data, and the bump PR's body renders it (`bot/bump_render.py`), so the maintainer
 (or the automerge rules) see the same facts: files added, removed and changed with sizes, the version, the
 security findings that appeared or went away, the licence, and whether the upstream repository or folder moved.
-Pure: dicts in, dicts and strings out.
+Pure: dicts in, dicts and lines out.
 """
 
 from __future__ import annotations
@@ -103,19 +103,3 @@ def summary_lines(summary: dict) -> list[str]:
     if not (files["added"] or files["removed"] or files["changed"]):
         lines.append("no file of the skill changed")
     return lines
-
-
-def summary_markdown(summary: dict) -> str:
-    """The bump PR's body: a heading, the links, and `summary_lines` as a list (code-quoted, so upstream text
-    renders as text)."""
-    repo, path = visible(str(summary["repository"])), visible(str(summary["path"] or ""))
-    old, new = str(summary["old_commit"]), str(summary["new_commit"])
-    out = [f"Bump `{visible(str(summary['name']))}` to upstream `{repo}` `{path or '.'}` at `{new[:12]}`.", "",
-           f"Compare: https://github.com/{repo}/compare/{old}...{new}", ""]
-    for line in summary_lines(summary):
-        out.append("- " + line.replace("`", "'"))
-    if summary["findings"]["new_security"]:
-        out += ["", f"**{len(summary['findings']['new_security'])} new security finding(s): a maintainer reviews "
-                "this bump.**"]
-    out += ["", "Opened by `skillyard external bump`; the new pin is `verified: false` until a maintainer approves."]
-    return "\n".join(out) + "\n"

@@ -116,8 +116,9 @@ def _head(api: Api, repo: str, tracks: str) -> tuple[str, str]:
             names = [(t["name"], t["commit"]["sha"]) for t in tags[:MAX_TAGS]
                      if isinstance(t.get("name"), str) and fnmatch.fnmatchcase(t["name"], tracks)]
             return max(names, key=lambda n: version_key(n[0])) if names else ["", ""]
-        name, sha = api.value(f"/repos/{repo}/tags?per_page={MAX_TAGS}", newest, f"github:{repo} tags {tracks}")
-        if not name:
+        found = api.value(f"/repos/{repo}/tags?per_page={MAX_TAGS}", newest, f"github:{repo} tags {tracks}")
+        name, sha = found if isinstance(found, list | tuple) and len(found) == 2 else ("", "")
+        if not isinstance(name, str) or not name:
             raise Refusal(f"github:{repo}: no tag matches `{tracks}`")
         if not _sha(sha):
             raise Refusal(f"github:{repo}: the tag {name} names no full commit SHA")
