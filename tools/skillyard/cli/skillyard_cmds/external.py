@@ -1,4 +1,5 @@
-"""`skillyard external add|bump`: list a skill that lives in its own GitHub repository, by pointer; keep it current."""
+"""`skillyard external add|verify|bump`: list skills that live in their own GitHub repositories, by pointer; check and
+keep them current."""
 
 from __future__ import annotations
 
