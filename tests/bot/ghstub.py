@@ -238,6 +238,7 @@ class GitHubStandIn:
                                              and query.get("head") in (None, self._head_label(repo, p))])),
             ("POST", r"/pulls", lambda: self._create_pull(repo, body, login)),
             ("GET", r"/pulls/(\d+)", lambda n: (200, self._pull_json(repo, self._pull(repo, n)))),
+            ("PATCH", r"/pulls/(\d+)", lambda n: self._edit_pull(repo, self._pull(repo, n), body)),
             ("GET", r"/pulls/(\d+)/files", lambda n: self._files(repo, self._pull(repo, n), query, path)),
             ("GET", r"/pulls/(\d+)/reviews", lambda n: (200, [
                 {"id": i + 1, "state": r["state"], "commit_id": r["commit_id"], "submitted_at": r.get("submitted_at", T0),
@@ -522,6 +523,11 @@ class GitHubStandIn:
             raise StubError(422, "Reference does not exist")
         repo.refs[ref] = body["sha"]
         return 200, self._ref_json(repo, ref)
+
+    def _edit_pull(self, repo: Repo, pr: Pull, body):
+        pr.title = body.get("title", pr.title)
+        pr.body = body.get("body", pr.body)
+        return 200, self._pull_json(repo, pr)
 
     def _create_pull(self, repo: Repo, body, login: str):
         owner, _, branch = body["head"].partition(":")

@@ -100,10 +100,17 @@ def _bot_commands() -> list[tuple[str, str]]:
 
 
 def test_every_bot_run_names_its_pr_by_number_or_run_never_by_sha_alone():
-    commands = _bot_commands()
+    # `open-bump-prs` acts on no existing PR: it opens them, from the scheduled bump on the default branch.
+    commands = [(name, command) for name, command in _bot_commands() if "bot open-bump-prs" not in command]
     assert len(commands) == 3
     for name, command in commands:
         assert re.search(r"--(pr|run-id) \"\$(PR_NUMBER|RUN_ID)\"", command), (name, command)
+
+
+def test_bump_prs_are_opened_only_by_the_scheduled_bump_on_the_default_branch():
+    opened = [name for name, command in _bot_commands() if "bot open-bump-prs" in command]
+    assert opened == ["reusable-external-bump.yml"]
+    assert set(load("external-bump.yml")["on"]) == {"schedule", "workflow_dispatch"}
 
 
 def test_pr_bot_no_longer_merges():

@@ -112,3 +112,18 @@ def test_a_pointer_may_not_record_an_error_no_exception_allows(repo, dual_use, c
     pointer, problems = parse_pointer(dump_pointer(unallowed), folder_name="reviewer")
     assert pointer is None and any("no reviewed exception allows" in p.message for p in problems)
     assert parse_pointer(text, folder_name="reviewer")[0] is not None
+
+
+def test_a_bump_keeps_the_reviewed_exceptions_and_is_checked_with_them(repo, dual_use, capsys):
+    """The next upstream commit is held to the same review: the quoted attack stays allowed (the bump goes
+    through), and the pointer keeps `registry.security_exceptions`."""
+    assert run("external", "add", "github:up/sec/skills/reviewer@main", "--allow", ALLOW, "--root", str(repo.root),
+               capsys=capsys)[0] == 0
+    repo.commit("add reviewer")
+    dual_use.commit("up", "sec", {"skills/reviewer/references/more.md": "# More\n\nMore notes.\n"})
+    code, out, err = run("external", "bump", "--root", str(repo.root), "--json", capsys=capsys)
+    assert code == 0, out + err
+    data = pointer_of(repo, "reviewer")
+    assert data["upstream"]["commit"] == dual_use.sha("up", "sec", "main")
+    assert data["registry"]["security_exceptions"][0]["file"] == "references/attacks.md"
+    assert any(f.get("allowed") for f in data["findings"])

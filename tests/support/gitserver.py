@@ -7,10 +7,16 @@ Layouts:
             `serve_raw` likewise plants a raw file's bytes)
 - REST API: GET /repos/<owner>/<repo>/commits/<ref> -> {"sha": ...} (422 for an unknown ref, as GitHub answers),
             GET /repos/<owner>/<repo>                -> {"full_name", "default_branch", "license": {"spdx_id"}}
+            GET /repos/<owner>/<repo>/commits?sha=<ref>&path=<folder>&per_page=<n> -> [{"sha": ...}, ...], newest
+                first, only commits that changed the folder (`git log`'s own path filtering)
+            GET /repos/<owner>/<repo>/compare/<base>...<head> -> {"status": ahead|behind|identical|diverged,
+                "ahead_by", "behind_by", "merge_base_commit": {"sha"}} (404 when either commit is unknown)
+            GET /repos/<owner>/<repo>/tags -> [{"name", "commit": {"sha"}}, ...]
 
 Every response carries a strong ETag (If-None-Match -> 304) and is gzip-encoded when the client asks.
 Tests inject faults (`fail_next`, `truncate_next`, `rate_limit_next`, `hang_next`, `require_token`,
-`redirect_to`) and read `log` to see which headers each request carried.
+`redirect_to`) and read `log` to see which headers each request carried; `api_requests()` counts the REST calls
+(`answered=304` only the conditional ones that were answered "not modified").
 """
 
 from __future__ import annotations
@@ -26,7 +32,7 @@ from dataclasses import dataclass, field
 from email.utils import formatdate
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
+from urllib.parse import parse_qsl, unquote, urlsplit
 
 from tests.support.loopback import LoopbackHTTPServer
 
@@ -211,6 +217,10 @@ class GitServer:
     def requests(self, contains: str = "") -> list[Request]:
         return [r for r in self.log if contains in r.path]
 
+    def api_requests(self, answered: int | None = None) -> list[Request]:
+        """The REST API requests logged so far (optionally only those answered with status `answered`)."""
+        return [r for r in self.log if r.path.startswith("/repos/") and (answered is None or r.status == answered)]
+
     def clear_log(self) -> None:
         with self.state.lock:
             self.state.log.clear()
@@ -240,7 +250,68 @@ class _Handler(BaseHTTPRequestHandler):
         spdx = self.state.licenses.get((owner, repo))
         body = {"full_name": f"{owner}/{repo}", "default_branch": branch,
                 "license": {"spdx_id": spdx} if spdx else None}
-        self._send(record, 200, json.dumps(body).encode(), {"Content-Type": "application/json"})
+        self._send_api(record, body)
+
+    def _send_api(self, record: Request, body: object) -> None:
+        """A 200 JSON answer with a strong ETag, or 304 when the request's If-None-Match names it (GitHub does not
+        count a 304 against the rate limit, which is why `external bump` asks conditionally)."""
+        data = json.dumps(body).encode()
+        etag = '"' + hashlib.sha256(data).hexdigest()[:40] + '"'
+        if self.headers.get("If-None-Match") == etag:
+            self._send(record, 304, headers={"ETag": etag})
+            return
+        self._send(record, 200, data, {"Content-Type": "application/json", "ETag": etag})
+
+    def _resolve(self, owner: str, repo: str, ref: str) -> str | None:
+        if ref.startswith("-"):
+            return None
+        try:
+            return git(self.state.repos[(owner, repo)], "rev-parse", "--verify", f"{ref}^{{commit}}").decode().strip()
+        except RuntimeError:
+            return None
+
+    def _serve_commit_list(self, record: Request, owner: str, repo: str, query: dict) -> None:
+        """`GET /repos/{owner}/{repo}/commits?sha=&path=&per_page=`: newest first, filtered to the path."""
+        sha = self._resolve(owner, repo, query.get("sha", "HEAD"))
+        if sha is None:
+            self._send(record, 404, b'{"message": "Not Found"}', {"Content-Type": "application/json"})
+            return
+        per_page = max(1, min(100, int(query.get("per_page", "30") or 30)))
+        args = ["log", "--format=%H", f"-n{per_page}", sha]
+        if query.get("path"):
+            args += ["--", query["path"]]
+        shas = git(self.state.repos[(owner, repo)], *args).decode().split()
+        self._send_api(record, [{"sha": s, "url": f"/repos/{owner}/{repo}/commits/{s}"} for s in shas])
+
+    def _serve_compare(self, record: Request, owner: str, repo: str, spec: str) -> None:
+        """`GET /repos/{owner}/{repo}/compare/{base}...{head}`: how `head` relates to `base`, as GitHub reports."""
+        base_ref, sep, head_ref = spec.partition("...")
+        base = self._resolve(owner, repo, base_ref) if sep else None
+        head = self._resolve(owner, repo, head_ref) if sep else None
+        if base is None or head is None:
+            self._send(record, 404, b'{"message": "Not Found"}', {"Content-Type": "application/json"})
+            return
+        path = self.state.repos[(owner, repo)]
+        counts = git(path, "rev-list", "--left-right", "--count", f"{base}...{head}").decode().split()
+        behind, ahead = int(counts[0]), int(counts[1])
+        status = ("identical" if not ahead and not behind else "ahead" if not behind else
+                  "behind" if not ahead else "diverged")
+        try:
+            merge_base = git(path, "merge-base", base, head).decode().strip()
+        except RuntimeError:
+            merge_base = None
+        self._send_api(record, {"status": status, "ahead_by": ahead, "behind_by": behind,
+                                "merge_base_commit": {"sha": merge_base} if merge_base else None})
+
+    def _serve_tags(self, record: Request, owner: str, repo: str) -> None:
+        """`GET /repos/{owner}/{repo}/tags`: every tag with the commit it names."""
+        out = git(self.state.repos[(owner, repo)], "for-each-ref", "--format=%(refname:short) %(*objectname) "
+                  "%(objectname)", "refs/tags").decode()
+        tags = []
+        for line in out.splitlines():
+            name, *shas = line.split()
+            tags.append({"name": name, "commit": {"sha": shas[0]}})
+        self._send_api(record, tags)
 
     def _take_fault(self, path: str) -> _Fault | None:
         with self.state.lock:
@@ -279,7 +350,7 @@ class _Handler(BaseHTTPRequestHandler):
         if self.headers.get("Accept") == "application/vnd.github.sha":
             self._send(record, 200, sha.encode(), {"Content-Type": "application/vnd.github.sha"})
         else:
-            self._send(record, 200, json.dumps({"sha": sha}).encode(), {"Content-Type": "application/json"})
+            self._send_api(record, {"sha": sha})
 
     def _serve(self, record: Request) -> None:
         path = urlsplit(self.path).path
@@ -298,6 +369,17 @@ class _Handler(BaseHTTPRequestHandler):
             return
 
         parts = [unquote(p) for p in path.split("/")[1:]]
+        known = parts[:1] == ["repos"] and len(parts) >= 4 and (parts[1], parts[2]) in self.state.repos
+        if known and len(parts) == 4 and parts[3] == "commits":
+            query = dict(parse_qsl(urlsplit(self.path).query))
+            self._serve_commit_list(record, parts[1], parts[2], query)
+            return
+        if known and len(parts) >= 5 and parts[3] == "compare":
+            self._serve_compare(record, parts[1], parts[2], "/".join(parts[4:]))
+            return
+        if known and len(parts) == 4 and parts[3] == "tags":
+            self._serve_tags(record, parts[1], parts[2])
+            return
         if parts[:1] == ["repos"] and len(parts) >= 5 and parts[3] == "commits":
             self._serve_commit_api(record, parts[1], parts[2], "/".join(parts[4:]))
             return

@@ -24,6 +24,7 @@ KNOWN_PINS = {
     "actions/upload-pages-artifact@56afc609e74202658d3ffba0e8f6dda462b719fa": "v3.0.1",
     "actions/deploy-pages@d6db90164ac5ed86f2b6aed7e0febac5b3c0c03e": "v4.0.5",
     "pypa/gh-action-pypi-publish@dc37677b2e1c63e2034f94d8a5b11f265b73ba33": "v1.14.2",
+    "actions/cache@5a3ec84eff668545956fd18022155c47e93e2684": "v4.2.3",
 }
 
 

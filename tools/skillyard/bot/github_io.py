@@ -395,13 +395,20 @@ def run_automerge(gh, repo_slug: str, pr_number: int | None, *, head_sha: str | 
                   run_id: int | None = None, registry: dict | None = None, method: str = "squash",
                   dry_run: bool = False, login: str | None = None, skills_dir: str = decide.SKILLS_DIR,
                   required_check: str = decide.DEFAULT_REQUIRED_CHECK, fetch=None,
-                  api_url: str = DEFAULT_API_URL) -> dict:
+                  api_url: str = DEFAULT_API_URL, bump_author: str | None = None, bump_handler=None) -> dict:
     """Decide, then (unless a dry run) withdraw the label, merge at the checked head, or say in the PR why not.
-    `fetch` downloads an artifact archive (`zip_fetcher`)."""
+    `fetch` downloads an artifact archive (`zip_fetcher`). A bump PR (branch `bump/<name>`) goes to
+    `bump_handler` (`bump_io.run_bump_automerge`, passed in so this module does not import it) instead."""
     repo = gh.get_repo(repo_slug)
     pr = resolve_pull(repo, pr_number, head_sha, run_id)
     if registry is None:
         registry = load_registry(repo, repo.default_branch)
+    from skillyard.bot import bump_rules
+
+    if bump_handler is not None and bump_rules.is_bump_branch(pr.head.ref):
+        return bump_handler(gh, repo, pr, registry, skills_dir=skills_dir, method=method, dry_run=dry_run,
+                            login=login, bump_author=bump_author or bump_rules.DEFAULT_BUMP_AUTHOR,
+                            required_check=required_check, fetch=fetch, api_url=api_url)
     facts = automerge_facts(repo, pr, registry, skills_dir, required_check=required_check, fetch=fetch,
                             api_url=api_url)
     decision = decide.automerge_decision(facts)

@@ -178,14 +178,24 @@ def pointer_data(pkg, *, name: str, ref: GitHubRef, folder: str, commit: str, tr
     return data
 
 
-def add(target: str, config: RegistryConfig, get: Get, hosts: Hosts, *, name: str | None = None,
-        track: str | None = None, licence: str | None = None, allowed: list[dict] | tuple = ()) -> dict:
-    """Write the pointer for `github:OWNER/REPO/PATH[@REF]`; returns what was written. Raises SkillyardError (and
-    writes nothing) on any refusal. `allowed`: reviewed security exceptions ({rule, file, reason}) a maintainer
-    grants this upstream folder, written to `registry.security_exceptions`."""
-    ref = parse_ref(target if target.startswith("github:") else f"github:{target}")
+class Prepared:
+    """A checked pointer ready to write: its document, the scan's non-error findings, and where it came from."""
+
+    __slots__ = ("data", "warnings", "where")
+
+    def __init__(self, data: dict, warnings: list[dict], where: str):
+        self.data, self.warnings, self.where = data, warnings, where
+
+
+def prepare(ref: GitHubRef, config: RegistryConfig, get: Get, hosts: Hosts, *, name: str | None = None,
+            track: str | None = None, licence: str | None = None, commit: str | None = None,
+            fallback_licence: str | None = None, allowed: list[dict] | tuple = ()) -> Prepared:
+    """Resolve, download, check and scan `ref` and build its pointer, writing nothing (`add` and `external bump`
+    both go through here, so a bump is held to exactly what an add is). `commit` skips resolving the ref;
+    `fallback_licence` is used only when neither the skill nor its repository names one; `allowed`: reviewed
+    security exceptions ({rule, file, reason}) this registry grants the folder (`registry.security_exceptions`)."""
     policy = pointer_policy(config)
-    commit = resolve_commit(get, hosts, ref)
+    commit = commit or resolve_commit(get, hosts, ref)
     default_branch, repo_licence = repository_facts(get, hosts, ref)
     tracks = track or (default_branch if ref.ref == "HEAD" or re.fullmatch(r"[0-9a-fA-F]{7,40}", ref.ref)
                        else ref.ref)
@@ -209,24 +219,44 @@ def add(target: str, config: RegistryConfig, get: Get, hosts: Hosts, *, name: st
         raise _refused(f"{where} does not pass the checks ({policy.mode} mode): {shown}{more}",
                        "Ask the upstream authors to fix it, or point at another commit." + hint)
     spdx = licence or (pkg.data.get("license") if isinstance(pkg.data.get("license"), str) else None) or repo_licence
+    spdx = spdx or fallback_licence
     if not spdx or not re.fullmatch(r"[A-Za-z0-9.+() -]{1,200}", spdx):
         raise _refused(f"{where}: no licence found (the skill's `license` and the repository's are both missing "
                        "or not an SPDX expression)", "Check the upstream licence, then pass --license SPDX-ID.")
     data = pointer_data(pkg, name=chosen, ref=ref, folder=folder, commit=commit, tracks=tracks, licence=spdx)
     if pkg.security_exceptions:
         data["registry"] = {"security_exceptions": pkg.security_exceptions}
-    text = dump_pointer(data)
-    pointer, problems = parse_pointer(text, folder_name=chosen)
-    if pointer is None:  # what add writes, validate must accept: never write a pointer the build refuses
-        raise _refused(f"{where}: the pointer would not be valid: {problems[0].message}",
+    return Prepared(data, [f.to_dict() for f in pkg.findings if not f.is_error], where)
+
+
+def checked_text(prepared: Prepared) -> str:
+    """The pointer's text once `parse_pointer` accepts it: what add or bump writes, validate must accept."""
+    name = prepared.data["name"]
+    text = dump_pointer(prepared.data)
+    pointer, problems = parse_pointer(text, folder_name=name)
+    if pointer is None:
+        raise _refused(f"{prepared.where}: the pointer would not be valid: {problems[0].message}",
                        "Ask the upstream authors to shorten the field, or point at another folder.")
+    return text
+
+
+def add(target: str, config: RegistryConfig, get: Get, hosts: Hosts, *, name: str | None = None,
+        track: str | None = None, licence: str | None = None, allowed: list[dict] | tuple = ()) -> dict:
+    """Write the pointer for `github:OWNER/REPO/PATH[@REF]`; returns what was written. Raises SkillyardError (and
+    writes nothing) on any refusal. `allowed`: reviewed security exceptions a maintainer grants the folder."""
+    ref = parse_ref(target if target.startswith("github:") else f"github:{target}")
+    prepared = prepare(ref, config, get, hosts, name=name, track=track, licence=licence, allowed=allowed)
+    data = prepared.data
+    text = checked_text(prepared)
+    chosen, upstream = data["name"], data["upstream"]
     destination = config.skills_dir / chosen
     if os.path.lexists(destination):
         raise _refused(f"{destination} already exists", "Remove it first, or choose another name with --name.")
     _write_new(destination, text)
-    return {"name": chosen, "pointer": str(destination / POINTER_FILE), "repository": ref.slug, "path": folder,
-            "commit": commit, "tracks": tracks, "license": spdx, "version": data["skill"].get("version"),
-            "files": len(data["files"]), "warnings": [f.to_dict() for f in pkg.findings if not f.is_error]}
+    return {"name": chosen, "pointer": str(destination / POINTER_FILE), "repository": ref.slug,
+            "path": upstream["path"], "commit": upstream["commit"], "tracks": upstream["tracks"],
+            "license": data["license"], "version": data["skill"].get("version"), "files": len(data["files"]),
+            "warnings": prepared.warnings}
 
 
 def _upstream_name(files: dict[str, tuple[bytes, bool]]) -> object:

@@ -1,4 +1,5 @@
-"""`skillyard bot report|automerge`: the registry's PR bot (run by .github/workflows/pr-bot.yml)."""
+"""`skillyard bot report|automerge|open-bump-prs`: the registry's PR bot (run by .github/workflows/pr-bot.yml,
+automerge.yml and external-bump.yml)."""
 
 from __future__ import annotations
 
@@ -22,12 +23,24 @@ and a maintainer with write access who added the `automerge` label and approved 
 approval on an older commit withdraws the label). When it cannot merge yet, it says why in one sticky PR
 comment; it retries when the validate and ci runs finish. The rules: site/pages/security.md.
 
+A bump PR (branch `bump/<name>` of this repository, opened by `open-bump-prs`) follows its own rules instead:
+it merges with no maintainer only when it changes just that pointer's source.yaml and only the pin (commit, files,
+upstream metadata, findings; verification reset to unverified), the upstream repository, folder, tracked ref and
+licence are unchanged, no new security finding appears, the skill's source.yaml on the default branch says
+`registry: {auto_bump: true}`, and the validate run and every other check are green. Anything else waits for a
+maintainer, and the sticky comment says why.
+
+`open-bump-prs` turns the results of `skillyard external bump --json` (run in the same checkout) into one PR per
+bumped skill on branch `bump/<name>`, with the change summary as its body; an open bump PR is refreshed.
+
 The PR is found from the workflow run (--run-id: the run's own pull-request data, else its head repository,
 branch and SHA), or from --pr; when two open PRs fit, the bot does nothing.
 
 examples:
   GITHUB_TOKEN=... skillyard bot report --repo skillyard/registry --run-id "$RUN_ID" --artifact report.json
   GITHUB_TOKEN=... skillyard bot automerge --repo skillyard/registry --pr 42 --dry-run --json
+  skillyard external bump --json > bump.json
+  GITHUB_TOKEN=... skillyard bot open-bump-prs --repo skillyard/registry --results bump.json
 """
 
 
@@ -74,6 +87,15 @@ def add_arguments(parser) -> None:
     merge.add_argument("--root", default=".", metavar="DIR",
                        help="The registry checkout (the default branch) whose settings name the required check "
                             "(`validate_check` in [tool.skillyard], default `validate`). Default: .")
+    merge.add_argument("--bump-author", default=None, metavar="LOGIN",
+                       help="Who opens bump PRs (default: `bump_author` in [tool.skillyard], else "
+                            "github-actions[bot]; a GitHub App's `<app>[bot]` when the bump workflow uses an app "
+                            "token). Bump PRs by anyone else are not automerged.")
+    bump = sub.add_parser("open-bump-prs", help="Open (or refresh) one PR per skill `external bump` bumped.")
+    _common(bump)
+    bump.add_argument("--results", required=True, metavar="FILE",
+                      help="The output of `skillyard external bump --json` run in --root.")
+    bump.add_argument("--root", default=".", metavar="DIR", help="The registry checkout bump wrote into. Default: .")
 
 
 def run(args) -> int:
@@ -124,12 +146,17 @@ def _run(args) -> int:
                   + (f" (+{', '.join(outcome.added)})" if outcome.added else "")
                   + (f" (-{', '.join(outcome.removed)})" if outcome.removed else ""))
         return 0
+    if args.bot_command == "open-bump-prs":
+        return _open_bump_prs(gh, args, skills_dir)
+    from skillyard.bot.bump_io import run_bump_automerge
+
     outcome = github_io.run_automerge(gh, args.repo, args.pr, head_sha=args.head_sha, run_id=args.run_id,
                                       registry=registry, method=args.method, dry_run=args.dry_run,
                                       login=args.bot_login, skills_dir=skills_dir,
                                       required_check=required_check_name(args.root),
                                       fetch=github_io.zip_fetcher(github_io.token_from_env(), api_url),
-                                      api_url=api_url)
+                                      api_url=api_url, bump_author=args.bump_author or bump_author_name(args.root),
+                                      bump_handler=run_bump_automerge)
     if args.json:
         print_json({"ok": True, **outcome})
     else:
@@ -160,3 +187,44 @@ def required_check_name(root: str = ".") -> str:
                              'Set it to the name of the validate workflow, e.g. validate_check = "validate".',
                              exit_code=2)
     return name
+
+
+def bump_author_name(root: str = ".") -> str:
+    """`bump_author` in the registry's settings under `root`, else github-actions[bot]: who opens bump PRs."""
+    from skillyard.bot.bump_rules import DEFAULT_BUMP_AUTHOR
+    from skillyard.bot.decide import normalise_handle
+    from skillyard.errors import SkillyardError
+    from skillyard.registry.config import load_registry_config
+
+    config = load_registry_config(root)
+    name = config.section.get("bump_author", DEFAULT_BUMP_AUTHOR)
+    if normalise_handle(name) is None:
+        raise SkillyardError(f"{config.root / config.file}: `bump_author` is {str(name)[:100]!r}",
+                             'Set it to the GitHub login that opens bump PRs, e.g. bump_author = "my-app[bot]".',
+                             exit_code=2)
+    return name
+
+
+def _open_bump_prs(gh, args, skills_dir: str) -> int:
+    import json
+    from pathlib import Path
+
+    from skillyard.bot.bump_io import open_bump_prs
+    from skillyard.cli.common import print_json
+    from skillyard.errors import SkillyardError
+
+    try:
+        with open(args.results, encoding="utf-8") as handle:
+            results = json.loads(handle.read(16 * 1024 * 1024))
+    except (OSError, ValueError) as exc:
+        raise SkillyardError(f"cannot read the bump results {args.results}: {exc}",
+                             "Pass the output of `skillyard external bump --json`.") from None
+    outcome = open_bump_prs(gh, args.repo, results, Path(args.root), skills_dir=skills_dir)
+    if args.json:
+        print_json(outcome)
+    else:
+        for pr in outcome["prs"]:
+            print(f"{pr['name']}: PR #{pr['number']} {'opened' if pr['created'] else 'refreshed'} ({pr['branch']})")
+        if not outcome["prs"]:
+            print("no skill was bumped: no PR to open")
+    return 0

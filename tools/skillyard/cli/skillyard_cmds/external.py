@@ -1,4 +1,5 @@
-"""`skillyard external add`: list a skill that lives in its own GitHub repository, by pointer."""
+"""`skillyard external add|verify|bump`: list skills that live in their own GitHub repositories, by pointer; check and
+keep them current."""
 
 from __future__ import annotations
 
@@ -19,10 +20,17 @@ the tarball at that commit with the client's bounded reader, and checks the fold
 GitHub Enterprise and tests: SKILL_GITHUB_API_URL, SKILL_GITHUB_CODELOAD_URL and SKILL_GITHUB_RAW_URL, as for the
 client. The token comes from $GITHUB_TOKEN, or the variable --token-env names; it is sent only to those hosts.
 
+bump moves each pin to the newest commit on its tracked ref that changed the skill's folder (the newest tag for
+a tag pattern), re-checked exactly as add checks, and prints what changed. It never moves a pin backwards or to a
+commit the pin does not lead to (a force-push refuses that pointer). Conditional requests throughout: when no
+tracked head moved, a run costs one request per repository. Exit 0 when every pointer is current or bumped.
+
 examples:
   skillyard external add github:obra/superpowers/skills/brainstorming
   skillyard external add github:acme/skills/pdf-tools@v1.2.0 --track 'v*'
   skillyard external add github:acme/tool@3f0c...e1 --name acme-tool --license MIT --json
+  skillyard external bump --dry-run
+  skillyard external bump brainstorming --json
 """
 
 
@@ -72,6 +80,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add.add_argument("--root", default=".", help="registry root holding pyproject.toml (default: .)")
     add.add_argument("--json", action="store_true", help="print what was written as JSON")
     _verify_arguments(sub)
+    _add_bump_arguments(sub)
+
+
+def _add_bump_arguments(sub) -> None:
+    bump = sub.add_parser("bump", help="move pointers to the newest upstream commit that changed their folder",
+                          description="Move each pointer (or the NAMEs) to the newest commit on its tracked ref that "
+                                      "changed its folder, re-checked as `add` checks it; print what changed.")
+    bump.add_argument("names", nargs="*", metavar="NAME", help="pointer skills to bump (default: all)")
+    bump.add_argument("--dry-run", action="store_true", help="check and summarise, write nothing")
+    bump.add_argument("--token-env", metavar="VAR", help="environment variable holding a GitHub token "
+                      "(default: GITHUB_TOKEN)")
+    bump.add_argument("--root", default=".", help="registry root holding pyproject.toml (default: .)")
+    bump.add_argument("--json", action="store_true", help="print the results (with each change summary) as JSON")
 
 
 def _getter(token: str | None, hosts, client=None):
@@ -85,6 +106,36 @@ def _getter(token: str | None, hosts, client=None):
         return http.fetch(url, token=send, accept=accept, max_bytes=max_bytes, **http.settings(client)).body
 
     return get
+
+
+def _fetcher(token: str | None, hosts, client=None):
+    """Conditional GET (`etag` -> If-None-Match) for bump: (not_modified, body, etag)."""
+    from skillyard.client import http
+
+    allowed = {http.origin(hosts.api_url), http.origin(hosts.codeload_url), http.origin(hosts.raw_url)}
+
+    def fetch(url: str, *, accept: str | None = None, max_bytes: int, etag: str | None = None):
+        send = token if http.origin(url) in allowed else None
+        response = http.fetch(url, token=send, accept=accept, max_bytes=max_bytes, etag=etag, **http.settings(client))
+        return response.not_modified, response.body, response.etag
+
+    return fetch
+
+
+def _run_bump(args, token: str | None, hosts, config, client=None) -> int:
+    from skillyard.cli.common import print_json, say, visible
+    from skillyard.format.pointer_change import summary_lines
+    from skillyard.registry.external_bump import bump
+
+    outcome = bump(config, _fetcher(token, hosts, client), hosts, names=args.names, dry_run=args.dry_run)
+    if args.json:
+        print_json(outcome)
+    else:
+        for result in outcome["results"]:
+            say(f"{visible(result['name'])}: {result['status']}: {visible(result['message'])}")
+            for line in summary_lines(result["summary"]) if "summary" in result else ():
+                say(f"  {line}")
+    return 0 if outcome["ok"] else 1
 
 
 def run(args) -> int:
@@ -106,6 +157,8 @@ def run(args) -> int:
     config = load_registry_config(Path(args.root))
     if args.external_command == "verify":
         return _run_verify(args, config, _getter(os.environ.get(variable) or None, hosts, client), hosts)
+    if args.external_command == "bump":
+        return _run_bump(args, os.environ.get(variable) or None, hosts, config, client)
     result = add(args.target, config, _getter(os.environ.get(variable) or None, hosts), hosts, name=args.name,
                  track=args.track, licence=args.license, allowed=_unique(args.allow))
     if args.json:
