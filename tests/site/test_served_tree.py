@@ -344,3 +344,41 @@ def test_a_work_folder_on_another_file_system_writes_the_folder_whole(tmp_path):
         assert done["files_written"] == len(tree(root / "_site"))  # no exchange across file systems: all written
     finally:
         shutil.rmtree(work)
+
+
+def test_a_static_registry_with_a_fetched_pointer_serves_its_own_files_beside_the_pages(tmp_path, monkeypatch):
+    """A pointer entry's files come from its upstream (its own template): `--fetch-upstream` may serve them under
+    the well-known path, while beside registry.json the site serves only the registry's own skills."""
+    from tests.site.pointerkit import add_pointers, make_upstreams, pointer_entries
+    from tests.support.gitserver import GitServer
+
+    from conftest import CONFIG, SKILLS, write_registry
+    from skillyard.cli.main import skillyard_main
+
+    server = GitServer(tmp_path / "server").start()
+    try:
+        monkeypatch.setenv("SKILL_GITHUB_CODELOAD_URL", server.url)
+        monkeypatch.setenv("SKILLCLI_HOME", str(tmp_path / "skillcli"))
+        monkeypatch.delenv("GITHUB_TOKEN", raising=False)
+        make_upstreams(server)
+        root = tmp_path / "root"
+        own = [s for s in SKILLS if s["name"] == "meeting-notes"]
+        registry_path = write_registry(root, own)
+        add_pointers(registry_path, pointer_entries(server))
+        registry = json.loads(registry_path.read_text(encoding="utf-8"))
+        registry["repository"] = {"url": "", "raw_url_template": "{path}"}
+        registry_path.write_text(json.dumps(registry, ensure_ascii=False, indent=2, sort_keys=True) + "\n",
+                                 encoding="utf-8")
+        assert skillyard_main(["site", "build", "--root", str(root), "--out", str(tmp_path / "out"), "--config",
+                               str(CONFIG), "--work-dir", str(tmp_path / "work"), "--static-host",
+                               "--fetch-upstream"]) == 0
+    finally:
+        server.stop()
+    files = tree(tmp_path / "out")
+    served = json.loads(files[".well-known/agent-skills/index.json"])["skills"]
+    pointers = {s["name"] for s in registry["skills"] if "source_url" in s}
+    assert pointers & {s["name"] for s in served}  # a fetched pointer is served under the well-known path ...
+    for skill in registry["skills"]:
+        for entry in skill["files"]:
+            beside = f"{skill['path']}/{entry['path']}" in files
+            assert beside == (skill["name"] not in pointers), (skill["name"], entry["path"])  # ... never beside
