@@ -7,7 +7,8 @@
 Skill pages stay out of the navigation and Material's search plugin is off (both cost O(pages²) bytes or a
 multi-megabyte index); our own `search.json` is a few hundred bytes per skill. mkdocs writes into the work
 folder; the site's files are then put at `--out` by `output` (A/B trees switched by a symlink, only changed files
-rewritten). Same inputs give the same bytes: the only date mkdocs writes
+rewritten; with `static_host`, a real folder, which `cp -a` or an upload copies as it is, exchanged with a spare
+copy by `real_out`). Same inputs give the same bytes: the only date mkdocs writes
 (sitemap lastmod, sitemap.xml.gz mtime) comes from SOURCE_DATE_EPOCH, which we set to the newest `updated_at`.
 """
 
@@ -29,7 +30,7 @@ from pathlib import Path
 
 from skillyard.errors import SkillyardError
 from skillyard.registry.compile import index_document
-from skillyard.site import machine, model, output, overlap, pages, publish, shell, upstream
+from skillyard.site import machine, model, output, overlap, pages, publish, real_out, shell, upstream
 from skillyard.site.page_cache import CachedPage, CheckedSkills, PageCache, entry_digest, page_text
 from skillyard.site.search_index import build_search_data, dump_search_data
 from skillyard.site.skill_pages import render_skill_pages
@@ -381,9 +382,10 @@ def _is_our_site(out: Path) -> bool:
 
 def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | None = None,
                work_dir: Path | None = None, site_url: str | None = None, use_cache: bool = True,
-               fetcher: upstream.Fetcher | None = None) -> BuildResult:
+               fetcher: upstream.Fetcher | None = None, static_host: bool = False) -> BuildResult:
     """Build the whole site into `out` (replaced only when the build succeeds: see `output`). `fetcher`: fetch the
-    pointer skills' upstream content (`upstream`); None builds offline."""
+    pointer skills' upstream content (`upstream`); None builds offline. `static_host`: `out` becomes a real folder
+    holding the site and nothing else, never a symlink into the work folder."""
     timings: dict[str, float] = {}
     start = time.perf_counter()
     root = root.resolve()
@@ -395,8 +397,8 @@ def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | Non
     digests = checked.digests  # every entry's, as the check keyed them: the page and staging keys reuse them
     index_bytes = load_index(registry_path.with_name("index.json"), registry)
     link = _out_path(out)
-    how = output.mode(link, work_dir, not link.is_symlink() and _is_our_site(link))
-    out = link if how == "trees" else out.resolve()
+    how = "swap" if static_host else output.mode(link, work_dir, not link.is_symlink() and _is_our_site(link))
+    out = link if how == "trees" or static_host else out.resolve()
     check_out(out, root, work_dir, config)
     notes: list[str] = []
     folders: dict = {}
@@ -410,11 +412,13 @@ def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | Non
         guess = {name for name, found in problems.items() if not found}  # served unless their files fail to read
         staged: list[set[str]] = []
         identities: dict = {}
+        raw: dict | None = {} if machine.raw_prefix(registry) is not None else None
 
         def stage() -> set[str]:  # runs while the workers render the pages
             staged.append(machine.stage_well_known(registry, root, well_known, notes, reuse=use_cache,
                                                    folders=folders, known_problems=problems, identities=identities,
-                                                   digests=digests, pointer_files=shown_files(contents)))
+                                                   digests=digests, pointer_files=shown_files(contents),
+                                                   raw=raw))
             timings["read"] = time.perf_counter() - start
             return staged[0]
 
@@ -444,10 +448,14 @@ def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | Non
         mark = time.perf_counter()
         search, sparse = background.result()
         plan.add_bytes(SEARCH_FILE, search)
-        machine.plan_machine_files(plan, registry, registry_bytes, index_bytes, served, identities, sparse=sparse)
+        machine.plan_machine_files(plan, registry, registry_bytes, index_bytes, served, identities, sparse=sparse,
+                                   raw=raw)
         timings["machine"] = time.perf_counter() - mark
         mark = time.perf_counter()
-        counts = output.publish(out, work_dir, plan) if how == "trees" else output.swap(out, plan)
+        if static_host:
+            counts = real_out.publish(out, work_dir, plan)
+        else:
+            counts = output.publish(out, work_dir, plan) if how == "trees" else output.swap(out, plan)
         timings["write"] = time.perf_counter() - mark
         timings["total"] = time.perf_counter() - start
         return BuildResult(out=out, skills=len(registry["skills"]), pages=page_count, seconds=timings,

@@ -10,6 +10,12 @@ has no inputs and would otherwise show the placeholder raw. The index lists exac
 A pointer skill (its files upstream) is served only when this build fetched its pinned commit and every file
 matched its sha256 and the licence allows redistribution (`site.upstream`); its files are served as upstream has
 them, byte for byte.
+
+A static host's registry.json (`raw_url_template` `{path}`, relative to it) makes clients fetch each file from
+`<skill path>/<file>` beside registry.json; the site serves those too (`raw_prefix`), exactly the registry's bytes
+(checked against their sha256, never rendered), beside the skill's page at `skills/<name>/index.html`. So the one
+folder serves `skill source add SITE/registry.json` (or `SITE/sparse/index.json`) and `npx skills add SITE`. The
+same skills are served there as under the well-known path, for the same reason (the site's origin).
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ import os
 import shutil
 from collections.abc import Callable
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from skillyard.errors import SkillyardError
 from skillyard.format.inputs import RENDERED_FILES, RenderTooLarge, defaults, render_bytes
@@ -148,6 +155,33 @@ def rendered_with_defaults(skill: dict, files: dict[str, bytes]) -> dict[str, by
     return out
 
 
+def raw_prefix(registry: dict) -> str | None:
+    """Where, inside the site, registry.json's template puts the skills' files ("" when `{path}` is relative to
+    registry.json, as a static host's is; "files/" for a template `files/{path}`), or None when the files are
+    fetched from elsewhere (a commit-pinned code host, an absolute `files_url`)."""
+    template = str((registry.get("repository") or {}).get("raw_url_template", ""))
+    prefix, found, rest = template.partition("{path}")
+    if not found or rest or "{" in prefix or urlsplit(prefix).scheme or prefix.startswith("/") \
+            or any(c in prefix for c in "?#%\\:") or (prefix and not prefix.endswith("/")):
+        return None
+    if prefix and any(part in ("", ".", "..") for part in prefix[:-1].split("/")):
+        return None
+    return prefix
+
+
+def raw_copy(folder: Path, entry: dict) -> tuple[str, Callable[[], bytes]]:
+    """(content key, maker) of one file served where registry.json's template points: the registry's bytes as
+    they are (`skill install` checks them against the sha256), read again and checked when written."""
+
+    def make() -> bytes:
+        try:
+            return read_checked(folder, entry)
+        except publish.UnreadableFile as exc:
+            raise SkillyardError(f"{exc} (it changed while the site was built)", "Build the site again.") from None
+
+    return "s" + entry["sha256"], make
+
+
 def served_copy(skill: dict, folder: Path, entry: dict, digest: str | None = None) -> tuple[str, Callable[[], bytes]]:
     """(content key, maker) of one served file: the maker reads the source again, checks its sha256 and fills the
     inputs' defaults in (`rendered_with_defaults`), so the bytes written are always bytes registry.json vouches
@@ -187,7 +221,8 @@ def stage_well_known(registry: dict, root: Path, folder: Path, notes: list[str],
                      known_problems: dict[str, list[str]] | None = None,
                      identities: dict[str, dict[str, tuple[str, Callable[[], bytes]]]] | None = None,
                      digests: dict[str, str] | None = None,
-                     pointer_files: dict[str, dict[str, bytes]] | None = None) -> set[str]:
+                     pointer_files: dict[str, dict[str, bytes]] | None = None,
+                     raw: dict[str, dict[str, tuple[str, Callable[[], bytes]]]] | None = None) -> set[str]:
     """Decide which skills are served whole under the well-known path and check their files; returns the names
     served and adds a note for every skill left out (why, and how to get it instead). Nothing is copied here:
     `identities` is filled with each served file's `served_copy` ({name: {rel: (key, maker)}}), which the output
@@ -198,7 +233,9 @@ def stage_well_known(registry: dict, root: Path, folder: Path, notes: list[str],
     when the caller has them already; `digests`: each skill's `page_cache.entry_digest`, when the caller has them.
     `pointer_files`: the upstream files of the pointer skills this build fetched and checked (`site.upstream`),
     served as they are (their page is the upstream author's, so no input defaults are filled in) when
-    `known_problems` has none for them; other pointer skills are not served."""
+    `known_problems` has none for them; other pointer skills are not served.
+    `raw`: filled like `identities` with each served file's `raw_copy`, for a registry whose files the site
+    serves where registry.json points (`raw_prefix`)."""
     manifest = staged.Manifest(folder.with_name(folder.name + ".json"), reuse, digests)
     if os.path.lexists(folder):
         _remove(folder)
@@ -228,14 +265,18 @@ def stage_well_known(registry: dict, root: Path, folder: Path, notes: list[str],
                 problems = [f"its inputs' defaults: {exc.message}"]
         if problems:
             more = f"; and {len(problems) - 3} more" if len(problems) > 3 else ""
-            notes.append(f"skill {skill['name']!r} is not served under /{WELL_KNOWN}/ (its page links the files "
-                         f"at the pinned commit; `skill install {skill['name']}` works): "
+            where = (f"its page links the files at the pinned commit; `skill install {skill['name']}` works"
+                     if raw is None else "nor beside registry.json, so this folder cannot install it; serve "
+                     "`skillyard build --serve-dir` from another origin for it")
+            notes.append(f"skill {skill['name']!r} is not served under /{WELL_KNOWN}/ ({where}): "
                          + "; ".join(problems[:3]) + more)
             continue
         if identities is not None:
             digest = (digests or {}).get(skill["name"])
             identities[skill["name"]] = {entry["path"]: served_copy(skill, source, entry, digest)
                                          for entry in skill["files"]}
+        if raw is not None:
+            raw[skill["name"]] = {entry["path"]: raw_copy(source, entry) for entry in skill["files"]}
         published.add(skill["name"])
     manifest.save()
     return published
@@ -249,11 +290,14 @@ def _remove(path: Path) -> None:
 
 
 def plan_machine_files(plan, registry: dict, registry_bytes: bytes, index_bytes: bytes | None, published: set[str],
-                       identities: dict[str, dict[str, tuple]], sparse: dict[str, bytes] | None = None) -> None:
+                       identities: dict[str, dict[str, tuple]], sparse: dict[str, bytes] | None = None,
+                       raw: dict[str, dict[str, tuple]] | None = None) -> None:
     """Add registry.json, index.json, the sparse index and the well-known tree to the site's `output.Plan`.
     `identities`: the served files `stage_well_known` planned ({name: {rel: (key, maker)}}); only the files each
     published skill lists are planned, so nothing else is ever published. `sparse`:
-    `format.sparse.sparse_files(registry)`, when the caller made it."""
+    `format.sparse.sparse_files(registry)`, when the caller made it. `raw`: the `raw_copy` of each published
+    skill's files, planned where registry.json's template points (`raw_prefix`); call this after the pages are
+    planned, so a file that would replace one of the site's is refused by name."""
     from skillyard.format.sparse import sparse_files
 
     plan.add_bytes("registry.json", registry_bytes)
@@ -269,17 +313,24 @@ def plan_machine_files(plan, registry: dict, registry_bytes: bytes, index_bytes:
             for entry in skill["files"]:
                 key, make = planned[entry["path"]]
                 plan.add_lazy(f"{WELL_KNOWN}/{name}/{entry['path']}", key, make)
+    prefix = raw_prefix(registry) if raw else None
+    if prefix is not None:
+        _plan_raw_files(plan, registry, prefix, published, raw)
     plan.add_bytes(f"{WELL_KNOWN}/index.json", dump_well_known_index(well_known_index(registry, published)))
     plan.add_bytes(".nojekyll", b"")  # GitHub Pages: serve dot-folders such as .well-known as they are
 
 
-def replace_dir(built: Path, out: Path) -> None:
-    """Put a finished build at `out` in one rename, so a failed build never leaves a half-written site."""
-    old = out.with_name(out.name + ".old")
-    if old.exists():
-        shutil.rmtree(old)
-    if out.exists():
-        os.replace(out, old)
-    os.replace(built, out)
-    if old.exists():
-        shutil.rmtree(old)
+def _plan_raw_files(plan, registry: dict, prefix: str, published: set[str], raw: dict[str, dict[str, tuple]]) -> None:
+    taken = set(plan.files)
+    for skill in registry["skills"]:
+        planned = raw.get(skill["name"])  # none for a pointer entry: clients fetch it through its own template
+        if planned is None or skill["name"] not in published:
+            continue
+        for entry in skill["files"]:
+            rel = f"{prefix}{skill['path']}/{entry['path']}"
+            if rel in taken or rel.partition("/")[0] in (WELL_KNOWN.partition("/")[0], "sparse") \
+                    or rel in ("registry.json", "index.json"):
+                raise SkillyardError(f"registry.json: skill {skill['name']!r} lists {entry['path']!r}, served at "
+                                     f"/{rel}, where the site has a file of its own",
+                                     "Rename the file in the skill (or move the skill's folder), then build again.")
+            plan.add_lazy(rel, *planned[entry["path"]])

@@ -368,16 +368,34 @@ def publish(out: Path, work_dir: Path, plan: Plan) -> dict[str, int]:
     return counts
 
 
-def swap(out: Path, plan: Plan) -> dict[str, int]:
-    """Write the whole site beside `out`, then rename it over `out` (a failed build never leaves half a site)."""
-    from skillyard.site.machine import replace_dir
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
+
+def swap(out: Path, plan: Plan, manifest: Path | None = None) -> dict[str, int]:
+    """Write the whole site beside `out`, then rename it over `out` (a failed build never leaves half a site).
+    `manifest`: where to record the tree written (`sync`), for a later build that keeps it up to date."""
     out.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
     try:
-        counts = sync(staging, None, plan)
+        os.chmod(staging, 0o777 & ~_umask())  # mkdtemp's 0700 would hide the site from a server run as another user
+        if manifest is not None:
+            manifest.unlink(missing_ok=True)  # nothing is trusted: the tree is new (sync makes it again)
+        counts = sync(staging, manifest, plan)
         replace_dir(staging, out)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
     return counts
+
+
+def replace_dir(built: Path, out: Path) -> None:
+    """Put a finished build at `out` in one rename, so a failed build never leaves a half-written site."""
+    old = out.with_name(out.name + ".old")
+    remove(old)
+    if os.path.lexists(out):  # a folder, or a symlink (`--static-host` replaces the link to the A/B trees)
+        os.replace(out, old)
+    os.replace(built, out)
+    remove(old)

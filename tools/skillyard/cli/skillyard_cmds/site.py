@@ -26,10 +26,17 @@ on its page and its files under /.well-known/agent-skills/; any other page says 
 flag the build needs no network and those pages say the content was not fetched. SKILL_GITHUB_CODELOAD_URL points
 the download at GitHub Enterprise (or a test server); a token in $GITHUB_TOKEN is sent only there.
 
+--static-host makes --out a real folder instead: the whole site and nothing else (no build state), for a static
+host to serve or for `cp -a`/rsync to copy as it is. A rebuild updates a spare copy in the work folder and
+exchanges it with --out in one atomic step (Linux; elsewhere the site is written whole and renamed over --out). For a static
+registry (registry.json's files relative to it) the site also serves each skill's files where registry.json
+points, byte for byte, so the one folder serves both `skill source add URL/registry.json` and `npx skills add URL`.
+
 examples:
   skillyard build && skillyard site build
   skillyard site build --out public --registry registry.json --root .
   skillyard site build --fetch-upstream --out _site
+  skillyard site build --static-host --out public && python -m http.server --directory public
   skillyard site serve --port 8000
 """
 
@@ -60,6 +67,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         child.add_argument("--json", action="store_true", help="print a machine-readable summary")
     build.add_argument("--out", type=Path, default=None, help="output folder (default: ROOT/_site)")
     build.add_argument("--strict", action="store_true", help="fail when mkdocs reports warnings")
+    build.add_argument("--static-host", action="store_true",
+                       help="write --out as a real folder holding only the site (to serve, upload or `cp -a`), "
+                            "not a symlink to the build's copies")
     serve.add_argument("--out", type=Path, default=None, help="output folder (default: ROOT/_site)")
     serve.add_argument("--port", type=int, default=8000, help="port on 127.0.0.1 (default 8000; 0 picks one)")
     serve.add_argument("--no-build", action="store_true", help="serve the existing output without rebuilding")
@@ -95,13 +105,15 @@ def _build(args):
     root = args.root
     return build_site(args.registry or root / "registry.json", root, args.out or root / "_site",
                       config=args.config, work_dir=args.work_dir, site_url=args.site_url,
-                      use_cache=not args.no_cache, fetcher=_fetcher(args) if args.fetch_upstream else None)
+                      use_cache=not args.no_cache, fetcher=_fetcher(args) if args.fetch_upstream else None,
+                      static_host=getattr(args, "static_host", False))
 
 
 def _summary(result) -> dict:
     return {"ok": True, "out": str(result.out), "skills": result.skills, "pages": result.pages,
             "search_bytes": result.search_bytes,
-            "cached_pages": result.cached_pages, "seconds": {k: round(v, 3) for k, v in result.seconds.items()},
+            "cached_pages": result.cached_pages, "files_written": result.files_written, "files_kept": result.files_kept,
+            "seconds": {k: round(v, 3) for k, v in result.seconds.items()},
             "warnings": result.warnings, "notes": result.notes, "upstream": result.upstream}
 
 
