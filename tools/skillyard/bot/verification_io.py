@@ -11,9 +11,9 @@ import itertools
 from pathlib import Path
 
 from skillyard.bot import decide, verification
-from skillyard.bot.github_io import github_errors, pull_files, writers_among
+from skillyard.bot.github_io import github_errors, pull_files, remote_pointer, writers_among
 from skillyard.errors import SkillyardError
-from skillyard.format.pointer import MAX_BYTES, POINTER_FILE, dump_pointer, parse_pointer, read_pointer_file
+from skillyard.format.pointer import POINTER_FILE, dump_pointer, parse_pointer, read_pointer_file
 
 MAX_POINTERS = 1000   # pointer files one PR may touch (a PR's file list is at most 3,000 files anyway)
 MAX_PULLS = 10        # PRs the API may name for one merge commit
@@ -28,25 +28,6 @@ def pointer_paths(files: list[decide.PrFile], skills_dir: str) -> list[tuple[str
         if item.status != "removed" and folder and item.path == f"{folder}/{POINTER_FILE}":
             found[item.path] = item.previous if item.status == "renamed" else item.path
     return sorted(found.items())
-
-
-def _remote_pointer(repo, path: str | None, ref: str) -> dict | None:
-    """The pointer at `path` on `ref` as data, or None when there is none (or it cannot be one)."""
-    from github import UnknownObjectException
-
-    if not path:
-        return None
-    try:
-        content = repo.get_contents(path, ref=ref)
-    except UnknownObjectException:
-        return None
-    if isinstance(content, list) or content.size > MAX_BYTES or not content.content:
-        return None
-    try:
-        pointer, _ = parse_pointer(content.decoded_content.decode("utf-8"))
-    except UnicodeDecodeError:
-        return None
-    return pointer.data if pointer is not None else None
 
 
 def merged_pulls(repo, commit: str) -> list:
@@ -82,8 +63,8 @@ def plan_for_pull(repo, pr, root: Path, skills_dir: str) -> tuple[list[dict], di
         merged, problems = parse_pointer(text) if problem is None else (None, [problem])
         if merged is None:
             raise SkillyardError(f"{path}: {problems[0].message}", problems[0].fix)
-        base = _remote_pointer(repo, before, pr.base.sha)
-        at_head = _remote_pointer(repo, path, head)
+        base = remote_pointer(repo, before, pr.base.sha)
+        at_head = remote_pointer(repo, path, head)
         approved = approval if verification.pin_of(at_head) == verification.pin_of(merged.data) else None
         block = verification.recorded_block(base=base, merged=merged.data, approval=approved, pr_url=pr.html_url)
         changed = block != verification.block_of(merged.data)
