@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 
 from skillyard.bot.decide import Review, normalise_handle, standing_reviews
 
-# The fields only the bot writes; `checked_at` belongs to `skillyard external verify --record`.
+# The fields only the bot writes; `checked_at` belongs to the pin re-check (external verify, with --record).
 APPROVAL_FIELDS = ("verified", "approved_by", "approved_in", "approved_at")
 
 
