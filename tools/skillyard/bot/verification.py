@@ -67,11 +67,11 @@ def recorded_block(*, base: dict | None, merged: dict, approval: Review | None, 
     `base` is the pointer before the PR (None when the PR added it), `merged` the one it merged. When the PR set
     the pin (a new pointer, or another repository, folder or commit), the pin is verified exactly when `approval`
     is given. When it left the pin alone, the approval fields stay what they were before the PR, whatever the PR
-    wrote. `checked_at` is kept from the merged pointer (for a new pin only when `external verify --record`
-    wrote it with the pin: it is not the bot's to judge)."""
+    wrote. `checked_at` is kept from the merged pointer: the pin re-check writes it, not the bot, and a bump writes
+    a fresh block without it."""
     checked = block_of(merged).get("checked_at")
     if base is not None and pin_of(base) == pin_of(merged):
-        block = {k: v for k, v in approval_fields(block_of(base)).items()}
+        block = approval_fields(block_of(base))
     elif approval is not None:
         block = {"verified": True, "approved_by": normalise_handle(approval.user) or approval.user,
                  "approved_in": pr_url, "approved_at": iso_utc(approval.submitted_at)}

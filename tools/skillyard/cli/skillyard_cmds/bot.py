@@ -19,7 +19,8 @@ and holds no unacknowledged security finding (a reviewed exception from skill.ya
 default branch is the only acknowledgement; labels do not count). It also needs every other check green, every
 path it touches (both names of a rename) inside skills its author already owns (author/maintainers in
 registry.json on the default branch), no skill added or removed, no `security_exceptions` added or changed, no
-review requesting changes, no blocking label (invalid, needs-maintainer, security-finding, in any letter case),
+approval written by hand into a pointer's `verification` block (`verified: true`, `approved_*`), no review
+requesting changes, no blocking label (invalid, needs-maintainer, security-finding, in any letter case),
 and a maintainer with write access who added the `automerge` label and approved the current head commit (an
 approval on an older commit withdraws the label). When it cannot merge yet, it says why in one sticky PR
 comment; it retries when the validate and ci runs finish. The rules: site/pages/security.md.
