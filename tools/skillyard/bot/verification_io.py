@@ -72,7 +72,12 @@ def plan_for_pull(repo, pr, root: Path, skills_dir: str) -> tuple[list[dict], di
                         verification.pin_of(base) != verification.pin_of(merged.data),
                         "verification": block, "changed": changed})
         if changed:
-            writes[path] = dump_pointer({**merged.data, "verification": block})
+            text = dump_pointer({**merged.data, "verification": block})
+            if parse_pointer(text)[0] is None:  # never write a pointer the build would refuse
+                raise SkillyardError(f"{path}: the verification recorded from PR #{pr.number} would not be valid "
+                                     f"({block})", "Report this: the PR's address or review is not as GitHub "
+                                     "documents it.")
+            writes[path] = text
     return records, writes
 
 
