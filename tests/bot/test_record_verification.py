@@ -81,6 +81,10 @@ def test_a_maintainers_approval_of_the_merged_head_verifies_the_new_pin(stub, re
     entry = parse_pointer((tmp_path / PATH).read_text(encoding="utf-8"))[0].entry("skills/alpha")
     assert entry["verified"] is True and entry["verification"]["approved_by"] == "maintainer"
     assert record(stub, tmp_path, capsys)["written"] == []  # run again: nothing changes
+    capsys.readouterr()
+    assert skillyard_main(["bot", "record-verification", "--repo", REGISTRY_SLUG, "--api-url", stub.base_url,
+                           "--root", str(tmp_path), "--pr", "7"]) == 0
+    assert capsys.readouterr().out == f"PR #7 {PATH}: verified by @maintainer (unchanged)\n"
     assert stub.writes() == []  # the bot never writes to GitHub here: the workflow commits the file
 
 

@@ -107,7 +107,13 @@ def add_arguments(parser) -> None:
                       help="The output of `skillyard external bump --json` run in --root.")
     bump.add_argument("--root", default=".", metavar="DIR", help="The registry checkout bump wrote into. Default: .")
     verify = sub.add_parser("record-verification",
-                            help="After a merge: write verified pins from the merged PR's maintainer approval.")
+                            help="After a merge: write verified pins from the merged PR's maintainer approval.",
+                            description="For every pointer (source.yaml) the merged PR added or changed, write its "
+                            "`verification` block from the API's facts: `verified: true` with approved_by, "
+                            "approved_in and approved_at only when a maintainer (write, maintain or admin; not the "
+                            "author, not a bot) approved the merged head commit and the approval stands; "
+                            "`verified: false` otherwise. A pin the PR did not move keeps the approval it had. "
+                            "The publish workflow runs it on each push to the default branch and commits the result.")
     verify.add_argument("--repo", required=True, metavar="OWNER/NAME", help="The registry repository.")
     verify.add_argument("--api-url", default=None, metavar="URL",
                         help="GitHub API root. Default: $GITHUB_API_URL or https://api.github.com.")
