@@ -29,7 +29,10 @@ def upstream(skill: dict) -> dict | None:
     source = skill.get("source") if isinstance(skill.get("source"), dict) else {}
     repository = _matching(_REPOSITORY, skill.get("source_url"))
     commit = _matching(_COMMIT, skill.get("commit"))
-    folder = "/".join(quote(part, safe="") for part in str(skill.get("path") or "").split("/") if part)
+    parts = [part for part in str(skill.get("path") or "").split("/") if part]
+    if any(part in (".", "..") for part in parts):  # a link must not climb out of the pinned tree
+        repository = None
+    folder = "/".join(quote(part, safe="") for part in parts)
     facts = skill.get("verification") if isinstance(skill.get("verification"), dict) else {}
     out: dict = {"repository": repository, "commit": commit,
                  "commit_url": f"{repository}/commit/{commit}" if repository and commit else None,
