@@ -9,6 +9,7 @@ import json
 import pytest
 from botkit import REGISTRY_SLUG
 from ghstub import Pull
+from tests.support.cli_schemas import check_output
 
 from skillyard.cli.main import skillyard_main
 from skillyard.format.pointer import dump_pointer, parse_pointer
@@ -57,12 +58,14 @@ def merged_pr(stub, repo, tmp_path, *, merged: dict, base: dict | None = None, r
 
 
 def record(stub, tmp_path, capsys, *which: str, code: int = 0) -> dict:
+    """Run the command with --json; its output, succeeding or failing, is what schemas/cli/ says."""
     capsys.readouterr()
     got = skillyard_main(["bot", "record-verification", "--repo", REGISTRY_SLUG, "--api-url", stub.base_url,
                           "--root", str(tmp_path), "--json", *(which or ("--pr", "7"))])
     out = capsys.readouterr()
     assert got == code, out.err
-    return json.loads(out.out) if code == 0 else {"err": out.err}
+    document = check_output("skillyard bot record-verification", got, out.out)
+    return document if code == 0 else {"err": json.dumps(document)}
 
 
 def block(tmp_path) -> dict:

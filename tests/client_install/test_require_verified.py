@@ -9,6 +9,7 @@ import json
 
 import pytest
 from tests.client_install.test_pointer_install import pointer_registry  # noqa: F401 - the fixture
+from tests.support.cli_schemas import check_output
 from tests.support.registry import registry_url, skill_md
 
 from skillyard.format.pointer import dump_pointer, parse_pointer
@@ -73,10 +74,10 @@ def test_a_verified_pointer_installs_and_info_shows_who_approved_it(served, git_
     assert ("verified: yes — the pin was approved by @maintainer on 2026-11-26T10:00:00Z in "
             "https://github.com/acme/reg/pull/4") in text
     assert "last checked: 2026-11-27T03:00:00Z" in text and "license: MIT" in text
-    upstream = json.loads(skill_cli("info", "alpha", "--json").out)["upstream"]
+    upstream = check_output("skill info", 0, skill_cli("info", "alpha", "--json").out)["upstream"]
     assert upstream["verified"] is True and upstream["approved_by"] == "maintainer"
     assert upstream["commit"] == served and upstream["repository"] == "https://github.com/up/skills"
-    assert "upstream" not in json.loads(skill_cli("info", "beta", "--json").out)
+    assert "upstream" not in check_output("skill info", 0, skill_cli("info", "beta", "--json").out)
 
 
 def test_info_of_an_unverified_pointer_says_so(served, skill_cli):
@@ -86,7 +87,8 @@ def test_info_of_an_unverified_pointer_says_so(served, skill_cli):
 
 
 def test_search_marks_pointer_and_verified(served, git_server, skill_cli, capsys):
-    results = {r["name"]: r for r in json.loads(skill_cli("search", "does", "--json").out)["results"]}
+    found = check_output("skill search", 0, skill_cli("search", "does", "--json").out)
+    results = {r["name"]: r for r in found["results"]}
     assert (results["alpha"]["pointer"], results["alpha"]["verified"]) == (True, False)
     assert (results["beta"]["pointer"], results["beta"]["verified"]) == (False, None)
     rows = {line.split()[0]: line for line in skill_cli("search", "does").out.splitlines()[1:]}
