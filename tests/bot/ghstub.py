@@ -55,6 +55,7 @@ class Pull:
     labels: list = field(default_factory=list)
     events: list = field(default_factory=list)       # [{"event", "label", "created_at", "actor"}]
     reviews: list = field(default_factory=list)      # [{"state", "commit_id", "submitted_at", "user"}]
+    merge_commit_sha: str | None = None              # set by a merge (or by the test for a PR merged before)
 
 
 @dataclass
@@ -169,6 +170,7 @@ class GitHubStandIn:
         api = f"{self.base_url}/repos/{repo.full_name}"
         head_repo = self.repos.get(pr.head_repo or repo.full_name, repo)
         return {"id": pr.number + 5000, "number": pr.number, "state": pr.state, "merged": pr.merged,
+                "merge_commit_sha": pr.merge_commit_sha,
                 "title": pr.title, "body": pr.body, "user": self._user(pr.user),
                 "url": f"{api}/pulls/{pr.number}", "issue_url": f"{api}/issues/{pr.number}",
                 "html_url": f"{self.root}/{repo.full_name}/pull/{pr.number}",
@@ -272,6 +274,9 @@ class GitHubStandIn:
                                 "url": f"{api}/check-runs/{i + 1}"}
                                for i, c in enumerate(repo.checks.get(sha, []))]})),
             ("GET", r"/commits/([0-9a-f]{40})/status", lambda sha: (200, self._combined(repo, sha))),
+            ("GET", r"/commits/([0-9a-f]{40})/pulls", lambda sha: (200, [
+                self._pull_json(repo, p) for p in repo.pulls.values()
+                if sha in (p.head_sha, p.merge_commit_sha)])),
             ("POST", r"/forks", lambda: self._fork(repo, login)),
             ("GET", r"/collaborators/([^/]+)/permission", lambda who: self._permission(repo, urllib.parse.unquote(who))),
             ("GET", r"/actions/runs", lambda: (200, self._runs(repo, query))),
@@ -432,7 +437,8 @@ class GitHubStandIn:
         if pr.state != "open":
             raise StubError(405, "Pull Request is not mergeable")
         pr.merged, pr.state = True, "closed"
-        return 200, {"sha": fake_sha("merge", pr.number), "merged": True, "message": "Pull Request successfully merged"}
+        pr.merge_commit_sha = fake_sha("merge", pr.number)
+        return 200, {"sha": pr.merge_commit_sha, "merged": True, "message": "Pull Request successfully merged"}
 
     def _contents(self, repo: Repo, path: str, query: dict):
         ref = query.get("ref", repo.default_branch)

@@ -69,8 +69,8 @@ def test_search_ranking_and_text_output(acme, skill_cli):
     assert names(skill_cli("search", "pdf", "--json")) == ["pdf-tools", "invoice-processor"]
     assert names(skill_cli("search", "zzzz", "--json")) == []
     text = skill_cli("search", "merge", "pdf")
-    assert text.out.splitlines()[0].split() == ["NAME", "VERSION", "SOURCE", "DESCRIPTION"]
-    assert text.out.splitlines()[1].split()[:3] == ["pdf-tools", "0.3.1", "acme"]
+    assert text.out.splitlines()[0].split() == ["NAME", "VERSION", "SOURCE", "KIND", "DESCRIPTION"]
+    assert text.out.splitlines()[1].split()[:4] == ["pdf-tools", "0.3.1", "acme", "own"]
 
 
 def test_search_index_rebuilt_only_on_change(acme, skill_cli):

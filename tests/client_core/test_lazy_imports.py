@@ -92,7 +92,7 @@ def test_runtime_records_behave_as_the_dataclasses_did():
 def test_search_hits_turn_into_the_same_dicts():
     hit = search.Hit("n", "1.0", "main", "d", ["t"], 4.0)
     assert hit.to_dict() == {"name": "n", "version": "1.0", "source": "main", "description": "d", "tags": ["t"],
-                             "score": 4.0, "shadowed": False}
+                             "score": 4.0, "shadowed": False, "pointer": False, "verified": None}
     assert hit.to_dict()["tags"] is not hit.tags and hit == search.Hit("n", "1.0", "main", "d", ["t"], 4.0)
 
 

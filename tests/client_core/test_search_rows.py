@@ -21,12 +21,17 @@ REGISTRY = {"skills": [
 
 
 def test_rows_keep_what_the_index_reads_and_nothing_else():
-    """Each skill as the index stores its text: (name, description, version, tags joined as _tag_text joins them)."""
-    assert search_rows.rows_of(REGISTRY) == [("b-tool", "Second 处理发票.", "1.0.0", "x\x1fy z"),
-                                             ("a-tool", "First", "2.0.0", "")]
+    """Each skill as the index stores its text: (name, description, version, tags joined as _tag_text joins them,
+    kind: own, pointer, or verified pointer)."""
+    assert search_rows.rows_of(REGISTRY) == [("b-tool", "Second 处理发票.", "1.0.0", "x\x1fy z", ""),
+                                             ("a-tool", "First", "2.0.0", "", "")]
     assert search_rows.rows_of({}) == []
     assert search_rows.row({"name": "n", "description": 7, "version": 1.5, "tags": ["a", 2]}) == ("n", "7", "1.5",
-                                                                                                  "a\x1f2")
+                                                                                                  "a\x1f2", "")
+    pointer = {"name": "p", "source_url": "https://github.com/o/r"}
+    assert search_rows.row(pointer)[4] == "pointer" == search_rows.row({**pointer, "verified": "yes"})[4]
+    assert search_rows.row({**pointer, "verified": True})[4] == "verified"
+    assert search_rows.row({"name": "own", "verified": True})[4] == ""  # only a pointer entry is verified or not
 
 
 def test_an_index_from_the_extract_is_the_index_from_the_registry(tmp_path):
@@ -47,12 +52,13 @@ def test_only_the_registry_it_was_made_from_and_only_intact(tmp_path):
     assert search_rows.read(tmp_path, "abc", len(good) - 1) is None  # over the size bound
     head, _, body = good.partition(b"\n")
     for damaged in (good[:-3], head + b"\n" + body.replace(b"First", b"Fir5t"), b"{" + good, good.replace(b"\n", b" ", 1),
-                    b"", head.replace(b'"format": 2', b'"format": 1') + b"\n" + body):
+                    b"", head.replace(b'"format": 3', b'"format": 2') + b"\n" + body):
         path.write_bytes(damaged)
         assert search_rows.read(tmp_path, "abc", 1 << 20) is None, damaged[:80]
     header = json.loads(head)
-    for body in (b"{}", b"[1, 2]", b"[" * 100_000, b'[{"name": "a"}]', b'[["a", "b", "c"]]', b'[["a", "b", "c", 1]]',
-                 b'[[1, "b", "c", "d"]]', b'[["a", "b", "c", "d", "e"]]'):
+    for body in (b"{}", b"[1, 2]", b"[" * 100_000, b'[{"name": "a"}]', b'[["a", "b", "c", "d"]]',
+                 b'[["a", "b", "c", "d", 1]]', b'[[1, "b", "c", "d", ""]]', b'[["a", "b", "c", "d", "e"]]',
+                 b'[["a", "b", "c", "d", "", "f"]]'):
         path.write_bytes(json.dumps({**header, "body_sha256": hashlib.sha256(body).hexdigest()}).encode() + b"\n" + body)
         assert search_rows.read(tmp_path, "abc", 1 << 20) is None
     assert search_rows.read(tmp_path / "missing", "abc", 1 << 20) is None

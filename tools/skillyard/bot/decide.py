@@ -89,10 +89,12 @@ def unowned_folders(changes: Changes, owners: dict[str, frozenset[str]], author:
 
 
 def labels_for(changes: Changes, report: dict | None, owners: dict[str, frozenset[str]], author: str, *,
-               exceptions_changed: Iterable[str] = (), exceptions_unknown: bool = False) -> set[str]:
+               exceptions_changed: Iterable[str] = (), exceptions_unknown: bool = False,
+               verification_claimed: Iterable[str] = ()) -> set[str]:
     """The managed labels that apply to a PR. `report` is the validated artifact (None when there is none);
     `exceptions_changed` the skill folders whose `security_exceptions` differ from the base branch's, and
-    `exceptions_unknown` whether some could not be compared.
+    `exceptions_unknown` whether some could not be compared; `verification_claimed` the pointer folders whose
+    `verification` block the PR marks verified itself (only the bot records an approval: a maintainer looks).
 
     `security-finding` marks a security finding that is not acknowledged (see `security_reasons`): a finding a
     reviewed exception on the base branch allows does not get it, so it cannot block that skill's owner updates.
@@ -108,7 +110,8 @@ def labels_for(changes: Changes, report: dict | None, owners: dict[str, frozense
         if changes.skills:
             # A skill PR that also edits tooling needs a maintainer's eyes on the tooling part.
             labels.add(LABEL_NEEDS_MAINTAINER)
-    if changes.problems or unowned_folders(changes, owners, author) or changed or exceptions_unknown:
+    if (changes.problems or unowned_folders(changes, owners, author) or changed or exceptions_unknown
+            or tuple(verification_claimed)):
         labels.add(LABEL_NEEDS_MAINTAINER)
     if report is not None:
         if not report.get("ok", False) or any(not s.get("valid") for s in report.get("skills", [])):
@@ -218,6 +221,7 @@ class AutomergeFacts:
     report_problem: str | None = None  # why there is no usable report (None while the run has not finished)
     exceptions_changed: tuple[str, ...] = ()  # skill folders whose skill.yaml `security_exceptions` differ from base
     exceptions_problems: tuple[str, ...] = ()  # skill.yaml files whose exceptions could not be compared
+    verification_claimed: tuple[str, ...] = ()  # pointer folders whose `verification` the PR marks verified itself
 
 
 @dataclass(frozen=True)
@@ -401,6 +405,9 @@ def automerge_decision(facts: AutomergeFacts) -> Decision:
         reasons.append("the PR adds or changes `security_exceptions` of " + ", ".join(facts.exceptions_changed)
                        + "; a maintainer reviews every exception")
     reasons += [f"`security_exceptions` cannot be compared: {problem}" for problem in facts.exceptions_problems]
+    if facts.verification_claimed:
+        reasons.append("the PR writes `verified: true` or approval facts into the `verification` of "
+                       + ", ".join(facts.verification_claimed) + "; only the bot records an approval, at merge")
     blocking = sorted(name for name in facts.labels if label_key(name) in label_keys(BLOCKING_LABELS))
     if blocking:
         reasons.append("blocking label(s): " + ", ".join(blocking))

@@ -264,7 +264,8 @@ def run_report(gh, repo_slug: str, artifact: str, *, pr_number: int | None = Non
     author = pr.user.login
     changed, problems = exceptions_changes(repo, pr, files, skills_dir)
     labels = decide.labels_for(changes, report, owners, author, exceptions_changed=changed,
-                               exceptions_unknown=bool(problems))
+                               exceptions_unknown=bool(problems),
+                               verification_claimed=verification_claims(repo, pr, files, skills_dir))
     body = render_comment(report, changes=changes, labels=labels,
                           needs_owner=decide.unowned_folders(changes, owners, author))
     action = upsert_comment(pr, body, bot_login(gh, login))
@@ -357,6 +358,46 @@ def exceptions_changes(repo, pr, files: list[decide.PrFile], skills_dir: str = d
     return tuple(sorted(set(changed))), tuple(problems)
 
 
+def remote_pointer(repo, path: str | None, ref: str) -> dict | None:
+    """The pointer at `path` on `ref` as data, or None when there is none (or it cannot be one)."""
+    from github import UnknownObjectException
+
+    from skillyard.format.pointer import MAX_BYTES, parse_pointer
+
+    if not path:
+        return None
+    try:
+        content = repo.get_contents(path, ref=ref)
+    except UnknownObjectException:
+        return None
+    if isinstance(content, list) or content.size > MAX_BYTES or not content.content:
+        return None
+    try:
+        pointer, _ = parse_pointer(content.decoded_content.decode("utf-8"))
+    except UnicodeDecodeError:
+        return None
+    return pointer.data if pointer is not None else None
+
+
+def verification_claims(repo, pr, files: list[decide.PrFile], skills_dir: str = decide.SKILLS_DIR
+                        ) -> tuple[str, ...]:
+    """Skill folders whose pointer the PR marks verified itself (`bot.verification.self_verification`): each
+    `source.yaml` it adds or changes, read at the base branch and at the head through the contents API. Past
+    `MAX_MANIFESTS` pointers none is read and all count (a maintainer looks; bump PRs change one each)."""
+    from skillyard.bot.verification import self_verification
+
+    pointers = []
+    for item in files:
+        folder = decide.skill_folder_of(item.path, skills_dir)
+        if item.status != "removed" and folder and item.path == f"{folder}/source.yaml":
+            pointers.append((folder, item.previous if item.status == "renamed" else item.path, item.path))
+    if len(pointers) > MAX_MANIFESTS:
+        return tuple(sorted({folder for folder, _, _ in pointers}))
+    return tuple(sorted({folder for folder, before, path in pointers
+                         if self_verification(remote_pointer(repo, before, pr.base.ref),
+                                              remote_pointer(repo, path, pr.head.sha))}))
+
+
 def automerge_facts(repo, pr, registry: dict, skills_dir: str = decide.SKILLS_DIR, *,
                     required_check: str = decide.DEFAULT_REQUIRED_CHECK, fetch=None,
                     api_url: str = DEFAULT_API_URL) -> decide.AutomergeFacts:
@@ -371,6 +412,7 @@ def automerge_facts(repo, pr, registry: dict, skills_dir: str = decide.SKILLS_DI
                     for r in pr.get_reviews())
     files, changes = classify_pull(pr, registry, skills_dir)
     changed_exceptions, exception_problems = exceptions_changes(repo, pr, files, skills_dir)
+    claimed = verification_claims(repo, pr, files, skills_dir)
     run = validate_run(repo, pr, required_check)
     report, problem = None, None
     if run is not None and run.status == "completed" and run.conclusion == "success":
@@ -388,7 +430,8 @@ def automerge_facts(repo, pr, registry: dict, skills_dir: str = decide.SKILLS_DI
         status_state=combined.state, status_count=combined.total_count, reviews=reviews,
         state="merged" if pr.merged else pr.state, base_ref=pr.base.ref, default_branch=repo.default_branch,
         skills_dir=skills_dir, required_check=required_check, validate_run=run, report=report,
-        report_problem=problem, exceptions_changed=changed_exceptions, exceptions_problems=exception_problems)
+        report_problem=problem, exceptions_changed=changed_exceptions, exceptions_problems=exception_problems,
+        verification_claimed=claimed)
 
 
 def run_automerge(gh, repo_slug: str, pr_number: int | None, *, head_sha: str | None = None,

@@ -14,6 +14,7 @@ from skillyard.client import skillname, store
 from skillyard.client.fetch import download_capped, fetch_files, github_token, integrity_of, verify_files
 from skillyard.client.install_policy import (
     check_entry_limits,
+    check_verified,
     client_policy,
     download_cap,
     folder_name,
@@ -280,6 +281,7 @@ def from_resolved(resolved, config, *, progress=None, commit: str | None = None)
     what = f"{skill['name']} {skill.get('version', '')} from {resolved.source.name}".replace("  ", " ")
     url_for = resolved.file_url if commit is None else (lambda p: raw_url_at(resolved, commit, p, config))
     check_entry_limits(skill, config, what=what)
+    check_verified(skill, config, what=what, commit=commit)
     token = resolved.token_for(url_for(skill["files"][0]["path"])) if skill["files"] else None
     files = fetch_files(skill["name"], skill["files"], url_for, config, token=token, progress=progress, what=what)
     verify_files(files, skill["files"], integrity=skill.get("integrity"), what=what)

@@ -81,6 +81,9 @@ class Config:
         self.home = Path(home)
         self.path = self.home / "config.yaml"
         self.data: dict = data if data is not None else {}
+        # Settings a command-line flag gives for this run only (`--require-verified`): they win over the
+        # environment and the file, and are never saved.
+        self.flags: dict = {}
 
     # ---- generic access -------------------------------------------------------------------------------------
     def get(self, dotted_key: str, default=None):
@@ -201,6 +204,23 @@ class Config:
         if text in ("0", "false", "no", "off", ""):
             return False
         raise SkillyardError(f"install.strict is {raw!r}, expected true or false", _fix("install.strict"))
+
+    @property
+    def install_require_verified(self) -> bool:
+        """Refuse pointer entries whose pin no maintainer approved (`install.require_verified`, default false;
+        `--require-verified` for one run)."""
+        if "install.require_verified" in self.flags:
+            return bool(self.flags["install.require_verified"])
+        raw = self.get("install.require_verified", False)
+        if isinstance(raw, bool):
+            return raw
+        text = str(raw).strip().lower()
+        if text in ("1", "true", "yes", "on"):
+            return True
+        if text in ("0", "false", "no", "off", ""):
+            return False
+        raise SkillyardError(f"install.require_verified is {raw!r}, expected true or false",
+                             _fix("install.require_verified"))
 
     @property
     def default_target(self) -> str:

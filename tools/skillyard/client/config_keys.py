@@ -54,6 +54,8 @@ KEYS: dict[str, Key] = {k.name: k for k in (
         high=4096 * MIB, example=str(10 * MIB), meaning="largest download of one install"),
     Key("install.strict", "bool", False, env="SKILL_INSTALL_STRICT", example="true",
         meaning="refuse standard violations runtimes tolerate, instead of warning"),
+    Key("install.require_verified", "bool", False, env="SKILL_INSTALL_REQUIRE_VERIFIED", example="true",
+        meaning="refuse pointer entries whose pin no maintainer of their registry approved (verified: false)"),
     Key("install.target", "targets", "claude-code", example="claude-code,codex",
         meaning="default --target (one or more target names, comma-separated)"),
     Key("mcp_hub.endpoint", "url", None, example="http://127.0.0.1:8090",

@@ -183,3 +183,34 @@ def check_entry_limits(skill: dict, config, *, what: str) -> None:
     cap = download_cap(config)
     if total > cap:
         raise over_download_cap(what, f"{total:,} bytes", cap)
+
+
+REQUIRE_VERIFIED_KEY = "install.require_verified"
+
+
+def check_verified(skill: dict, config, *, what: str, commit: str | None = None) -> None:
+    """With `install.require_verified` (or `--require-verified`), refuse a pointer entry whose pin no maintainer
+    of its registry approved: `verified` not true, or (a lock being restored) a pinned commit other than the one
+    the registry verified. The registry's own entries (no `source_url`) pass: their files are the registry's own,
+    and every change to them was merged in its repository. Checked before any download."""
+    if config is None:
+        from skillyard.client.config import load_config
+
+        config = load_config()
+    if not config.install_require_verified or "source_url" not in skill:
+        return
+    pinned = str(skill.get("commit", ""))
+    if skill.get("verified") is True and (commit is None or commit == pinned):
+        return
+    if skill.get("verified") is True:
+        why = (f"the lock pins commit {commit[:12]}, but the registry verified {pinned[:12]}; a pin nobody "
+               "approved is unverified")
+    elif "verified" in skill:
+        why = "no maintainer of the registry approved its pin (verified: false), e.g. an automerged bump"
+    else:
+        why = "the registry does not say its pin is verified (it was built before the `verified` field)"
+    raise SkillyardError(f"{what}: refused because `{REQUIRE_VERIFIED_KEY}` is on: the skill lives in its own "
+                         f"repository and {why}; nothing was installed.",
+                         "Ask the registry's maintainers to approve the pin (approving the PR that sets it verifies "
+                         "it), pick a verified skill (`skill search` shows KIND), or, if you trust it, install "
+                         f"without --require-verified and with `skill config set {REQUIRE_VERIFIED_KEY} false`.")

@@ -10,7 +10,7 @@ from pathlib import Path
 from skillyard.client import lockfile, skillname, store
 from skillyard.client.candidates import Candidate, from_github, from_local, from_resolved
 from skillyard.client.fetch import download, integrity_of
-from skillyard.client.install_policy import check_entry_limits
+from skillyard.client.install_policy import check_entry_limits, check_verified
 from skillyard.client.store import StagedFile
 from skillyard.client.transaction import Options, Outcome, install_all, plan, recover_locked
 from skillyard.errors import SkillyardError
@@ -73,6 +73,7 @@ def _from_registry_commit(resolved, name: str, entry: dict, config, *, progress=
         config = load_config()
     # The locked sizes are as installed (SKILL.md rendered), so each file is capped by the client's file limit.
     check_entry_limits({"files": entry["files"]}, config, what=f"{name} (locked at {source['commit'][:12]})")
+    check_verified(resolved.skill, config, what=f"{name} (locked at {source['commit'][:12]})", commit=source["commit"])
     pinned = replace(resolved, skill=dict(resolved.skill, commit=source["commit"], path=prefix))
     token = resolved.token_for(pinned.file_url(paths[0])) if paths else None
     bar = progress(f"downloading {name}", len(paths)) if progress else None

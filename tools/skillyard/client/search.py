@@ -41,7 +41,7 @@ from skillyard.client.search_rows import tag_text as _tag_text  # noqa: F401 (im
 from skillyard.errors import SkillyardError
 from skillyard.format.record import Record  # not a dataclass: that import is ~15 ms of a warm search
 
-ANALYZER_VERSION = "fts5-4"
+ANALYZER_VERSION = "fts5-5"
 NAME_WEIGHT, TAGS_WEIGHT, DESCRIPTION_WEIGHT = 4.0, 2.0, 1.0  # a hit's score: where its words are found
 _CJK = "\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
 _WORD = re.compile(r"[^\W_]+")
@@ -102,14 +102,18 @@ def _fts_text(text: str) -> str:
 
 
 class Hit(Record):
-    """One search result; `shadowed`: a higher-priority source has a skill with the same name."""
+    """One search result; `shadowed`: a higher-priority source has a skill with the same name; `pointer`: the
+    skill lives in its own repository (a pointer entry); `verified`: for a pointer, whether a maintainer of the
+    registry approved its pin (None for the registry's own skills, whose files are its own)."""
 
-    FIELDS = ("name", "version", "source", "description", "tags", "score", "shadowed")
+    FIELDS = ("name", "version", "source", "description", "tags", "score", "shadowed", "pointer", "verified")
 
     def __init__(self, name: str, version: str, source: str, description: str, tags: list[str], score: float,
-                 shadowed: bool = False):
+                 shadowed: bool = False, kind: str = ""):
         self.name, self.version, self.source, self.description = name, version, source, description
         self.tags, self.score, self.shadowed = tags, score, shadowed
+        self.pointer = bool(kind)
+        self.verified = (kind == "verified") if kind else None
 
 
 def index_key(entries: list[CacheEntry]) -> str:
@@ -123,7 +127,7 @@ CREATE VIRTUAL TABLE words USING fts5(name, tags, description, prefix='2 3', det
 CREATE VIRTUAL TABLE vocabulary USING fts5vocab(words, row);
 CREATE TABLE skills(id INTEGER PRIMARY KEY, name TEXT NOT NULL, name_id TEXT NOT NULL, version TEXT NOT NULL,
                     source TEXT NOT NULL, description TEXT NOT NULL, tags TEXT NOT NULL, priority INTEGER NOT NULL,
-                    shadowed INTEGER NOT NULL);
+                    shadowed INTEGER NOT NULL, kind TEXT NOT NULL);
 CREATE TABLE terms(first TEXT NOT NULL, length INTEGER NOT NULL, term TEXT NOT NULL,
                    PRIMARY KEY (first, length, term)) WITHOUT ROWID;
 CREATE TEMP TABLE fts_text(id INTEGER PRIMARY KEY, name TEXT NOT NULL, tags TEXT NOT NULL, description TEXT NOT NULL);
@@ -144,7 +148,7 @@ def build_index(path: Path, rows) -> None:
 
 
 def _build(path: Path, rows) -> None:
-    """build_index of rows whose skills are search_rows.row()s (name, description, version, tags)."""
+    """build_index of rows whose skills are search_rows.row()s (name, description, version, tags, kind)."""
     rows = sorted(rows, key=lambda r: (-r[1], str(r[2][0]), r[0]))  # (priority, name) order
     skills, fts_text = _table_rows(rows)
     db = sqlite3.connect(path)
@@ -153,7 +157,7 @@ def _build(path: Path, rows) -> None:
         with contextlib.suppress(sqlite3.OperationalError):  # an SQLite without the option builds the same index
             db.execute("INSERT INTO words(words, rank) VALUES ('hashsize', ?)", (FTS_HASH_BYTES,))
         with db:
-            db.executemany("INSERT INTO skills VALUES (?,?,?,?,?,?,?,?,?)", skills)
+            db.executemany("INSERT INTO skills VALUES (?,?,?,?,?,?,?,?,?,?)", skills)
             db.execute(SKILLS_INDEX)
             db.executemany("INSERT INTO temp.fts_text VALUES (?,?,?,?)", fts_text)
             db.execute(FILL_WORDS)
@@ -169,9 +173,9 @@ def _table_rows(rows) -> tuple[list[tuple], list[tuple]]:
     ASCII (see _fts_text)."""
     skills, fts_text = [], []
     best: dict[str, int] = {}  # the first (highest) priority each name is seen with
-    for number, (source_name, priority, (name, description, version, tags)) in enumerate(rows, 1):
+    for number, (source_name, priority, (name, description, version, tags, kind)) in enumerate(rows, 1):
         skills.append((number, name, name.lower(), version, source_name, description, tags, priority,
-                       int(priority < best.setdefault(name, priority))))
+                       int(priority < best.setdefault(name, priority)), kind))
         if not (name.isascii() and tags.isascii() and description.isascii()):
             fts_text.append((number, _fts_text(name), _fts_text(tags), _fts_text(description)))
     return skills, fts_text
@@ -355,10 +359,10 @@ def query_index(db: sqlite3.Connection, text: str, *, limit: int = 20, source: s
         return []
     marks = ",".join("?" * len(ranked))
     rows = {row[0]: row[1:] for row in db.execute(
-        f"SELECT id, name, version, source, description, tags, shadowed FROM skills WHERE id IN ({marks})",  # noqa: S608
+        f"SELECT id, name, version, source, description, tags, shadowed, kind FROM skills WHERE id IN ({marks})",  # noqa: S608
         [skill_id for skill_id, _ in ranked])}
     return [Hit(*rows[skill_id][:4], rows[skill_id][4].split(TAG_SEPARATOR) if rows[skill_id][4] else [], score,
-                shadowed=bool(rows[skill_id][5]))
+                shadowed=bool(rows[skill_id][5]), kind=rows[skill_id][6])
             for skill_id, score in ranked]
 
 

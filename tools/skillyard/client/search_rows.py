@@ -1,15 +1,16 @@
 """What the search index needs of a cached registry, kept beside its registry.json as `search-rows.json`.
 
 Rebuilding the index (after a registry refresh, another source's change, a new analyzer, a deleted index) needs
-only each skill's name, description, version and tags, as the index stores them. Parsing a 50,000-skill
+only each skill's name, description, version, tags and kind (own, or a pointer entry verified or not), as the index
+stores them. Parsing a 50,000-skill
 registry.json for them is about half a second; this extract parses in about a sixth of that, and holds each skill
 already as the index's text (row()), so a rebuild does no per-skill work for it. It is written where a registry is
 parsed anyway (a refresh, or an index build that had to parse it).
 
 The file is a header line, {"format", "registry_sha256", "body_sha256"}, then the body: a JSON list with one
-[name, description, version, tags] list of strings per skill (row()). It is used only for the registry.json whose
-sha256 it names, and only when its body hashes as recorded and holds such rows; anything else (an extract of
-format 1, written by earlier clients, say) reads as "no extract" (the registry is parsed, and the extract written again).
+[name, description, version, tags, kind] list of strings per skill (row()). It is used only for the registry.json
+whose sha256 it names, and only when its body hashes as recorded and holds such rows; anything else (an extract of
+format 1 or 2, written by earlier clients, say) reads as "no extract" (the registry is parsed, and the extract written again).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import hashlib
 import json
 from pathlib import Path
 
-FORMAT = 2
+FORMAT = 3
 FILE_NAME = "search-rows.json"
 TAG_SEPARATOR = "\x1f"  # between a skill's tags in the stored list
 
@@ -38,11 +39,21 @@ def tag_text(tags) -> str:
     return TAG_SEPARATOR.join(str(t).replace(TAG_SEPARATOR, " ") for t in tags)
 
 
+KIND_OWN, KIND_POINTER, KIND_VERIFIED = "", "pointer", "verified"
+
+
+def kind(skill: dict) -> str:
+    """Own entry (""), pointer entry (`pointer`), or pointer entry whose pin a maintainer approved (`verified`)."""
+    if "source_url" not in skill:
+        return KIND_OWN
+    return KIND_VERIFIED if skill.get("verified") is True else KIND_POINTER
+
+
 def row(skill: dict) -> tuple:
-    """(name, description, version, tags) of a registry's skill, as the index stores and shows them; KeyError
+    """(name, description, version, tags, kind) of a registry's skill, as the index stores and shows them; KeyError
     without a name."""
     return (skill["name"], str(skill.get("description", "")), str(skill.get("version", "")),
-            tag_text(skill.get("tags")))
+            tag_text(skill.get("tags")), kind(skill))
 
 
 def rows_of(registry: dict) -> list[tuple]:
@@ -62,7 +73,7 @@ def write(directory: Path, registry_sha256: str, registry: dict) -> bool:
 def write_rows(directory: Path, registry_sha256: str, rows: list[tuple]) -> bool:
     """Store `rows` (rows_of() the registry whose registry.json hashes to `registry_sha256`); False if they
     cannot be."""
-    if not all(type(name) is str for name, _, _, _ in rows):
+    if not all(type(item[0]) is str for item in rows):
         return False  # an index build fails on such a name: let it, from the registry
     try:
         body = json.dumps(rows, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
@@ -104,5 +115,5 @@ def read(directory: Path, registry_sha256: str, max_bytes: int) -> list[list[str
 
 
 def _is_row(item) -> bool:
-    return (type(item) is list and len(item) == 4 and type(item[0]) is str and type(item[1]) is str
-            and type(item[2]) is str and type(item[3]) is str)
+    return (type(item) is list and len(item) == 5 and all(type(value) is str for value in item)
+            and item[4] in (KIND_OWN, KIND_POINTER, KIND_VERIFIED))

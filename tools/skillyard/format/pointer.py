@@ -19,6 +19,8 @@ from skillyard.format.findings import Finding, error
 POINTER_FILE = "source.yaml"
 MAX_BYTES = 512 * 1024  # 1,000 files at ~200 bytes each, plus the metadata
 GITHUB_RAW = "https://raw.githubusercontent.com"
+VERIFICATION_FIX = ("Leave `verification` to the tools: a new pin is `verified: false`, and the bot records a "
+                    "maintainer's approval when the PR that set the pin merges.")
 HEADER = ("# A pointer entry: the skill lives in its own repository, pinned to `upstream.commit`.\n"
           "# Written by `skillyard external add`; edit only `registry` (extra tags, a display name).\n")
 
@@ -48,6 +50,15 @@ class Pointer:
         return self.data["files"]
 
     @property
+    def verification(self) -> dict:
+        """The `verification` block (empty when absent: a pin nobody approved yet)."""
+        return dict(self.data.get("verification") or {})
+
+    @property
+    def verified(self) -> bool:
+        return self.verification.get("verified") is True
+
+    @property
     def source_url(self) -> str:
         return f"https://github.com/{self.upstream['repository']}"
 
@@ -57,7 +68,8 @@ class Pointer:
 
         `path` and `commit` say where the files are, as for any entry, but in the upstream repository: a client
         fetches them through `source.raw_url_template`. Registry-side tags are added after the upstream ones;
-        a registry-side display name is used only when upstream has none."""
+        a registry-side display name is used only when upstream has none. `verified` is always there (false
+        until a maintainer approved the PR that set this pin); `verification` holds the other recorded fields."""
         skill, upstream, extra = self.skill, self.upstream, self.data.get("registry") or {}
         files = [dict(f) for f in sorted(self.files, key=lambda f: f["path"])]
         for f in files:
@@ -85,6 +97,10 @@ class Pointer:
             entry["display_name"] = extra["display_name"]
         if extra.get("security_exceptions"):  # reviewed here: a client honours an exception only from its entry
             entry["security_exceptions"] = [dict(e) for e in extra["security_exceptions"]]
+        entry["verified"] = self.verified
+        recorded = {k: v for k, v in self.verification.items() if k != "verified"}
+        if recorded:
+            entry["verification"] = recorded
         return entry
 
 
@@ -169,8 +185,12 @@ def parse_pointer(text: str, *, folder_name: str | None = None) -> tuple[Pointer
             where.append(missing.group(1))
         field = _field_of(where) or None
         line = lines.get(str(where[0])) if where else None
-        findings.append(_problem(f"`{field or 'the document'}`: {problem.message[:300]}", redo, field=field,
-                                 line=line))
+        message, fix = problem.message[:300], redo
+        if where and where[0] == "verification":
+            fix = VERIFICATION_FIX
+            if problem.validator == "not":
+                message = "approved_by, approved_in and approved_at are recorded only with `verified: true`"
+        findings.append(_problem(f"`{field or 'the document'}`: {message}", fix, field=field, line=line))
     if findings:
         return None, findings
     upstream = data["upstream"]

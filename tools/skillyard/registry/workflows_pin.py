@@ -7,4 +7,4 @@ and that its reusable workflows accept every input the caller templates pass.
 """
 
 WORKFLOWS_REPOSITORY = "skillyard/registry"
-WORKFLOWS_REF = "97b59d40b4566e9e6ae3207370779b270909b64e"
+WORKFLOWS_REF = "5b424818cab99364fe1a97130224cf416fc59fc5"

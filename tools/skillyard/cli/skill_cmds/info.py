@@ -7,6 +7,9 @@ HELP = "show a skill (registry name, github: ref, folder or archive): inputs, MC
 DESCRIPTION = """\
 Show one skill: a registry entry as its registry describes it (and which versions each source offers), or a
 github: ref, a folder or an archive exactly as `skill install` would fetch and check it - nothing is written.
+A skill that lives in its own repository (a pointer entry) shows the upstream repository and pinned commit as
+links, the ref it tracks, whether a maintainer of the registry approved the pin (verified, by whom, when) and
+when the pin was last checked; --json gives them as `upstream`.
 REF is anything install takes: NAME, NAME@VERSION, NAME@SOURCE, github:owner/repo[/path][@ref], ./folder,
 ./x.zip|./x.tar.gz|./x.tgz[/folder]. A registry entry works offline from the cache.
 
@@ -32,11 +35,17 @@ def describe(found) -> dict:
     versions += [{"source": s.name, "priority": s.priority, "version": k["version"], "selected": False}
                  for s, k in found.others]
     versions.sort(key=lambda v: -v["priority"])
-    return {"source": found.source.to_dict(), "skill": found.skill, "versions": versions, "stale": found.stale,
+    from skillyard.client.pointer_info import upstream
+
+    info = {"source": found.source.to_dict(), "skill": found.skill, "versions": versions, "stale": found.stale,
             "registry": {"name": found.registry.get("name"),
                          "repository": found.registry.get("repository", {}).get("url")},
             "skill_md_url": found.file_url("SKILL.md"),
             "install": f"skill install {found.skill['name']}@{found.source.name}"}
+    facts = upstream(found.skill)
+    if facts is not None:
+        info["upstream"] = facts
+    return info
 
 
 def describe_candidate(candidate, ref: str) -> dict:
@@ -90,6 +99,10 @@ def _lines(info: dict) -> list[str]:
              ("updated", clean(skill.get("updated_at", ""))), ("integrity", clean(skill.get("integrity", ""))),
              ("registry", f"{clean(registry['name'])} ({clean(registry['repository'] or '')})" if registry else "")]
     out += [f"  {key}: {value}" for key, value in facts if value]
+    if info.get("upstream"):
+        from skillyard.client.pointer_info import lines
+
+        out += lines(info["upstream"])
     if skill.get("capabilities"):
         out.append("  capabilities: " + ", ".join(clean(c) for c in skill["capabilities"]))
     if skill.get("inputs"):

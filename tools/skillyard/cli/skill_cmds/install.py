@@ -25,6 +25,10 @@ MCP dependencies (`mcp_deps`): checked against the configured hub (mcp_hub.endpo
 servers the target agent has configured (Claude Code .mcp.json and ~/.claude.json, Codex config.toml, Gemini CLI
 settings.json, VS Code mcp.json). A required tool a check finds missing refuses; a tool nothing can check
 installs with a warning and the lock records "unchecked" (--require-deps refuses instead).
+
+Pointer entries (a registry listing a skill that lives in its own repository) are `verified` when a maintainer of
+the registry approved the PR that set their pin; --require-verified (config install.require_verified) refuses the
+others, here and when restoring the lockfile. The registry's own skills pass: their files are its own.
 """
 
 
@@ -44,6 +48,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--strict", action="store_true", default=None,
                         help="refuse standard violations runtimes tolerate (long description, odd name) instead of "
                              "warning (config `install.strict`)")
+    parser.add_argument("--require-verified", action="store_true",
+                        help="refuse skills from a registry's pointer entries whose pin no maintainer of the registry "
+                             "approved (config `install.require_verified`); the registry's own skills pass")
     parser.add_argument("--skip-deps-check", action="store_true",
                         help="do not check the skill's MCP tools at all (the lock remembers: a restore skips too)")
     parser.add_argument("--require-deps", action="store_true", default=None,
@@ -66,6 +73,8 @@ def run(args) -> int:
     from skillyard.errors import SkillyardError
 
     config = load_config()
+    if args.require_verified:
+        config.flags["install.require_verified"] = True
     scope, project_root, home = scope_of(args)
     cli_inputs = parse_assignments(args.input)
     opts = inst.Options(scope=scope, project_root=project_root, home=home,

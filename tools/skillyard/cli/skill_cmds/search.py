@@ -8,6 +8,10 @@ DESCRIPTION = """\
 Search the cached registries of all sources. Names weigh more than tags, tags more than descriptions;
 words match as prefixes and with small typos, and Chinese/Japanese/Korean text matches inside phrases.
 Works offline from the cache (--offline, or automatically with a warning when the network fails).
+KIND says where a skill's files live: `own` (in the registry's repository), or `pointer` (in the skill's own
+repository, pinned by the registry) marked `verified` when a maintainer of the registry approved the pin and
+`unverified` when not (`skill install --require-verified` refuses those). --json gives `pointer` (true/false) and
+`verified` (true/false; null for own skills).
 
 examples:
   skill search invoice
@@ -42,9 +46,10 @@ def run(args) -> int:
         return 0
     from skillyard.client.display import clean, table
 
-    rows = [["NAME", "VERSION", "SOURCE", "DESCRIPTION"]]
+    rows = [["NAME", "VERSION", "SOURCE", "KIND", "DESCRIPTION"]]
     for hit in hits:
         source = hit.source + (" (shadowed)" if hit.shadowed else "")
-        rows.append([clean(hit.name), clean(hit.version), source, clean(hit.description)])
+        kind = "own" if not hit.pointer else "pointer, verified" if hit.verified else "pointer, unverified"
+        rows.append([clean(hit.name), clean(hit.version), source, kind, clean(hit.description)])
     print("\n".join(table(rows)))
     return 0

@@ -29,6 +29,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--dry-run", action="store_true", help="show what would change; write nothing")
     parser.add_argument("--force", action="store_true", help="overwrite files you edited")
     parser.add_argument("--skip-deps-check", action="store_true", help="update even when the MCP hub is unreachable")
+    parser.add_argument("--require-verified", action="store_true",
+                        help="refuse a new version from a pointer entry whose pin no maintainer of the registry "
+                             "approved (config `install.require_verified`)")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
 
 
@@ -50,6 +53,8 @@ def run(args) -> int:
     if cli_inputs and len(args.names) != 1:
         raise UsageError("--input applies to one skill at a time.", "Name exactly one skill.")
     config = load_config()
+    if args.require_verified:
+        config.flags["install.require_verified"] = True
     _, project_root, home = scope_of(args)
     scopes = _scopes.chosen(args)
     names = list(dict.fromkeys(args.names))

@@ -1,10 +1,11 @@
-"""`skillyard bot report|automerge|open-bump-prs`: the registry's PR bot (run by .github/workflows/pr-bot.yml,
-automerge.yml and external-bump.yml)."""
+"""`skillyard bot report|automerge|open-bump-prs|record-verification`: the registry's PR bot (run by
+.github/workflows/pr-bot.yml, automerge.yml, external-bump.yml and publish.yml)."""
 
 from __future__ import annotations
 
 NAME = "bot"
-HELP = "Comment on, label and automerge skill pull requests (GitHub API; token from $GITHUB_TOKEN)."
+HELP = ("Comment on, label and automerge skill pull requests, record verified pins at merge (GitHub API; token "
+        "from $GITHUB_TOKEN).")
 DESCRIPTION = """\
 The registry's pull-request bot. It never runs code from the PR: `report` reads the JSON report that the
 read-only validate workflow uploaded, treats it as hostile (size cap, JSON Schema, plain paths, matched against
@@ -18,7 +19,8 @@ and holds no unacknowledged security finding (a reviewed exception from skill.ya
 default branch is the only acknowledgement; labels do not count). It also needs every other check green, every
 path it touches (both names of a rename) inside skills its author already owns (author/maintainers in
 registry.json on the default branch), no skill added or removed, no `security_exceptions` added or changed, no
-review requesting changes, no blocking label (invalid, needs-maintainer, security-finding, in any letter case),
+approval written by hand into a pointer's `verification` block (`verified: true`, `approved_*`), no review
+requesting changes, no blocking label (invalid, needs-maintainer, security-finding, in any letter case),
 and a maintainer with write access who added the `automerge` label and approved the current head commit (an
 approval on an older commit withdraws the label). When it cannot merge yet, it says why in one sticky PR
 comment; it retries when the validate and ci runs finish. The rules: site/pages/security.md.
@@ -33,6 +35,13 @@ maintainer, and the sticky comment says why.
 `open-bump-prs` turns the results of `skillyard external bump --json` (run in the same checkout) into one PR per
 bumped skill on branch `bump/<name>`, with the change summary as its body; an open bump PR is refreshed.
 
+`record-verification` runs after a merge, on the default branch's checkout (the publish workflow): for every
+pointer (`skills/<name>/source.yaml`) the merged PR added or changed, it writes the `verification` block from
+the API's facts alone. A pin the PR set is `verified: true` (with approved_by, approved_in, approved_at) only when
+a maintainer with write, maintain or admin permission, not the PR's author and not a bot, approved the merged head
+commit and that approval still stands; otherwise `verified: false`. A pointer whose pin the PR left alone keeps
+the approval it had before the PR, whatever the PR wrote there.
+
 The PR is found from the workflow run (--run-id: the run's own pull-request data, else its head repository,
 branch and SHA), or from --pr; when two open PRs fit, the bot does nothing.
 
@@ -41,6 +50,7 @@ examples:
   GITHUB_TOKEN=... skillyard bot automerge --repo skillyard/registry --pr 42 --dry-run --json
   skillyard external bump --json > bump.json
   GITHUB_TOKEN=... skillyard bot open-bump-prs --repo skillyard/registry --results bump.json
+  GITHUB_TOKEN=... skillyard bot record-verification --repo skillyard/registry --commit "$GITHUB_SHA"
 """
 
 
@@ -96,6 +106,27 @@ def add_arguments(parser) -> None:
     bump.add_argument("--results", required=True, metavar="FILE",
                       help="The output of `skillyard external bump --json` run in --root.")
     bump.add_argument("--root", default=".", metavar="DIR", help="The registry checkout bump wrote into. Default: .")
+    verify = sub.add_parser("record-verification",
+                            help="After a merge: write verified pins from the merged PR's maintainer approval.",
+                            description="For every pointer (source.yaml) the merged PR added or changed, write its "
+                            "`verification` block from the API's facts: `verified: true` with approved_by, "
+                            "approved_in and approved_at only when a maintainer (write, maintain or admin; not the "
+                            "author, not a bot) approved the merged head commit and the approval stands; "
+                            "`verified: false` otherwise. A pin the PR did not move keeps the approval it had. "
+                            "The publish workflow runs it on each push to the default branch and commits the result.")
+    verify.add_argument("--repo", required=True, metavar="OWNER/NAME", help="The registry repository.")
+    verify.add_argument("--api-url", default=None, metavar="URL",
+                        help="GitHub API root. Default: $GITHUB_API_URL or https://api.github.com.")
+    verify.add_argument("--skills-dir", default="skills", metavar="DIR",
+                        help="The registry's skill folder, directly under the repository root (default: skills).")
+    verify.add_argument("--root", default=".", metavar="DIR",
+                        help="The registry checkout at the merge (the pointers written there). Default: .")
+    which = verify.add_mutually_exclusive_group(required=True)
+    which.add_argument("--pr", type=int, metavar="N", help="The merged PR.")
+    which.add_argument("--commit", metavar="SHA", help="A commit on the default branch: the PRs it merged (the "
+                       "push's head, $GITHUB_SHA); a commit that merged no PR records nothing.")
+    verify.add_argument("--dry-run", action="store_true", help="Decide and print, write nothing.")
+    verify.add_argument("--json", action="store_true", help="Print the outcome as JSON.")
 
 
 def run(args) -> int:
@@ -134,6 +165,8 @@ def _run(args) -> int:
     skills_dir = checked_skills_dir(args.skills_dir)
     api_url = args.api_url or os.environ.get("GITHUB_API_URL") or github_io.DEFAULT_API_URL
     gh = github_io.connect(github_io.token_from_env(), api_url)
+    if args.bot_command == "record-verification":
+        return _record(args, gh, skills_dir)
     registry = github_io.read_registry_file(args.registry) if args.registry else None
     if args.bot_command == "report":
         outcome = github_io.run_report(gh, args.repo, args.artifact, pr_number=args.pr, head_sha=args.head_sha,
@@ -170,6 +203,32 @@ def _run(args) -> int:
             print("  (the automerge label was removed)")
         if outcome["waiting"]:
             print("  (waiting for checks; a later run retries)")
+    return 0
+
+
+def _record(args, gh, skills_dir: str) -> int:
+    import re
+
+    from skillyard.bot import verification_io
+    from skillyard.cli.common import print_json
+    from skillyard.errors import SkillyardError
+
+    if args.commit is not None and not re.fullmatch(r"[0-9a-f]{40}", args.commit):
+        raise SkillyardError(f"--commit {args.commit[:50]!r} is not a full commit SHA",
+                             "Pass the 40-hex SHA of the push (in Actions: $GITHUB_SHA).", exit_code=2)
+    outcome = verification_io.record(gh, args.repo, args.root, pr_number=args.pr, commit=args.commit,
+                                     skills_dir=skills_dir, dry_run=args.dry_run)
+    if args.json:
+        print_json({"ok": True, **outcome})
+        return 0
+    if not outcome["pulls"]:
+        print("no merged PR: nothing to record")
+    for item in outcome["pointers"]:
+        block = item.get("verification") or {}
+        state = item.get("skipped") or ("verified by @" + block["approved_by"] if block.get("verified")
+                                        else "not verified")
+        action = ("would write" if outcome["dry_run"] else "written") if item.get("changed") else "unchanged"
+        print(f"PR #{item['pr']} {item['pointer']}: {state} ({action})")
     return 0
 
 

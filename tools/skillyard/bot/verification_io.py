@@ -1,0 +1,106 @@
+"""`skillyard bot record-verification`: after a PR merges, write each touched pointer's `verification` block from
+the PR's reviews and the maintainers' permissions as the GitHub API reports them (see `bot.verification`).
+
+It runs in the publish workflow on the default branch's checkout, before the build; the workflow commits what it
+wrote as one bot commit. Every pointer is decided before anything is written, so a refusal writes nothing.
+"""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+from skillyard.bot import decide, verification
+from skillyard.bot.github_io import github_errors, pull_files, remote_pointer, writers_among
+from skillyard.errors import SkillyardError
+from skillyard.format.pointer import POINTER_FILE, dump_pointer, parse_pointer, read_pointer_file
+
+MAX_POINTERS = 1000   # pointer files one PR may touch (a PR's file list is at most 3,000 files anyway)
+MAX_PULLS = 10        # PRs the API may name for one merge commit
+
+
+def pointer_paths(files: list[decide.PrFile], skills_dir: str) -> list[tuple[str, str | None]]:
+    """(path on the merged branch, its name before the PR) of every `<skills dir>/<name>/source.yaml` the PR added,
+    changed or renamed to."""
+    found = {}
+    for item in files:
+        folder = decide.skill_folder_of(item.path, skills_dir)
+        if item.status != "removed" and folder and item.path == f"{folder}/{POINTER_FILE}":
+            found[item.path] = item.previous if item.status == "renamed" else item.path
+    return sorted(found.items())
+
+
+def merged_pulls(repo, commit: str) -> list:
+    """The merged PRs whose merge commit is `commit` (a push that merged no PR names none)."""
+    found = []
+    for pr in itertools.islice(repo.get_commit(commit).get_pulls(), MAX_PULLS):
+        if pr.merged and pr.merge_commit_sha == commit:
+            found.append(pr)
+    return found
+
+
+def plan_for_pull(repo, pr, root: Path, skills_dir: str) -> tuple[list[dict], dict[str, str]]:
+    """(one record per pointer the PR touched, {local path: new text} for those whose block changes)."""
+    if not pr.merged:
+        raise SkillyardError(f"PR #{pr.number} is not merged", "Run this after the PR merged (the publish workflow "
+                             "does, on the push of its merge commit).")
+    paths = pointer_paths(pull_files(pr), skills_dir)
+    if len(paths) > MAX_POINTERS:
+        raise SkillyardError(f"PR #{pr.number} touches {len(paths)} pointer files; at most {MAX_POINTERS} are "
+                             "recorded", "Split the change into smaller PRs.")
+    head = pr.head.sha
+    reviews = tuple(decide.Review(r.state, r.commit_id or "", r.submitted_at, r.user.login if r.user else "")
+                    for r in pr.get_reviews())
+    approvers = [r.user for r in reviews if r.state == "APPROVED" and r.commit_id == head]
+    approval = verification.verifying_approval(reviews, head, writers_among(repo, approvers), pr.user.login)
+    records, writes = [], {}
+    for path, before in paths:
+        local = root / path
+        if not local.is_file():
+            records.append({"pointer": path, "pr": pr.number, "skipped": "no longer on the default branch"})
+            continue
+        text, problem = read_pointer_file(str(local))
+        merged, problems = parse_pointer(text) if problem is None else (None, [problem])
+        if merged is None:
+            raise SkillyardError(f"{path}: {problems[0].message}", problems[0].fix)
+        base = remote_pointer(repo, before, pr.base.sha)
+        at_head = remote_pointer(repo, path, head)
+        approved = approval if verification.pin_of(at_head) == verification.pin_of(merged.data) else None
+        block = verification.recorded_block(base=base, merged=merged.data, approval=approved, pr_url=pr.html_url)
+        changed = block != verification.block_of(merged.data)
+        records.append({"pointer": path, "pr": pr.number, "pin_set": base is None or
+                        verification.pin_of(base) != verification.pin_of(merged.data),
+                        "verification": block, "changed": changed})
+        if changed:
+            text = dump_pointer({**merged.data, "verification": block})
+            if parse_pointer(text)[0] is None:  # never write a pointer the build would refuse
+                raise SkillyardError(f"{path}: the verification recorded from PR #{pr.number} would not be valid "
+                                     f"({block})", "Report this: the PR's address or review is not as GitHub "
+                                     "documents it.")
+            writes[path] = text
+    return records, writes
+
+
+def record(gh, repo_slug: str, root: str | Path, *, pr_number: int | None = None, commit: str | None = None,
+           skills_dir: str = decide.SKILLS_DIR, dry_run: bool = False) -> dict:
+    """Decide every touched pointer of the PR (`--pr`) or of the PRs merged by `commit`, then write the changed
+    ones (unless a dry run). Returns what was decided and written."""
+    root = Path(root)
+    repo = gh.get_repo(repo_slug)
+    try:
+        pulls = [repo.get_pull(pr_number)] if pr_number is not None else merged_pulls(repo, commit)
+    except github_errors() as exc:
+        raise SkillyardError(f"cannot read the PR of {repo_slug}: GitHub answered {exc.status}",
+                             "Check --repo, --pr/--commit and that the token may read pull requests.") from None
+    records, writes = [], {}
+    for pr in pulls:
+        found, texts = plan_for_pull(repo, pr, root, skills_dir)
+        records += found
+        writes.update(texts)
+    if not dry_run:
+        from skillyard.fsutil import write_atomic
+
+        for path, text in sorted(writes.items()):
+            write_atomic(root / path, text)
+    return {"pulls": [pr.number for pr in pulls], "pointers": records, "written": sorted(writes),
+            "dry_run": dry_run}
