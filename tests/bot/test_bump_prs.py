@@ -9,6 +9,7 @@ import json
 import pytest
 from botkit import REGISTRY_SLUG, artifact_zip, make_report
 from ghstub import Pull, git_blob_sha
+from tests.support.cli_schemas import check_output
 
 from skillyard.cli.main import skillyard_main
 from skillyard.format.pointer import dump_pointer
@@ -40,7 +41,7 @@ def cli(stub, capsys, *argv) -> dict:
     code = skillyard_main(["bot", *argv, "--repo", REGISTRY_SLUG, "--api-url", stub.base_url, "--json"])
     out = capsys.readouterr().out
     assert code == 0, out
-    return json.loads(out)
+    return check_output(f"skillyard bot {argv[0]}", code, out)  # schemas/cli/skillyard-bot-<command>.schema.json
 
 
 def checkout(tmp_path, data: dict):
@@ -90,8 +91,10 @@ def test_open_bump_prs_refuses_a_pointer_that_is_not_what_bump_reported(stub, re
     (root / PATH).write_text(dump_pointer(pointer("4" * 40, "9.9.9")), encoding="utf-8")
     capsys.readouterr()
     code = skillyard_main(["bot", "open-bump-prs", "--repo", REGISTRY_SLUG, "--api-url", stub.base_url,
-                           "--results", str(tmp_path / "bump.json"), "--root", str(root)])
-    assert code != 0 and "not the bumped" in capsys.readouterr().err
+                           "--results", str(tmp_path / "bump.json"), "--root", str(root), "--json"])
+    printed = capsys.readouterr()
+    assert code != 0 and "not the bumped" in printed.out + printed.err
+    check_output("skillyard bot open-bump-prs", code, printed.out)
     assert not registry_repo.pulls and not stub.calls("POST", r"/pulls$")
 
 

@@ -9,6 +9,7 @@ import json
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from tests.support.cli_schemas import check_output
 from tests.support.fixtures import git_server, skill_home  # noqa: F401 (fixtures)
 from tests.support.gitserver import git
 from tests.support.registry import skill_md
@@ -72,8 +73,9 @@ def added(repo, upstream, capsys):
 
 
 def bump(repo, *args: str, capsys) -> tuple[int, dict, str]:
+    """Run bump with --json; every output is checked against schemas/cli/skillyard-external-bump.schema.json."""
     code, out, err = run("external", "bump", *args, "--root", str(repo.root), "--json", capsys=capsys)
-    return code, json.loads(out) if out.strip() else {}, err
+    return code, check_output("skillyard external bump", code, out) if out.strip() else {}, err
 
 
 def by_name(outcome: dict) -> dict:
