@@ -15,28 +15,12 @@ from pathlib import Path
 
 from skillyard.bot import bump_rules, decide
 from skillyard.bot.bump_render import bump_body
-from skillyard.bot.github_io import automerge_facts, bot_login, pull_files, upsert_comment
+from skillyard.bot.github_io import automerge_facts, bot_login, pointer_text_at, pull_files, upsert_comment
 from skillyard.bot.render import AUTOMERGE_MARKER, render_automerge_comment
 from skillyard.errors import SkillyardError
 from skillyard.format.pointer import MAX_BYTES, POINTER_FILE, parse_pointer
 
 MAX_BUMP_PRS = 200  # PRs one run opens or refreshes; the rest wait for the next run
-
-
-def _source_at(repo, path: str, ref: str) -> str | None:
-    """The text of `path` at `ref` through the contents API, or None (absent, a folder, too large, not UTF-8)."""
-    from github import UnknownObjectException
-
-    try:
-        content = repo.get_contents(path, ref=ref)
-    except UnknownObjectException:
-        return None
-    if isinstance(content, list) or content.size > MAX_BYTES or not content.content:
-        return None
-    try:
-        return content.decoded_content.decode("utf-8")
-    except UnicodeDecodeError:
-        return None
 
 
 def bump_facts(repo, pr, registry: dict, skills_dir: str, *, bump_author: str, **generic) -> bump_rules.BumpFacts:
@@ -46,8 +30,8 @@ def bump_facts(repo, pr, registry: dict, skills_dir: str, *, bump_author: str, *
     head_repo = pr.head.repo.full_name if pr.head.repo is not None else ""
     return bump_rules.BumpFacts(
         facts=facts, head_ref=pr.head.ref, head_repo=head_repo, base_repo=repo.full_name,
-        files=tuple(pull_files(pr)), base_source=_source_at(repo, path, pr.base.ref),
-        head_source=_source_at(repo, path, pr.head.sha), bump_author=bump_author)
+        files=tuple(pull_files(pr)), base_source=pointer_text_at(repo, path, pr.base.ref),
+        head_source=pointer_text_at(repo, path, pr.head.sha), bump_author=bump_author)
 
 
 def run_bump_automerge(gh, repo, pr, registry: dict, *, skills_dir: str, bump_author: str, method: str,

@@ -358,14 +358,13 @@ def exceptions_changes(repo, pr, files: list[decide.PrFile], skills_dir: str = d
     return tuple(sorted(set(changed))), tuple(problems)
 
 
-def remote_pointer(repo, path: str | None, ref: str) -> dict | None:
-    """The pointer at `path` on `ref` as data, or None when there is none (or it cannot be one)."""
+def pointer_text_at(repo, path: str, ref: str) -> str | None:
+    """The text of the pointer file `path` at `ref` (contents API), or None: absent, a folder, over the pointer
+    size bound, or not UTF-8."""
     from github import UnknownObjectException
 
-    from skillyard.format.pointer import MAX_BYTES, parse_pointer
+    from skillyard.format.pointer import MAX_BYTES
 
-    if not path:
-        return None
     try:
         content = repo.get_contents(path, ref=ref)
     except UnknownObjectException:
@@ -373,9 +372,19 @@ def remote_pointer(repo, path: str | None, ref: str) -> dict | None:
     if isinstance(content, list) or content.size > MAX_BYTES or not content.content:
         return None
     try:
-        pointer, _ = parse_pointer(content.decoded_content.decode("utf-8"))
+        return content.decoded_content.decode("utf-8")
     except UnicodeDecodeError:
         return None
+
+
+def remote_pointer(repo, path: str | None, ref: str) -> dict | None:
+    """The pointer at `path` on `ref` as data, or None when there is none (or it cannot be one)."""
+    from skillyard.format.pointer import parse_pointer
+
+    text = pointer_text_at(repo, path, ref) if path else None
+    if text is None:
+        return None
+    pointer, _ = parse_pointer(text)
     return pointer.data if pointer is not None else None
 
 

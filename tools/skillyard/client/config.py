@@ -195,15 +195,7 @@ class Config:
     @property
     def install_strict(self) -> bool:
         """Refuse standard violations runtimes tolerate, instead of warning (`install.strict`, default false)."""
-        raw = self.get("install.strict", False)
-        if isinstance(raw, bool):
-            return raw
-        text = str(raw).strip().lower()
-        if text in ("1", "true", "yes", "on"):
-            return True
-        if text in ("0", "false", "no", "off", ""):
-            return False
-        raise SkillyardError(f"install.strict is {raw!r}, expected true or false", _fix("install.strict"))
+        return self._switch("install.strict")
 
     @property
     def install_require_verified(self) -> bool:
@@ -211,7 +203,11 @@ class Config:
         `--require-verified` for one run)."""
         if "install.require_verified" in self.flags:
             return bool(self.flags["install.require_verified"])
-        raw = self.get("install.require_verified", False)
+        return self._switch("install.require_verified")
+
+    def _switch(self, key: str) -> bool:
+        """A true/false setting (default false), written as a YAML/TOML boolean or as the words env vars use."""
+        raw = self.get(key, False)
         if isinstance(raw, bool):
             return raw
         text = str(raw).strip().lower()
@@ -219,8 +215,7 @@ class Config:
             return True
         if text in ("0", "false", "no", "off", ""):
             return False
-        raise SkillyardError(f"install.require_verified is {raw!r}, expected true or false",
-                             _fix("install.require_verified"))
+        raise SkillyardError(f"{key} is {raw!r}, expected true or false", _fix(key))
 
     @property
     def default_target(self) -> str:
