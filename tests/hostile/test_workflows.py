@@ -101,10 +101,19 @@ def _bot_commands() -> list[tuple[str, str]]:
 
 def test_every_bot_run_names_its_pr_by_number_or_run_never_by_sha_alone():
     # `open-bump-prs` acts on no existing PR: it opens them, from the scheduled bump on the default branch.
-    commands = [(name, command) for name, command in _bot_commands() if "bot open-bump-prs" not in command]
+    # `record-verification` runs on a push to the default branch and names the merge commit it pushed: only the
+    # PR whose merge_commit_sha is that commit counts (below), which no other PR can claim.
+    commands = [(name, command) for name, command in _bot_commands()
+                if "bot open-bump-prs" not in command and "bot record-verification" not in command]
     assert len(commands) == 3
     for name, command in commands:
         assert re.search(r"--(pr|run-id) \"\$(PR_NUMBER|RUN_ID)\"", command), (name, command)
+
+
+def test_verified_pins_are_recorded_only_from_the_pushed_merge_commit():
+    recorded = [(name, command) for name, command in _bot_commands() if "bot record-verification" in command]
+    assert [name for name, _ in recorded] == ["reusable-publish.yml"]
+    assert all('--commit "$COMMIT"' in command and "--pr" not in command for _, command in recorded)
 
 
 def test_bump_prs_are_opened_only_by_the_scheduled_bump_on_the_default_branch():

@@ -352,7 +352,7 @@ def test_a_static_registry_with_a_fetched_pointer_serves_its_own_files_beside_th
     from tests.site.pointerkit import add_pointers, make_upstreams, pointer_entries
     from tests.support.gitserver import GitServer
 
-    from conftest import CONFIG, SKILLS, write_registry
+    from tests.site.conftest import CONFIG, SKILLS, write_registry
     from skillyard.cli.main import skillyard_main
 
     server = GitServer(tmp_path / "server").start()

@@ -6,7 +6,8 @@ modules' NAME and HELP.
 """
 
 COMMANDS: dict[str, tuple[str, str]] = {
-    "bot": ("bot", "Comment on, label and automerge skill pull requests (GitHub API; token from $GITHUB_TOKEN)."),
+    "bot": ("bot", "Comment on, label and automerge skill pull requests, record verified pins at merge (GitHub API; "
+                   "token from $GITHUB_TOKEN)."),
     "build": ("build", "compile registry.json, index.json and compatibility files from skills/"),
     "external": ("external", "list skills that live in their own GitHub repositories (pointer entries)"),
     "init-registry": ("init_registry",
