@@ -349,10 +349,10 @@ def test_a_work_folder_on_another_file_system_writes_the_folder_whole(tmp_path):
 def test_a_static_registry_with_a_fetched_pointer_serves_its_own_files_beside_the_pages(tmp_path, monkeypatch):
     """A pointer entry's files come from its upstream (its own template): `--fetch-upstream` may serve them under
     the well-known path, while beside registry.json the site serves only the registry's own skills."""
+    from tests.site.conftest import CONFIG, SKILLS, write_registry
     from tests.site.pointerkit import add_pointers, make_upstreams, pointer_entries
     from tests.support.gitserver import GitServer
 
-    from tests.site.conftest import CONFIG, SKILLS, write_registry
     from skillyard.cli.main import skillyard_main
 
     server = GitServer(tmp_path / "server").start()

@@ -75,6 +75,31 @@ def _asked() -> frozenset[bytes]:
     return _asked_frozen[0]
 
 
+@functools.lru_cache(maxsize=128)
+def line_local(pattern: re.Pattern) -> re.Pattern:
+    """`pattern` with every whitespace escape kept on one line (`\\s` outside a class becomes `[ \\t]`, and inside a
+    class that is not negated, ` \\t`). The rules search line by line (`Context.finditer`), so a match that crossed a
+    line end could never be found there: this makes the pattern say what is searched."""
+    source, out, i, in_class, negated = pattern.pattern, [], 0, False, False
+    while i < len(source):
+        char = source[i]
+        if char == "\\" and i + 1 < len(source):
+            pair = source[i:i + 2]
+            if pair == "\\s":
+                out.append((" \\t" if not negated else pair) if in_class else "[ \\t]")
+            else:
+                out.append(pair)
+            i += 2
+            continue
+        if char == "[" and not in_class:
+            in_class, negated = True, source.startswith("^", i + 1)
+        elif char == "]" and in_class and source[i - 1] not in "[^":
+            in_class = False
+        out.append(char)
+        i += 1
+    return re.compile("".join(out), pattern.flags)
+
+
 @functools.lru_cache(maxsize=512)
 def _token_of(needle: str) -> bytes:
     """The longest word in a search needle (`.ssh` -> `ssh`): if the file lacks that word, the needle cannot occur
@@ -198,6 +223,7 @@ class Context:
         looked at, since judging each reads its line: a hostile file of one long line repeating a keyword
         would otherwise cost its length times the number of matches."""
         seen = 0
+        pattern = line_local(pattern)
         for start, end in self.lines_with(words):
             for match in pattern.finditer(self.text, start, end):
                 yield match

@@ -25,7 +25,7 @@ from skillyard.format.scan_context import (  # noqa: F401
 # ---------------------------------------------------------------- download and execute
 _DOWNLOADERS = _words("curl", "wget", "iex", "invoke", "irm", "iwr", "urlopen", "fetch", "webclient", "downloadstring")
 _CODE_DOWNLOADERS = _words("requests", "urlretrieve", "downloadfile", "httpx", "https", "http")
-_DOWNLOAD_EXEC_WORDS = ("curl", "wget", "iex", "invoke-", "urlopen", "fetch(", "webclient", "requests.", ".then(")
+_DOWNLOAD_EXEC_WORDS = ("curl", "wget", "iex", "irm", "iwr", "invoke-", "urlopen", "fetch(", "webclient", "requests.", ".then(")
 _SAVE_WORDS = ("curl", "wget", "urlretrieve", "invoke-", "downloadfile", "requests.", "'wb'", '"wb"')
 _DL = r"(?:curl|wget|iwr|irm|Invoke-WebRequest|Invoke-RestMethod)"
 DOWNLOAD_EXEC = re.compile(
