@@ -180,7 +180,8 @@ def test_a_host_named_like_an_attack_is_never_the_vendors(make_skill):
 
 
 @pytest.mark.parametrize("label, severity", [("  // DANGEROUS", "warning"), ("  # BAD: never do this", "warning"),
-                                             ("", "error"), ("  // see attacker.invalid", "error")])
+                                             ("", "error"), ("  // see attacker.invalid", "error"),
+                                             ("  # do not skip this step", "error"), ("  // never mind", "error")])
 def test_a_download_and_run_its_own_line_calls_dangerous_is_a_quoted_example(make_skill, label, severity):
     folder = make_skill("planner")
     (folder / "references").mkdir()

@@ -9,13 +9,12 @@ import json
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from tests.registry.test_external_add import pointer_of, run
 from tests.support.cli_schemas import check_output
 from tests.support.fixtures import git_server, skill_home  # noqa: F401 (fixtures)
 from tests.support.gitserver import git
 from tests.support.registry import skill_md
 
-from skillyard.cli.main import skillyard_main
-from skillyard.format.pointer import parse_pointer
 from skillyard.format.pointer_change import summarise_change, summary_lines
 
 
@@ -33,24 +32,8 @@ def gamma(version: str = "1.0.0") -> str:
                     license="MIT")
 
 
-def run(*argv: str, capsys) -> tuple[int, str, str]:
-    capsys.readouterr()
-    try:
-        code = skillyard_main(list(argv))
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    out = capsys.readouterr()
-    return code, out.out, out.err
-
-
 def pointer_text(repo, name: str) -> str:
     return (repo.root / "skills" / name / "source.yaml").read_text(encoding="utf-8")
-
-
-def pointer_of(repo, name: str) -> dict:
-    pointer, problems = parse_pointer(pointer_text(repo, name), folder_name=name)
-    assert pointer is not None, problems
-    return pointer.data
 
 
 @pytest.fixture

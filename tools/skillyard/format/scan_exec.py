@@ -99,8 +99,9 @@ def download_finding(ctx: Context, add: Add, rule: str, index: int, command: str
 
 
 # A line that labels its own command as the thing not to do (`"preinstall": "curl … | bash",  // DANGEROUS`).
-_DANGER_LABEL = re.compile(r"(?:#|//|--|<!--|\*)\s*(?:DANGEROUS|MALICIOUS|VULNERABLE|BAD|INSECURE|UNSAFE|EXPLOIT|"
-                           r"ATTACK|NEVER|DON'?T|DO NOT)\b|\u274c|\U0001f6ab", re.I)
+# Only words that call the command itself bad: "# do not skip this" or "# never mind" is an instruction, not a label.
+_DANGER_LABEL = re.compile(r"(?:#|//|--|<!--)\s*(?:DANGEROUS|MALICIOUS|VULNERABLE|BAD|INSECURE|UNSAFE|EXPLOIT|"
+                           r"ATTACK)\b|\u274c|\U0001f6ab", re.I)
 
 
 def _labelled_dangerous(ctx: Context, index: int) -> bool:
