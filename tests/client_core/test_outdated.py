@@ -48,7 +48,11 @@ def test_newest_known_states():
     registries = {"acme": {"skills": [{"name": "a", "version": "1.9.0"}, {"name": "a", "version": "1.10.0"},
                                       {"name": "b", "version": "2.0.0-rc.1"}]}}
     assert newest_known(entry("a", "1.9.0"), registries).to_dict() == {
-        "name": "a", "scope": "user", "installed": "1.9.0", "latest": "1.10.0", "source": "acme", "state": "outdated"}
+        "name": "a", "scope": "user", "installed": "1.9.0", "latest": "1.10.0", "source": "acme", "state": "outdated",
+        "checked": True}
+    stale = newest_known(entry("a", "1.10.0"), registries, {"acme"})
+    assert (stale.state, stale.checked) == ("current", False) and "cached copy" in stale.reason
+    assert newest_known(entry("a", "1.0.0", source="gone"), registries).checked is False
     assert newest_known(entry("a", "1.10.0"), registries).state == "current"
     assert newest_known(entry("b", "2.0.0"), registries).state == "current"  # a pre-release is older
     assert newest_known(entry("c", "1.0.0"), registries).state == "unknown"
@@ -70,9 +74,10 @@ def republish_newer(server):
     publish_registry(server, "acme", "skills", [SAMPLE_SKILLS[0], *newer, SAMPLE_SKILLS[2]], name="acme")
 
 
-def states(skill_cli, *argv):
+def states(skill_cli, *argv, code=None):
     result = skill_cli(*argv, "--json")
-    assert result.code == 0, result.err
+    want = code if code is not None else (1 if argv[0] == "outdated" and '"outdated"' in result.out else 0)
+    assert result.code == want, result.err
     return json.loads(result.out)["skills"]
 
 
@@ -105,3 +110,25 @@ def test_outdated_asks_the_server(installed, skill_cli):
 def test_outdated_without_skills(skill_home, skill_cli):
     result = skill_cli("outdated")
     assert result.code == 0 and "no skills installed" in result.out
+
+
+def test_outdated_exit_status_tells_scripts_what_it_found(installed, skill_cli):
+    """As `npm outdated`: 0 when every skill was checked and none is outdated, 1 when an update exists, 3 when none
+    is known to be outdated but some skill could not be checked (never a silent "up to date")."""
+    assert skill_cli("outdated").code == 0
+    offline = skill_cli("outdated", "--offline")
+    assert offline.code == 3
+    assert "up to date" not in offline.out and "could not be checked" in offline.err and "pdf-tools" in offline.err
+    assert json.loads(skill_cli("outdated", "--offline", "--json").out)["skills"][0]["checked"] is False
+    republish_newer(installed.server)
+    newer = skill_cli("outdated")
+    assert newer.code == 1 and "0.10.0" in newer.out
+    assert skill_cli("outdated", "--json").code == 1
+
+
+def test_outdated_with_the_server_gone_is_not_up_to_date(installed, skill_cli):
+    installed.server.stop()
+    result = skill_cli("outdated", "--json")
+    assert result.code == 3, result.out + result.err
+    [row] = json.loads(result.out)["skills"]
+    assert row["checked"] is False and "could not be reached" in row["reason"]

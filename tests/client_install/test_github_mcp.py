@@ -255,8 +255,12 @@ def test_outdated_compares_a_github_install_with_its_tracked_ref(git_server, ski
 
     def rows():
         result = skill_cli("outdated", "--json")
-        assert result.code == 0, result.err
-        return {s["name"]: s for s in json.loads(result.out)["skills"]}
+        found = {s["name"]: s for s in json.loads(result.out)["skills"]}
+        states = {s["state"] for s in found.values()}
+        # `skill outdated`'s exit status: 1 with an update, 3 when a skill could not be checked, else 0
+        want = 1 if "outdated" in states else 3 if not all(s["checked"] for s in found.values()) else 0
+        assert result.code == want, result.err
+        return found
 
     now = rows()
     assert {n: s["state"] for n, s in now.items()} == {"branch-notes": "current", "plain-notes": "current"}
@@ -276,6 +280,7 @@ def test_outdated_compares_a_github_install_with_its_tracked_ref(git_server, ski
     assert "branch-notes" in table and first[:12] in table and stable_head[:12] in table
     offline = skill_cli("outdated", "--offline", "--json")
     assert {s["state"] for s in json.loads(offline.out)["skills"]} == {"unknown"}
+    assert offline.code == 3 and not any(s["checked"] for s in json.loads(offline.out)["skills"])
     git_server.fail_next(10, status=404, match="/repos/")
     broken = rows()["branch-notes"]
     assert broken["state"] == "unknown" and "cannot ask GitHub" in broken["reason"]

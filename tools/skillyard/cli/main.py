@@ -37,7 +37,22 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str):
         from skillyard.cli.common import visible
 
+        if self._missing_command(message):
+            # `skill` or `skill source` alone: the help is the answer, then the usage error's exit status (2)
+            self.print_help(sys.stderr)
+            self.exit(2, f"\n{self.prog}: error: choose a command from the list above; `{self.prog} COMMAND "
+                         "--help` explains each\n")
         super().error(visible(message))
+
+    def _missing_command(self, message: str) -> bool:
+        """Whether argparse's error is only "the following arguments are required: <this parser's command>"."""
+        prefix = "the following arguments are required: "
+        if not message.startswith(prefix):
+            return False
+        missing = [part.strip() for part in message[len(prefix):].split(",")]
+        commands = {action.metavar or action.dest for action in self._actions
+                    if isinstance(action, argparse._SubParsersAction)}
+        return bool(missing) and all(name in commands for name in missing)
 
     def parse_args(self, args=None, namespace=None):
         """As argparse's, but an unknown option is named without the value after it: a mistyped `--token SECRET`

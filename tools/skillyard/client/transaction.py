@@ -9,7 +9,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from skillyard.client import agent_mcp, lockfile, placement, store
+from skillyard.client import agent_mcp, backup, lockfile, placement, store
 from skillyard.client import inputs as inputs_mod
 from skillyard.client import mcp as mcp_mod
 from skillyard.client.candidates import Candidate
@@ -162,6 +162,10 @@ def install_all(plans: list[Plan]) -> list[Outcome]:
         recover(root)
         store.sweep(root)
         intents = [(p, _intent(p)) for p in plans]  # every check first: a refusal here has written nothing
+        for p, (intent, _same) in intents:
+            if intent["edited"]:  # --force over the user's edits: keep their folder first (client/backup.py)
+                kept = backup.keep_copy(root, p.candidate.name)
+                p.outcome.warnings.append(f"your edits to {', '.join(intent['edited'][:10])} are kept in {kept}")
         group = store.new_group() if len(plans) > 1 else None
         written: list[dict] = []
         try:
@@ -215,6 +219,8 @@ def _intent(p: Plan) -> tuple[dict, bool]:
     elif canonical.exists() and not opts.force:
         raise SkillyardError(f"{canonical} exists but was not installed by `skill` (no {store.SKILL_LOCK}); "
                              "nothing was installed.", "Move it away, or pass --force to replace it.")
+    else:  # nothing there, or --force over a folder `skill` did not install: every file in it is the user's
+        edited = sorted(store.scan_files(canonical)) if canonical.is_dir() else []
     prev_targets = previous.get("targets", []) if previous else []
     placement.check_target_paths(candidate.name, opts, canonical, prev_targets)
     values = p.outcome.inputs
@@ -225,7 +231,7 @@ def _intent(p: Plan) -> tuple[dict, bool]:
                                             targets=prev_targets, files=entries, deps=p.deps_record)
     return {"action": "install", "name": candidate.name, "scope": opts.scope, "targets": list(opts.targets),
             "copy": opts.copy, "lock": lock_doc, "staging": None, "retired": None,
-            "previous": previous is not None}, same
+            "previous": previous is not None, "edited": edited}, same
 
 
 def _discard(root: Path, intent: dict) -> None:

@@ -67,10 +67,13 @@ class Outdated:
     reason: str = ""
 
     commits: dict | None = None  # a GitHub install: {"ref", "installed", "latest"} (full commit shas)
+    # False when the answer could not be had now (offline, a server unreachable, no cached registry): `current`
+    # or `unknown` then means "not known to be outdated", and `skill outdated` exits 3 rather than 0.
+    checked: bool = True
 
     def to_dict(self) -> dict:
         out = {"name": self.name, "scope": self.scope, "installed": self.installed, "latest": self.latest,
-               "source": self.source, "state": self.state}
+               "source": self.source, "state": self.state, "checked": self.checked}
         if self.reason:
             out["reason"] = self.reason
         if self.commits is not None:
@@ -112,12 +115,12 @@ def github_known(item: dict, config, *, offline: bool) -> Outdated:
     out = Outdated(item["name"], item["scope"], installed[:SHORT] or item["version"], None, where, "unknown",
                    commits={"ref": ref, "installed": installed, "latest": None})
     if offline:
-        out.reason = "offline: the GitHub API is not asked"
+        out.reason, out.checked = "offline: the GitHub API is not asked", False
         return out
     try:
         latest = github_commit(where, ref, config)
     except SkillyardError as exc:
-        out.reason = f"cannot ask GitHub for {ref}: {exc.message}"
+        out.reason, out.checked = f"cannot ask GitHub for {ref}: {exc.message}", False
         return out
     out.latest, out.commits["latest"] = latest[:SHORT], latest
     out.state = "current" if latest == installed else "outdated"
@@ -126,9 +129,10 @@ def github_known(item: dict, config, *, offline: bool) -> Outdated:
     return out
 
 
-def newest_known(item: dict, registries: dict[str, dict]) -> Outdated:
+def newest_known(item: dict, registries: dict[str, dict], stale: set[str] | frozenset = frozenset()) -> Outdated:
     """Compare one installed skill (`skill list`'s item: name, version, scope, source) with the newest entry of
-    that name in the registry it came from. GitHub and local installs have no version list: unknown."""
+    that name in the registry it came from. GitHub and local installs have no version list: unknown. A source in
+    `stale` answered from its cached copy (its server could not be reached): the result is not `checked`."""
     source = item["source"]
     where = source.get("source") or source.get("type", "?")
     out = Outdated(item["name"], item["scope"], item["version"], None, str(where), "unknown")
@@ -137,8 +141,11 @@ def newest_known(item: dict, registries: dict[str, dict]) -> Outdated:
         return out
     registry = registries.get(source.get("source"))
     if registry is None:
-        out.reason = f"source {where!r} is not configured or has no cached registry"
+        out.reason, out.checked = f"source {where!r} is not configured or has no cached registry", False
         return out
+    if source.get("source") in stale:
+        out.checked = False
+        out.reason = f"compared with the cached copy of {where!r}: its server could not be reached"
     versions = [(version_key(entry.get("version", "")), entry.get("version")) for entry in
                 registry.get("skills", []) if isinstance(entry, dict) and entry.get("name") == item["name"]]
     versions = [v for v in versions if v[0] is not None]
@@ -156,7 +163,7 @@ def newest_known(item: dict, registries: dict[str, dict]) -> Outdated:
 
 
 def known_registries(config, names: set[str], *, offline: bool, strict: bool, refresh: bool = False,
-                     warn=None) -> dict[str, dict]:
+                     warn=None, stale: set[str] | None = None) -> dict[str, dict]:
     """{source name: registry} for the named sources (`refresh`: ask the servers first, conditionally). `strict`
     raises the first source's error (`skill outdated` must say why it cannot tell); otherwise a source without a
     usable copy is left out (`skill list` stays quiet)."""
@@ -174,6 +181,8 @@ def known_registries(config, names: set[str], *, offline: bool, strict: bool, re
                 raise
             continue
         out[source.name] = loaded.registry
+        if stale is not None and (loaded.stale or offline):
+            stale.add(source.name)
     return out
 
 

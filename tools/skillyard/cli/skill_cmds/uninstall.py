@@ -8,7 +8,8 @@ DESCRIPTION = """\
 Remove a skill from where it is installed - your home (user scope) or the current project (project scope): the
 canonical folder, each link or copy made for an agent, and generated API files, as listed in its skill.lock.json.
 A skill installed in both scopes needs --user or --project to say which. A project uninstall also drops it from
-skills.lock.json.
+skills.lock.json. A skill whose files you changed after the install is not removed: the command names the changed
+files and stops; --force removes it after keeping a copy in .agents/skill-backups/ (the path is printed).
 
 examples:
   skill uninstall invoice-processor
@@ -22,29 +23,41 @@ def add_arguments(parser) -> None:
     parser.add_argument("names", nargs="+", metavar="NAME", help="installed skill name(s)")
     _scopes.add_arguments(parser, project_help="uninstall from the current project",
                           user_help="uninstall from your home")
-    parser.add_argument("--force", action="store_true", help="also remove a folder that has no skill.lock.json")
+    parser.add_argument("--force", action="store_true",
+                        help="also remove a skill you edited (a backup copy is kept and named) or a folder that has "
+                             "no skill.lock.json")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
 
 
 def uninstall(name: str, *, scope: str, project_root, home, force: bool = False) -> dict:
+    from skillyard.client import backup, lockfile, store
     from skillyard.client import install as inst
-    from skillyard.client import lockfile, store
     from skillyard.errors import SkillyardError
 
     store.check_name(name)
     root = store.scope_root(scope, project_root=project_root, home=home)
     folder = store.canonical_dir(root, name)
     removed: list[str] = []
+    kept: str | None = None
     with store.store_lock(root):
         inst.recover(root)
         project_lock = lockfile.read_project_lock(project_root) if scope == "project" else None
         in_project_lock = bool(project_lock and name in project_lock["skills"])
         targets: list[dict] = []
         if (folder / store.SKILL_LOCK).is_file():
-            targets = lockfile.read_skill_lock(folder).get("targets", [])
+            lock = lockfile.read_skill_lock(folder)
+            targets = lock.get("targets", [])
+            edited = store.edited_files(folder, lock.get("files", []))
+            if edited and not force:
+                raise SkillyardError(f"{name} was not uninstalled: you changed {len(edited)} file(s) since the "
+                                     f"install ({', '.join(edited[:10])}{', ...' if len(edited) > 10 else ''}) in "
+                                     f"{folder}.", "Copy your changes somewhere safe, or run again with --force "
+                                     "(it keeps a backup of the folder and prints where).")
+            if edited:
+                kept = str(backup.keep_copy(root, name))
             removed += [t["path"] for t in targets if t.get("mode") != "canonical"]
-        elif folder.exists() and force:
-            pass
+        elif folder.is_dir() and not folder.is_symlink() and force:
+            kept = str(backup.keep_copy(root, name))  # not installed by `skill`: all of it is the user's
         elif folder.exists():
             raise SkillyardError(f"{folder} has no {store.SKILL_LOCK}, so `skill` did not install it.",
                                  "Delete it yourself, or pass --force.")
@@ -59,7 +72,10 @@ def uninstall(name: str, *, scope: str, project_root, home, force: bool = False)
                                    "in_project_lock": in_project_lock})
         inst.apply_intent(root, {"action": "uninstall", "name": name, "scope": scope, "targets": targets,
                                  "in_project_lock": in_project_lock})
-    return {"name": name, "scope": scope, "removed": removed}
+    out = {"name": name, "scope": scope, "removed": removed}
+    if kept:
+        out["backup"] = kept
+    return out
 
 
 def run(args) -> int:
@@ -79,6 +95,8 @@ def run(args) -> int:
         for result in results:
             print(f"uninstalled {result['name']} ({result['scope']} scope): "
                   + (", ".join(shorten(p) for p in result["removed"]) or "lockfile entry only"))
+            if result.get("backup"):
+                print(f"  your edited copy is kept in {shorten(result['backup'])}")
     return 0
 
 
