@@ -67,8 +67,10 @@ class User:
             assert done.returncode == 0, f"{argv}\nstdout:\n{done.stdout}\nstderr:\n{done.stderr}"
         return done
 
-    def json(self, *argv: str, cwd: Path) -> dict:
-        return json.loads(self.run(*argv, "--json", cwd=cwd).stdout)
+    def json(self, *argv: str, cwd: Path, code: int = 0) -> dict:
+        done = self.run(*argv, "--json", cwd=cwd, ok=False)
+        assert done.returncode == code, f"{argv}\nstdout:\n{done.stdout}\nstderr:\n{done.stderr}"
+        return json.loads(done.stdout)
 
 
 def tree_bytes(folder: Path, skip: tuple[str, ...] = ()) -> dict[str, bytes]:
@@ -149,7 +151,7 @@ def _use_a_registry(user: User, tmp_path: Path, home: Path, public: Path, url: s
     user.run("git", "commit", "-qam", "invoice-processor 1.1.0", cwd=public)
     user.run("skillyard", "build", "--serve-dir", "_registry", cwd=public)
 
-    outdated = user.json("skill", "outdated", cwd=project)
+    outdated = user.json("skill", "outdated", cwd=project, code=1)  # 1: updates exist, as `npm outdated`
     states = sorted((row["scope"], row["installed"], row["latest"]) for row in outdated["skills"])
     assert states == [("project", "1.0.0", "1.1.0"), ("user", "1.0.0", "1.1.0")], outdated
     done = user.run("skill", "update", "--all", cwd=project)
