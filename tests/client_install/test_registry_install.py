@@ -90,10 +90,13 @@ def test_private_source_wins_name_clash_and_token_goes_only_there(git_server, co
         has_token = bool(request.header("Authorization"))
         assert has_token == request.path.startswith("/corp/"), request.path
 
-    # Without the token the private registry is unreadable: a clear error, nothing changed.
+    # Without the token the private registry is unreadable: a clear error, nothing changed. (Bytes already
+    # installed would be reused without a download - client/local_copy.py - so the copy is removed first.)
+    assert skill_cli("uninstall", "notes").code == 0
     monkeypatch.delenv("CORP_TOKEN")
     failed = skill_cli("install", "notes@corp", "--force")
     assert failed.code != 0
+    assert not installed.exists()
 
 
 def _tamper(git_server, registry, *, field, value):

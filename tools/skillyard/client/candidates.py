@@ -11,7 +11,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from skillyard.client import skillname, store
-from skillyard.client.fetch import download_capped, fetch_files, github_token, integrity_of, verify_files
+from skillyard.client.fetch import (
+    download_capped,
+    fetch_files,
+    github_token,
+    integrity_of,
+    is_offline,
+    verify_files,
+)
 from skillyard.client.install_policy import (
     check_entry_limits,
     check_verified,
@@ -42,6 +49,7 @@ class Candidate:
     description: str = ""
     warnings: list[str] = field(default_factory=list)  # registry-policy findings the client tolerates
     meta: dict = field(default_factory=dict)  # the merged metadata (license, tags, ...) for `skill info`
+    stale: bool = False  # chosen from a cached registry whose server could not be reached (not a fresh answer)
 
 
 def from_local(path: Path, config=None, *, strict: bool | None = None) -> Candidate:
@@ -283,16 +291,22 @@ def from_resolved(resolved, config, *, progress=None, commit: str | None = None)
     check_entry_limits(skill, config, what=what)
     check_verified(skill, config, what=what, commit=commit)
     token = resolved.token_for(url_for(skill["files"][0]["path"])) if skill["files"] else None
-    files = fetch_files(skill["name"], skill["files"], url_for, config, token=token, progress=progress, what=what)
+    reused: list[str] = []
+    files = fetch_files(skill["name"], skill["files"], url_for, config, token=token, progress=progress, what=what,
+                        reused=reused)
     verify_files(files, skill["files"], integrity=skill.get("integrity"), what=what)
     skillname.check_declared_name(files, skill["name"], what=what,
                                   source=f"{resolved.source.name} ({resolved.source.url})")
     scan_entry(files, skill, config, what=what)
     source = {"type": "registry", "source": resolved.source.name, "url": resolved.source.url,
               "commit": commit or skill.get("commit"), "path": skill.get("path"), "integrity": skill["integrity"]}
-    return Candidate(skill["name"], str(skill.get("version", "0.0.0")), source, files,
-                     list(skill.get("inputs") or []), list(skill.get("mcp_deps") or []),
-                     str(skill.get("description") or ""), meta=dict(skill))
+    candidate = Candidate(skill["name"], str(skill.get("version", "0.0.0")), source, files,
+                          list(skill.get("inputs") or []), list(skill.get("mcp_deps") or []),
+                          str(skill.get("description") or ""), meta=dict(skill))
+    if reused and (resolved.stale or is_offline(config)):  # the server is out of reach: say where bytes came from
+        candidate.warnings.append(f"{what}: {len(reused)} of {len(files)} file(s) taken from verified copies "
+                                  "already installed on this machine (each sha256 checked); nothing was downloaded for them")
+    return candidate
 
 
 def raw_url_at(resolved, commit: str, rel: str, config) -> str:

@@ -52,6 +52,9 @@ def download(url: str, config, *, token: str | None = None, max_bytes: int | Non
     """Bytes at `url` through the client's HTTP layer (retries, deadline, size cap, token only to its origin)."""
     from skillyard.client import http
 
+    if is_offline(config):  # the one place a skill's bytes are downloaded: --offline stops every path here
+        raise SkillyardError(f"{http.safe_url(url)}: --offline forbids the network, and these bytes are not on "
+                             "this machine; nothing was installed.", "Run the command again without --offline.")
     limit = {} if max_bytes is None else {"max_bytes": max_bytes}
     return http.fetch(url, token=token, **http.settings(config), **limit).body
 
@@ -76,18 +79,37 @@ def github_token(config) -> str | None:
     return None
 
 
+def is_offline(config) -> bool:
+    """`--offline` was given (config.flags["offline"]): nothing may be downloaded."""
+    return bool(config is not None and getattr(config, "flags", {}).get("offline"))
+
+
 def fetch_files(name: str, entries: list[dict], url_for, config, *, token: str | None, progress=None,
-                what: str) -> list[StagedFile]:
-    """Download every listed file (a few at a time) and verify each against its size and sha256."""
+                what: str, reused: list[str] | None = None) -> list[StagedFile]:
+    """Download every listed file (a few at a time) and verify each against its size and sha256; a file an
+    installed copy already holds byte for byte is taken from there instead (its path is added to `reused`)."""
     from concurrent.futures import ThreadPoolExecutor
 
+    from skillyard.client import local_copy
+
+    reused = [] if reused is None else reused
     store.check_paths([entry["path"] for entry in entries])  # before the first request: refuse the list itself
-    bar = progress(f"downloading {name}", len(entries)) if progress else None
-    out: dict[str, StagedFile] = {}
+    # Files an installed copy already holds with the same sha256 are not downloaded (client/local_copy.py)
+    executable = {e["path"]: bool(e.get("executable")) for e in entries}
+    out: dict[str, StagedFile] = {path: StagedFile(path, data, executable[path])
+                                  for path, data in (local_copy.reuse(entries) if entries else {}).items()}
+    wanted = [e for e in entries if e["path"] not in out]
+    if wanted and is_offline(config):
+        listed = ", ".join(e["path"] for e in wanted[:5]) + (", ..." if len(wanted) > 5 else "")
+        raise SkillyardError(f"{what}: {len(wanted)} file(s) are not on this machine ({listed}) and --offline "
+                             "forbids downloading them; nothing was installed.",
+                             "Run the command again without --offline.")
+    reused.extend(sorted(out))
+    bar = progress(f"downloading {name}", len(wanted)) if progress and wanted else None
     try:
-        with ThreadPoolExecutor(max_workers=min(8, max(1, len(entries)))) as pool:
+        with ThreadPoolExecutor(max_workers=min(8, max(1, len(wanted)))) as pool:
             futures = {pool.submit(download, url_for(e["path"]), config, token=token, max_bytes=e["size"]): e
-                       for e in entries}
+                       for e in wanted}
             for future, entry in futures.items():
                 out[entry["path"]] = StagedFile(entry["path"], future.result(), bool(entry.get("executable")))
                 if bar:

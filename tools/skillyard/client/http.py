@@ -163,7 +163,7 @@ def _http_error(url: str, status: int, headers, *, token: bool, waited_out: bool
         clock = _clock(reset) if reset is not None else None
         after = _retry_after(headers.get("Retry-After") if headers else None)  # seconds, or an HTTP date
         when = f" (retry after {after:.0f} s)" if after is not None else f" (resets at {clock})" if clock else ""
-        fix = ("Wait and try again, or use the cache with --offline." +
+        fix = (f"Wait and try again ({OFFLINE_HINT})." +
                ("" if token else " An authenticated source (--token-env) gets a higher limit."))
         return FetchError(f"{shown}: rate limited by the server{when}", fix, kind="rate-limit", url=shown,
                           status=status)
@@ -181,7 +181,7 @@ def _http_error(url: str, status: int, headers, *, token: bool, waited_out: bool
                           kind="not-found", url=shown, status=status)
     if status >= 500:
         return FetchError(f"{shown}: HTTP {status}, server error" + (" after retries" if waited_out else ""),
-                          "Try again later, or use the cache with --offline.", kind="server", url=shown,
+                          f"Try again later ({OFFLINE_HINT}).", kind="server", url=shown,
                           status=status)
     return FetchError(f"{shown}: unexpected HTTP {status}", "Check the URL.", kind="http", url=shown, status=status)
 
@@ -324,6 +324,13 @@ def _clock(epoch: int) -> str | None:
         return None
 
 
+# The commands that take --offline: advice that names the flag names them too (tests/cli/test_offline_advice.py
+# checks that each one has it), since `skill update` or `skill source refresh` cannot work without the network.
+OFFLINE_COMMANDS = ("install", "search", "info", "outdated", "doctor")
+OFFLINE_HINT = ("`skill " + "`, `skill ".join(OFFLINE_COMMANDS) + "` also work with --offline, from what is "
+                "already on this machine")
+
+
 def _network_error(url: str, exc: BaseException, timeout: float, deadline: float | None = None) -> FetchError:
     shown = safe_url(url)
     reason = getattr(exc, "reason", exc)
@@ -331,21 +338,21 @@ def _network_error(url: str, exc: BaseException, timeout: float, deadline: float
         return _deadline_error(url, deadline)
     if isinstance(reason, TimeoutError | socket.timeout) or isinstance(exc, TimeoutError | socket.timeout):
         return FetchError(f"{shown}: no answer within {timeout:g} s (timed out)",
-                          "Check your connection, raise http.timeout in config.yaml, or use --offline.",
+                          f"Check your connection or raise http.timeout in config.yaml ({OFFLINE_HINT}).",
                           kind="timeout", url=shown)
     if isinstance(reason, FetchError):
         return reason
     if isinstance(reason, ConnectionRefusedError | socket.gaierror | OSError) and not isinstance(
             reason, ConnectionResetError | http.client.RemoteDisconnected):
         text = getattr(reason, "strerror", None) or str(reason)
-        return FetchError(f"{shown}: cannot connect ({text})", "Check your connection, or use --offline.",
+        return FetchError(f"{shown}: cannot connect ({text})", f"Check your connection ({OFFLINE_HINT}).",
                           kind="network", url=shown)
     if isinstance(reason, http.client.HTTPException) and not isinstance(
             reason, http.client.RemoteDisconnected | http.client.IncompleteRead):
         return FetchError(f"{shown}: the server's answer is not valid HTTP ({type(reason).__name__}: "
                           f"{str(reason)[:80]})", "Check the URL; report the host if it persists.", kind="http",
                           url=shown)
-    return FetchError(f"{shown}: connection lost ({type(reason).__name__})", "Try again, or use --offline.",
+    return FetchError(f"{shown}: connection lost ({type(reason).__name__})", f"Try again ({OFFLINE_HINT}).",
                       kind="reset", url=shown)
 
 

@@ -196,6 +196,7 @@ def available(registries: list[SourceRegistry], name: str) -> list[tuple[Source,
 def resolve(ref: str, config: Config, *, source: str | None = None, offline: bool = False,
             refresh: bool = False, registries: list[SourceRegistry] | None = None, warn=stderr_warn) -> Resolved:
     """Find the entry `ref` names (see the module docstring); SkillyardError says what exists otherwise."""
+    offline = offline or bool(config.flags.get("offline"))  # `skill install --offline`
     names = {s.name for s in config.sources}
     name, version, ref_source = parse_ref(ref, names)
     if source and ref_source and source != ref_source:

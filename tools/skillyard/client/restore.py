@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from skillyard.client import lockfile, skillname, store
+from skillyard.client import local_copy, lockfile, skillname, store
 from skillyard.client.candidates import Candidate, from_github, from_local, from_resolved
-from skillyard.client.fetch import download, integrity_of
+from skillyard.client.fetch import download, integrity_of, is_offline
 from skillyard.client.install_policy import check_entry_limits, check_verified
 from skillyard.client.store import StagedFile
 from skillyard.client.transaction import Options, Outcome, install_all, plan, recover_locked
@@ -76,10 +76,20 @@ def _from_registry_commit(resolved, name: str, entry: dict, config, *, progress=
     check_verified(resolved.skill, config, what=f"{name} (locked at {source['commit'][:12]})", commit=source["commit"])
     pinned = replace(resolved, skill=dict(resolved.skill, commit=source["commit"], path=prefix))
     token = resolved.token_for(pinned.file_url(paths[0])) if paths else None
-    bar = progress(f"downloading {name}", len(paths)) if progress else None
-    files = []
     for rel in paths:
         store.check_relpath(rel)
+    local = local_copy.reuse(entry["files"])  # installed copies with the locked bytes need no download
+    missing = [rel for rel in paths if rel not in local]
+    if missing and is_offline(config):
+        raise SkillyardError(f"{name} (locked at {source['commit'][:12]}): {len(missing)} file(s) are not on this "
+                             f"machine ({', '.join(missing[:5])}) and --offline forbids downloading them; nothing "
+                             "was installed.", "Run `skill install` again without --offline.")
+    bar = progress(f"downloading {name}", len(missing)) if progress and missing else None
+    files = []
+    for rel in paths:
+        if rel in local:
+            files.append(StagedFile(rel, local[rel]))
+            continue
         files.append(StagedFile(rel, download(pinned.file_url(rel), config, token=token,
                                               max_bytes=config.install_max_file_bytes)))
         if bar:

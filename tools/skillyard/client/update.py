@@ -31,11 +31,13 @@ class Change:
     changed: list[str] = field(default_factory=list)
     edited: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    checked: bool = True  # False: its source could not be reached, so "up-to-date" is not a fresh answer
 
     def to_dict(self) -> dict:
         return {"name": self.name, "scope": self.scope, "from_version": self.from_version,
                 "to_version": self.to_version, "status": self.status, "added": self.added,
-                "removed": self.removed, "changed": self.changed, "edited": self.edited, "warnings": self.warnings}
+                "removed": self.removed, "changed": self.changed, "edited": self.edited, "warnings": self.warnings,
+                "checked": self.checked}
 
 
 _SEMVER = re.compile(r"[vV]?(\d{1,18})(?:\.(\d{1,18}))?(?:\.(\d{1,18}))?(?:-([0-9A-Za-z.-]{1,200}))?(?:\+[0-9A-Za-z.-]{0,200})?", re.ASCII)
@@ -196,8 +198,10 @@ def latest(name: str, lock: dict, config, *, progress=None) -> inst.Candidate:
         if resolved.skill.get("integrity") == source["integrity"] and resolved.version == lock["version"]:
             # Same content: no need to download anything.
             return inst.Candidate(name, resolved.version, dict(source), [], list(resolved.skill.get("inputs") or []),
-                                  list(resolved.skill.get("mcp_deps") or []))
-        return inst.from_resolved(resolved, config, progress=progress)
+                                  list(resolved.skill.get("mcp_deps") or []), stale=resolved.stale)
+        candidate = inst.from_resolved(resolved, config, progress=progress)
+        candidate.stale = resolved.stale
+        return candidate
     if source["type"] == "github":
         from skillyard.client import github
 
@@ -224,7 +228,7 @@ def update_one(name: str, opts: inst.Options, config, *, cli_inputs: dict | None
                              "See `skill list`; install it with `skill install " + name + "`.")
     lock = lockfile.read_skill_lock(folder)
     candidate = latest(name, lock, config, progress=progress)
-    change = Change(name, opts.scope, lock["version"], candidate.version, "up-to-date")
+    change = Change(name, opts.scope, lock["version"], candidate.version, "up-to-date", checked=not candidate.stale)
     change.edited = store.edited_files(folder, lock.get("files", []))
     declared = {d["name"] for d in candidate.inputs}
     configured = {k: v for k, v in lock.get("resolved_inputs", {}).items() if k in declared}

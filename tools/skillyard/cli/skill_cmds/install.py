@@ -20,6 +20,7 @@ examples:
   skill install ./downloads/pdf-tools.zip
   skill install ./bundle.tar.gz/skills/pdf-tools
   skill install            # in a project: restore skills.lock.json
+  skill install --offline  # the same on a plane: cached registries, files from copies already installed
 
 MCP dependencies (`mcp_deps`): checked against the configured hub (mcp_hub.endpoint); with none, against the MCP
 servers the target agent has configured (Claude Code .mcp.json and ~/.claude.json, Codex config.toml, Gemini CLI
@@ -29,6 +30,10 @@ installs with a warning and the lock records "unchecked" (--require-deps refuses
 Pointer entries (a registry listing a skill that lives in its own repository) are `verified` when a maintainer of
 the registry approved the PR that set their pin; --require-verified (config install.require_verified) refuses the
 others, here and when restoring the lockfile. The registry's own skills pass: their files are its own.
+
+Files already on this machine: a file whose sha256 an installed copy (either scope) still holds is taken from it
+rather than downloaded, so a restore works with the server gone; the install then says so. --offline never uses
+the network and fails, naming the files, when one is not on this machine.
 """
 
 
@@ -59,6 +64,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--probe-servers", action="store_true",
                         help="start the local MCP servers the target agent has configured and ask them for their tools "
                              "(runs their commands; config `mcp.probe_servers` does it for your home's settings only)")
+    parser.add_argument("--offline", action="store_true",
+                        help="never use the network: resolve from the cached registries and take every file from "
+                             "verified copies already installed on this machine (each sha256 checked), or fail")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
 
 
@@ -75,6 +83,8 @@ def run(args) -> int:
     config = load_config()
     if args.require_verified:
         config.flags["install.require_verified"] = True
+    if args.offline:
+        config.flags["offline"] = True
     scope, project_root, home = scope_of(args)
     cli_inputs = parse_assignments(args.input)
     opts = inst.Options(scope=scope, project_root=project_root, home=home,

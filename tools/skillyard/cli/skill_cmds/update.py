@@ -7,9 +7,12 @@ HELP = "update installed skills from their source (shows version and file change
 DESCRIPTION = """\
 Compare each installed skill's lock with its source and install the newer files. Prints the version change and
 which files were added, removed or changed. Refuses to overwrite files you edited since the install (naming them)
-unless --force. A registry skill is compared with its source's registry.json as cached (asked for again once it is
+unless --force (which first keeps a backup of your copy in .agents/skill-backups/ and names it). A registry skill
+is compared with its source's registry.json as cached (asked for again once it is
 older than cache.ttl): `skill source refresh` asks now, and `skill outdated` shows what is newer. Both scopes
 by default (your home's and the current project's skills, as `skill list` shows them); --user or --project for one.
+Exit status: 0 when done; 1 when a skill was refused (your edits) or an error stopped it; 3 when some skill could not
+be checked because its source was out of reach (it is named and shown as "not checked", never as "up to date").
 
 examples:
   skill source refresh && skill update invoice-processor --dry-run
@@ -85,13 +88,18 @@ def run(args) -> int:
             _print(change)
             for message in change.warnings:
                 warn(message)
+    unchecked = [c for c in changes if not c.checked]
+    if unchecked and not args.json:
+        warn(f"{len(unchecked)} of {len(changes)} skill(s) could not be checked: their source could not be reached, "
+             f"so they were compared with its cached registry ({', '.join(c.name for c in unchecked[:10])}); run "
+             "again when the network is back")
     if refused:
         if args.json:
             return 1
         names = "; ".join(f"{c.name}: {', '.join(c.edited)}" for c in refused)
         raise SkillyardError(f"Not updated because you edited files since the install ({names}).",
                              "Keep a copy of your changes, then run again with --force to overwrite them.")
-    return 0
+    return 3 if unchecked else 0
 
 
 def _print(change) -> None:
@@ -99,7 +107,7 @@ def _print(change) -> None:
 
     version = (f"{change.from_version} → {change.to_version}" if change.from_version != change.to_version
                else change.to_version)
-    label = {"up-to-date": "up to date", "would-update": "would update", "updated": "updated",
+    label = {"up-to-date": "up to date" if change.checked else "not checked (source unreachable; cached registry)", "would-update": "would update", "updated": "updated",
              "refused": "NOT updated (edited locally)"}[change.status]
     say(f"{change.name} ({change.scope}): {label}, {version}")
     for kind, paths in (("+", change.added), ("-", change.removed), ("~", change.changed)):

@@ -1,0 +1,77 @@
+"""Honest offline (issue 35 item 1): a file an installed copy holds byte for byte is not downloaded again, so a
+lockfile restore works with the server gone and says where the bytes came from; `skill install --offline` never
+uses the network and fails, naming the files, when one is not on this machine. An edited copy is never used."""
+
+import json
+import shutil
+
+from .conftest import NOTES_V1, tree
+
+
+def skills_dir(root):
+    return root / ".agents" / "skills"
+
+
+def test_a_restore_with_the_server_gone_uses_the_installed_copies(registry, git_server, skill_cli, user_home,
+                                                                   tmp_path):
+    assert skill_cli("install", "notes").code == 0  # the user's own copy, in their home
+    first = tmp_path / "first"
+    first.mkdir()
+    assert skill_cli("install", "notes", "--project-dir", str(first)).code == 0
+    teammate = tmp_path / "clone"
+    teammate.mkdir()
+    shutil.copy(first / "skills.lock.json", teammate / "skills.lock.json")
+    git_server.stop()
+    done = skill_cli("install", "--project-dir", str(teammate))
+    assert done.code == 0, done.err
+    mine, theirs = tree(skills_dir(teammate) / "notes"), tree(skills_dir(first) / "notes")
+    assert mine.pop("skill.lock.json") and theirs.pop("skill.lock.json")  # each names its own project's paths
+    assert mine == theirs
+    assert "taken from verified copies already installed" in done.err
+
+
+def test_install_offline_takes_the_verified_bytes_and_never_the_network(registry, git_server, skill_cli, user_home,
+                                                                        tmp_path):
+    assert skill_cli("install", "notes").code == 0  # the user scope holds notes 1.0.0
+    project = tmp_path / "p"
+    project.mkdir()
+    git_server.clear_log()
+    done = skill_cli("install", "notes", "--project-dir", str(project), "--offline", "--json")
+    assert done.code == 0, done.err
+    assert git_server.requests("/") == []  # not one request
+    assert tree(skills_dir(project) / "notes") .keys() == tree(skills_dir(user_home) / "notes").keys()
+    assert json.loads((project / "skills.lock.json").read_text())["skills"]["notes"]["version"] == "1.0.0"
+
+
+def test_install_offline_without_the_bytes_fails_and_names_them(registry, git_server, skill_cli, user_home,
+                                                                 tmp_path):
+    assert skill_cli("source", "refresh").code == 0  # the registry is cached, the files are not
+    git_server.clear_log()
+    refused = skill_cli("install", "report-kit", "--offline")
+    assert refused.code == 1
+    assert "--offline forbids" in refused.err and "SKILL.md" in refused.err and "without --offline" in refused.err
+    assert git_server.requests("/") == []
+    assert not (skills_dir(user_home) / "report-kit").exists()
+
+
+def test_an_edited_copy_is_never_reused(registry, git_server, skill_cli, user_home, tmp_path):
+    assert skill_cli("install", "notes").code == 0
+    (skills_dir(user_home) / "notes" / "references" / "format.md").write_text("my own format\n")
+    project = tmp_path / "p"
+    project.mkdir()
+    refused = skill_cli("install", "notes", "--project-dir", str(project), "--offline")
+    assert refused.code == 1 and "references/format.md" in refused.err
+    online = skill_cli("install", "notes", "--project-dir", str(project))
+    assert online.code == 0, online.err
+    assert (skills_dir(project) / "notes" / "references" / "format.md").read_text() == \
+        NOTES_V1["files"]["references/format.md"]
+
+
+def test_update_with_the_server_gone_does_not_claim_up_to_date(registry, git_server, skill_cli, user_home):
+    assert skill_cli("install", "notes").code == 0
+    git_server.stop()
+    done = skill_cli("update", "--all")
+    assert done.code == 3, done.out + done.err
+    assert "up to date" not in done.out and "not checked" in done.out and "could not be checked" in done.err
+    as_json = skill_cli("update", "--all", "--json")
+    assert as_json.code == 3 and json.loads(as_json.out)["skills"][0]["checked"] is False
