@@ -1,15 +1,19 @@
-"""skill init: start a new skill folder in the portable form that already passes `skillyard validate --strict`."""
+"""skill init: start a new skill folder in the portable form that passes `skillyard validate --strict` once its
+description is written (given with --description, it passes as written)."""
 
 from __future__ import annotations
 
 NAME = "init"
-HELP = "create a new skill folder (SKILL.md, skill.yaml, optional scripts/) that passes strict validation"
+HELP = ("create a new skill folder (SKILL.md, skill.yaml, optional scripts/); with --description it passes strict "
+        "validation as written")
 DESCRIPTION = """\
 Create <dir>/<name>/SKILL.md (the standard's fields and a body to fill in) and skill.yaml beside it (version,
 tags, author, capabilities: the registry's fields), the portable form every Agent Skills client reads. On a terminal, missing fields are
 asked for; in scripts, give them as flags (anything missing gets a sensible default). --with-scripts adds a
 runnable scripts/<name>.py with --help.
-What init writes passes `skillyard validate --strict`: a description of 501-1,024 characters is folded over short
+With --description (or a description typed at the prompt), what init writes passes `skillyard validate --strict`;
+without one, SKILL.md gets a placeholder description that strict validation (a registry's CI) refuses until you
+replace it - the one thing left to write, and init says so. A description of 501-1,024 characters is folded over short
 lines (`description: >-`); a value strict validation rejects (a description over 1,024 characters, `<` in it,
 --version 1.2, ...) is refused with exit status 2 and a message naming the flag, before anything is written.
 

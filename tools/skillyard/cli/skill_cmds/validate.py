@@ -7,7 +7,9 @@ HELP = "check a skill (folder or installed name) with the registry's rules, and 
 DESCRIPTION = """\
 Run the same checks as `skillyard validate` on one skill (lenient by default, --strict for the registry's mode) and,
 with --target, check that the target can serve every capability the skill declares; an unsupported capability is
-an error naming it.
+an error naming it. Lenient mode (the open standard's floor) also says, on its last line, whether strict mode -
+what a registry's CI runs - accepts the skill, so "valid" is never a surprise in a pull request (`strict_ok` in
+--json).
 
 examples:
   skill validate ./my-skill --strict
@@ -61,7 +63,9 @@ def run(args) -> int:
     ok = not any(f.is_error for f in findings)
     if args.json:
         print_json({"ok": ok, "skill": package.name, "path": str(folder), "mode": "strict" if args.strict else "lenient",
-                    "target": args.target, "findings": [f.to_dict() for f in findings]})
+                    "target": args.target, "findings": [f.to_dict() for f in findings],
+                    "strict_ok": ok if args.strict else not any(
+                        f.is_error for f in load_skill(folder, Policy(strict=True)).findings)})
     else:
         from skillyard.format.safety import finding_text, visible
 
@@ -74,6 +78,22 @@ def run(args) -> int:
             elif f.fix:
                 print(f"  fix: {fix}", file=stream)
         errors = sum(1 for f in findings if f.is_error)
-        print(f"{visible(package.name, one_line=True)}: {'valid' if ok else f'{errors} error(s)'}"
+        mode = "strict" if args.strict else "lenient"
+        print(f"{visible(package.name, one_line=True)}: {'valid' if ok else f'{errors} error(s)'} ({mode} mode)"
               + (f" for target {args.target}" if args.target else ""))
+        if ok and not args.strict:
+            print(strict_outlook(folder))
     return 0 if ok else 1
+
+
+def strict_outlook(folder) -> str:
+    """What a registry's CI (strict mode) will say of a skill lenient mode accepts: one line, so `skill validate`
+    never calls valid what `skillyard validate --strict` then refuses without saying so."""
+    from skillyard.format import Policy, load_skill
+
+    strict = [f for f in load_skill(folder, Policy(strict=True)).findings if f.is_error]
+    if not strict:
+        return "strict mode (what a registry's CI runs) accepts it too"
+    rules = ", ".join(sorted({f.rule for f in strict}))
+    return (f"strict mode (what a registry's CI runs) refuses it: {len(strict)} error(s) [{rules}]; "
+            "see them with `skill validate --strict`")
