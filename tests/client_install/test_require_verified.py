@@ -50,7 +50,8 @@ def served(git_server, pointer_registry, configure, capsys):  # noqa: F811 - the
 def test_an_unverified_pointer_is_refused_naming_skill_why_and_fix(served, skill_cli, user_home, configure):
     result = skill_cli("install", "alpha", "--require-verified")
     assert result.code != 0
-    assert "alpha" in result.err and "install.require_verified" in result.err
+    assert "alpha" in result.err and "--require-verified was given" in result.err
+    assert "is on" not in result.err and "run it again without --require-verified" in result.err  # the flag's fix
     assert "no maintainer of the registry approved its pin (verified: false)" in result.err
     assert "Ask the registry's maintainers to approve the pin" in result.err
     assert not (user_home / ".agents" / "skills" / "alpha").exists()
@@ -58,6 +59,8 @@ def test_an_unverified_pointer_is_refused_naming_skill_why_and_fix(served, skill
     configure("install.require_verified", True)
     again = skill_cli("install", "alpha")
     assert again.code != 0 and "verified: false" in again.err
+    assert "the setting `install.require_verified` is on" in again.err and "--require-verified was" not in again.err
+    assert "skill config set install.require_verified false" in again.err
     configure("install.require_verified", None)
     assert skill_cli("install", "alpha").code == 0  # off by default
 

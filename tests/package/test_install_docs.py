@@ -14,7 +14,7 @@ PAGES = [REPO / "README.md", REPO / "site" / "pages" / "own-registry.md",
 INSTALL = re.compile(r"\b(?:pip|pipx|uv tool) install\s+(\"[^\"]*\"|'[^']*'|\S+)")
 # What test_install_routes.py installs: a git URL (with or without [site]), a built wheel; by name, after a release.
 FROM_GIT = re.compile(r'^"(?:skillyard(?:\[site\])? @ )?git\+https://github\.com/skillyard/registry"$')
-FROM_WHEEL = re.compile(r"^\./skillyard-[\d.]+-py3-none-any\.whl$")
+FROM_WHEEL = re.compile(r"^\./(?:dist/)?skillyard-[\d.]+-py3-none-any\.whl$")
 BY_NAME = re.compile(r"""^["']?skillyard(?:\[site\])?["']?$""")
 
 

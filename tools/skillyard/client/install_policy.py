@@ -209,8 +209,11 @@ def check_verified(skill: dict, config, *, what: str, commit: str | None = None)
         why = "no maintainer of the registry approved its pin (verified: false), e.g. an automerged bump"
     else:
         why = "the registry does not say its pin is verified (it was built before the `verified` field)"
-    raise SkillyardError(f"{what}: refused because `{REQUIRE_VERIFIED_KEY}` is on: the skill lives in its own "
+    by_flag = REQUIRE_VERIFIED_KEY in getattr(config, "flags", {})  # --require-verified, not the setting
+    cause = "--require-verified was given" if by_flag else f"the setting `{REQUIRE_VERIFIED_KEY}` is on"
+    undo = ("run it again without --require-verified" if by_flag
+            else f"turn the setting off with `skill config set {REQUIRE_VERIFIED_KEY} false`")
+    raise SkillyardError(f"{what}: refused because {cause}: the skill lives in its own "
                          f"repository and {why}; nothing was installed.",
                          "Ask the registry's maintainers to approve the pin (approving the PR that sets it verifies "
-                         "it), pick a verified skill (`skill search` shows KIND), or, if you trust it, install "
-                         f"without --require-verified and with `skill config set {REQUIRE_VERIFIED_KEY} false`.")
+                         f"it), pick a verified skill (`skill search` shows KIND), or, if you trust it, {undo}.")

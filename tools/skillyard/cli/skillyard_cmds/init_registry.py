@@ -74,6 +74,14 @@ def run(args) -> int:
     print(f"created registry {name!r} in {visible(str(target))}: {len(result.written)} file(s)")
     for rel in result.kept:
         print(f"  kept existing {visible(rel)}")
-    print(f"next: cd {visible(str(target))} && git init && skillyard validate && skillyard build "
-          "&& skillyard site build --out _site")
+    print(f"next: {next_steps(target)}")
     return 0
+
+
+def next_steps(target) -> str:
+    """The shell line that takes the new folder to a built registry and site, runnable as printed: the build pins
+    files by commit, so the files are committed first (tests/cli/test_init_registry_next.py runs it)."""
+    import shlex
+
+    return (f"cd {shlex.quote(str(target))} && git init -q && git add -A && git commit -qm 'A new registry' "
+            "&& skillyard validate && skillyard build && skillyard site build --out _site")
