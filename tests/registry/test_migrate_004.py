@@ -112,6 +112,34 @@ def test_metadata_yml_is_converted_and_kept_as_legacy(tmp_path):
     assert (folder / "scripts" / "execute.ts").is_file()
 
 
+def test_a_skill_md_without_frontmatter_gets_it_from_metadata_yml(tmp_path, capsys):
+    """Design 004's own shape: every field in METADATA.yml, SKILL.md only the body. The frontmatter is generated
+    (and the output says so) rather than the package refused."""
+    folder = tmp_path / "invoice-check"
+    folder.mkdir()
+    (folder / "METADATA.yml").write_text("name: invoice-check\ndescription: Checks invoices for arithmetic errors. "
+                                         "Use when the user shares an invoice.\nversion: 1.2.0\n", encoding="utf-8")
+    body = "# Invoice check\n\nAdd the lines and compare with the total.\n"
+    (folder / "SKILL.md").write_text(body, encoding="utf-8")
+    assert run(str(folder)) == 0
+    out = capsys.readouterr().out
+    assert "SKILL.md had no frontmatter: it was generated from METADATA.yml" in out
+    valid(folder)
+    text = (folder / "SKILL.md").read_text(encoding="utf-8")
+    assert text.startswith("---\nname: invoice-check\n") and text.endswith(body)
+    assert manifest(folder)["version"] == "1.2.0"
+
+
+def test_a_skill_md_without_frontmatter_and_no_metadata_is_still_refused(tmp_path, capsys):
+    folder = tmp_path / "bare"
+    folder.mkdir()
+    (folder / "SKILL.md").write_text("# Bare\n\nNo fields anywhere.\n", encoding="utf-8")
+    assert run(str(folder)) != 0
+    printed = capsys.readouterr()
+    assert "does not start with a YAML frontmatter block" in printed.out + printed.err
+    assert (folder / "SKILL.md").read_text(encoding="utf-8") == "# Bare\n\nNo fields anywhere.\n"
+
+
 def test_the_legacy_main_ts_layout_gets_its_entry(tmp_path):
     folder = copy(tmp_path, "user-profile-updater")
     assert run(str(folder)) == 0

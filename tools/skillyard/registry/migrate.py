@@ -175,11 +175,18 @@ def plan_migration(folder: Path) -> MigrationPlan:
             plan.renames.append(("skill.md", "SKILL.md"))
         text = _read(folder / source_name)
         fm = parse_skill_md(text, strict=False, file=source_name)
-        if not fm.data:  # missing, unclosed or unreadable: nothing to convert. Other errors: the result's check
+        # A design-004 package keeps every field in METADATA.yml and SKILL.md is only the body: the frontmatter
+        # is generated from METADATA.yml (and said so). Otherwise a SKILL.md without usable frontmatter is refused.
+        bare = bool(metadata) and not text.lstrip("\ufeff").startswith("---")
+        if not fm.data and not bare:  # missing, unclosed or unreadable: nothing to convert. Other errors: the check
             raise _refuse(folder / source_name, fm.findings)
-        spec, rest = split_portable(_with_metadata(fm.data, metadata, folder / source_name,
+        if bare:
+            fields = ", ".join(sorted(str(k) for k in metadata)[:8])
+            plan.notes.append(f"{source_name} had no frontmatter: it was generated from {metadata_names[0]} "
+                              f"({fields}); the file's text is the body.")
+        spec, rest = split_portable(_with_metadata(fm.data or {}, metadata, folder / source_name,
                                                    folder / metadata_names[0] if metadata_names else None))
-        written = metadata_as_written(fm.raw) if isinstance(fm.data.get("metadata"), dict) else None
+        written = metadata_as_written(fm.raw) if isinstance((fm.data or {}).get("metadata"), dict) else None
         if written is not None and "metadata" in spec and len(written) == len(spec["metadata"]):
             spec["metadata"] = written  # `1.10` stays "1.10": what a strict-YAML client reads
         kept = _standard_keys_to_skill_md(plan, spec, manifest or {})
@@ -190,13 +197,13 @@ def plan_migration(folder: Path) -> MigrationPlan:
                 else:
                     plan.notes.append(f"`metadata.{key}` ({_short(spec['metadata'][key])}) is not a valid `{key}` "
                                       f"for skill.yaml, so it was not copied there: add `{key}` to skill.yaml by hand.")
-        body = raw_body(text)
+        body = text.lstrip("\ufeff") if bare else raw_body(text)
         block = entry_block(body, str(folder / source_name))
         entry = None
         if block is not None:
             entry = _plan_script(plan, block.path, block.code if block.code.endswith("\n") else block.code + "\n")
             body = body_without(body, block)
-        new_text = text if _already_standard(text, fm.data, spec, block) else f"---\n{_frontmatter(folder, spec)}---\n{body}"
+        new_text = text if not bare and _already_standard(text, fm.data, spec, block) else f"---\n{_frontmatter(folder, spec)}---\n{body}"
         if new_text != text:
             plan.writes["SKILL.md"] = new_text
             plan.old["SKILL.md"] = text
