@@ -70,7 +70,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add.add_argument("--track", metavar="REF",
                      help="the branch (or tag pattern, e.g. 'v*') a bump follows (default: REF when it is a branch "
                           "or tag, else the default branch)")
-    add.add_argument("--license", metavar="SPDX", help="the licence, when neither the skill nor its repository says")
+    add.add_argument("--license", metavar="SPDX", help="the licence (SPDX), over what the lookup finds: the skill's frontmatter "
+                     "`license`, a LICENSE*/COPYING* file in its folder, then the repository's")
     add.add_argument("--allow", action="append", default=[], metavar="RULE:FILE:REASON", type=_allowance,
                      help="a reviewed security exception for a dual-use skill (one that quotes attacks to teach "
                           "them): the finding RULE in FILE is shown but does not block; repeatable. Recorded in "
@@ -166,7 +167,7 @@ def run(args) -> int:
         return 0
     say(f"wrote {visible(result['pointer'])}: {visible(result['repository'])}/{visible(result['path'])} at "
         f"{result['commit'][:12]} (tracks {visible(result['tracks'])}, {result['files']} files, "
-        f"licence {visible(result['license'])})")
+        f"licence {visible(result['license'])} from {visible(result.get('license_source') or '--license')})")
     for warning in result["warnings"]:
         say(f"  {warning['severity']}: {visible(warning.get('file') or '.')}: {visible(warning['message'])}")
     return 0
