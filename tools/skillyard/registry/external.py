@@ -229,8 +229,9 @@ def prepare(ref: GitHubRef, config: RegistryConfig, get: Get, hosts: Hosts, *, n
         hint = (" A maintainer who has reviewed a dual-use skill (one that quotes attacks to teach them) may allow a "
                 "finding: " + " ".join(f"--allow '{rule}:{file}:REASON'" for rule, file in exceptable[:5]) + "."
                 if exceptable and len(exceptable) == len({(f.rule, f.file) for f in errors}) else "")
-        raise _refused(f"{where} does not pass the checks ({policy.mode} mode): {shown}{more}",
-                       "Ask the upstream authors to fix it, or point at another commit." + hint)
+        said, raise_it = size_limits(errors, files, policy, config)
+        raise _refused(f"{where} does not pass the checks ({policy.mode} mode): {shown}{more}{said}",
+                       "Ask the upstream authors to fix it, or point at another commit." + hint + raise_it)
     found = choose_licence(config, where, pkg.data.get("license"), files, repo_licence, root_licences,
                            given=licence, fallback=fallback_licence)
     data = pointer_data(pkg, name=chosen, ref=ref, folder=folder, commit=commit, tracks=tracks, licence=found.spdx,
@@ -239,12 +240,36 @@ def prepare(ref: GitHubRef, config: RegistryConfig, get: Get, hosts: Hosts, *, n
     if found.warning:
         warnings.insert(0, {"rule": "licence-noassertion", "severity": "warning",
                             "message": f"{found.warning}: listed as NOASSERTION, so the site never serves or renders "
-                                       "its content (installs fetch it from upstream as always)",
+                                       "its content (installs fetch it from upstream as always); to record the licence, "
+                                       "add again with --license SPDX-ID",
                             "fix": "Check the upstream licence; if it allows redistribution, add again with "
                                    "--license SPDX-ID."})
     if pkg.security_exceptions:
         data["registry"] = {"security_exceptions": pkg.security_exceptions}
     return Prepared(data, warnings, where)
+
+
+LIMIT_SETTINGS = {"file-too-large": "max_file_bytes", "package-too-large": "max_total_bytes",
+                  "too-many-files": "max_files"}
+
+
+def size_limits(errors, files: dict[str, tuple[bytes, bool]], policy: Policy, config: RegistryConfig) -> tuple[str, str]:
+    """(what to add to a refusal, what to add to its fix) when a size limit was hit: which limit, which files (the
+    largest, with their sizes), and the registry setting that raises it."""
+    hit = [rule for rule in LIMIT_SETTINGS if any(f.rule == rule for f in errors)]
+    if not hit:
+        return "", ""
+    largest = sorted(files.items(), key=lambda item: (-len(item[1][0]), item[0]))[:3]
+    sizes = ", ".join(f"{path} {len(data):,} bytes" for path, (data, _) in largest)
+    total = sum(len(data) for data, _ in files.values())
+    limits = {"max_file_bytes": policy.max_file_bytes, "max_total_bytes": policy.max_total_bytes,
+              "max_files": policy.max_files}
+    said = (f" [size limits: {len(files)} files, {total:,} bytes in all; largest: {sizes}; "
+            + "; ".join(f"`{LIMIT_SETTINGS[r]}` is {limits[LIMIT_SETTINGS[r]]:,}" for r in hit) + "]")
+    fix = (" If the size is expected, raise " + " and ".join(f"`{LIMIT_SETTINGS[r]}`" for r in hit)
+           + f" in {config.file} (keep it within the clients' install limits: `install.max_total_bytes`, "
+           "`install.max_file_bytes`, `install.max_download_bytes`).")
+    return said, fix
 
 
 def choose_licence(config: RegistryConfig, where: str, frontmatter: object, files: dict[str, tuple[bytes, bool]],
