@@ -25,7 +25,9 @@ from dataclasses import dataclass
 MAX_TEXT = 200_000
 # A copyright line: "Copyright (c) 2025 …", "Copyright 2025 …", "Copyright Jane Doe", "© …", "(c) 2025 …" (not a
 # wrapped sentence that starts with "copyright notice": a holder's name starts with a capital letter).
-_COPYRIGHT = re.compile(r"^[ \t>*#-]*(?:(?:[Cc]opyright|COPYRIGHT)[ \t]*(?:\([Cc]\)|©|\d{4}|\[|[A-Z])|\([Cc]\)[ \t]*\d|©)"
+# An upper-case "COPYRIGHT" needs a (C), © or year after it: a wrapped warranty line may start "COPYRIGHT HOLDERS".
+_COPYRIGHT = re.compile(r"^[ \t>*#-]*(?:Copyright[ \t]*(?:\([Cc]\)|©|\d{4}|\[|[A-Z])|(?:copyright|COPYRIGHT)[ \t]*"
+                        r"(?:\([Cc]\)|©|\d{4})|\([Cc]\)[ \t]*\d|©)"
                         r".*$", re.M)
 _SCHEME = re.compile(r"https?://")
 _OTHER = re.compile(r"[^a-z0-9]+")
