@@ -13,6 +13,7 @@ from tests.support.fixtures import git_server, skill_cli, skill_home  # noqa: F4
 from tests.support.registry import registry_url, skill_md
 
 from skillyard.cli.main import skillyard_main
+from skillyard.format.licence_text import SHORT
 from skillyard.format.pointer import parse_pointer
 
 # The MIT licence as authors lay it out: a title, a copyright line, wrapped text, the warranty in capitals.
@@ -216,3 +217,23 @@ def test_noassertion_is_not_served_by_the_site_and_installs_from_upstream(upstre
     installed = user_home / ".agents" / "skills" / "plain" / "SKILL.md"
     assert installed.read_text(encoding="utf-8") == skill_md("plain", "Does plain things. Use for plain work.")
     assert f"/bare/skills/{sha}/skills/plain/SKILL.md" in [r.path for r in upstreams.log]
+
+
+def test_bump_keeps_the_pointers_licence_only_when_upstream_states_none(upstreams, reg, capsys):
+    """`external bump` looks the licence up as add does; a licence a maintainer gave (upstream states none) is
+    kept, and one upstream now states replaces it."""
+    assert run("external", "add", "github:bare/skills/skills/plain", "--license", "MIT", "--root", str(reg),
+               capsys=capsys)[0] == 0
+    upstreams.commit("acme", "reg", {}, message="pointer")
+    upstreams.commit("bare", "skills", {"skills/plain/notes.md": "# Notes\n"}, message="notes")
+    code, out, err = run("external", "bump", "--root", str(reg), "--json", capsys=capsys)
+    assert code == 0, err
+    assert [r["status"] for r in json.loads(out)["results"]] == ["bumped"]
+    data = pointer_of(reg, "plain")
+    assert data["license"] == "MIT" and data["license_source"].startswith("kept from the pointer")
+    upstreams.commit("acme", "reg", {}, message="bumped")
+    isc = "Copyright (c) 2026 Jane Doe\n\n" + SHORT["ISC"].replace("*", "the author") + "\n"
+    upstreams.commit("bare", "skills", {"skills/plain/LICENSE": isc}, message="licence file")
+    assert run("external", "bump", "--root", str(reg), capsys=capsys)[0] == 0
+    data = pointer_of(reg, "plain")
+    assert (data["license"], data["license_source"]) == ("ISC", "LICENSE in the skill folder")
