@@ -19,13 +19,13 @@ HOLDERS = st.lists(st.sampled_from(["Jane", "Doe", "Acme", "Inc", "Foundation", 
                    min_size=1, max_size=5).map(" ".join)
 
 
-def render(spdx: str, holder: str, seed: int) -> str:
+def render(spdx: str, holder: str, seed: int, template: str | None = None) -> str:
     """The licence as an author might lay it out (chosen by `seed`): a title and copyright line, holes filled with
     `holder`, list numbers, words wrapped at a random width, random case per line, punctuation after some words."""
     rnd = random.Random(seed)
     words = []
     number = 0
-    for word in lt.SHORT[spdx].split(" "):
+    for word in (template or lt.SHORT[spdx]).split(" "):
         if word == "*":
             words += holder.split(" ")
         elif word == "#":
@@ -57,20 +57,19 @@ def test_any_layout_of_a_short_licence_is_that_licence(spdx, holder, seed):
 @given(spdx=st.sampled_from(sorted(lt.SHORT)), holder=HOLDERS, seed=st.integers(0, 2**32), where=st.floats(0, 0.999),
        change=st.sampled_from(["drop", "swap", "add"]))
 def test_a_changed_word_is_not_that_licence(spdx, holder, seed, where, change):
-    text = render(spdx, holder, seed)
-    cut = text.index("\n\n", text.index("Copyright")) + 2  # the title and copyright line stay as they are
-    head, body = text[:cut], text[cut:]
-    words = body.split(" ")
-    fixed = [i for i, w in enumerate(words) if i >= 10 and "\n" not in w and len(re.sub(r"\W", "", w)) > 3
-             and re.sub(r"\W", "", w).lower() not in holder.lower().split()]
+    words = lt.SHORT[spdx].split(" ")
+    # a word of the fixed text, not next to a free span or list number (words there could belong to either)
+    fixed = [i for i, w in enumerate(words) if w not in "*#" and all(words[j] not in "*#" for j in
+                                                                     range(max(0, i - 1), min(len(words), i + 2)))
+             and i >= 3]  # the first words are left alone: a title before the text is free
     i = fixed[int(where * len(fixed))]
     if change == "drop":
         del words[i]
     elif change == "swap":
         words[i] = "zebra"
     else:
-        words.insert(i, "notwithstanding")  # (the first words are left alone: a title before the text is free)
-    assert detect(head + " ".join(words)) != spdx
+        words.insert(i, "notwithstanding")
+    assert detect(render(spdx, holder, seed, " ".join(words))) != spdx
 
 
 @pytest.mark.parametrize("name,spdx", [("Apache-2.0", "Apache-2.0"), ("GPL-3", "GPL-3.0"), ("LGPL-3", "LGPL-3.0"),
@@ -139,3 +138,26 @@ def test_the_lookup_order():
         assert found.spdx == NOASSERTION and found.warning
     found = find(None, {"SKILL.md": b""}, None, {})
     assert (found.spdx, found.source) == (NOASSERTION, "nowhere") and "no licence found" in found.warning
+
+
+UPSTREAM = Path(__file__).resolve().parents[2].parent / "shared" / "upstream"
+
+
+def test_the_real_upstream_root_licences_are_recognised():
+    """The root LICENSE of each real upstream repository (../shared/upstream, the pinned tarballs) is the licence
+    GitHub reports for it."""
+    import json
+
+    from skillyard.format import tarball
+
+    if not (UPSTREAM / "index.json").is_file():
+        pytest.skip(f"{UPSTREAM} is absent (a user's clone): the real trees are read where ../shared exists")
+    expected = {"getsentry/skills": "Apache-2.0", "obra/superpowers": "MIT", "hashicorp/agent-skills": "MPL-2.0",
+                "expo/skills": "MIT"}
+    seen = {}
+    for repo in json.loads((UPSTREAM / "index.json").read_text())["repositories"]:
+        slug = repo["repository"]
+        pin = repo["pin"]
+        archive = tarball.read_archive((UPSTREAM / slug.replace("/", "+") / pin["tarball"]).read_bytes())
+        seen[slug] = detect(archive.files["LICENSE"][0].decode("utf-8"))
+    assert seen == expected

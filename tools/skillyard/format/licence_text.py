@@ -115,28 +115,32 @@ _SHORT_PATTERNS = {spdx: _pattern(template) for spdx, template in SHORT.items()}
 
 @dataclass(frozen=True)
 class Long:
-    """A long licence: the sha256 of the normalised span from `first` through `last` in its canonical text."""
+    """A long licence: the sha256 of the normalised span from `first` through `last` in its canonical text (one per
+    published wording)."""
 
     first: str
     last: str
-    sha256: str
+    sha256: tuple[str, ...]
 
 
 LONG = {
+    # apache.org's text ("submitted to Licensor"), and a widespread copy reading "submitted to the Licensor" (the
+    # one getsentry/skills ships)
     "Apache-2.0": Long("terms and conditions for use reproduction and distribution", "end of terms and conditions",
-                       "d8221a4f10c01c6fa5390685929a5ce31d7264a024162fd3dd4d805c57ce0f43"),
+                       ("d8221a4f10c01c6fa5390685929a5ce31d7264a024162fd3dd4d805c57ce0f43",
+                        "31297b05688299a878ea544c5c64ca914e72d5b1c55c9c33cb937a06d2a7a7ee")),
     "GPL-3.0": Long("gnu general public license version 3 29 june 2007", "end of terms and conditions",
-                    "ac6b52d57c0104e687039148f7b8e370e04c9bb5705bb786f8ef814eb65e8636"),
+                    ("ac6b52d57c0104e687039148f7b8e370e04c9bb5705bb786f8ef814eb65e8636",)),
     "LGPL-3.0": Long("gnu lesser general public license version 3 29 june 2007",
                      "permanent authorization for you to choose that version for the library",
-                     "aae2b222477171fb64e298e7965e768a9a6f85320646b266c94399ac029d42be"),
+                     ("aae2b222477171fb64e298e7965e768a9a6f85320646b266c94399ac029d42be",)),
     "MPL-2.0": Long("mozilla public license version 2 0",
                     "this source code form is incompatible with secondary licenses as defined by the mozilla public "
                     "license v 2 0",
-                    "b59ad31436b35a95a00cff48e84c1f014339f59fac784c1935fc6f7dc34abf70"),
+                    ("b59ad31436b35a95a00cff48e84c1f014339f59fac784c1935fc6f7dc34abf70",)),
     "CC0-1.0": Long("creative commons legal code cc0 1 0 universal",
                     "has no duty or obligation with respect to this cc0 or use of the work",
-                    "96bdc7f63190fb4bd1ae584b890300ed7517d858b34c945642a3b9b2f1612a5f"),
+                    ("96bdc7f63190fb4bd1ae584b890300ed7517d858b34c945642a3b9b2f1612a5f",)),
 }
 # Title and closing sentence, for the two licences whose canonical text is not held here.
 ANCHORED = {
@@ -169,7 +173,7 @@ def detect(text: str) -> str | None:
             return spdx
     for spdx, long in LONG.items():
         found = span(words, long.first, long.last)
-        if found is not None and hashlib.sha256(found.encode()).hexdigest() == long.sha256:
+        if found is not None and hashlib.sha256(found.encode()).hexdigest() in long.sha256:
             return spdx
     for spdx, (first, last) in ANCHORED.items():
         if span(words, first, last) is not None:
