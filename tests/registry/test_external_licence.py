@@ -237,3 +237,17 @@ def test_bump_keeps_the_pointers_licence_only_when_upstream_states_none(upstream
     assert run("external", "bump", "--root", str(reg), capsys=capsys)[0] == 0
     data = pointer_of(reg, "plain")
     assert (data["license"], data["license_source"]) == ("ISC", "LICENSE in the skill folder")
+
+
+def test_a_bump_that_only_records_where_the_licence_came_from_can_still_automerge():
+    """Pointers written before `license_source` existed gain it on their first bump: that alone is not a change
+    a maintainer must review (the licence itself still is)."""
+    from skillyard.bot.bump_rules import _pointer_reasons
+
+    base = {"schema_version": 1, "name": "x", "license": "MIT", "skill": {"name": "x", "description": "d"},
+            "upstream": {"host": "github", "repository": "a/b", "path": "x", "commit": "1" * 40, "tracks": "main"},
+            "files": [], "verification": {"verified": True}}
+    head = {**base, "upstream": {**base["upstream"], "commit": "2" * 40}, "verification": {"verified": False},
+            "license_source": "the repository's licence (GitHub API)"}
+    assert _pointer_reasons(base, head) == []
+    assert any("licence changed" in r for r in _pointer_reasons(base, {**head, "license": "NOASSERTION"}))
