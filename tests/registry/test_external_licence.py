@@ -246,7 +246,7 @@ def test_a_bump_that_only_records_where_the_licence_came_from_can_still_automerg
 
     base = {"schema_version": 1, "name": "x", "license": "MIT", "skill": {"name": "x", "description": "d"},
             "upstream": {"host": "github", "repository": "a/b", "path": "x", "commit": "1" * 40, "tracks": "main"},
-            "files": [], "verification": {"verified": True}}
+            "files": [], "verification": {"verified": True}, "registry": {"auto_bump": True}}
     head = {**base, "upstream": {**base["upstream"], "commit": "2" * 40}, "verification": {"verified": False},
             "license_source": "the repository's licence (GitHub API)"}
     assert _pointer_reasons(base, head) == []
