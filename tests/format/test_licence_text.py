@@ -161,3 +161,11 @@ def test_the_real_upstream_root_licences_are_recognised():
         archive = tarball.read_archive((UPSTREAM / slug.replace("/", "+") / pin["tarball"]).read_bytes())
         seen[slug] = detect(archive.files["LICENSE"][0].decode("utf-8"))
     assert seen == expected
+
+
+@pytest.mark.parametrize("value", ["NOASSERTION", "noassertion", "NONE", " NOASSERTION "])
+def test_noassertion_is_never_redistributed(value):
+    from skillyard.format.licences import decide
+
+    decision = decide(value)
+    assert not decision.allowed and "NOASSERTION" in decision.reason

@@ -251,3 +251,9 @@ def test_a_bump_that_only_records_where_the_licence_came_from_can_still_automerg
             "license_source": "the repository's licence (GitHub API)"}
     assert _pointer_reasons(base, head) == []
     assert any("licence changed" in r for r in _pointer_reasons(base, {**head, "license": "NOASSERTION"}))
+
+
+def test_a_require_license_setting_that_is_not_a_boolean_is_named(upstreams, reg, capsys):
+    (reg / "skillyard.toml").write_text('name = "acme"\nrepository = "acme/reg"\nexternal_require_license = "yes"\n')
+    code, _, err = run("external", "add", "github:bare/skills/skills/plain", "--root", str(reg), capsys=capsys)
+    assert code != 0 and "skillyard.toml" in err and "`external_require_license`" in err and "true or false" in err

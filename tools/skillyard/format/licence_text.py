@@ -101,12 +101,12 @@ def _pattern(template: str) -> re.Pattern:
     parts = []
     for word in template.split(" "):
         if word == "*":
-            parts.append(r"(?:[a-z0-9]+ ){1,%d}" % HOLE)
+            parts.append(rf"(?:[a-z0-9]+ ){{1,{HOLE}}}")
         elif word == "#":
             parts.append(r"(?:(?:[0-9]{1,2}|[a-z]|i{1,3}|iv) )?")
         else:
             parts.append(re.escape(word) + " ")
-    title = r"(?:[a-z0-9]+ ){0,%d}?" % TITLE
+    title = rf"(?:[a-z0-9]+ ){{0,{TITLE}}}?"
     return re.compile(title + "".join(parts))
 
 
@@ -228,9 +228,7 @@ def spdx_of_value(value: str) -> str | None:
     words = re.split(r"(\s+|[()])", text)
     out, ids = [], 0
     for word in words:
-        if not word or word.isspace() or word in "()":
-            out.append(word)
-        elif word in ("AND", "OR", "WITH"):
+        if not word or word.isspace() or word in ("(", ")", "AND", "OR", "WITH"):
             out.append(word)
         elif _SPDX_WORD.fullmatch(word) and (word.lower().removesuffix("+") in _BY_LOWER
                                              or word.startswith("LicenseRef-")):

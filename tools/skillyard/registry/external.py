@@ -204,7 +204,7 @@ def prepare(ref: GitHubRef, config: RegistryConfig, get: Get, hosts: Hosts, *, n
             fallback_licence: str | None = None, allowed: list[dict] | tuple = ()) -> Prepared:
     """Resolve, download, check and scan `ref` and build its pointer, writing nothing (`add` and `external bump`
     both go through here, so a bump is held to exactly what an add is). `commit` skips resolving the ref;
-    `fallback_licence` is used only when neither the skill nor its repository names one; `allowed`: reviewed
+    `fallback_licence` is kept only when the licence lookup finds none (NOASSERTION); `allowed`: reviewed
     security exceptions ({rule, file, reason}) this registry grants the folder (`registry.security_exceptions`)."""
     policy = pointer_policy(config)
     commit = commit or resolve_commit(get, hosts, ref)
@@ -240,8 +240,8 @@ def prepare(ref: GitHubRef, config: RegistryConfig, get: Get, hosts: Hosts, *, n
     if found.warning:
         warnings.insert(0, {"rule": "licence-noassertion", "severity": "warning",
                             "message": f"{found.warning}: listed as NOASSERTION, so the site never serves or renders "
-                                       "its content (installs fetch it from upstream as always); to record the licence, "
-                                       "add again with --license SPDX-ID",
+                                       "its content (installs fetch it from upstream as always); to record the "
+                                       "licence, add again with --license SPDX-ID",
                             "fix": "Check the upstream licence; if it allows redistribution, add again with "
                                    "--license SPDX-ID."})
     if pkg.security_exceptions:
@@ -253,7 +253,8 @@ LIMIT_SETTINGS = {"file-too-large": "max_file_bytes", "package-too-large": "max_
                   "too-many-files": "max_files"}
 
 
-def size_limits(errors, files: dict[str, tuple[bytes, bool]], policy: Policy, config: RegistryConfig) -> tuple[str, str]:
+def size_limits(errors, files: dict[str, tuple[bytes, bool]], policy: Policy,
+                config: RegistryConfig) -> tuple[str, str]:
     """(what to add to a refusal, what to add to its fix) when a size limit was hit: which limit, which files (the
     largest, with their sizes), and the registry setting that raises it."""
     hit = [rule for rule in LIMIT_SETTINGS if any(f.rule == rule for f in errors)]
@@ -288,7 +289,7 @@ def choose_licence(config: RegistryConfig, where: str, frontmatter: object, file
     found = find(frontmatter, {p: b for p, (b, _) in files.items()}, repo_licence, root_licences)
     if found.spdx == NOASSERTION and fallback and fallback != NOASSERTION:
         return Found(fallback, "kept from the pointer (upstream states none Skillyard recognises)")
-    if found.spdx == NOASSERTION and config.section.get("external_require_license") is True:
+    if found.spdx == NOASSERTION and config.require_license:
         raise _refused(f"{where}: {found.warning} (this registry sets external_require_license = true)",
                        "Check the upstream licence, then pass --license SPDX-ID.")
     return found
@@ -320,8 +321,8 @@ def add(target: str, config: RegistryConfig, get: Get, hosts: Hosts, *, name: st
     _write_new(destination, text)
     return {"name": chosen, "pointer": str(destination / POINTER_FILE), "repository": ref.slug,
             "path": upstream["path"], "commit": upstream["commit"], "tracks": upstream["tracks"],
-            "license": data["license"], "license_source": data.get("license_source"), "version": data["skill"].get("version"), "files": len(data["files"]),
-            "warnings": prepared.warnings}
+            "license": data["license"], "license_source": data.get("license_source"),
+            "version": data["skill"].get("version"), "files": len(data["files"]), "warnings": prepared.warnings}
 
 
 def _upstream_name(files: dict[str, tuple[bytes, bool]]) -> object:
