@@ -169,3 +169,9 @@ def test_noassertion_is_never_redistributed(value):
 
     decision = decide(value)
     assert not decision.allowed and "NOASSERTION" in decision.reason
+
+
+def test_which_files_are_licence_files():
+    names = ["LICENSE", "LICENSE.txt", "licence.md", "COPYING", "LICENSE-MIT", "license_check.py",
+             "license-checker.js", "LICENSES/MIT.txt", "SKILL.md", "docs/LICENSE"]
+    assert lt.licence_files(names) == ["COPYING", "LICENSE", "licence.md", "LICENSE-MIT", "LICENSE.txt"]

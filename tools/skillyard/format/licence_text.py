@@ -255,10 +255,14 @@ def file_named(value: str) -> str | None:
     return match.group(1) if match else None
 
 
+# LICENSE, LICENCE, COPYING, with an optional `-NAME` and a text suffix: LICENSE.txt, LICENSE-MIT, COPYING.md
+# (not license_check.py or license-checker.js, which are code).
+_LICENCE_FILE = re.compile(r"(?:licen[cs]e|copying)(?:-[a-z0-9]+)?(?:\.(?:txt|md|markdown|rst))?", re.I)
+
+
 def licence_files(paths) -> list[str]:
-    """The `LICENSE*`/`COPYING*` files directly in a folder (paths relative to it), in a fixed order."""
-    return sorted((p for p in paths if "/" not in p and re.match(r"(?:licen[cs]e|copying)", p, re.I)),
-                  key=lambda p: (len(p), p))
+    """The licence files directly in a folder (paths relative to it), shortest name first."""
+    return sorted((p for p in paths if "/" not in p and _LICENCE_FILE.fullmatch(p)), key=lambda p: (len(p), p))
 
 
 def _by_name(files: dict[str, bytes], name: str) -> str | None:
