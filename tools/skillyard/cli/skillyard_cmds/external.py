@@ -15,7 +15,13 @@ the files from the upstream repository at that commit, checking each one.
 add resolves REF (a branch, tag or commit; default: the default branch) to a commit through the GitHub API, reads
 the tarball at that commit with the client's bounded reader, and checks the folder against the open standard
 (lenient mode: what the reference validator accepts) plus the full security scan; `external_mode = "strict"` in
-[tool.skillyard] holds upstream skills to this registry's house style instead. Any refusal writes nothing.
+[tool.skillyard] holds upstream skills to this registry's house style instead. Any refusal writes nothing; a
+size refusal names the limit, the largest files and the setting to raise (max_file_bytes, max_total_bytes,
+max_files). The licence is looked for where authors put it: the skill's frontmatter `license` (a file it names,
+such as "Complete terms in LICENSE.txt", is read), a LICENSE*/COPYING* file in the skill folder, then the
+repository's; add says where it came from. With none it can determine, the skill is listed as NOASSERTION with a
+warning (the site never redistributes its content; installs fetch it from upstream), unless
+external_require_license = true; --license records one you have checked.
 
 GitHub Enterprise and tests: SKILL_GITHUB_API_URL, SKILL_GITHUB_CODELOAD_URL and SKILL_GITHUB_RAW_URL, as for the
 client. The token comes from $GITHUB_TOKEN, or the variable --token-env names; it is sent only to those hosts.
