@@ -103,7 +103,7 @@ def test_anthropic_licence_file_shapes():
     ("MIT", "MIT"), ("mit", "MIT"), ("MIT License", "MIT"), ("Apache License 2.0", "Apache-2.0"),
     ("Apache-2.0 license", "Apache-2.0"), ("Apache License, Version 2.0", "Apache-2.0"),
     ("BSD-3-Clause license", "BSD-3-Clause"), ("3-clause BSD license", "BSD-3-Clause"), ("GPLv3 license", "GPL-3.0"),
-    ("Apache-2.0 OR MIT", "Apache-2.0 OR MIT"), ("MIT AND (Apache-2.0 OR BSD-2-Clause)",
+    ("Apache-2.0 OR MIT", "Apache-2.0 OR MIT"), ("mit or apache-2.0", "MIT OR Apache-2.0"), ("MIT AND (Apache-2.0 OR BSD-2-Clause)",
                                                  "MIT AND (Apache-2.0 OR BSD-2-Clause)"),
     ("LicenseRef-Acme", "LicenseRef-Acme"), ("LICENSE", None), ("Complete terms in LICENSE.txt", None),
     ("Unknown", None), ("Proprietary", None), ("https://github.com/x/y/blob/main/LICENSE", None), ("", None)])

@@ -228,8 +228,10 @@ def spdx_of_value(value: str) -> str | None:
     words = re.split(r"(\s+|[()])", text)
     out, ids = [], 0
     for word in words:
-        if not word or word.isspace() or word in ("(", ")", "AND", "OR", "WITH"):
+        if not word or word.isspace() or word in ("(", ")"):
             out.append(word)
+        elif word.upper() in ("AND", "OR", "WITH"):  # authors write "MIT or Apache-2.0"; SPDX wants upper case
+            out.append(word.upper())
         elif _SPDX_WORD.fullmatch(word) and (word.lower().removesuffix("+") in _BY_LOWER
                                              or word.startswith("LicenseRef-")):
             base = word.removesuffix("+")
