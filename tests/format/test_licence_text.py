@@ -111,6 +111,15 @@ def test_frontmatter_values(value, spdx):
     assert spdx_of_value(value) == spdx
 
 
+@pytest.mark.parametrize("value,name", [
+    ("LICENSE", "LICENSE"), ("See LICENSE file", "LICENSE"), ("Complete terms in LICENSE.txt", "LICENSE.txt"),
+    ("Proprietary. LICENSE.txt has complete terms", "LICENSE.txt"), ("see license.md", "license.md"),
+    ("CeCILL FREE SOFTWARE LICENSE AGREEMENT", None), ("This skill is provided under the MIT License.", None),
+    ("https://github.com/x/y/blob/main/LICENSE", None), ("Unknown", None)])
+def test_which_values_name_a_file(value, name):
+    assert lt.file_named(value) == name
+
+
 @given(st.text(max_size=300))
 def test_the_value_reader_never_fails_and_gives_a_pointer_safe_expression(value):
     spdx = spdx_of_value(value)

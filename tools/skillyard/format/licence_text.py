@@ -201,10 +201,11 @@ _NAMES = {_OTHER.sub(" ", i.lower()).strip(): i for i in KNOWN_IDS} | {
     "mozilla public 2 0": "MPL-2.0", "gnu general public 3": "GPL-3.0", "gnu general public 3 0": "GPL-3.0",
     "creative commons attribution 4 0": "CC-BY-4.0", "cc by 4 0": "CC-BY-4.0", "public domain": None,
 }
-# A file name: LICENSE, LICENSE.txt, COPYING.md, License.md (a lower-case stem only with an extension, so the word
-# "license" in a sentence is not taken for a file).
-_FILE_NAME = re.compile(r"(?<![\w/.-])((?:LICEN[CS]E|COPYING)(?:[.-][A-Za-z0-9]+)*|(?i:licen[cs]e|copying)"
-                        r"(?:\.[A-Za-z0-9]+)+)(?![\w/-])")
+# A file a value names: one with a suffix anywhere in it ("Complete terms in LICENSE.txt", "Proprietary.
+# LICENSE.txt has complete terms"), or a bare LICENSE/COPYING that is the whole value ("LICENSE", "See LICENSE
+# file") -- not the word inside prose ("CeCILL FREE SOFTWARE LICENSE AGREEMENT").
+_FILE_WITH_SUFFIX = re.compile(r"(?<![\w/.-])((?:licen[cs]e|copying)(?:-[a-z0-9]+)?\.[a-z0-9]+)(?![\w/-])", re.I)
+_FILE_BARE = re.compile(r"(?:see\s+)?(?:the\s+)?((?:LICEN[CS]E|COPYING)(?:-[A-Za-z0-9]+)?)(?:\s+file)?\.?", re.I)
 _SPDX_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9.\-]*\+?")
 
 
@@ -253,7 +254,7 @@ def file_named(value: str) -> str | None:
     """The licence file a frontmatter value points at ("LICENSE", "Complete terms in LICENSE.txt"), or None."""
     if "://" in value:
         return None
-    match = _FILE_NAME.search(value)
+    match = _FILE_BARE.fullmatch(value.strip()) or _FILE_WITH_SUFFIX.search(value)
     return match.group(1) if match else None
 
 
