@@ -171,15 +171,15 @@ def test_a_registry_entry_over_the_clients_limits_is_refused_before_download(git
     assert not installed(user_home, "many").exists()
 
 
-def test_seven_mib_installs_but_the_registry_refuses_to_publish(tmp_path, skill_cli, user_home):
+def test_eleven_mib_installs_but_the_registry_refuses_to_publish(tmp_path, skill_cli, user_home):
     from skillyard.format import Policy, load_skill
 
-    parts = {f"data{i}.txt": b"a" * (MIB - 10) + b"\n" for i in range(7)}
+    parts = {f"data{i}.txt": b"a" * (MIB - 10) + b"\n" for i in range(11)}
     source = make_skill(tmp_path / "src", "big-skill", extra=parts)
     result = skill_cli("install", str(source), "--json")
     assert result.code == 0, result.err
-    assert (installed(user_home, "big-skill") / "data6.txt").stat().st_size == MIB - 9
-    registry = load_skill(source, Policy())  # the registry's publishing policy: 5 MiB in total
+    assert (installed(user_home, "big-skill") / "data10.txt").stat().st_size == MIB - 9
+    registry = load_skill(source, Policy())  # the registry's publishing policy: 10 MiB in total
     assert not registry.valid and "package-too-large" in {f.rule for f in registry.errors}
 
 

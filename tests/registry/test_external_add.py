@@ -194,7 +194,7 @@ def test_a_real_link_out_of_the_folder_is_refused(repo, upstream, capsys):
 
 
 def test_an_over_limit_file_is_refused(repo, upstream, capsys):
-    upstream.commit("up", "skills", {"skills/alpha/assets/big.txt": "x" * (1024 * 1024 + 1)}, message="big")
+    upstream.commit("up", "skills", {"skills/alpha/assets/big.txt": "x" * (4 * 1024 * 1024 + 1)}, message="big")
     code, _, err = run("external", "add", "github:up/skills/skills/alpha", "--root", str(repo.root), capsys=capsys)
     assert code != 0 and "assets/big.txt" in err and "limit" in err and "nothing was written" in err
     assert not (repo.root / "skills").exists()

@@ -137,12 +137,12 @@ def test_a_tarball_bomb_fails_the_pointer(repo, upstream, capsys):
 
 def test_an_oversized_file_fails_the_checks(repo, upstream, capsys):
     sha = add(repo, capsys)
-    serve_changed(upstream, sha, {"skills/alpha/assets/big.txt": "x" * (1024 * 1024 + 1)})
+    serve_changed(upstream, sha, {"skills/alpha/assets/big.txt": "x" * (4 * 1024 * 1024 + 1)})
     code, out, _ = verify(repo, capsys, "--json")
     assert code == 1
     [result] = json.loads(out)["pointers"]
     assert "does not pass the checks (lenient mode)" in result["reason"] and "assets/big.txt" in result["reason"]
-    assert {"kind": "extra", "file": "assets/big.txt", "size": 1024 * 1024 + 1} in result["differences"]
+    assert {"kind": "extra", "file": "assets/big.txt", "size": 4 * 1024 * 1024 + 1} in result["differences"]
 
 
 def test_server_errors_and_timeouts_fail_one_pointer_and_the_others_still_run(repo, upstream, capsys, monkeypatch):

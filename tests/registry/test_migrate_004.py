@@ -275,7 +275,7 @@ def test_bad_metadata_yml_is_refused(tmp_path, capsys, metadata, needles):
 
 def test_huge_or_linked_metadata_is_refused(tmp_path, capsys):
     folder = copy(tmp_path, "data-processor")
-    (folder / "METADATA.yml").write_text("k: " + "x" * (2 * 1024 * 1024) + "\n")
+    (folder / "METADATA.yml").write_text("k: " + "x" * (5 * 1024 * 1024) + "\n")  # over the 4 MiB file limit
     refused(capsys, folder, "METADATA.yml", "larger than")
     (folder / "METADATA.yml").unlink()
     os.symlink("/etc/passwd", folder / "METADATA.yml")

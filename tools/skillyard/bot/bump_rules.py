@@ -106,7 +106,8 @@ def _file_reasons(f: BumpFacts) -> list[str]:
 
 def _pointer_reasons(base: dict, head: dict) -> list[str]:
     reasons = []
-    other = sorted((set(base) | set(head)) - PIN_FIELDS - {"license"})
+    # `license_source` (where add found the licence) follows the lookup; the licence itself is checked below
+    other = sorted((set(base) | set(head)) - PIN_FIELDS - {"license", "license_source"})
     moved = [key for key in other if not _same(base.get(key), head.get(key))]
     if moved:
         reasons.append("fields other than the pin changed: " + ", ".join(f"`{k}`" for k in moved))

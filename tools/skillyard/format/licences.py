@@ -9,7 +9,8 @@ the `license` value is read as an SPDX licence expression (the subset `ID`, `ID+
 - `A AND B` is allowed when both sides are;
 - `ID WITH EXC` is allowed when the ID is and the exception is on `ALLOWED_EXCEPTIONS` (they only add permissions);
 - anything else — an unknown ID, `LicenseRef-…`, a file name such as `LICENSE`, prose such as `MIT License`, a
-  syntax error — is not allowed. Unknown means no.
+  syntax error — is not allowed. Unknown means no. `NOASSERTION` (what `external add` records when it could not
+  determine a licence) and `NONE` are never on the list: such a skill's content is not copied.
 Pure and bounded: the expression is at most MAX_CHARS characters and MAX_DEPTH parentheses deep.
 """
 
@@ -28,6 +29,7 @@ ALLOWED = frozenset(s.lower() for s in (
     "0BSD", "Apache-2.0", "BlueOak-1.0.0", "BSD-2-Clause", "BSD-3-Clause", "BSL-1.0", "CC-BY-3.0", "CC-BY-4.0",
     "CC0-1.0", "ISC", "MIT", "MIT-0", "MPL-2.0", "PostgreSQL", "Unlicense", "UPL-1.0", "X11", "Zlib",
 ))
+NOT_STATED = frozenset({"NOASSERTION", "NONE"})  # SPDX's "no licence determined" and "no licence": never allowed
 ALLOWED_EXCEPTIONS = frozenset(s.lower() for s in ("LLVM-exception",))
 
 _TOKEN = re.compile(r"\s*(?:(\()|(\))|([A-Za-z0-9][A-Za-z0-9.\-]*\+?))")
@@ -131,6 +133,9 @@ def decide(value: object) -> Decision:
     """Whether the site may redistribute content under `value` (a pointer's `license`), and why."""
     if not isinstance(value, str) or not value.strip():
         return Decision(False, "no licence is stated, so this site does not copy the content")
+    if value.strip().upper() in NOT_STATED:
+        return Decision(False, "no licence could be determined upstream (NOASSERTION), so this site does not copy "
+                               "the content")
     try:
         tree = parse(value)
     except LicenceSyntaxError:

@@ -83,7 +83,9 @@ class Pointer:
             "integrity": integrity(files), "inventory": inventory(files, skill.get("skill_md_lines", 0)),
             "capabilities": list(skill.get("capabilities") or []), "mcp_deps": list(skill.get("mcp_deps") or []),
             "inputs": list(skill.get("inputs") or []), "findings": list(self.data.get("findings") or []),
-            "license": skill.get("license") or self.data["license"],
+            # the registry's finding (external add's lookup, or --license), not the raw frontmatter value: the
+            # frontmatter may say "Complete terms in LICENSE.txt", which the lookup already followed
+            "license": self.data["license"],
             "source_url": self.source_url,
             "source": {"host": upstream["host"], "repository": upstream["repository"], "tracks": upstream["tracks"],
                        "raw_url_template": f"{GITHUB_RAW}/{upstream['repository']}/{{commit}}/{{path}}",
@@ -261,7 +263,8 @@ def dump_pointer(data: dict) -> str:
     the same bytes; `parse_pointer` reads back exactly `data`."""
     import yaml
 
-    order = ("schema_version", "name", "upstream", "license", "skill", "registry", "files", "findings", "verification")
+    order = ("schema_version", "name", "upstream", "license", "license_source", "skill", "registry", "files",
+             "findings", "verification")
     ordered = {key: _sorted(data[key]) for key in order if key in data}
     ordered["files"] = sorted(ordered["files"], key=lambda f: f["path"])
     body = yaml.safe_dump(ordered, sort_keys=False, allow_unicode=True, width=100000, default_flow_style=False)

@@ -7,20 +7,34 @@ from skillyard.format.record import FrozenRecord
 DEFAULT_IGNORED_NAMES = frozenset({".DS_Store", "__pycache__", ".git"})
 
 
+# Size limits, derived from what the ecosystem publishes (measured 2026-11): the 594 skill folders of 8 public
+# repositories in shared/corpus total 15 KB at the median, 104 KB at p90, 746 KB at p99 and 1.13 MB at most
+# (K-Dense's pptx); their files are 4.4 KB at the median, 50 KB at p99 and 377 KB at most (a Zoom reference page);
+# they hold 145 files at most. The largest official skill is Anthropic's canvas-design, 5.55 MB with its fonts,
+# which the old 5 MiB total refused. The defaults leave headroom over all of them, and stay at or below the
+# client's install defaults (install.max_total_bytes 25 MiB, install.max_file_bytes 10 MiB,
+# install.max_download_bytes 10 MiB, install.max_files 1000) so a skill a registry accepts is never refused by
+# `skill install` with default settings (tests/registry/test_limits.py holds this).
+DEFAULT_MAX_FILE_BYTES = 4 * 1024 * 1024  # 11x the largest file measured
+DEFAULT_MAX_TOTAL_BYTES = 10 * 1024 * 1024  # 1.9x canvas-design, 9x the largest corpus skill; = the download cap
+DEFAULT_MAX_FILES = 200  # 1.4x the most files measured (145)
+
+
 class Policy(FrozenRecord):
     FIELDS = ("strict", "required_fields", "max_file_bytes", "max_total_bytes", "max_files", "max_frontmatter_lines",
               "ignored_names")
     # The defaults, readable on the class as they were on the dataclass (from_config reads them there).
     strict: bool = True
     required_fields: tuple[str, ...] = ()
-    max_file_bytes: int = 1024 * 1024
-    max_total_bytes: int = 5 * 1024 * 1024
-    max_files: int = 200
+    max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
+    max_total_bytes: int = DEFAULT_MAX_TOTAL_BYTES
+    max_files: int = DEFAULT_MAX_FILES
     max_frontmatter_lines: int = 200
     ignored_names: frozenset[str] = DEFAULT_IGNORED_NAMES
 
-    def __init__(self, strict: bool = True, required_fields: tuple[str, ...] = (), max_file_bytes: int = 1024 * 1024,
-                 max_total_bytes: int = 5 * 1024 * 1024, max_files: int = 200, max_frontmatter_lines: int = 200,
+    def __init__(self, strict: bool = True, required_fields: tuple[str, ...] = (),
+                 max_file_bytes: int = DEFAULT_MAX_FILE_BYTES, max_total_bytes: int = DEFAULT_MAX_TOTAL_BYTES,
+                 max_files: int = DEFAULT_MAX_FILES, max_frontmatter_lines: int = 200,
                  ignored_names: frozenset[str] = DEFAULT_IGNORED_NAMES):
         values = (strict, required_fields, max_file_bytes, max_total_bytes, max_files, max_frontmatter_lines,
                   ignored_names)

@@ -38,6 +38,15 @@ class RegistryConfig(FrozenRecord):
     def policy(self, mode: str | None = None) -> Policy:
         return Policy.from_config(self.section, mode=mode)
 
+    @property
+    def require_license(self) -> bool:
+        """`external_require_license = true`: `external add` and `bump` refuse a skill whose licence they cannot
+        determine, instead of listing it as NOASSERTION (whose content the site never redistributes)."""
+        value = self.section.get("external_require_license", False)
+        if not isinstance(value, bool):
+            raise self._problem("external_require_license", f"is {value!r}", "Set it to true or false.")
+        return value
+
     def repository_block(self) -> dict:
         """Where clients fetch a skill's files: `raw_url_template`, by `host` (see site/pages/registry-json.md).
 

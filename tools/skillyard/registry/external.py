@@ -31,6 +31,10 @@ from skillyard.registry.config import RegistryConfig
 Get = Callable[..., bytes]
 SHA = re.compile(r"[0-9a-f]{40}")
 API_MAX_BYTES = 1024 * 1024  # one commit's or repository's JSON
+# A whole repository's tarball, as sent: the same bound as the reader's (format/tarball.py, 64 MB of contents) and
+# as the site's upstream fetch (site/upstream.py), so a repository add can read, the site can read too. Not tied to
+# the skill's own size limit: the tarball holds every other folder of the repository as well.
+TARBALL_MAX_BYTES = tarball.MAX_TOTAL_BYTES
 NAME = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 SKILL_KEYS = ("description", "version", "tags", "display_name", "author", "maintainers", "license", "homepage",
               "compatibility", "allowed_tools", "metadata", "runtime", "capabilities", "mcp_deps", "inputs")
@@ -98,9 +102,10 @@ def repository_facts(get: Get, hosts: Hosts, ref: GitHubRef) -> tuple[str, str |
     return (branch if isinstance(branch, str) and branch else "main"), spdx
 
 
-def download_folder(get: Get, hosts: Hosts, ref: GitHubRef, commit: str, *,
-                    max_bytes: int) -> tuple[str, dict[str, tuple[bytes, bool]]]:
-    """(folder, {path in the folder: (bytes, executable)}) of the tarball at `commit`, read safely."""
+def download_folder(get: Get, hosts: Hosts, ref: GitHubRef, commit: str, *, max_bytes: int = TARBALL_MAX_BYTES,
+                    root_licences: dict[str, bytes] | None = None) -> tuple[str, dict[str, tuple[bytes, bool]]]:
+    """(folder, {path in the folder: (bytes, executable)}) of the tarball at `commit`, read safely. `root_licences`,
+    when given, receives the repository root's LICENSE*/COPYING* files (for the licence lookup)."""
     url = f"{hosts.codeload_url}/{ref.owner}/{ref.repo}/tar.gz/{commit}"
     what = f"github:{ref.slug}@{commit[:12]}"
     try:
@@ -113,6 +118,10 @@ def download_folder(get: Get, hosts: Hosts, ref: GitHubRef, commit: str, *,
         folder = tarball.choose_folder(paths, path=ref.path, preferred=ref.repo, what=what,
                                        name_one=f"github:{ref.slug}/<path>@{ref.ref}")
         files = tarball.folder_files(archive, folder)
+        if root_licences is not None:
+            from skillyard.format.licence_text import licence_files
+
+            root_licences.update({p: archive.files[p][0] for p in licence_files(archive.files)})
     except SkillyardError as exc:
         message = exc.message.replace("; nothing was installed.", "").replace("nothing was installed", "").rstrip(". ")
         if getattr(exc, "kind", None) == "too-large":
@@ -156,7 +165,8 @@ def check_folder(files: dict[str, tuple[bytes, bool]], folder_name: str, policy:
     return pkg
 
 
-def pointer_data(pkg, *, name: str, ref: GitHubRef, folder: str, commit: str, tracks: str, licence: str) -> dict:
+def pointer_data(pkg, *, name: str, ref: GitHubRef, folder: str, commit: str, tracks: str, licence: str,
+                 licence_source: str | None = None) -> dict:
     """The source.yaml document for a checked upstream folder: the metadata exactly as the build compiles it."""
     from skillyard.registry.compile import REGISTRY_FINDING_PREFIXES, VERSION_SLOT, compile_skill
 
@@ -172,6 +182,8 @@ def pointer_data(pkg, *, name: str, ref: GitHubRef, folder: str, commit: str, tr
     data = {"schema_version": 1, "name": name,
             "upstream": {"host": "github", "repository": ref.slug, "path": folder, "commit": commit, "tracks": tracks},
             "license": licence, "skill": skill, "files": entry["files"]}
+    if licence_source:
+        data["license_source"] = licence_source
     findings = [f.to_dict() for f in pkg.findings if f.rule.startswith(REGISTRY_FINDING_PREFIXES) and not f.is_error]
     if findings:
         data["findings"] = findings
@@ -192,14 +204,15 @@ def prepare(ref: GitHubRef, config: RegistryConfig, get: Get, hosts: Hosts, *, n
             fallback_licence: str | None = None, allowed: list[dict] | tuple = ()) -> Prepared:
     """Resolve, download, check and scan `ref` and build its pointer, writing nothing (`add` and `external bump`
     both go through here, so a bump is held to exactly what an add is). `commit` skips resolving the ref;
-    `fallback_licence` is used only when neither the skill nor its repository names one; `allowed`: reviewed
+    `fallback_licence` is kept only when the licence lookup finds none (NOASSERTION); `allowed`: reviewed
     security exceptions ({rule, file, reason}) this registry grants the folder (`registry.security_exceptions`)."""
     policy = pointer_policy(config)
     commit = commit or resolve_commit(get, hosts, ref)
     default_branch, repo_licence = repository_facts(get, hosts, ref)
     tracks = track or (default_branch if ref.ref == "HEAD" or re.fullmatch(r"[0-9a-fA-F]{7,40}", ref.ref)
                        else ref.ref)
-    folder, files = download_folder(get, hosts, ref, commit, max_bytes=policy.max_total_bytes * 4 + (1 << 20))
+    root_licences: dict[str, bytes] = {}
+    folder, files = download_folder(get, hosts, ref, commit, root_licences=root_licences)
     where = f"github:{ref.slug}/{folder}@{commit[:12]}".replace("/@", "@")
     upstream_name = _upstream_name(files)
     chosen = name or upstream_name
@@ -216,17 +229,70 @@ def prepare(ref: GitHubRef, config: RegistryConfig, get: Get, hosts: Hosts, *, n
         hint = (" A maintainer who has reviewed a dual-use skill (one that quotes attacks to teach them) may allow a "
                 "finding: " + " ".join(f"--allow '{rule}:{file}:REASON'" for rule, file in exceptable[:5]) + "."
                 if exceptable and len(exceptable) == len({(f.rule, f.file) for f in errors}) else "")
-        raise _refused(f"{where} does not pass the checks ({policy.mode} mode): {shown}{more}",
-                       "Ask the upstream authors to fix it, or point at another commit." + hint)
-    spdx = licence or (pkg.data.get("license") if isinstance(pkg.data.get("license"), str) else None) or repo_licence
-    spdx = spdx or fallback_licence
-    if not spdx or not re.fullmatch(r"[A-Za-z0-9.+() -]{1,200}", spdx):
-        raise _refused(f"{where}: no licence found (the skill's `license` and the repository's are both missing "
-                       "or not an SPDX expression)", "Check the upstream licence, then pass --license SPDX-ID.")
-    data = pointer_data(pkg, name=chosen, ref=ref, folder=folder, commit=commit, tracks=tracks, licence=spdx)
+        said, raise_it = size_limits(errors, files, policy, config)
+        raise _refused(f"{where} does not pass the checks ({policy.mode} mode): {shown}{more}{said}",
+                       "Ask the upstream authors to fix it, or point at another commit." + hint + raise_it)
+    found = choose_licence(config, where, pkg.data.get("license"), files, repo_licence, root_licences,
+                           given=licence, fallback=fallback_licence)
+    data = pointer_data(pkg, name=chosen, ref=ref, folder=folder, commit=commit, tracks=tracks, licence=found.spdx,
+                        licence_source=found.source)
+    warnings = [f.to_dict() for f in pkg.findings if not f.is_error]
+    if found.warning:
+        warnings.insert(0, {"rule": "licence-noassertion", "severity": "warning",
+                            "message": f"{found.warning}: listed as NOASSERTION, so the site never serves or renders "
+                                       "its content (installs fetch it from upstream as always); to record the "
+                                       "licence, add again with --license SPDX-ID",
+                            "fix": "Check the upstream licence; if it allows redistribution, add again with "
+                                   "--license SPDX-ID."})
     if pkg.security_exceptions:
         data["registry"] = {"security_exceptions": pkg.security_exceptions}
-    return Prepared(data, [f.to_dict() for f in pkg.findings if not f.is_error], where)
+    return Prepared(data, warnings, where)
+
+
+LIMIT_SETTINGS = {"file-too-large": "max_file_bytes", "package-too-large": "max_total_bytes",
+                  "too-many-files": "max_files"}
+
+
+def size_limits(errors, files: dict[str, tuple[bytes, bool]], policy: Policy,
+                config: RegistryConfig) -> tuple[str, str]:
+    """(what to add to a refusal, what to add to its fix) when a size limit was hit: which limit, which files (the
+    largest, with their sizes), and the registry setting that raises it."""
+    hit = [rule for rule in LIMIT_SETTINGS if any(f.rule == rule for f in errors)]
+    if not hit:
+        return "", ""
+    largest = sorted(files.items(), key=lambda item: (-len(item[1][0]), item[0]))[:3]
+    sizes = ", ".join(f"{path} {len(data):,} bytes" for path, (data, _) in largest)
+    total = sum(len(data) for data, _ in files.values())
+    limits = {"max_file_bytes": policy.max_file_bytes, "max_total_bytes": policy.max_total_bytes,
+              "max_files": policy.max_files}
+    said = (f" [size limits: {len(files)} files, {total:,} bytes in all; largest: {sizes}; "
+            + "; ".join(f"`{LIMIT_SETTINGS[r]}` is {limits[LIMIT_SETTINGS[r]]:,}" for r in hit) + "]")
+    fix = (" If the size is expected, raise " + " and ".join(f"`{LIMIT_SETTINGS[r]}`" for r in hit)
+           + f" in {config.file} (keep it within the clients' install limits: `install.max_total_bytes`, "
+           "`install.max_file_bytes`, `install.max_download_bytes`).")
+    return said, fix
+
+
+def choose_licence(config: RegistryConfig, where: str, frontmatter: object, files: dict[str, tuple[bytes, bool]],
+                   repo_licence: str | None, root_licences: dict[str, bytes], *, given: str | None = None,
+                   fallback: str | None = None):
+    """The pointer's licence (`format.licence_text.find`'s order), or `given` (--license) over everything; when
+    none is found, `fallback` (a bump keeps the pointer's licence), else NOASSERTION -- which a registry with
+    `external_require_license = true` refuses."""
+    from skillyard.format.licence_text import NOASSERTION, Found, find
+
+    if given:
+        if not re.fullmatch(r"[A-Za-z0-9.+() -]{1,200}", given):
+            raise _refused(f"{where}: --license {given[:80]!r} is not an SPDX expression",
+                           "Pass an SPDX licence ID or expression, e.g. --license MIT.")
+        return Found(given, "--license")
+    found = find(frontmatter, {p: b for p, (b, _) in files.items()}, repo_licence, root_licences)
+    if found.spdx == NOASSERTION and fallback and fallback != NOASSERTION:
+        return Found(fallback, "kept from the pointer (upstream states none Skillyard recognises)")
+    if found.spdx == NOASSERTION and config.require_license:
+        raise _refused(f"{where}: {found.warning} (this registry sets external_require_license = true)",
+                       "Check the upstream licence, then pass --license SPDX-ID.")
+    return found
 
 
 def checked_text(prepared: Prepared) -> str:
@@ -255,8 +321,8 @@ def add(target: str, config: RegistryConfig, get: Get, hosts: Hosts, *, name: st
     _write_new(destination, text)
     return {"name": chosen, "pointer": str(destination / POINTER_FILE), "repository": ref.slug,
             "path": upstream["path"], "commit": upstream["commit"], "tracks": upstream["tracks"],
-            "license": data["license"], "version": data["skill"].get("version"), "files": len(data["files"]),
-            "warnings": prepared.warnings}
+            "license": data["license"], "license_source": data.get("license_source"),
+            "version": data["skill"].get("version"), "files": len(data["files"]), "warnings": prepared.warnings}
 
 
 def _upstream_name(files: dict[str, tuple[bytes, bool]]) -> object:

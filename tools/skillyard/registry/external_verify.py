@@ -150,8 +150,7 @@ def verify_pointer(folder: Path, config: RegistryConfig, get: Get, hosts: Hosts)
     ref = GitHubRef(owner, repo, upstream["path"], upstream["commit"])
     try:
         policy = pointer_policy(config)
-        got_folder, files = download_folder(get, hosts, ref, upstream["commit"],
-                                            max_bytes=policy.max_total_bytes * 4 + (1 << 20))
+        got_folder, files = download_folder(get, hosts, ref, upstream["commit"])
         pkg = check_folder(files, pointer.name, policy, (pointer.data.get("registry") or {}).get(
             "security_exceptions") or ())
         errors = [f for f in pkg.findings if f.is_error]

@@ -15,7 +15,13 @@ the files from the upstream repository at that commit, checking each one.
 add resolves REF (a branch, tag or commit; default: the default branch) to a commit through the GitHub API, reads
 the tarball at that commit with the client's bounded reader, and checks the folder against the open standard
 (lenient mode: what the reference validator accepts) plus the full security scan; `external_mode = "strict"` in
-[tool.skillyard] holds upstream skills to this registry's house style instead. Any refusal writes nothing.
+[tool.skillyard] holds upstream skills to this registry's house style instead. Any refusal writes nothing; a
+size refusal names the limit, the largest files and the setting to raise (max_file_bytes, max_total_bytes,
+max_files). The licence is looked for where authors put it: the skill's frontmatter `license` (a file it names,
+such as "Complete terms in LICENSE.txt", is read), a LICENSE*/COPYING* file in the skill folder, then the
+repository's; add says where it came from. With none it can determine, the skill is listed as NOASSERTION with a
+warning (the site never redistributes its content; installs fetch it from upstream), unless
+external_require_license = true; --license records one you have checked.
 
 GitHub Enterprise and tests: SKILL_GITHUB_API_URL, SKILL_GITHUB_CODELOAD_URL and SKILL_GITHUB_RAW_URL, as for the
 client. The token comes from $GITHUB_TOKEN, or the variable --token-env names; it is sent only to those hosts.
@@ -70,7 +76,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add.add_argument("--track", metavar="REF",
                      help="the branch (or tag pattern, e.g. 'v*') a bump follows (default: REF when it is a branch "
                           "or tag, else the default branch)")
-    add.add_argument("--license", metavar="SPDX", help="the licence, when neither the skill nor its repository says")
+    add.add_argument("--license", metavar="SPDX", help="the licence (SPDX), over what the lookup finds: the skill's frontmatter "
+                     "`license`, a LICENSE*/COPYING* file in its folder, then the repository's")
     add.add_argument("--allow", action="append", default=[], metavar="RULE:FILE:REASON", type=_allowance,
                      help="a reviewed security exception for a dual-use skill (one that quotes attacks to teach "
                           "them): the finding RULE in FILE is shown but does not block; repeatable. Recorded in "
@@ -166,7 +173,7 @@ def run(args) -> int:
         return 0
     say(f"wrote {visible(result['pointer'])}: {visible(result['repository'])}/{visible(result['path'])} at "
         f"{result['commit'][:12]} (tracks {visible(result['tracks'])}, {result['files']} files, "
-        f"licence {visible(result['license'])})")
+        f"licence {visible(result['license'])} from {visible(result.get('license_source') or '--license')})")
     for warning in result["warnings"]:
         say(f"  {warning['severity']}: {visible(warning.get('file') or '.')}: {visible(warning['message'])}")
     return 0
