@@ -174,6 +174,9 @@ def test_claude_code_installs_and_loads_a_pointer_plugin_with_only_its_files_at_
     got = installed_files(Path(install_path))
     # the pinned commit's bytes, not the newer HEAD's; the skill's folder only: no plugin.json, README or beta
     assert got == upstream_files(upstream, pinned)
+    hidden = sorted(str(p.relative_to(install_path)) for p in Path(install_path).rglob("*")
+                    if str(p.relative_to(install_path)).startswith("."))
+    assert not [h for h in hidden if h.startswith(".claude-plugin")], hidden  # nor the upstream's manifests
 
 
 def test_the_load_check_catches_a_plugin_that_does_not_load(claude, upstream, pointer_registry, tmp_path):
