@@ -17,7 +17,7 @@ from functools import partial
 from pathlib import Path
 
 import pytest
-from tests.interop.clients import ENABLED, NPM, REASON, REPO, npm_install, run, skillyard_bin
+from tests.interop.clients import ENABLED, NODE_FLOOR, NPM, REASON, REPO, npm_install, run, skillyard_bin
 from tests.support.loopback import LoopbackHTTPServer
 
 _RESULTS: dict[str, list[tuple[str, str, float, str]]] = {}
@@ -62,11 +62,15 @@ def pytest_terminal_summary(terminalreporter):
 
 @pytest.fixture(scope="session")
 def node22() -> Path:
-    """A Node 22 binary from the npm package `node` (the system node may be older than a client needs)."""
+    """A Node 22 binary from the npm package `node` (the system node may be older than a client needs): at least
+    NODE_FLOOR, which the pinned `skills` CLI requires."""
     binary = npm_install("node") / "node_modules" / ".bin" / "node"
     done = subprocess.run([str(binary), "--version"], capture_output=True, text=True, timeout=60)
     if done.returncode != 0 or not done.stdout.startswith("v22."):
         pytest.skip(f"{NPM['node']}: its node binary did not run ({done.stdout.strip() or done.stderr.strip()})")
+    version = tuple(int(part) for part in done.stdout.strip().removeprefix("v").split(".")[:2])
+    assert version >= NODE_FLOOR, (f"{NPM['node']} gives Node {done.stdout.strip()}, older than the "
+                                   f"{'.'.join(map(str, NODE_FLOOR))} the skills CLI needs: pin a newer one")
     return binary
 
 

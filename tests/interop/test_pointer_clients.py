@@ -6,11 +6,17 @@ stand-in, a commit, `skillyard build`, and `skillyard site build --fetch-upstrea
 networked build, here reaching only the stand-in). Then:
 - `npx skills` installs the pointer skill from the site's `/.well-known/agent-skills/` tree, byte for byte the
   upstream files at the pinned commit;
-- Claude Code installs the pointer skill's plugin, whose marketplace entry names a `github` source pinned by
-  `sha`: Claude Code clones `https://github.com/<repo>.git`, which git sends to a smart-HTTP server on 127.0.0.1
-  through `url.<base>.insteadOf` in the config GIT_CONFIG_GLOBAL names (tests/interop/githttp.py). Upstream has a
-  newer commit by then, so the bytes prove the pin was honoured. CLAUDE_CODE_PLUGIN_PREFER_HTTPS=1 keeps Claude
-  Code from probing `ssh git@github.com` first (it would leave the machine).
+- Claude Code, the current release and the oldest we support (CLAUDE_PINS), installs AND loads the pointer
+  skill's plugin, whose marketplace entry names a `git-subdir` source (the skill's folder, pinned by `sha`): Claude
+  Code clones `https://github.com/<repo>.git` partially and sparsely, which git sends to a smart-HTTP server on
+  127.0.0.1 (over HTTPS with a throwaway CA: 2.1.332 refuses a partial clone's lazy fetch over http) through
+  `url.<base>.insteadOf` in the config GIT_CONFIG_GLOBAL names (tests/interop/githttp.py).
+  Upstream has the shape getsentry/skills and obra/superpowers have: its own `.claude-plugin/plugin.json` and
+  marketplace.json at the root. With a `github` source that plugin.json made the plugin fail to load
+  ("conflicting manifests"); a control test keeps that entry and shows the load check catches it. Upstream has a
+  newer commit by then, so the bytes prove the pin was honoured, and the plugin holds the skill's files only.
+  CLAUDE_CODE_PLUGIN_PREFER_HTTPS=1 keeps Claude Code from probing `ssh git@github.com` first (it would leave the
+  machine).
 """
 
 from __future__ import annotations
@@ -19,17 +25,35 @@ import http.server
 import json
 import threading
 from functools import partial
+from pathlib import Path
 
 import pytest
-from tests.interop.clients import npm_install, run, skillyard_bin
+from tests.interop.clients import (
+    CLAUDE_PINS,
+    NPM,
+    claude_binary,
+    claude_env,
+    npm_install,
+    plugin_loaded,
+    plugin_skills,
+    run,
+    skillyard_bin,
+)
 from tests.interop.githttp import redirect_github, serve
 from tests.support.gitserver import GitServer, git
 from tests.support.loopback import LoopbackHTTPServer
 
 SKILL_MD = ("---\nname: alpha\ndescription: Does alpha things. Use when the user asks for alpha.\nlicense: MIT\n---\n"
             "# Alpha\n\nThe upstream alpha body.\n")
+# The repository's own plugin manifests, as getsentry/skills ships them: a plugin.json at the root (which made a
+# whole-repository plugin conflict with our entry) and a marketplace.json of its own.
+PLUGIN_JSON = ('{\n  "name": "up-skills",\n  "description": "Upstream skills for code review, commits, and more",\n'
+               '  "author": {\n    "name": "Up"\n  }\n}\n')
+UPSTREAM_MARKETPLACE = ('{"name": "up-skills", "owner": {"name": "Up"}, '
+                        '"plugins": [{"name": "up-skills", "source": "./"}]}\n')
 FILES = {"skills/alpha/SKILL.md": SKILL_MD, "skills/alpha/references/notes.md": "# Alpha notes\n",
-         "README.md": "upstream\n"}
+         "skills/beta/SKILL.md": SKILL_MD.replace("alpha", "beta"), "README.md": "upstream\n",
+         ".claude-plugin/plugin.json": PLUGIN_JSON, ".claude-plugin/marketplace.json": UPSTREAM_MARKETPLACE}
 
 
 @pytest.fixture(scope="module")
@@ -110,37 +134,64 @@ def test_npx_skills_installs_a_pointer_skill_from_the_site(node22, upstream, poi
     assert b"NEWER" not in got["SKILL.md"]
 
 
-@pytest.fixture(scope="module")
-def claude(node22, upstream, tmp_path_factory):
-    binary = npm_install("claude") / "node_modules" / ".bin" / "claude"
-    home = tmp_path_factory.mktemp("claude-pointer-home")
-    httpd, git_url, log = serve(upstream)
-    gitconfig = redirect_github(home / "redirect.gitconfig", git_url)
-    env = {"HOME": str(home), "PATH": f"{node22.parent}:/usr/bin:/bin", "GIT_CONFIG_GLOBAL": str(gitconfig),
-           "GIT_CONFIG_NOSYSTEM": "1", "CLAUDE_CODE_PLUGIN_PREFER_HTTPS": "1", "GIT_TERMINAL_PROMPT": "0"}
+@pytest.fixture(scope="module", params=CLAUDE_PINS)
+def claude(request, node22, upstream, tmp_path_factory):
+    binary = claude_binary(request.param)
+    home = tmp_path_factory.mktemp(f"{request.param}-pointer-home")
+    httpd, git_url, log = serve(upstream, tls_dir=home / "tls")
+    gitconfig = redirect_github(home / "redirect.gitconfig", git_url, httpd.ca_file)
+    env = claude_env(home, node22, GIT_CONFIG_GLOBAL=str(gitconfig), GIT_CONFIG_NOSYSTEM="1",
+                     GIT_SSL_CAINFO=str(httpd.ca_file),  # the environment's own would win over the config's
+                     CLAUDE_CODE_PLUGIN_PREFER_HTTPS="1", GIT_TERMINAL_PROMPT="0")
     done = run([binary, "--version"], env=env, timeout=120)
     if done.returncode != 0:
         httpd.shutdown()
-        pytest.skip(f"claude-code: `claude --version` failed: {(done.stdout + done.stderr).strip()[:300]}")
+        pytest.skip(f"{NPM[request.param]}: `claude --version` failed: {(done.stdout + done.stderr).strip()[:300]}")
     call = lambda *args: run([binary, *args], env=env, timeout=300)  # noqa: E731
-    call.home, call.git_log = home, log
+    call.home, call.git_log, call.pin = home, log, request.param
     yield call
     httpd.shutdown()
     httpd.server_close()
 
 
-def test_claude_code_installs_a_pointer_plugin_from_upstream_at_the_pinned_sha(claude, upstream, pointer_registry):
+def test_claude_code_installs_and_loads_a_pointer_plugin_with_only_its_files_at_the_pin(claude, upstream,
+                                                                                       pointer_registry):
     root, pinned = pointer_registry
     marketplace = json.loads((root / ".claude-plugin/marketplace.json").read_text(encoding="utf-8"))
     [plugin] = [p for p in marketplace["plugins"] if p["name"] == "alpha"]
-    assert plugin["source"] == {"source": "github", "repo": "up/skills", "sha": pinned}
+    assert plugin["source"] == {"source": "git-subdir", "url": "https://github.com/up/skills.git",
+                                "path": "skills/alpha", "sha": pinned}
     added = claude("plugin", "marketplace", "add", root)
     assert added.returncode == 0, added.stdout + added.stderr
-    done = claude("plugin", "install", f"alpha@{marketplace['name']}")
+    plugin_id = f"alpha@{marketplace['name']}"
+    done = claude("plugin", "install", plugin_id)
     assert done.returncode == 0, done.stdout + done.stderr
     assert any(line.startswith("POST /up/skills.git/git-upload-pack") for line in claude.git_log)  # via our git
-    cache = claude.home / ".claude/plugins/cache"
-    found = [p.parent for p in cache.rglob("SKILL.md") if p.parent.name == "alpha"]
-    assert found, f"no alpha/SKILL.md under {cache}"
-    got = installed_files(found[0])
-    assert got == upstream_files(upstream, pinned)  # the pinned commit's bytes, not the newer HEAD's
+    loaded, install_path = plugin_loaded(claude, plugin_id)
+    assert loaded, install_path
+    skills = plugin_skills(claude, plugin_id)
+    assert skills == ["alpha"] or (skills is None and claude.pin != "claude"), skills  # None: no `details`
+    got = installed_files(Path(install_path))
+    # the pinned commit's bytes, not the newer HEAD's; the skill's folder only: no plugin.json, README or beta
+    assert got == upstream_files(upstream, pinned)
+    hidden = sorted(str(p.relative_to(install_path)) for p in Path(install_path).rglob("*")
+                    if str(p.relative_to(install_path)).startswith("."))
+    assert not [h for h in hidden if h.startswith(".claude-plugin")], hidden  # nor the upstream's manifests
+
+
+def test_the_load_check_catches_a_plugin_that_does_not_load(claude, upstream, pointer_registry, tmp_path):
+    """Control: an entry like the one we wrote before (the whole repository, here as a `url` source, which 2.1.64
+    too clones over https; the skill folder named in `skills`) installs, but the repository's plugin.json
+    conflicts with it and Claude Code does not load it."""
+    _, pinned = pointer_registry
+    market = tmp_path / "old-market"
+    (market / ".claude-plugin").mkdir(parents=True)
+    entry = {"name": "alpha-whole", "description": "d", "strict": False, "skills": ["./skills/alpha"],
+             "source": {"source": "url", "url": "https://github.com/up/skills.git", "sha": pinned}}
+    (market / ".claude-plugin/marketplace.json").write_text(json.dumps(
+        {"name": "old-market", "owner": {"name": "interop"}, "plugins": [entry]}), encoding="utf-8")
+    assert claude("plugin", "marketplace", "add", market).returncode == 0
+    done = claude("plugin", "install", "alpha-whole@old-market")
+    assert done.returncode == 0, done.stdout + done.stderr  # "installed" ...
+    loaded, why = plugin_loaded(claude, "alpha-whole@old-market")
+    assert not loaded and "conflicting manifests" in why  # ... but not loaded

@@ -239,8 +239,10 @@ def test_validate_and_build_list_a_pointer_entry(repo, upstream, capsys):
     assert index["skills"]["alpha"]["commit"] == sha
     plugin = next(p for p in json.loads((repo.root / ".claude-plugin/marketplace.json").read_text())["plugins"]
                   if p["name"] == "alpha")
-    assert plugin["source"] == {"source": "github", "repo": "up/skills", "sha": sha}
-    assert plugin["skills"] == ["./skills/alpha"]
+    # only the skill's folder, at the pin, is the plugin (Claude Code's git-subdir source)
+    assert plugin["source"] == {"source": "git-subdir", "url": "https://github.com/up/skills.git",
+                                "path": "skills/alpha", "sha": sha}
+    assert plugin["skills"] == ["./"]
 
 
 def test_a_folder_with_content_and_a_pointer_is_an_error(repo, upstream, capsys):

@@ -1,5 +1,6 @@
 import jsonschema
 
+from skillyard.format.claude_names import OFFICIAL_MARKETPLACES
 from skillyard.registry.compat import BEGIN, END, agents_md_block, marketplace_json
 
 # Claude Code's documented marketplace.json shape (code.claude.com plugin-marketplaces): name, owner.name and
@@ -10,8 +11,7 @@ MARKETPLACE = {
     "additionalProperties": False,
     "properties": {
         "name": {"type": "string", "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$",
-                 "not": {"enum": ["claude-code-marketplace", "claude-code-plugins", "claude-plugins-official",
-                                  "anthropic-marketplace", "anthropic-plugins", "agent-skills", "life-sciences"]}},
+                 "not": {"enum": sorted(OFFICIAL_MARKETPLACES)}},
         "owner": {"type": "object", "required": ["name"],
                   "properties": {"name": {"type": "string", "minLength": 1}, "email": {"type": "string"},
                                  "url": {"type": "string"}}, "additionalProperties": False},
@@ -21,8 +21,16 @@ MARKETPLACE = {
         "plugins": {"type": "array", "items": {
             "type": "object", "required": ["name", "source"],
             "properties": {
-                "name": {"type": "string", "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$"},
-                "source": {"type": "string", "pattern": r"^\./"},
+                "name": {"type": "string", "pattern": r"^[a-z0-9]+(-[a-z0-9]+)*(\.skill)?$"},
+                "source": {"oneOf": [
+                    {"type": "string", "pattern": r"^\./"},
+                    {"type": "object", "required": ["source", "url", "path", "sha"], "additionalProperties": False,
+                     "properties": {"source": {"const": "git-subdir"}, "url": {"type": "string", "pattern": r"^https://"},
+                                    "path": {"type": "string", "pattern": r"^[^./]"},
+                                    "sha": {"type": "string", "pattern": "^[0-9a-f]{40}$"}}},
+                    {"type": "object", "required": ["source", "url", "sha"], "additionalProperties": False,
+                     "properties": {"source": {"const": "url"}, "url": {"type": "string", "pattern": r"^https://"},
+                                    "sha": {"type": "string", "pattern": "^[0-9a-f]{40}$"}}}]},
                 "description": {"type": "string"}, "version": {"type": "string"},
                 "author": {"type": "object", "required": ["name"]}, "license": {"type": "string"},
                 "homepage": {"type": "string"}, "keywords": {"type": "array", "items": {"type": "string"}},
@@ -64,6 +72,39 @@ def test_reserved_marketplace_name_is_avoided():
     document = marketplace_json(dict(REGISTRY, name="Agent Skills"))
     assert document["name"] == "agent-skills-registry"
     jsonschema.validate(document, MARKETPLACE)
+
+
+PIN = "6abccd60c704f669423d6a06ff0809fa39513ce8"
+POINTER = {"name": "agents-md", "description": "Writes AGENTS.md.", "version": "0.0.1", "path": "skills/agents-md",
+           "commit": PIN, "source_url": "https://github.com/getsentry/skills",
+           "source": {"host": "github", "repository": "getsentry/skills", "tracks": "HEAD"}}
+
+
+def test_a_pointer_plugin_is_the_upstream_skill_folder_at_the_pin():
+    """Claude Code's git-subdir: only that folder is fetched, and it is the plugin root, so the upstream
+    repository's own .claude-plugin/plugin.json is not part of the plugin (no "conflicting manifests")."""
+    document = marketplace_json(dict(REGISTRY, skills=[*REGISTRY["skills"], POINTER]))
+    jsonschema.validate(document, MARKETPLACE)
+    [plugin] = [p for p in document["plugins"] if p["name"] == "agents-md"]
+    assert plugin["source"] == {"source": "git-subdir", "url": "https://github.com/getsentry/skills.git",
+                                "path": "skills/agents-md", "sha": PIN}
+    assert plugin["strict"] is False and plugin["skills"] == ["./"]
+
+
+def test_a_pointer_to_a_skill_at_the_repository_root_names_the_repository():
+    document = marketplace_json(dict(REGISTRY, skills=[dict(POINTER, path="")]))
+    jsonschema.validate(document, MARKETPLACE)
+    assert document["plugins"][0]["source"] == {"source": "url", "url": "https://github.com/getsentry/skills.git",
+                                                "sha": PIN}
+
+
+def test_a_skill_whose_name_claude_code_reserves_gets_another_plugin_name():
+    skill = dict(POINTER, name="claude-settings-audit", path="skills/claude-settings-audit")
+    document = marketplace_json(dict(REGISTRY, skills=[skill]))
+    jsonschema.validate(document, MARKETPLACE)
+    [plugin] = document["plugins"]
+    assert plugin["name"] == "settings-audit.skill"
+    assert plugin["source"]["path"] == "skills/claude-settings-audit"  # the skill itself keeps its name
 
 
 def test_agents_md_block_lists_every_skill():

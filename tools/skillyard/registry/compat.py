@@ -7,6 +7,11 @@
   the plugin copies that skill only, not the whole repository. A skill folder is not a plugin folder (a plugin keeps
   its skills under `skills/`), so the entry says `strict: false` and lists the plugin root itself as its one skill
   (`skills: ["./"]`); the entry then defines the plugin completely, no plugin.json needed.
+  A pointer entry's folder is in its upstream repository: its source is Claude Code's `git-subdir` (`url`, `path`,
+  `sha`), which fetches only that folder at the pinned commit and makes it the plugin root. The repository's own
+  `.claude-plugin/plugin.json` (getsentry/skills, obra/superpowers) is then outside the plugin, so it cannot
+  conflict with the entry ("conflicting manifests"), and the rest of the repository is never copied.
+  Names Claude Code refuses (format/claude_names.py) are replaced there, for the marketplace and for a plugin.
 - `agents_md_block`: a Markdown section for AGENTS.md listing every skill with its description and path.
 
 Pure functions: registry dict in, document out; deterministic for equal input.
@@ -16,9 +21,6 @@ from __future__ import annotations
 
 import re
 
-# Names Claude Code reserves for official marketplaces.
-RESERVED = frozenset({"claude-code-marketplace", "claude-code-plugins", "claude-plugins-official",
-                      "anthropic-marketplace", "anthropic-plugins", "agent-skills", "life-sciences"})
 BEGIN = "<!-- skillyard:skills:begin -->"
 END = "<!-- skillyard:skills:end -->"
 
@@ -29,8 +31,9 @@ def _kebab(text: str) -> str:
 
 def _marketplace_name(registry: dict) -> str:
     slug = (registry.get("repository") or {}).get("slug") or ""
-    name = _kebab(registry.get("name") or slug.replace("/", "-")) or "skillyard-registry"
-    return name if name not in RESERVED else f"{name}-registry"
+    from skillyard.format.claude_names import marketplace_name
+
+    return marketplace_name(_kebab(registry.get("name") or slug.replace("/", "-")) or "skillyard-registry")
 
 
 def _owner(registry: dict) -> dict:
@@ -57,17 +60,31 @@ def _source_path(path: str) -> str:
     return f"./{path}"
 
 
+def pointer_source(skill: dict) -> dict:
+    """A pointer entry's plugin source: the skill's folder in its upstream repository at the pinned commit, as
+    Claude Code's `git-subdir` (a sparse, partial clone of that folder only; Claude Code 2.1.64 and later). The
+    URL is the full https one: Claude Code 2.1.64 turns an `owner/repo` shorthand into an SSH URL, which needs a
+    key. A skill at the repository's root has no folder to name (`path` may not be empty), so its source is the
+    whole repository (`url`)."""
+    url = f"{skill['source_url'].rstrip('/')}.git"
+    if not skill.get("path"):
+        return {"source": "url", "url": url, "sha": skill["commit"]}
+    return {"source": "git-subdir", "url": url, "path": _source_path(skill["path"]).removeprefix("./"),
+            "sha": skill["commit"]}
+
+
 def plugin_entry(skill: dict) -> dict:
-    """One skill's plugin entry in marketplace.json. A pointer entry's plugin is its upstream repository pinned to
-    the commit (Claude Code's `github` source), with the skill's folder in it as the one skill."""
+    """One skill's plugin entry in marketplace.json: the skill's folder is the plugin root and its one skill (a
+    local path for our own skills, `pointer_source` for a pointer entry). The plugin is named as the skill unless
+    Claude Code reserves that name (`claude_names.plugin_name`)."""
+    from skillyard.format.claude_names import plugin_name
+
     if "source_url" in skill:
-        folder = _source_path(skill["path"]) if skill.get("path") else "./"
-        source: object = {"source": "github", "repo": skill["source"]["repository"], "sha": skill["commit"]}
-        skills = [folder]
+        source: object = pointer_source(skill)
     else:
-        source, skills = _source_path(skill.get("path") or f"skills/{skill['name']}"), ["./"]
-    entry = {"name": skill["name"], "description": skill.get("description", ""), "source": source, "strict": False,
-             "skills": skills}
+        source = _source_path(skill.get("path") or f"skills/{skill['name']}")
+    entry = {"name": plugin_name(skill["name"]), "description": skill.get("description", ""), "source": source,
+             "strict": False, "skills": ["./"]}
     if skill.get("version"):
         entry["version"] = skill["version"]
     if skill.get("author"):
