@@ -7,9 +7,11 @@ import gzip
 import io
 import json
 import tarfile
+import time
 
 import pytest
 from tests.support.fixtures import git_server, skill_home  # noqa: F401 (fixtures)
+from tests.support.gitserver import git
 from tests.support.registry import skill_md
 
 from skillyard.cli.main import skillyard_main
@@ -59,8 +61,11 @@ def test_add_at_a_branch_records_the_commit_files_and_metadata(repo, upstream, c
     assert code == 0, err
     result = json.loads(out)
     data = pointer_of(repo, "alpha")
+    sha = upstream.sha("up", "skills", "main")
+    stamp = int(git(upstream.repo_path("up", "skills"), "show", "-s", "--format=%ct", sha))
     assert data["upstream"] == {"host": "github", "repository": "up/skills", "path": "skills/alpha",
-                                "commit": upstream.sha("up", "skills", "main"), "tracks": "main"}
+                                "commit": sha, "tracks": "main",  # the pin's committer date, from the API, in UTC
+                                "committed_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(stamp))}
     assert result["commit"] == data["upstream"]["commit"]
     assert data["license"] == "Apache-2.0"  # the skill's own licence wins over the repository's
     assert data["skill"]["version"] == "2.1.0" and data["skill"]["tags"] == ["demo"]

@@ -75,16 +75,34 @@ def _api_json(get: Get, url: str, what: str) -> dict:
     return data
 
 
-def resolve_commit(get: Get, hosts: Hosts, ref: GitHubRef) -> str:
-    """The full SHA `ref.ref` names now (`GET /repos/{owner}/{repo}/commits/{ref}`)."""
+def resolve_commit(get: Get, hosts: Hosts, ref: GitHubRef) -> tuple[str, str | None]:
+    """(the full SHA `ref.ref` names now, its committer date in UTC or None) from
+    `GET /repos/{owner}/{repo}/commits/{ref}`; the date dates a versionless skill (`Pointer.version`)."""
     url = f"{hosts.api_url}/repos/{ref.owner}/{ref.repo}/commits/{quote(ref.ref, safe='')}"
-    sha = _api_json(get, url, f"github:{ref.slug}@{ref.ref}").get("sha")
+    data = _api_json(get, url, f"github:{ref.slug}@{ref.ref}")
+    sha = data.get("sha")
     if not isinstance(sha, str) or not SHA.fullmatch(sha):
         raise _refused(f"github:{ref.slug}@{ref.ref}: the API gave no full commit SHA", "Check SKILL_GITHUB_API_URL.")
     if SHA.fullmatch(ref.ref) and sha != ref.ref:
         raise _refused(f"github:{ref.slug}@{ref.ref}: the API resolved the commit to {sha}",
                        "Give the full 40-hex SHA of a commit in the repository.")
-    return sha
+    return sha, utc_date(((data.get("commit") or {}).get("committer") or {}).get("date")
+                         if isinstance(data.get("commit"), dict) else None)
+
+
+def utc_date(value: object) -> str | None:
+    """An ISO 8601 date-time (`Z` or an offset) as UTC `YYYY-MM-DDTHH:MM:SSZ`; None when it is not one."""
+    import datetime
+
+    if not isinstance(value, str) or len(value) > 40:
+        return None
+    try:
+        moment = datetime.datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    if moment.tzinfo is None:
+        return None
+    return moment.astimezone(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def repository_facts(get: Get, hosts: Hosts, ref: GitHubRef) -> tuple[str, str | None]:
@@ -195,7 +213,8 @@ def prepare(ref: GitHubRef, config: RegistryConfig, get: Get, hosts: Hosts, *, n
     `fallback_licence` is used only when neither the skill nor its repository names one; `allowed`: reviewed
     security exceptions ({rule, file, reason}) this registry grants the folder (`registry.security_exceptions`)."""
     policy = pointer_policy(config)
-    commit = commit or resolve_commit(get, hosts, ref)
+    commit, committed_at = resolve_commit(get, hosts, ref if commit is None else GitHubRef(ref.owner, ref.repo,
+                                                                                         ref.path, commit))
     default_branch, repo_licence = repository_facts(get, hosts, ref)
     tracks = track or (default_branch if ref.ref == "HEAD" or re.fullmatch(r"[0-9a-fA-F]{7,40}", ref.ref)
                        else ref.ref)
@@ -224,6 +243,8 @@ def prepare(ref: GitHubRef, config: RegistryConfig, get: Get, hosts: Hosts, *, n
         raise _refused(f"{where}: no licence found (the skill's `license` and the repository's are both missing "
                        "or not an SPDX expression)", "Check the upstream licence, then pass --license SPDX-ID.")
     data = pointer_data(pkg, name=chosen, ref=ref, folder=folder, commit=commit, tracks=tracks, licence=spdx)
+    if committed_at:
+        data["upstream"]["committed_at"] = committed_at
     if pkg.security_exceptions:
         data["registry"] = {"security_exceptions": pkg.security_exceptions}
     return Prepared(data, [f.to_dict() for f in pkg.findings if not f.is_error], where)
