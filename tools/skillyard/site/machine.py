@@ -169,6 +169,23 @@ def raw_prefix(registry: dict) -> str | None:
     return prefix
 
 
+def served_here(registry: dict, registry_bytes: bytes) -> tuple[dict, bytes, str | None]:
+    """The registry.json a `--static-host` folder serves: for a registry whose files a commit-pinned code host
+    serves (a `raw_url_template` with `{commit}`: `github`, `github-enterprise`), one that points at the copies
+    the folder serves beside it (`{path}`), so `skill source add SITE/registry.json` installs from the folder it
+    was added from, GitHub or not; the same bytes are served (checked against their sha256). Returns (registry,
+    its bytes, a note saying so); any other registry comes back as it is, with no note. The repository's own
+    registry.json, and the pages' links to the code host, are unchanged."""
+    template = str((registry.get("repository") or {}).get("raw_url_template", ""))
+    if raw_prefix(registry) is not None or "{commit}" not in template:
+        return registry, registry_bytes, None
+    served = {**registry, "repository": {**registry["repository"], "raw_url_template": "{path}"}}
+    host = template.partition("{commit}")[0]
+    note = (f"--static-host: the served registry.json fetches your skills' files from this folder (beside it), "
+            f"not from {host}…; pointer skills still come from their own repositories")
+    return served, dumps(served).encode("utf-8"), note
+
+
 def raw_copy(folder: Path, entry: dict) -> tuple[str, Callable[[], bytes]]:
     """(content key, maker) of one file served where registry.json's template points: the registry's bytes as
     they are (`skill install` checks them against the sha256), read again and checked when written."""
