@@ -108,6 +108,8 @@ class Pointer:
                     "metadata", "runtime"):
             if key in skill:
                 entry[key] = skill[key]
+        if skill["name"] != self.name:  # `external add --name`: listed here under another name than upstream's
+            entry["source"]["declared_name"] = skill["name"]
         if "display_name" not in entry and extra.get("display_name"):
             entry["display_name"] = extra["display_name"]
         if extra.get("security_exceptions"):  # reviewed here: a client honours an exception only from its entry
