@@ -136,8 +136,9 @@ def test_the_version_is_the_pins_date_and_moves_only_with_the_pin(registry, git_
     assert [(r["name"], r["status"], r.get("new_commit")) for r in bumped["results"]] == \
         [("alpha", "bumped", new_pin)]
     assert registry.pointer()["upstream"]["committed_at"] == iso(registry.clock)
+    newer = from_iso(iso(registry.clock))
+    assert bumped["results"][0]["summary"]["version"] == {"old": version, "new": newer}  # what the bump PR says
     registry.commit("bump alpha")
-    newer = from_iso(iso(registry.clock - 2 * DAY))
     assert registry.entry()["version"] == newer > version
     assert outdated(skill_cli) == [("alpha", version, newer, "outdated")]
     update = skill_cli("update", "alpha")
