@@ -68,3 +68,25 @@ def test_the_recipe_installs_from_the_served_folder(tmp_path, host):
     folder = Path(env["HOME"]) / ".agents" / "skills" / "changelog-entry"
     for rel in ("SKILL.md", "skill.yaml"):
         assert (folder / rel).read_bytes() == (root / "skills" / "changelog-entry" / rel).read_bytes()
+
+
+def test_a_github_registry_the_folder_cannot_serve_whole_keeps_the_code_host_and_says_why(tmp_path):
+    """A skill with an HTML file is never served from the site's origin: pointing the served registry.json at the
+    folder would make it uninstallable there, so the code host's template stays and the build's note says why and
+    what to do instead."""
+    from tests.site.test_served_tree import GIT_ENV, WIDGET_MD, WIDGET_YAML, write_skill
+
+    env = env_for(tmp_path)
+    run(["skillyard", "init-registry", "gh", "--repository", "acme/gh"], tmp_path, env)
+    root = tmp_path / "gh"
+    write_skill(root / "skills" / "html-widget", {"SKILL.md": WIDGET_MD.encode(), "skill.yaml": WIDGET_YAML.encode(),
+                                                   "assets/widget.html": b"<p>status</p>\n"})
+    for argv in (["git", "init", "-q", "-b", "main"], ["git", "add", "-A"], ["git", "commit", "-qm", "x"]):
+        run(argv, root, {**env, **GIT_ENV})
+    run(["skillyard", "build"], root, env)
+    built = run(["skillyard", "site", "build", "--static-host", "--out", "_site"], root, env)
+    served = json.loads((root / "_site" / "registry.json").read_text(encoding="utf-8"))
+    assert served["repository"]["raw_url_template"].startswith("https://raw.githubusercontent.com/acme/gh/")
+    said = built.stdout + built.stderr
+    assert "still fetches every skill's files from https://raw.githubusercontent.com" in said
+    assert "html-widget" in said and 'host = "static"' in said and "--serve-dir" in said

@@ -401,17 +401,18 @@ def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | Non
     out = link if how == "trees" or static_host else out.resolve()
     check_out(out, root, work_dir, config)
     notes: list[str] = []
-    served_registry, served_bytes, note = machine.served_here(registry, registry_bytes) if static_host \
-        else (registry, registry_bytes, None)
-    notes += [note] if note else []
     folders: dict = {}
     contents = upstream.collect(registry, fetcher, notes)
     bodies = read_bodies(registry, root, notes, folders, contents)
     page_registry, digests = pointer_views(registry, contents, digests)
+    problems = {skill["name"]: served_problems(skill, contents) for skill in registry["skills"]}
+    served_registry, served_bytes, note = (registry, registry_bytes, None) if not static_host else \
+        machine.served_here(registry, registry_bytes, [s["name"] for s in registry["skills"]
+                                                       if problems[s["name"]] and "source_url" not in s])
+    notes += [note] if note else []
     with overlap.Background(partial(_search_and_sparse, registry, bodies, served_registry)) as background:
         well_known = work_dir / "well-known"
         cache = PageCache(work_dir / "cache" / "pages" if use_cache else None)
-        problems = {skill["name"]: served_problems(skill, contents) for skill in registry["skills"]}
         guess = {name for name, found in problems.items() if not found}  # served unless their files fail to read
         staged: list[set[str]] = []
         identities: dict = {}
