@@ -98,11 +98,12 @@ def utc_date(value: object) -> str | None:
         return None
     try:
         moment = datetime.datetime.fromisoformat(value.replace("Z", "+00:00"))
-    except ValueError:
+        moment = moment.astimezone(datetime.UTC) if moment.tzinfo is not None else None
+    except (ValueError, OverflowError):  # (a zone that moves the time past year 1 or 9999)
         return None
-    if moment.tzinfo is None:
+    if moment is None or not 1000 <= moment.year <= 9999:
         return None
-    return moment.astimezone(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def repository_facts(get: Get, hosts: Hosts, ref: GitHubRef) -> tuple[str, str | None]:
