@@ -339,3 +339,48 @@ def test_the_dispatch_step_starts_publish_only_after_a_merge(tmp_path, outcome, 
         assert args == ["workflow", "run", "publish.yml", "--repo", "acme/reg", "-f", f"merged-commit={'ab' * 20}"]
     else:
         assert args is None and "nothing to publish" in result.stdout
+
+
+def test_the_record_step_takes_only_a_commit_on_the_branch(tmp_path):
+    """publish's record-verification step, run by bash in a real repository with a stand-in `skillyard`: the
+    merge commit a dispatch names must be a full SHA that the checked-out branch contains."""
+    import os
+
+    job = tree_loader("reusable-publish.yml")["jobs"]["registry"]
+    [step] = [s for s in job["steps"] if "skillyard bot record-verification" in s.get("run", "")]
+    repo, bin_dir = tmp_path / "repo", tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "skillyard").write_text(f'#!/bin/sh\necho "$@" > "{tmp_path}/args"\n', encoding="utf-8")
+    (bin_dir / "skillyard").chmod(0o755)
+    ident = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@x.invalid", "GIT_COMMITTER_NAME": "t",
+             "GIT_COMMITTER_EMAIL": "t@x.invalid", "HOME": str(tmp_path)}
+    env = {"PATH": f"{bin_dir}{os.pathsep}/usr/bin:/bin", **ident}
+
+    def git(*args: str) -> str:
+        return subprocess.run(["git", *args], cwd=repo, env=env, check=True, capture_output=True,
+                              text=True).stdout.strip()
+
+    repo.mkdir()
+    git("init", "-q", "-b", "main")
+    git("commit", "-q", "--allow-empty", "-m", "merge")
+    merge = git("rev-parse", "HEAD")
+    git("commit", "-q", "--allow-empty", "-m", "later")
+    git("checkout", "-q", "-b", "other", "HEAD~1")
+    git("commit", "-q", "--allow-empty", "-m", "elsewhere")
+    elsewhere = git("rev-parse", "HEAD")
+    git("checkout", "-q", "main")
+
+    def record(commit: str) -> subprocess.CompletedProcess:
+        (tmp_path / "args").unlink(missing_ok=True)
+        step_env = {**env, "COMMIT": commit, "REPOSITORY": "acme/reg", "SKILLS_DIR": "skills", "GITHUB_TOKEN": "t"}
+        return subprocess.run(["bash", "-e", "-c", step["run"]], cwd=repo, env=step_env, capture_output=True,
+                              text=True, timeout=60)
+
+    done = record(merge)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "args").read_text().split() == ["bot", "record-verification", "--repo", "acme/reg",
+                                                       "--commit", merge, "--skills-dir", "skills"]
+    for bad in (elsewhere, "main", merge[:12], "0" * 40):
+        refused = record(bad)
+        assert refused.returncode == 1 and "::error::The merged-commit input" in refused.stdout, bad
+        assert not (tmp_path / "args").exists()
