@@ -16,6 +16,7 @@ from tests.support.registry import skill_md
 
 from skillyard.cli.main import skillyard_main
 from skillyard.format.pointer import parse_pointer
+from skillyard.format.timeversion import from_iso
 
 UPSTREAM_SKILL = skill_md("alpha", "Does alpha things. Use when the user asks for alpha.", version="2.1.0",
                           license="Apache-2.0", tags=["demo"])
@@ -212,11 +213,11 @@ def test_upstream_held_to_the_open_standard_not_the_house_style(repo, upstream, 
                                      "for gamma.\nx-custom: 1\n---\n# Gamma\n"}, message="gamma")
     code, _, err = run("external", "add", "github:up/skills/skills/gamma", "--root", str(repo.root), capsys=capsys)
     assert code == 0, err
-    assert "version" not in pointer_of(repo, "gamma")["skill"]  # versionless: the build dates it
+    assert "version" not in pointer_of(repo, "gamma")["skill"]  # versionless: dated by its pin (upstream.committed_at)
     repo.commit("gamma pointer")
     assert run("build", "--root", str(repo.root), capsys=capsys)[0] == 0
     built = next(s for s in json.loads((repo.root / "registry.json").read_text())["skills"] if s["name"] == "gamma")
-    assert built["version"][:1].isdigit() and "\u0000" not in built["version"]
+    assert built["version"] == from_iso(pointer_of(repo, "gamma")["upstream"]["committed_at"])  # the pin's date
     repo.write("pyproject.toml", repo.root.joinpath("pyproject.toml").read_text() + 'external_mode = "strict"\n')
     (repo.root / "skills/gamma/source.yaml").unlink()
     (repo.root / "skills/gamma").rmdir()

@@ -24,7 +24,7 @@ from skillyard.format import tarball
 from skillyard.format.exceptions import EXCEPTABLE_RULES
 from skillyard.format.findings import error
 from skillyard.format.githubref import GitHubRef, parse_ref
-from skillyard.format.pointer import POINTER_FILE, dump_pointer, parse_pointer
+from skillyard.format.pointer import POINTER_FILE, Pointer, dump_pointer, parse_pointer
 from skillyard.format.policy import Policy
 from skillyard.registry.config import RegistryConfig
 
@@ -277,7 +277,7 @@ def add(target: str, config: RegistryConfig, get: Get, hosts: Hosts, *, name: st
     _write_new(destination, text)
     return {"name": chosen, "pointer": str(destination / POINTER_FILE), "repository": ref.slug,
             "path": upstream["path"], "commit": upstream["commit"], "tracks": upstream["tracks"],
-            "license": data["license"], "version": data["skill"].get("version"), "files": len(data["files"]),
+            "license": data["license"], "version": Pointer(data).version, "files": len(data["files"]),
             "warnings": prepared.warnings}
 
 
