@@ -68,6 +68,7 @@ def test_green_owner_update_is_merged_at_the_checked_head(stub, registry_repo, c
     [merge] = stub.calls("PUT", r"/pulls/30/merge$")
     assert merge.body["sha"] == pr.head_sha and merge.body["merge_method"] == "squash"
     assert pr.merged
+    assert out["merge_commit"] == pr.merge_commit_sha  # the publish workflow the caller then dispatches names it
 
 
 def test_dry_run_changes_nothing(stub, registry_repo, capsys):

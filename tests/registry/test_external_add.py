@@ -7,13 +7,16 @@ import gzip
 import io
 import json
 import tarfile
+import time
 
 import pytest
 from tests.support.fixtures import git_server, skill_home  # noqa: F401 (fixtures)
+from tests.support.gitserver import git
 from tests.support.registry import skill_md
 
 from skillyard.cli.main import skillyard_main
 from skillyard.format.pointer import parse_pointer
+from skillyard.format.timeversion import from_iso
 
 UPSTREAM_SKILL = skill_md("alpha", "Does alpha things. Use when the user asks for alpha.", version="2.1.0",
                           license="Apache-2.0", tags=["demo"])
@@ -59,8 +62,11 @@ def test_add_at_a_branch_records_the_commit_files_and_metadata(repo, upstream, c
     assert code == 0, err
     result = json.loads(out)
     data = pointer_of(repo, "alpha")
+    sha = upstream.sha("up", "skills", "main")
+    stamp = int(git(upstream.repo_path("up", "skills"), "show", "-s", "--format=%ct", sha))
     assert data["upstream"] == {"host": "github", "repository": "up/skills", "path": "skills/alpha",
-                                "commit": upstream.sha("up", "skills", "main"), "tracks": "main"}
+                                "commit": sha, "tracks": "main",  # the pin's committer date, from the API, in UTC
+                                "committed_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(stamp))}
     assert result["commit"] == data["upstream"]["commit"]
     assert data["license"] == "Apache-2.0"  # the skill's own licence wins over the repository's
     assert data["skill"]["version"] == "2.1.0" and data["skill"]["tags"] == ["demo"]
@@ -207,11 +213,11 @@ def test_upstream_held_to_the_open_standard_not_the_house_style(repo, upstream, 
                                      "for gamma.\nx-custom: 1\n---\n# Gamma\n"}, message="gamma")
     code, _, err = run("external", "add", "github:up/skills/skills/gamma", "--root", str(repo.root), capsys=capsys)
     assert code == 0, err
-    assert "version" not in pointer_of(repo, "gamma")["skill"]  # versionless: the build dates it
+    assert "version" not in pointer_of(repo, "gamma")["skill"]  # versionless: dated by its pin (upstream.committed_at)
     repo.commit("gamma pointer")
     assert run("build", "--root", str(repo.root), capsys=capsys)[0] == 0
     built = next(s for s in json.loads((repo.root / "registry.json").read_text())["skills"] if s["name"] == "gamma")
-    assert built["version"][:1].isdigit() and "\u0000" not in built["version"]
+    assert built["version"] == from_iso(pointer_of(repo, "gamma")["upstream"]["committed_at"])  # the pin's date
     repo.write("pyproject.toml", repo.root.joinpath("pyproject.toml").read_text() + 'external_mode = "strict"\n')
     (repo.root / "skills/gamma/source.yaml").unlink()
     (repo.root / "skills/gamma").rmdir()

@@ -227,17 +227,25 @@ def test_two_builds_are_byte_identical_and_the_layouts_switch_both_ways(tmp_path
     assert oct((root / "one").stat().st_mode & 0o777) == oct(0o777 & ~_umask())
 
 
-def test_a_commit_pinned_registry_serves_no_raw_files(tmp_path):
-    """A GitHub host's registry.json fetches files from the code host, so the site adds none beside the pages."""
+def test_a_commit_pinned_registry_serves_its_files_only_with_static_host(tmp_path):
+    """A GitHub host's registry.json fetches files from the code host, so the site adds none beside the pages; with
+    `--static-host` the served registry.json points at the folder, which then serves them (issue 32 item 6)."""
     env = env_for(tmp_path)
     run(["skillyard", "init-registry", "gh", "--repository", "acme/gh"], tmp_path, env)
     root = tmp_path / "gh"
     for argv in (["git", "init", "-q", "-b", "main"], ["git", "add", "-A"], ["git", "commit", "-qm", "x"]):
         run(argv, root, env)
     run(["skillyard", "build"], root, env)
-    run(["skillyard", "site", "build", "--static-host", "--out", "pub"], root, env)
+    run(["skillyard", "site", "build", "--out", "pub"], root, env)
     assert not (root / "pub/skills/changelog-entry/SKILL.md").exists()
     assert (root / "pub/.well-known/agent-skills/changelog-entry/SKILL.md").is_file()
+    assert (root / "pub/registry.json").read_bytes() == (root / "registry.json").read_bytes()
+    run(["skillyard", "site", "build", "--static-host", "--out", "real"], root, env)
+    assert (root / "real/skills/changelog-entry/SKILL.md").read_bytes() == \
+        (root / "skills/changelog-entry/SKILL.md").read_bytes()
+    assert json.loads((root / "real/registry.json").read_bytes())["repository"]["raw_url_template"] == "{path}"
+    sparse = (root / "real/sparse/index.json").read_text(encoding="utf-8")
+    assert "raw.githubusercontent.com" not in sparse and "{path}" in sparse  # the sparse index says the same
 
 
 def _umask() -> int:

@@ -5,7 +5,8 @@ Layouts:
 - codeload: GET /<owner>/<repo>/tar.gz/<ref>   -> `git archive --format=tar.gz --prefix=<repo>-<sha>/ <ref>`
             (or the bytes `serve_tarball` planted for that commit: hostile archives git cannot make;
             `serve_raw` likewise plants a raw file's bytes)
-- REST API: GET /repos/<owner>/<repo>/commits/<ref> -> {"sha": ...} (422 for an unknown ref, as GitHub answers),
+- REST API: GET /repos/<owner>/<repo>/commits/<ref> -> {"sha": ..., "commit": {"author": {"date"}, "committer":
+                {"date"}}} (dates in UTC `...Z`, as GitHub writes them; 422 for an unknown ref, as GitHub answers),
             GET /repos/<owner>/<repo>                -> {"full_name", "default_branch", "license": {"spdx_id"}}
             GET /repos/<owner>/<repo>/commits?sha=<ref>&path=<folder>&per_page=<n> -> [{"sha": ...}, ...], newest
                 first, only commits that changed the folder (`git log`'s own path filtering)
@@ -350,7 +351,10 @@ class _Handler(BaseHTTPRequestHandler):
         if self.headers.get("Accept") == "application/vnd.github.sha":
             self._send(record, 200, sha.encode(), {"Content-Type": "application/vnd.github.sha"})
         else:
-            self._send_api(record, {"sha": sha})
+            stamps = git(self.state.repos[(owner, repo)], "show", "-s", "--format=%at %ct", sha).decode().split()
+            author, committer = (time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(int(t))) for t in stamps)
+            self._send_api(record, {"sha": sha, "commit": {"author": {"date": author},
+                                                           "committer": {"date": committer}}})
 
     def _serve(self, record: Request) -> None:
         path = urlsplit(self.path).path

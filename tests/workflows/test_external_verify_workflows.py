@@ -42,7 +42,8 @@ def test_the_caller_runs_on_a_schedule_and_grants_exactly_what_the_jobs_need():
     assert re.fullmatch(r"\d+ \d+ \* \* \*", doc["on"]["schedule"][0]["cron"])
     [job] = doc["jobs"].values()
     assert called(job["uses"]) == load(REUSABLE)
-    assert job["permissions"] == needed_permissions(load(REUSABLE)) == {"contents": "write"}
+    # actions: write starts publish.yml after the checked_at push, which (made with the Actions token) starts nothing
+    assert job["permissions"] == needed_permissions(load(REUSABLE)) == {"contents": "write", "actions": "write"}
     assert "secrets" not in job and set(job["with"]) <= set(load(REUSABLE)["on"]["workflow_call"]["inputs"])
     assert doc["concurrency"]["cancel-in-progress"] is False
 
@@ -87,7 +88,7 @@ def test_shards_are_read_only_and_one_job_commits_once():
     assert 'skillyard external verify --prefix "$PREFIX" --json' in runs and "--record" not in runs
     uploads = [s for s in verify["steps"] if str(s.get("uses", "")).startswith("actions/upload-artifact@")]
     assert [u["with"]["name"] for u in uploads] == ["external-verify-${{ strategy.job-index }}"]
-    assert record["needs"] == "verify" and record["permissions"] == {"contents": "write"}
+    assert record["needs"] == "verify" and record["permissions"] == {"contents": "write", "actions": "write"}
     assert "!cancelled()" in record["if"] and "inputs.record" in record["if"]
     names = [s.get("name") or s.get("uses") for s in record["steps"]]
     download = next(i for i, s in enumerate(record["steps"]) if "download-artifact@" in str(s.get("uses", "")))

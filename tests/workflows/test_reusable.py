@@ -140,8 +140,10 @@ def test_callers_keep_their_triggers():
         elif name == "automerge":
             assert on["pull_request_target"] == {"types": ["labeled"], "branches": ["main"]}
             assert on["workflow_run"]["workflows"] == (["validate"] if template else ["validate", "ci"])
-        else:
-            assert on == {"push": {"branches": ["main"]}, "workflow_dispatch": None}
+        else:  # publish: pushes, and the dispatch automerge sends after a merge its token made (no push run then)
+            assert on == {"push": {"branches": ["main"]}, "workflow_dispatch": {"inputs": {"merged-commit": {
+                "description": "The merge commit whose PRs' verified pins to record (empty for the branch's head).",
+                "type": "string", "required": False, "default": ""}}}}
 
 
 

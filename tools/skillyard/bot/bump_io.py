@@ -47,6 +47,9 @@ def run_bump_automerge(gh, repo, pr, registry: dict, *, skills_dir: str, bump_au
     if decision.merge:
         status = pr.merge(merge_method=method, sha=facts.facts.head_sha)
         outcome["merged"] = bool(status.merged)
+        # The merge commit: the publish workflow this job then starts names it (a merge made with the
+        # Actions token starts no push workflow, so the caller dispatches publish itself).
+        outcome["merge_commit"] = status.sha if status.merged else None
     elif facts.facts.state == "open":
         body = render_automerge_comment(decision.reasons, waiting=decision.waiting, head_sha=facts.facts.head_sha)
         outcome["comment"] = upsert_comment(pr, body, bot_login(gh, login), AUTOMERGE_MARKER)

@@ -479,6 +479,9 @@ def run_automerge(gh, repo_slug: str, pr_number: int | None, *, head_sha: str | 
         # `sha` makes GitHub refuse the merge if a commit lands between our check and the merge.
         status = pr.merge(merge_method=method, sha=facts.head_sha)
         outcome["merged"] = bool(status.merged)
+        # The merge commit: the publish workflow this job then starts names it (a merge made with the
+        # Actions token starts no push workflow, so the caller dispatches publish itself).
+        outcome["merge_commit"] = status.sha if status.merged else None
     elif automerge_labels and facts.state == "open":
         # Someone asked for an automerge: never fail silently. Say why, and whether a later run retries.
         body = render_automerge_comment(decision.reasons, waiting=decision.waiting, head_sha=facts.head_sha)

@@ -295,18 +295,26 @@ def from_resolved(resolved, config, *, progress=None, commit: str | None = None)
     files = fetch_files(skill["name"], skill["files"], url_for, config, token=token, progress=progress, what=what,
                         reused=reused)
     verify_files(files, skill["files"], integrity=skill.get("integrity"), what=what)
-    skillname.check_declared_name(files, skill["name"], what=what,
-                                  source=f"{resolved.source.name} ({resolved.source.url})")
+    renamed = skillname.check_declared_name(files, skill["name"], what=what,
+                                            source=f"{resolved.source.name} ({resolved.source.url})",
+                                            renamed_from=declared_name(skill))
     scan_entry(files, skill, config, what=what)
     source = {"type": "registry", "source": resolved.source.name, "url": resolved.source.url,
               "commit": commit or skill.get("commit"), "path": skill.get("path"), "integrity": skill["integrity"]}
     candidate = Candidate(skill["name"], str(skill.get("version", "0.0.0")), source, files,
                           list(skill.get("inputs") or []), list(skill.get("mcp_deps") or []),
-                          str(skill.get("description") or ""), meta=dict(skill))
+                          str(skill.get("description") or ""), warnings=renamed, meta=dict(skill))
     if reused and (resolved.stale or is_offline(config)):  # the server is out of reach: say where bytes came from
         candidate.warnings.append(f"{what}: {len(reused)} of {len(files)} file(s) taken from verified copies "
-                                  "already installed on this machine (each sha256 checked); nothing was downloaded for them")
+                                  "already installed on this machine (each sha256 checked); nothing was downloaded "
+                                  "for them")
     return candidate
+
+
+def declared_name(skill: dict) -> str | None:
+    """A pointer entry's upstream name when the registry lists it under another (`source.declared_name`)."""
+    value = (skill.get("source") or {}).get("declared_name") if "source_url" in skill else None
+    return value if isinstance(value, str) and value else None
 
 
 def raw_url_at(resolved, commit: str, rel: str, config) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from skillyard.client import local_copy, lockfile, skillname, store
-from skillyard.client.candidates import Candidate, from_github, from_local, from_resolved
+from skillyard.client.candidates import Candidate, declared_name, from_github, from_local, from_resolved
 from skillyard.client.fetch import download, integrity_of, is_offline
 from skillyard.client.install_policy import check_entry_limits, check_verified
 from skillyard.client.store import StagedFile
@@ -97,7 +97,8 @@ def _from_registry_commit(resolved, name: str, entry: dict, config, *, progress=
     if bar:
         bar.close()
     skillname.check_declared_name(files, name, what=f"{name} (locked at {source['commit'][:12]})",
-                                  source=f"{resolved.source.name} ({resolved.source.url})")
+                                  source=f"{resolved.source.name} ({resolved.source.url})",
+                                  renamed_from=declared_name(resolved.skill))
     return Candidate(name, entry["version"], dict(source, integrity=integrity_of(files)), files,
                      list(resolved.skill.get("inputs") or []), list(resolved.skill.get("mcp_deps") or []))
 

@@ -15,14 +15,25 @@ from skillyard.format.inputs import RENDERED_FILES as RENDERED
 MANIFEST = "skill.yaml"
 
 
-def check_declared_name(files: list[StagedFile], expected: str, *, what: str, source: str) -> None:
+def check_declared_name(files: list[StagedFile], expected: str, *, what: str, source: str,
+                        renamed_from: str | None = None) -> list[str]:
     """Refuse a registry entry whose SKILL.md (or, without one, skill.yaml) does not call itself `expected`: a
     runtime knows a skill by the name it declares, so a hostile registry could otherwise install `beta` that
     introduces itself as a trusted `gamma`. A name that cannot be read counts as different: another runtime's
-    laxer reader might still find one."""
+    laxer reader might still find one.
+
+    `renamed_from`: a pointer entry's `source.declared_name`, the upstream name a registry says openly it renamed
+    (`skillyard external add --name`). Files that declare exactly that name are installed under `expected`, with
+    a warning (returned) saying which name agents will know the skill by; any other name is still refused."""
     declared = _declared_names(files)
     if declared and all(name == expected for _, name in declared):
-        return
+        return []
+    if renamed_from and declared and all(name in (expected, renamed_from) for _, name in declared):
+        from skillyard.format.safety import visible
+
+        shown = visible(renamed_from, one_line=True)[:80]
+        return [f"{what}: installed as `{expected}`, the registry's name for it; its SKILL.md calls it `{shown}`, "
+                f"the name agents know it by (the registry renamed the upstream skill)"]
     file, name = next(((f, n) for f, n in declared if n != expected), ("SKILL.md", None))
     from skillyard.format.safety import visible
 

@@ -59,12 +59,27 @@ class Pointer:
         return self.verification.get("verified") is True
 
     @property
+    def version(self) -> str | None:
+        """The upstream `version`, else the time version of the pinned commit's date, else None (undated pin)."""
+        from skillyard.format.timeversion import from_iso
+
+        declared = self.skill.get("version")
+        if declared:
+            return declared
+        committed = self.upstream.get("committed_at")
+        return from_iso(committed) if committed else None
+
+    @property
     def source_url(self) -> str:
         return f"https://github.com/{self.upstream['repository']}"
 
     def entry(self, registry_path: str) -> dict:
-        """The registry.json entry (without `updated_at`, which the build takes from the registry's git history;
-        `version` is None for a versionless upstream skill, whose version the build makes from that date).
+        """The registry.json entry (without `updated_at`, which the build takes from the registry's git history).
+
+        A versionless upstream skill's `version` is made from the pinned commit's date (`upstream.committed_at`):
+        it moves when the pin moves and never with this registry's own commits (a daily `checked_at`, a recorded
+        approval), which would announce updates that change no file. It is None only for a pointer written before
+        that date was recorded: the build then dates it from its source.yaml's last commit, as before.
 
         `path` and `commit` say where the files are, as for any entry, but in the upstream repository: a client
         fetches them through `source.raw_url_template`. Registry-side tags are added after the upstream ones;
@@ -78,7 +93,7 @@ class Pointer:
         tags = list(skill.get("tags") or [])
         tags += [t for t in extra.get("tags") or [] if t not in tags]
         entry: dict = {
-            "name": self.name, "description": skill["description"], "version": skill.get("version"), "tags": tags,
+            "name": self.name, "description": skill["description"], "version": self.version, "tags": tags,
             "path": upstream["path"], "commit": upstream["commit"], "files": files,
             "integrity": integrity(files), "inventory": inventory(files, skill.get("skill_md_lines", 0)),
             "capabilities": list(skill.get("capabilities") or []), "mcp_deps": list(skill.get("mcp_deps") or []),
@@ -95,6 +110,8 @@ class Pointer:
                     "metadata", "runtime"):
             if key in skill:
                 entry[key] = skill[key]
+        if skill["name"] != self.name:  # `external add --name`: listed here under another name than upstream's
+            entry["source"]["declared_name"] = skill["name"]
         if "display_name" not in entry and extra.get("display_name"):
             entry["display_name"] = extra["display_name"]
         if extra.get("security_exceptions"):  # reviewed here: a client honours an exception only from its entry

@@ -63,7 +63,7 @@ def summarise_change(old: dict, new: dict) -> dict:
         "repository": new_up.get("repository"), "path": new_up.get("path"),
         "old_commit": old_up.get("commit"), "new_commit": new_up.get("commit"),
         "upstream_changed": any(old_up.get(k) != new_up.get(k) for k in ("host", "repository", "path")),
-        "version": {"old": (old.get("skill") or {}).get("version"), "new": (new.get("skill") or {}).get("version")},
+        "version": {"old": _version(old), "new": _version(new)},
         "files": {"added": added, "removed": removed, "changed": changed},
         "findings": {"new": appeared, "resolved": resolved,
                      "new_security": [f for f in appeared if is_security(f)]},
@@ -103,3 +103,13 @@ def summary_lines(summary: dict) -> list[str]:
     if not (files["added"] or files["removed"] or files["changed"]):
         lines.append("no file of the skill changed")
     return lines
+
+
+def _version(data: dict) -> str | None:
+    """The version registry.json lists: the upstream `version`, else the time version of the pin's date
+    (`Pointer.version`), else None (an undated pin, which the build dates from the registry)."""
+    from skillyard.format.timeversion import from_iso
+
+    declared = (data.get("skill") or {}).get("version")
+    committed = (data.get("upstream") or {}).get("committed_at")
+    return declared or (from_iso(committed) if isinstance(committed, str) else None)

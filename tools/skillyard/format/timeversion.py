@@ -5,7 +5,9 @@ always 14 digits, no leading zero), while `0.0.0-<time>` (a pre-release, below 0
 metadata, ignored by precedence) would not. Any version an author writes from `0.1.0` up outranks it.
 
 Which time, so the same inputs give the same version: a registry entry's is the committer time of the last commit
-that touched the skill's folder (its `updated_at`); a local folder's is its newest published file's modification
+that touched the skill's folder (its `updated_at`), except a pointer entry's, which is its pinned upstream commit's
+(`upstream.committed_at`, `format.pointer.Pointer.version`): the registry's own commits to a pointer (a recorded
+verification, `checked_at`) change no file a client installs, so they must not move its version; a local folder's is its newest published file's modification
 time; a `github:` install's is its commit's time (codeload tarballs stamp every file with it) and an archive's the
 newest time of the skill folder's members. Pure: a time in, text out.
 """

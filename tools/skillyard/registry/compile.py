@@ -165,7 +165,8 @@ def assemble(entries: list[dict], history: dict[str, tuple[str, str]], *, name: 
     skills = []
     for entry in sorted(entries, key=lambda e: (e["name"], e["path"])):
         commit, updated = history.get(entry["path"], ("", ""))
-        if "source_url" in entry:  # a pointer: its own pinned commit, the pointer folder's date
+        if "source_url" in entry:  # a pointer: its own pinned commit, the pointer folder's date (its version is
+            # the pin's date already, `Pointer.version`, unless an undated pin left the slot to `updated_at`)
             commit, updated = entry["commit"], history.get(entry["source"].get("pointer", "").rpartition("/")[0],
                                                            ("", ""))[1]
         skills.append({**entry, "version": filled_version(entry["version"], updated), "commit": commit,

@@ -24,7 +24,7 @@ from skillyard.format import tarball
 from skillyard.format.exceptions import EXCEPTABLE_RULES
 from skillyard.format.findings import error
 from skillyard.format.githubref import GitHubRef, parse_ref
-from skillyard.format.pointer import POINTER_FILE, dump_pointer, parse_pointer
+from skillyard.format.pointer import POINTER_FILE, Pointer, dump_pointer, parse_pointer
 from skillyard.format.policy import Policy
 from skillyard.registry.config import RegistryConfig
 
@@ -79,16 +79,35 @@ def _api_json(get: Get, url: str, what: str) -> dict:
     return data
 
 
-def resolve_commit(get: Get, hosts: Hosts, ref: GitHubRef) -> str:
-    """The full SHA `ref.ref` names now (`GET /repos/{owner}/{repo}/commits/{ref}`)."""
+def resolve_commit(get: Get, hosts: Hosts, ref: GitHubRef) -> tuple[str, str | None]:
+    """(the full SHA `ref.ref` names now, its committer date in UTC or None) from
+    `GET /repos/{owner}/{repo}/commits/{ref}`; the date dates a versionless skill (`Pointer.version`)."""
     url = f"{hosts.api_url}/repos/{ref.owner}/{ref.repo}/commits/{quote(ref.ref, safe='')}"
-    sha = _api_json(get, url, f"github:{ref.slug}@{ref.ref}").get("sha")
+    data = _api_json(get, url, f"github:{ref.slug}@{ref.ref}")
+    sha = data.get("sha")
     if not isinstance(sha, str) or not SHA.fullmatch(sha):
         raise _refused(f"github:{ref.slug}@{ref.ref}: the API gave no full commit SHA", "Check SKILL_GITHUB_API_URL.")
     if SHA.fullmatch(ref.ref) and sha != ref.ref:
         raise _refused(f"github:{ref.slug}@{ref.ref}: the API resolved the commit to {sha}",
                        "Give the full 40-hex SHA of a commit in the repository.")
-    return sha
+    return sha, utc_date(((data.get("commit") or {}).get("committer") or {}).get("date")
+                         if isinstance(data.get("commit"), dict) else None)
+
+
+def utc_date(value: object) -> str | None:
+    """An ISO 8601 date-time (`Z` or an offset) as UTC `YYYY-MM-DDTHH:MM:SSZ`; None when it is not one."""
+    import datetime
+
+    if not isinstance(value, str) or len(value) > 40:
+        return None
+    try:
+        moment = datetime.datetime.fromisoformat(value.replace("Z", "+00:00"))
+        moment = moment.astimezone(datetime.UTC) if moment.tzinfo is not None else None
+    except (ValueError, OverflowError):  # (a zone that moves the time past year 1 or 9999)
+        return None
+    if moment is None or not 1000 <= moment.year <= 9999:
+        return None
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def repository_facts(get: Get, hosts: Hosts, ref: GitHubRef) -> tuple[str, str | None]:
@@ -207,7 +226,8 @@ def prepare(ref: GitHubRef, config: RegistryConfig, get: Get, hosts: Hosts, *, n
     `fallback_licence` is kept only when the licence lookup finds none (NOASSERTION); `allowed`: reviewed
     security exceptions ({rule, file, reason}) this registry grants the folder (`registry.security_exceptions`)."""
     policy = pointer_policy(config)
-    commit = commit or resolve_commit(get, hosts, ref)
+    commit, committed_at = resolve_commit(get, hosts, ref if commit is None else GitHubRef(ref.owner, ref.repo,
+                                                                                         ref.path, commit))
     default_branch, repo_licence = repository_facts(get, hosts, ref)
     tracks = track or (default_branch if ref.ref == "HEAD" or re.fullmatch(r"[0-9a-fA-F]{7,40}", ref.ref)
                        else ref.ref)
@@ -236,6 +256,8 @@ def prepare(ref: GitHubRef, config: RegistryConfig, get: Get, hosts: Hosts, *, n
                            given=licence, fallback=fallback_licence)
     data = pointer_data(pkg, name=chosen, ref=ref, folder=folder, commit=commit, tracks=tracks, licence=found.spdx,
                         licence_source=found.source)
+    if committed_at:
+        data["upstream"]["committed_at"] = committed_at
     warnings = [f.to_dict() for f in pkg.findings if not f.is_error]
     if found.warning:
         warnings.insert(0, {"rule": "licence-noassertion", "severity": "warning",
@@ -322,7 +344,7 @@ def add(target: str, config: RegistryConfig, get: Get, hosts: Hosts, *, name: st
     return {"name": chosen, "pointer": str(destination / POINTER_FILE), "repository": ref.slug,
             "path": upstream["path"], "commit": upstream["commit"], "tracks": upstream["tracks"],
             "license": data["license"], "license_source": data.get("license_source"),
-            "version": data["skill"].get("version"), "files": len(data["files"]), "warnings": prepared.warnings}
+            "version": Pointer(data).version, "files": len(data["files"]), "warnings": prepared.warnings}
 
 
 def _upstream_name(files: dict[str, tuple[bytes, bool]]) -> object:

@@ -7,4 +7,4 @@ and that its reusable workflows accept every input the caller templates pass.
 """
 
 WORKFLOWS_REPOSITORY = "skillyard/registry"
-WORKFLOWS_REF = "5b424818cab99364fe1a97130224cf416fc59fc5"
+WORKFLOWS_REF = "23babe243908937f621a2a1b1423fae907f042f6"

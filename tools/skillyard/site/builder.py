@@ -405,14 +405,18 @@ def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | Non
     contents = upstream.collect(registry, fetcher, notes)
     bodies = read_bodies(registry, root, notes, folders, contents)
     page_registry, digests = pointer_views(registry, contents, digests)
-    with overlap.Background(partial(_search_and_sparse, registry, bodies)) as background:
+    problems = {skill["name"]: served_problems(skill, contents) for skill in registry["skills"]}
+    served_registry, served_bytes, note = (registry, registry_bytes, None) if not static_host else \
+        machine.served_here(registry, registry_bytes, [s["name"] for s in registry["skills"]
+                                                       if problems[s["name"]] and "source_url" not in s])
+    notes += [note] if note else []
+    with overlap.Background(partial(_search_and_sparse, registry, bodies, served_registry)) as background:
         well_known = work_dir / "well-known"
         cache = PageCache(work_dir / "cache" / "pages" if use_cache else None)
-        problems = {skill["name"]: served_problems(skill, contents) for skill in registry["skills"]}
         guess = {name for name, found in problems.items() if not found}  # served unless their files fail to read
         staged: list[set[str]] = []
         identities: dict = {}
-        raw: dict | None = {} if machine.raw_prefix(registry) is not None else None
+        raw: dict | None = {} if machine.raw_prefix(served_registry) is not None else None
 
         def stage() -> set[str]:  # runs while the workers render the pages
             staged.append(machine.stage_well_known(registry, root, well_known, notes, reuse=use_cache,
@@ -448,8 +452,8 @@ def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | Non
         mark = time.perf_counter()
         search, sparse = background.result()
         plan.add_bytes(SEARCH_FILE, search)
-        machine.plan_machine_files(plan, registry, registry_bytes, index_bytes, served, identities, sparse=sparse,
-                                   raw=raw)
+        machine.plan_machine_files(plan, served_registry, served_bytes, index_bytes, served, identities,
+                                   sparse=sparse, raw=raw)
         timings["machine"] = time.perf_counter() - mark
         mark = time.perf_counter()
         if static_host:
@@ -464,8 +468,9 @@ def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | Non
                            upstream=dict(sorted(Counter(c.state for c in contents.values()).items())))
 
 
-def _search_and_sparse(registry: dict, bodies: dict[str, str]) -> tuple[bytes, dict[str, bytes]]:
-    """The search data and the sparse index: made while the pages are (`overlap`)."""
+def _search_and_sparse(registry: dict, bodies: dict[str, str], served: dict) -> tuple[bytes, dict[str, bytes]]:
+    """The search data and the sparse index (of the registry.json served, `served`): made while the pages are
+    (`overlap`)."""
     from skillyard.format.sparse import sparse_files
 
-    return dump_search_data(build_search_data(registry["skills"], bodies)), sparse_files(registry)
+    return dump_search_data(build_search_data(registry["skills"], bodies)), sparse_files(served)

@@ -169,6 +169,32 @@ def raw_prefix(registry: dict) -> str | None:
     return prefix
 
 
+def served_here(registry: dict, registry_bytes: bytes, unserved: list[str]) -> tuple[dict, bytes, str | None]:
+    """The registry.json a `--static-host` folder serves: for a registry whose files a commit-pinned code host
+    serves (a `raw_url_template` with `{commit}`: `github`, `github-enterprise`), one that points at the copies
+    the folder serves beside it (`{path}`), so `skill source add SITE/registry.json` installs from the folder it
+    was added from, GitHub or not; the same bytes are served (checked against their sha256). Returns (registry,
+    its bytes, a note saying so); any other registry comes back as it is, with no note. The repository's own
+    registry.json, and the pages' links to the code host, are unchanged. `unserved`: own skills whose files the
+    folder cannot serve (not inert in a browser); with any, the code host's template is kept, and the note says
+    why and what to do."""
+    template = str((registry.get("repository") or {}).get("raw_url_template", ""))
+    if raw_prefix(registry) is not None or "{commit}" not in template:
+        return registry, registry_bytes, None
+    host = template.partition("{commit}")[0]
+    if unserved:
+        shown = ", ".join(unserved[:3]) + (f" and {len(unserved) - 3} more" if len(unserved) > 3 else "")
+        return registry, registry_bytes, (
+            f"--static-host: the served registry.json still fetches every skill's files from {host}…, because "
+            f"this folder cannot serve {shown} (files that are not inert in a browser; their notes say which): "
+            "clients of this folder need that host. To serve everything yourself, use host = \"static\" in "
+            "[tool.skillyard] and `skillyard build --serve-dir DIR` from another origin")
+    served = {**registry, "repository": {**registry["repository"], "raw_url_template": "{path}"}}
+    note = (f"--static-host: the served registry.json fetches your skills' files from this folder (beside it), "
+            f"not from {host}…; pointer skills still come from their own repositories")
+    return served, dumps(served).encode("utf-8"), note
+
+
 def raw_copy(folder: Path, entry: dict) -> tuple[str, Callable[[], bytes]]:
     """(content key, maker) of one file served where registry.json's template points: the registry's bytes as
     they are (`skill install` checks them against the sha256), read again and checked when written."""

@@ -113,7 +113,8 @@ def add_arguments(parser) -> None:
                             "approved_in and approved_at only when a maintainer (write, maintain or admin; not the "
                             "author, not a bot) approved the merged head commit and the approval stands; "
                             "`verified: false` otherwise. A pin the PR did not move keeps the approval it had. "
-                            "The publish workflow runs it on each push to the default branch and commits the result.")
+                            "The publish workflow runs it on each push to the default branch, and for the merge commit an "
+                            "automerge names when it starts publish, and commits the result.")
     verify.add_argument("--repo", required=True, metavar="OWNER/NAME", help="The registry repository.")
     verify.add_argument("--api-url", default=None, metavar="URL",
                         help="GitHub API root. Default: $GITHUB_API_URL or https://api.github.com.")

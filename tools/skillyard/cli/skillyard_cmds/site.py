@@ -31,6 +31,8 @@ host to serve or for `cp -a`/rsync to copy as it is. A rebuild updates a spare c
 exchanges it with --out in one atomic step (Linux; elsewhere the site is written whole and renamed over --out). For a static
 registry (registry.json's files relative to it) the site also serves each skill's files where registry.json
 points, byte for byte, so the one folder serves both `skill source add URL/registry.json` and `npx skills add URL`.
+A registry on a commit-pinned host (github, github-enterprise) gets the same: the served registry.json points at
+the files served beside it rather than the code host (a note says so; the repository's own file is unchanged).
 
 examples:
   skillyard build && skillyard site build
