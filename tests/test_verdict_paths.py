@@ -13,11 +13,11 @@ Any disagreement names the skill, the path and the findings that differ."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 from pathlib import Path
 
 import pytest
-from tests.registry.test_external_add import run
 
 from skillyard.client.candidates import scan_entry
 from skillyard.client.config import Config
@@ -56,11 +56,8 @@ def _validate(folders: list[Path]) -> dict[str, list[tuple]]:
     from skillyard.cli.main import skillyard_main
 
     out = io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
-        try:
-            skillyard_main(["validate", "--root", str(ROOT), "--json", "--no-cache", *map(str, folders)])
-        except SystemExit:
-            pass
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()), contextlib.suppress(SystemExit):
+        skillyard_main(["validate", "--root", str(ROOT), "--json", "--no-cache", *map(str, folders)])
     return {Path(s["path"]).name: _key(s["findings"]) for s in json.loads(out.getvalue())["skills"]}
 
 
@@ -145,9 +142,7 @@ def test_skill_validate_lists_what_validate_lists(validated, capsys):
     from skillyard.cli.main import skill_main
 
     capsys.readouterr()
-    try:
+    with contextlib.suppress(SystemExit):
         skill_main(["validate", str(folder), "--json"])
-    except SystemExit:
-        pass
     report = json.loads(capsys.readouterr().out)
     assert _key(report["findings"]) == validated[folder.name]

@@ -116,30 +116,24 @@ def test_every_path_gives_the_same_findings_for_every_pointer(archives, tmp_path
         disagreements += [(name, path, sorted(map(repr, set(found) ^ set(expected))))
                           for path, found in paths.items() if found != expected]
         target = tmp_path / "folders" / name
-        for rel, (content, executable) in files.items():
+        for rel, (content, _) in files.items():
             (target / rel).parent.mkdir(parents=True, exist_ok=True)
             (target / rel).write_bytes(content)
         folders[name] = target
     # skillyard validate (lenient: what external add applies) over every folder, in this process.
     out = io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
-        try:
-            skillyard_main(["validate", "--root", str(ROOT), "--lenient", "--json", "--no-cache",
-                            *map(str, folders.values())])
-        except SystemExit:
-            pass
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()), contextlib.suppress(SystemExit):
+        skillyard_main(["validate", "--root", str(ROOT), "--lenient", "--json", "--no-cache",
+                        *map(str, folders.values())])
     validated = {Path(s["path"]).name: _key(s["findings"], allowed=False) for s in json.loads(out.getvalue())["skills"]}
-    for name, target in folders.items():
+    for name in folders:
         expected = [f[:-1] for f in judged[name]]
         if validated[name] != expected:
             disagreements.append((name, "skillyard validate", sorted(map(repr, set(validated[name]) ^ set(expected)))))
     for name in sorted(folders)[:: max(1, len(folders) // 12)]:  # the client's command, on a spread of them
         out = io.StringIO()
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
-            try:
-                skill_main(["validate", str(folders[name]), "--json"])
-            except SystemExit:
-                pass
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()), contextlib.suppress(SystemExit):
+            skill_main(["validate", str(folders[name]), "--json"])
         found = _key(json.loads(out.getvalue())["findings"], allowed=False)
         if found != [f[:-1] for f in judged[name]]:
             disagreements.append((name, "skill validate", found))

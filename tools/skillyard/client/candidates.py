@@ -25,8 +25,8 @@ from skillyard.client.install_policy import (
 from skillyard.client.store import StagedFile
 from skillyard.errors import SkillyardError
 from skillyard.format import timeversion
-from skillyard.format.verdict import judge as judge_skill  # the one judge: same bytes, same findings
 from skillyard.format.inputs import RENDERED_FILES as RENDERED  # the site renders the same files
+from skillyard.format.verdict import judge as judge_skill  # the one judge: same bytes, same findings
 
 
 @dataclass
@@ -117,7 +117,10 @@ def _manifest_of(files: list[StagedFile], *, where: str) -> dict | None:
     if manifest is None:
         detail = summarize_errors([f for f in findings if f.is_error]) or "skill.yaml is not UTF-8 text"
         raise SkillyardError(f"{where}: its skill.yaml cannot be read: {detail}; nothing was installed.",
-                             "Ask the author to fix skill.yaml (`skillyard validate` explains each finding).")
+                             f"Ask the author to fix skill.yaml (`skill validate {where}` lists each finding)."
+                             if where.startswith("github:") or "/" in where else
+                             "Ask the author to fix skill.yaml (`skill validate` on the skill's folder or "
+                             "`github:` ref lists each finding).")
     return manifest
 
 

@@ -47,8 +47,7 @@ def run(args) -> int:
     import sys
 
     from skillyard.cli.common import print_json
-    from skillyard.client import targets
-    from skillyard.client import remote_check
+    from skillyard.client import remote_check, targets
     from skillyard.format import Policy
     from skillyard.format.findings import error
     from skillyard.format.verdict import judge, judge_files
