@@ -42,3 +42,20 @@ def folder_name(name: str) -> str:
     from skillyard.format.paths import component_problem, is_hidden
 
     return name if name and not component_problem(name) and not is_hidden(name) and len(name) <= 128 else "skill"
+
+
+def materialize(name: str, files: dict[str, tuple[bytes, bool]]):
+    """(the temporary directory, the skill folder in it holding `files`): the folder is removed with the returned
+    object, so a command keeps it for as long as it reads the folder."""
+    import tempfile
+    from pathlib import Path
+
+    scratch = tempfile.TemporaryDirectory(prefix="skill-validate-")
+    folder = Path(scratch.name) / folder_name(name)
+    for rel, (content, executable) in files.items():
+        target = folder / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(content)
+        target.chmod(0o755 if executable else 0o644)
+    folder.mkdir(exist_ok=True)
+    return scratch, folder

@@ -48,18 +48,18 @@ def run(args) -> int:
 
     from skillyard.cli.common import print_json
     from skillyard.client import remote_check, targets
-    from skillyard.format import Policy
+    from skillyard.format import Policy, load_skill  # noqa: F401  (the folder's other checks read it as well)
     from skillyard.format.findings import error
-    from skillyard.format.verdict import judge, judge_files
+    from skillyard.format.verdict import judge
 
+    scratch = None  # a github: ref's or an archive's files, on disk until this command returns
     if remote_check.is_remote(args.ref):  # what an install of this ref judges, by the same judge
         from skillyard.client.config import load_config
 
-        folder, name, files = remote_check.fetch(args.ref, load_config())
-        package = judge_files(files, remote_check.folder_name(name), Policy(strict=args.strict)).package
+        scratch, folder = remote_check.materialize(*remote_check.fetch(args.ref, load_config())[1:])
     else:
         folder = find_folder(args.ref)
-        package = judge(folder, Policy(strict=args.strict), own_reviewed=True).package
+    package = judge(folder, Policy(strict=args.strict), own_reviewed=scratch is None).package
     findings = list(package.findings)
     if args.target:
         targets.get(args.target)
