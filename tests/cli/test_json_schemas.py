@@ -283,11 +283,15 @@ def test_every_skillyard_command_prints_what_its_schema_says(tmp_path, monkeypat
     runs.skillyard("skillyard external add", "github:up/skills/skills/nothing@main", "--root", root, ok=False)
     runs.skillyard("skillyard external verify", "--root", root)
     runs.skillyard("skillyard external verify", "no-such-pointer", "--root", root, ok=False)
+    runs.skillyard("skillyard external refresh-findings", "--root", root)
+    runs.skillyard("skillyard external refresh-findings", "no-such-pointer", "--root", root, ok=False)
     pointer = root / "skills" / "alpha" / "source.yaml"
     recorded = re.search(r"sha256: ([0-9a-f]{64})", pointer.read_text(encoding="utf-8")).group(1)
     pointer.write_text(pointer.read_text(encoding="utf-8").replace(recorded, "a" * 64), encoding="utf-8")
     verified = runs.skillyard("skillyard external verify", "--root", root, ok=False)  # a recorded fact is wrong
     assert verified["pointers"][0]["differences"][0]["kind"] == "changed"
+    refused = runs.skillyard("skillyard external refresh-findings", "--root", root, ok=False)  # files differ
+    assert refused["pointers"][0]["status"] == "failed"
     assert set(serve_json(root, "--no-build")) == {"ok", "out", "url"}
     assert serve_json(root)["pages"] > 0  # built first: the build's summary too
     runs.covered("skillyard", besides={"skillyard site serve": {True}})

@@ -96,7 +96,8 @@ def test_verify_honours_the_registrys_exceptions_and_fails_without_them(repo, du
         del data["findings"]
     path.write_text(dump_pointer(data), encoding="utf-8")
     code, out, _ = run("external", "verify", "--root", str(repo.root), "--json", capsys=capsys)
-    assert code == 1 and "references/attacks.md" in out
+    # The files are unchanged; without the reviewed exception they are blocked (exit 3), not passed.
+    assert code == 3 and "references/attacks.md" in out and json.loads(out)["pointers"][0]["status"] == "blocked"
 
 
 def test_a_pointer_may_not_record_an_error_no_exception_allows(repo, dual_use, capsys):

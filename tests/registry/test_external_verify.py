@@ -187,8 +187,8 @@ def test_the_json_shape(repo, upstream, capsys):
     code, out, _ = verify(repo, capsys, "alpha", "--json")
     assert code == 1
     assert json.loads(out) == {
-        "ok": False, "checked": 1, "failed": 1,
-        "pointers": [{"name": "alpha", "ok": False, "commit": sha,
+        "ok": False, "checked": 1, "failed": 1, "blocked": 0, "findings_changed": 0, "refresh": None,
+        "pointers": [{"name": "alpha", "ok": False, "status": "failed", "commit": sha, "findings_changed": [],
                       "differences": [{"kind": "extra", "file": "references/more.md", "size": 7}]}]}
 
 
@@ -198,7 +198,8 @@ def test_a_passing_pointer_reports_when_it_was_checked(repo, upstream, capsys):
     assert code == 0, err
     [result] = json.loads(out)["pointers"]
     assert STAMP.fullmatch(result.pop("checked_at"))
-    assert result == {"name": "alpha", "ok": True, "commit": sha, "differences": [], "recorded": False}
+    assert result == {"name": "alpha", "ok": True, "status": "verified", "commit": sha, "differences": [],
+                      "findings_changed": [], "recorded": False}
 
 
 def test_shard_reports_are_recorded_by_one_writer_as_untrusted_data(repo, upstream, capsys, tmp_path):
@@ -331,8 +332,8 @@ def test_a_stricter_registry_policy_is_applied(repo, upstream, capsys):
     add(repo, capsys, "gamma", "github:up/skills/skills/gamma")
     assert verify(repo, capsys)[0] == 0
     repo.write("pyproject.toml", repo.root.joinpath("pyproject.toml").read_text() + 'external_mode = "strict"\n')
-    code, out, _ = verify(repo, capsys)
-    assert code == 1 and "does not pass the checks (strict mode)" in out
+    code, out, _ = verify(repo, capsys)  # the files did not change; this registry's rules did: blocked, exit 3
+    assert code == 3 and "BLOCKED gamma" in out and "x-custom" in out
 
 
 def test_a_broken_pointer_file_fails_with_the_field(repo, upstream, capsys):

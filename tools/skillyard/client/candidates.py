@@ -27,13 +27,13 @@ from skillyard.client.install_policy import (
     folder_name,
     is_strict,
     judge,
-    reviewed_only,
     summarize_errors,
 )
 from skillyard.client.store import StagedFile
 from skillyard.errors import SkillyardError
 from skillyard.format import timeversion
 from skillyard.format.inputs import RENDERED_FILES as RENDERED  # the site renders the same files
+from skillyard.format.verdict import judge as judge_skill  # the one judge: same bytes, same findings
 
 
 @dataclass
@@ -55,16 +55,14 @@ class Candidate:
 def from_local(path: Path, config=None, *, strict: bool | None = None) -> Candidate:
     """A local skill folder, validated first with the client's policy: a safety error refuses the install."""
     from skillyard.client import archive
-    from skillyard.format import load_skill
-
     if not Path(path).is_dir() and archive.is_archive_ref(str(path)):  # a lock entry of an archive install
         return from_archive(str(path), config, strict=strict)
     folder = Path(path).resolve()
     if not folder.is_dir():
         raise SkillyardError(f"{path} is not a folder.", "Give the path to a skill folder (the one holding SKILL.md).")
-    package = load_skill(folder, client_policy(config))
+    verdict = judge_skill(folder, client_policy(config))  # a folder's own exceptions were reviewed by no registry
+    package, withdrawn = verdict.package, verdict.withdrawn
     strict = is_strict(config, strict)
-    withdrawn = reviewed_only(package)  # a folder's own security exceptions were reviewed by no registry
     warnings = judge(package, where=str(path), strict=strict, with_lines=True, withdrawn=withdrawn)
     name, renamed = folder_name(package.name, where=str(path), strict=strict, fallback=folder.name)
     files = []
@@ -127,7 +125,10 @@ def _manifest_of(files: list[StagedFile], *, where: str) -> dict | None:
     if manifest is None:
         detail = summarize_errors([f for f in findings if f.is_error]) or "skill.yaml is not UTF-8 text"
         raise SkillyardError(f"{where}: its skill.yaml cannot be read: {detail}; nothing was installed.",
-                             "Ask the author to fix skill.yaml (`skillyard validate` explains each finding).")
+                             f"Ask the author to fix skill.yaml (`skill validate {where}` lists each finding)."
+                             if where.startswith("github:") or "/" in where else
+                             "Ask the author to fix skill.yaml (`skill validate` on the skill's folder or "
+                             "`github:` ref lists each finding).")
     return manifest
 
 
@@ -179,9 +180,11 @@ def from_github(ref_text: str, config, *, commit: str | None = None, path: str |
             raise SkillyardError(f"{url}: {exc.message}", exc.fix) from None
         raise
     where = f"github:{ref.slug}/{folder}".rstrip("/")
+    pinned = archive_commit or commit or (ref.ref if ref.ref != "HEAD" else None)
     candidate = _from_archive_files(raw, where=where, config=config, strict=strict,
                                     fallback=folder.rsplit("/", 1)[-1] if folder else ref.repo.lower(),
-                                    requested=ref.path.rsplit("/", 1)[-1] or None, newest=newest)
+                                    requested=ref.path.rsplit("/", 1)[-1] or None, newest=newest,
+                                    advise=where + (f"@{pinned}" if pinned else ""))
     actual = candidate.source["integrity"]
     if integrity and actual != integrity:
         raise SkillyardError(f"github:{ref.slug}@{commit}: the skill's integrity {actual} does not match the "
@@ -213,8 +216,8 @@ def from_archive(ref_text: str, config, *, strict: bool | None = None) -> Candid
     return candidate
 
 
-def _from_archive_files(raw: dict, *, where: str, config, strict: bool | None,
-                        fallback: str | None = None, requested: str | None = None, newest: float = 0.0) -> Candidate:
+def _from_archive_files(raw: dict, *, where: str, config, strict: bool | None, fallback: str | None = None,
+                        requested: str | None = None, newest: float = 0.0, advise: str | None = None) -> Candidate:
     """A candidate from a skill folder's files taken out of an archive: named from its metadata, validated like a
     local folder (client policy) in a private folder, a skill.yaml-only package given its SKILL.md."""
     files = [StagedFile(p, content, executable) for p, (content, executable) in raw.items()]
@@ -225,7 +228,7 @@ def _from_archive_files(raw: dict, *, where: str, config, strict: bool | None,
         raise SkillyardError(f"The SKILL.md (or skill.yaml) in {where} has no `name`; nothing was installed.",
                              "Ask the author to add `name:` to the frontmatter or skill.yaml.")
     meta, warnings, folder_name = _check_package(files, name, where=where, config=config, strict=strict,
-                                                 fallback=fallback)
+                                                 fallback=fallback, advise=advise)
     warnings += skillname.requested_name_differs(requested, name, folder_name, where=where,
                                                  strict=is_strict(config, strict))
     actual = integrity_of(files)  # over the published files: what the source pins, before SKILL.md is generated
@@ -237,14 +240,13 @@ def _from_archive_files(raw: dict, *, where: str, config, strict: bool | None,
 
 
 def _check_package(files: list[StagedFile], name: str, *, where: str, config=None,
-                   strict: bool | None = None, fallback: str | None = None) -> tuple[dict, list[str], str]:
+                   strict: bool | None = None, fallback: str | None = None,
+                   advise: str | None = None) -> tuple[dict, list[str], str]:
     """Run the format checks on downloaded files by loading them from a private temporary folder; returns the
     skill's data as a local folder's would be (frontmatter merged with skill.yaml: version, inputs, mcp_deps),
     the warnings, and the installed folder's name (`folder_name`). The files' own security exceptions count for
     nothing: no registry reviewed them."""
     import tempfile
-
-    from skillyard.format import load_skill
 
     strict = is_strict(config, strict)
     # The untrusted name becomes a folder name below (`../../x` must not leave tmp), and later the installed one.
@@ -253,26 +255,27 @@ def _check_package(files: list[StagedFile], name: str, *, where: str, config=Non
         folder = Path(tmp) / installed_as
         folder.mkdir()
         store.write_tree(folder, files)
-        package = load_skill(folder, client_policy(config))
-        withdrawn = reviewed_only(package)
-        warnings = judge(package, where=where, strict=strict, withdrawn=withdrawn)
+        verdict = judge_skill(folder, client_policy(config))
+        package, withdrawn = verdict.package, verdict.withdrawn
+        warnings = judge(package, where=where, strict=strict, withdrawn=withdrawn, advise=advise)
         return dict(package.data), [*warnings, *renamed], installed_as
 
 
-def scan_entry(files: list[StagedFile], skill: dict, config, *, what: str) -> None:
+def scan_entry(files: list[StagedFile], skill: dict, config, *, what: str):
     """The security scan over a registry entry's downloaded files (a registry may serve anything): a scanner finding
     refuses the install unless the entry's own `security_exceptions`, which the registry reviewed, allow it. The
-    fetched skill.yaml's exceptions count for nothing. The registry's format checks are trusted as before."""
+    fetched skill.yaml's exceptions count for nothing. The registry's format checks are trusted as before. Returns
+    the verdict (format/verdict.py) when nothing refuses."""
     import tempfile
 
-    from skillyard.format import exceptions, load_skill
+    from skillyard.format import exceptions
 
     with tempfile.TemporaryDirectory(prefix="skill-scan-") as tmp:
         folder = Path(tmp) / store.check_name(skill["name"])
         folder.mkdir()
         store.write_tree(folder, files)
-        package = load_skill(folder, client_policy(config))
-    withdrawn = reviewed_only(package, skill.get("security_exceptions"))
+        verdict = judge_skill(folder, client_policy(config), reviewed=skill.get("security_exceptions") or ())
+    package, withdrawn = verdict.package, verdict.withdrawn
     refusing = [f for f in package.errors if f.rule in exceptions.EXCEPTABLE_RULES]
     if refusing:
         untrusted = {(f.rule, f.file) for f in withdrawn} & {(f.rule, f.file) for f in refusing}
@@ -280,7 +283,21 @@ def scan_entry(files: list[StagedFile], skill: dict, config, *, what: str) -> No
                              "The skill's skill.yaml lists `security_exceptions` for this, but the registry's entry does "
                              "not carry them: a security exception is only honoured from a registry that reviewed it. "
                              "Ask the registry's maintainers." if untrusted else
-                             "The registry serves a file its own checks refuse: tell its maintainers.")
+                             "The registry serves a file its own checks refuse: tell its maintainers" +
+                             _validate_advice(skill) + ".")
+    return verdict
+
+
+def _validate_advice(skill: dict) -> str:
+    """For a pointer entry: the `skill validate` command that lists each finding of the pinned upstream files."""
+    from skillyard.client.pointer_info import upstream
+
+    facts = upstream(skill) or {}
+    folder = str(skill.get("path") or "").strip("/")
+    if not facts.get("repository") or not facts.get("commit") or any(p in (".", "..") for p in folder.split("/")):
+        return ""
+    slug = facts["repository"].removeprefix("https://github.com/")
+    return f" (`skill validate github:{slug}{'/' + folder if folder else ''}@{facts['commit']}` lists each finding)"
 
 
 def from_resolved(resolved, config, *, progress=None, commit: str | None = None) -> Candidate:

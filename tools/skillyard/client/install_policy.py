@@ -53,22 +53,11 @@ def is_strict(config, strict: bool | None) -> bool:
     return config.install_strict
 
 
-def reviewed_only(package, reviewed: list[dict] | None = None) -> list:
-    """Honour security exceptions only from a registry entry that carries them (`reviewed`, its
-    `security_exceptions`): the skill's own skill.yaml ones are withdrawn, so their findings block again. Returns
-    the withdrawn findings, for `judge`'s message."""
-    from skillyard.format import exceptions
-
-    package.findings, withdrawn = exceptions.withdraw(package.findings)
-    if reviewed:
-        package.findings = exceptions.apply(package.findings, exceptions.from_entry(reviewed))
-    return withdrawn
-
-
-def judge(package, *, where: str, strict: bool, with_lines: bool = False, withdrawn=()) -> list[str]:
+def judge(package, *, where: str, strict: bool, with_lines: bool = False, withdrawn=(),
+          advise: str | None = None) -> list[str]:
     """Refuse on any safety error (or, with strict, any tolerated one too); return the tolerated ones as warnings.
     A limit error names the config key that raises it; an error the skill's own, unreviewed, security exception
-    would have allowed says so."""
+    would have allowed says so. `advise`: the ref `skill validate` takes for these bytes (default `where`)."""
     tolerated = [f for f in package.findings if f.rule in TOLERATED_RULES and str(f.severity) != "info"]
     refusing = [f for f in package.errors if f.rule not in TOLERATED_RULES] + (tolerated if strict else [])
     if refusing:
@@ -84,7 +73,7 @@ def judge(package, *, where: str, strict: bool, with_lines: bool = False, withdr
         elif strict and all(f.rule in TOLERATED_RULES for f in refusing):
             fix = "Runtimes tolerate this; install without --strict (and `install.strict: false`) to accept it."
         else:
-            fix = f"Fix the findings (`skillyard validate {where}` explains each), then install again."
+            fix = f"`skill validate {advise or where}` lists and explains each finding."
         raise SkillyardError(f"{where} is not a valid skill: {lines}; nothing was installed.", fix)
     return [f"{where}: {f.file or '.'}: {f.message} (runtimes tolerate it; `--strict` refuses it)"
             for f in tolerated]

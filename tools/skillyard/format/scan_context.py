@@ -113,9 +113,6 @@ def _token_of(needle: str) -> bytes:
 # Word sets the rules below test (built once, not per file).
 _CHMOD_OR_PROCESS = _words("chmod", "process")
 _PASSWORD_WORDS = _words("password", "passcode")
-_FUNCTION_OR_EVAL = _words("function", "eval")
-_BUFFER_WORD = _words("buffer")
-_BASE64_WORD = _words("base64")
 _DOTENV_LIBRARIES = _words("dotenv", "load_dotenv", "dotenvx")
 _HTTP_SCHEMES = _words("http", "https")
 _BASH_OR_ALLOW = _words("bash", "allow")

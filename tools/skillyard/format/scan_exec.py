@@ -6,10 +6,7 @@ from __future__ import annotations
 import re
 
 from skillyard.format.scan_context import (  # noqa: F401
-    _BASE64_WORD,
-    _BUFFER_WORD,
     _CHMOD_OR_PROCESS,
-    _FUNCTION_OR_EVAL,
     _PASSWORD_WORDS,
     _URL,
     ERROR,
@@ -156,16 +153,112 @@ _JS_EVAL = re.compile(r"(?<![.\w$])eval\s*\(|\bnew\s+Function\s*\(|(?<![.\w$])Fu
                       r"\bvm\.runIn\w*Context\s*\(|\.then\(\s*eval\b")
 
 
+# A JavaScript run of text: eval(…), new Function(…), Function(…)(…), vm.runIn…Context(…), vm.Script(…).
+_JS_RUN_CALL = re.compile(r"(?<![.\w$])eval\s*\(|\bnew\s+Function\s*\(|(?<![.\w$])Function\s*\(|"
+                          r"\bvm\.runIn\w*Context\s*\(|\bnew\s+vm\.Script\s*\(")
+# What turns hidden text into code: base64/hex decoders and character-code builders.
+_JS_DECODE = re.compile(r"\batob\s*\(|Buffer\.from\s*\([^;\n]{0,300}?[\"'`](?:base64|base64url|hex)[\"'`]|"
+                        r"\bunescape\s*\(|\bdecodeURIComponent\s*\(|String\.fromCharCode\s*\(|"
+                        r"\.toString\s*\(\s*[\"'`](?:base64|hex)[\"'`]", re.I)
+_JS_ASSIGN = re.compile(r"(?:\b(?:const|let|var)\s+|^|[;{}(,>]\s*)([A-Za-z_$][\w$]{0,60})\s*\+?=(?![=>])\s*([^;\n]{1,500})",
+                        re.M)
+MAX_JS_SOURCE = 512 * 1024  # as scan_python.MAX_SOURCE: beyond it the flow is not followed
+
+
+def _call_argument(text: str, open_at: int, limit: int = 4000) -> str:
+    """The text between the `(` at `open_at` and its matching `)` (strings skipped), at most `limit` characters:
+    what the call receives, so a decode elsewhere in the file is never taken for the call's argument."""
+    depth, index, end = 0, open_at, min(len(text), open_at + limit)
+    quote = ""
+    while index < end:
+        char = text[index]
+        if quote:
+            if char == "\\":
+                index += 1
+            elif char == quote:
+                quote = ""
+        elif char in "\"'`":
+            quote = char
+        elif char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+            if depth == 0:
+                return text[open_at + 1:index]
+        index += 1
+    return text[open_at + 1:end]
+
+
+def _statement_end(text: str, start: int, limit: int = 8000) -> int:
+    """Where the statement holding `start` ends: the first `;` or line end outside brackets and strings (a line
+    that goes on with `.then(…)` continues it). A callback passed to a download call is inside its brackets, so
+    `https.get(url, res => { … eval(body) … })` is one statement."""
+    depth, index, end = 0, start, min(len(text), start + limit)
+    quote = ""
+    while index < end:
+        char = text[index]
+        if quote:
+            if char == "\\":
+                index += 1
+            elif char == quote:
+                quote = ""
+        elif char in "\"'`":
+            quote = char
+        elif char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+            if depth < 0:
+                return index
+        elif depth == 0 and (char == ";" or (char == "\n" and not text[index:index + 200].lstrip().startswith("."))):
+            return index
+        index += 1
+    return end
+
+
+def js_flows(text: str, source: re.Pattern) -> list[tuple[int, str]]:
+    """(index, call) of every eval-like call connected to `source`: the source written in the argument itself, the
+    call inside the statement the source starts (its callback or `.then` chain), or a name the argument uses that
+    was assigned from the source (followed through plain
+    assignments, as scan_python does with `ast`). A source and a run that share a file but not a value are no flow:
+    a WebSocket server that hashes with `digest('base64')` and never calls eval is not decode-then-run."""
+    if len(text) > MAX_JS_SOURCE:
+        return []
+    calls = list(_JS_RUN_CALL.finditer(text))
+    if not calls:
+        return []
+    tainted: set[str] = set()
+    assignments = [(m.group(1), m.group(2)) for m in _JS_ASSIGN.finditer(text)]
+    for _ in range(3):  # a few passes: `const a = atob(x); const b = a.trim();` taints b too
+        for name, value in assignments:
+            if name not in tainted and (source.search(value) or _uses(value, tainted)):
+                tainted.add(name)
+    spans = [(m.start(), _statement_end(text, m.start())) for m in source.finditer(text)]
+    found = []
+    for call in calls:
+        argument = _call_argument(text, call.end() - 1)
+        if source.search(argument) or _uses(argument, tainted) or \
+                any(start < call.start() < end for start, end in spans):
+            found.append((call.start(), call.group().strip()))
+    return found
+
+
+def _uses(code: str, names: set[str]) -> bool:
+    return bool(names) and any(re.search(r"(?<![\w$.])" + re.escape(name) + r"(?![\w$])", code) for name in names)
+
+
 def decode_exec(ctx: Context, add: Add) -> None:
-    if ctx.code and ctx.file.endswith(_JS_SUFFIXES) and ctx.has(_JS_RUNNERS):
-        run = _JS_EVAL.search(ctx.text)
-        if run and _JS_FETCH.search(ctx.text) and not DECODE_EXEC.search(ctx.text):
-            add("security-download-exec", ERROR, run.start(),
-                f"The script downloads code and runs it with `{run.group().strip()[:30]}`: whatever the server "
-                "sends runs with the user's rights.", "Ship the code under scripts/ so it is reviewed.")
+    js = ctx.code and ctx.file.endswith(_JS_SUFFIXES) and ctx.has(_JS_RUNNERS)
+    if js and not DECODE_EXEC.search(ctx.text):
+        for index, call in js_flows(ctx.text, _JS_FETCH)[:1]:
+            add("security-download-exec", ERROR, index,
+                f"The script downloads code and runs it with `{call[:30]}`: whatever the server sends runs with "
+                "the user's rights.", "Ship the code under scripts/ so it is reviewed.")
     if not ctx.has(_DECODE_WORDS) and not (ctx.python and ctx.has(_RUN_WORDS)):
         return
+    reported: set[int] = set()
     for match in ctx.finditer(DECODE_EXEC, _DECODE_EXEC_WORDS):
+        reported.add(ctx.text.count("\n", 0, match.start()))
         add("security-obfuscated-exec", ERROR, match.start(),
             f"Decodes hidden text and runs it: `{match.group().strip()[:80]}`. Reviewers see only the encoding.",
             "Ship the code in plain text under scripts/.")
@@ -181,17 +274,23 @@ def decode_exec(ctx: Context, add: Add) -> None:
             add("security-download-exec", ERROR, _index_of_line(ctx.text, line),
                 f"The script runs {what}: whatever the server sends runs with the user's rights.",
                 "Ship the code under scripts/ so it is reviewed.")
-    elif ctx.code and ctx.has(_FUNCTION_OR_EVAL) and ctx.has(_BUFFER_WORD) and ctx.has(_BASE64_WORD):
-        at = max(ctx.text.find("new Function("), ctx.text.find("eval("))
-        add("security-obfuscated-exec", ERROR, at,
-            "The script decodes base64 and runs the result with eval/new Function: reviewers see only the encoding.",
-            "Ship the code in plain text.")
+    elif js:
+        for index, call in js_flows(ctx.text, _JS_DECODE):
+            if ctx.text.count("\n", 0, index) not in reported:
+                add("security-obfuscated-exec", ERROR, index,
+                    f"The script decodes text and runs the result with `{call[:30]}`: reviewers see only the "
+                    "encoding.", "Ship the code in plain text.")
+                break
 
 
 def _index_of_line(text: str, line: int) -> int:
+    """Where 1-based `line` starts, or -1 when the text has no such line: the scanner reports a position it cannot
+    place with no line (never the last one, which would name a line that does not hold the match)."""
+    if line < 1:
+        return -1
     index = 0
     for _ in range(line - 1):
         index = text.find("\n", index) + 1
         if index == 0:
-            return len(text)
+            return -1
     return index

@@ -104,6 +104,8 @@ def exfiltration(ctx: Context, add: Add) -> None:
     sources.sort()
     reported_sink = False
     for index, what in sources[:200]:
+        if index < 0:  # a line the parser named that the text does not have: never placed on another
+            continue
         if ctx.prose and (ctx.negated(index) or ctx.quoted(index)):
             continue
         if ctx.prose and not ctx.in_fence(index) and not _READ_VERB.search(ctx.line_at(index)):
@@ -190,12 +192,25 @@ def persistence(ctx: Context, add: Add) -> None:
     if seen:
         return
     for match in ctx.finditer(_RC_WRITE, _RC_WORDS):
-        start, end = (match.start(), match.end()) if ctx.prose else (0, len(ctx.text))
-        if _PAYLOAD.search(ctx.text, start, end) or (ctx.code and _PAYLOAD.search(ctx.text)):
+        # What is written: the write's own line in prose; in code, the statement around it (a heredoc or the
+        # lines building the text written), never a download somewhere else in the same script.
+        start, end = (match.start(), match.end()) if ctx.prose else _lines_around(ctx.text, match.start(), 6)
+        if _PAYLOAD.search(ctx.text, start, end):
             add("security-persistence", ERROR, match.start(),
                 f"Writes a command into a shell start-up file (`{match.group().strip()[:80]}`): it runs in every "
                 "new shell, long after the task.", "Remove the step; tell the user what to add themselves.")
             return
+
+
+def _lines_around(text: str, index: int, lines: int) -> tuple[int, int]:
+    """The span from `lines` lines before the one holding `index` to `lines` lines after it."""
+    start = end = index
+    for _ in range(lines + 1):
+        start = text.rfind("\n", 0, max(0, start - 1)) + 1 if start > 0 else 0
+    for _ in range(lines + 1):
+        found = text.find("\n", end + 1)
+        end = len(text) if found < 0 else found
+    return start, end
 
 
 # ---------------------------------------------------------------- agent-safety tampering

@@ -119,7 +119,8 @@ def scan_text(text: str, file: str, *, line_offset: int = 0, is_markdown: bool =
         counts[rule] += 1
         if counts[rule] <= MAX_FINDINGS_PER_RULE:
             message = message() if callable(message) else message
-            found.append(Finding(rule, severity, message, fix, file, _line(text, index) + line_offset))
+            line = _line(text, index) + line_offset if 0 <= index <= len(text) else None  # never a guess
+            found.append(Finding(rule, severity, message, fix, file, line))
 
     if text.startswith("\ufeff"):  # a byte-order mark at the very start is how some editors mark UTF-8
         text = " " + text[1:]

@@ -159,22 +159,11 @@ def check_folder(files: dict[str, tuple[bytes, bool]], folder_name: str, policy:
     withdrawn (upstream authors did not have them reviewed here, and a bump would otherwise let them in unseen), and
     `allowed` -- the pointer's `registry.security_exceptions`, which a maintainer reviewed -- applied instead. An
     entry that covers no finding is a `pointer-exception-stale` error: a pin never keeps a stale allowance."""
-    from skillyard.format import exceptions
-    from skillyard.format.package import load_skill
+    from skillyard.format.verdict import judge_files
 
-    with tempfile.TemporaryDirectory(prefix="skillyard-external-") as tmp:
-        root = Path(tmp) / folder_name
-        root.mkdir()
-        for rel, (content, executable) in files.items():
-            target = root / rel
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(content)
-            target.chmod(0o755 if executable else 0o644)
-        pkg = load_skill(root, policy, rel_path=folder_name)
-    findings, _ = exceptions.withdraw(pkg.findings)
-    findings = [f for f in findings if f.rule != "exception-stale"]
     entries = [dict(e) for e in allowed]
-    covered = exceptions.apply(findings, entries)
+    pkg = judge_files(files, folder_name, policy, reviewed=entries).package  # the one judge (format/verdict.py)
+    covered = pkg.findings
     stale = [f for f in covered if f.rule == "exception-stale"]
     pkg.findings = [f for f in covered if f.rule != "exception-stale"] + [
         error("pointer-exception-stale", f.message.replace("in skill.yaml", "in source.yaml"),

@@ -33,9 +33,17 @@ CHECKED_AT = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z")
 SHARD = re.compile(r"(?:[a-z0-9](?:-[a-z0-9])?,?)+")
 
 
+FINDING_KINDS = ("new-finding", "resolved-finding")
+EXIT_FAILED, EXIT_BLOCKED = 1, 3  # bytes or metadata differ (or unreachable); same bytes, today's rules block them
+
+
 @dataclass
 class Result:
-    """One pointer's outcome: `reason` says why it failed; `differences` name what no longer holds."""
+    """One pointer's outcome. `reason` says why it failed; `differences` name what no longer holds (files, folder,
+    metadata). `findings_changed` are findings today's rules give the unchanged bytes that the pointer did not
+    record, or no longer give: a warning with the command that refreshes them, never a failure by itself.
+    `blocking` are findings that block the unchanged bytes under today's rules: the pointer is `blocked`, not
+    verified (a new blocking finding never passes silently), and the exit status tells it from a changed pin."""
 
     name: str
     commit: str | None = None
@@ -43,13 +51,30 @@ class Result:
     differences: list[dict] = field(default_factory=list)
     checked_at: str | None = None  # when the check passed (UTC)
     recorded: bool = False  # --record wrote checked_at into the pointer
+    findings_changed: list[dict] = field(default_factory=list)
+    blocking: list[dict] = field(default_factory=list)
+    found_findings: list[dict] | None = field(default=None, repr=False)  # today's, as `add` would record them
 
     @property
     def ok(self) -> bool:
-        return self.reason is None and not self.differences
+        return self.reason is None and not self.differences and not self.blocking
+
+    @property
+    def status(self) -> str:
+        return "verified" if self.ok else "blocked" if self.reason is None and not self.differences else "failed"
+
+    @property
+    def refresh(self) -> str | None:
+        """The command that rewrites the recorded findings, when they differ from today's."""
+        return f"skillyard external refresh-findings {self.name}" if self.findings_changed else None
 
     def to_dict(self) -> dict:
-        out = {"name": self.name, "ok": self.ok, "commit": self.commit, "differences": self.differences}
+        out = {"name": self.name, "ok": self.ok, "status": self.status, "commit": self.commit,
+               "differences": self.differences, "findings_changed": self.findings_changed}
+        if self.blocking:
+            out["blocking"] = self.blocking
+        if self.refresh:
+            out["refresh"] = self.refresh
         if self.reason:
             out["reason"] = self.reason
         if self.ok and self.checked_at:
@@ -90,11 +115,14 @@ def compare(recorded: dict, found: dict) -> list[dict]:
         if skill_old.get(key) != skill_new.get(key):
             out.append({"kind": "metadata", "field": f"skill.{key}", "recorded": _shown(skill_old.get(key)),
                         "found": _shown(skill_new.get(key))})
-    findings_old = {_finding_key(f) for f in recorded.get("findings") or []}
-    findings_new = {_finding_key(f) for f in found.get("findings") or []}
-    for kind, keys in (("new-finding", findings_new - findings_old), ("resolved-finding", findings_old - findings_new)):
-        for rule, file, message in sorted(keys):
-            out.append({"kind": kind, "rule": rule, "file": file, "message": _shown(message)})
+    findings_old = {_finding_key(f): f for f in recorded.get("findings") or []}
+    findings_new = {_finding_key(f): f for f in found.get("findings") or []}
+    for kind, side, other in (("new-finding", findings_new, findings_old),
+                              ("resolved-finding", findings_old, findings_new)):
+        for rule, file, message in sorted(side.keys() - other.keys()):
+            severity = side[rule, file, message].get("severity")
+            out.append({"kind": kind, "rule": rule, "file": file, "message": _shown(message),
+                        **({"severity": str(severity)} if severity else {})})
     return out
 
 
@@ -154,9 +182,7 @@ def verify_pointer(folder: Path, config: RegistryConfig, get: Get, hosts: Hosts)
         pkg = check_folder(files, pointer.name, policy, (pointer.data.get("registry") or {}).get(
             "security_exceptions") or ())
         errors = [f for f in pkg.findings if f.is_error]
-        if errors:
-            shown = "; ".join(f"{f.file or '.'}: {f.message}" for f in errors[:5])
-            result.reason = f"does not pass the checks ({policy.mode} mode): {shown}"
+        if errors:  # the findings a pointer records never block: compare the files and folder alone
             found = {"upstream": {"path": got_folder}, "skill": pointer.skill, "files": _raw_files(files),
                      "findings": pointer.data.get("findings")}
         else:
@@ -169,11 +195,59 @@ def verify_pointer(folder: Path, config: RegistryConfig, get: Get, hosts: Hosts)
                              f"{upstream['repository']} (history rewritten, or the repository moved, was deleted or "
                              f"made private): {result.reason}")
         return result
-    result.differences = compare(pointer.data, found)
-    if result.differences and not any(d["kind"] in ("missing", "extra", "changed") for d in result.differences):
-        result.reason = ("the files are the ones recorded, but this Skillyard derives other metadata or findings "
-                         "from them (a newer parser or scanner): write the pointer again at the same commit")
+    result.found_findings = None if errors else found.get("findings") or []
+    differences = compare(pointer.data, found)
+    result.differences = [d for d in differences if d["kind"] not in FINDING_KINDS]
+    result.findings_changed = [d for d in differences if d["kind"] in FINDING_KINDS]
+    if errors:
+        if result.differences:
+            shown = "; ".join(f"{f.file or '.'}: {f.message}" for f in errors[:5])
+            result.reason = f"does not pass the checks ({policy.mode} mode): {shown}"
+        else:  # the bytes are the ones recorded and reviewed; the rules changed and now block them
+            result.blocking = [f.to_dict() for f in errors]
+            result.findings_changed = [{"kind": "new-finding", "rule": f.rule, "file": f.file,
+                                        "message": _shown(f.message), "severity": "error"} for f in errors]
+    elif result.differences and not any(d["kind"] in ("missing", "extra", "changed") for d in result.differences):
+        result.reason = ("the files are the ones recorded, but this Skillyard derives other metadata from them (a "
+                         "newer parser): write the pointer again at the same commit")
     return result
+
+
+def refresh_findings(folder: Path, config: RegistryConfig, get: Get, hosts: Hosts, *, write: bool = True) -> dict:
+    """Rewrite one pointer's recorded `findings` as today's rules find them in its pinned bytes, and nothing else.
+    Refused (nothing written) when the bytes or metadata differ (that is a bump or a broken pin, not a rules
+    change) or when today's rules block the bytes (a maintainer decides: a reviewed exception, or removing the
+    pointer). The file is rewritten only as `dump_pointer` writes it, and only when it was in that form."""
+    from skillyard.fsutil import write_atomic
+
+    result = verify_pointer(folder, config, get, hosts)
+    out = {"name": result.name, "commit": result.commit, "status": "unchanged",
+           "added": [d for d in result.findings_changed if d["kind"] == "new-finding"],
+           "removed": [d for d in result.findings_changed if d["kind"] == "resolved-finding"]}
+    if result.status != "verified":
+        out["status"] = result.status
+        out["reason"] = result.reason or ("today's rules block the files: " + "; ".join(
+            f"{f.get('file') or '.'}: {f['message']}" for f in result.blocking[:5]))
+        out["differences"] = result.differences
+        return out
+    if not result.findings_changed:
+        return out
+    path = folder / POINTER_FILE
+    text, _ = read_pointer_file(str(path))
+    pointer = parse_pointer(text, folder_name=folder.name)[0] if text is not None else None
+    if pointer is None or dump_pointer(pointer.data) != text:
+        out["status"] = "failed"
+        out["reason"] = (f"{path}: not in the form `skillyard external add` writes, so rewriting it would change more "
+                         "than its findings; write it again with `skillyard external add`")
+        return out
+    data = dict(pointer.data)
+    data.pop("findings", None)
+    if result.found_findings:
+        data["findings"] = result.found_findings  # (dump_pointer puts every key in its place)
+    if write:
+        write_atomic(path, dump_pointer(data), mode=path.stat().st_mode & 0o777)
+    out["status"] = "refreshed" if write else "would-refresh"
+    return out
 
 
 def record_checked(folder: Path, commit: str, checked_at: str) -> None:

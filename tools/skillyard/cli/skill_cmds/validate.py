@@ -11,14 +11,20 @@ an error naming it. Lenient mode (the open standard's floor) also says, on its l
 what a registry's CI runs - accepts the skill, so "valid" is never a surprise in a pull request (`strict_ok` in
 --json).
 
+REF may also be `github:OWNER/REPO/PATH[@REF]` or an archive file (`skills.zip/folder`): the files `skill install`
+would judge are fetched with its readers and judged by the same judge, the skill's own security exceptions
+withdrawn as an install withdraws them, so every finding an install refusal summarised is listed here.
+
 examples:
   skill validate ./my-skill --strict
+  skill validate github:obra/superpowers/skills/brainstorming@44c9b2d6e889982ac18c27d05a19fefe335194e1
   skill validate invoice-processor --target openai --json
 """
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("ref", metavar="REF", help="a skill folder or an installed skill's name")
+    parser.add_argument("ref", metavar="REF", help="a skill folder, an installed skill's name, github:OWNER/REPO/PATH"
+                        "[@REF] or an archive file")
     parser.add_argument("--target", metavar="TARGET", help="also check this target can serve the capabilities")
     parser.add_argument("--strict", action="store_true", help="strict mode (what a registry enforces)")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
@@ -43,12 +49,19 @@ def run(args) -> int:
     import sys
 
     from skillyard.cli.common import print_json
-    from skillyard.client import targets
-    from skillyard.format import Policy, load_skill
+    from skillyard.client import remote_check, targets
+    from skillyard.format import Policy, load_skill  # noqa: F401  (the folder's other checks read it as well)
     from skillyard.format.findings import error
+    from skillyard.format.verdict import judge
 
-    folder = find_folder(args.ref)
-    package = load_skill(folder, Policy(strict=args.strict))
+    scratch = None  # a github: ref's or an archive's files, on disk until this command returns
+    if remote_check.is_remote(args.ref):  # what an install of this ref judges, by the same judge
+        from skillyard.client.config import load_config
+
+        scratch, folder = remote_check.materialize(*remote_check.fetch(args.ref, load_config())[1:])
+    else:
+        folder = find_folder(args.ref)
+    package = judge(folder, Policy(strict=args.strict), own_reviewed=scratch is None).package
     findings = list(package.findings)
     if args.target:
         targets.get(args.target)

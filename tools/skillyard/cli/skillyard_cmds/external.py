@@ -1,4 +1,4 @@
-"""`skillyard external add|verify|bump`: list skills that live in their own GitHub repositories, by pointer; check and
+"""`skillyard external add|verify|bump|refresh-findings`: list skills that live in their own GitHub repositories, by pointer; check and
 keep them current."""
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ examples:
   skillyard external add github:acme/tool@3f0c...e1 --name acme-tool --license MIT --json
   skillyard external bump --dry-run
   skillyard external bump brainstorming --json
+  skillyard external refresh-findings skill-scanner
 """
 
 
@@ -88,6 +89,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add.add_argument("--json", action="store_true", help="print what was written as JSON")
     _verify_arguments(sub)
     _add_bump_arguments(sub)
+    from skillyard.cli.skillyard_cmds import _external_refresh
+
+    _external_refresh.add_parser(sub)
 
 
 def _add_bump_arguments(sub) -> None:
@@ -164,6 +168,10 @@ def run(args) -> int:
     config = load_registry_config(Path(args.root))
     if args.external_command == "verify":
         return _run_verify(args, config, _getter(os.environ.get(variable) or None, hosts, client), hosts)
+    if args.external_command == "refresh-findings":
+        from skillyard.cli.skillyard_cmds import _external_refresh
+
+        return _external_refresh.run(args, config, _getter(os.environ.get(variable) or None, hosts, client), hosts)
     if args.external_command == "bump":
         return _run_bump(args, os.environ.get(variable) or None, hosts, config, client)
     result = add(args.target, config, _getter(os.environ.get(variable) or None, hosts), hosts, name=args.name,
@@ -185,7 +193,14 @@ VERIFY_DESCRIPTION = """Re-fetch each pointer's pinned commit (the tarball, thro
 and prove that the recorded facts still hold: every file's path, size, sha256 and executable bit, the upstream
 metadata, and that the folder still passes the checks add applies (the open standard plus the full security scan,
 or external_mode = "strict"). Every file that differs, is missing or is extra is named. A hostile or unreachable
-upstream fails that pointer with the reason; the others are still checked. Exit 1 when any pointer fails.
+upstream fails that pointer with the reason; the others are still checked.
+
+The findings a pointer records are those of the Skillyard that wrote it. When today's rules find other ones in
+the same bytes, that is reported as a warning (`findings_changed` in --json) with the command that rewrites them,
+`skillyard external refresh-findings NAME`, for a maintainer to open as a PR; it fails nothing by itself. A new
+finding that blocks the unchanged bytes is different: the pointer is BLOCKED (not verified, not recorded).
+Exit 0: every pointer verified; 1: a pointer's bytes or metadata differ, or it could not be checked; 3: nothing
+differs, but today's rules block at least one pointer.
 
 --record writes verification.checked_at (UTC) into each pointer that passed, atomically, changing nothing else.
 --prefix takes the pointers whose names start with the given characters, so a CI matrix can split thousands of
@@ -233,12 +248,24 @@ def _print_result(r) -> None:
     at = f" at {r.commit[:12]}" if r.commit else ""
     if r.ok:
         say(f"ok      {r.name}{at}" + (f" (recorded checked_at {r.checked_at})" if r.recorded else ""))
-        return
-    say(f"FAILED  {r.name}{at}" + (f": {visible(r.reason, one_line=True)}" if r.reason else ""))
+    elif r.status == "blocked":
+        say(f"BLOCKED {r.name}{at}: the files are the ones recorded, but today's rules block them "
+            f"({len(r.blocking)} blocking finding(s)); a maintainer decides: a reviewed exception "
+            "(`external add … --allow`) or removing the pointer")
+        for f in r.blocking[:10]:
+            say(f"        {visible(f['rule'])} {visible(f.get('file') or '.', one_line=True)}: "
+                f"{visible(f['message'], one_line=True)}")
+    else:
+        say(f"FAILED  {r.name}{at}" + (f": {visible(r.reason, one_line=True)}" if r.reason else ""))
     for d in r.differences[:50]:
         say(f"        {_difference_line(d)}")
     if len(r.differences) > 50:
         say(f"        (and {len(r.differences) - 50} more differences; --json lists them all)")
+    if r.findings_changed and r.status != "failed":
+        say(f"warning {r.name}: {len(r.findings_changed)} finding(s) differ from the recorded ones because the rules "
+            f"changed (the files did not); refresh them with `{r.refresh}` and open a PR")
+        for d in r.findings_changed[:20]:
+            say(f"        {_difference_line(d)}")
 
 
 def _run_verify(args, config, get, hosts) -> int:
@@ -275,10 +302,18 @@ def _run_verify(args, config, get, hosts) -> int:
                 _print_result(result)
             if step and (len(results) % step == 0 or len(results) == len(folders)):
                 print(f"verify: {len(results)} of {len(folders)} pointers checked, {failed} failed", file=sys.stderr)
+    blocked = sum(r.status == "blocked" for r in results)
+    changed = [r.name for r in results if r.findings_changed and r.status != "failed"]
+    failed -= blocked
     if args.json:
-        print_json({"ok": not failed, "checked": len(results), "failed": failed,
+        print_json({"ok": not failed and not blocked, "checked": len(results), "failed": failed, "blocked": blocked,
+                    "findings_changed": len(changed),
+                    "refresh": f"skillyard external refresh-findings {' '.join(changed)}" if changed else None,
                     "pointers": [r.to_dict() for r in results]})
     else:
-        say(f"{len(results) - failed} of {len(results)} pointers verified, {failed} failed"
+        say(f"{len(results) - failed - blocked} of {len(results)} pointers verified, {failed} failed"
+            + (f", {blocked} blocked by today's rules" if blocked else "")
+            + (f"; {len(changed)} with findings to refresh (`skillyard external refresh-findings "
+               f"{' '.join(changed)}`)" if changed else "")
             if results else "no pointer entries to verify")
-    return 1 if failed else 0
+    return ev.EXIT_FAILED if failed else ev.EXIT_BLOCKED if blocked else 0
