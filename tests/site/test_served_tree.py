@@ -390,3 +390,11 @@ def test_a_static_registry_with_a_fetched_pointer_serves_its_own_files_beside_th
         for entry in skill["files"]:
             beside = f"{skill['path']}/{entry['path']}" in files
             assert beside == (skill["name"] not in pointers), (skill["name"], entry["path"])  # ... never beside
+
+
+def test_a_stray_closing_brace_is_not_a_site_prefix():
+    """Found by the property test above: `}/{path}` once passed as the prefix `}/`."""
+    from skillyard.site.machine import raw_prefix
+
+    assert raw_prefix({"repository": {"raw_url_template": "}/{path}"}}) is None
+    assert raw_prefix({"repository": {"raw_url_template": "files/{path}"}}) == "files/"

@@ -161,7 +161,7 @@ def raw_prefix(registry: dict) -> str | None:
     fetched from elsewhere (a commit-pinned code host, an absolute `files_url`)."""
     template = str((registry.get("repository") or {}).get("raw_url_template", ""))
     prefix, found, rest = template.partition("{path}")
-    if not found or rest or "{" in prefix or urlsplit(prefix).scheme or prefix.startswith("/") \
+    if not found or rest or "{" in prefix or "}" in prefix or urlsplit(prefix).scheme or prefix.startswith("/") \
             or any(c in prefix for c in "?#%\\:") or (prefix and not prefix.endswith("/")):
         return None
     if prefix and any(part in ("", ".", "..") for part in prefix[:-1].split("/")):
