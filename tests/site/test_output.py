@@ -5,6 +5,7 @@ writes leaves the site before it whole."""
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -172,7 +173,7 @@ def test_an_error_in_one_writer_thread_stops_the_sync_and_nothing_trusts_the_tre
     assert tree(target) == files
 
 
-# Whole builds: --out is a symlink to one of two trees, switched by each build.
+# Whole builds: --out is a real folder, exchanged with a spare copy kept up to date in the work folder.
 
 @pytest.fixture(autouse=True)
 def trust_fresh_files(monkeypatch):
@@ -183,26 +184,27 @@ def build(root: Path, registry: Path, out: Path, work: Path, **kwargs):
     return build_site(registry, root, out, config=CONFIG, work_dir=work, **kwargs)
 
 
-def test_builds_alternate_between_two_trees_and_leave_the_one_before_whole(tmp_path):
+def test_out_is_a_real_folder_rebuilt_in_place_and_equal_to_a_fresh_build(tmp_path):
+    """issue 35 item 7: `cp -a`, rsync and uploads copy --out as it is, so it is never a link into the work
+    folder; rebuilds still rewrite only what changed."""
     root, out, work = tmp_path / "repo", tmp_path / "out", tmp_path / "work"
     registry = write_registry(root, SKILLS)
     build(root, registry, out, work)
-    assert out.is_symlink()
-    first_tree = out.resolve()
-    first = tree(first_tree)
+    assert out.is_dir() and not out.is_symlink()
     changed = [dict(spec, body=spec["body"] + "\nA new line.\n") if spec["name"] == "pdf-tools" else spec
                for spec in SKILLS]
     registry = write_registry(root, changed)
     result = build(root, registry, out, work)
-    assert out.resolve() != first_tree and tree(first_tree) == first  # the site before is still whole
-    assert b"A new line." in (out / "skills/pdf-tools/index.html").read_bytes()
+    assert not out.is_symlink() and b"A new line." in (out / "skills/pdf-tools/index.html").read_bytes()
     third = build(root, registry, out, work)
-    assert out.resolve() == first_tree
     assert third.files_written < result.files_written + result.files_kept
     scratch = tmp_path / "scratch"
     build(root, registry, scratch, tmp_path / "scratch-work", use_cache=False)
     assert tree(out) == tree(scratch)
     assert everything(out) == everything(scratch)
+    copied = tmp_path / "copied"
+    shutil.copytree(out, copied, symlinks=True)  # what `cp -a` does: no link to follow, nothing dangling
+    assert tree(copied) == tree(scratch)
 
 
 def test_an_unchanged_rebuild_writes_almost_nothing(tmp_path):
@@ -237,22 +239,23 @@ def test_a_failed_write_leaves_the_previous_site(tmp_path, monkeypatch):
     assert tree(out) == tree(scratch)
 
 
-def test_a_site_folder_from_before_becomes_the_symlink_and_other_folders_are_swapped(tmp_path, monkeypatch):
-    root, work = tmp_path / "repo", tmp_path / "work"
+def test_the_link_an_older_release_left_becomes_the_real_folder(tmp_path):
+    root, out, work = tmp_path / "repo", tmp_path / "out", tmp_path / "work"
     registry = write_registry(root, SKILLS[:2])
-    old_site = tmp_path / "old"
-    monkeypatch.setattr(output, "mode", lambda out, work_dir, ours: "swap")
-    build(root, registry, old_site, work)
-    empty = tmp_path / "empty"
-    empty.mkdir()
-    monkeypatch.undo()
-    monkeypatch.setattr(staged, "RACY_NS", 0)
-    assert old_site.is_dir() and not old_site.is_symlink()
-    build(root, registry, old_site, work)
-    assert old_site.is_symlink() and (old_site / "index.html").is_file()
-    build(root, registry, empty, work)  # a real folder we did not make: replaced whole, as before the trees
-    assert not empty.is_symlink() and (empty / "index.html").is_file()
-    assert tree(empty) == tree(old_site)
+    old_tree = work / "out" / "0123456789abcdef" / "a"  # where an older release kept its A/B copies
+    build(root, registry, tmp_path / "first", tmp_path / "work0")
+    shutil.copytree(tmp_path / "first", old_tree, symlinks=True)
+    (old_tree / "index.html").write_text("the old site\n")
+    out.symlink_to(os.path.relpath(old_tree, out.parent), target_is_directory=True)
+    build(root, registry, out, work)
+    assert out.is_dir() and not out.is_symlink() and (out / "index.html").read_text() != "the old site\n"
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    link = tmp_path / "published"
+    link.symlink_to(mine, target_is_directory=True)  # a link of the user's own is followed, not replaced
+    build(root, registry, link, tmp_path / "work2")
+    assert link.is_symlink() and (mine / "index.html").is_file()
+    assert tree(mine) == tree(out)
 
 
 def test_without_symlinks_the_site_is_swapped_whole(tmp_path, monkeypatch):

@@ -6,9 +6,8 @@
 
 Skill pages stay out of the navigation and Material's search plugin is off (both cost O(pages²) bytes or a
 multi-megabyte index); our own `search.json` is a few hundred bytes per skill. mkdocs writes into the work
-folder; the site's files are then put at `--out` by `output` (A/B trees switched by a symlink, only changed files
-rewritten; with `static_host`, a real folder, which `cp -a` or an upload copies as it is, exchanged with a spare
-copy by `real_out`). Same inputs give the same bytes: the only date mkdocs writes
+folder; the site's files are then put at `--out`, a real folder which `cp -a` or an upload copies as it is,
+exchanged with a spare copy kept up to date in the work folder (`real_out`; only changed files rewritten). Same inputs give the same bytes: the only date mkdocs writes
 (sitemap lastmod, sitemap.xml.gz mtime) comes from SOURCE_DATE_EPOCH, which we set to the newest `updated_at`.
 """
 
@@ -376,16 +375,13 @@ def _out_path(out: Path) -> Path:
     return out.parent.resolve() / out.name if out.name not in ("", ".", "..") else out.resolve()
 
 
-def _is_our_site(out: Path) -> bool:
-    return out.is_dir() and any(out.iterdir()) and all((out / marker).exists() for marker in SITE_MARKERS)
-
-
 def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | None = None,
                work_dir: Path | None = None, site_url: str | None = None, use_cache: bool = True,
                fetcher: upstream.Fetcher | None = None, static_host: bool = False) -> BuildResult:
     """Build the whole site into `out` (replaced only when the build succeeds: see `output`). `fetcher`: fetch the
-    pointer skills' upstream content (`upstream`); None builds offline. `static_host`: `out` becomes a real folder
-    holding the site and nothing else, never a symlink into the work folder."""
+    pointer skills' upstream content (`upstream`); None builds offline. `out` is a real folder holding the site and
+    nothing else, never a symlink into the work folder. `static_host`: the registry.json served there points at the
+    files the folder serves (`machine.served_here`)."""
     timings: dict[str, float] = {}
     start = time.perf_counter()
     root = root.resolve()
@@ -397,8 +393,10 @@ def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | Non
     digests = checked.digests  # every entry's, as the check keyed them: the page and staging keys reuse them
     index_bytes = load_index(registry_path.with_name("index.json"), registry)
     link = _out_path(out)
-    how = "swap" if static_host else output.mode(link, work_dir, not link.is_symlink() and _is_our_site(link))
-    out = link if how == "trees" or static_host else out.resolve()
+    # `--out` is always a real folder that `cp -a`, rsync or an upload copies as it is (real_out: a spare tree in the
+    # work folder, exchanged atomically). The link an older build left there is replaced; a link of the user's own
+    # is followed.
+    out = link if not link.is_symlink() or output.is_old_tree_link(link) else link.resolve()
     check_out(out, root, work_dir, config)
     notes: list[str] = []
     folders: dict = {}
@@ -456,10 +454,7 @@ def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | Non
                                    sparse=sparse, raw=raw)
         timings["machine"] = time.perf_counter() - mark
         mark = time.perf_counter()
-        if static_host:
-            counts = real_out.publish(out, work_dir, plan)
-        else:
-            counts = output.publish(out, work_dir, plan) if how == "trees" else output.swap(out, plan)
+        counts = real_out.publish(out, work_dir, plan)
         timings["write"] = time.perf_counter() - mark
         timings["total"] = time.perf_counter() - start
         return BuildResult(out=out, skills=len(registry["skills"]), pages=page_count, seconds=timings,

@@ -1,26 +1,25 @@
-"""Put a finished site at `--out` without rewriting what did not change, and never show a half-written site.
+"""Bring a tree of files up to a planned site without rewriting what did not change (`sync`), and replace a folder
+whole in one rename (`swap`). `real_out` uses both to put the site at `--out`, a real folder.
 
 Replacing the whole output folder on every build (write a new tree, rename it over the old one, delete the old
-one) cost about 6 s of mkdir/rmdir alone at 5,000 skills (issue 14), whatever changed. Instead the site lives in
-two trees, A and B, in the work folder (`<work>/out/<key of --out>/a|b`), and `--out` is a symlink to the one in
-use, switched by renaming a new symlink over it (atomic): readers see the old site or the new one. A build brings
-the tree NOT in use up to date and then switches. Bringing it up to date rewrites only what it cannot prove:
+one) cost about 6 s of mkdir/rmdir alone at 5,000 skills (issue 14), whatever changed. So a tree is kept up to
+date instead, rewriting only what it cannot prove:
 
-- each tree has a manifest (`a.json`), removed before the tree is touched and written after, so a build killed
-  halfway leaves a tree nothing trusts (the next build empties it);
+- each tree has a manifest, removed before the tree is touched and written after, so a build killed halfway
+  leaves a tree nothing trusts (the next build empties it);
 - a file is kept when its manifest entry has the same content key as the new site's file and its identity is the
   one recorded: inode, size, mtime and ctime (a write or chmod moves ctime, which no program can set back);
   anything else is written again, after unlinking the old file (a file is never written in place: a copy of the
   tree someone made with hard links would change with it);
 - a folder whose inode, mtime and ctime are the recorded ones still holds exactly the entries it held (adding,
   removing or renaming an entry moves its mtime); any other folder is listed and whatever the site does not
-  have there is removed, so a file someone added to the unused tree is never published.
+  have there is removed, so a file someone added to the tree is never published.
 
 The site in the tree is therefore the same bytes as a tree written from nothing (tests/site/test_output.py).
 Creating folders and files is most of a first build (a few hundred microseconds of kernel time each on a slow
 file system, with the GIL released), so they are made by a few threads; the bytes do not depend on the order.
-Where --out is something else (a real folder not made this way, a symlink of someone else's) or the file system
-refuses symlinks, the site is written from nothing beside --out and renamed over it, as before.
+(Earlier releases made `--out` a symlink to one of two such trees; `is_old_tree_link` recognises that link so it is
+replaced by the real folder.)
 """
 
 from __future__ import annotations
@@ -39,7 +38,6 @@ from pathlib import Path
 from skillyard.fsutil import write_atomic
 
 FORMAT = "skillyard-site-output-3"
-TREES = ("a", "b")
 WRITERS = 3  # threads creating folders and files (two cores: 3 beat 1 by 1.4x, 4 beat 3 by nothing)
 PARALLEL_MIN = 256  # fewer operations than this are done in the calling thread
 
@@ -312,60 +310,16 @@ def _tree_home(work_dir: Path, out: Path) -> Path:
     return work_dir / "out" / hashlib.sha256(str(out).encode("utf-8")).hexdigest()[:16]
 
 
-_OUR_LINK = re.compile(r"(?:.*/)?out/[0-9a-f]{16}/(?:a|b)")
+_OUR_LINK = re.compile(r"(?:.*/)?out/[0-9a-f]{16}/(?:a|b)/?")
 
 
-def _ours(out: Path, home: Path) -> str | None:
-    """Which of this work folder's trees the symlink `out` points at, or None."""
+def is_old_tree_link(out: Path) -> bool:
+    """Whether `out` is the symlink an earlier release left there, to one of its A/B trees in a work folder (any
+    work folder): `--out` is now a real folder, so such a link is replaced, never followed."""
     try:
-        target = os.readlink(out)
+        return bool(_OUR_LINK.fullmatch(os.readlink(out)))
     except OSError:
-        return None
-    for name in TREES:
-        if target == os.path.relpath(home / name, out.parent):
-            return name
-    return None
-
-
-def mode(out: Path, work_dir: Path, our_site: bool) -> str:
-    """"trees" (A/B trees switched by a symlink) or "swap" (the whole folder renamed): see the module doc.
-    `out`: absolute, not resolved; `our_site`: `out` is a real folder holding a site this command built."""
-    if not out.name or out.name in (".", ".."):
-        return "swap"
-    if os.path.islink(out):  # ours, or one of our trees in another work folder (pointed at ours instead)
-        ours = _ours(out, _tree_home(work_dir, out)) or _OUR_LINK.fullmatch(os.readlink(out))
-        return "trees" if ours else "swap"
-    if not os.path.lexists(out) or our_site:  # a site built before the trees is replaced by the symlink once
-        return "trees"
-    return "swap"
-
-
-def publish(out: Path, work_dir: Path, plan: Plan) -> dict[str, int]:
-    """Bring the unused tree up to `plan` and point `out` at it; falls back to `swap` when symlinks fail."""
-    home = _tree_home(work_dir, out)
-    current = _ours(out, home) if os.path.islink(out) else None
-    tree = TREES[1] if current == TREES[0] else TREES[0]
-    home.mkdir(parents=True, exist_ok=True)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    link = home / f".link-{tree}.tmp"
-    remove(link)
-    try:
-        os.symlink(os.path.relpath(home / tree, out.parent), link, target_is_directory=True)
-    except (OSError, NotImplementedError):
-        return swap(out, plan)
-    try:
-        counts = sync(home / tree, home / f"{tree}.json", plan)
-        if os.path.lexists(out) and not os.path.islink(out):  # our site from before the trees
-            old = out.with_name(f".{out.name}.old")
-            remove(old)
-            os.replace(out, old)
-            os.replace(link, out)
-            remove(old)
-        else:
-            os.replace(link, out)
-    finally:
-        remove(link)
-    return counts
+        return False
 
 
 def _umask() -> int:

@@ -1,4 +1,4 @@
-"""`--static-host`: `--out` is a real folder (which `cp -a`, rsync or an upload copy as it is), still rebuilt
+"""`--out` is a real folder (which `cp -a`, rsync or an upload copy as it is), still rebuilt
 without rewriting what did not change and never seen half-written.
 
 Writing the whole site beside `--out` and renaming it over (`output.swap`) writes every file and then deletes

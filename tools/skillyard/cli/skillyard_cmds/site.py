@@ -15,9 +15,11 @@ search.json, registry.json, index.json and /.well-known/agent-skills/ for other 
 file is inert in a browser (text, images, fonts, archives) are served there; the others are listed as notes and
 link their files at the pinned commit instead; a file the site cannot publish never fails the build.
 
---out is a symlink to one of two copies of the site kept in the work folder: a build updates the copy not in
-use (rewriting only the files that changed) and then switches the symlink, so the site being served is never
-half-written. An existing real folder that this command did not build is replaced whole instead.
+--out is a real folder holding the whole site and nothing else (no build state), for a static host to serve or
+for `cp -a`/rsync/an upload to copy as it is. A rebuild updates a spare copy in the work folder (rewriting only the
+files that changed) and exchanges it with --out in one atomic step (Linux; elsewhere the site is written whole and
+renamed over --out), so the site being served is never half-written. A non-empty folder this command did not
+build is refused; the symlink an older release left at --out is replaced by the folder.
 
 Pointer skills (skills/<name>/source.yaml) live in their own repositories. With --fetch-upstream (the publish
 workflow passes it) the build downloads each pinned commit's tarball once, and a pointer skill whose licence allows
@@ -26,12 +28,9 @@ on its page and its files under /.well-known/agent-skills/; any other page says 
 flag the build needs no network and those pages say the content was not fetched. SKILL_GITHUB_CODELOAD_URL points
 the download at GitHub Enterprise (or a test server); a token in $GITHUB_TOKEN is sent only there.
 
---static-host makes --out a real folder instead: the whole site and nothing else (no build state), for a static
-host to serve or for `cp -a`/rsync to copy as it is. A rebuild updates a spare copy in the work folder and
-exchanges it with --out in one atomic step (Linux; elsewhere the site is written whole and renamed over --out). For a static
-registry (registry.json's files relative to it) the site also serves each skill's files where registry.json
+For a static registry (registry.json's files relative to it) the site also serves each skill's files where registry.json
 points, byte for byte, so the one folder serves both `skill source add URL/registry.json` and `npx skills add URL`.
-A registry on a commit-pinned host (github, github-enterprise) gets the same: the served registry.json points at
+With --static-host, a registry on a commit-pinned host (github, github-enterprise) gets the same: the served registry.json points at
 the files served beside it rather than the code host (a note says so; the repository's own file is unchanged).
 
 examples:
@@ -70,8 +69,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     build.add_argument("--out", type=Path, default=None, help="output folder (default: ROOT/_site)")
     build.add_argument("--strict", action="store_true", help="fail when mkdocs reports warnings")
     build.add_argument("--static-host", action="store_true",
-                       help="write --out as a real folder holding only the site (to serve, upload or `cp -a`), "
-                            "not a symlink to the build's copies")
+                       help="serve the registry from --out: its registry.json points at the skill files served "
+                            "beside it (a commit-pinned host's too), so `skill source add SITE/registry.json` and "
+                            "`npx skills add SITE` install from the one folder")
     serve.add_argument("--out", type=Path, default=None, help="output folder (default: ROOT/_site)")
     serve.add_argument("--port", type=int, default=8000, help="port on 127.0.0.1 (default 8000; 0 picks one)")
     serve.add_argument("--no-build", action="store_true", help="serve the existing output without rebuilding")
