@@ -321,3 +321,21 @@ def test_a_broken_pointer_stops_the_build_naming_file_field_and_line(repo, upstr
     code, out, _ = run("validate", "--root", str(repo.root), "--json", capsys=capsys)
     finding = next(f for s in json.loads(out)["skills"] for f in s["findings"] if f["rule"] == "pointer-invalid")
     assert finding["field"] == "name"
+
+
+def test_add_warns_only_about_what_is_still_missing(repo, upstream, capsys):
+    """issue 35 item 8: the registry requires version, license and tags; a versionless, licenceless, untagged
+    upstream skill added with --license warns only about tags (versioned by its pin's date; licensed by the flag),
+    and says where a maintainer adds them."""
+    upstream.commit("up", "skills", {"skills/bare/SKILL.md": skill_md("bare", "Does bare things. Use when asked.")})
+    code, out, err = run("external", "add", "github:up/skills/skills/bare@main", "--root", str(repo.root),
+                         "--license", "MIT", "--json", capsys=capsys)
+    assert code == 0, err
+    warned = [w for w in json.loads(out)["warnings"] if w["rule"] == "policy-required-field"]
+    assert [w["field"] for w in warned] == ["tags"]
+    assert "registry: {tags:" in warned[0]["fix"]
+    code, out, err = run("external", "add", "github:up/skills/skills/bare@main", "--root", str(repo.root),
+                         "--name", "bare-two", capsys=capsys)
+    assert code == 0, err
+    assert "requires `license`" not in out + err  # the repository's MIT licence was found
+    assert "requires `version`" not in out + err

@@ -247,7 +247,7 @@ def prepare(ref: GitHubRef, config: RegistryConfig, get: Get, hosts: Hosts, *, n
                         licence_source=found.source)
     if committed_at:
         data["upstream"]["committed_at"] = committed_at
-    warnings = [f.to_dict() for f in pkg.findings if not f.is_error]
+    warnings = still_missing(pkg.findings, data)
     if found.warning:
         warnings.insert(0, {"rule": "licence-noassertion", "severity": "warning",
                             "message": f"{found.warning}: listed as NOASSERTION, so the site never serves or renders "
@@ -258,6 +258,26 @@ def prepare(ref: GitHubRef, config: RegistryConfig, get: Get, hosts: Hosts, *, n
     if pkg.security_exceptions:
         data["registry"] = {"security_exceptions": pkg.security_exceptions}
     return Prepared(data, warnings, where)
+
+
+def still_missing(findings, data: dict) -> list[dict]:
+    """The warnings worth printing for a new pointer: a registry-required field the pointer itself supplies is not
+    missing - `license` once the lookup or --license found one, `version` (a versionless pointer is versioned by
+    its pin's date) - and a missing `tags` says where a maintainer adds them (the pointer's `registry.tags`)."""
+    out = []
+    for finding in findings:
+        if finding.is_error:
+            continue
+        item = finding.to_dict()
+        if finding.rule == "policy-required-field":
+            if finding.field == "version" or (finding.field == "license"
+                                              and data.get("license") not in (None, "", "NOASSERTION")):
+                continue
+            if finding.field == "tags":
+                item["message"] = "This registry requires `tags`, and the upstream skill has none."
+                item["fix"] = "Add them to the pointer: `registry: {tags: [...]}` in source.yaml."
+        out.append(item)
+    return out
 
 
 LIMIT_SETTINGS = {"file-too-large": "max_file_bytes", "package-too-large": "max_total_bytes",
