@@ -10,9 +10,9 @@ import textwrap
 import pytest
 from tests.client_install.conftest import configure, user_home  # noqa: F401 (fixtures)
 from tests.support.fixtures import git_server, skill_cli, skill_home  # noqa: F401 (fixtures)
+from tests.registry.test_external_add import run
 from tests.support.registry import registry_url, skill_md
 
-from skillyard.cli.main import skillyard_main
 from skillyard.format.licence_text import SHORT
 from skillyard.format.pointer import parse_pointer
 
@@ -41,16 +41,6 @@ MIT_TEXT = textwrap.dedent("""\
     SOFTWARE.
     """)
 MIB = 1024 * 1024
-
-
-def run(*argv: str, capsys) -> tuple[int, str, str]:
-    capsys.readouterr()
-    try:
-        code = skillyard_main(list(argv))
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    out = capsys.readouterr()
-    return code, out.out, out.err
 
 
 def pointer_of(root, name: str) -> dict:

@@ -165,11 +165,10 @@ _JS_ASSIGN = re.compile(r"(?:\b(?:const|let|var)\s+|^|[;{}(,>]\s*)([A-Za-z_$][\w
 MAX_JS_SOURCE = 512 * 1024  # as scan_python.MAX_SOURCE: beyond it the flow is not followed
 
 
-def _call_argument(text: str, open_at: int, limit: int = 4000) -> str:
-    """The text between the `(` at `open_at` and its matching `)` (strings skipped), at most `limit` characters:
-    what the call receives, so a decode elsewhere in the file is never taken for the call's argument."""
-    depth, index, end = 0, open_at, min(len(text), open_at + limit)
-    quote = ""
+def _outside_strings(text: str, start: int, end: int):
+    """(index, character) of each character of text[start:end] outside string literals ('...', "...", `...`,
+    backslash escapes honoured): the brackets and separators that shape the code."""
+    quote, index = "", start
     while index < end:
         char = text[index]
         if quote:
@@ -179,13 +178,22 @@ def _call_argument(text: str, open_at: int, limit: int = 4000) -> str:
                 quote = ""
         elif char in "\"'`":
             quote = char
-        elif char == "(":
+        else:
+            yield index, char
+        index += 1
+
+
+def _call_argument(text: str, open_at: int, limit: int = 4000) -> str:
+    """The text between the `(` at `open_at` and its matching `)` (strings skipped), at most `limit` characters:
+    what the call receives, so a decode elsewhere in the file is never taken for the call's argument."""
+    depth, end = 0, min(len(text), open_at + limit)
+    for index, char in _outside_strings(text, open_at, end):
+        if char == "(":
             depth += 1
         elif char == ")":
             depth -= 1
             if depth == 0:
                 return text[open_at + 1:index]
-        index += 1
     return text[open_at + 1:end]
 
 
@@ -193,18 +201,9 @@ def _statement_end(text: str, start: int, limit: int = 8000) -> int:
     """Where the statement holding `start` ends: the first `;` or line end outside brackets and strings (a line
     that goes on with `.then(…)` continues it). A callback passed to a download call is inside its brackets, so
     `https.get(url, res => { … eval(body) … })` is one statement."""
-    depth, index, end = 0, start, min(len(text), start + limit)
-    quote = ""
-    while index < end:
-        char = text[index]
-        if quote:
-            if char == "\\":
-                index += 1
-            elif char == quote:
-                quote = ""
-        elif char in "\"'`":
-            quote = char
-        elif char in "([{":
+    depth, end = 0, min(len(text), start + limit)
+    for index, char in _outside_strings(text, start, end):
+        if char in "([{":
             depth += 1
         elif char in ")]}":
             depth -= 1
@@ -212,7 +211,6 @@ def _statement_end(text: str, start: int, limit: int = 8000) -> int:
                 return index
         elif depth == 0 and (char == ";" or (char == "\n" and not text[index:index + 200].lstrip().startswith("."))):
             return index
-        index += 1
     return end
 
 
