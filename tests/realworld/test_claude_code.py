@@ -1,0 +1,96 @@
+"""Claude Code installs every plugin of our marketplace.json and LOADS it: the upstream pointers come over git's
+smart HTTP from the stand-in's shallow repositories (https://github.com/ sent there by `url.insteadOf` in the
+config GIT_CONFIG_GLOBAL names). Loaded means: `claude plugin list --json` lists it without `errors`, `claude
+plugin details` shows exactly one skill, its own, and its install folder holds only that skill's files (read off
+2.1.332; see /work/notes of issue 32). Versions: SKILLYARD_REALWORLD_CLAUDE (comma-separated; default the version
+tests/interop/clients.py pins), so the current release and the oldest supported one can both run."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+
+import pytest
+from tests.interop import clients
+from tests.interop.githttp import redirect_github
+from tests.realworld.helpers import COUNTS, expected_files, folder_files, run
+
+PINNED = clients.NPM["claude"].rsplit("@", 1)[1]
+VERSIONS = [v.strip() for v in os.environ.get("SKILLYARD_REALWORLD_CLAUDE", PINNED).split(",") if v.strip()]
+
+
+def _claude_binary(version: str):
+    key = f"claude-{version}"
+    clients.NPM.setdefault(key, f"@anthropic-ai/claude-code@{version}")
+    prefix = clients.npm_install(key)
+    return prefix / "node_modules" / ".bin" / "claude"
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_claude_code_installs_and_loads_every_plugin(version, node22, standin, registry, pointers, own,
+                                                     tmp_path):
+    binary = _claude_binary(version)
+    git_url, git_log = standin.git_http()
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {"HOME": str(home), "PATH": f"{node22.parent}:/usr/bin:/bin",
+           "GIT_CONFIG_GLOBAL": str(redirect_github(home / "redirect.gitconfig", git_url)),
+           "GIT_CONFIG_NOSYSTEM": "1", "CLAUDE_CODE_PLUGIN_PREFER_HTTPS": "1", "GIT_TERMINAL_PROMPT": "0"}
+
+    def claude(*args, timeout=300):
+        return run([binary, *args], env=env, timeout=timeout)
+
+    marketplace = json.loads((registry.root / ".claude-plugin/marketplace.json").read_text(encoding="utf-8"))
+    market = marketplace["name"]
+    plugins = sorted(p["name"] for p in marketplace["plugins"])
+    by_name = {p.name: p for p in pointers}
+    assert set(plugins) == set(own) | set(by_name), "marketplace.json does not list every skill"
+    added = claude("plugin", "marketplace", "add", str(registry.root))
+    assert added.returncode == 0, added.stdout + added.stderr
+
+    refused = {}
+    for name in plugins:
+        done = claude("plugin", "install", f"{name}@{market}")
+        if done.returncode != 0:
+            refused[name] = (done.stdout + done.stderr).strip()[-400:]
+    listed = claude("plugin", "list", "--json")
+    assert listed.returncode == 0, listed.stdout + listed.stderr
+    rows = {row["id"].split("@")[0]: row for row in json.loads(listed.stdout)
+            if str(row.get("id", "")).endswith(f"@{market}")}
+    not_loaded = {}
+    for name in plugins:
+        if name in refused:
+            continue
+        row = rows.get(name)
+        if row is None:
+            not_loaded[name] = "not listed by `claude plugin list --json`"
+            continue
+        if row.get("errors"):
+            not_loaded[name] = f"errors: {row['errors']}"
+            continue
+        details = claude("plugin", "details", f"{name}@{market}")
+        skills = re.search(r"Skills \((\d+)\)\s+(.*)", details.stdout)
+        if details.returncode != 0 or not skills or skills.group(1) != "1" or name not in skills.group(2).split():
+            not_loaded[name] = f"details: {(details.stdout + details.stderr).strip()[-300:]}"
+            continue
+        want = expected_files(standin, registry, name, by_name.get(name))
+        got = folder_files(Path(row["installPath"]))
+        if name in by_name and got != want:
+            not_loaded[name] = f"install folder is not the skill's own files: {sorted(set(got) ^ set(want))[:8]}"
+        elif name not in by_name and set(got) != set(want):
+            not_loaded[name] = f"install folder files: {sorted(set(got) ^ set(want))[:8]}"
+    loaded = len(plugins) - len(refused) - len(not_loaded)
+    COUNTS[f"Claude Code {version}"] = f"loaded {loaded}/{len(plugins)}"
+    assert any("git-upload-pack" in line for line in git_log), "no plugin came over the git stand-in"
+    assert not refused and not not_loaded, (f"install refused: {json.dumps(refused, indent=1)[:4000]}\n"
+                                            f"not loaded: {json.dumps(not_loaded, indent=1)[:6000]}")
+
+
+def test_claude_plugin_validate_accepts_our_marketplace(node22, registry):
+    """`claude plugin validate` of the current release on the marketplace.json `skillyard build` writes."""
+    binary = _claude_binary(VERSIONS[0])
+    done = run([binary, "plugin", "validate", str(registry.root / ".claude-plugin/marketplace.json")],
+               env={"HOME": str(registry.root.parent / "validate-home"), "PATH": f"{node22.parent}:/usr/bin:/bin"})
+    assert done.returncode == 0, done.stdout + done.stderr
