@@ -38,12 +38,13 @@ def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def folder_files(folder: Path, *, skip=(".", "skill.lock.json")) -> dict[str, bytes]:
-    """path -> bytes of every file under `folder` (hidden files and our lockfile left out)."""
+def folder_files(folder: Path, *, skip=("skill.lock.json", ".git/")) -> dict[str, bytes]:
+    """path -> bytes of every file under `folder` (hidden ones included: upstream ships .gitignore files), without
+    the lockfile `skill install` adds and a git client's .git folder."""
     out = {}
     for path in sorted(folder.rglob("*")):
         rel = path.relative_to(folder).as_posix()
-        if path.is_file() and not any(rel.startswith(s) if s == "." else rel == s for s in skip):
+        if path.is_file() and not any(rel == s or (s.endswith("/") and rel.startswith(s)) for s in skip):
             out[rel] = path.read_bytes()
     return out
 

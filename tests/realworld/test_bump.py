@@ -16,7 +16,7 @@ from tests.realworld.helpers import COUNTS, commit_all, run, tool
 
 def _readd_at_older(root, standin, pointer, env):
     up = standin.upstream(pointer.repository)
-    (root / "skills" / pointer.name / "source.yaml").unlink()
+    shutil.rmtree(root / "skills" / pointer.name)
     allow = []
     for exc in (pointer.source.get("registry") or {}).get("security_exceptions") or ():
         allow += ["--allow", f"{exc['rule']}:{exc['file']}:{exc['reason']}"]
