@@ -39,7 +39,8 @@ def pytest_collection_modifyitems(config, items):
     if reason is None:
         return
     for item in items:
-        if "tests/realworld/" in str(item.fspath).replace(os.sep, "/"):
+        where = str(item.fspath).replace(os.sep, "/")
+        if "tests/realworld/" in where and not where.endswith("/test_gate.py"):
             item.add_marker(pytest.mark.skip(reason=reason))
 
 
@@ -47,7 +48,7 @@ def pytest_collection_modifyitems(config, items):
 def pytest_runtest_makereport(item, call):
     outcome = yield
     report = outcome.get_result()
-    if "tests/realworld/" not in report.nodeid.replace(os.sep, "/"):
+    if "tests/realworld/" not in report.nodeid.replace(os.sep, "/") or "test_gate.py" in report.nodeid:
         return
     if report.skipped and REQUIRED and SHARED_UPSTREAM.is_dir():
         reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)

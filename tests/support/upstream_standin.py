@@ -24,15 +24,19 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import os
 import re
 import tarfile
 from dataclasses import dataclass, field
+from datetime import UTC
 from pathlib import Path
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 from tests.support.gitserver import GitServer, Request, _Handler, git
 
-SHARED_UPSTREAM = Path(__file__).resolve().parents[2].parent / "shared" / "upstream"
+# ../shared/upstream beside the project root; SKILLYARD_SHARED_UPSTREAM names another (a test of the skip does).
+SHARED_UPSTREAM = Path(os.environ.get("SKILLYARD_SHARED_UPSTREAM")
+                       or Path(__file__).resolve().parents[2].parent / "shared" / "upstream")
 
 # What GitHub's licence detection (licensee) names the common texts; the first line that matches wins.
 _SPDX_TEXTS = [
@@ -133,12 +137,12 @@ class Upstream:
 
     def commit_json(self, which: str, base_url: str) -> dict:
         """The REST API's commit object (dates in UTC, as GitHub gives them); pin's parent is `older`."""
-        from datetime import datetime, timezone
+        from datetime import datetime
 
         entry = self.entry[which]
 
         def utc(stamp: str) -> str:
-            return datetime.fromisoformat(stamp).astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+            return datetime.fromisoformat(stamp).astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
         parents = [self.sha("older")] if which == "pin" else list(entry.get("parents") or [])
         person = {"name": "Upstream", "email": "upstream@example.invalid"}
