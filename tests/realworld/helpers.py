@@ -38,9 +38,9 @@ def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def folder_files(folder: Path, *, skip=("skill.lock.json", ".git/")) -> dict[str, bytes]:
+def folder_files(folder: Path, *, skip=("skill.lock.json", ".git/", ".in_use/")) -> dict[str, bytes]:
     """path -> bytes of every file under `folder` (hidden ones included: upstream ships .gitignore files), without
-    the lockfile `skill install` adds and a git client's .git folder."""
+    the lockfile `skill install` adds, a git client's .git folder and Claude Code's `.in_use/<pid>` markers."""
     out = {}
     for path in sorted(folder.rglob("*")):
         rel = path.relative_to(folder).as_posix()

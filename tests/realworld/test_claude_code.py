@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -59,28 +60,28 @@ def test_claude_code_installs_and_loads_every_plugin(version, node22, standin, r
     assert listed.returncode == 0, listed.stdout + listed.stderr
     rows = {row["id"].split("@")[0]: row for row in json.loads(listed.stdout)
             if str(row.get("id", "")).endswith(f"@{market}")}
-    not_loaded = {}
-    for name in plugins:
-        if name in refused:
-            continue
+    def check(name: str) -> str | None:
+        """Why `name` is not loaded, or None when it is."""
         row = rows.get(name)
         if row is None:
-            not_loaded[name] = "not listed by `claude plugin list --json`"
-            continue
+            return "not listed by `claude plugin list --json`"
         if row.get("errors"):
-            not_loaded[name] = f"errors: {row['errors']}"
-            continue
+            return f"errors: {row['errors']}"
         details = claude("plugin", "details", f"{name}@{market}")
         skills = re.search(r"Skills \((\d+)\)\s+(.*)", details.stdout)
         if details.returncode != 0 or not skills or skills.group(1) != "1" or name not in skills.group(2).split():
-            not_loaded[name] = f"details: {(details.stdout + details.stderr).strip()[-300:]}"
-            continue
+            return f"details: {(details.stdout + details.stderr).strip()[-300:]}"
         want = expected_files(standin, registry, name, by_name.get(name))
         got = folder_files(Path(row["installPath"]))
         if name in by_name and got != want:
-            not_loaded[name] = f"install folder is not the skill's own files: {sorted(set(got) ^ set(want))[:8]}"
-        elif name not in by_name and set(got) != set(want):
-            not_loaded[name] = f"install folder files: {sorted(set(got) ^ set(want))[:8]}"
+            return f"install folder is not the skill's own files: {sorted(set(got) ^ set(want))[:8]}"
+        if name not in by_name and set(got) != set(want):
+            return f"install folder files: {sorted(set(got) ^ set(want))[:8]}"
+        return None
+
+    with ThreadPoolExecutor(max_workers=3) as pool:  # `details` only reads: three at a time
+        verdicts = dict(zip(plugins, pool.map(check, plugins), strict=True))
+    not_loaded = {n: why for n, why in verdicts.items() if why and n not in refused}
     loaded = len(plugins) - len(refused) - len(not_loaded)
     COUNTS[f"Claude Code {version}"] = f"loaded {loaded}/{len(plugins)}"
     assert any("git-upload-pack" in line for line in git_log), "no plugin came over the git stand-in"
