@@ -88,9 +88,17 @@ class Registry:
     data: dict
 
 
-def expected_files(standin: UpstreamStandin, registry: Registry, name: str, pointer: Pointer | None) -> dict:
-    """What an install of `name` must hold: the pin's folder out of the upstream tarball, or our own folder."""
+def expected_files(standin: UpstreamStandin, registry: Registry, name: str, pointer: Pointer | None, *,
+                   hidden: bool = False) -> dict:
+    """What an install of `name` must hold: the pin's folder out of the upstream tarball, or our own folder.
+    Hidden files (a dot in any component: terraform-policy's .gitignore) are not part of a skill by the format's
+    rule (`format.paths.is_hidden`: never published or installed); `hidden=True` keeps them, for a client that
+    checks out the upstream folder whole (Claude Code's git sources)."""
+    from skillyard.format.paths import is_hidden
+
     if pointer is not None:
-        return {rel: data for rel, (data, _) in standin.upstream(pointer.repository).trees["pin"]
-                .folder(pointer.path).items()}
-    return folder_files(registry.root / "skills" / name)
+        files = {rel: data for rel, (data, _) in standin.upstream(pointer.repository).trees["pin"]
+                 .folder(pointer.path).items()}
+    else:
+        files = folder_files(registry.root / "skills" / name)
+    return {rel: data for rel, data in files.items() if hidden or not is_hidden(rel)}

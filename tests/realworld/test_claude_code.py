@@ -71,7 +71,7 @@ def test_claude_code_installs_and_loads_every_plugin(version, node22, standin, r
         skills = re.search(r"Skills \((\d+)\)\s+(.*)", details.stdout)
         if details.returncode != 0 or not skills or skills.group(1) != "1" or name not in skills.group(2).split():
             return f"details: {(details.stdout + details.stderr).strip()[-300:]}"
-        want = expected_files(standin, registry, name, by_name.get(name))
+        want = expected_files(standin, registry, name, by_name.get(name), hidden=True)
         got = folder_files(Path(row["installPath"]))
         if name in by_name and got != want:
             return f"install folder is not the skill's own files: {sorted(set(got) ^ set(want))[:8]}"

@@ -50,7 +50,7 @@ def test_site_renders_and_serves_every_pointer_the_licence_allows(standin, regis
         heading = _first_heading(want["SKILL.md"].decode("utf-8").split("---", 2)[-1])
         if not text:
             problems[p.name] = "no page"
-        elif FETCHED not in text or (heading and heading not in text):
+        elif FETCHED not in text or (heading and "".join(heading.split()) not in "".join(text.split())):
             problems[p.name] = f"body not rendered (the page lacks {FETCHED!r} or the heading {heading!r})"
         if p.name not in served:
             problems[p.name] = problems.get(p.name, "") + " not in /.well-known/agent-skills/index.json"
