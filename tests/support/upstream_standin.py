@@ -28,7 +28,7 @@ import os
 import re
 import tarfile
 from dataclasses import dataclass, field
-from datetime import UTC
+from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import parse_qsl, unquote, urlsplit
 
@@ -137,8 +137,6 @@ class Upstream:
 
     def commit_json(self, which: str, base_url: str) -> dict:
         """The REST API's commit object (dates in UTC, as GitHub gives them); pin's parent is `older`."""
-        from datetime import datetime
-
         entry = self.entry[which]
 
         def utc(stamp: str) -> str:
