@@ -36,22 +36,30 @@ _TIMES: dict[str, float] = {}
 
 def pytest_collection_modifyitems(config, items):
     reason = REASON if not ENABLED else ABSENT if not SHARED_UPSTREAM.is_dir() else None
-    if reason is None:
-        for item in items:  # whole-registry runs: far past the suite's 300 s per test
-            if "tests/realworld/" in str(item.fspath).replace(os.sep, "/"):
-                item.add_marker(pytest.mark.timeout(3600))
-        return
     for item in items:
-        where = str(item.fspath).replace(os.sep, "/")
-        if "tests/realworld/" in where and not where.endswith("/test_gate.py"):
+        if not _ours(item):
+            continue
+        if reason is None:
+            item.add_marker(pytest.mark.timeout(3600))  # whole-registry runs: far past the suite's 300 s per test
+        else:
             item.add_marker(pytest.mark.skip(reason=reason))
+
+
+# The fixtures that serve ../shared/upstream and run the clients: a test using one belongs to the session. Other
+# tests in this folder (the gate's own, tests/realworld/test_one_verdict.py) run in the ordinary suite.
+SESSION_FIXTURES = frozenset({"standin", "registry", "site", "tool_env", "node22", "pointers", "own"})
+
+
+def _ours(item) -> bool:
+    return "tests/realworld/" in str(item.fspath).replace(os.sep, "/") and \
+        bool(SESSION_FIXTURES & set(getattr(item, "fixturenames", ())))
 
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item, call):
     outcome = yield
     report = outcome.get_result()
-    if "tests/realworld/" not in report.nodeid.replace(os.sep, "/") or "test_gate.py" in report.nodeid:
+    if not _ours(item):
         return
     if report.skipped and REQUIRED and SHARED_UPSTREAM.is_dir():
         reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)

@@ -18,7 +18,8 @@ from tests.interop import clients
 from tests.interop.githttp import redirect_github
 from tests.realworld.helpers import COUNTS, expected_files, folder_files, run
 
-PINNED = clients.NPM["claude"].rsplit("@", 1)[1]
+# The releases tests/interop/clients.py pins (the current one, and the oldest supported where it names one).
+PINNED = ",".join(clients.NPM[key].rsplit("@", 1)[1] for key in getattr(clients, "CLAUDE_PINS", ("claude",)))
 VERSIONS = [v.strip() for v in os.environ.get("SKILLYARD_REALWORLD_CLAUDE", PINNED).split(",") if v.strip()]
 
 
@@ -33,12 +34,13 @@ def _claude_binary(version: str):
 def test_claude_code_installs_and_loads_every_plugin(version, node22, standin, registry, pointers, own,
                                                      tmp_path):
     binary = _claude_binary(version)
-    git_url, git_log = standin.git_http()
+    git_url, git_log, ca_file = standin.git_http()
     home = tmp_path / "home"
     home.mkdir()
-    env = {"HOME": str(home), "PATH": f"{node22.parent}:/usr/bin:/bin",
-           "GIT_CONFIG_GLOBAL": str(redirect_github(home / "redirect.gitconfig", git_url)),
-           "GIT_CONFIG_NOSYSTEM": "1", "CLAUDE_CODE_PLUGIN_PREFER_HTTPS": "1", "GIT_TERMINAL_PROMPT": "0"}
+    gitconfig = redirect_github(home / "redirect.gitconfig", git_url, *([ca_file] if ca_file else []))
+    env = {"HOME": str(home), "PATH": f"{node22.parent}:/usr/bin:/bin", "GIT_CONFIG_GLOBAL": str(gitconfig),
+           "GIT_CONFIG_NOSYSTEM": "1", "CLAUDE_CODE_PLUGIN_PREFER_HTTPS": "1", "GIT_TERMINAL_PROMPT": "0",
+           **({"GIT_SSL_CAINFO": str(ca_file)} if ca_file else {})}
 
     def claude(*args, timeout=300):
         return run([binary, *args], env=env, timeout=timeout)

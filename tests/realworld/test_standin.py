@@ -51,8 +51,10 @@ def test_answers_carry_etags_and_a_repeat_is_not_modified(standin):
 
 
 def test_git_smart_http_serves_each_pins_real_commit(standin):
-    base, _ = standin.git_http()
+    base, _, ca_file = standin.git_http()
+    env = {"PATH": "/usr/bin:/bin", "GIT_CONFIG_NOSYSTEM": "1", "HOME": "/nonexistent",
+           **({"GIT_SSL_CAINFO": str(ca_file)} if ca_file else {})}
     for up in standin.upstreams.values():
         done = subprocess.run(["git", "ls-remote", f"{base}/{up.slug}.git", "HEAD"], capture_output=True, text=True,
-                              timeout=60, env={"PATH": "/usr/bin:/bin", "GIT_CONFIG_NOSYSTEM": "1", "HOME": "/nonexistent"})
+                              timeout=60, env=env)
         assert done.returncode == 0 and done.stdout.split()[0] == up.sha("pin"), done.stderr

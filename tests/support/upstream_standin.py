@@ -193,8 +193,12 @@ class UpstreamStandin(GitServer):
         return self.upstream(slug).trees[which].folder(folder)
 
     # ---- git over smart HTTP ----------------------------------------------------------------------------------
-    def git_http(self) -> tuple[str, list[str]]:
-        """Serve the shallow pin repositories over git's smart HTTP; returns (base URL, request log)."""
+    def git_http(self) -> tuple[str, list[str], Path | None]:
+        """Serve the shallow pin repositories over git's smart HTTP; returns (base URL, request log, CA file).
+
+        Over HTTPS with a throwaway CA where tests/interop/githttp.py can (Claude Code 2.1.332 runs a partial clone's
+        lazy fetch over https only), else over plain HTTP (CA file None)."""
+        import inspect
         import subprocess
 
         from tests.interop.githttp import serve
@@ -213,8 +217,9 @@ class UpstreamStandin(GitServer):
                     git(target, "config", "uploadpack.allowFilter", "true")
                     git(target, "config", "uploadpack.allowReachableSHA1InWant", "true")
                 self.state.repos[(owner, repo)] = target
-            self._git_httpd, self.git_url, self.git_log = serve(self)
-        return self.git_url, self.git_log
+            tls = {"tls_dir": self.root / "tls"} if "tls_dir" in inspect.signature(serve).parameters else {}
+            self._git_httpd, self.git_url, self.git_log = serve(self, **tls)
+        return self.git_url, self.git_log, getattr(self._git_httpd, "ca_file", None)
 
 
 class _StandinHandler(_Handler):
