@@ -30,6 +30,20 @@ def _claude_binary(version: str):
     return prefix / "node_modules" / ".bin" / "claude"
 
 
+def _skill_of(entry: dict, pointers) -> str:
+    """The skill a marketplace plugin carries (a plugin may be renamed: Claude Code reserves some names): a local
+    source's folder, a `git-subdir` source's pointer (repository and folder), else the plugin's own name."""
+    source = entry.get("source")
+    if isinstance(source, str):
+        return source.rstrip("/").rsplit("/", 1)[-1]
+    if isinstance(source, dict) and source.get("path"):
+        slug = re.sub(r"^https://github\.com/|\.git$", "", str(source.get("url") or source.get("repo") or ""))
+        for p in pointers:
+            if p.repository == slug and p.path == source["path"].strip("/"):
+                return p.name
+    return entry["name"]
+
+
 @pytest.mark.parametrize("version", VERSIONS)
 def test_claude_code_installs_and_loads_every_plugin(version, node22, standin, registry, pointers, own,
                                                      tmp_path):
@@ -47,9 +61,10 @@ def test_claude_code_installs_and_loads_every_plugin(version, node22, standin, r
 
     marketplace = json.loads((registry.root / ".claude-plugin/marketplace.json").read_text(encoding="utf-8"))
     market = marketplace["name"]
-    plugins = sorted(p["name"] for p in marketplace["plugins"])
     by_name = {p.name: p for p in pointers}
-    assert set(plugins) == set(own) | set(by_name), "marketplace.json does not list every skill"
+    skill_of = {entry["name"]: _skill_of(entry, pointers) for entry in marketplace["plugins"]}  # plugin -> skill
+    plugins = sorted(skill_of)
+    assert sorted(skill_of.values()) == sorted(set(own) | set(by_name)), "marketplace.json does not list every skill"
     added = claude("plugin", "marketplace", "add", str(registry.root))
     assert added.returncode == 0, added.stdout + added.stderr
 
@@ -69,15 +84,16 @@ def test_claude_code_installs_and_loads_every_plugin(version, node22, standin, r
             return "not listed by `claude plugin list --json`"
         if row.get("errors"):
             return f"errors: {row['errors']}"
+        skill = skill_of[name]
         details = claude("plugin", "details", f"{name}@{market}")
         skills = re.search(r"Skills \((\d+)\)\s+(.*)", details.stdout)
-        if details.returncode != 0 or not skills or skills.group(1) != "1" or name not in skills.group(2).split():
+        if details.returncode != 0 or not skills or skills.group(1) != "1" or skill not in skills.group(2).split():
             return f"details: {(details.stdout + details.stderr).strip()[-300:]}"
-        want = expected_files(standin, registry, name, by_name.get(name), hidden=True)
+        want = expected_files(standin, registry, skill, by_name.get(skill), hidden=True)
         got = folder_files(Path(row["installPath"]))
-        if name in by_name and got != want:
+        if skill in by_name and got != want:
             return f"install folder is not the skill's own files: {sorted(set(got) ^ set(want))[:8]}"
-        if name not in by_name and set(got) != set(want):
+        if skill not in by_name and set(got) != set(want):
             return f"install folder files: {sorted(set(got) ^ set(want))[:8]}"
         return None
 
