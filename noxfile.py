@@ -88,3 +88,17 @@ def conformance(session: nox.Session) -> None:
     session.run("python", "tests/conformance/corpus_diff.py", *corpus)
     session.run("python", "tests/conformance/floor_diff.py", *corpus)
     session.run("python", "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/conformance")
+
+
+@nox.session(python=PYTHON)
+def realworld(session: nox.Session) -> None:
+    """The public registry run for real (tests/realworld): every pointer entry and our own skills against the real
+    upstream trees in ../shared/upstream, served on 127.0.0.1 by a GitHub stand-in (REST, codeload, raw, git smart
+    HTTP): `skillyard external verify`, `skill install`, `skillyard site build --fetch-upstream`, `npx skills add
+    <site>`, Claude Code install and load of every plugin, `skillyard external bump` from the older commits.
+
+    Skips, saying why, where ../shared/upstream is absent; with SKILLYARD_REALWORLD_REQUIRED=1 (CI) a skip fails.
+    SKILLYARD_REALWORLD_CLAUDE=2.1.332,2.1.197 picks the Claude Code versions (default: tests/interop/clients.py's)."""
+    session.install("-e", ".[test]")
+    session.run("python", "-m", "pytest", "-p", "no:cacheprovider", "-rs", "tests/realworld", *session.posargs,
+                env={"SKILLYARD_REALWORLD": "1"})

@@ -93,6 +93,9 @@ class _State:
 class GitServer:
     """Start with `GitServer(tmp_path).start()` (or as a context manager); `url` is `http://127.0.0.1:<port>`."""
 
+    handler_attrs: dict = {}  # extra class attributes of the request handler (a subclass's own handler and state)
+    handler_base: type | None = None  # None: _Handler
+
     def __init__(self, root: Path):
         self.root = Path(root)
         self.root.mkdir(parents=True, exist_ok=True)
@@ -103,7 +106,7 @@ class GitServer:
 
     # ---- lifecycle ------------------------------------------------------------------------------------------
     def start(self) -> GitServer:
-        handler = type("Handler", (_Handler,), {"state": self.state})
+        handler = type("Handler", (self.handler_base or _Handler,), {"state": self.state, **self.handler_attrs})
         self._httpd = LoopbackHTTPServer(("127.0.0.1", self.port), handler)
         self._httpd.daemon_threads = True
         self.port = self._httpd.server_address[1]
