@@ -23,8 +23,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
              "show a skill (registry name, github: ref, folder or archive): inputs, "
              "MCP dependencies, files, versions"),
     "init": ("init",
-             "create a new skill folder (SKILL.md, skill.yaml, optional scripts/) "
-             "that passes strict validation"),
+             "create a new skill folder (SKILL.md, skill.yaml, optional scripts/); "
+             "with --description it passes strict validation as written"),
     "install": ("install",
                 "install skills (name[@version], github:owner/repo[/path][@ref], a "
                 "folder, or a .zip/.tar.gz/.tgz archive); no ref restores the lockfile"),
