@@ -19,7 +19,7 @@ REASON = "interop tests run only in `nox -s interop` (SKILLYARD_INTEROP=1): they
 # Claude Code we support: the first release whose marketplace schema has the `git-subdir` plugin source our pointer
 # plugins use (2.1.63 has none; read off each release's cli.js). README.md and site/pages/own-registry.md say so.
 NPM = {"node": "node@22.23.3", "skills": "skills@1.7.4", "claude": "@anthropic-ai/claude-code@2.1.332",
-       "claude-oldest": "@anthropic-ai/claude-code@2.1.64", "ajv": "ajv@8.20.0"}
+       "claude-oldest": "@anthropic-ai/claude-code@2.1.64", "ajv": "ajv@8.20.0 ajv-formats@3.0.1"}
 CLAUDE_PINS = ("claude", "claude-oldest")  # the Claude Code releases the Claude tests run with: current and oldest
 NODE_FLOOR = (22, 20)  # skills 1.7.4's `engines.node` (>=22.20.0): older Node does not start it
 NPM_CACHE = Path(os.environ.get("SKILLYARD_INTEROP_NPM")
@@ -30,9 +30,10 @@ QUIET_ENV = {"DISABLE_TELEMETRY": "1", "DO_NOT_TRACK": "1", "DISABLE_AUTOUPDATER
 
 
 def npm_install(key: str) -> Path:
-    """Install one pinned npm package into its own cache prefix (reused when present); skip when npm fails."""
+    """Install one pinned npm package (or several, space-separated, installed together) into its own cache prefix
+    (reused when present); skip when npm fails."""
     spec = NPM[key]
-    prefix = NPM_CACHE / spec.replace("/", "_").replace("@", "-").strip("-")
+    prefix = NPM_CACHE / spec.replace("/", "_").replace("@", "-").replace(" ", "+").strip("-")
     marker = prefix / ".installed"
     if marker.is_file():
         return prefix
@@ -41,7 +42,7 @@ def npm_install(key: str) -> Path:
         pytest.skip(f"{spec}: npm is not installed (apt-get install npm)")
     prefix.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
-    done = subprocess.run([npm, "install", "--no-audit", "--no-fund", "--prefix", str(prefix), spec],
+    done = subprocess.run([npm, "install", "--no-audit", "--no-fund", "--prefix", str(prefix), *spec.split()],
                           capture_output=True, text=True, timeout=600, env={**os.environ, **QUIET_ENV})
     if done.returncode != 0:
         pytest.skip(f"{spec}: npm install failed ({done.stderr.strip().splitlines()[-1:] or ['no output']})")

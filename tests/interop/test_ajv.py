@@ -1,4 +1,6 @@
-"""ajv (draft 2020-12, its default strict mode) compiles every schema in schemas/ and schemas/cli/ and accepts what
+"""ajv (draft 2020-12, with ajv-formats) compiles every schema in `strict: true` mode (what `ajv-cli --strict=true`
+sets: no unknown keywords, `properties` only under `type: object`, `required` keys that are defined, no union types;
+issue 33 item 7), and in its default mode compiles every schema in schemas/ and schemas/cli/ and accepts what
 we write: the registry.json and index.json of a real build, `skillyard validate --json` over it (issue 24 item 9) and
 `skillyard build --json` (issue 27 item 9)."""
 
@@ -12,9 +14,11 @@ from tests.interop.clients import REPO, npm_install, run, skillyard_bin
 # Compiles every schema (all added first: they $ref each other), then validates each [schema file, document] pair.
 SCRIPT = """
 const Ajv2020 = require(process.argv[1] + '/node_modules/ajv/dist/2020');
+const addFormats = require(process.argv[1] + '/node_modules/ajv-formats');
 const fs = require('fs'), path = require('path');
-const [dir, pairs] = JSON.parse(fs.readFileSync(0, 'utf8'));
-const ajv = new Ajv2020({logger: false});
+const [dir, pairs, strict] = JSON.parse(fs.readFileSync(0, 'utf8'));
+const ajv = strict ? new Ajv2020({strict: true, logger: false}) : new Ajv2020({logger: false});
+if (strict) addFormats(ajv);
 const files = ['', 'cli/'].flatMap(sub => fs.readdirSync(path.join(dir, sub)).filter(f => f.endsWith('.schema.json'))
   .sort().map(f => sub + f));
 const schemas = Object.fromEntries(files.map(f => [f, JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8'))]));
@@ -31,9 +35,10 @@ process.stdout.write(JSON.stringify({compiled, verdicts}));
 """
 
 
-def ajv(node22, pairs: list[tuple[str, object]]) -> dict:
+def ajv(node22, pairs: list[tuple[str, object]], *, strict: bool = False) -> dict:
     prefix = npm_install("ajv")
-    done = subprocess.run([str(node22), "-e", SCRIPT, str(prefix)], input=json.dumps([str(REPO / "schemas"), pairs]),
+    done = subprocess.run([str(node22), "-e", SCRIPT, str(prefix)],
+                          input=json.dumps([str(REPO / "schemas"), pairs, strict]),
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
@@ -44,6 +49,12 @@ def test_every_schema_compiles_in_ajvs_default_strict_mode(node22):
     assert len(compiled) == len(list((REPO / "schemas").glob("*.schema.json"))) + \
         len(list((REPO / "schemas" / "cli").glob("*.schema.json")))  # schemas/cli: every --json output (issue 27)
     assert compiled == dict.fromkeys(compiled, "ok")
+
+
+def test_every_schema_compiles_in_ajvs_strict_true_mode_with_formats(node22):
+    compiled = ajv(node22, [], strict=True)["compiled"]
+    assert len(compiled) == len(list((REPO / "schemas").rglob("*.schema.json")))
+    assert {f: e for f, e in compiled.items() if e != "ok"} == {}
 
 
 def test_ajv_accepts_the_registry_files_and_the_validate_report_we_write(node22, built_repo):

@@ -271,3 +271,61 @@ def test_tags_order_by_their_numbers(versions):
 
     names = [f"v{a}.{b}.{c}" for a, b, c in versions]
     assert max(names, key=version_key) == "v{}.{}.{}".format(*max(versions))
+
+
+def test_a_poisoned_head_answered_304_does_not_move_a_pin(added, upstream, capsys):
+    """The cache says the head is a side-branch commit that changed the folder; the server answers 304 to its
+    ETag. The pin moves only on full answers, and those say the folder did not change on main."""
+    upstream.commit("up", "skills", {"README.md": "moved\n"})
+    code, _, err = bump(added, capsys=capsys)
+    assert code == 0, err
+    pinned = pointer_of(added, "alpha")["upstream"]["commit"]
+    path = upstream.repo_path("up", "skills")
+    git(path, "checkout", "-q", "-b", "side")
+    side = upstream.commit("up", "skills", {"skills/alpha/SKILL.md": alpha("6.6.6", "Unreviewed.\n")})
+    git(path, "checkout", "-q", "main")
+    cache = added.root / ".skillyard-cache/external-bump.json"
+    doc = json.loads(cache.read_text())
+    head_urls = [u for u in doc["etags"] if u.endswith("/repos/up/skills/commits/main")]
+    assert head_urls
+    doc["etags"][head_urls[0]]["value"] = side  # the ETag still matches, so the server answers 304
+    doc["heads"] = {}
+    cache.write_text(json.dumps(doc))
+    upstream.clear_log()
+    code, outcome, err = bump(added, "alpha", capsys=capsys)
+    assert code == 0, err
+    assert by_name(outcome)["alpha"]["status"] == "current"
+    assert pointer_of(added, "alpha")["upstream"]["commit"] == pinned
+    asked = [r for r in upstream.api_requests() if r.path.endswith("/commits/main")]
+    assert [r.status for r in asked] == [304, 200] and not asked[1].header("If-None-Match")
+
+
+def test_a_poisoned_compare_answered_304_does_not_move_a_pin(added, upstream, capsys):
+    """A diverged compare was cached and turned into `ahead`: the compare is asked again without If-None-Match."""
+    upstream.commit("up", "skills", {"skills/alpha/SKILL.md": alpha("1.0.1")})
+    code, _, err = bump(added, "alpha", capsys=capsys)
+    assert code == 0, err
+    pinned = pointer_of(added, "alpha")["upstream"]["commit"]
+    path = upstream.repo_path("up", "skills")
+    git(path, "reset", "-q", "--hard", "HEAD~1")  # the pin leaves main; a new commit changes the folder
+    upstream.commit("up", "skills", {"skills/alpha/SKILL.md": alpha("1.1.0")}, message="rewritten")
+    code, outcome, _ = bump(added, "alpha", capsys=capsys)
+    assert code != 0 and by_name(outcome)["alpha"]["status"] == "refused"
+    cache = added.root / ".skillyard-cache/external-bump.json"
+    doc = json.loads(cache.read_text())
+    compares = [u for u in doc["etags"] if f"/compare/{pinned}..." in u]
+    if not compares:  # the cache no longer keeps compares: plant one with the server's own ETag
+        url = f"{upstream.url}/repos/up/skills/compare/{pinned}...{git(path, 'rev-parse', 'HEAD').decode().strip()}"
+        compares = [url]
+    import urllib.request
+    with urllib.request.urlopen(compares[0]) as answer:
+        etag = answer.headers["ETag"]
+    doc["etags"][compares[0]] = {"etag": etag, "value": "ahead"}
+    cache.write_text(json.dumps(doc))
+    upstream.clear_log()
+    code, outcome, _ = bump(added, "alpha", capsys=capsys)
+    assert code != 0 and by_name(outcome)["alpha"]["status"] == "refused"
+    assert pointer_of(added, "alpha")["upstream"]["commit"] == pinned
+    asked = upstream.requests("/compare/")
+    assert asked and all(r.status == 200 and not r.header("If-None-Match") for r in asked)
+    assert not any("/compare/" in u for u in json.loads(cache.read_text())["etags"])

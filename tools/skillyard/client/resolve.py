@@ -27,7 +27,7 @@ from urllib.parse import quote, urljoin, urlsplit
 
 from skillyard.client.cache import SourceRegistry, load_registries, stderr_warn
 from skillyard.client.config import DEFAULT_GITHUB_RAW_URL, Config, Source
-from skillyard.client.tokens import token_for, token_for_url
+from skillyard.client.tokens import token_for, token_for_url, upstream_token
 from skillyard.errors import SkillyardError
 from skillyard.format.paths import component_problem, is_hidden, path_problem, path_set_problems
 
@@ -63,8 +63,12 @@ class Resolved:
         return file_url(self.registry, self.skill, file_path, self.config, base=self.source.url)
 
     def token_for(self, url: str) -> str | None:
-        """The source's token if `url` may receive it (same origin / GitHub hosts), else None."""
-        return token_for_url(self.source, url, self.config)
+        """The source's token if `url` may receive it (its own origin, or its own repository on GitHub); for a
+        pointer entry's upstream file, the user's own GitHub token (`tokens.upstream_token`), never the source's."""
+        token = token_for_url(self.source, url, self.config)
+        if token is None and "source_url" in self.skill:
+            token = upstream_token(url, self.config)
+        return token
 
 
 def raw_template(registry: dict, config: Config | None, skill: dict | None = None) -> str:

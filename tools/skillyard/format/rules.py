@@ -77,6 +77,10 @@ def _message(err, path: str, shown: object) -> str:
     label = f"`{path}`" if path else "The frontmatter"
     if kind == "type":
         return f"{label} must be of type {err.validator_value}, not {type(err.instance).__name__} ({shown!r})."
+    types = [s.get("type") for s in err.validator_value if isinstance(s, dict) and set(s) == {"type"}] \
+        if kind == "anyOf" and isinstance(err.validator_value, list) else []
+    if types and len(types) == len(err.validator_value):  # a union of types, spelt as anyOf for ajv's strict mode
+        return f"{label} must be of type {types}, not {type(err.instance).__name__} ({shown!r})."
     if kind == "maxLength":
         return f"{label} is {len(err.instance)} characters long; the limit is {err.validator_value}."
     if kind == "minLength":

@@ -8,6 +8,11 @@ the pin (`compare/<pin>...<new>`): only `ahead` is a bump; `identical`/`behind` 
 since the pin; `diverged` or an unknown pin (a force-push) refuses that pointer. ETags and the recorded heads live
 in the registry's `.skillyard-cache/` (bounded; deleting it only costs requests).
 
+No cache decides alone: a cached value (an ETag answered 304) may only say "nothing moved". The compare that lets a
+pin move is always asked in full (never conditionally, never stored), and when the head or the folder's commit that
+leads to a bump came from the cache, both are asked again in full before the pin moves, so a planted cache entry
+can at worst cost requests or hold a pin where it is.
+
 A bump re-adds through `external.prepare` (the same download, checks and scan as `add`; any refusal writes
 nothing), keeps the registry block, and resets `verification` to `{verified: false}`.
 """
@@ -73,10 +78,13 @@ class Api:
 
     def __init__(self, fetch: Fetch, hosts: Hosts, cache: BumpCache):
         self.fetch, self.hosts, self.cache = fetch, hosts, cache
+        self.from_cache: set[str] = set()  # paths whose last value came from the cache (a 304)
 
-    def value(self, path: str, pick: Callable[[object], object], what: str) -> object:
+    def value(self, path: str, pick: Callable[[object], object], what: str, *, fresh: bool = False) -> object:
+        """`fresh`: ask without If-None-Match and keep nothing, so the value is the server's answer of now."""
         url = self.hosts.api_url + path
-        known = self.cache.etags.get(url)
+        known = None if fresh else self.cache.etags.get(url)
+        self.from_cache.discard(path)
         try:
             not_modified, body, etag = self.fetch(url, accept="application/vnd.github+json",
                                                   max_bytes=API_MAX_BYTES, etag=known["etag"] if known else None)
@@ -85,6 +93,7 @@ class Api:
                 raise Refusal(f"{what}: not found ({url})") from None
             raise Refusal(f"{what}: {exc.message}") from None
         if not_modified and known is not None:
+            self.from_cache.add(path)
             return known["value"]
         try:
             value = pick(json.loads(body))
@@ -92,7 +101,7 @@ class Api:
             value = None
         if value is None:
             raise Refusal(f"{what}: the API's answer is not what was asked for ({url})")
-        self.cache.remember(url, etag, value)
+        self.cache.remember(url, None if fresh else etag, value)  # a full answer drops what was stored for it
         return value
 
 
@@ -109,43 +118,50 @@ def version_key(name: str) -> tuple:
     return tuple((0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.findall(r"\d+|\D+", name))
 
 
-def _head(api: Api, repo: str, tracks: str) -> tuple[str, str]:
+def _head_path(repo: str, tracks: str) -> str:
+    return f"/repos/{repo}/tags?per_page={MAX_TAGS}" if "*" in tracks else f"/repos/{repo}/commits/{quote(tracks, safe='')}"
+
+
+def _head(api: Api, repo: str, tracks: str, *, fresh: bool = False) -> tuple[str, str]:
     """(label of what is tracked, its commit now): the branch's head, or the newest tag matching the pattern."""
     if "*" in tracks:
         def newest(tags: object) -> object:
             names = [(t["name"], t["commit"]["sha"]) for t in tags[:MAX_TAGS]
                      if isinstance(t.get("name"), str) and fnmatch.fnmatchcase(t["name"], tracks)]
             return max(names, key=lambda n: version_key(n[0])) if names else ["", ""]
-        found = api.value(f"/repos/{repo}/tags?per_page={MAX_TAGS}", newest, f"github:{repo} tags {tracks}")
+        found = api.value(_head_path(repo, tracks), newest, f"github:{repo} tags {tracks}", fresh=fresh)
         name, sha = found if isinstance(found, list | tuple) and len(found) == 2 else ("", "")
         if not isinstance(name, str) or not name:
             raise Refusal(f"github:{repo}: no tag matches `{tracks}`")
         if not _sha(sha):
             raise Refusal(f"github:{repo}: the tag {name} names no full commit SHA")
         return name, sha
-    sha = api.value(f"/repos/{repo}/commits/{quote(tracks, safe='')}", lambda d: _sha(d.get("sha")),
-                    f"github:{repo}@{tracks}")
+    sha = api.value(_head_path(repo, tracks), lambda d: _sha(d.get("sha")), f"github:{repo}@{tracks}", fresh=fresh)
     if not _sha(sha):  # a cached value is checked like a fresh one
         raise Refusal(f"github:{repo}@{tracks}: no full commit SHA")
     return tracks, sha
 
 
-def _folder_commit(api: Api, repo: str, head: str, path: str) -> str | None:
-    """The newest commit reachable from `head` that changed `path` (None: no commit touches it)."""
+def _folder_path(repo: str, head: str, path: str) -> str:
     query = urlencode({"sha": head, "path": path, "per_page": 1}) if path else urlencode({"sha": head, "per_page": 1})
+    return f"/repos/{repo}/commits?{query}"
 
+
+def _folder_commit(api: Api, repo: str, head: str, path: str, *, fresh: bool = False) -> str | None:
+    """The newest commit reachable from `head` that changed `path` (None: no commit touches it)."""
     def first(commits: object) -> object:
         return [_sha(commits[0]["sha"])] if commits else [None]
-    found = api.value(f"/repos/{repo}/commits?{query}", first, f"github:{repo}/{path}@{head[:12]}")
+    found = api.value(_folder_path(repo, head, path), first, f"github:{repo}/{path}@{head[:12]}", fresh=fresh)
     return _sha(found[0]) if isinstance(found, list) and found else None
 
 
 def _relation(api: Api, repo: str, old: str, new: str) -> str:
-    """How `new` relates to `old` (GitHub's compare status); an unknown pin is a rewritten history."""
+    """How `new` relates to `old` (GitHub's compare status); an unknown pin is a rewritten history. Always asked in
+    full: this answer is what lets a pin move, so it is never taken from (or kept in) the cache."""
     try:
         status = api.value(f"/repos/{repo}/compare/{old}...{new}",
-                       lambda d: d.get("status") if d.get("status") in ("ahead", "behind", "identical", "diverged")
-                           else None, f"github:{repo} compare {old[:12]}...{new[:12]}")
+                           lambda d: d.get("status") if d.get("status") in ("ahead", "behind", "identical", "diverged")
+                           else None, f"github:{repo} compare {old[:12]}...{new[:12]}", fresh=True)
     except Refusal as exc:
         if "not found" not in str(exc):
             raise
@@ -177,16 +193,27 @@ def load_pointers(config: RegistryConfig, names: list[str]) -> list[tuple[Path, 
 
 
 def _plan(api: Api, data: dict, heads: dict) -> tuple[str, str | None, str]:
-    """("current" | "bump", the new commit, what to say) for one pointer; raises Refusal."""
+    """("current" | "bump", the new commit, what to say) for one pointer; raises Refusal. A bump planned on a head
+    or folder commit the cache gave (a 304) is planned again on full answers: only they may move a pin."""
+    up = data["upstream"]
+    repo, tracks = up["repository"], up["tracks"]
+    label, head = heads[(repo, tracks)]
+    verdict = _plan_at(api, data, label, head, fresh=False)
+    if verdict[0] == "bump" and api.from_cache & {_head_path(repo, tracks), _folder_path(repo, head, up["path"])}:
+        label, head = heads[(repo, tracks)] = _head(api, repo, tracks, fresh=True)  # the others use it too
+        verdict = _plan_at(api, data, label, head, fresh=True)
+    return verdict
+
+
+def _plan_at(api: Api, data: dict, label: str, head: str, *, fresh: bool) -> tuple[str, str | None, str]:
     up = data["upstream"]
     repo, tracks, pin, path = up["repository"], up["tracks"], up["commit"], up["path"]
-    label, head = heads[(repo, tracks)]
     if head == pin:
         return "current", None, f"at the head of {label}"
     seen = api.cache.heads.get(f"{repo}@{tracks}") or {}
     if seen.get("head") == head and (seen.get("current") or {}).get(data["name"]) == pin:
         return "current", None, f"{label} has not moved since the last run"
-    newest = _folder_commit(api, repo, head, path)
+    newest = _folder_commit(api, repo, head, path, fresh=fresh)
     if newest is None:
         raise Refusal(f"github:{repo}/{path}: no commit on {label} touches the folder (was it removed?)")
     relation = "identical" if newest == pin else _relation(api, repo, pin, newest)
