@@ -12,6 +12,9 @@ from http.server import ThreadingHTTPServer
 
 class LoopbackHTTPServer(ThreadingHTTPServer):
     daemon_threads = True
+    # socketserver's default backlog is 5: a client that fetches a few hundred files at once (npx skills does)
+    # would see refused connections on a busy machine, as no real static host refuses them.
+    request_queue_size = 256
 
     def server_activate(self) -> None:
         super().server_activate()
