@@ -19,6 +19,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from tests.package.test_own_registry import free_port
+from tests.site.wellknown import runnable_files, served_archives
 
 pytestmark = pytest.mark.slow
 
@@ -193,6 +194,13 @@ def test_the_folder_is_real_and_holds_only_the_site(built):
             assert rel in listed, rel  # a skill folder holds its page and the files registry.json lists
     assert "skills/html-widget/assets/widget.html" not in files  # never served from the site's origin ...
     assert "html-widget" in done.stderr and "widget.html" in done.stderr  # ... and the build says so
+    assert "html-widget.tar.gz" in done.stderr  # ... but `npx skills` gets it as an archive, which no browser runs
+    well_known = out / ".well-known/agent-skills"
+    assert runnable_files(well_known) == []
+    widget = served_archives(well_known)["html-widget"]
+    assert widget == {
+        f["path"]: (root / "skills/html-widget" / f["path"]).read_bytes()
+        for s in registry["skills"] if s["name"] == "html-widget" for f in s["files"]}
     for rel in {rel for rel in listed if not rel.startswith("skills/html-widget/")}:
         assert files[rel] == (root / rel).read_bytes(), rel
 
