@@ -179,6 +179,7 @@ def test_builds_are_byte_identical(built_site, tmp_path):
     assert sorted(first) == sorted(second)
     different = [str(rel) for rel in first if first[rel] != second[rel]]
     assert different == []  # sitemap.xml(.gz) included: its date comes from SOURCE_DATE_EPOCH
+    assert len([rel for rel in first if rel.name.endswith(".tar.gz")]) == len(SKILLS)  # the archives too
     assert "<lastmod>2026-04-02</lastmod>" in (out / "sitemap.xml").read_text(encoding="utf-8")
 
 
@@ -198,6 +199,25 @@ def test_a_cached_rebuild_gives_the_same_bytes_and_rerenders_only_changes(tmp_pa
     assert third.cached_pages == len(SKILLS) - 1
     assert "A new description." in (tmp_path / "three/skills/pdf-tools/index.html").read_text(encoding="utf-8")
     assert len(list((tmp_path / "work/cache/pages").glob("*.md"))) == len(SKILLS)  # stale entries pruned
+
+
+def test_a_cached_rebuild_packs_a_changed_skill_again_and_its_digest_follows(tmp_path):
+    """The archives' digests are remembered between builds by what decides their bytes: a changed file makes a new
+    archive whose digest the index lists; an unchanged skill keeps its bytes."""
+    root = tmp_path / "repo"
+    specs = [s for s in SKILLS if s["name"] in ("evil-skill", "active-content")]
+    write_registry(root, specs)
+    build_site(root / "registry.json", root, tmp_path / "one", config=CONFIG, work_dir=tmp_path / "work")
+    before = served_archives(tmp_path / "one/.well-known/agent-skills")
+    changed = [dict(s, files={**s["files"], "assets/page.html": "<p>new</p>\n"}) if s["name"] == "active-content"
+               else s for s in specs]
+    write_registry(root, changed)
+    build_site(root / "registry.json", root, tmp_path / "two", config=CONFIG, work_dir=tmp_path / "work")
+    after = served_archives(tmp_path / "two/.well-known/agent-skills")
+    assert after["active-content"]["assets/page.html"] == b"<p>new</p>\n"
+    assert after["evil-skill"] == before["evil-skill"]
+    assert (tmp_path / "one/.well-known/agent-skills/evil-skill.tar.gz").read_bytes() == \
+        (tmp_path / "two/.well-known/agent-skills/evil-skill.tar.gz").read_bytes()
 
 
 def test_a_failed_build_keeps_the_previous_site(tmp_path):

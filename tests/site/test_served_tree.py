@@ -95,7 +95,8 @@ def make_registry(base: Path, env: dict) -> Path:
     root = base / "team"
     write_skill(root / "skills" / "report-writer", REPORT_FILES)
     write_skill(root / "skills" / "html-widget", {"SKILL.md": WIDGET_MD.encode(), "skill.yaml": WIDGET_YAML.encode(),
-                                                   "assets/widget.html": b"<p>status</p>\n"})
+                                                   "assets/widget.html": b"<p>status</p>\n",
+                                                   "scripts/widget.js": b"document.title = 'status';\n"})
     for argv in (["git", "init", "-q", "-b", "main"], ["git", "add", "-A"], ["git", "commit", "-qm", "skills"]):
         run(argv, root, env)
     run(["skillyard", "build"], root, env)
