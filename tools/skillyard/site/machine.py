@@ -1,21 +1,25 @@
 """The machine-readable files published with the site: registry.json, index.json and the well-known layout.
 
-`/.well-known/agent-skills/index.json` follows the Agent Skills discovery layout (`{"skills": [{"name",
-"description", "files"}]}`) and every listed file is served next to it under `/.well-known/agent-skills/<name>/`,
-so other clients can install straight from the site. Only skills whose every file is inert in a browser are
-published there, whole (see `publish`); files are copied only after their sha256 matches registry.json, so the
-site never publishes bytes the registry did not vouch for. The copies are then rendered with each input's default
-(`{{inputs.x}}` -> the default), as `skill install` would write them with no values given: a third-party client
-has no inputs and would otherwise show the placeholder raw. The index lists exactly the files served.
+`/.well-known/agent-skills/index.json` follows the Agent Skills discovery schema 0.2.0 (`{"$schema", "skills":
+[{"name", "description", "type": "archive", "url", "digest"}]}`): every skill the site may serve is one
+deterministic `<name>.tar.gz` beside the index (`format.skill_archive`), so other clients (`npx skills`) install
+straight from the site. An archive is downloaded, never run by a browser, so skills with HTML, JS or SVG files are
+listed too (`publish.archive_problems`). The index can be only one version (clients pick the reader by `$schema`);
+the per-file copies under `/.well-known/agent-skills/<name>/` (the 0.1 layout) are kept only for skills whose
+every file is inert in a browser, because the skill pages link them, and the index does not list them (see
+`publish`). Files are packed and copied only after their sha256 matches registry.json, so the site never publishes
+bytes the registry did not vouch for. Own skills' files are rendered with each input's default (`{{inputs.x}}` ->
+the default), as `skill install` would write them with no values given: a third-party client has no inputs and
+would otherwise show the placeholder raw; an archive holds exactly the files registry.json lists.
 A pointer skill (its files upstream) is served only when this build fetched its pinned commit and every file
-matched its sha256 and the licence allows redistribution (`site.upstream`); its files are served as upstream has
-them, byte for byte.
+matched its sha256 and the licence allows redistribution (`site.upstream`; NOASSERTION never); its files are
+served as upstream has them, byte for byte.
 
 A static host's registry.json (`raw_url_template` `{path}`, relative to it) makes clients fetch each file from
 `<skill path>/<file>` beside registry.json; the site serves those too (`raw_prefix`), exactly the registry's bytes
 (checked against their sha256, never rendered), beside the skill's page at `skills/<name>/index.html`. So the one
 folder serves `skill source add SITE/registry.json` (or `SITE/sparse/index.json`) and `npx skills add SITE`. The
-same skills are served there as under the well-known path, for the same reason (the site's origin).
+same skills are served there as one by one under the well-known path, for the same reason (the site's origin).
 """
 
 from __future__ import annotations

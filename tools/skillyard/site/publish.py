@@ -4,8 +4,9 @@ Files there are served from the registry's own origin (on GitHub Pages: shared b
 owner), with a Content-Type chosen from the file's suffix. An `.html`, `.svg`, `.xhtml`, `.xml`+XSL or `.pdf`
 opened there would run as the site. So only suffixes that no browser runs are served (`INERT_SUFFIXES`, an
 allow-list: an unknown suffix may map to an HTML-ish type), and a skill is published whole or not at all: the
-well-known index never lists a half skill that installs broken. Every other skill is still on its page, with
-links to its files at the pinned commit on the code host (another origin), and installs with `skill install`.
+skill never installs half. Every other skill is still on its page, with links to its files at the pinned commit
+on the code host (another origin), and installs with `skill install`. The discovery index lists skills as archives
+instead (`archive_problems`: a `.tar.gz` is downloaded, never run), so those install with `npx skills` too.
 
 Paths follow the shared rule (`skillyard.format.paths`); a skill whose files the site cannot write or read (bad
 name, case collision, symlink, not a regular file, larger than registry.json says) is left out with a note, and
