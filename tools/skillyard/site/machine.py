@@ -294,8 +294,11 @@ def stage_well_known(registry: dict, root: Path, folder: Path, notes: list[str],
                 if identities is not None:
                     identities[name] = copies
                 published.add(name)
-            if archives is not None and not publish.archive_problems(skill):
-                _archive(skill, copies, packed, archives, notes)
+            if archives is not None:
+                unpackable = publish.archive_problems(skill) or _archive(skill, copies, packed, archives)
+                if unpackable:
+                    notes.append(f"skill {name!r} is not listed in /{WELL_KNOWN}/index.json (no archive): "
+                                 + "; ".join(unpackable[:3]))
             continue
         problems = list(known_problems[name]) if known_problems is not None else publish.skill_problems(skill)
         unpackable = publish.archive_problems(skill)
@@ -314,15 +317,13 @@ def stage_well_known(registry: dict, root: Path, folder: Path, notes: list[str],
         if not unpackable and archives is not None:
             digest = (digests or {}).get(name)
             copies = {entry["path"]: served_copy(skill, source, entry, digest) for entry in skill["files"]}
-            if not _archive(skill, copies, packed, archives, notes):
-                unpackable = ["it cannot be packed"]
+            unpackable = _archive(skill, copies, packed, archives)
         if unpackable and not problems and archives is not None:
             notes.append(f"skill {name!r} is served file by file but not listed in /{WELL_KNOWN}/index.json (no "
                          "archive): " + "; ".join(unpackable[:3]))
         if problems:
             more = f"; and {len(problems) - 3} more" if len(problems) > 3 else ""
             if unpackable:
-                more = f"; and {len(problems) - 3} more" if len(problems) > 3 else ""
                 where = (f"its page links the files at the pinned commit; `skill install {name}` works"
                          if raw is None else "nor beside registry.json, so this folder cannot install it; serve "
                          "`skillyard build --serve-dir` from another origin for it")
@@ -357,9 +358,9 @@ def archive_mtime(skill: dict) -> int:
 
 
 def _archive(skill: dict, copies: dict[str, tuple[str, Callable[[], bytes]]], packed: ArchiveDigests,
-             archives: dict, notes: list[str]) -> bool:
-    """Plan the skill's archive from its served copies (each maker checks its bytes against registry.json); False,
-    with a note, when they cannot be packed."""
+             archives: dict) -> list[str]:
+    """Plan the skill's archive from its served copies (each maker checks its bytes against registry.json); returns
+    why they cannot be packed (empty: planned)."""
     mtime = archive_mtime(skill)
     executable = {entry["path"]: bool(entry.get("executable")) for entry in skill["files"]}
     key = "a" + hashlib.sha256(json.dumps(
@@ -374,10 +375,9 @@ def _archive(skill: dict, copies: dict[str, tuple[str, Callable[[], bytes]]], pa
         try:
             digest = packed.record(key, make())
         except skill_archive.NotPackable as exc:
-            notes.append(f"skill {skill['name']!r} is not served as an archive under /{WELL_KNOWN}/: {exc}")
-            return False
+            return [str(exc)]
     archives[skill["name"]] = (key, make, digest)
-    return True
+    return []
 
 
 class ArchiveDigests:
