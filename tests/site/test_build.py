@@ -151,7 +151,9 @@ def test_well_known_index_lists_every_skill_as_an_archive_of_its_registry_files(
     expected = {s["name"]: {f["path"]: f["sha256"] for f in s["files"]} for s in registry["skills"]}
     well_known = out / ".well-known/agent-skills"
     assert not (well_known / "active-content").exists()
-    assert result.notes == []  # active-content is served, as an archive
+    assert [note.split("'")[1] for note in result.notes] == ["active-content"]
+    assert "only as active-content.tar.gz" in result.notes[0]  # served, as an archive, and the note says so
+    assert "`assets/doc.xhtml` has the suffix `.xhtml`" in result.notes[0]
     assert runnable_files(well_known) == []
     with urllib.request.urlopen(f"{site_server}/.well-known/agent-skills/index.json") as response:
         assert response.status == 200

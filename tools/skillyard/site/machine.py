@@ -309,10 +309,12 @@ def stage_well_known(registry: dict, root: Path, folder: Path, notes: list[str],
                     checked_ns = staged.now_ns()
                     rendered_with_defaults(skill, read_skill_files(skill, root, source))
                     manifest.record(skill, source, checked_ns)
-            except publish.UnreadableFile as exc:
-                problems = unpackable = [str(exc)]
+            except publish.UnreadableFile as exc:  # the file types' reasons (if any) first: they decide the most
+                unpackable = [str(exc)]
+                problems = [*problems, *unpackable]
             except RenderTooLarge as exc:
-                problems = unpackable = [f"its inputs' defaults: {exc.message}"]
+                unpackable = [f"its inputs' defaults: {exc.message}"]
+                problems = [*problems, *unpackable]
         copies = None
         if not unpackable and archives is not None:
             digest = (digests or {}).get(name)
@@ -329,7 +331,11 @@ def stage_well_known(registry: dict, root: Path, folder: Path, notes: list[str],
                          "`skillyard build --serve-dir` from another origin for it")
                 notes.append(f"skill {name!r} is not served under /{WELL_KNOWN}/ ({where}): "
                              + "; ".join(problems[:3]) + more)
-            elif raw is not None:  # archived for `npx skills`, but `skill install` from this folder needs the files
+            elif raw is None:
+                notes.append(f"skill {name!r} is served under /{WELL_KNOWN}/ only as {name}.tar.gz, not file by "
+                             "file (its page links the files at the pinned commit): " + "; ".join(problems[:3])
+                             + more)
+            else:  # archived for `npx skills`, but `skill install` from this folder needs the files
                 notes.append(f"skill {name!r} is served only as /{WELL_KNOWN}/{name}.tar.gz (for `npx skills`), "
                              "not beside registry.json, so `skill install` from this folder cannot install it; serve "
                              "`skillyard build --serve-dir` from another origin for it: " + "; ".join(problems[:3])
