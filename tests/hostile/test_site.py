@@ -2,7 +2,8 @@
 
 Each case builds a real site (mkdocs included) from a registry with one hostile skill next to a benign one, and
 asserts the safe outcome: the build succeeds, the benign skill is complete, the hostile skill's files are not served
-under /.well-known/agent-skills/ (nor listed in its index), and a note names the skill, the file and the reason.
+one by one under /.well-known/agent-skills/ (at most inside its `.tar.gz`, which no browser runs, when only its file
+types keep it off the origin), and a note names the skill, the file and the reason.
 """
 
 from __future__ import annotations
@@ -18,7 +19,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from tests.site.conftest import CONFIG, write_registry
+from tests.site.wellknown import runnable_files, served_archives
 
+from skillyard.format.paths import path_problem
 from skillyard.site import publish
 from skillyard.site.builder import build_site
 from skillyard.site.markdown_render import BodyRenderer
@@ -32,14 +35,19 @@ WELL_KNOWN = ".well-known/agent-skills"
 
 
 def npx_skills_accepts(index: dict) -> bool:
-    """The entry check `npx skills` (vercel-labs/skills, well-known provider) applies; one bad entry drops the
-    whole index."""
+    """The entry check `npx skills` 1.7 (vercel-labs/skills, well-known provider) applies to a discovery index of
+    schema 0.2.0; an entry that fails it is skipped."""
+    if index.get("$schema") != "https://schemas.agentskills.io/discovery/0.2.0/schema.json":
+        return False
     for entry in index["skills"]:
-        if not entry.get("name") or not entry.get("description") or not entry.get("files"):
+        name = entry.get("name")
+        if not isinstance(name, str) or not re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", name) or len(name) > 64:
             return False
-        if any(f.startswith(("/", "\\")) or ".." in f for f in entry["files"]):
+        if not isinstance(entry.get("description"), str) or not 0 < len(entry["description"]) <= 1024:
             return False
-        if not any(f.lower() == "skill.md" for f in entry["files"]):
+        if entry.get("type") != "archive" or entry.get("url") != f"{name}.tar.gz":
+            return False
+        if not re.fullmatch(r"sha256:[a-f0-9]{64}", str(entry.get("digest"))):
             return False
     return True
 
@@ -60,11 +68,13 @@ def build(tmp_path: Path, registry: Path):
     result = build_site(registry, tmp_path / "repo", out, config=CONFIG, work_dir=tmp_path / "work", use_cache=False)
     index = json.loads((out / WELL_KNOWN / "index.json").read_text(encoding="utf-8"))
     assert npx_skills_accepts(index)
-    assert [s["name"] for s in index["skills"]] == ["benign"]
-    assert sorted(index["skills"][0]["files"]) == ["SKILL.md", "references/a.md", "scripts/run.py"]
-    for rel in index["skills"][0]["files"]:
+    archives = served_archives(out / WELL_KNOWN)
+    assert sorted(archives) in (["benign"], ["benign", "hostile"])  # an archive holds active content inertly
+    assert sorted(archives["benign"]) == ["SKILL.md", "references/a.md", "scripts/run.py"]
+    for rel in archives["benign"]:
         assert (out / WELL_KNOWN / "benign" / rel).is_file()
     assert not (out / WELL_KNOWN / "hostile").exists()
+    assert runnable_files(out / WELL_KNOWN) == []
     assert (out / "skills/hostile/index.html").is_file() and (out / "skills/benign/index.html").is_file()
     notes = [n for n in result.notes if "'hostile'" in n]
     assert notes and not [n for n in result.notes if "'benign'" in n]
@@ -99,10 +109,17 @@ def build(tmp_path: Path, registry: Path):
 ])
 def test_a_file_the_site_must_not_serve_leaves_only_its_skill_out(tmp_path, rel, reason):
     data = b"<script>fetch('/__ran__')</script>"
-    out, notes = build(tmp_path, registry_with(tmp_path / "repo", {rel: data}))
+    registry = registry_with(tmp_path / "repo", {rel: data})
+    only_its_type = reason.startswith("suffix") or reason == "hidden"  # a path any client can write: on disk too
+    if only_its_type:
+        (tmp_path / "repo/skills/hostile" / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "repo/skills/hostile" / rel).write_bytes(data)
+    out, notes = build(tmp_path, registry)
     assert reason in notes
     served = [p for p in out.rglob("*") if p.is_file() and p.read_bytes() == data]
     assert served == []
+    archived = (out / WELL_KNOWN / "hostile.tar.gz").is_file()  # only what a browser may not run as the site
+    assert archived == only_its_type, (rel, archived)
 
 
 @pytest.mark.parametrize("pair", [("references/A.md", "references/a.md"), ("references/x", "references/x/y.md")])
@@ -338,15 +355,19 @@ def test_the_well_known_index_is_always_one_npx_skills_accepts(file_lists):
 
     from skillyard.site.machine import well_known_index
 
-    skills = [{"name": f"s{i}", "description": "d", "files": [{"path": p} for p in ["SKILL.md", *paths]]}
+    skills = [{"name": f"s{i}", "description": "d", "files": [{"path": p, "size": 1} for p in ["SKILL.md", *paths]]}
               for i, paths in enumerate(file_lists)]
-    published = {s["name"] for s in skills if not publish.skill_problems(s)}
-    index = well_known_index({"skills": skills}, published)
+    packable = {s["name"]: "sha256:" + "0" * 64 for s in skills if not publish.archive_problems(s)}
+    index = well_known_index({"skills": skills}, packable)
     assert npx_skills_accepts(index)
-    for entry in index["skills"]:
-        for rel in entry["files"]:
-            assert publish.file_problem(rel) is None
-            assert not ACTIVE_TYPES.search(mimetypes.guess_type(rel)[0] or ""), rel
+    for skill in skills:  # the per-file copies (the pages' links) stay inert
+        if not publish.skill_problems(skill):
+            for entry in skill["files"]:
+                assert publish.file_problem(entry["path"]) is None
+                assert not ACTIVE_TYPES.search(mimetypes.guess_type(entry["path"])[0] or ""), entry["path"]
+    for entry in index["skills"]:  # and every archived skill's paths are ones `npx skills` unpacks
+        skill = next(s for s in skills if s["name"] == entry["name"])
+        assert all(path_problem(f["path"]) is None for f in skill["files"])
 
 
 @pytest.mark.parametrize(("field", "how"), [("description", "lower"), ("display_name", "lower"),
@@ -381,7 +402,7 @@ def test_the_cli_reports_a_skill_left_out_and_still_succeeds(tmp_path, capsys):
             "--work-dir", str(tmp_path / "work")]
     assert skillyard_main(args) == 0
     err = capsys.readouterr().err
-    assert "note: skill 'hostile' is not served under /.well-known/agent-skills/" in err
+    assert "note: skill 'hostile' is served under /.well-known/agent-skills/ only as hostile.tar.gz" in err
     assert "`assets/page.html` has the suffix `.html`" in err
     assert skillyard_main([*args, "--json"]) == 0
     summary = json.loads(capsys.readouterr().out)

@@ -1,5 +1,6 @@
 """The `skills` CLI from npm (vercel-labs/skills) lists and installs from our built site served on 127.0.0.1, and
-what it installs is byte for byte what we serve (which the well-known index lists)."""
+what it installs is byte for byte what we serve: each skill's `.tar.gz` the well-known index (discovery schema
+0.2.0) lists."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import urllib.request
 
 import pytest
 from tests.interop.clients import npm_install, run
+from tests.site.wellknown import served_archives
 
 
 @pytest.fixture(scope="module")
@@ -40,14 +42,9 @@ def test_installs_every_skill_byte_for_byte(skills_cli, site_url, built_repo, tm
     done = skills_cli("add", site_url, "--skill", "*", "--agent", "codex", "--copy", "-y", cwd=project,
                       home=tmp_path / "home")
     assert done.returncode == 0, done.stdout + done.stderr
-    served_root = built_repo / "_site/.well-known/agent-skills"
-    for entry in index["skills"]:
-        installed = project / ".agents/skills" / entry["name"]
-        got = sorted(str(p.relative_to(installed)) for p in installed.rglob("*") if p.is_file())
-        assert got == sorted(entry["files"]), entry["name"]
-        for rel in entry["files"]:
-            with urllib.request.urlopen(f"{site_url}/.well-known/agent-skills/{entry['name']}/{rel}",
-                                        timeout=30) as response:
-                served = response.read()
-            assert served == (served_root / entry["name"] / rel).read_bytes()
-            assert (installed / rel).read_bytes() == served, f"{entry['name']}/{rel}"
+    archives = served_archives(built_repo / "_site/.well-known/agent-skills")
+    assert sorted(archives) == sorted(entry["name"] for entry in index["skills"])
+    for name, files in archives.items():
+        installed = project / ".agents/skills" / name
+        got = {str(p.relative_to(installed)): p.read_bytes() for p in installed.rglob("*") if p.is_file()}
+        assert got == files, name

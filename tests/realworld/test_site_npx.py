@@ -11,6 +11,7 @@ import re
 import pytest
 from tests.interop.clients import npm_install
 from tests.realworld.helpers import COUNTS, expected_files, folder_files, run
+from tests.site.wellknown import archive_files
 
 from skillyard.format import licences
 
@@ -55,9 +56,11 @@ def test_site_renders_and_serves_every_pointer_the_licence_allows(standin, regis
         if p.name not in served:
             problems[p.name] = problems.get(p.name, "") + " not in /.well-known/agent-skills/index.json"
             continue
-        folder = site.folder / ".well-known/agent-skills" / p.name
-        bad = [rel for rel, data in want.items() if not (folder / rel).is_file()
-               or hashlib.sha256((folder / rel).read_bytes()).digest() != hashlib.sha256(data).digest()]
+        archive = (site.folder / ".well-known/agent-skills" / served[p.name]["url"]).read_bytes()
+        got = archive_files(archive)  # schema 0.2.0: every served skill is one .tar.gz
+        bad = sorted(rel for rel in set(want) | set(got) if got.get(rel) != want.get(rel))
+        if served[p.name]["digest"] != "sha256:" + hashlib.sha256(archive).hexdigest():
+            bad.append("(the archive's digest)")
         if bad:
             problems[p.name] = problems.get(p.name, "") + f" files differ: {bad}"
     missing_own = [name for name in own if name not in served]

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from conftest import CONFIG, SKILLS, write_registry
+from tests.site.wellknown import archive_files, runnable_files, served_archives
 from skillyard.cli.main import skillyard_main
 from skillyard.errors import SkillyardError
 from skillyard.format.schemas import schema_errors
@@ -141,27 +142,34 @@ def test_the_sparse_index_is_published_beside_registry_json(built_site):
     assert published == expected and len(expected) == 257 + len(SKILLS)
 
 
-def test_well_known_index_lists_files_served_with_registry_hashes(built_site, site_server):
+def test_well_known_index_lists_every_skill_as_an_archive_of_its_registry_files(built_site, site_server):
+    """Schema 0.2.0: every skill is one `.tar.gz` holding exactly its registry files (their sha256), active content
+    included (an archive is never run by a browser); only the inert skills' files are also served one by one (the
+    pages link them), and nothing a browser could run is ever served under /.well-known/."""
     root, out, result = built_site
     registry = json.loads((root / "registry.json").read_text(encoding="utf-8"))
-    # A skill shipping a file a browser would run on the site's origin is served whole or not at all: not.
-    expected = {s["name"]: {f["path"]: f["sha256"] for f in s["files"]} for s in registry["skills"]
-                if s["name"] != "active-content"}
-    assert not (out / ".well-known/agent-skills/active-content").exists()
+    expected = {s["name"]: {f["path"]: f["sha256"] for f in s["files"]} for s in registry["skills"]}
+    well_known = out / ".well-known/agent-skills"
+    assert not (well_known / "active-content").exists()
     assert [note.split("'")[1] for note in result.notes] == ["active-content"]
+    assert "only as active-content.tar.gz" in result.notes[0]  # served, as an archive, and the note says so
     assert "`assets/doc.xhtml` has the suffix `.xhtml`" in result.notes[0]
+    assert runnable_files(well_known) == []
     with urllib.request.urlopen(f"{site_server}/.well-known/agent-skills/index.json") as response:
         assert response.status == 200
-        index = json.load(response)
-    assert set(index) == {"skills"}
-    assert [s["name"] for s in index["skills"]] == sorted(expected)
-    for entry in index["skills"]:
-        assert set(entry) == {"name", "description", "files"}
-        assert isinstance(entry["description"], str) and entry["description"]
-        assert sorted(entry["files"]) == sorted(expected[entry["name"]])
-        for rel in entry["files"]:
-            with urllib.request.urlopen(f"{site_server}/.well-known/agent-skills/{entry['name']}/{rel}") as response:
-                assert hashlib.sha256(response.read()).hexdigest() == expected[entry["name"]][rel]
+        assert json.load(response) == json.loads((well_known / "index.json").read_text(encoding="utf-8"))
+    archives = served_archives(well_known)
+    assert sorted(archives) == sorted(expected)
+    for name, files in archives.items():
+        assert {rel: hashlib.sha256(data).hexdigest() for rel, data in files.items()} == expected[name], name
+        with urllib.request.urlopen(f"{site_server}/.well-known/agent-skills/{name}.tar.gz") as response:
+            assert files == archive_files(response.read())
+        if name == "active-content":
+            continue
+        for rel, data in files.items():
+            with urllib.request.urlopen(f"{site_server}/.well-known/agent-skills/{name}/{rel}") as response:
+                assert response.read() == data
+    assert {"assets/page.html", "assets/logo.svg"} <= set(archives["active-content"])
 
 
 def test_builds_are_byte_identical(built_site, tmp_path):
@@ -173,6 +181,7 @@ def test_builds_are_byte_identical(built_site, tmp_path):
     assert sorted(first) == sorted(second)
     different = [str(rel) for rel in first if first[rel] != second[rel]]
     assert different == []  # sitemap.xml(.gz) included: its date comes from SOURCE_DATE_EPOCH
+    assert len([rel for rel in first if rel.name.endswith(".tar.gz")]) == len(SKILLS)  # the archives too
     assert "<lastmod>2026-04-02</lastmod>" in (out / "sitemap.xml").read_text(encoding="utf-8")
 
 
@@ -192,6 +201,25 @@ def test_a_cached_rebuild_gives_the_same_bytes_and_rerenders_only_changes(tmp_pa
     assert third.cached_pages == len(SKILLS) - 1
     assert "A new description." in (tmp_path / "three/skills/pdf-tools/index.html").read_text(encoding="utf-8")
     assert len(list((tmp_path / "work/cache/pages").glob("*.md"))) == len(SKILLS)  # stale entries pruned
+
+
+def test_a_cached_rebuild_packs_a_changed_skill_again_and_its_digest_follows(tmp_path):
+    """The archives' digests are remembered between builds by what decides their bytes: a changed file makes a new
+    archive whose digest the index lists; an unchanged skill keeps its bytes."""
+    root = tmp_path / "repo"
+    specs = [s for s in SKILLS if s["name"] in ("evil-skill", "active-content")]
+    write_registry(root, specs)
+    build_site(root / "registry.json", root, tmp_path / "one", config=CONFIG, work_dir=tmp_path / "work")
+    before = served_archives(tmp_path / "one/.well-known/agent-skills")
+    changed = [dict(s, files={**s["files"], "assets/page.html": "<p>new</p>\n"}) if s["name"] == "active-content"
+               else s for s in specs]
+    write_registry(root, changed)
+    build_site(root / "registry.json", root, tmp_path / "two", config=CONFIG, work_dir=tmp_path / "work")
+    after = served_archives(tmp_path / "two/.well-known/agent-skills")
+    assert after["active-content"]["assets/page.html"] == b"<p>new</p>\n"
+    assert after["evil-skill"] == before["evil-skill"]
+    assert (tmp_path / "one/.well-known/agent-skills/evil-skill.tar.gz").read_bytes() == \
+        (tmp_path / "two/.well-known/agent-skills/evil-skill.tar.gz").read_bytes()
 
 
 def test_a_failed_build_keeps_the_previous_site(tmp_path):
@@ -325,9 +353,8 @@ def test_well_known_copies_are_rendered_with_defaults_and_listed_as_served(tmp_p
     assert served.joinpath("references/notes.md").read_text(encoding="utf-8") == "Default range: {{inputs.pages}}\n"
     assert served.joinpath("references/ci.yml.txt").read_text(encoding="utf-8") == "run: echo ${{ inputs.pages }}\n"
     assert (root / "skills/paged/SKILL.md").read_bytes() == source
-    index = json.loads((root / "_site/.well-known/agent-skills/index.json").read_text(encoding="utf-8"))
-    listed = index["skills"][0]["files"]
-    assert sorted(listed) == sorted(str(p.relative_to(served)) for p in served.rglob("*") if p.is_file())
+    archived = served_archives(root / "_site/.well-known/agent-skills")["paged"]
+    assert archived == {str(p.relative_to(served)): p.read_bytes() for p in served.rglob("*") if p.is_file()}
 
 
 def test_a_default_that_would_amplify_keeps_the_skill_off_the_well_known_tree(tmp_path):
@@ -343,6 +370,6 @@ def test_a_default_that_would_amplify_keeps_the_skill_off_the_well_known_tree(tm
     result = build_site(root / "registry.json", root, root / "_site", config=CONFIG, work_dir=tmp_path / "work")
     well_known = root / "_site/.well-known/agent-skills"
     assert not (well_known / "bomb").exists() and (well_known / "fine/SKILL.md").is_file()
+    assert not (well_known / "bomb.tar.gz").exists()
     assert any("'bomb'" in note and f"{MAX_RENDERED:,}" in note for note in result.notes)
-    index = json.loads((well_known / "index.json").read_text(encoding="utf-8"))
-    assert [s["name"] for s in index["skills"]] == ["fine"]
+    assert list(served_archives(well_known)) == ["fine"]

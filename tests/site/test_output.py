@@ -276,11 +276,21 @@ def test_the_well_known_index_is_the_bytes_json_would_write():
     from skillyard.site.machine import dump, dump_well_known_index
 
     odd = 'quote " backslash \\ tab \t nl \n \u2028 \x00 é 发票 😀'
-    indexes = [{"skills": []},
-               {"skills": [{"name": "a", "description": odd, "files": []}]},
-               {"skills": [{"name": "a", "description": "d", "files": ["SKILL.md", odd]},
-                           {"name": "b-2", "description": "", "files": ["x/y.md"]}]},
-               {"skills": [{"name": "a", "description": 3, "files": []}]}]
+    from skillyard.site.machine import DISCOVERY_SCHEMA, well_known_index
+
+    def entry(name: str, description: object, digest: str = "sha256:" + "0" * 64) -> dict:
+        return {"name": name, "description": description, "type": "archive", "url": f"{name}.tar.gz",
+                "digest": digest}
+
+    indexes = [{"$schema": DISCOVERY_SCHEMA, "skills": []},
+               {"$schema": DISCOVERY_SCHEMA, "skills": [entry("a", odd)]},
+               {"$schema": DISCOVERY_SCHEMA, "skills": [entry("a", "d", odd), entry("b-2", "")]},
+               {"$schema": DISCOVERY_SCHEMA, "skills": [entry("a", 3)]},
+               {"skills": [entry("a", "d")]},
+               well_known_index({"skills": [{"name": "z", "description": odd}, {"name": "a", "description": "d"},
+                                            {"name": "m", "description": "not packed"}]},
+                                {"z": "sha256:" + "1" * 64, "a": "sha256:" + "2" * 64})]
+    assert [s["name"] for s in indexes[-1]["skills"]] == ["a", "z"]
     for index in indexes:
         assert dump_well_known_index(index) == dump(index)
 

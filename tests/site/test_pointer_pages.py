@@ -5,10 +5,12 @@ was not fetched; same inputs give the same bytes in either mode."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 
 import pytest
+from tests.site.wellknown import archive_files
 from tests.site.pointerkit import add_pointers, make_upstreams, pointer_entries, tree_bytes
 from tests.support.gitserver import GitServer
 
@@ -67,10 +69,14 @@ def test_allowed_licence_and_matching_hashes_show_the_body_and_serve_the_files(s
     assert "hello from alpha" in html  # the upstream body, rendered
     assert 'data-state="shown"' in html
     served = {s["name"]: s for s in well_known(sites, "online")["skills"]}
-    assert sorted(served["alpha"]["files"]) == ["SKILL.md", "references/notes.md"]
+    archive = sites["trees"]["online"][".well-known/agent-skills/" + served["alpha"]["url"]]
+    assert served["alpha"]["digest"] == "sha256:" + hashlib.sha256(archive).hexdigest()
+    files = archive_files(archive)
+    assert sorted(files) == ["SKILL.md", "references/notes.md"]
     upstream = sites["server"].repo_path("up", "skills") / "skills/alpha"
-    for rel in served["alpha"]["files"]:  # byte-equal to the upstream repository's files
-        assert sites["trees"]["online"][f".well-known/agent-skills/alpha/{rel}"] == (upstream / rel).read_bytes()
+    for rel, data in files.items():  # byte-equal to the upstream repository's files, in the archive and one by one
+        assert data == (upstream / rel).read_bytes()
+        assert sites["trees"]["online"][f".well-known/agent-skills/alpha/{rel}"] == data
     # the body's relative link goes to the served copy, not to a page of ours that does not exist
     assert 'href="../../.well-known/agent-skills/alpha/references/notes.md"' in html
 
@@ -88,7 +94,7 @@ def test_a_licence_not_on_the_list_shows_no_body_and_serves_nothing(sites):
     assert "not on this site&#39;s list of licences" in html
     assert "https://github.com/gpl/tools/tree/" in html  # where to read it instead
     assert "beta" not in {s["name"] for s in well_known(sites, "online")["skills"]}
-    assert not any(rel.startswith(".well-known/agent-skills/beta/") for rel in sites["trees"]["online"])
+    assert not any(rel.startswith(".well-known/agent-skills/beta") for rel in sites["trees"]["online"])
 
 
 def test_a_file_that_differs_from_its_pin_shows_no_body_and_says_which(sites):
@@ -97,7 +103,7 @@ def test_a_file_that_differs_from_its_pin_shows_no_body_and_says_which(sites):
     assert 'data-state="mismatch"' in html
     assert "the upstream file references/notes.md differs from its pinned size and sha256" in html
     assert "gamma" not in {s["name"] for s in well_known(sites, "online")["skills"]}
-    assert not any(rel.startswith(".well-known/agent-skills/gamma/") for rel in sites["trees"]["online"])
+    assert not any(rel.startswith(".well-known/agent-skills/gamma") for rel in sites["trees"]["online"])
 
 
 def test_an_offline_build_says_the_content_was_not_fetched_and_serves_no_pointer(sites):

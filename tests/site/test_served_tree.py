@@ -19,6 +19,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from tests.package.test_own_registry import free_port
+from tests.site.wellknown import runnable_files, served_archives
 
 pytestmark = pytest.mark.slow
 
@@ -94,7 +95,8 @@ def make_registry(base: Path, env: dict) -> Path:
     root = base / "team"
     write_skill(root / "skills" / "report-writer", REPORT_FILES)
     write_skill(root / "skills" / "html-widget", {"SKILL.md": WIDGET_MD.encode(), "skill.yaml": WIDGET_YAML.encode(),
-                                                   "assets/widget.html": b"<p>status</p>\n"})
+                                                   "assets/widget.html": b"<p>status</p>\n",
+                                                   "scripts/widget.js": b"document.title = 'status';\n"})
     for argv in (["git", "init", "-q", "-b", "main"], ["git", "add", "-A"], ["git", "commit", "-qm", "skills"]):
         run(argv, root, env)
     run(["skillyard", "build"], root, env)
@@ -193,6 +195,13 @@ def test_the_folder_is_real_and_holds_only_the_site(built):
             assert rel in listed, rel  # a skill folder holds its page and the files registry.json lists
     assert "skills/html-widget/assets/widget.html" not in files  # never served from the site's origin ...
     assert "html-widget" in done.stderr and "widget.html" in done.stderr  # ... and the build says so
+    assert "html-widget.tar.gz" in done.stderr  # ... but `npx skills` gets it as an archive, which no browser runs
+    well_known = out / ".well-known/agent-skills"
+    assert runnable_files(well_known) == []
+    widget = served_archives(well_known)["html-widget"]
+    assert widget == {
+        f["path"]: (root / "skills/html-widget" / f["path"]).read_bytes()
+        for s in registry["skills"] if s["name"] == "html-widget" for f in s["files"]}
     for rel in {rel for rel in listed if not rel.startswith("skills/html-widget/")}:
         assert files[rel] == (root / rel).read_bytes(), rel
 

@@ -415,12 +415,13 @@ def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | Non
         staged: list[set[str]] = []
         identities: dict = {}
         raw: dict | None = {} if machine.raw_prefix(served_registry) is not None else None
+        archives: dict = {}
 
         def stage() -> set[str]:  # runs while the workers render the pages
             staged.append(machine.stage_well_known(registry, root, well_known, notes, reuse=use_cache,
                                                    folders=folders, known_problems=problems, identities=identities,
                                                    digests=digests, pointer_files=shown_files(contents),
-                                                   raw=raw))
+                                                   raw=raw, archives=archives))
             timings["read"] = time.perf_counter() - start
             return staged[0]
 
@@ -451,7 +452,7 @@ def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | Non
         search, sparse = background.result()
         plan.add_bytes(SEARCH_FILE, search)
         machine.plan_machine_files(plan, served_registry, served_bytes, index_bytes, served, identities,
-                                   sparse=sparse, raw=raw)
+                                   sparse=sparse, raw=raw, archives=archives)
         timings["machine"] = time.perf_counter() - mark
         mark = time.perf_counter()
         counts = real_out.publish(out, work_dir, plan)

@@ -1,21 +1,25 @@
 """The machine-readable files published with the site: registry.json, index.json and the well-known layout.
 
-`/.well-known/agent-skills/index.json` follows the Agent Skills discovery layout (`{"skills": [{"name",
-"description", "files"}]}`) and every listed file is served next to it under `/.well-known/agent-skills/<name>/`,
-so other clients can install straight from the site. Only skills whose every file is inert in a browser are
-published there, whole (see `publish`); files are copied only after their sha256 matches registry.json, so the
-site never publishes bytes the registry did not vouch for. The copies are then rendered with each input's default
-(`{{inputs.x}}` -> the default), as `skill install` would write them with no values given: a third-party client
-has no inputs and would otherwise show the placeholder raw. The index lists exactly the files served.
+`/.well-known/agent-skills/index.json` follows the Agent Skills discovery schema 0.2.0 (`{"$schema", "skills":
+[{"name", "description", "type": "archive", "url", "digest"}]}`): every skill the site may serve is one
+deterministic `<name>.tar.gz` beside the index (`format.skill_archive`), so other clients (`npx skills`) install
+straight from the site. An archive is downloaded, never run by a browser, so skills with HTML, JS or SVG files are
+listed too (`publish.archive_problems`). The index can be only one version (clients pick the reader by `$schema`);
+the per-file copies under `/.well-known/agent-skills/<name>/` (the 0.1 layout) are kept only for skills whose
+every file is inert in a browser, because the skill pages link them, and the index does not list them (see
+`publish`). Files are packed and copied only after their sha256 matches registry.json, so the site never publishes
+bytes the registry did not vouch for. Own skills' files are rendered with each input's default (`{{inputs.x}}` ->
+the default), as `skill install` would write them with no values given: a third-party client has no inputs and
+would otherwise show the placeholder raw; an archive holds exactly the files registry.json lists.
 A pointer skill (its files upstream) is served only when this build fetched its pinned commit and every file
-matched its sha256 and the licence allows redistribution (`site.upstream`); its files are served as upstream has
-them, byte for byte.
+matched its sha256 and the licence allows redistribution (`site.upstream`; NOASSERTION never); its files are
+served as upstream has them, byte for byte.
 
 A static host's registry.json (`raw_url_template` `{path}`, relative to it) makes clients fetch each file from
 `<skill path>/<file>` beside registry.json; the site serves those too (`raw_prefix`), exactly the registry's bytes
 (checked against their sha256, never rendered), beside the skill's page at `skills/<name>/index.html`. So the one
 folder serves `skill source add SITE/registry.json` (or `SITE/sparse/index.json`) and `npx skills add SITE`. The
-same skills are served there as under the well-known path, for the same reason (the site's origin).
+same skills are served there as one by one under the well-known path, for the same reason (the site's origin).
 """
 
 from __future__ import annotations
@@ -25,12 +29,15 @@ import json
 import os
 import shutil
 from collections.abc import Callable
+from datetime import datetime
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from skillyard.errors import SkillyardError
+from skillyard.format import skill_archive
 from skillyard.format.inputs import RENDERED_FILES, RenderTooLarge, defaults, render_bytes
 from skillyard.format.paths import path_problem
+from skillyard.fsutil import write_atomic
 from skillyard.registry.compile import dumps, index_document
 from skillyard.site import publish, staged
 from skillyard.site.model import WELL_KNOWN
@@ -40,29 +47,31 @@ def dump(data: object) -> bytes:
     return (json.dumps(data, ensure_ascii=False, indent=2, sort_keys=True) + "\n").encode("utf-8")
 
 
+DISCOVERY_SCHEMA = "https://schemas.agentskills.io/discovery/0.2.0/schema.json"
+_ENTRY_KEYS = ["name", "description", "type", "url", "digest"]
+
+
 def dump_well_known_index(index: dict) -> bytes:
     """`dump(index)` of a `well_known_index`, joined from C-encoded strings: json's indenting encoder is pure Python
     (a third of a second at 5,000 skills). Anything not of the index's shape goes through `dump`."""
     encode = json.JSONEncoder(ensure_ascii=False).encode
-    skills = index.get("skills") if list(index) == ["skills"] else None
-    if not skills or not all(isinstance(s, dict) and list(s) == ["name", "description", "files"]
-                             and isinstance(s["name"], str) and isinstance(s["description"], str)
-                             and all(isinstance(f, str) for f in s["files"]) for s in skills):
+    skills = index.get("skills") if list(index) == ["$schema", "skills"] else None
+    if not skills or not all(isinstance(s, dict) and list(s) == _ENTRY_KEYS
+                             and all(isinstance(s[key], str) for key in _ENTRY_KEYS) for s in skills):
         return dump(index)
-    parts = []
-    for skill in skills:
-        files = skill["files"]
-        listed = "[\n" + ",\n".join("        " + encode(f) for f in files) + "\n      ]" if files else "[]"
-        parts.append('    {\n      "description": ' + encode(skill["description"]) + ',\n      "files": ' + listed
-                     + ',\n      "name": ' + encode(skill["name"]) + "\n    }")
-    return ('{\n  "skills": [\n' + ",\n".join(parts) + "\n  ]\n}\n").encode("utf-8")
+    parts = ["    {\n" + ",\n".join(f'      "{key}": ' + encode(skill[key]) for key in sorted(_ENTRY_KEYS)) + "\n    }"
+             for skill in skills]
+    return ('{\n  "$schema": ' + encode(index["$schema"]) + ',\n  "skills": [\n' + ",\n".join(parts)
+            + "\n  ]\n}\n").encode("utf-8")
 
 
-def well_known_index(registry: dict, published: set[str] | None = None) -> dict:
-    """The discovery index: the skills in `published` (default: all), each with every file it ships."""
-    return {"skills": [{"name": s["name"], "description": s["description"],
-                        "files": sorted(f["path"] for f in s["files"])} for s in registry["skills"]
-                       if published is None or s["name"] in published]}
+def well_known_index(registry: dict, digests: dict[str, str]) -> dict:
+    """The discovery index (schema 0.2.0): every skill in `digests` ({name: "sha256:…" of its archive}), sorted by
+    name, as an archive beside the index (`<name>.tar.gz`, relative to index.json)."""
+    return {"$schema": DISCOVERY_SCHEMA,
+            "skills": [{"name": s["name"], "description": s["description"], "type": "archive",
+                        "url": f"{s['name']}.tar.gz", "digest": digests[s["name"]]}
+                       for s in sorted(registry["skills"], key=lambda s: s["name"]) if s["name"] in digests]}
 
 
 def check_skill_path(skill: dict) -> None:
@@ -248,64 +257,162 @@ def stage_well_known(registry: dict, root: Path, folder: Path, notes: list[str],
                      identities: dict[str, dict[str, tuple[str, Callable[[], bytes]]]] | None = None,
                      digests: dict[str, str] | None = None,
                      pointer_files: dict[str, dict[str, bytes]] | None = None,
-                     raw: dict[str, dict[str, tuple[str, Callable[[], bytes]]]] | None = None) -> set[str]:
-    """Decide which skills are served whole under the well-known path and check their files; returns the names
-    served and adds a note for every skill left out (why, and how to get it instead). Nothing is copied here:
-    `identities` is filled with each served file's `served_copy` ({name: {rel: (key, maker)}}), which the output
-    tree writes only where it lacks those bytes (`plan_machine_files`). A skill's sources are read and checked
-    now unless `staged.Manifest` (`folder` + ".json") proves them checked before (`reuse`); `folder` itself, where
-    older versions kept copies, is removed. `folders`: each skill's `skill_folder` (or why it has none) as
-    `known_folder` found it while reading the bodies; `known_problems`: `publish.skill_problems` of each skill,
-    when the caller has them already; `digests`: each skill's `page_cache.entry_digest`, when the caller has them.
-    `pointer_files`: the upstream files of the pointer skills this build fetched and checked (`site.upstream`),
-    served as they are (their page is the upstream author's, so no input defaults are filled in) when
-    `known_problems` has none for them; other pointer skills are not served.
+                     raw: dict[str, dict[str, tuple[str, Callable[[], bytes]]]] | None = None,
+                     archives: dict[str, tuple[str, Callable[[], bytes], str]] | None = None) -> set[str]:
+    """Decide which skills are served under the well-known path and check their files; returns the names whose
+    files are served one by one (inert in a browser: the pages link them) and adds a note for every skill served
+    in no form (why, and how to get it instead). Nothing is copied here: `identities` is filled with each served
+    file's `served_copy` ({name: {rel: (key, maker)}}), which the output tree writes only where it lacks those bytes
+    (`plan_machine_files`). A skill's sources are read and checked now unless `staged.Manifest` (`folder` +
+    ".json") proves them checked before (`reuse`); `folder` itself, where older versions kept copies, is removed.
+    `folders`: each skill's `skill_folder` (or why it has none) as `known_folder` found it while reading the
+    bodies; `known_problems`: `publish.skill_problems` of each skill, when the caller has them already; `digests`:
+    each skill's `page_cache.entry_digest`, when the caller has them.
+    `pointer_files`: the upstream files of the pointer skills this build fetched and checked (`site.upstream`:
+    pinned commit, every sha256, a licence that allows redistribution), served as they are (their page is the
+    upstream author's, so no input defaults are filled in); other pointer skills are not served.
     `raw`: filled like `identities` with each served file's `raw_copy`, for a registry whose files the site
-    serves where registry.json points (`raw_prefix`)."""
+    serves where registry.json points (`raw_prefix`).
+    `archives`: filled with {name: (key, maker, digest)} of every skill served as a `.tar.gz` for the discovery
+    index (`publish.archive_problems`: active content included, an archive is never run by a browser), the same
+    bytes as the copies served one by one; the digest is remembered in `folder` + "-archives.json" by the archive's
+    key, so a rebuild that changed nothing reads no source to write the index."""
     manifest = staged.Manifest(folder.with_name(folder.name + ".json"), reuse, digests)
+    packed = ArchiveDigests(folder.with_name(folder.name + "-archives.json"), reuse)
     if os.path.lexists(folder):
         _remove(folder)
     published: set[str] = set()
     for skill in registry["skills"]:
+        name = skill["name"]
         if "source_url" in skill:  # a pointer entry: its files are upstream (its page says so; no note needed)
-            files = (pointer_files or {}).get(skill["name"])
-            found = known_problems[skill["name"]] if known_problems is not None else ["not fetched"]
-            if files is not None and not found:
+            files = (pointer_files or {}).get(name)
+            if files is None:
+                continue
+            copies = {entry["path"]: _held(entry, files[entry["path"]]) for entry in skill["files"]}
+            found = known_problems[name] if known_problems is not None else ["not fetched"]
+            if not found:
                 if identities is not None:
-                    identities[skill["name"]] = {entry["path"]: _held(entry, files[entry["path"]])
-                                                 for entry in skill["files"]}
-                published.add(skill["name"])
+                    identities[name] = copies
+                published.add(name)
+            if archives is not None:
+                unpackable = publish.archive_problems(skill) or _archive(skill, copies, packed, archives)
+                if unpackable:
+                    notes.append(f"skill {name!r} is not listed in /{WELL_KNOWN}/index.json (no archive): "
+                                 + "; ".join(unpackable[:3]))
             continue
-        problems = list(known_problems[skill["name"]]) if known_problems is not None \
-            else publish.skill_problems(skill)
-        if not problems:
+        problems = list(known_problems[name]) if known_problems is not None else publish.skill_problems(skill)
+        unpackable = publish.archive_problems(skill)
+        if not unpackable or not problems:
             try:
                 source = known_folder(skill, root, folders)
                 if not manifest.unchanged(skill, source):
                     checked_ns = staged.now_ns()
                     rendered_with_defaults(skill, read_skill_files(skill, root, source))
                     manifest.record(skill, source, checked_ns)
-            except publish.UnreadableFile as exc:
-                problems = [str(exc)]
+            except publish.UnreadableFile as exc:  # the file types' reasons (if any) first: they decide the most
+                unpackable = [str(exc)]
+                problems = [*problems, *unpackable]
             except RenderTooLarge as exc:
-                problems = [f"its inputs' defaults: {exc.message}"]
+                unpackable = [f"its inputs' defaults: {exc.message}"]
+                problems = [*problems, *unpackable]
+        copies = None
+        if not unpackable and archives is not None:
+            digest = (digests or {}).get(name)
+            copies = {entry["path"]: served_copy(skill, source, entry, digest) for entry in skill["files"]}
+            unpackable = _archive(skill, copies, packed, archives)
+        if unpackable and not problems and archives is not None:
+            notes.append(f"skill {name!r} is served file by file but not listed in /{WELL_KNOWN}/index.json (no "
+                         "archive): " + "; ".join(unpackable[:3]))
         if problems:
             more = f"; and {len(problems) - 3} more" if len(problems) > 3 else ""
-            where = (f"its page links the files at the pinned commit; `skill install {skill['name']}` works"
-                     if raw is None else "nor beside registry.json, so this folder cannot install it; serve "
-                     "`skillyard build --serve-dir` from another origin for it")
-            notes.append(f"skill {skill['name']!r} is not served under /{WELL_KNOWN}/ ({where}): "
-                         + "; ".join(problems[:3]) + more)
+            if unpackable:
+                where = (f"its page links the files at the pinned commit; `skill install {name}` works"
+                         if raw is None else "nor beside registry.json, so this folder cannot install it; serve "
+                         "`skillyard build --serve-dir` from another origin for it")
+                notes.append(f"skill {name!r} is not served under /{WELL_KNOWN}/ ({where}): "
+                             + "; ".join(problems[:3]) + more)
+            elif raw is None:
+                notes.append(f"skill {name!r} is served under /{WELL_KNOWN}/ only as {name}.tar.gz, not file by "
+                             "file (its page links the files at the pinned commit): " + "; ".join(problems[:3])
+                             + more)
+            else:  # archived for `npx skills`, but `skill install` from this folder needs the files
+                notes.append(f"skill {name!r} is served only as /{WELL_KNOWN}/{name}.tar.gz (for `npx skills`), "
+                             "not beside registry.json, so `skill install` from this folder cannot install it; serve "
+                             "`skillyard build --serve-dir` from another origin for it: " + "; ".join(problems[:3])
+                             + more)
             continue
         if identities is not None:
-            digest = (digests or {}).get(skill["name"])
-            identities[skill["name"]] = {entry["path"]: served_copy(skill, source, entry, digest)
-                                         for entry in skill["files"]}
+            digest = (digests or {}).get(name)
+            identities[name] = copies or {entry["path"]: served_copy(skill, source, entry, digest)
+                                          for entry in skill["files"]}
         if raw is not None:
-            raw[skill["name"]] = {entry["path"]: raw_copy(source, entry) for entry in skill["files"]}
-        published.add(skill["name"])
+            raw[name] = {entry["path"]: raw_copy(source, entry) for entry in skill["files"]}
+        published.add(name)
     manifest.save()
+    packed.save()
     return published
+
+
+def archive_mtime(skill: dict) -> int:
+    """The one mtime of every member of the skill's archive: its `updated_at` (0 when it has none), so rebuilding
+    gives the same bytes."""
+    try:
+        stamp = datetime.fromisoformat(str(skill.get("updated_at", "")).replace("Z", "+00:00"))
+    except ValueError:
+        return 0
+    return max(0, int(stamp.timestamp())) if stamp.tzinfo is not None else 0
+
+
+def _archive(skill: dict, copies: dict[str, tuple[str, Callable[[], bytes]]], packed: ArchiveDigests,
+             archives: dict) -> list[str]:
+    """Plan the skill's archive from its served copies (each maker checks its bytes against registry.json); returns
+    why they cannot be packed (empty: planned)."""
+    mtime = archive_mtime(skill)
+    executable = {entry["path"]: bool(entry.get("executable")) for entry in skill["files"]}
+    key = "a" + hashlib.sha256(json.dumps(
+        [skill_archive.fingerprint(), staged.code_fingerprint(), mtime,
+         sorted([rel, key, executable[rel]] for rel, (key, _) in copies.items())]).encode()).hexdigest()
+
+    def make() -> bytes:
+        return skill_archive.pack({rel: (maker(), executable[rel]) for rel, (_, maker) in copies.items()}, mtime)
+
+    digest = packed.known(key)
+    if digest is None:
+        try:
+            digest = packed.record(key, make())
+        except skill_archive.NotPackable as exc:
+            return [str(exc)]
+    archives[skill["name"]] = (key, make, digest)
+    return []
+
+
+class ArchiveDigests:
+    """{archive key: digest} of the archives packed by the last build, in one file in the work folder (removed when
+    read, written at the end, like `staged.Manifest`)."""
+
+    def __init__(self, path: Path, reuse: bool) -> None:
+        self.path, self.old, self.new = path, {}, {}
+        if reuse:
+            try:
+                data = json.loads(path.read_text(encoding="utf-8"))
+                if isinstance(data, dict) and all(isinstance(v, str) for v in data.values()):
+                    self.old = data
+            except (OSError, ValueError):
+                pass
+        path.unlink(missing_ok=True)
+
+    def known(self, key: str) -> str | None:
+        digest = self.old.get(key)
+        if digest is not None:
+            self.new[key] = digest
+        return digest
+
+    def record(self, key: str, data: bytes) -> str:
+        self.new[key] = skill_archive.digest(data)
+        return self.new[key]
+
+    def save(self) -> None:
+        write_atomic(self.path, json.dumps(self.new, sort_keys=True), mode=0o600)
 
 
 def _remove(path: Path) -> None:
@@ -317,13 +424,20 @@ def _remove(path: Path) -> None:
 
 def plan_machine_files(plan, registry: dict, registry_bytes: bytes, index_bytes: bytes | None, published: set[str],
                        identities: dict[str, dict[str, tuple]], sparse: dict[str, bytes] | None = None,
-                       raw: dict[str, dict[str, tuple]] | None = None) -> None:
+                       raw: dict[str, dict[str, tuple]] | None = None,
+                       archives: dict[str, tuple] | None = None) -> None:
     """Add registry.json, index.json, the sparse index and the well-known tree to the site's `output.Plan`.
     `identities`: the served files `stage_well_known` planned ({name: {rel: (key, maker)}}); only the files each
     published skill lists are planned, so nothing else is ever published. `sparse`:
     `format.sparse.sparse_files(registry)`, when the caller made it. `raw`: the `raw_copy` of each published
     skill's files, planned where registry.json's template points (`raw_prefix`); call this after the pages are
-    planned, so a file that would replace one of the site's is refused by name."""
+    planned, so a file that would replace one of the site's is refused by name. `archives`: what
+    `stage_well_known` planned ({name: (key, maker, digest)}); the discovery index lists exactly these.
+
+    The well-known tree: `index.json` (discovery schema 0.2.0, the one version `npx skills` reads, chosen by its
+    `$schema`) lists every archive, `<name>.tar.gz` beside it; the files of the skills inert in a browser are also
+    served one by one under `<name>/`, because the skills' pages link them (`sanitize`, the file tree), never
+    listed in the index."""
     from skillyard.format.sparse import sparse_files
 
     plan.add_bytes("registry.json", registry_bytes)
@@ -342,7 +456,11 @@ def plan_machine_files(plan, registry: dict, registry_bytes: bytes, index_bytes:
     prefix = raw_prefix(registry) if raw else None
     if prefix is not None:
         _plan_raw_files(plan, registry, prefix, published, raw)
-    plan.add_bytes(f"{WELL_KNOWN}/index.json", dump_well_known_index(well_known_index(registry, published)))
+    archives = archives or {}
+    for name, (key, make, _) in sorted(archives.items()):
+        plan.add_lazy(f"{WELL_KNOWN}/{name}.tar.gz", key, make)
+    index = well_known_index(registry, {name: digest for name, (_, _, digest) in archives.items()})
+    plan.add_bytes(f"{WELL_KNOWN}/index.json", dump_well_known_index(index))
     plan.add_bytes(".nojekyll", b"")  # GitHub Pages: serve dot-folders such as .well-known as they are
 
 

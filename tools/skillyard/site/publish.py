@@ -4,8 +4,9 @@ Files there are served from the registry's own origin (on GitHub Pages: shared b
 owner), with a Content-Type chosen from the file's suffix. An `.html`, `.svg`, `.xhtml`, `.xml`+XSL or `.pdf`
 opened there would run as the site. So only suffixes that no browser runs are served (`INERT_SUFFIXES`, an
 allow-list: an unknown suffix may map to an HTML-ish type), and a skill is published whole or not at all: the
-well-known index never lists a half skill that installs broken. Every other skill is still on its page, with
-links to its files at the pinned commit on the code host (another origin), and installs with `skill install`.
+skill never installs half. Every other skill is still on its page, with links to its files at the pinned commit
+on the code host (another origin), and installs with `skill install`. The discovery index lists skills as archives
+instead (`archive_problems`: a `.tar.gz` is downloaded, never run), so those install with `npx skills` too.
 
 Paths follow the shared rule (`skillyard.format.paths`); a skill whose files the site cannot write or read (bad
 name, case collision, symlink, not a regular file, larger than registry.json says) is left out with a note, and
@@ -20,6 +21,7 @@ from functools import lru_cache
 from pathlib import Path, PurePosixPath
 
 from skillyard.format.paths import component_problem, is_hidden, path_problem, path_set_problems, shown
+from skillyard.format.skill_archive import size_problem
 
 # Suffixes served as text, images, fonts or downloads: never as a document that can run script. No `.js`/`.mjs`
 # either (a same-origin script is a gadget against any page on the origin that trusts 'self'), no `.css`, `.pdf`,
@@ -36,6 +38,9 @@ INERT_SUFFIXES = frozenset({
     ".png", ".jpg", ".jpeg", ".gif", ".webp", ".avif", ".bmp", ".ico", ".woff", ".woff2", ".ttf", ".otf",
     ".zip", ".gz", ".tgz", ".tar", ".bz2", ".xz", ".docx", ".xlsx", ".pptx", ".odt", ".ods",
 })
+
+
+MAX_DESCRIPTION = 1024  # the discovery schema 0.2.0's bound; `npx skills` skips a longer entry
 
 
 @lru_cache(maxsize=65536)  # a pure function of the path; most skills share most of their file names
@@ -64,7 +69,28 @@ def file_set_problems(skill: dict) -> list[str]:
     """`skill_problems` of the listed files alone: also what a pointer skill whose upstream content this build
     fetched and checked must pass to be served (`upstream`)."""
     paths = [entry["path"] for entry in skill.get("files", [])]
-    problems = [problem for problem in map(file_problem, paths) if problem]
+    problems = [problem for rel in paths if not path_problem(rel) and (problem := file_problem(rel))]
+    return problems + _layout_problems(skill)
+
+
+def archive_problems(skill: dict) -> list[str]:
+    """Why the skill's files cannot be served as one `.tar.gz` under the well-known path (empty: they can). An
+    archive is inert in a browser (downloaded, never run as a page), so only the path rules, SKILL.md, the name,
+    the index's description bound and the archive's size bounds apply, not the suffix allow-list: a skill with an
+    HTML or JS file is served this way. The caller adds the licence and the bytes' check (`machine`)."""
+    problems = _layout_problems(skill)
+    if len(str(skill.get("description", ""))) > MAX_DESCRIPTION:
+        problems.append(f"its description is longer than {MAX_DESCRIPTION} characters (the discovery index's bound)")
+    too_big = size_problem([int(entry.get("size", 0)) for entry in skill.get("files", [])])
+    if too_big:
+        problems.append(too_big)
+    return problems
+
+
+def _layout_problems(skill: dict) -> list[str]:
+    """What no client can install, however it is served: bad paths and names, no SKILL.md."""
+    paths = [entry["path"] for entry in skill.get("files", [])]
+    problems = [f"`{shown(rel)}` {why}" for rel in paths if (why := path_problem(rel))]
     problems += [f"`{rel}` {why}" for rel, why in path_set_problems(paths)]
     if "SKILL.md" not in paths:
         problems.append("no `SKILL.md` is listed (well-known clients require it)")

@@ -11,9 +11,12 @@ HELP = "build or preview the registry's static website (mkdocs-material)"
 DESCRIPTION = """Build the searchable website from registry.json and the skill folders.
 
 Pages are generated into .site-build/docs, then `mkdocs build` writes the site (default _site/), together with
-search.json, registry.json, index.json and /.well-known/agent-skills/ for other clients. Only skills whose every
-file is inert in a browser (text, images, fonts, archives) are served there; the others are listed as notes and
-link their files at the pinned commit instead; a file the site cannot publish never fails the build.
+search.json, registry.json, index.json and /.well-known/agent-skills/ for other clients: every skill as one
+deterministic <name>.tar.gz in a discovery index (schema 0.2.0, what `npx skills` reads), HTML or JS files
+included, since an archive never runs in a browser. Only skills whose every file is inert in a browser (text,
+images, fonts, archives) also have their files served one by one (the pages link them); the others link their files
+at the pinned commit instead. A skill served in no form is listed as a note; a file the site cannot publish never
+fails the build.
 
 --out is a real folder holding the whole site and nothing else (no build state), for a static host to serve or
 for `cp -a`/rsync/an upload to copy as it is. A rebuild updates a spare copy in the work folder (rewriting only the
