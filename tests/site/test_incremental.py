@@ -55,10 +55,12 @@ def served_identity(out: Path, name: str, rel: str) -> tuple[int, int, int]:
     return info.st_ino, info.st_mtime_ns, info.st_ctime_ns
 
 
-def inactive_tree(out: Path) -> Path:
-    """The output tree `out` does not point at (site/output.py): the one the next build brings up to date."""
-    current = out.resolve()
-    return current.with_name("b" if current.name == "a" else "a")
+def inactive_tree(out: Path, work: Path) -> Path:
+    """The spare copy of the site in the work folder (site/real_out.py): the one the next build brings up to date
+    and exchanges with `out`."""
+    from skillyard.site import output
+
+    return output._tree_home(work, out) / "spare"
 
 
 @pytest.fixture
@@ -140,8 +142,8 @@ def test_a_cached_page_lost_before_it_is_stamped_is_rendered_again(built, tmp_pa
 
     root, registry, out, work = built
     rebuild(built)
-    for tree_name in ("a", "b"):  # every page must be stamped again
-        shutil.rmtree(out.resolve().with_name(tree_name))
+    shutil.rmtree(out)  # every page must be stamped again: neither the site nor its spare copy is left
+    shutil.rmtree(inactive_tree(out, work))
     real = shell.stamp_pages
 
     def damaging(*args, **kwargs):
@@ -183,7 +185,7 @@ def test_the_previous_output_edited_or_replaced(built, tmp_path):
 def test_the_work_folder_tampered_with(built, tmp_path):
     root, registry, out, work = built
     rebuild(built)
-    served = inactive_tree(out) / ".well-known/agent-skills/pdf-tools"
+    served = inactive_tree(out, work) / ".well-known/agent-skills/pdf-tools"
     with (served / "references/guide.md").open("r+b") as handle:  # in place, same size
         handle.write(b"X")
     (served / "extra.html").write_text("<script>1</script>\n", encoding="utf-8")
