@@ -43,7 +43,7 @@ _OFFICIAL = re.compile(r"official[^a-z0-9]*(?:anthropic|claude)|(?:anthropic|cla
 _PLAIN = re.compile(r"[\x20-\x7e]*")
 _MARKETPLACE_WORDS = ("marketplace", "plugins", "official", "directory", "directories")
 _MARKETPLACE_LEAD = re.compile(rf"^(?:anthropic|claude)[^a-z0-9]*(?:{'|'.join(_MARKETPLACE_WORDS)})")
-_MARKETPLACE_JOINED = re.compile(rf"^(?:anthropic|claude)(?:{'|'.join(_MARKETPLACE_WORDS)})s?$")
+_MARKETPLACE_JOINED = re.compile(rf"^(?:anthropic|claude)(?:{'|'.join(_MARKETPLACE_WORDS)})s?\Z")
 
 
 def _runs(name: str) -> list[str]:
