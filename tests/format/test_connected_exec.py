@@ -10,8 +10,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skillyard.format import security
-from skillyard.format.scan_exec import _index_of_line, js_flows
+from skillyard.format.scan import judge as security
+from skillyard.format.scan.exec_flows import _index_of_line, js_flows
 
 WEBSOCKET_SERVER = """const crypto = require('crypto');
 function accept(key) {

@@ -172,8 +172,8 @@ def test_entry_lines_follow_block_and_flow_lists():
 
 
 def _security_rule_ids() -> set[str]:
-    source = "".join((ROOT / "tools/skillyard/format" / name).read_text(encoding="utf-8")
-                     for name in ("security.py", "scan_rules.py", "scan_skill.py"))
+    source = "".join(path.read_text(encoding="utf-8")
+                     for path in sorted((ROOT / "tools/skillyard/format/scan").rglob("*.py")))
     return set(re.findall(r'"(security-[a-z0-9-]+)"', source))
 
 

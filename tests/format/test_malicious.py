@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skillyard.format import Policy, load_skill, security
+from skillyard.format import Policy, load_skill
+from skillyard.format.scan import judge as security
 
 from .conftest import REGISTRY_POLICY, rules_of
 

@@ -10,7 +10,9 @@ import types
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skillyard.format import scan_context, scan_exec, scan_rules
+from skillyard.format.scan import context as scan_context
+from skillyard.format.scan import exec_flows as scan_exec
+from skillyard.format.scan import rules as scan_rules
 
 # the rule modules' names in one place (the rules are split by family over three modules)
 r = types.SimpleNamespace(**{**vars(scan_context), **vars(scan_exec), **vars(scan_rules)})

@@ -9,7 +9,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skillyard.format import security
+from skillyard.format.scan import judge as security
 
 # Pieces that make up credential mentions and near misses, joined by the separators the rule is sensitive to.
 PIECES = ["~", "$HOME", "%USERPROFILE%", "/home/", "al ice", "bob", "/root", "/", ".", ".ssh", ".aws", ".env",

@@ -6,8 +6,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skillyard.format.scan_rules import distance, near_name
-from skillyard.format.scan_skill import WELL_KNOWN_SKILLS
+from skillyard.format.scan.rules import distance, near_name
+from skillyard.format.scan.skill_level import WELL_KNOWN_SKILLS
 
 NAMES = st.text(alphabet="abcde-", max_size=12)
 

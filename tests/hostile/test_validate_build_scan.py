@@ -21,7 +21,7 @@ from skillyard.cli.main import skillyard_main
 from skillyard.client import store
 from skillyard.format import Policy, load_skill
 from skillyard.format.paths import MAX_DEPTH, path_problem, path_set_problems
-from skillyard.format.security import MAX_FINDINGS_PER_RULE, scan_text
+from skillyard.format.scan.judge import MAX_FINDINGS_PER_RULE, scan_text
 from skillyard.registry.compile import compile_skill
 from skillyard.site import machine, publish
 
@@ -446,7 +446,7 @@ _PATHOLOGICAL = r'''
 import json, resource, sys
 resource.setrlimit(resource.RLIMIT_CPU, (60, 60))
 resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
-from skillyard.format.security import scan_text
+from skillyard.format.scan.judge import scan_text
 M = 1024 * 1024
 cases = {
     "brackets": "[" * (M - 2) + "]:", "open-tags": "<a " * (M // 3), "comment-openers": "<!--" * (M // 4),

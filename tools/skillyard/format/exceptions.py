@@ -2,7 +2,7 @@
 
 A skill that teaches security must quote what the scanner refuses (a zero-width space in a prompt-injection example,
 `curl … | sh` in a list of attacks). One entry allows one security rule in one file: the finding stays in every
-report, carrying the reason as `allowed`, but is no longer an error. Only the scanner's rules (format/security.py)
+report, carrying the reason as `allowed`, but is no longer an error. Only the scanner's rules (format/scan/judge.py)
 may be allowed, never a format rule. A registry's reviewers decide whether an exception stands (automerge refuses a
 PR that adds or changes one), so the `skill` client honours an exception only from a registry entry that carries
 it, never from the skill.yaml of a folder, archive or `github:` install. Pure: data in, findings out.
@@ -18,14 +18,14 @@ MANIFEST = "skill.yaml"
 MAX_REASON = 500  # characters: a reviewer's sentence or two, shown on the site and in the PR comment
 MAX_ENTRIES = 100  # one per rule and file: no honest skill comes near it
 KEYS = ("rule", "file", "reason")
-# The scanner's rules (every rule id format/security.py reports; tests/format/test_exceptions.py keeps the two in
+# The scanner's rules (every rule id format/scan/judge.py reports; tests/format/test_exceptions.py keeps the two in
 # step). Text a skill may need to quote to teach: invisible and control characters, hidden markup, downloads piped
 # to a shell, credential paths, base64 blobs. Frontmatter checks (`invisible-unicode` and `control-character` in a
 # SKILL.md or skill.yaml value) are not here: that text is what every runtime loads and catalogues show.
 EXCEPTABLE_RULES = frozenset({
     "security-invisible-unicode", "security-control-character", "security-hidden-comment",
     "security-pipe-to-shell", "security-credential-path", "security-base64-blob",
-    # the behaviour rules (format/scan_rules.py, format/scan_skill.py)
+    # the behaviour rules (format/scan/rules.py, format/scan/skill_level.py)
     "security-download-exec", "security-obfuscated-exec", "security-exfiltration", "security-persistence",
     "security-safety-bypass", "security-prompt-injection", "security-concealment", "security-hidden-instructions",
     "security-typosquat", "security-package-index",
@@ -143,7 +143,7 @@ def apply(findings: list[Finding], entries: list[dict], *,
           lines: dict[tuple[str, str], int | None] | None = None) -> list[Finding]:
     """The findings with each one an entry covers marked `allowed` (its reason), plus a warning for each entry that
     covers none (stale: the text was removed, or the rule or path is wrong). A finding in a SKILL.md or skill.yaml
-    value (format/valuescan.py: it names the field) is never covered: that text is what every agent indexes."""
+    value (format/scan/values.py: it names the field) is never covered: that text is what every agent indexes."""
     if not entries:
         return findings
     reasons = {(e["rule"], e["file"]): e["reason"] for e in entries}

@@ -13,7 +13,10 @@ from collections import namedtuple
 from functools import lru_cache
 from pathlib import Path
 
-from skillyard.format import exceptions, paths, rules, scan_skill, security, valuescan
+from skillyard.format import exceptions, paths, rules
+from skillyard.format.scan import skill_level as scan_skill
+from skillyard.format.scan import judge as security
+from skillyard.format.scan import values as valuescan
 from skillyard.format.findings import Finding, error, info, strict_or_warning, warning
 from skillyard.format.frontmatter import parse_skill_md
 from skillyard.format.manifest import MANIFEST_ONLY_FIELDS, merge_manifest, parse_manifest

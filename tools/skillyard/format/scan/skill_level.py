@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from skillyard.format import scan_rules
+from skillyard.format.scan import rules as scan_rules
 from skillyard.format.findings import Finding, Severity
 
 # Names of widely installed skills (Anthropic's examples, obra/superpowers, popular community ones): a near miss of

@@ -1,6 +1,6 @@
 """What every behaviour rule shares: the keyword tables a file is gated on, the per-file `Context` (the text
-lowered once, its fences, headings and lines) and the vendor-host judgement; the rules are in scan_exec.py and
-scan_rules.py."""
+lowered once, its fences, headings and lines) and the vendor-host judgement; the rules are in exec_flows.py and
+rules.py."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import functools
 import re
 from collections.abc import Callable
 
-from skillyard.format import scan_python
+from skillyard.format.scan import read_python as scan_python
 from skillyard.format.findings import Severity
 
 ERROR, WARNING = Severity.ERROR, Severity.WARNING

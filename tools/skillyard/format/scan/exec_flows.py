@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from skillyard.format.scan_context import (  # noqa: F401
+from skillyard.format.scan.context import (  # noqa: F401
     _CHMOD_OR_PROCESS,
     _PASSWORD_WORDS,
     _URL,

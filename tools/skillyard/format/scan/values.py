@@ -12,7 +12,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from itertools import accumulate
 
-from skillyard.format import security
+from skillyard.format.scan import judge as security
 from skillyard.format.findings import Finding
 
 # Reported for the whole frontmatter or skill.yaml by the YAML readers, raw and escaped alike (control-character,
