@@ -9,8 +9,8 @@ import textwrap
 
 import pytest
 from tests.client_install.conftest import configure, user_home  # noqa: F401 (fixtures)
-from tests.support.fixtures import git_server, skill_cli, skill_home  # noqa: F401 (fixtures)
 from tests.registry.test_external_add import run
+from tests.support.fixtures import git_server, skill_cli, skill_home  # noqa: F401 (fixtures)
 from tests.support.registry import registry_url, skill_md
 
 from skillyard.format.licence_text import SHORT

@@ -10,9 +10,9 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from tests.site.wellknown import archive_files, runnable_files, served_archives
 
 from conftest import CONFIG, SKILLS, write_registry
-from tests.site.wellknown import archive_files, runnable_files, served_archives
 from skillyard.cli.main import skillyard_main
 from skillyard.errors import SkillyardError
 from skillyard.format.schemas import schema_errors

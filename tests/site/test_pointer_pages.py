@@ -10,8 +10,8 @@ import json
 import re
 
 import pytest
-from tests.site.wellknown import archive_files
 from tests.site.pointerkit import add_pointers, make_upstreams, pointer_entries, tree_bytes
+from tests.site.wellknown import archive_files
 from tests.support.gitserver import GitServer
 
 from conftest import CONFIG, SKILLS, write_registry

@@ -8,8 +8,8 @@ import functools
 import re
 from collections.abc import Callable
 
-from skillyard.format.scan import read_python as scan_python
 from skillyard.format.findings import Severity
+from skillyard.format.scan import read_python as scan_python
 
 ERROR, WARNING = Severity.ERROR, Severity.WARNING
 CODE_SUFFIXES = frozenset({".py", ".pyw", ".sh", ".bash", ".zsh", ".fish", ".js", ".mjs", ".cjs", ".ts", ".tsx",

@@ -35,7 +35,13 @@ from skillyard.format.scan.context import (  # noqa: F401
     _discussed,
     _words,
 )
-from skillyard.format.scan.exec_flows import DOWNLOAD_EXEC, _index_of_line, archive_exec, decode_exec, download_exec
+from skillyard.format.scan.exec_flows import (
+    DOWNLOAD_EXEC,
+    _index_of_line,
+    archive_exec,
+    decode_exec,
+    download_exec,
+)
 
 # ---------------------------------------------------------------- secrets flowing to the network
 SECRET_SOURCE = re.compile(

@@ -12,8 +12,8 @@ from __future__ import annotations
 from bisect import bisect_right
 from itertools import accumulate
 
-from skillyard.format.scan import judge as security
 from skillyard.format.findings import Finding
+from skillyard.format.scan import judge as security
 
 # Reported for the whole frontmatter or skill.yaml by the YAML readers, raw and escaped alike (control-character,
 # invisible-unicode): a second finding per value would only repeat them.
