@@ -7,8 +7,11 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from tests.registry import test_external_licence
 from tests.registry.test_external_add import run
-from tests.registry.test_external_licence import MIT_TEXT, pointer_of, reg, upstreams  # noqa: F401 (fixtures)
+from tests.registry.test_external_licence import MIT_TEXT, pointer_of
 from tests.support.cli_schemas import check_output
 from tests.support.fixtures import git_server, skill_home  # noqa: F401 (fixtures)
 from tests.support.registry import skill_md
@@ -19,6 +22,7 @@ from skillyard.format import licence_facts, licences
 from skillyard.format.licence_text import NOASSERTION, NOWHERE, Found
 from skillyard.format.pointer import dump_pointer
 
+upstreams, reg = test_external_licence.upstreams, test_external_licence.reg  # the same fixtures (the stand-in)
 GPL_SKILL = skill_md("copyleft", "Does copyleft things. Use for copyleft work.", license="GPL-3.0-only")
 LICENSED = skill_md("licensed", "Does licensed things. Use for licensed work.")
 
@@ -88,6 +92,31 @@ def test_a_registry_set_licence_is_kept_only_while_upstream_names_none():
     assert licence_facts.change_reasons({"license": "MIT", "skill": {}, "license_source": "registry"},
                                         {"license": "MIT", "skill": {}, "license_source": "LICENSE"}) \
         == ["the licence is now named by upstream (`license_source`)"]
+
+
+SPDX = st.sampled_from(["MIT", "Apache-2.0", "GPL-3.0-only", "ISC", NOASSERTION])
+FOUND = st.one_of(st.builds(Found, SPDX.filter(lambda v: v != NOASSERTION), st.sampled_from(
+    ["LICENSE in the skill folder", "the repository's licence (GitHub API)"])),
+    st.just(Found(NOASSERTION, NOWHERE, "none")), st.just(Found(NOASSERTION, "LICENSE.txt in the skill folder", "?")))
+POINTER = st.fixed_dictionaries({"license": SPDX, "license_source": st.sampled_from(
+    ["registry", "--license", "LICENSE in the skill folder", NOWHERE]), "skill": st.just({})})
+
+
+@given(found=FOUND, previous=st.one_of(st.none(), POINTER), licence=st.one_of(st.none(), SPDX))
+def test_no_path_records_a_licence_upstream_does_not_name_unless_upstream_names_none(found, previous, licence):
+    """Whatever the old pointer or --license says, the recorded licence is upstream's, except where upstream names
+    none -- and then it is marked as the registry's; what verify accepts is exactly what add and bump record."""
+    try:
+        chosen = licence_facts.choose(found, where="x", given=licence, previous=previous)
+    except Exception as exc:  # noqa: BLE001 - the refusal is the point
+        assert licence and not licence_facts.names_none(found) and licence != found.spdx, exc
+        return
+    if chosen.spdx != found.spdx:
+        assert licence_facts.names_none(found) and chosen.source == licence_facts.REGISTRY
+    recorded = {"license": chosen.spdx, "license_source": chosen.source}
+    assert licence_facts.mismatch(recorded, found, "skills/x/source.yaml") is None
+    if previous is not None and previous["license"] != found.spdx and not licence_facts.names_none(found):
+        assert licence_facts.mismatch(previous, found, "skills/x/source.yaml") is not None
 
 
 # ---- 2. external verify recomputes the licence as add does ------------------------------------------------------
