@@ -143,15 +143,17 @@ def test_a_hand_edited_licence_fails_verify_naming_file_field_upstream_and_fix(u
     assert (diff["recorded"], diff["found"]) == ("MIT", named)
     reason = pointer["reason"]
     assert "skills/copyleft/source.yaml" in reason and "`license` is MIT" in reason and named in reason
-    assert f"Set `license: {named}`" in reason
+    assert diff["fix"].startswith(f"Set `license: {named}` in skills/copyleft/source.yaml (or write the pointer")
     code, out, _ = run("external", "verify", "--root", str(reg), capsys=capsys)
     assert code == 1 and "FAILED  copyleft" in out and "skills/copyleft/source.yaml: `license` recorded MIT" in out
+    assert f"fix: Set `license: {named}`" in out
 
     # claiming the licence as the registry's own does not help while upstream names one
     source = pointer_of(reg, "copyleft")["license_source"]
     hand_edit(reg, "copyleft", f"license_source: {source}\n", "license_source: registry\n")
     code, report, _ = verify(reg, capsys)
     assert code == 1 and "set by the registry" in report["pointers"][0]["reason"]
+    assert "remove `license_source`" in report["pointers"][0]["differences"][0]["fix"]
 
 
 def test_a_registry_set_licence_verifies_only_while_upstream_names_none(upstreams, reg, capsys):

@@ -74,8 +74,10 @@ def mismatch(recorded: dict, found: Found, file: str) -> dict | None:
         return None
     else:
         message = f"{file}: `license` is {licence}, but upstream names {describe(found)} at the pinned commit"
-    fix = (f"Set `license: {found.spdx}` in {file} and remove `license_source` (or write the pointer again with "
-           "`skillyard external add`): a pointer records the licence upstream grants, never another.")
+    fix = (f"Set `license: {found.spdx}` in {file}"
+           + (" and remove `license_source`" if set_by_registry(recorded) else "")
+           + " (or write the pointer again with `skillyard external add`): a pointer records the licence upstream "
+             "grants, never another.")
     if names_none(found):
         fix += (" Upstream names none, so a maintainer who has checked the terms may set one with "
                 "`skillyard external add --license SPDX-ID` (recorded as `license_source: registry`).")

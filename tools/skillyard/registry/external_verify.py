@@ -213,7 +213,7 @@ def verify_pointer(folder: Path, config: RegistryConfig, get: Get, hosts: Hosts)
             result.findings_changed = [{"kind": "new-finding", "rule": f.rule, "file": f.file,
                                         "message": _shown(f.message), "severity": "error"} for f in errors]
     elif licence and not any(d["kind"] in FILE_KINDS for d in result.differences):
-        result.reason = f"{licence['message']}. {licence['fix']}"
+        result.reason = licence["message"]  # the difference line gives the fix
     elif result.differences and not any(d["kind"] in FILE_KINDS for d in result.differences):
         result.reason = ("the files are the ones recorded, but this Skillyard derives other metadata from them (a "
                          "newer parser): write the pointer again at the same commit")
