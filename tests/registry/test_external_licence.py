@@ -155,7 +155,7 @@ def test_a_registry_may_require_a_licence(upstreams, reg, capsys):
     code, _, err = run("external", "add", "github:bare/skills/skills/plain", "--license", "MIT", "--root", str(reg),
                        capsys=capsys)
     assert code == 0, err
-    assert (pointer_of(reg, "plain")["license"], pointer_of(reg, "plain")["license_source"]) == ("MIT", "--license")
+    assert (pointer_of(reg, "plain")["license"], pointer_of(reg, "plain")["license_source"]) == ("MIT", "registry")
 
 
 def test_a_file_over_the_limit_names_file_size_limit_and_setting(upstreams, reg, capsys):
@@ -220,7 +220,7 @@ def test_bump_keeps_the_pointers_licence_only_when_upstream_states_none(upstream
     assert code == 0, err
     assert [r["status"] for r in json.loads(out)["results"]] == ["bumped"]
     data = pointer_of(reg, "plain")
-    assert data["license"] == "MIT" and data["license_source"].startswith("kept from the pointer")
+    assert (data["license"], data["license_source"]) == ("MIT", "registry")  # upstream still names none
     upstreams.commit("acme", "reg", {}, message="bumped")
     isc = "Copyright (c) 2026 Jane Doe\n\n" + SHORT["ISC"].replace("*", "the author") + "\n"
     upstreams.commit("bare", "skills", {"skills/plain/LICENSE": isc}, message="licence file")

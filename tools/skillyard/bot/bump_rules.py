@@ -24,6 +24,7 @@ import json
 from dataclasses import dataclass
 
 from skillyard.bot import decide
+from skillyard.format import licence_facts
 from skillyard.format.pointer import POINTER_FILE, parse_pointer
 from skillyard.format.pointer_change import is_security, new_findings
 
@@ -115,10 +116,7 @@ def _pointer_reasons(base: dict, head: dict) -> list[str]:
     if upstream:
         reasons.append("the upstream changed (" + ", ".join(f"`upstream.{k}`" for k in upstream)
                        + "): a maintainer reviews a skill that moves")
-    if base["license"] != head["license"] or base["skill"].get("license") != head["skill"].get("license"):
-        reasons.append(f"the licence changed ({base['license']} -> {head['license']}"
-                       + (f"; the skill's `license` {base['skill'].get('license')} -> {head['skill'].get('license')}"
-                          if base["skill"].get("license") != head["skill"].get("license") else "") + ")")
+    reasons += licence_facts.change_reasons(base, head)  # the licence, or who set it (format/licence_facts.py)
     if head.get("verification") != {"verified": False}:
         reasons.append("the new pin's `verification` is not reset to `{verified: false}`")
     appeared, _ = new_findings(base.get("findings") or [], head.get("findings") or [])

@@ -183,6 +183,7 @@ def detect(text: str) -> str | None:
 
 # ------------------------------------------------------------------------------------------- where licences are
 NOASSERTION = "NOASSERTION"
+NOWHERE = "nowhere"  # `Found.source` when upstream states no licence anywhere the lookup reads
 # SPDX IDs a frontmatter value may name as they are (compared without case); `LicenseRef-…` is accepted too.
 KNOWN_IDS = tuple(sorted({*SHORT, *LONG, *ANCHORED, "0BSD", "AFL-3.0", "AGPL-3.0-only", "AGPL-3.0-or-later",
                           "Apache-1.1", "Artistic-2.0", "BlueOak-1.0.0", "BSD-1-Clause", "BSL-1.0", "CC-BY-3.0",
@@ -277,14 +278,15 @@ def _text(data: bytes) -> str:
     return data[:MAX_TEXT].decode("utf-8", "replace")
 
 
-def find(frontmatter: object, folder: dict[str, bytes], repo_spdx: str | None, root: dict[str, bytes]) -> Found:
+def find(frontmatter: object, folder: dict[str, bytes], repo_spdx, root: dict[str, bytes]) -> Found:
     """The skill's licence, looked for where authors put it, in this order: (1) the frontmatter `license` (an SPDX
     expression or licence name; a value that names a file is followed to that file, in the skill folder or else at
     the repository root); (2) a `LICENSE*`/`COPYING*` file in the skill folder; (3) the repository's (GitHub's API
     `license.spdx_id`, then a root `LICENSE*`/`COPYING*` file). The first place that says something decides: a
     statement that cannot be read as a licence this module knows gives NOASSERTION with a warning, never the next
     place's licence (a skill that states its own terms is not relicensed by its repository's). `folder` and `root`:
-    {path: bytes} of the skill folder and of the repository root's licence files."""
+    {path: bytes} of the skill folder and of the repository root's licence files; `repo_spdx` the API's licence
+    (or None), or a function giving it, asked only when the skill itself states nothing (verify's request)."""
     if isinstance(frontmatter, str) and frontmatter.strip():
         value = frontmatter.strip()
         shown = value if len(value) <= 80 else value[:77] + "..."
@@ -314,12 +316,14 @@ def find(frontmatter: object, folder: dict[str, bytes], repo_spdx: str | None, r
     if own:
         return Found(NOASSERTION, f"{own[0]} in the skill folder",
                      f"the skill folder's {', '.join(own)} is not a licence text Skillyard recognises")
+    if callable(repo_spdx):
+        repo_spdx = repo_spdx()
     if repo_spdx:
         return Found(repo_spdx, "the repository's licence (GitHub API)")
     for path in licence_files(root):
         spdx = detect(_text(root[path]))
         if spdx:
             return Found(spdx, f"{path} at the repository root")
-    return Found(NOASSERTION, "nowhere",
+    return Found(NOASSERTION, NOWHERE,
                  "no licence found: no frontmatter `license`, no LICENSE or COPYING file in the skill folder, none "
                  "that GitHub's API reports or Skillyard recognises at the repository root")

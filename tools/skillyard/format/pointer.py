@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import re
 
-from skillyard.format import paths
+from skillyard.format import licence_facts, paths
 from skillyard.format.findings import Finding, error
 
 POINTER_FILE = "source.yaml"
@@ -110,6 +110,8 @@ class Pointer:
                     "metadata", "runtime"):
             if key in skill:
                 entry[key] = skill[key]
+        if licence_facts.set_by_registry(self.data):  # the registry's word, not upstream's (format/licence_facts)
+            entry["source"]["license_source"] = licence_facts.REGISTRY
         if skill["name"] != self.name:  # `external add --name`: listed here under another name than upstream's
             entry["source"]["declared_name"] = skill["name"]
         if "display_name" not in entry and extra.get("display_name"):

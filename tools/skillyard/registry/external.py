@@ -209,10 +209,10 @@ class Prepared:
 
 def prepare(ref: GitHubRef, config: RegistryConfig, get: Get, hosts: Hosts, *, name: str | None = None,
             track: str | None = None, licence: str | None = None, commit: str | None = None,
-            fallback_licence: str | None = None, allowed: list[dict] | tuple = ()) -> Prepared:
+            previous: dict | None = None, allowed: list[dict] | tuple = ()) -> Prepared:
     """Resolve, download, check and scan `ref` and build its pointer, writing nothing (`add` and `external bump`
     both go through here, so a bump is held to exactly what an add is). `commit` skips resolving the ref;
-    `fallback_licence` is kept only when the licence lookup finds none (NOASSERTION); `allowed`: reviewed
+    `previous`: the pointer a bump replaces (its registry-set licence stands only while upstream names none); `allowed`: reviewed
     security exceptions ({rule, file, reason}) this registry grants the folder (`registry.security_exceptions`)."""
     policy = pointer_policy(config)
     commit, committed_at = resolve_commit(get, hosts, ref if commit is None else GitHubRef(ref.owner, ref.repo,
@@ -242,22 +242,30 @@ def prepare(ref: GitHubRef, config: RegistryConfig, get: Get, hosts: Hosts, *, n
         raise _refused(f"{where} does not pass the checks ({policy.mode} mode): {shown}{more}{said}",
                        "Ask the upstream authors to fix it, or point at another commit." + hint + raise_it)
     found = choose_licence(config, where, pkg.data.get("license"), files, repo_licence, root_licences,
-                           given=licence, fallback=fallback_licence)
+                           given=licence, previous=previous)
     data = pointer_data(pkg, name=chosen, ref=ref, folder=folder, commit=commit, tracks=tracks, licence=found.spdx,
                         licence_source=found.source)
     if committed_at:
         data["upstream"]["committed_at"] = committed_at
     warnings = still_missing(pkg.findings, data)
     if found.warning:
-        warnings.insert(0, {"rule": "licence-noassertion", "severity": "warning",
-                            "message": f"{found.warning}: listed as NOASSERTION, so the site never serves or renders "
-                                       "its content (installs fetch it from upstream as always); to record the "
-                                       "licence, add again with --license SPDX-ID",
-                            "fix": "Check the upstream licence; if it allows redistribution, add again with "
-                                   "--license SPDX-ID."})
+        warnings.insert(0, noassertion_warning(found))
     if pkg.security_exceptions:
         data["registry"] = {"security_exceptions": pkg.security_exceptions}
     return Prepared(data, warnings, where)
+
+
+def noassertion_warning(found) -> dict:
+    """The warning for a NOASSERTION pointer: --license is the way out only where upstream names no licence."""
+    from skillyard.format.licence_facts import names_none
+
+    said = ("to record a licence you have checked, add again with --license SPDX-ID" if names_none(found) else
+            "upstream states these terms itself, so --license cannot replace them")
+    return {"rule": "licence-noassertion", "severity": "warning",
+            "message": f"{found.warning}: listed as NOASSERTION, so the site never serves or renders its content "
+                       f"(installs fetch it from upstream as always); {said}",
+            "fix": "Check the upstream licence; if it allows redistribution, add again with --license SPDX-ID."
+                   if names_none(found) else "Ask the upstream authors to state an SPDX licence."}
 
 
 def still_missing(findings, data: dict) -> list[dict]:
@@ -305,25 +313,29 @@ def size_limits(errors, files: dict[str, tuple[bytes, bool]], policy: Policy,
 
 
 def choose_licence(config: RegistryConfig, where: str, frontmatter: object, files: dict[str, tuple[bytes, bool]],
-                   repo_licence: str | None, root_licences: dict[str, bytes], *, given: str | None = None,
-                   fallback: str | None = None):
-    """The pointer's licence (`format.licence_text.find`'s order), or `given` (--license) over everything; when
-    none is found, `fallback` (a bump keeps the pointer's licence), else NOASSERTION -- which a registry with
-    `external_require_license = true` refuses."""
-    from skillyard.format.licence_text import NOASSERTION, Found, find
+                   repo_licence, root_licences: dict[str, bytes], *, given: str | None = None,
+                   previous: dict | None = None):
+    """The pointer's licence: what upstream names (`format.licence_text.find`'s order), as `format.licence_facts`
+    rules -- `given` (--license) only where upstream names none, a bump's `previous` registry-set licence only
+    while upstream still names none, never one upstream withdrew. NOASSERTION is refused by a registry with
+    `external_require_license = true`. `repo_licence`: the API's licence, or a function giving it."""
+    from skillyard.format import licence_facts
+    from skillyard.format.licence_text import NOASSERTION, find
 
-    if given:
-        if not re.fullmatch(r"[A-Za-z0-9.+() -]{1,200}", given):
-            raise _refused(f"{where}: --license {given[:80]!r} is not an SPDX expression",
-                           "Pass an SPDX licence ID or expression, e.g. --license MIT.")
-        return Found(given, "--license")
+    if given and not re.fullmatch(r"[A-Za-z0-9.+() -]{1,200}", given):
+        raise _refused(f"{where}: --license {given[:80]!r} is not an SPDX expression",
+                       "Pass an SPDX licence ID or expression, e.g. --license MIT.")
     found = find(frontmatter, {p: b for p, (b, _) in files.items()}, repo_licence, root_licences)
-    if found.spdx == NOASSERTION and fallback and fallback != NOASSERTION:
-        return Found(fallback, "kept from the pointer (upstream states none Skillyard recognises)")
-    if found.spdx == NOASSERTION and config.require_license:
+    try:
+        chosen = licence_facts.choose(found, where=where, given=given, previous=previous)
+    except SkillyardError as exc:
+        raise _refused(exc.message, exc.fix or "") from None
+    if chosen.spdx == NOASSERTION and config.require_license:
         raise _refused(f"{where}: {found.warning} (this registry sets external_require_license = true)",
-                       "Check the upstream licence, then pass --license SPDX-ID.")
-    return found
+                       "Check the upstream licence, then pass --license SPDX-ID." if licence_facts.names_none(found)
+                       else "Ask the upstream authors to state an SPDX licence (frontmatter `license` or a "
+                            "standard LICENSE text): --license cannot override terms upstream states.")
+    return chosen
 
 
 def checked_text(prepared: Prepared) -> str:

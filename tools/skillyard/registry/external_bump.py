@@ -291,7 +291,7 @@ def _readd(config: RegistryConfig, fetch: Fetch, hosts: Hosts, old: dict, commit
 
     get_: Get = get
     prepared = prepare(ref, config, get_, hosts, name=old["name"], track=up["tracks"], commit=commit,
-                       fallback_licence=old["license"],
+                       previous=old,
                        allowed=(old.get("registry") or {}).get("security_exceptions") or ())
     data = prepared.data
     if data["upstream"]["path"] != up["path"]:

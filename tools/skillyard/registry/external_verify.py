@@ -25,6 +25,7 @@ from skillyard.registry.external import (
     download_folder,
     pointer_data,
     pointer_policy,
+    repository_facts,
 )
 
 FILE_FACTS = ("size", "sha256", "executable")
@@ -34,6 +35,7 @@ SHARD = re.compile(r"(?:[a-z0-9](?:-[a-z0-9])?,?)+")
 
 
 FINDING_KINDS = ("new-finding", "resolved-finding")
+FILE_KINDS = ("missing", "extra", "changed")
 EXIT_FAILED, EXIT_BLOCKED = 1, 3  # bytes or metadata differ (or unreachable); same bytes, today's rules block them
 
 
@@ -92,8 +94,8 @@ def _shown(value: object) -> object:
 def compare(recorded: dict, found: dict) -> list[dict]:
     """Every difference between a pointer's recorded document and the one re-derived from upstream: files
     (missing, extra, changed size/sha256/executable), the upstream folder, the skill metadata, the findings.
-    Registry-side fields (`registry`, `verification`, `license`, `upstream.tracks`) are this registry's, not
-    upstream's, and are not compared."""
+    Registry-side fields (`registry`, `verification`, `upstream.tracks`) are this registry's, not upstream's, and
+    are not compared; `license` is upstream's fact, checked by `licence_difference`."""
     out: list[dict] = []
     if recorded["upstream"]["path"] != found["upstream"]["path"]:
         out.append({"kind": "metadata", "field": "upstream.path", "recorded": recorded["upstream"]["path"],
@@ -178,7 +180,8 @@ def verify_pointer(folder: Path, config: RegistryConfig, get: Get, hosts: Hosts)
     ref = GitHubRef(owner, repo, upstream["path"], upstream["commit"])
     try:
         policy = pointer_policy(config)
-        got_folder, files = download_folder(get, hosts, ref, upstream["commit"])
+        root_licences: dict[str, bytes] = {}
+        got_folder, files = download_folder(get, hosts, ref, upstream["commit"], root_licences=root_licences)
         pkg = check_folder(files, pointer.name, policy, (pointer.data.get("registry") or {}).get(
             "security_exceptions") or ())
         errors = [f for f in pkg.findings if f.is_error]
@@ -188,6 +191,8 @@ def verify_pointer(folder: Path, config: RegistryConfig, get: Get, hosts: Hosts)
         else:
             found = pointer_data(pkg, name=pointer.name, ref=ref, folder=got_folder, commit=upstream["commit"],
                                  tracks=upstream["tracks"], licence=pointer.data["license"])
+        licence = licence_difference(pointer.data, pkg.data.get("license"), files, root_licences,
+                                     lambda: repository_facts(get, hosts, ref)[1], _pointer_file(folder, config))
     except SkillyardError as exc:
         result.reason = exc.message.replace("; nothing was written", "")
         if getattr(exc, "status", None) in (404, 422):
@@ -197,7 +202,7 @@ def verify_pointer(folder: Path, config: RegistryConfig, get: Get, hosts: Hosts)
         return result
     result.found_findings = None if errors else found.get("findings") or []
     differences = compare(pointer.data, found)
-    result.differences = [d for d in differences if d["kind"] not in FINDING_KINDS]
+    result.differences = [d for d in differences if d["kind"] not in FINDING_KINDS] + ([licence] if licence else [])
     result.findings_changed = [d for d in differences if d["kind"] in FINDING_KINDS]
     if errors:
         if result.differences:
@@ -207,10 +212,33 @@ def verify_pointer(folder: Path, config: RegistryConfig, get: Get, hosts: Hosts)
             result.blocking = [f.to_dict() for f in errors]
             result.findings_changed = [{"kind": "new-finding", "rule": f.rule, "file": f.file,
                                         "message": _shown(f.message), "severity": "error"} for f in errors]
-    elif result.differences and not any(d["kind"] in ("missing", "extra", "changed") for d in result.differences):
+    elif licence and not any(d["kind"] in FILE_KINDS for d in result.differences):
+        result.reason = licence["message"]  # the difference line gives the fix
+    elif result.differences and not any(d["kind"] in FILE_KINDS for d in result.differences):
         result.reason = ("the files are the ones recorded, but this Skillyard derives other metadata from them (a "
                          "newer parser): write the pointer again at the same commit")
     return result
+
+
+def licence_difference(recorded: dict, frontmatter: object, files: dict[str, tuple[bytes, bool]],
+                       root_licences: dict[str, bytes], repo_licence, file: str) -> dict | None:
+    """The recorded `license` against the licence `external add` would record at the pin (the same lookup: the
+    skill's frontmatter, its folder's licence files, then the repository's), by `format.licence_facts.mismatch`: a
+    hand-edited licence (GPL-3.0 made MIT in a PR) or a registry-side one upstream has since replaced fails.
+    `repo_licence` is asked only when the skill itself states nothing (one API request per repository)."""
+    from skillyard.format.licence_facts import mismatch
+    from skillyard.format.licence_text import find
+
+    found = find(frontmatter, {p: b for p, (b, _) in files.items()}, repo_licence, root_licences)
+    return mismatch(recorded, found, file)
+
+
+def _pointer_file(folder: Path, config: RegistryConfig) -> str:
+    """`skills/<name>/source.yaml`, relative to the registry root when it is inside it."""
+    try:
+        return (folder / POINTER_FILE).relative_to(config.root).as_posix()
+    except ValueError:
+        return str(folder / POINTER_FILE)
 
 
 def refresh_findings(folder: Path, config: RegistryConfig, get: Get, hosts: Hosts, *, write: bool = True) -> dict:

@@ -167,6 +167,8 @@ def skill_view(registry: dict, skill: dict) -> dict:
         "author": skill.get("author", ""),
         "maintainers": skill.get("maintainers", []),
         "license": skill.get("license", ""),
+        # set by this registry because upstream names none (`source.license_source`): shown as such, never as upstream's
+        "license_by_registry": (skill.get("source") or {}).get("license_source") == "registry",
         "homepage": safe_external_url(skill.get("homepage")),
         "compatibility": skill.get("compatibility", ""),
         "allowed_tools": skill.get("allowed_tools", []),

@@ -21,7 +21,9 @@ max_files). The licence is looked for where authors put it: the skill's frontmat
 such as "Complete terms in LICENSE.txt", is read), a LICENSE*/COPYING* file in the skill folder, then the
 repository's; add says where it came from. With none it can determine, the skill is listed as NOASSERTION with a
 warning (the site never redistributes its content; installs fetch it from upstream), unless
-external_require_license = true; --license records one you have checked.
+external_require_license = true. --license records one you have checked, only when upstream names none at all
+(`license_source: registry`, shown on the site as set by this registry); it never overrides what upstream states.
+A bump records the licence upstream names at the new commit; one upstream withdrew is never carried forward.
 
 GitHub Enterprise and tests: SKILL_GITHUB_API_URL, SKILL_GITHUB_CODELOAD_URL and SKILL_GITHUB_RAW_URL, as for the
 client. The token comes from $GITHUB_TOKEN, or the variable --token-env names; it is sent only to those hosts.
@@ -77,8 +79,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add.add_argument("--track", metavar="REF",
                      help="the branch (or tag pattern, e.g. 'v*') a bump follows (default: REF when it is a branch "
                           "or tag, else the default branch)")
-    add.add_argument("--license", metavar="SPDX", help="the licence (SPDX), over what the lookup finds: the skill's frontmatter "
-                     "`license`, a LICENSE*/COPYING* file in its folder, then the repository's")
+    add.add_argument("--license", metavar="SPDX", help="the licence (SPDX) you have checked, for a skill whose upstream "
+                     "names none (no frontmatter `license`, no LICENSE*/COPYING* file in its folder or at the root, "
+                     "none in GitHub's API); recorded as `license_source: registry`. Refused when upstream names one")
     add.add_argument("--allow", action="append", default=[], metavar="RULE:FILE:REASON", type=_allowance,
                      help="a reviewed security exception for a dual-use skill (one that quotes attacks to teach "
                           "them): the finding RULE in FILE is shown but does not block; repeatable. Recorded in "
@@ -179,9 +182,12 @@ def run(args) -> int:
     if args.json:
         print_json(result)
         return 0
+    source = result.get("license_source")
+    said = ("set by this registry (--license; upstream names none)" if source == "registry"
+            else f"from {visible(source or 'the lookup')}")
     say(f"wrote {visible(result['pointer'])}: {visible(result['repository'])}/{visible(result['path'])} at "
         f"{result['commit'][:12]} (tracks {visible(result['tracks'])}, {result['files']} files, "
-        f"licence {visible(result['license'])} from {visible(result.get('license_source') or '--license')})")
+        f"licence {visible(result['license'])} {said})")
     for warning in result["warnings"]:
         say(f"  {warning['severity']}: {visible(warning.get('file') or '.')}: {visible(warning['message'])}")
     return 0
@@ -191,8 +197,10 @@ def run(args) -> int:
 
 VERIFY_DESCRIPTION = """Re-fetch each pointer's pinned commit (the tarball, through the same bounded reader as add)
 and prove that the recorded facts still hold: every file's path, size, sha256 and executable bit, the upstream
-metadata, and that the folder still passes the checks add applies (the open standard plus the full security scan,
-or external_mode = "strict"). Every file that differs, is missing or is extra is named. A hostile or unreachable
+metadata, the licence (looked up exactly as add does: a `license` that differs from what upstream names, or a
+registry-side one while upstream now names a licence, fails naming skills/<name>/source.yaml and the fix), and
+that the folder still passes the checks add applies (the open standard plus the full security scan, or
+external_mode = "strict"). Every file that differs, is missing or is extra is named. A hostile or unreachable
 upstream fails that pointer with the reason; the others are still checked.
 
 The findings a pointer records are those of the Skillyard that wrote it. When today's rules find other ones in
@@ -238,6 +246,9 @@ def _difference_line(d: dict) -> str:
                f"{visible(str(d['found']))}"
     if d["kind"] == "metadata":
         return f"{d['field']} changed: {visible(str(d['recorded']))} -> {visible(str(d['found']))}"
+    if d["kind"] == "licence":
+        return (f"{visible(d['file'])}: `license` recorded {visible(str(d['recorded']))}, upstream names "
+                f"{visible(d['upstream'])}; fix: {visible(d['fix'])}")
     return f"{d['kind']}: {visible(d['rule'])} {visible(d['file'] or '.')}: {visible(d['message'])}"
 
 
