@@ -236,3 +236,167 @@ def test_dry_run_writes_nothing_and_a_broken_pointer_refuses(stub, registry_repo
     failed = record(stub, checkout, capsys, code=1)
     assert PATH in failed["err"] and "not valid YAML" in failed["err"]
     assert record(stub, checkout, capsys, "--commit", "not-a-sha", code=2)["err"]
+
+
+# ---- issue 33 item 1: verification that cannot be smuggled -------------------------------------------------------
+
+FORGED = {"verified": True, "approved_by": "maintainer", "approved_in": "https://github.com/skillyard/registry/pull/3",
+          "approved_at": AT}
+
+
+def test_a_forged_block_past_the_apis_3000_files_is_undone_from_git(stub, registry_repo, checkout, capsys):
+    """The API lists 3,000 of the PR's 3,002 files; the forged pointer is the 3,002nd. git shows it all."""
+    filler = {f"docs/pad/{i:04d}.md": b"x\n" for i in range(3001)}
+    pr = land(stub, registry_repo, checkout, {**filler, PATH: pointer("c", FORGED)}, number=7)
+    assert len(pr.files) == 3002 and pr.files[-1][0] == PATH  # past what the API lists
+    outcome = record(stub, checkout, capsys, "--commit", pr.merge_commit_sha)
+    assert outcome["written"] == [PATH]
+    assert block(checkout) == {"verified": False}
+    assert outcome["pointers"] == [{"pointer": PATH, "pr": 7, "pin_set": True, "verification": {"verified": False},
+                                    "changed": True}]
+
+
+def test_a_merge_commit_and_a_rebase_merge_are_read_whole(stub, registry_repo, checkout, capsys):
+    """Merge commits (two parents) and rebase merges (the PR's commits replayed; GitHub names the last one) are
+    read as the whole change: the forged pointer in the first of three rebased commits is undone too."""
+    pr = land(stub, registry_repo, checkout, {PATH: pointer("c", FORGED), "docs/a.md": b"a\n", "docs/b.md": b"b\n"},
+              number=7, how="rebase", steps=3)
+    assert git(checkout, "rev-list", "--count", f"{pr.merge_commit_sha}^1..{pr.merge_commit_sha}") == "1"
+    assert record(stub, checkout, capsys, "--commit", pr.merge_commit_sha)["written"] == [PATH]
+    assert block(checkout) == {"verified": False}
+    git(checkout, "commit", "-q", "-am", "registry: record verified pins")  # as the publish workflow does
+    other = "skills/beta/source.yaml"
+    merged = land(stub, registry_repo, checkout, {other: {**pointer("d", FORGED), "name": "beta"}}, number=8,
+                  how="merge")
+    assert record(stub, checkout, capsys, "--pr", "8")["written"] == [other]
+    assert block(checkout, other) == {"verified": False} and merged.merge_commit_sha
+
+
+def test_a_pr_git_does_not_show_whole_fails_loudly(stub, registry_repo, checkout, capsys):
+    """GitHub counts more changed files than the merge shows (the merge commit is not the PR's change): no guess."""
+    pr = land(stub, registry_repo, checkout, {PATH: pointer("c", FORGED)}, number=7)
+    pr.changed_files = 5
+    failed = record(stub, checkout, capsys, "--pr", "7", code=1)
+    assert "PR #7" in failed["err"] and "5 changed files" in failed["err"] and "some pointer could be missed" \
+        in failed["err"]
+    assert block(checkout) == FORGED  # nothing written; the run (and so the publish) stops
+    pr.changed_files, pr.files = None, [*pr.files, ("skills/ghost/source.yaml", "added")]
+    assert "some pointer could be missed" in record(stub, checkout, capsys, "--pr", "7", code=1)["err"]
+
+
+def test_a_shallow_or_incomplete_checkout_fails_loudly(stub, registry_repo, checkout, tmp_path, capsys):
+    pr = merged_pr(stub, registry_repo, checkout, merged=pointer("c", FORGED), base=pointer("a"))
+    shallow = tmp_path / "shallow"
+    git(tmp_path, "clone", "-q", "--depth", "1", f"file://{checkout}", str(shallow))
+    for which in (("--commit", pr.merge_commit_sha), ("--all",)):
+        failed = record(stub, shallow, capsys, *which, code=1)
+        assert "is shallow" in failed["err"] and "fetch-depth: 0" in failed["err"], which
+    assert block(shallow) == FORGED
+    absent = "e" * 40  # a merge commit the API names but the checkout lacks
+    registry_repo.commits[absent] = {"date": AT, "tree": "", "parents": [], "message": "elsewhere"}
+    pr.merge_commit_sha = absent
+    failed = record(stub, checkout, capsys, "--pr", "7", code=1)
+    assert f"commit {absent} is not in the checkout" in failed["err"] and "fetch-depth: 0" in failed["err"]
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    assert "not a git checkout" in record(stub, plain, capsys, "--all", code=1)["err"]
+
+
+def test_a_forged_block_whose_publish_run_never_happened_is_undone_by_the_next_one(stub, registry_repo, checkout,
+                                                                                   capsys):
+    """PR 7 merges a hand-written approval and its publish run is cancelled (no record step); PR 8 merges something
+    else. The publish run of PR 8's push re-proves every verified block and rewrites the forged one."""
+    genuine = land(stub, registry_repo, checkout, {"skills/gamma/source.yaml": {**pointer("e"), "name": "gamma"}},
+                   number=3, reviews=[{"state": "APPROVED"}])
+    record(stub, checkout, capsys, "--commit", genuine.merge_commit_sha)  # gamma: verified by PR 3
+    git(checkout, "commit", "-q", "-am", "registry: record verified pins")
+    forged = {**FORGED, "approved_in": f"{stub.root}/{REGISTRY_SLUG}/pull/3"}  # a real approval, of another pin
+    land(stub, registry_repo, checkout, {PATH: pointer("c", forged)}, number=7)  # its publish run never ran
+    later = land(stub, registry_repo, checkout, {"docs/notes.md": b"n\n"}, number=8)
+    outcome = record(stub, checkout, capsys, "--commit", later.merge_commit_sha, "--all")
+    assert outcome["pointers"] == [] and outcome["written"] == [PATH]
+    assert outcome["proof"] == {"checked": 2, "pulls": 1, "revoked": [
+        {"pointer": PATH, "pr": 3, "reason": "the pin is not the one that PR merged"}]}
+    assert block(checkout) == {"verified": False}
+    assert block(checkout, "skills/gamma/source.yaml")["verified"] is True
+
+
+def test_a_genuine_approval_survives_every_later_re_proof(stub, registry_repo, checkout, capsys):
+    for how, steps, pin in (("squash", 1, "b"), ("merge", 1, "c"), ("rebase", 2, "d")):
+        commit_on_main(checkout, {PATH: pointer("a")})
+        pr = land(stub, registry_repo, checkout, {PATH: pointer(pin), "docs/x.md": how.encode()},
+                  number=7, reviews=[{"state": "APPROVED"}], how=how, steps=steps)
+        outcome = record(stub, checkout, capsys, "--commit", pr.merge_commit_sha, "--all")
+        assert block(checkout)["verified"] is True and outcome["proof"]["revoked"] == [], how
+        git(checkout, "commit", "-q", "-am", "registry: record verified pins")
+        later = land(stub, registry_repo, checkout, {"docs/later.md": how.encode()}, number=8)
+        again = record(stub, checkout, capsys, "--commit", later.merge_commit_sha, "--all")
+        assert again["proof"] == {"checked": 1, "pulls": 1, "revoked": []} and again["written"] == [], how
+
+
+@pytest.mark.parametrize(("change", "reason"), [
+    (lambda b, pr: {**b, "approved_in": "https://github.com/someone/else/pull/7"},
+     "approved_in is not the address of a PR of this repository"),
+    (lambda b, pr: {**b, "approved_in": b["approved_in"].replace("/pull/7", "/pull/99")},
+     "PR #99 does not exist in this repository"),
+    (lambda b, pr: {**b, "approved_by": "mallory"}, "approved_by has no write, maintain or admin permission"),
+    (lambda b, pr: {**b, "approved_by": "carol"}, "approved_by is the PR's author"),
+    (lambda b, pr: {**b, "approved_at": "2026-11-26T10:00:01Z"}, "approved_at is not the time of that approval"),
+])
+def test_the_re_proof_rewrites_every_block_it_cannot_derive(stub, registry_repo, checkout, capsys, change, reason):
+    registry_repo.permissions["carol"] = "write"
+    pr = merged_pr(stub, registry_repo, checkout, merged=pointer("c"), base=pointer("a"),
+                   reviews=[{"state": "APPROVED"}])
+    record(stub, checkout, capsys, "--commit", pr.merge_commit_sha)
+    assert block(checkout)["verified"] is True
+    data = parse_pointer((checkout / PATH).read_text(encoding="utf-8"))[0].data
+    (checkout / PATH).write_text(dump_pointer({**data, "verification": change(block(checkout), pr)}),
+                                 encoding="utf-8")
+    outcome = record(stub, checkout, capsys, "--all")
+    assert [item["reason"] for item in outcome["proof"]["revoked"]] == [reason]
+    assert block(checkout) == {"verified": False}
+
+
+def test_the_re_proof_undoes_an_approval_withdrawn_or_a_pr_not_merged(stub, registry_repo, checkout, capsys):
+    pr = merged_pr(stub, registry_repo, checkout, merged=pointer("c"), base=pointer("a"),
+                   reviews=[{"state": "APPROVED"}])
+    record(stub, checkout, capsys, "--commit", pr.merge_commit_sha)
+    recorded = (checkout / PATH).read_text(encoding="utf-8")
+    pr.reviews.append({"state": "DISMISSED", "commit_id": pr.head_sha, "submitted_at": AT, "user": "maintainer"})
+    assert record(stub, checkout, capsys, "--all", "--dry-run")["proof"]["revoked"][0]["reason"] == \
+        "approved_by has no standing approval of the PR's merged head commit"
+    pr.reviews.pop()
+    pr.merged = False
+    assert record(stub, checkout, capsys, "--all", "--dry-run")["proof"]["revoked"][0]["reason"] == \
+        "the PR it names is not merged into the default branch"
+    assert (checkout / PATH).read_text(encoding="utf-8") == recorded  # a dry run writes nothing
+    pr.merged = True
+    registry_repo.permissions["maintainer"] = "read"  # the approver left: the pin is no longer verified
+    assert record(stub, checkout, capsys, "--all")["written"] == [PATH]
+
+
+def test_an_api_failure_during_the_re_proof_fails_the_run(stub, registry_repo, checkout, capsys):
+    pr = merged_pr(stub, registry_repo, checkout, merged=pointer("c"), base=pointer("a"),
+                   reviews=[{"state": "APPROVED"}])
+    record(stub, checkout, capsys, "--commit", pr.merge_commit_sha)
+    recorded = (checkout / PATH).read_text(encoding="utf-8")
+    stub.tokens.clear()  # every API call now answers 401
+    failed = record(stub, checkout, capsys, "--all", code=1)
+    assert "401" in failed["err"]
+    assert (checkout / PATH).read_text(encoding="utf-8") == recorded
+
+
+def test_the_re_proof_is_bounded(stub, registry_repo, checkout, capsys, monkeypatch):
+    from skillyard.bot import verification_proof
+
+    pr = merged_pr(stub, registry_repo, checkout, merged=pointer("c"), base=pointer("a"),
+                   reviews=[{"state": "APPROVED"}])
+    record(stub, checkout, capsys, "--commit", pr.merge_commit_sha)
+    monkeypatch.setattr(verification_proof, "MAX_PULLS", 0)
+    assert "one run re-proves at most 0" in record(stub, checkout, capsys, "--all", code=1)["err"]
+    monkeypatch.setattr(verification_proof, "MAX_CLAIMS", 0)
+    assert "1 pointers claim `verified: true`" in record(stub, checkout, capsys, "--all", code=1)["err"]
+
+
+def test_record_verification_needs_something_to_do(stub, registry_repo, checkout, capsys):
+    assert "needs --pr, --commit or --all" in record(stub, checkout, capsys, "--dry-run", code=2)["err"]
