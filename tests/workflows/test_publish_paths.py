@@ -379,7 +379,7 @@ def test_the_record_step_takes_only_a_commit_on_the_branch(tmp_path):
     done = record(merge)
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "args").read_text().split() == ["bot", "record-verification", "--repo", "acme/reg",
-                                                       "--commit", merge, "--skills-dir", "skills"]
+                                                       "--commit", merge, "--skills-dir", "skills", "--all"]
     for bad in (elsewhere, "main", merge[:12], "0" * 40):
         refused = record(bad)
         assert refused.returncode == 1 and "::error::The merged-commit input" in refused.stdout, bad
