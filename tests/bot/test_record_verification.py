@@ -68,9 +68,9 @@ def checkout(tmp_path) -> Path:
 
 def _write(root: Path, files: dict) -> list[tuple[str, str]]:
     """Write (None: delete) `files` in the work tree; the PR file list the API would give for them."""
-    listed = []
+    listed, tracked = [], set(git(root, "ls-files").splitlines())
     for path, data in files.items():
-        existed = git(root, "ls-files", "--", path) != ""
+        existed = path in tracked
         target = root / path
         if data is None:
             target.unlink()

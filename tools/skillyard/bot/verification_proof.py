@@ -45,6 +45,7 @@ class _Facts:
         self.repo, self.root = repo, root
         self.pulls: dict[int, object] = {}
         self.writers: dict[str, bool] = {}
+        self.merged: dict[int, bool] = {}
 
     def pull(self, number: int):
         if number not in self.pulls:
@@ -66,11 +67,14 @@ class _Facts:
 
     def merged_here(self, pr) -> bool:
         """Merged into the default branch: the API says so, and the merge commit is in the checkout's history."""
-        merge = pr.merge_commit_sha or ""
-        return bool(pr.merged and merge and pr.base.ref == self.repo.default_branch
-                    and verification_git.git(self.root, "cat-file", "-e", f"{merge}^{{commit}}",
-                                             check=False).returncode == 0
-                    and verification_git.is_ancestor(self.root, merge))
+        if pr.number not in self.merged:
+            merge = pr.merge_commit_sha or ""
+            self.merged[pr.number] = bool(
+                pr.merged and merge and pr.base.ref == self.repo.default_branch
+                and verification_git.git(self.root, "cat-file", "-e", f"{merge}^{{commit}}",
+                                         check=False).returncode == 0
+                and verification_git.is_ancestor(self.root, merge))
+        return self.merged[pr.number]
 
     def start_of(self, pr, path: str, pin_merged) -> str:
         """Where the PR's change starts: the merge commit's first parent, or, when the pin did not change there
