@@ -313,6 +313,11 @@ def test_a_forged_block_whose_publish_run_never_happened_is_undone_by_the_next_o
     forged = {**FORGED, "approved_in": f"{stub.root}/{REGISTRY_SLUG}/pull/3"}  # a real approval, of another pin
     land(stub, registry_repo, checkout, {PATH: pointer("c", forged)}, number=7)  # its publish run never ran
     later = land(stub, registry_repo, checkout, {"docs/notes.md": b"n\n"}, number=8)
+    capsys.readouterr()
+    assert skillyard_main(["bot", "record-verification", "--repo", REGISTRY_SLUG, "--api-url", stub.base_url,
+                           "--root", str(checkout), "--commit", later.merge_commit_sha, "--all", "--dry-run"]) == 0
+    assert capsys.readouterr().out == ("re-proved 2 verified pointer(s) naming 1 PR(s); 1 set to verified: false\n"
+                                       f"  - {PATH}: the pin is not the one that PR merged\n")
     outcome = record(stub, checkout, capsys, "--commit", later.merge_commit_sha, "--all")
     assert outcome["pointers"] == [] and outcome["written"] == [PATH]
     assert outcome["proof"] == {"checked": 2, "pulls": 1, "revoked": [

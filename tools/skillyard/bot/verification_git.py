@@ -44,7 +44,11 @@ def git(root: Path, *args: str, check: bool = True) -> subprocess.CompletedProce
 
 
 def require_commit(root: Path, commit: str, what: str) -> str:
-    """The full SHA of `commit`, which must be in a checkout with full history (else a loud error)."""
+    """The full SHA of `commit` (40 hex digits, or HEAD), which must be in a checkout with full history (else a loud
+    error). Nothing else is passed to git, so no value from the API can read as an option."""
+    if commit != "HEAD" and not re.fullmatch(r"[0-9a-f]{40}", commit or ""):
+        raise SkillyardError(f"{what}: {str(commit)[:60]!r} is not a full commit SHA",
+                             "Report this: GitHub names merge commits by their 40-hex SHA.")
     shallow = git(root, "rev-parse", "--is-shallow-repository", check=False)
     if shallow.returncode != 0:
         raise SkillyardError(f"{root} is not a git checkout, so {what} cannot be read from history", FULL_HISTORY)

@@ -12,6 +12,7 @@ one run each PR and each approver is read once, and the work is bounded (`MAX_CL
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from skillyard.bot import decide, verification, verification_git
@@ -70,7 +71,7 @@ class _Facts:
         if pr.number not in self.merged:
             merge = pr.merge_commit_sha or ""
             self.merged[pr.number] = bool(
-                pr.merged and merge and pr.base.ref == self.repo.default_branch
+                pr.merged and re.fullmatch(r"[0-9a-f]{40}", merge) and pr.base.ref == self.repo.default_branch
                 and verification_git.git(self.root, "cat-file", "-e", f"{merge}^{{commit}}",
                                          check=False).returncode == 0
                 and verification_git.is_ancestor(self.root, merge))
