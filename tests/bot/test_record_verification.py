@@ -144,7 +144,7 @@ def record(stub, root, capsys, *which: str, code: int = 0) -> dict:
 
 
 def block(root, path: str = PATH) -> dict:
-    found, problems = parse_pointer((root / path).read_text(encoding="utf-8"), folder_name=path.split("/")[1])
+    found, problems = parse_pointer((root / path).read_text(encoding="utf-8"), folder_name=path.split("/")[-2])
     assert problems == []
     return found.data.get("verification")
 
@@ -405,3 +405,18 @@ def test_the_re_proof_is_bounded(stub, registry_repo, checkout, capsys, monkeypa
 
 def test_record_verification_needs_something_to_do(stub, registry_repo, checkout, capsys):
     assert "needs --pr, --commit or --all" in record(stub, checkout, capsys, "--dry-run", code=2)["err"]
+
+
+def test_a_forged_block_in_a_nested_pointer_folder_is_undone(stub, registry_repo, checkout, capsys):
+    """The build publishes `skills/group/alpha/source.yaml` as a skill too: its block is decided at merge, and
+    re-proved with every other (a block left there by a run that never happened is undone)."""
+    nested = "skills/group/alpha/source.yaml"
+    pr = land(stub, registry_repo, checkout, {nested: pointer("c", FORGED)}, number=7)
+    outcome = record(stub, checkout, capsys, "--commit", pr.merge_commit_sha)
+    assert outcome["written"] == [nested] and block(checkout, nested) == {"verified": False}
+    deeper = "skills/a/b/c/source.yaml"
+    land(stub, registry_repo, checkout, {deeper: {**pointer("d", FORGED), "name": "c"}}, number=8)
+    later = land(stub, registry_repo, checkout, {"docs/n.md": b"n\n"}, number=9)
+    proof = record(stub, checkout, capsys, "--commit", later.merge_commit_sha, "--all")["proof"]
+    assert [item["pointer"] for item in proof["revoked"]] == [deeper]
+    assert block(checkout, deeper) == {"verified": False}

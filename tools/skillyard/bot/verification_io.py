@@ -23,13 +23,20 @@ MAX_POINTERS = 1000   # pointer files one PR may touch
 MAX_PULLS = 10        # PRs the API may name for one merge commit
 
 
+def is_pointer_path(path: str, skills_dir: str) -> bool:
+    """`<skills dir>/…/source.yaml` at any depth: the build publishes a pointer in a nested folder
+    (`skills/group/name/`) as well as in `skills/name/`, so each one's block is the bot's to decide."""
+    parts = path.split("/")
+    return (len(parts) >= 3 and parts[0] == skills_dir and parts[-1] == POINTER_FILE
+            and all(part not in ("", ".", "..") for part in parts))
+
+
 def pointer_paths(files: list[decide.PrFile], skills_dir: str) -> list[tuple[str, str | None]]:
-    """(path on the merged branch, its name before the PR) of every `<skills dir>/<name>/source.yaml` the PR added,
-    changed or renamed to."""
+    """(path on the merged branch, its name before the PR) of every pointer file (`is_pointer_path`) the PR
+    added, changed or renamed to."""
     found = {}
     for item in files:
-        folder = decide.skill_folder_of(item.path, skills_dir)
-        if item.status != "removed" and folder and item.path == f"{folder}/{POINTER_FILE}":
+        if item.status != "removed" and is_pointer_path(item.path, skills_dir):
             found[item.path] = item.previous if item.status == "renamed" else item.path
     return sorted(found.items())
 

@@ -12,6 +12,7 @@ one run each PR and each approver is read once, and the work is bounded (`MAX_CL
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -24,17 +25,26 @@ MAX_CLAIMS = 5000   # pointers claiming `verified: true` that one run re-proves
 MAX_PULLS = 300     # distinct PRs they may name (about three API calls each)
 
 
+def pointer_files(root: Path, skills_dir: str) -> list[str]:
+    """Every `source.yaml` under the skills folder, at any depth (the build lists nested skill folders too; more
+    than it lists is harmless here: a block is only ever taken back), links not followed."""
+    out = []
+    for folder, subfolders, files in os.walk(root / skills_dir, followlinks=False):
+        subfolders.sort()
+        if POINTER_FILE in files:
+            out.append((Path(folder) / POINTER_FILE).relative_to(root).as_posix())
+    return sorted(out)
+
+
 def _claims(root: Path, skills_dir: str, pending: dict[str, str]) -> list[tuple[str, dict]]:
     """(path, pointer data) of every pointer in the checkout whose block says `verified: true`; `pending` holds
-    texts the record step decided but has not written (a dry run)."""
+    texts the record step decided but has not written (a dry run). A file that is no valid pointer is left to
+    `validate --strict`, which refuses it before anything is built."""
     out = []
-    for local in sorted((root / skills_dir).glob(f"*/{POINTER_FILE}")):
-        path = local.relative_to(root).as_posix()
-        text, problem = (pending[path], None) if path in pending else read_pointer_file(str(local))
-        found, problems = parse_pointer(text) if problem is None else (None, [problem])
-        if found is None:
-            raise SkillyardError(f"{path}: {problems[0].message}", problems[0].fix)
-        if verification.block_of(found.data).get("verified") is True:
+    for path in pointer_files(root, skills_dir):
+        text, problem = (pending[path], None) if path in pending else read_pointer_file(str(root / path))
+        found, _ = parse_pointer(text) if problem is None else (None, [problem])
+        if found is not None and verification.block_of(found.data).get("verified") is True:
             out.append((path, found.data))
     return out
 
