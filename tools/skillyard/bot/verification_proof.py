@@ -115,8 +115,8 @@ def why_not(facts: _Facts, path: str, data: dict) -> tuple[int | None, str | Non
     pin_merged = pin_before = None
     if merged:
         pin_merged = verification.pin_of(verification_git.pointer_at(facts.root, pr.merge_commit_sha, path))
-        pin_before = verification.pin_of(verification_git.pointer_at(facts.root, facts.start_of(pr, path, pin_merged),
-                                                                     path))
+        start = facts.start_of(pr, path, pin_merged)
+        pin_before = verification.pin_of(verification_git.pointer_at(facts.root, start, path))
     login = decide.normalise_handle(block.get("approved_by"))
     why = verification.disproof(block, pr_url=pr.html_url, merged=merged, author=pr.user.login if pr.user else "",
                                 head_sha=pr.head.sha, reviews=reviews, maintainers=facts.maintainers(login),
