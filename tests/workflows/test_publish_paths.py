@@ -384,3 +384,42 @@ def test_the_record_step_takes_only_a_commit_on_the_branch(tmp_path):
         refused = record(bad)
         assert refused.returncode == 1 and "::error::The merged-commit input" in refused.stdout, bad
         assert not (tmp_path / "args").exists()
+
+
+def test_the_record_step_commits_every_pointer_it_rewrote_nested_ones_too(tmp_path):
+    """publish's record step, run by bash with a stand-in `skillyard` that rewrites two pointers (one in a nested
+    folder, which the build publishes too): both go into the one bot commit, so the build sees a clean tree."""
+    import os
+
+    job = tree_loader("reusable-publish.yml")["jobs"]["registry"]
+    [step] = [s for s in job["steps"] if "skillyard bot record-verification" in s.get("run", "")]
+    repo, bin_dir = tmp_path / "repo", tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "skillyard").write_text("#!/bin/sh\necho 'verification: {verified: false}' >> skills/a/source.yaml\n"
+                                       "echo 'verification: {verified: false}' >> skills/g/b/source.yaml\n",
+                                       encoding="utf-8")
+    (bin_dir / "skillyard").chmod(0o755)
+    ident = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@x.invalid", "GIT_COMMITTER_NAME": "t",
+             "GIT_COMMITTER_EMAIL": "t@x.invalid", "HOME": str(tmp_path)}
+    env = {"PATH": f"{bin_dir}{os.pathsep}/usr/bin:/bin", **ident}
+
+    def git(*args: str) -> str:
+        return subprocess.run(["git", *args], cwd=repo, env=env, check=True, capture_output=True,
+                              text=True).stdout.strip()
+
+    repo.mkdir()
+    git("init", "-q", "-b", "main")
+    for path in ("skills/a/source.yaml", "skills/g/b/source.yaml"):
+        (repo / path).parent.mkdir(parents=True)
+        (repo / path).write_text("name: x\n", encoding="utf-8")
+    git("add", "-A")
+    git("commit", "-q", "-m", "merge")
+    step_env = {**env, "COMMIT": git("rev-parse", "HEAD"), "REPOSITORY": "acme/reg", "SKILLS_DIR": "skills",
+                "GITHUB_TOKEN": "t"}
+    done = subprocess.run(["bash", "-e", "-c", step["run"]], cwd=repo, env=step_env, capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert git("status", "--porcelain") == ""
+    assert git("log", "-1", "--format=%s") == "registry: record verified pins [skip ci]"
+    assert git("show", "--name-only", "--format=", "HEAD").split() == ["skills/a/source.yaml",
+                                                                       "skills/g/b/source.yaml"]
