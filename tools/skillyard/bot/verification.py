@@ -4,8 +4,9 @@ when the PR that touched it merges, and whether a PR edits the block it may not 
 `verified: true` means a maintainer of this registry (write, maintain or admin permission, as the automerge rules
 count them) approved the PR that set this exact pin, and the approval stands on the commit that was merged. The
 facts come from the API (reviews with their commit and user, permissions); nothing the PR's author writes counts,
-so the block is always rebuilt from them and a hand edit never survives a merge. `skillyard.bot.verification_io`
-gathers the facts.
+so the block is always rebuilt from them and a hand edit never survives a merge; and every publish run re-derives
+every `verified: true` block from them again (`disproof`), so one a skipped run left behind does not survive either.
+`skillyard.bot.verification_io`, `verification_git` and `verification_proof` gather the facts.
 """
 
 from __future__ import annotations

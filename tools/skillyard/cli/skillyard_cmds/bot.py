@@ -36,15 +36,15 @@ maintainer, and the sticky comment says why.
 bumped skill on branch `bump/<name>`, with the change summary as its body; an open bump PR is refreshed.
 
 `record-verification` runs after a merge, on the default branch's full-history checkout (the publish workflow):
-for every pointer (`skills/<name>/source.yaml`) the merged PR added or changed, as git shows the merge (never the
-API's file list, which stops at 3,000 files), it writes the `verification` block from the API's facts alone. A
-pin the PR set is `verified: true` (with approved_by, approved_in, approved_at) only when a maintainer with write,
-maintain or admin permission, not the PR's author and not a bot, approved the merged head commit and that
-approval still stands; otherwise `verified: false`. A pointer whose pin the PR left alone keeps the approval it
-had before the PR, whatever the PR wrote there. With --all it then re-proves every `verified: true` block in the
-checkout from the API and git, and rewrites each one it cannot prove to `verified: false`. No history (a shallow
-clone, a missing commit), a git answer that disagrees with GitHub's count of changed files, or an API error:
-exit 1, nothing written.
+for every pointer (a `source.yaml` under the skills folder) the merged PR added or changed, as git shows the
+merge (never the API's file list, which stops at 3,000 files), it writes the `verification` block from the API's
+facts alone. A pin the PR set is `verified: true` (with approved_by, approved_in, approved_at) only when a
+maintainer with write, maintain or admin permission, not the PR's author and not a bot, approved the merged head
+commit and that approval still stands; otherwise `verified: false`. A pointer whose pin the PR left alone keeps
+the approval it had before the PR, whatever the PR wrote there. With --all it then re-proves every `verified:
+true` block in the checkout from the API and git, and rewrites each one it cannot prove to `verified: false`. No
+history (a shallow clone, a missing commit), a git answer that disagrees with GitHub's count of changed files,
+or an API error: exit 1, nothing written.
 
 The PR is found from the workflow run (--run-id: the run's own pull-request data, else its head repository,
 branch and SHA), or from --pr; when two open PRs fit, the bot does nothing.
