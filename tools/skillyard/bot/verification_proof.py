@@ -22,7 +22,7 @@ from skillyard.errors import SkillyardError
 from skillyard.format.pointer import POINTER_FILE, dump_pointer, parse_pointer, read_pointer_file
 
 MAX_CLAIMS = 5000   # pointers claiming `verified: true` that one run re-proves
-MAX_PULLS = 300     # distinct PRs they may name (about three API calls each)
+MAX_PULLS = 300     # distinct PRs they may name (two API calls each, plus one per approver)
 
 
 def pointer_files(root: Path, skills_dir: str) -> list[str]:
@@ -135,7 +135,7 @@ def prove_every_block(repo, root: Path, skills_dir: str, *, pending: dict[str, s
     numbers = {verification.pull_number_in(verification.block_of(d).get("approved_in")) for _, d in claims}
     if len(numbers - {None}) > MAX_PULLS:
         raise SkillyardError(f"the verified pointers name {len(numbers - {None})} PRs; one run re-proves at most "
-                             f"{MAX_PULLS} (about three API calls each)",
+                             f"{MAX_PULLS} (two API calls each, plus one per approver)",
                              "Report this: the registry outgrew the re-proof's bound.")
     facts = _Facts(repo, root)
     revoked, writes = [], {}
