@@ -423,3 +423,17 @@ def test_the_record_step_commits_every_pointer_it_rewrote_nested_ones_too(tmp_pa
     assert git("log", "-1", "--format=%s") == "registry: record verified pins [skip ci]"
     assert git("show", "--name-only", "--format=", "HEAD").split() == ["skills/a/source.yaml",
                                                                        "skills/g/b/source.yaml"]
+
+
+def test_every_verified_pin_is_re_proved_before_anything_is_built():
+    """The registry job re-proves every verified pin (`--all`) before validate and build, and the site job builds
+    only the commit that job pushed: a publish run never builds a block it did not prove."""
+    workflow = tree_loader("reusable-publish.yml")
+    steps = workflow["jobs"]["registry"]["steps"]
+    runs = [" ".join(s.get("run", "").split()) for s in steps]
+    [proof] = [i for i, run in enumerate(runs) if "skillyard bot record-verification" in run]
+    assert "--all" in runs[proof].split()
+    built = [i for i, run in enumerate(runs) if "skillyard build" in run or "skillyard validate" in run]
+    assert built and min(built) > proof
+    assert workflow["jobs"]["site"]["needs"] == "registry"
+    assert workflow["jobs"]["site"]["steps"][0]["with"]["ref"] == "${{ needs.registry.outputs.sha }}"
