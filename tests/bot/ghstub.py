@@ -56,6 +56,8 @@ class Pull:
     events: list = field(default_factory=list)       # [{"event", "label", "created_at", "actor"}]
     reviews: list = field(default_factory=list)      # [{"state", "commit_id", "submitted_at", "user"}]
     merge_commit_sha: str | None = None              # set by a merge (or by the test for a PR merged before)
+    commits: int = 1                                 # how many commits the PR has (the API's `commits`)
+    changed_files: int | None = None                 # the API's count; None: len(files) (past the 3,000 listed)
 
 
 @dataclass
@@ -174,7 +176,8 @@ class GitHubStandIn:
                 "title": pr.title, "body": pr.body, "user": self._user(pr.user),
                 "url": f"{api}/pulls/{pr.number}", "issue_url": f"{api}/issues/{pr.number}",
                 "html_url": f"{self.root}/{repo.full_name}/pull/{pr.number}",
-                "labels": [{"name": name} for name in pr.labels], "changed_files": len(pr.files),
+                "labels": [{"name": name} for name in pr.labels], "commits": pr.commits,
+                "changed_files": len(pr.files) if pr.changed_files is None else pr.changed_files,
                 "head": {"sha": pr.head_sha, "ref": pr.head_ref, "label": f"{head_repo.owner}:{pr.head_ref}",
                          "repo": self._repo_json(head_repo), "user": self._user(head_repo.owner)},
                 "base": {"sha": repo.refs.get(f"heads/{pr.base_ref}", "0" * 40), "ref": pr.base_ref,

@@ -379,8 +379,61 @@ def test_the_record_step_takes_only_a_commit_on_the_branch(tmp_path):
     done = record(merge)
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "args").read_text().split() == ["bot", "record-verification", "--repo", "acme/reg",
-                                                       "--commit", merge, "--skills-dir", "skills"]
+                                                       "--commit", merge, "--skills-dir", "skills", "--all"]
     for bad in (elsewhere, "main", merge[:12], "0" * 40):
         refused = record(bad)
         assert refused.returncode == 1 and "::error::The merged-commit input" in refused.stdout, bad
         assert not (tmp_path / "args").exists()
+
+
+def test_the_record_step_commits_every_pointer_it_rewrote_nested_ones_too(tmp_path):
+    """publish's record step, run by bash with a stand-in `skillyard` that rewrites two pointers (one in a nested
+    folder, which the build publishes too): both go into the one bot commit, so the build sees a clean tree."""
+    import os
+
+    job = tree_loader("reusable-publish.yml")["jobs"]["registry"]
+    [step] = [s for s in job["steps"] if "skillyard bot record-verification" in s.get("run", "")]
+    repo, bin_dir = tmp_path / "repo", tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "skillyard").write_text("#!/bin/sh\necho 'verification: {verified: false}' >> skills/a/source.yaml\n"
+                                       "echo 'verification: {verified: false}' >> skills/g/b/source.yaml\n",
+                                       encoding="utf-8")
+    (bin_dir / "skillyard").chmod(0o755)
+    ident = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@x.invalid", "GIT_COMMITTER_NAME": "t",
+             "GIT_COMMITTER_EMAIL": "t@x.invalid", "HOME": str(tmp_path)}
+    env = {"PATH": f"{bin_dir}{os.pathsep}/usr/bin:/bin", **ident}
+
+    def git(*args: str) -> str:
+        return subprocess.run(["git", *args], cwd=repo, env=env, check=True, capture_output=True,
+                              text=True).stdout.strip()
+
+    repo.mkdir()
+    git("init", "-q", "-b", "main")
+    for path in ("skills/a/source.yaml", "skills/g/b/source.yaml"):
+        (repo / path).parent.mkdir(parents=True)
+        (repo / path).write_text("name: x\n", encoding="utf-8")
+    git("add", "-A")
+    git("commit", "-q", "-m", "merge")
+    step_env = {**env, "COMMIT": git("rev-parse", "HEAD"), "REPOSITORY": "acme/reg", "SKILLS_DIR": "skills",
+                "GITHUB_TOKEN": "t"}
+    done = subprocess.run(["bash", "-e", "-c", step["run"]], cwd=repo, env=step_env, capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert git("status", "--porcelain") == ""
+    assert git("log", "-1", "--format=%s") == "registry: record verified pins [skip ci]"
+    assert git("show", "--name-only", "--format=", "HEAD").split() == ["skills/a/source.yaml",
+                                                                       "skills/g/b/source.yaml"]
+
+
+def test_every_verified_pin_is_re_proved_before_anything_is_built():
+    """The registry job re-proves every verified pin (`--all`) before validate and build, and the site job builds
+    only the commit that job pushed: a publish run never builds a block it did not prove."""
+    workflow = tree_loader("reusable-publish.yml")
+    steps = workflow["jobs"]["registry"]["steps"]
+    runs = [" ".join(s.get("run", "").split()) for s in steps]
+    [proof] = [i for i, run in enumerate(runs) if "skillyard bot record-verification" in run]
+    assert "--all" in runs[proof].split()
+    built = [i for i, run in enumerate(runs) if "skillyard build" in run or "skillyard validate" in run]
+    assert built and min(built) > proof
+    assert workflow["jobs"]["site"]["needs"] == "registry"
+    assert workflow["jobs"]["site"]["steps"][0]["with"]["ref"] == "${{ needs.registry.outputs.sha }}"

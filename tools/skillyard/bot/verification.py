@@ -4,8 +4,9 @@ when the PR that touched it merges, and whether a PR edits the block it may not 
 `verified: true` means a maintainer of this registry (write, maintain or admin permission, as the automerge rules
 count them) approved the PR that set this exact pin, and the approval stands on the commit that was merged. The
 facts come from the API (reviews with their commit and user, permissions); nothing the PR's author writes counts,
-so the block is always rebuilt from them and a hand edit never survives a merge. `skillyard.bot.verification_io`
-gathers the facts.
+so the block is always rebuilt from them and a hand edit never survives a merge; and every publish run re-derives
+every `verified: true` block from them again (`disproof`), so one a skipped run left behind does not survive either.
+`skillyard.bot.verification_io`, `verification_git` and `verification_proof` gather the facts.
 """
 
 from __future__ import annotations
@@ -96,3 +97,42 @@ def self_verification(base: dict | None, head: dict | None) -> bool:
     if base is None or pin_of(base) != pin_of(head):
         return True
     return claimed != approval_fields(block_of(base))
+
+
+def pull_number_in(url: object) -> int | None:
+    """The PR number an `approved_in` address ends with (`…/pull/N`), or None when it names none."""
+    import re
+
+    found = re.fullmatch(r"[^\s]{1,400}/pull/([1-9][0-9]{0,9})", url) if isinstance(url, str) else None
+    return int(found.group(1)) if found else None
+
+
+def disproof(block: dict, *, pr_url: str, merged: bool, author: str, head_sha: str, reviews: Iterable[Review],
+             maintainers: frozenset[str], pin_now: tuple | None, pin_merged: tuple | None,
+             pin_before: tuple | None) -> str | None:
+    """Why a `verified: true` block cannot be re-derived from the facts (None when it can), checked again on every
+    publish run for every pointer that claims it, so no block stands on what a run that never happened would
+    have undone.
+
+    It stands only when `approved_in` is `pr_url` (the address the API gives that PR of this repository), that
+    PR is merged into the default branch (`merged`), `approved_by` is a maintainer (`maintainers`: write,
+    maintain or admin now), neither the PR's author nor a bot, whose standing review is an approval of the PR's
+    head commit submitted at `approved_at`, and the PR set this exact pin: the pointer's pin when the PR merged
+    (`pin_merged`) is the pin now and differs from the one before the merge (`pin_before`)."""
+    login = normalise_handle(block.get("approved_by"))
+    review = standing_reviews(reviews).get(login or "")
+    problems = (
+        (block.get("approved_in") != pr_url, "approved_in is not the address of a PR of this repository"),
+        (not merged, "the PR it names is not merged into the default branch"),
+        (login is None, "approved_by is not a GitHub login"),
+        (login == normalise_handle(author), "approved_by is the PR's author"),
+        (login is not None and login.endswith("[bot]"), "approved_by is a bot account"),
+        (login not in maintainers, "approved_by has no write, maintain or admin permission"),
+        (review is None or review.state != "APPROVED" or review.commit_id != head_sha,
+         "approved_by has no standing approval of the PR's merged head commit"),
+        (review is not None and iso_utc(review.submitted_at) != block.get("approved_at"),
+         "approved_at is not the time of that approval"),
+        (pin_merged is None or pin_merged != pin_now, "the pin is not the one that PR merged"),
+        (pin_before is not None and pin_before == pin_merged, "that PR did not set this pin"),
+    )
+    return next((why for failed, why in problems if failed), None)

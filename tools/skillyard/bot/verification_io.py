@@ -1,6 +1,10 @@
 """`skillyard bot record-verification`: after a PR merges, write each touched pointer's `verification` block from
 the PR's reviews and the maintainers' permissions as the GitHub API reports them (see `bot.verification`).
 
+Which pointers the PR touched is read from git in the checkout (`bot.verification_git`: the merge commit against
+its first parent, or a rebase merge's range), never from the API's file list alone, which stops at 3,000 files;
+the API's list and count only cross-check git, and a disagreement that could hide a file stops the run.
+
 It runs in the publish workflow on the default branch's checkout, before the build; the workflow commits what it
 wrote as one bot commit. Every pointer is decided before anything is written, so a refusal writes nothing.
 """
@@ -10,22 +14,29 @@ from __future__ import annotations
 import itertools
 from pathlib import Path
 
-from skillyard.bot import decide, verification
+from skillyard.bot import decide, verification, verification_git
 from skillyard.bot.github_io import github_errors, pull_files, remote_pointer, writers_among
 from skillyard.errors import SkillyardError
 from skillyard.format.pointer import POINTER_FILE, dump_pointer, parse_pointer, read_pointer_file
 
-MAX_POINTERS = 1000   # pointer files one PR may touch (a PR's file list is at most 3,000 files anyway)
+MAX_POINTERS = 1000   # pointer files one PR may touch
 MAX_PULLS = 10        # PRs the API may name for one merge commit
 
 
+def is_pointer_path(path: str, skills_dir: str) -> bool:
+    """`<skills dir>/…/source.yaml` at any depth: the build publishes a pointer in a nested folder
+    (`skills/group/name/`) as well as in `skills/name/`, so each one's block is the bot's to decide."""
+    parts = path.split("/")
+    return (len(parts) >= 3 and parts[0] == skills_dir and parts[-1] == POINTER_FILE
+            and all(part not in ("", ".", "..") for part in parts))
+
+
 def pointer_paths(files: list[decide.PrFile], skills_dir: str) -> list[tuple[str, str | None]]:
-    """(path on the merged branch, its name before the PR) of every `<skills dir>/<name>/source.yaml` the PR added,
-    changed or renamed to."""
+    """(path on the merged branch, its name before the PR) of every pointer file (`is_pointer_path`) the PR
+    added, changed or renamed to."""
     found = {}
     for item in files:
-        folder = decide.skill_folder_of(item.path, skills_dir)
-        if item.status != "removed" and folder and item.path == f"{folder}/{POINTER_FILE}":
+        if item.status != "removed" and is_pointer_path(item.path, skills_dir):
             found[item.path] = item.previous if item.status == "renamed" else item.path
     return sorted(found.items())
 
@@ -44,7 +55,14 @@ def plan_for_pull(repo, pr, root: Path, skills_dir: str) -> tuple[list[dict], di
     if not pr.merged:
         raise SkillyardError(f"PR #{pr.number} is not merged", "Run this after the PR merged (the publish workflow "
                              "does, on the push of its merge commit).")
-    paths = pointer_paths(pull_files(pr), skills_dir)
+    merge = pr.merge_commit_sha
+    if not merge:
+        raise SkillyardError(f"PR #{pr.number} is merged but GitHub names no merge commit for it",
+                             "Re-run publish once GitHub shows the merge commit.")
+    listed = pull_files(pr)[: decide.FILES_API_LIMIT]  # only to cross-check what git shows
+    start = verification_git.landed_range(root, pr.number, merge, commits=pr.commits, listed=listed,
+                                          total=pr.changed_files)
+    paths = pointer_paths(verification_git.changes(root, start, merge), skills_dir)
     if len(paths) > MAX_POINTERS:
         raise SkillyardError(f"PR #{pr.number} touches {len(paths)} pointer files; at most {MAX_POINTERS} are "
                              "recorded", "Split the change into smaller PRs.")
@@ -63,7 +81,7 @@ def plan_for_pull(repo, pr, root: Path, skills_dir: str) -> tuple[list[dict], di
         merged, problems = parse_pointer(text) if problem is None else (None, [problem])
         if merged is None:
             raise SkillyardError(f"{path}: {problems[0].message}", problems[0].fix)
-        base = remote_pointer(repo, before, pr.base.sha)
+        base = verification_git.pointer_at(root, start, before)
         at_head = remote_pointer(repo, path, head)
         approved = approval if verification.pin_of(at_head) == verification.pin_of(merged.data) else None
         block = verification.recorded_block(base=base, merged=merged.data, approval=approved, pr_url=pr.html_url)
@@ -82,13 +100,16 @@ def plan_for_pull(repo, pr, root: Path, skills_dir: str) -> tuple[list[dict], di
 
 
 def record(gh, repo_slug: str, root: str | Path, *, pr_number: int | None = None, commit: str | None = None,
-           skills_dir: str = decide.SKILLS_DIR, dry_run: bool = False) -> dict:
-    """Decide every touched pointer of the PR (`--pr`) or of the PRs merged by `commit`, then write the changed
-    ones (unless a dry run). Returns what was decided and written."""
+           skills_dir: str = decide.SKILLS_DIR, dry_run: bool = False, prove_all: bool = False) -> dict:
+    """Decide every touched pointer of the PR (`--pr`) or of the PRs merged by `commit`, then (`prove_all`)
+    re-prove every `verified: true` block in the checkout (`bot.verification_proof`), then write the changed
+    pointers (unless a dry run). Returns what was decided and written."""
     root = Path(root)
+    verification_git.require_commit(root, commit or "HEAD", f"the checkout of {repo_slug}")
     repo = gh.get_repo(repo_slug)
     try:
-        pulls = [repo.get_pull(pr_number)] if pr_number is not None else merged_pulls(repo, commit)
+        pulls = ([repo.get_pull(pr_number)] if pr_number is not None else
+                 merged_pulls(repo, commit) if commit is not None else [])
     except github_errors() as exc:
         raise SkillyardError(f"cannot read the PR of {repo_slug}: GitHub answered {exc.status}",
                              "Check --repo, --pr/--commit and that the token may read pull requests.") from None
@@ -97,10 +118,18 @@ def record(gh, repo_slug: str, root: str | Path, *, pr_number: int | None = None
         found, texts = plan_for_pull(repo, pr, root, skills_dir)
         records += found
         writes.update(texts)
+    proof = None
+    if prove_all:
+        from skillyard.bot.verification_proof import prove_every_block
+
+        proof, texts = prove_every_block(repo, root, skills_dir, pending=writes)
+        writes.update(texts)
     if not dry_run:
         from skillyard.fsutil import write_atomic
 
         for path, text in sorted(writes.items()):
             write_atomic(root / path, text)
-    return {"pulls": [pr.number for pr in pulls], "pointers": records, "written": sorted(writes),
-            "dry_run": dry_run}
+    out = {"pulls": [pr.number for pr in pulls], "pointers": records, "written": sorted(writes), "dry_run": dry_run}
+    if proof is not None:
+        out["proof"] = proof
+    return out

@@ -35,12 +35,16 @@ maintainer, and the sticky comment says why.
 `open-bump-prs` turns the results of `skillyard external bump --json` (run in the same checkout) into one PR per
 bumped skill on branch `bump/<name>`, with the change summary as its body; an open bump PR is refreshed.
 
-`record-verification` runs after a merge, on the default branch's checkout (the publish workflow): for every
-pointer (`skills/<name>/source.yaml`) the merged PR added or changed, it writes the `verification` block from
-the API's facts alone. A pin the PR set is `verified: true` (with approved_by, approved_in, approved_at) only when
-a maintainer with write, maintain or admin permission, not the PR's author and not a bot, approved the merged head
+`record-verification` runs after a merge, on the default branch's full-history checkout (the publish workflow):
+for every pointer (a `source.yaml` under the skills folder) the merged PR added or changed, as git shows the
+merge (never the API's file list, which stops at 3,000 files), it writes the `verification` block from the API's
+facts alone. A pin the PR set is `verified: true` (with approved_by, approved_in, approved_at) only when a
+maintainer with write, maintain or admin permission, not the PR's author and not a bot, approved the merged head
 commit and that approval still stands; otherwise `verified: false`. A pointer whose pin the PR left alone keeps
-the approval it had before the PR, whatever the PR wrote there.
+the approval it had before the PR, whatever the PR wrote there. With --all it then re-proves every `verified:
+true` block in the checkout from the API and git, and rewrites each one it cannot prove to `verified: false`. No
+history (a shallow clone, a missing commit), a git answer that disagrees with GitHub's count of changed files,
+or an API error: exit 1, nothing written.
 
 The PR is found from the workflow run (--run-id: the run's own pull-request data, else its head repository,
 branch and SHA), or from --pr; when two open PRs fit, the bot does nothing.
@@ -50,7 +54,7 @@ examples:
   GITHUB_TOKEN=... skillyard bot automerge --repo skillyard/registry --pr 42 --dry-run --json
   skillyard external bump --json > bump.json
   GITHUB_TOKEN=... skillyard bot open-bump-prs --repo skillyard/registry --results bump.json
-  GITHUB_TOKEN=... skillyard bot record-verification --repo skillyard/registry --commit "$GITHUB_SHA"
+  GITHUB_TOKEN=... skillyard bot record-verification --repo skillyard/registry --commit "$GITHUB_SHA" --all
 """
 
 
@@ -108,13 +112,17 @@ def add_arguments(parser) -> None:
     bump.add_argument("--root", default=".", metavar="DIR", help="The registry checkout bump wrote into. Default: .")
     verify = sub.add_parser("record-verification",
                             help="After a merge: write verified pins from the merged PR's maintainer approval.",
-                            description="For every pointer (source.yaml) the merged PR added or changed, write its "
-                            "`verification` block from the API's facts: `verified: true` with approved_by, "
+                            description="For every pointer (source.yaml) the merged PR added or changed (read from "
+                            "git: the merge commit against its first parent, or a rebase merge's commits), write "
+                            "its `verification` block from the API's facts: `verified: true` with approved_by, "
                             "approved_in and approved_at only when a maintainer (write, maintain or admin; not the "
                             "author, not a bot) approved the merged head commit and the approval stands; "
                             "`verified: false` otherwise. A pin the PR did not move keeps the approval it had. "
-                            "The publish workflow runs it on each push to the default branch, and for the merge commit an "
-                            "automerge names when it starts publish, and commits the result.")
+                            "--all then re-proves every `verified: true` block in the checkout and rewrites the "
+                            "ones it cannot prove to `verified: false`. Needs the full history (exit 1 on a shallow "
+                            "clone or a missing commit). The publish workflow runs it with --all on each push to "
+                            "the default branch, and for the merge commit an automerge names when it starts "
+                            "publish, and commits the result before the build.")
     verify.add_argument("--repo", required=True, metavar="OWNER/NAME", help="The registry repository.")
     verify.add_argument("--api-url", default=None, metavar="URL",
                         help="GitHub API root. Default: $GITHUB_API_URL or https://api.github.com.")
@@ -122,10 +130,14 @@ def add_arguments(parser) -> None:
                         help="The registry's skill folder, directly under the repository root (default: skills).")
     verify.add_argument("--root", default=".", metavar="DIR",
                         help="The registry checkout at the merge (the pointers written there). Default: .")
-    which = verify.add_mutually_exclusive_group(required=True)
+    which = verify.add_mutually_exclusive_group()
     which.add_argument("--pr", type=int, metavar="N", help="The merged PR.")
     which.add_argument("--commit", metavar="SHA", help="A commit on the default branch: the PRs it merged (the "
                        "push's head, $GITHUB_SHA); a commit that merged no PR records nothing.")
+    verify.add_argument("--all", action="store_true", dest="prove_all",
+                        help="Also re-prove every `verified: true` block in the checkout (the PR in approved_in "
+                             "merged into the default branch and set this pin, its head approved by approved_by, "
+                             "a maintainer, at approved_at); rewrite each unproved one to `verified: false`.")
     verify.add_argument("--dry-run", action="store_true", help="Decide and print, write nothing.")
     verify.add_argument("--json", action="store_true", help="Print the outcome as JSON.")
 
@@ -214,15 +226,19 @@ def _record(args, gh, skills_dir: str) -> int:
     from skillyard.cli.common import print_json
     from skillyard.errors import SkillyardError
 
+    if args.pr is None and args.commit is None and not args.prove_all:
+        raise SkillyardError("record-verification needs --pr, --commit or --all",
+                             "Pass the push's commit (--commit \"$GITHUB_SHA\"), and --all to re-prove every "
+                             "verified pin.", exit_code=2)
     if args.commit is not None and not re.fullmatch(r"[0-9a-f]{40}", args.commit):
         raise SkillyardError(f"--commit {args.commit[:50]!r} is not a full commit SHA",
                              "Pass the 40-hex SHA of the push (in Actions: $GITHUB_SHA).", exit_code=2)
     outcome = verification_io.record(gh, args.repo, args.root, pr_number=args.pr, commit=args.commit,
-                                     skills_dir=skills_dir, dry_run=args.dry_run)
+                                     skills_dir=skills_dir, dry_run=args.dry_run, prove_all=args.prove_all)
     if args.json:
         print_json({"ok": True, **outcome})
         return 0
-    if not outcome["pulls"]:
+    if not outcome["pulls"] and (args.pr is not None or args.commit is not None):
         print("no merged PR: nothing to record")
     for item in outcome["pointers"]:
         block = item.get("verification") or {}
@@ -230,6 +246,14 @@ def _record(args, gh, skills_dir: str) -> int:
                                         else "not verified")
         action = ("would write" if outcome["dry_run"] else "written") if item.get("changed") else "unchanged"
         print(f"PR #{item['pr']} {item['pointer']}: {state} ({action})")
+    proof = outcome.get("proof")
+    if proof is not None:
+        from skillyard.format.safety import visible
+
+        print(f"re-proved {proof['checked']} verified pointer(s) naming {proof['pulls']} PR(s); "
+              f"{len(proof['revoked'])} set to verified: false")
+        for item in proof["revoked"]:
+            print(f"  - {item['pointer']}: {visible(item['reason'], one_line=True)}")
     return 0
 
 
