@@ -217,7 +217,8 @@ def matched_paragraph(text: str, start: int, end: int | None = None) -> str:
         begin = blank.end()
     after = _BLANK_LINE.search(text, max(line_end - 1, 0), line_end + DIGEST_CONTEXT)
     stop = after.start() if after else min(len(text), line_end + DIGEST_CONTEXT)
-    return text[min(begin, line_start):max(stop, line_end)]
+    # trailing blanks dropped: a paragraph at the end of a file reads the same before and after a new one follows it
+    return text[min(begin, line_start):max(stop, line_end)].rstrip()
 
 
 def _looks_encoded(text: str, match: re.Match) -> bool:
