@@ -109,10 +109,10 @@ def test_a_command_changed_past_the_message_cut_in_an_allowed_file_is_never_auto
     [before] = [f for f in pointer_of(repo, "reviewer")["findings"] if f.get("allowed")]
     upstream.commit("up", "sec", {"skills/reviewer/references/attacks.md": attacks("steal-keys.sh")})
     pr, out = bump_and_decide(repo, upstream, stub, registry_repo, capsys, monkeypatch, tmp_path, base)
+    assert out["merged"] is False and not pr.merged and not stub.calls("PUT")
     [after] = [f for f in pointer_of(repo, "reviewer")["findings"] if f.get("allowed")]
     assert after["message"] == before["message"]  # what the message quotes did not change...
-    assert after["digest"] != before["digest"]  # ...what the finding found did
-    assert out["merged"] is False and not pr.merged and not stub.calls("PUT")
+    assert after.get("digest") != before.get("digest")  # ...what the finding found did
     assert any("new security finding" in r and "references/attacks.md" in r for r in out["reasons"]), out
     assert any("`references/attacks.md`, which carries a reviewed security exception" in r for r in out["reasons"])
     assert "- **changed `references/attacks.md`, which carries a reviewed security exception**" in pr.body
