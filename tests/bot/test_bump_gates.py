@@ -60,7 +60,8 @@ def add_opted_in(repo, upstream, capsys, files: dict, *allow: str) -> bytes:  # 
     return path.read_bytes()
 
 
-def bump_and_decide(repo, upstream, stub, registry_repo, capsys, monkeypatch, tmp_path, base: bytes) -> tuple:  # noqa: F811
+def bump_and_decide(repo, upstream, stub, registry_repo, capsys, monkeypatch, tmp_path,  # noqa: F811
+                    base: bytes) -> tuple:
     """`external bump --json`, then open-bump-prs with its results and automerge of the PR it opened, the PR's
     validate run green with an ok report of its head (so only the bump rules decide): (PR, automerge output)."""
     code, out, err = run("external", "bump", "--root", str(repo.root), "--json", capsys=capsys)
