@@ -234,11 +234,13 @@ def refresh_findings(folder: Path, config: RegistryConfig, get: Get, hosts: Host
             f"{f.get('file') or '.'}: {f['message']}" for f in result.blocking[:5]))
         out["differences"] = result.differences
         return out
-    if not result.findings_changed:
-        return out
     path = folder / POINTER_FILE
     text, _ = read_pointer_file(str(path))
     pointer = parse_pointer(text, folder_name=folder.name)[0] if text is not None else None
+    # findings that compare the same but are recorded otherwise (before they carried digests) are written again
+    restated = pointer is not None and (pointer.data.get("findings") or []) != (result.found_findings or [])
+    if not result.findings_changed and not restated:
+        return out
     if pointer is None or dump_pointer(pointer.data) != text:
         out["status"] = "failed"
         out["reason"] = (f"{path}: not in the form `skillyard external add` writes, so rewriting it would change more "
