@@ -105,3 +105,18 @@ def test_the_digested_text_always_holds_the_whole_line_of_the_match(text, index)
     line_end = text.find("\n", index)
     line = text[line_start:len(text) if line_end < 0 else line_end].rstrip()
     assert line in matched_paragraph(text, index)
+
+
+def test_the_change_summary_lists_changes_of_meaning_and_exception_files():
+    from skillyard.format.pointer_change import summarise_change, summary_lines
+
+    old = dict(pin(capabilities=["read-file"]), upstream={"commit": "1" * 40}, files=[
+        {"path": "a.md", "size": 1, "sha256": "1" * 64}], findings=[{"rule": "security-pipe-to-shell", "file": "a.md",
+                                                                      "message": "m", "allowed": "why"}])
+    new = dict(old, skill=dict(old["skill"], capabilities=["read-file", "execute-code"]),
+               upstream={"commit": "2" * 40}, files=[{"path": "a.md", "size": 2, "sha256": "2" * 64}])
+    summary = summarise_change(old, new)
+    assert summary["exception_files_changed"] == ["a.md"]
+    lines = summary_lines(summary)
+    assert "capabilities widened: added execute-code" in lines
+    assert "changed a.md, which carries a reviewed security exception" in lines
