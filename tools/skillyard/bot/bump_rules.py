@@ -29,7 +29,6 @@ import json
 from dataclasses import dataclass
 
 from skillyard.bot import decide
-from skillyard.format.meaning_change import exception_files_touched, maintainer_reasons, meaning_changes
 from skillyard.format.pointer import POINTER_FILE, parse_pointer
 from skillyard.format.pointer_change import is_security, new_findings
 
@@ -112,8 +111,10 @@ def _file_reasons(f: BumpFacts) -> list[str]:
 
 def _content_reasons(base: dict, head: dict) -> list[str]:
     """What the new pin's content means, each check a pure function of the two pointer documents (one line each)."""
-    reasons = maintainer_reasons(meaning_changes(base, head))
-    touched = exception_files_touched(base, head)
+    from skillyard.format import meaning_change  # (here, not at the top: keeps the import block as main has it)
+
+    reasons = meaning_change.maintainer_reasons(meaning_change.meaning_changes(base, head))
+    touched = meaning_change.exception_files_touched(base, head)
     if touched:
         reasons.append("the new pin changes " + ", ".join(f"`{p}`" for p in touched[:decide.MAX_NAMED_FINDINGS])
                        + ", which carries a reviewed security exception: a maintainer reviews the new code")

@@ -66,6 +66,12 @@ class Finding(FrozenRecord):
                        self.digest)
 
     @classmethod
+    def of_match(cls, rule: str, severity: Severity, message: str, fix: str | None, file: str | None,
+                 line: int | None, matched: str) -> Finding:
+        """A scanner finding, its digest taken from `matched`: the whole text the check matched."""
+        return cls(rule, severity, message, fix, file, line, digest=text_digest(matched))
+
+    @classmethod
     def from_dict(cls, d: dict) -> Finding:
         """The inverse of `to_dict` (a cached or recorded finding read back, its digest kept)."""
         return cls(d["rule"], Severity(d["severity"]), d["message"], d.get("fix"), d.get("file"), d.get("line"),

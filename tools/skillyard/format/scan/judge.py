@@ -16,7 +16,7 @@ from skillyard.format import safety
 from skillyard.format.scan import context as scan_context
 from skillyard.format.scan import exec_flows as scan_exec
 from skillyard.format.scan import rules as scan_rules
-from skillyard.format.findings import Finding, Severity, text_digest
+from skillyard.format.findings import Finding, Severity
 from skillyard.format.scan.skill_level import scan_skill  # noqa: F401  (skill-level findings; package.load_skill calls it)
 
 MAX_FINDINGS_PER_RULE = 20  # per file; the rest are counted in one summary finding
@@ -129,8 +129,8 @@ def scan_text(text: str, file: str, *, line_offset: int = 0, is_markdown: bool =
             message = message() if callable(message) else message
             inside = 0 <= index <= len(text)
             line = _line(text, index) + line_offset if inside else None  # never a guess
-            digest = text_digest(matched_paragraph(text, index, end)) if inside else None
-            found.append(Finding(rule, severity, message, fix, file, line, digest=digest))
+            found.append(Finding.of_match(rule, severity, message, fix, file, line, matched_paragraph(text, index, end))
+                         if inside else Finding(rule, severity, message, fix, file, line))
 
     if text.startswith("\ufeff"):  # a byte-order mark at the very start is how some editors mark UTF-8
         text = " " + text[1:]
