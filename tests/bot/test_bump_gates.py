@@ -151,8 +151,8 @@ def test_a_bump_that_widens_what_a_skill_may_do_or_changes_its_author_is_listed_
     assert "a maintainer reviews this bump" in pr.body
 
 
-def test_a_narrowing_is_listed_and_may_still_merge(repo, upstream, stub, registry_repo, capsys, monkeypatch,
-                                                   tmp_path):  # noqa: F811
+def test_a_narrowing_is_listed_and_may_still_merge(repo, upstream, stub, registry_repo, capsys,  # noqa: F811
+                                                   monkeypatch, tmp_path):
     base = add_opted_in(repo, upstream, capsys, {"SKILL.md": reviewer(**{"allowed-tools": "Read Grep",
                                                                          "capabilities": ["read-file"]})})
     upstream.commit("up", "sec", {"skills/reviewer/SKILL.md": reviewer(**{"allowed-tools": "Read"})})

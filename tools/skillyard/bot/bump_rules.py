@@ -111,7 +111,8 @@ def _file_reasons(f: BumpFacts) -> list[str]:
 
 def _content_reasons(base: dict, head: dict) -> list[str]:
     """What the new pin's content means, each check a pure function of the two pointer documents (one line each)."""
-    from skillyard.format import meaning_change  # (here, not at the top: keeps the import block as main has it)
+    # imported here, not at the top: the top import block stays as the licence check left it
+    from skillyard.format import meaning_change
 
     reasons = meaning_change.maintainer_reasons(meaning_change.meaning_changes(base, head))
     touched = meaning_change.exception_files_touched(base, head)

@@ -8,8 +8,8 @@ Pure: dicts in, dicts and lines out.
 
 from __future__ import annotations
 
-from skillyard.format.findings import finding_identity
 from skillyard.format import meaning_change
+from skillyard.format.findings import finding_identity
 from skillyard.format.meaning_change import exception_files_touched, meaning_changes
 from skillyard.format.safety import visible
 

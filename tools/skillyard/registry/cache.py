@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from skillyard import __version__
-from skillyard.format.findings import Finding, Severity
+from skillyard.format.findings import Finding
 from skillyard.format.policy import Policy
 from skillyard.fsutil import write_atomic
 from skillyard.registry.checked import CheckedSkill
