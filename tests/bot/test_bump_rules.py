@@ -156,3 +156,35 @@ def test_the_validate_run_and_checks_must_be_green():
     refused(facts(generic={"labels": frozenset({"needs-maintainer"})}), "blocking label")
     refused(facts(generic={"reviews": (decide.Review("CHANGES_REQUESTED", HEAD, user="maintainer"),)}),
             "requests changes")
+
+
+def _with_skill(**skill):
+    def change(base: dict, head: dict) -> None:
+        head["skill"].update(skill)
+    return change
+
+
+@pytest.mark.parametrize("change, expected", [
+    (_with_skill(capabilities=["execute-code"]), "widens `capabilities` (`execute-code`)"),
+    (_with_skill(allowed_tools=["Bash(curl:*)"]), "widens `allowed_tools` (`Bash(curl:*)`)"),
+    (_with_skill(author="Mallory"), "changes `author`"),
+    (_with_skill(maintainers=["mallory"]), "changes `maintainers`"),
+    (lambda base, head: (base.update(findings=[dict(SECURITY, file="SKILL.md", allowed="teaches it")]),
+                         head.update(findings=[dict(SECURITY, file="SKILL.md", allowed="teaches it")])),
+     "`SKILL.md`, which carries a reviewed security exception"),
+    (lambda base, head: (base.update(findings=[dict(SECURITY, digest="1" * 32)]),
+                         head.update(findings=[dict(SECURITY, digest="2" * 32)])), "1 new security finding"),
+])
+def test_a_change_of_meaning_or_of_reviewed_code_waits_for_a_maintainer(change, expected):
+    base = pointer()
+    head = bumped(base)
+    change(base, head)
+    refused(facts(base, head), expected)
+
+
+def test_a_narrowing_or_a_new_description_still_merges():
+    base = pointer()
+    base["skill"].update(capabilities=["read-file", "write-file"], allowed_tools=["Read", "Grep"])
+    head = bumped(base)
+    head["skill"].update(capabilities=["read-file"], allowed_tools=["Read"], description="Does alpha, better.")
+    assert bump_decision(facts(base, head)).merge

@@ -134,3 +134,19 @@ def test_the_advice_of_an_install_refusal_is_a_command_that_works(upstream, caps
     assert code == 1 and report["skill"] == "alpha"  # it ran: a listing of the findings, not "no such folder"
     assert [f["rule"] for f in report["findings"] if f["severity"] == "error"] == ["security-pipe-to-shell"]
     assert "no skill folder" not in err
+
+
+def test_refresh_writes_the_digests_into_findings_recorded_before_them(repo, upstream, capsys):
+    """A pointer written before findings carried `digest` verifies (its findings compare by message) and refresh
+    writes the digests, so its next bump compares what was matched, not a message cut for display."""
+    upstream.commit("up", "skills", {"skills/alpha/references/notes.md": HIDDEN})
+    _add(repo, capsys)
+    [written] = pointer_of(repo, "alpha")["findings"]
+    assert len(written["digest"]) == 32
+    _rewrite(repo, lambda d: d.update(findings=[{k: v for k, v in f.items() if k != "digest"}
+                                                for f in d["findings"]]))
+    code, out, _ = run("external", "verify", "--root", str(repo.root), "--json", capsys=capsys)
+    assert code == 0 and json.loads(out)["pointers"][0]["findings_changed"] == []
+    code, out, err = run("external", "refresh-findings", "alpha", "--root", str(repo.root), "--json", capsys=capsys)
+    assert code == 0 and json.loads(out)["pointers"][0]["status"] == "refreshed", out + err
+    assert pointer_of(repo, "alpha")["findings"] == [written]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from skillyard.bot.render import MAX_COMMENT_CHARS, MAX_LIST, code
+from skillyard.format.meaning_change import describe
 
 _SHA = re.compile(r"[0-9a-f]{40}")
 _REPOSITORY = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})/[A-Za-z0-9._-]{1,100}")
@@ -38,6 +39,12 @@ def bump_body(summary: dict) -> str:
              + [f"- removed {code(f.get('path'))} ({_size(f.get('size'))})" for f in files.get("removed", [])]
              + [f"- changed {code(f.get('path'))} ({_size(f.get('old_size'))} → {_size(f.get('new_size'))})"
                 for f in files.get("changed", [])])
+    meaning = [c for c in summary.get("meaning") or [] if isinstance(c, dict) and c.get("field")]
+    exception_files = summary.get("exception_files_changed") or []
+    # what the skill is, may do and who owns it come first: the list is cut at MAX_LIST, these never are
+    lines += [f"- {'**' if c.get('needs_maintainer') else ''}{describe(c, lambda v: code(v, 200), '→')}"
+              f"{'**' if c.get('needs_maintainer') else ''}" for c in meaning]
+    lines += [f"- **changed {code(p)}, which carries a reviewed security exception**" for p in exception_files]
     findings = summary.get("findings") or {}
     items += [f"- new finding {code(f.get('rule'))} in {code(f.get('file') or '.')}: {code(f.get('message'), 200)}"
               for f in findings.get("new", [])]
@@ -51,6 +58,13 @@ def bump_body(summary: dict) -> str:
     security = findings.get("new_security") or []
     if security:
         lines += ["", f"**{len(security)} new security finding(s): a maintainer reviews this bump.**"]
+    gated = [c["field"] for c in meaning if c.get("needs_maintainer")]
+    if gated:
+        lines += ["", "**It widens what the skill may do or changes its owners ("
+                  + ", ".join(code(f) for f in gated) + "): a maintainer reviews this bump.**"]
+    if exception_files:
+        lines += ["", "**It changes a file that carries a reviewed security exception: a maintainer reviews this "
+                  "bump.**"]
     lines += ["", "Opened by `skillyard external bump`. The new pin is `verified: false` until a maintainer of this "
               "registry approves a PR that sets it."]
     body = "\n".join(lines) + "\n"

@@ -9,7 +9,12 @@ holds; otherwise it waits for a maintainer and the decision says why:
 - the upstream repository, folder and tracked ref are unchanged;
 - the licence is unchanged (the pointer's `license` and the skill's own `license` field);
 - the new pin's `verification` is exactly `{verified: false}`;
-- no security finding in the new pin that the base pin did not have;
+- no security finding in the new pin that the base pin did not have, a finding being its rule, file and the digest
+  of the whole text it matched (`findings.finding_identity`), so a change past what a message quotes is new;
+- no file that carries a reviewed security exception (an `allowed` finding, or an entry of
+  `registry.security_exceptions`) changed: the reviewed code is not what the new pin holds;
+- the new pin widens no capability and no allowed tool, and changes neither `author` nor `maintainers` (they decide
+  who owns the folder): `format.meaning_change`; a narrowing is listed in the PR body and may merge;
 - the skill's owners opted in: `registry: {auto_bump: true}` in the BASE branch's source.yaml (the head's own
   opt-in counts for nothing);
 - the registry's validate workflow succeeded on the head commit with an `ok` report of that commit, every other
@@ -105,6 +110,19 @@ def _file_reasons(f: BumpFacts) -> list[str]:
     return reasons
 
 
+def _content_reasons(base: dict, head: dict) -> list[str]:
+    """What the new pin's content means, each check a pure function of the two pointer documents (one line each)."""
+    # imported here, not at the top: the top import block stays as the licence check left it
+    from skillyard.format import meaning_change
+
+    reasons = meaning_change.maintainer_reasons(meaning_change.meaning_changes(base, head))
+    touched = meaning_change.exception_files_touched(base, head)
+    if touched:
+        reasons.append("the new pin changes " + ", ".join(f"`{p}`" for p in touched[:decide.MAX_NAMED_FINDINGS])
+                       + ", which carries a reviewed security exception: a maintainer reviews the new code")
+    return reasons
+
+
 def _pointer_reasons(base: dict, head: dict) -> list[str]:
     reasons = []
     # `license_source` (where add found the licence) follows the lookup; the licence itself is checked below
@@ -181,6 +199,7 @@ def bump_decision(f: BumpFacts) -> decide.Decision:
     head = _parsed(f.head_source, f.name, "head commit", reasons)
     if base is not None and head is not None:
         reasons += _pointer_reasons(base, head)
+        reasons += _content_reasons(base, head)
     gates, pending = _gate_reasons(f)
     reasons += gates + pending
     return decide.Decision(merge=not reasons, reasons=tuple(reasons), details={"pending": tuple(pending)})

@@ -426,7 +426,7 @@ def located_in_manifest(findings: list[Finding], manifest: dict, manifest_lines:
         key = top_key(finding.field) if finding.field else None
         if key in only_manifest:
             finding = Finding(finding.rule, finding.severity, finding.message, finding.fix, "skill.yaml",
-                              manifest_lines.get(key), finding.field)
+                              manifest_lines.get(key), finding.field, digest=finding.digest)
         out.append(finding)
     return out
 

@@ -8,14 +8,18 @@ Pure: dicts in, dicts and lines out.
 
 from __future__ import annotations
 
+from skillyard.format import meaning_change
+from skillyard.format.findings import finding_identity
+from skillyard.format.meaning_change import exception_files_touched, meaning_changes
 from skillyard.format.safety import visible
 
 MAX_LISTED = 50  # files or findings named in the text and Markdown; the rest are counted
 
 
 def finding_key(finding: dict) -> tuple:
-    """A finding's identity across two pins: rule, file and message (line numbers move when text is inserted)."""
-    return (str(finding.get("rule", "")), str(finding.get("file") or ""), str(finding.get("message", "")))
+    """A finding's identity across two pins: rule, file and the digest of the whole text it matched
+    (`findings.finding_identity`; line numbers move when text is inserted, and a message quotes only a prefix)."""
+    return finding_identity(finding)
 
 
 def is_security(finding: dict) -> bool:
@@ -68,6 +72,8 @@ def summarise_change(old: dict, new: dict) -> dict:
         "findings": {"new": appeared, "resolved": resolved,
                      "new_security": [f for f in appeared if is_security(f)]},
         "license": {"old": old_lic["license"], "new": new_lic["license"], "changed": old_lic != new_lic},
+        "meaning": meaning_changes(old, new),
+        "exception_files_changed": exception_files_touched(old, new),
     }
 
 
@@ -92,6 +98,9 @@ def summary_lines(summary: dict) -> list[str]:
              + [f"removed {visible(f['path'])} ({_size(f['size'])})" for f in files["removed"]]
              + [f"changed {visible(f['path'])} ({_size(f['old_size'])} -> {_size(f['new_size'])})"
                 for f in files["changed"]])
+    items += [meaning_change.describe(c, lambda v: visible(str(v)[:200])) for c in summary.get("meaning") or []]
+    items += [f"changed {visible(p)}, which carries a reviewed security exception"
+              for p in summary.get("exception_files_changed") or []]
     findings = summary["findings"]
     items += [f"new finding {visible(f.get('rule', ''))} in {visible(f.get('file') or '.')}: "
               f"{visible(str(f.get('message', ''))[:200])}" for f in findings["new"]]

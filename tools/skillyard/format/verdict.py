@@ -108,7 +108,7 @@ def placed(findings: list[Finding], folder: Path) -> list[Finding]:
             total = counts[finding.file]
             if total is not None and not 1 <= finding.line <= total:
                 finding = Finding(finding.rule, finding.severity, finding.message, finding.fix, finding.file, None,
-                                  finding.field, finding.allowed)
+                                  finding.field, finding.allowed, finding.digest)
         out.append(finding)
     return out
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from skillyard import __version__
-from skillyard.format.findings import Finding, Severity
+from skillyard.format.findings import Finding
 from skillyard.format.policy import Policy
 from skillyard.fsutil import write_atomic
 from skillyard.registry.checked import CheckedSkill
@@ -351,6 +351,5 @@ def _to_row(skill: CheckedSkill, sig: str | None) -> tuple:
 def _from_row(path: str, row: tuple) -> CheckedSkill:
     _sig, name, version, line, index, plugin, agents, findings = row
     found = [] if findings == "[]" else [  # most skills have none: skip the decoder
-        Finding(d["rule"], Severity(d["severity"]), d["message"], d.get("fix"), d.get("file"), d.get("line"),
-                d.get("field"), d.get("allowed")) for d in json.loads(findings)]
+        Finding.from_dict(d) for d in json.loads(findings)]
     return CheckedSkill(path, name, version, line, found, {"index": index, "plugin": plugin, "agents": agents})

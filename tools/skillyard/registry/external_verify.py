@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from skillyard.errors import SkillyardError, UsageError
+from skillyard.format.findings import finding_identity
 from skillyard.format.githubref import GitHubRef
 from skillyard.format.paths import is_hidden
 from skillyard.format.pointer import POINTER_FILE, dump_pointer, parse_pointer, read_pointer_file
@@ -117,19 +118,22 @@ def compare(recorded: dict, found: dict) -> list[dict]:
         if skill_old.get(key) != skill_new.get(key):
             out.append({"kind": "metadata", "field": f"skill.{key}", "recorded": _shown(skill_old.get(key)),
                         "found": _shown(skill_new.get(key))})
-    findings_old = {_finding_key(f): f for f in recorded.get("findings") or []}
-    findings_new = {_finding_key(f): f for f in found.get("findings") or []}
+    # A pointer recorded before findings carried digests is compared by message until it is written again.
+    legacy = not any(f.get("digest") for f in recorded.get("findings") or [])
+    findings_old = {_finding_key(f, legacy): f for f in recorded.get("findings") or []}
+    findings_new = {_finding_key(f, legacy): f for f in found.get("findings") or []}
     for kind, side, other in (("new-finding", findings_new, findings_old),
                               ("resolved-finding", findings_old, findings_new)):
-        for rule, file, message in sorted(side.keys() - other.keys()):
-            severity = side[rule, file, message].get("severity")
-            out.append({"kind": kind, "rule": rule, "file": file, "message": _shown(message),
+        for key in sorted(side.keys() - other.keys()):
+            rule, file, severity = key[0], key[1], side[key].get("severity")
+            out.append({"kind": kind, "rule": rule, "file": file, "message": _shown(side[key].get("message", "")),
                         **({"severity": str(severity)} if severity else {})})
     return out
 
 
-def _finding_key(finding: dict) -> tuple[str, str, str]:
-    return str(finding.get("rule", "")), str(finding.get("file") or ""), str(finding.get("message", ""))
+def _finding_key(finding: dict, legacy: bool) -> tuple[str, str, str]:
+    """`findings.finding_identity`: rule, file and the digest of what was matched (the message when `legacy`)."""
+    return finding_identity({k: v for k, v in finding.items() if k != "digest"} if legacy else finding)
 
 
 def _raw_files(files: dict[str, tuple[bytes, bool]]) -> list[dict]:
@@ -258,11 +262,13 @@ def refresh_findings(folder: Path, config: RegistryConfig, get: Get, hosts: Host
             f"{f.get('file') or '.'}: {f['message']}" for f in result.blocking[:5]))
         out["differences"] = result.differences
         return out
-    if not result.findings_changed:
-        return out
     path = folder / POINTER_FILE
     text, _ = read_pointer_file(str(path))
     pointer = parse_pointer(text, folder_name=folder.name)[0] if text is not None else None
+    # findings that compare the same but are recorded otherwise (before they carried digests) are written again
+    restated = pointer is not None and (pointer.data.get("findings") or []) != (result.found_findings or [])
+    if not result.findings_changed and not restated:
+        return out
     if pointer is None or dump_pointer(pointer.data) != text:
         out["status"] = "failed"
         out["reason"] = (f"{path}: not in the form `skillyard external add` writes, so rewriting it would change more "

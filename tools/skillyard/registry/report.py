@@ -79,7 +79,7 @@ def validate_report_json(checked: list[CheckedSkill], mode: str, *, changed_path
     return text.replace(slot, '\n  "skills": ' + entries, 1) + "\n"
 
 
-_STRING_FIELDS = ("allowed", "field", "file", "fix")  # with `line`, the optional keys of a finding, in sorted order
+_STRING_FIELDS = ("allowed", "digest", "field", "file", "fix")  # with `line`, the optional keys of a finding, in sorted order
 
 
 def _skill_entries_json(checked: list[CheckedSkill]) -> str | None:

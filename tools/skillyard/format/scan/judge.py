@@ -20,6 +20,10 @@ from skillyard.format.scan import rules as scan_rules
 from skillyard.format.scan.skill_level import scan_skill  # noqa: F401  (skill-level findings; package.load_skill calls it)
 
 MAX_FINDINGS_PER_RULE = 20  # per file; the rest are counted in one summary finding
+# A finding's digest covers the whole paragraph (up to the blank lines around it) that holds what it matched, at most
+# this many characters beyond the match's own lines: a command that runs on past a message's cut is inside it.
+DIGEST_CONTEXT = 16_000
+_BLANK_LINE = re.compile(r"\n[ \t\r\f\v]*\n")
 
 # Raw HTML that a Markdown renderer drops: comments, processing instructions, CDATA and declarations. Unclosed, each
 # runs to the end of the file (CommonMark: an HTML block that never closes swallows the rest of the document).
@@ -117,13 +121,16 @@ def scan_text(text: str, file: str, *, line_offset: int = 0, is_markdown: bool =
     found: list[Finding] = []
     counts: Counter[str] = Counter()
 
-    def add(rule: str, severity: Severity, index: int, message, fix: str) -> None:
-        """Record a finding; `message` may be a function of nothing, called only for the findings listed."""
+    def add(rule: str, severity: Severity, index: int, message, fix: str, end: int | None = None) -> None:
+        """Record a finding; `message` may be a function of nothing, called only for the findings listed. Its
+        digest is taken here, for every rule, from the text at `index` (to `end`, when the match spans more)."""
         counts[rule] += 1
         if counts[rule] <= MAX_FINDINGS_PER_RULE:
             message = message() if callable(message) else message
-            line = _line(text, index) + line_offset if 0 <= index <= len(text) else None  # never a guess
-            found.append(Finding(rule, severity, message, fix, file, line))
+            inside = 0 <= index <= len(text)
+            line = _line(text, index) + line_offset if inside else None  # never a guess
+            found.append(Finding.of_match(rule, severity, message, fix, file, line, matched_paragraph(text, index, end))
+                         if inside else Finding(rule, severity, message, fix, file, line))
 
     if text.startswith("\ufeff"):  # a byte-order mark at the very start is how some editors mark UTF-8
         text = " " + text[1:]
@@ -161,7 +168,7 @@ def scan_text(text: str, file: str, *, line_offset: int = 0, is_markdown: bool =
             if match.group(1).strip():
                 add("security-hidden-comment", Severity.WARNING, match.start(),
                     "An HTML comment hides text from rendered views while models still read it.",
-                    "Remove the comment or make its text visible.")
+                    "Remove the comment or make its text visible.", end=match.end())
     elif markup == "rst" and ".." in text:
         for match in RST_COMMENT.finditer(text):
             add("security-hidden-comment", Severity.WARNING, match.start(),
@@ -193,6 +200,25 @@ def scan_text(text: str, file: str, *, line_offset: int = 0, is_markdown: bool =
                                  f"file are not listed (only the first {MAX_FINDINGS_PER_RULE} are).",
                                  "Fix the ones listed, then validate again.", file, None))
     return found
+
+
+def matched_paragraph(text: str, start: int, end: int | None = None) -> str:
+    """The text a finding's digest covers: the paragraph around `start`..`end` (from the blank line before to the
+    blank line after, never less than the whole lines and never more than `DIGEST_CONTEXT` characters beyond them).
+    Wider than the match on purpose: a finding whose digest moves is "new" and waits for a maintainer, so a change
+    anywhere in what was matched, at any column, is never mistaken for the finding a maintainer already saw."""
+    end = max(start, end if end is not None else start)
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    line_end = len(text) if line_end < 0 else line_end
+    low = max(0, line_start - DIGEST_CONTEXT)
+    begin = low
+    for blank in _BLANK_LINE.finditer(text, low, line_start + 1):
+        begin = blank.end()
+    after = _BLANK_LINE.search(text, max(line_end - 1, 0), line_end + DIGEST_CONTEXT)
+    stop = after.start() if after else min(len(text), line_end + DIGEST_CONTEXT)
+    # trailing blanks dropped: a paragraph at the end of a file reads the same before and after a new one follows it
+    return text[min(begin, line_start):max(stop, line_end)].rstrip()
 
 
 def _looks_encoded(text: str, match: re.Match) -> bool:
@@ -331,14 +357,15 @@ def _markdown_hidden(ctx: scan_context.Context, add) -> None:
             if _hidden_order(inner):  # besides the hidden-comment warning below
                 add("security-hidden-instructions", Severity.ERROR, match.start(),
                     f"Hidden text gives the agent orders the reader never sees: \"{inner.strip()[:100]}\".",
-                    "Remove the hidden text; write any real step visibly.")
+                    "Remove the hidden text; write any real step visibly.", end=match.end())
             unclosed = not match.group().endswith(">")
             if unclosed and match.group(1) is None and not _starts_line(text, match.start()):
                 continue  # an unclosed `<?`, `<![CDATA[` or `<!X` inside a paragraph is shown as typed
             what = "An unclosed HTML comment or block hides the rest of the file" if unclosed \
                 else "Raw HTML (a comment, `<?…?>`, `<!…>` or CDATA) hides text"
             add("security-hidden-comment", Severity.WARNING, match.start(),
-                f"{what} from rendered views while models still read it.", "Remove it or make its text visible.")
+                f"{what} from rendered views while models still read it.", "Remove it or make its text visible.",
+                end=match.end())
     if "<" in text:
         for match in HIDDEN_ELEMENT.finditer(text):
             if ctx.in_fence(match.start()) or ctx.in_code_span(match.start()):
@@ -346,7 +373,7 @@ def _markdown_hidden(ctx: scan_context.Context, add) -> None:
             if match.group(1) is None or match.group(2).strip():
                 add("security-hidden-comment", Severity.WARNING, match.start(),
                     f"A `<{(match.group(1) or 'hidden').lower()}>` element hides text from rendered views while "
-                    "models still read it.", "Remove it or make its text visible.")
+                    "models still read it.", "Remove it or make its text visible.", end=match.end())
     if not _REF_DEF_HINT.search(text):
         return
     used: Counter[str] | None = None

@@ -76,7 +76,7 @@ def scan_values(data: object, file: str, yaml_text: str, *, first_line: int, key
             line = key_lines.get(path.split(".")[0].split("[")[0])
         where = "key" if is_key else "value"
         out.append(Finding(finding.rule, finding.severity, f"The {where} of `{path}`: {finding.message}",
-                           finding.fix, file, line, path))
+                           finding.fix, file, line, path, digest=finding.digest))
     return out + summaries
 
 
