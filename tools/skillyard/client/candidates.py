@@ -92,7 +92,7 @@ def _frontmatter_of(files: list[StagedFile], name_hint: str) -> dict:
     """The skill's metadata before validation (it names the check folder): SKILL.md's frontmatter merged with
     skill.yaml, or the manifest's fields alone; conflicts are left for validation to report."""
     from skillyard.format import parse_skill_md
-    from skillyard.format.manifest import MANIFEST_ONLY_FIELDS, merge_manifest
+    from skillyard.format.manifest import declared_fields
 
     data = None
     item = next((f for f in files if f.path in RENDERED), None)
@@ -102,10 +102,7 @@ def _frontmatter_of(files: list[StagedFile], name_hint: str) -> dict:
         except UnicodeDecodeError:
             raise SkillyardError(f"{name_hint}: {item.path} is not UTF-8 text; nothing was installed.",
                                  "Ask the author to save it as UTF-8.") from None
-    manifest = _manifest_of(files, where=name_hint)
-    if manifest is not None:
-        data = merge_manifest(data, manifest)[0] if data is not None else \
-            {k: v for k, v in manifest.items() if k not in MANIFEST_ONLY_FIELDS}
+    data = declared_fields(data, _manifest_of(files, where=name_hint))  # as `skillyard external add` reads it
     if data is None:
         raise SkillyardError(f"{name_hint} has no SKILL.md or skill.yaml.", "Check the repository and path.")
     return data
@@ -316,6 +313,7 @@ def from_resolved(resolved, config, *, progress=None, commit: str | None = None)
                                             source=f"{resolved.source.name} ({resolved.source.url})",
                                             renamed_from=declared_name(skill))
     scan_entry(files, skill, config, what=what)
+    files = with_generated_skill_md(files, where=what)  # a skill.yaml-only pointer entry, as `github:` installs it
     source = {"type": "registry", "source": resolved.source.name, "url": resolved.source.url,
               "commit": commit or skill.get("commit"), "path": skill.get("path"), "integrity": skill["integrity"]}
     candidate = Candidate(skill["name"], str(skill.get("version", "0.0.0")), source, files,
