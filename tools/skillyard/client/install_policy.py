@@ -69,11 +69,15 @@ def judge(package, *, where: str, strict: bool, with_lines: bool = False, withdr
         elif {(f.rule, f.file) for f in withdrawn} & {(f.rule, f.file) for f in refusing}:
             from skillyard.format.exceptions import UNTRUSTED_FIX
 
-            fix = UNTRUSTED_FIX
+            from skillyard.client.accept import hint
+
+            fix = UNTRUSTED_FIX + hint(refusing, advise or where)
         elif strict and all(f.rule in TOLERATED_RULES for f in refusing):
             fix = "Runtimes tolerate this; install without --strict (and `install.strict: false`) to accept it."
         else:
-            fix = f"`skill validate {advise or where}` lists and explains each finding."
+            from skillyard.client.accept import hint
+
+            fix = f"`skill validate {advise or where}` lists and explains each finding." + hint(refusing, advise or where)
         raise SkillyardError(f"{where} is not a valid skill: {lines}; nothing was installed.", fix)
     return [f"{where}: {f.file or '.'}: {f.message} (runtimes tolerate it; `--strict` refuses it)"
             for f in tolerated]

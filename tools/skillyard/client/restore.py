@@ -21,6 +21,11 @@ def locked_candidate(name: str, entry: dict, config, *, progress=None, project_r
     `project_root`."""
     source = entry["resolved_source"]
     kind = source["type"]
+    accepted = entry.get("accepted") or []  # the findings the install accepted: repeated, never asked again
+    if kind == "registry" and accepted:
+        raise SkillyardError(f"The lock entry for {name} accepts security findings, but it is a registry install: a "
+                             "registry's skill installs with the exceptions its registry reviewed, and no others.",
+                             f"Remove `accepted` from its entry, or reinstall it: skill install {name} --force.")
     if kind == "registry":
         from skillyard.client import resolve as resolve_mod
 
@@ -37,12 +42,12 @@ def locked_candidate(name: str, entry: dict, config, *, progress=None, project_r
 
         owner, repo = github.repo_from_url(source.get("url", ""))
         candidate = from_github(f"github:{owner}/{repo}", config, commit=source.get("commit"),
-                                path=source.get("path", ""), integrity=source["integrity"])
+                                path=source.get("path", ""), integrity=source["integrity"], accepted=accepted)
     elif kind == "local":
         local = Path(source.get("path", ""))
         if not local.is_absolute() and project_root is not None:
             local = Path(project_root) / local
-        candidate = from_local(local, config)
+        candidate = from_local(local, config, accepted=accepted)
         source = {**source, "path": candidate.source["path"]}  # each skill.lock.json keeps the absolute path
     else:  # pragma: no cover - the schema allows only the three
         raise SkillyardError(f"Unknown source type {kind!r} for {name}.", "Reinstall the skill.")

@@ -225,10 +225,12 @@ def _intent(p: Plan) -> tuple[dict, bool]:
     placement.check_target_paths(candidate.name, opts, canonical, prev_targets)
     values = p.outcome.inputs
     same = (previous is not None and previous["resolved_source"].get("integrity") == candidate.source["integrity"]
-            and previous.get("resolved_inputs") == values and previous.get("files") == entries)
+            and previous.get("resolved_inputs") == values and previous.get("files") == entries
+            and (previous.get("accepted") or []) == candidate.accepted)
     lock_doc = lockfile.skill_lock_document(skill=candidate.name, version=candidate.version,
                                             resolved_source=candidate.source, resolved_inputs=values,
-                                            targets=prev_targets, files=entries, deps=p.deps_record)
+                                            targets=prev_targets, files=entries, deps=p.deps_record,
+                                            accepted=candidate.accepted)
     return {"action": "install", "name": candidate.name, "scope": opts.scope, "targets": list(opts.targets),
             "copy": opts.copy, "lock": lock_doc, "staging": None, "retired": None,
             "previous": previous is not None, "edited": edited}, same
