@@ -37,8 +37,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from tests.package.conftest import REPO, isolated_env
 from tests.client_install.test_manifest_packages import MANIFEST
+from tests.package.conftest import REPO, isolated_env
 from tests.site.test_served_tree import Server
 from tests.support.gitserver import GitServer
 

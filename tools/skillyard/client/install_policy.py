@@ -67,9 +67,8 @@ def judge(package, *, where: str, strict: bool, with_lines: bool = False, withdr
             fix = (f"This is over the client's install limit: if you trust the skill, raise `{keys[0]}` in the "
                    f"client's config.yaml (or set ${env_name(keys[0])}).")
         elif {(f.rule, f.file) for f in withdrawn} & {(f.rule, f.file) for f in refusing}:
-            from skillyard.format.exceptions import UNTRUSTED_FIX
-
             from skillyard.client.accept import hint
+            from skillyard.format.exceptions import UNTRUSTED_FIX
 
             fix = UNTRUSTED_FIX + hint(refusing, advise or where)
         elif strict and all(f.rule in TOLERATED_RULES for f in refusing):
