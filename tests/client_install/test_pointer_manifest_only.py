@@ -58,3 +58,18 @@ def test_external_add_lists_a_skill_yaml_only_skill_as_github_install_does(git_s
     done = skill_cli("install", "--project-dir", str(listed))
     assert done.code == 0, done.err
     assert tree(listed / ".agents" / "skills" / NAME) == by_registry
+
+    # ... also once the registry has moved the pointer on: the locked commit's skill.yaml is fetched, and its
+    # SKILL.md, which upstream never had, generated again
+    git_server.commit("sga", NAME, {"skill.yaml": MANIFEST.replace("version: 1.2.0", "version: 1.3.0")})
+    shutil.rmtree(root / "skills" / NAME)
+    assert skillyard_main(["external", "add", f"github:sga/{NAME}", "--root", str(root)]) == 0, \
+        capsys.readouterr().err
+    git_server.commit("acme", "reg", {}, message="pointer moved")
+    assert skillyard_main(["build", "--root", str(root)]) == 0, capsys.readouterr().err
+    git_server.commit("acme", "reg", {}, message="build")
+    assert json.loads((root / "registry.json").read_text())["skills"][0]["version"] == "1.3.0"
+    shutil.rmtree(listed / ".agents")
+    done = skill_cli("install", "--project-dir", str(listed))
+    assert done.code == 0, done.err
+    assert tree(listed / ".agents" / "skills" / NAME) == by_registry
