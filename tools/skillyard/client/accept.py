@@ -67,15 +67,20 @@ def reviewed(accepted: list[dict]) -> list[dict]:
     return [{"rule": e["rule"], "file": e["file"], "reason": REASON} for e in accepted]
 
 
-def check(package, accepted: list[dict], *, where: str) -> None:
+def check(package, accepted: list[dict], *, where: str) -> list[str]:
     """Refuse an accept that matches no finding of the skill, or one whose finding no accept can allow (a SKILL.md
-    or skill.yaml value); run after judging with `reviewed(accepted)`."""
-    if not accepted:
-        return
+    or skill.yaml value); run after judging with `reviewed(accepted)`. Returns a warning per accepted finding, so
+    every install and restore says what it let through."""
+    said = []
     for entry in accepted:
         key = identity(entry)
         matching = [f for f in package.findings if identity(f) == key]
-        if any(f.allowed == REASON for f in matching):
+        allowed = [f for f in matching if f.allowed == REASON]
+        if allowed:
+            lines = sorted({f.line for f in allowed if f.line})
+            at = f" (line {', '.join(map(str, lines[:5]))})" if lines else ""
+            said.append(f"{where}: installed with the finding {entry['rule']} in {entry['file']}{at} accepted "
+                        f"({FLAG}; the lock records it and a restore repeats it)")
             continue
         if matching:  # found, not allowed: a finding in a frontmatter or skill.yaml value
             raise SkillyardError(f"{where}: {FLAG} {entry['rule']}:{entry['file']}: the finding is in a "
@@ -89,6 +94,7 @@ def check(package, accepted: list[dict], *, where: str) -> None:
                              (f"Its findings that may be accepted: {', '.join(found[:5])}." if found else
                               "The skill has no finding to accept: install it without --accept.")
                              + " An accepted finding is named exactly as the refusal prints it (rule:file).")
+    return said
 
 
 def hint(refusing, ref: str | None) -> str:

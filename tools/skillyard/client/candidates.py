@@ -65,9 +65,9 @@ def from_local(path: Path, config=None, *, strict: bool | None = None, accepted:
     # a folder's own exceptions were reviewed by no registry; the user's own accepts count (client/accept.py)
     verdict = judge_skill(folder, client_policy(config), reviewed=accept.reviewed(list(accepted)))
     package, withdrawn = verdict.package, verdict.withdrawn
-    accept.check(package, list(accepted), where=str(path))
+    said = accept.check(package, list(accepted), where=str(path))
     strict = is_strict(config, strict)
-    warnings = judge(package, where=str(path), strict=strict, with_lines=True, withdrawn=withdrawn)
+    warnings = judge(package, where=str(path), strict=strict, with_lines=True, withdrawn=withdrawn) + said
     name, renamed = folder_name(package.name, where=str(path), strict=strict, fallback=folder.name)
     files = []
     newest = 0.0  # a versionless folder's version is the time of its newest file (format/timeversion.py)
@@ -261,8 +261,8 @@ def _check_package(files: list[StagedFile], name: str, *, where: str, config=Non
         store.write_tree(folder, files)
         verdict = judge_skill(folder, client_policy(config), reviewed=accept.reviewed(list(accepted)))
         package, withdrawn = verdict.package, verdict.withdrawn
-        accept.check(package, list(accepted), where=where)
-        warnings = judge(package, where=where, strict=strict, withdrawn=withdrawn, advise=advise)
+        said = accept.check(package, list(accepted), where=where)
+        warnings = judge(package, where=where, strict=strict, withdrawn=withdrawn, advise=advise) + said
         return dict(package.data), [*warnings, *renamed], installed_as
 
 
