@@ -164,7 +164,8 @@ def _every_suggested_command_exists(user: User, cwd: Path) -> None:
     commands = {command_words(c) for text in user.said for c in suggestions(text)}
     commands = {c for c in commands if len(c) > 1}  # a bare placeholder (`skill <name>`) names no command
     # what the journey's own outputs are known to suggest: the parse must find them (or it checks nothing)
-    assert {("skillyard", "validate"), ("skillyard", "build"), ("skillyard", "site", "build")} <= commands, commands
+    assert {("skillyard", "validate"), ("skillyard", "build"), ("skillyard", "site", "build"), ("skill", "validate"),
+            ("skill", "publish"), ("skill", "install", "meeting-notes")} <= commands, commands
     missing = []
     for command in sorted(commands):
         done = user.run(*command, "--help", cwd=cwd, ok=False)
