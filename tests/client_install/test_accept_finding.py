@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import shutil
 
+from tests.support.cli_schemas import check_output
 from tests.support.registry import skill_md
 
 from .conftest import tree
@@ -43,6 +44,7 @@ def test_a_folder_quoting_an_attack_installs_only_with_the_finding_accepted(tmp_
 
     done = skill_cli("install", str(folder), "--project-dir", str(project), FLAG, "--json")
     assert done.code == 0, done.err
+    assert check_output("skill install", done.code, done.out)["skills"][0]["accepted"] == [ACCEPTED]  # its schema
     assert (installed / "references" / "x.md").read_text(encoding="utf-8") == ATTACK
     lock = json.loads((project / "skills.lock.json").read_text(encoding="utf-8"))["skills"]["teach"]
     assert lock["accepted"] == [ACCEPTED]
