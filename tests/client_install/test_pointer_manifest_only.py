@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 
+from tests.support.cli_schemas import check_output
 from tests.support.registry import registry_url
 
 from skillyard.cli.main import skillyard_main
@@ -25,8 +26,10 @@ def test_external_add_lists_a_skill_yaml_only_skill_as_github_install_does(git_s
     capsys.readouterr()
     assert skillyard_main(["external", "add", f"github:sga/{NAME}", "--root", str(root), "--json"]) == 0, \
         capsys.readouterr().err
-    added = json.loads(capsys.readouterr().out)
+    added = check_output("skillyard external add", 0, capsys.readouterr().out)  # and its JSON Schema
     assert added["name"] == NAME and added["commit"] == sha and added["license"] == "MIT"  # skill.yaml's licence
+    (said,) = [w for w in added["warnings"] if w["rule"] == "pointer-manifest-only"]
+    assert "Claude Code" in said["message"] and "skillyard migrate" in said["fix"]  # what other clients will miss
     pointer = (root / "skills" / NAME / "source.yaml").read_text(encoding="utf-8")
     assert "path: skill.yaml" in pointer and "SKILL.md" not in pointer  # the upstream files as pinned, no more
     git_server.commit("acme", "reg", {}, message="pointer")
