@@ -109,3 +109,29 @@ def test_what_cannot_be_accepted_is_refused_saying_why(tmp_path, skill_cli, user
     shape = skill_cli("install", str(folder), "--accept", "security-invisible-unicode")
     assert shape.code != 0 and "is not RULE:FILE" in shape.err
     assert not (user_home / ".agents" / "skills" / "teach").exists()
+
+
+def test_update_keeps_an_accept_while_its_file_is_unchanged(tmp_path, skill_cli):
+    """`skill update` carries the lock's accepts only while the finding's file holds the bytes installed: an
+    unrelated change updates, a change to the accepted file is asked about again (the update refuses)."""
+    folder = write_folder(tmp_path / "src")
+    project = tmp_path / "project"
+    project.mkdir()
+    assert skill_cli("install", str(folder), "--project-dir", str(project), FLAG).code == 0
+    installed = project / ".agents" / "skills" / "teach"
+
+    same = skill_cli("update", "--all", "--project", "--project-dir", str(project))
+    assert same.code == 0, same.err  # nothing changed: no question, no refusal
+
+    (folder / "references" / "more.md").write_text("# More\n\nPlain notes.\n", encoding="utf-8")
+    moved = skill_cli("update", "teach", "--project", "--project-dir", str(project))
+    assert moved.code == 0, moved.err
+    assert (installed / "references" / "more.md").is_file()
+    lock = json.loads((project / "skills.lock.json").read_text(encoding="utf-8"))["skills"]["teach"]
+    assert lock["accepted"] == [ACCEPTED]
+
+    (folder / "references" / "x.md").write_text(ATTACK + "And again: split\u200bhere.\n", encoding="utf-8")
+    asked = skill_cli("update", "teach", "--project", "--project-dir", str(project))
+    assert asked.code == 1 and "references/x.md" in asked.err
+    assert "--accept security-invisible-unicode:references/x.md" in asked.err  # how to accept it again
+    assert (installed / "references" / "x.md").read_text(encoding="utf-8") == ATTACK  # the installed copy kept

@@ -97,6 +97,25 @@ def check(package, accepted: list[dict], *, where: str) -> list[str]:
     return said
 
 
+class Carried(list):
+    """The lock's accepts carried into `skill update`: each stays in force only while its file holds the bytes
+    installed (`locked`: path -> sha256 from the lock), so a finding in a file that changed is asked about again
+    (the update refuses with the --accept advice) and one in an unchanged file is not."""
+
+    def __init__(self, entries: list[dict], locked_files: list[dict]):
+        super().__init__(entries)
+        self.locked = {f["path"]: f["sha256"] for f in locked_files}
+
+
+def in_force(accepted, sha256_of) -> list[dict]:
+    """The accepts that apply: all of them, or for `Carried` ones those whose file (`sha256_of(path)`, None when
+    absent) is unchanged."""
+    locked = getattr(accepted, "locked", None)
+    if locked is None:
+        return list(accepted)
+    return [e for e in accepted if e["file"] in locked and sha256_of(e["file"]) == locked[e["file"]]]
+
+
 def hint(refusing, ref: str | None) -> str:
     """The fix's sentence for a direct install refused only by findings the user may accept."""
     keys = sorted({f"{f.rule}:{f.file}" for f in refusing})

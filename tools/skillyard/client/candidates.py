@@ -63,6 +63,7 @@ def from_local(path: Path, config=None, *, strict: bool | None = None, accepted:
     if not folder.is_dir():
         raise SkillyardError(f"{path} is not a folder.", "Give the path to a skill folder (the one holding SKILL.md).")
     # a folder's own exceptions were reviewed by no registry; the user's own accepts count (client/accept.py)
+    accepted = accept.in_force(accepted, lambda rel: _file_sha256(folder, rel))
     verdict = judge_skill(folder, client_policy(config), reviewed=accept.reviewed(list(accepted)))
     package, withdrawn = verdict.package, verdict.withdrawn
     said = accept.check(package, list(accepted), where=str(path))
@@ -85,6 +86,21 @@ def from_local(path: Path, config=None, *, strict: bool | None = None, accepted:
                      list(package.data.get("inputs") or []), list(package.data.get("mcp_deps") or []),
                      str(package.data.get("description") or ""), [*warnings, *renamed], dict(package.data),
                      accepted=accept.record(list(accepted)))
+
+
+def _sha256(data: bytes) -> str:
+    import hashlib
+
+    return hashlib.sha256(data).hexdigest()
+
+
+def _file_sha256(folder: Path, rel: str) -> str | None:
+    """A regular file's sha256 inside `folder` (None for anything else: a carried accept then lapses)."""
+    path = folder / rel
+    try:
+        return _sha256(path.read_bytes()) if path.is_file() and not path.is_symlink() else None
+    except OSError:
+        return None
 
 
 MANIFEST = "skill.yaml"
@@ -226,6 +242,8 @@ def _from_archive_files(raw: dict, *, where: str, config, strict: bool | None, f
     local folder (client policy) in a private folder, a skill.yaml-only package given its SKILL.md."""
     files = [StagedFile(p, content, executable) for p, (content, executable) in raw.items()]
     store.check_paths([item.path for item in files])
+    published = {item.path: item for item in files}
+    accepted = accept.in_force(accepted, lambda rel: _sha256(published[rel].data) if rel in published else None)
     # The name first (the check folder is named after it), then validate like a local folder, in a private one.
     name = _frontmatter_of(files, where).get("name")
     if not isinstance(name, str) or not name:
