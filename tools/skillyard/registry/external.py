@@ -255,6 +255,8 @@ def prepare(ref: GitHubRef, config: RegistryConfig, get: Get, hosts: Hosts, *, n
                                        "licence, add again with --license SPDX-ID",
                             "fix": "Check the upstream licence; if it allows redistribution, add again with "
                                    "--license SPDX-ID."})
+    if pkg.security_exceptions:
+        data["registry"] = {"security_exceptions": pkg.security_exceptions}
     if "SKILL.md" not in files:  # skill.yaml alone (design 000): listed, and said what that means for other clients
         warnings.append({"rule": "pointer-manifest-only", "severity": "warning",
                          "message": "the upstream skill is described by skill.yaml alone (no SKILL.md): `skill "
@@ -262,8 +264,6 @@ def prepare(ref: GitHubRef, config: RegistryConfig, get: Get, hosts: Hosts, *, n
                                     "but clients that read SKILL.md from the repository (Claude Code's marketplace, "
                                     "npx skills) will not find the skill there",
                          "fix": "Ask the upstream authors to add the SKILL.md `skillyard migrate` writes."})
-    if pkg.security_exceptions:
-        data["registry"] = {"security_exceptions": pkg.security_exceptions}
     return Prepared(data, warnings, where)
 
 
