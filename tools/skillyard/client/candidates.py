@@ -10,7 +10,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from skillyard.client import skillname, store
+from skillyard.client import accept, skillname, store
 from skillyard.client.fetch import (
     download_capped,
     fetch_files,
@@ -50,20 +50,25 @@ class Candidate:
     warnings: list[str] = field(default_factory=list)  # registry-policy findings the client tolerates
     meta: dict = field(default_factory=dict)  # the merged metadata (license, tags, ...) for `skill info`
     stale: bool = False  # chosen from a cached registry whose server could not be reached (not a fresh answer)
+    accepted: list[dict] = field(default_factory=list)  # findings the user accepted (--accept; client/accept.py)
 
 
-def from_local(path: Path, config=None, *, strict: bool | None = None) -> Candidate:
-    """A local skill folder, validated first with the client's policy: a safety error refuses the install."""
+def from_local(path: Path, config=None, *, strict: bool | None = None, accepted: list[dict] = ()) -> Candidate:
+    """A local skill folder, validated first with the client's policy: a safety error refuses the install.
+    `accepted`: the security findings the user accepted (client/accept.py)."""
     from skillyard.client import archive
     if not Path(path).is_dir() and archive.is_archive_ref(str(path)):  # a lock entry of an archive install
-        return from_archive(str(path), config, strict=strict)
+        return from_archive(str(path), config, strict=strict, accepted=accepted)
     folder = Path(path).resolve()
     if not folder.is_dir():
         raise SkillyardError(f"{path} is not a folder.", "Give the path to a skill folder (the one holding SKILL.md).")
-    verdict = judge_skill(folder, client_policy(config))  # a folder's own exceptions were reviewed by no registry
+    # a folder's own exceptions were reviewed by no registry; the user's own accepts count (client/accept.py)
+    accepted = accept.in_force(accepted, lambda rel: _file_sha256(folder, rel))
+    verdict = judge_skill(folder, client_policy(config), reviewed=accept.reviewed(list(accepted)))
     package, withdrawn = verdict.package, verdict.withdrawn
+    said = accept.check(package, list(accepted), where=str(path))
     strict = is_strict(config, strict)
-    warnings = judge(package, where=str(path), strict=strict, with_lines=True, withdrawn=withdrawn)
+    warnings = judge(package, where=str(path), strict=strict, with_lines=True, withdrawn=withdrawn) + said
     name, renamed = folder_name(package.name, where=str(path), strict=strict, fallback=folder.name)
     files = []
     newest = 0.0  # a versionless folder's version is the time of its newest file (format/timeversion.py)
@@ -79,7 +84,23 @@ def from_local(path: Path, config=None, *, strict: bool | None = None) -> Candid
     return Candidate(name, timeversion.declared_or(package.data, timeversion.from_timestamp(newest)),
                      {"type": "local", "path": str(folder), "integrity": package.integrity()}, files,
                      list(package.data.get("inputs") or []), list(package.data.get("mcp_deps") or []),
-                     str(package.data.get("description") or ""), [*warnings, *renamed], dict(package.data))
+                     str(package.data.get("description") or ""), [*warnings, *renamed], dict(package.data),
+                     accepted=accept.record(list(accepted)))
+
+
+def _sha256(data: bytes) -> str:
+    import hashlib
+
+    return hashlib.sha256(data).hexdigest()
+
+
+def _file_sha256(folder: Path, rel: str) -> str | None:
+    """A regular file's sha256 inside `folder` (None for anything else: a carried accept then lapses)."""
+    path = folder / rel
+    try:
+        return _sha256(path.read_bytes()) if path.is_file() and not path.is_symlink() else None
+    except OSError:
+        return None
 
 
 MANIFEST = "skill.yaml"
@@ -92,7 +113,7 @@ def _frontmatter_of(files: list[StagedFile], name_hint: str) -> dict:
     """The skill's metadata before validation (it names the check folder): SKILL.md's frontmatter merged with
     skill.yaml, or the manifest's fields alone; conflicts are left for validation to report."""
     from skillyard.format import parse_skill_md
-    from skillyard.format.manifest import MANIFEST_ONLY_FIELDS, merge_manifest
+    from skillyard.format.manifest import declared_fields
 
     data = None
     item = next((f for f in files if f.path in RENDERED), None)
@@ -102,10 +123,7 @@ def _frontmatter_of(files: list[StagedFile], name_hint: str) -> dict:
         except UnicodeDecodeError:
             raise SkillyardError(f"{name_hint}: {item.path} is not UTF-8 text; nothing was installed.",
                                  "Ask the author to save it as UTF-8.") from None
-    manifest = _manifest_of(files, where=name_hint)
-    if manifest is not None:
-        data = merge_manifest(data, manifest)[0] if data is not None else \
-            {k: v for k, v in manifest.items() if k not in MANIFEST_ONLY_FIELDS}
+    data = declared_fields(data, _manifest_of(files, where=name_hint))  # as `skillyard external add` reads it
     if data is None:
         raise SkillyardError(f"{name_hint} has no SKILL.md or skill.yaml.", "Check the repository and path.")
     return data
@@ -164,7 +182,7 @@ def with_generated_skill_md(files: list[StagedFile], *, where: str) -> list[Stag
 
 
 def from_github(ref_text: str, config, *, commit: str | None = None, path: str | None = None,
-                integrity: str | None = None, strict: bool | None = None) -> Candidate:
+                integrity: str | None = None, strict: bool | None = None, accepted: list[dict] = ()) -> Candidate:
     """A skill folder out of a repository tarball (codeload layout), read safely in memory."""
     from skillyard.client import github
 
@@ -184,7 +202,7 @@ def from_github(ref_text: str, config, *, commit: str | None = None, path: str |
     candidate = _from_archive_files(raw, where=where, config=config, strict=strict,
                                     fallback=folder.rsplit("/", 1)[-1] if folder else ref.repo.lower(),
                                     requested=ref.path.rsplit("/", 1)[-1] or None, newest=newest,
-                                    advise=where + (f"@{pinned}" if pinned else ""))
+                                    advise=where + (f"@{pinned}" if pinned else ""), accepted=accepted)
     actual = candidate.source["integrity"]
     if integrity and actual != integrity:
         raise SkillyardError(f"github:{ref.slug}@{commit}: the skill's integrity {actual} does not match the "
@@ -197,7 +215,7 @@ def from_github(ref_text: str, config, *, commit: str | None = None, path: str |
     return candidate
 
 
-def from_archive(ref_text: str, config, *, strict: bool | None = None) -> Candidate:
+def from_archive(ref_text: str, config, *, strict: bool | None = None, accepted: list[dict] = ()) -> Candidate:
     """A skill out of a local .zip/.tar.gz/.tgz/.tar (design 001 §8.1), read by the same code and rules as a
     GitHub tarball (see `client.archive`); `ARCHIVE/folder` picks one of several skills."""
     from skillyard.client import archive
@@ -211,24 +229,28 @@ def from_archive(ref_text: str, config, *, strict: bool | None = None) -> Candid
     where = f"{path}/{folder}".rstrip("/")
     candidate = _from_archive_files(raw, where=where, config=config, strict=strict,
                                     fallback=folder.rsplit("/", 1)[-1] if folder else None,
-                                    requested=(inner or "").strip("/").rsplit("/", 1)[-1] or None, newest=newest)
+                                    requested=(inner or "").strip("/").rsplit("/", 1)[-1] or None, newest=newest,
+                                    accepted=accepted)
     candidate.source = {"type": "local", "path": where, "integrity": candidate.source["integrity"]}
     return candidate
 
 
 def _from_archive_files(raw: dict, *, where: str, config, strict: bool | None, fallback: str | None = None,
-                        requested: str | None = None, newest: float = 0.0, advise: str | None = None) -> Candidate:
+                        requested: str | None = None, newest: float = 0.0, advise: str | None = None,
+                        accepted: list[dict] = ()) -> Candidate:
     """A candidate from a skill folder's files taken out of an archive: named from its metadata, validated like a
     local folder (client policy) in a private folder, a skill.yaml-only package given its SKILL.md."""
     files = [StagedFile(p, content, executable) for p, (content, executable) in raw.items()]
     store.check_paths([item.path for item in files])
+    published = {item.path: item for item in files}
+    accepted = accept.in_force(accepted, lambda rel: _sha256(published[rel].data) if rel in published else None)
     # The name first (the check folder is named after it), then validate like a local folder, in a private one.
     name = _frontmatter_of(files, where).get("name")
     if not isinstance(name, str) or not name:
         raise SkillyardError(f"The SKILL.md (or skill.yaml) in {where} has no `name`; nothing was installed.",
                              "Ask the author to add `name:` to the frontmatter or skill.yaml.")
     meta, warnings, folder_name = _check_package(files, name, where=where, config=config, strict=strict,
-                                                 fallback=fallback, advise=advise)
+                                                 fallback=fallback, advise=advise, accepted=accepted)
     warnings += skillname.requested_name_differs(requested, name, folder_name, where=where,
                                                  strict=is_strict(config, strict))
     actual = integrity_of(files)  # over the published files: what the source pins, before SKILL.md is generated
@@ -236,12 +258,12 @@ def _from_archive_files(raw: dict, *, where: str, config, strict: bool | None, f
     version = timeversion.declared_or(meta, timeversion.from_timestamp(newest) if newest > 0 else timeversion.UNKNOWN)
     return Candidate(folder_name, version, {"integrity": actual}, files,
                      list(meta.get("inputs") or []), list(meta.get("mcp_deps") or []),
-                     str(meta.get("description") or ""), warnings, meta)
+                     str(meta.get("description") or ""), warnings, meta, accepted=accept.record(list(accepted)))
 
 
 def _check_package(files: list[StagedFile], name: str, *, where: str, config=None,
                    strict: bool | None = None, fallback: str | None = None,
-                   advise: str | None = None) -> tuple[dict, list[str], str]:
+                   advise: str | None = None, accepted: list[dict] = ()) -> tuple[dict, list[str], str]:
     """Run the format checks on downloaded files by loading them from a private temporary folder; returns the
     skill's data as a local folder's would be (frontmatter merged with skill.yaml: version, inputs, mcp_deps),
     the warnings, and the installed folder's name (`folder_name`). The files' own security exceptions count for
@@ -255,9 +277,10 @@ def _check_package(files: list[StagedFile], name: str, *, where: str, config=Non
         folder = Path(tmp) / installed_as
         folder.mkdir()
         store.write_tree(folder, files)
-        verdict = judge_skill(folder, client_policy(config))
+        verdict = judge_skill(folder, client_policy(config), reviewed=accept.reviewed(list(accepted)))
         package, withdrawn = verdict.package, verdict.withdrawn
-        warnings = judge(package, where=where, strict=strict, withdrawn=withdrawn, advise=advise)
+        said = accept.check(package, list(accepted), where=where)
+        warnings = judge(package, where=where, strict=strict, withdrawn=withdrawn, advise=advise) + said
         return dict(package.data), [*warnings, *renamed], installed_as
 
 
@@ -316,6 +339,7 @@ def from_resolved(resolved, config, *, progress=None, commit: str | None = None)
                                             source=f"{resolved.source.name} ({resolved.source.url})",
                                             renamed_from=declared_name(skill))
     scan_entry(files, skill, config, what=what)
+    files = with_generated_skill_md(files, where=what)  # a skill.yaml-only pointer entry, as `github:` installs it
     source = {"type": "registry", "source": resolved.source.name, "url": resolved.source.url,
               "commit": commit or skill.get("commit"), "path": skill.get("path"), "integrity": skill["integrity"]}
     candidate = Candidate(skill["name"], str(skill.get("version", "0.0.0")), source, files,
@@ -361,16 +385,21 @@ def ref_kind(ref: str) -> str:
 
 
 def candidate_for(ref: str, config, *, source: str | None = None, progress=None, strict: bool | None = None,
-                  resolved_out: list | None = None) -> Candidate:
+                  resolved_out: list | None = None, accepted: list[dict] = ()) -> Candidate:
     """Fetch and check the skill a ref names (writes nothing). `resolved_out`, when given, receives the registry
-    entry a registry ref resolved to (for `skill info`'s versions)."""
+    entry a registry ref resolved to (for `skill info`'s versions). `accepted` (--accept): direct installs only."""
     kind = ref_kind(ref)
     if kind == "github":
-        return from_github(ref, config, strict=strict)
+        return from_github(ref, config, strict=strict, accepted=accepted)
     if kind == "archive":
-        return from_archive(ref, config, strict=strict)
+        return from_archive(ref, config, strict=strict, accepted=accepted)
     if kind == "local":
-        return from_local(Path(ref).expanduser(), config, strict=strict)
+        return from_local(Path(ref).expanduser(), config, strict=strict, accepted=accepted)
+    if accepted:
+        raise SkillyardError(f"{ref}: --accept is for a skill installed from a folder, an archive or `github:`; a "
+                             "registry's skill installs with the security exceptions its registry reviewed, and no "
+                             "others.", "Ask the registry's maintainers to review the finding, or install the skill's "
+                             "folder or `github:` ref directly with --accept.")
     from skillyard.client import resolve as resolve_mod
 
     resolved = resolve_mod.resolve(store.check_ref_name(ref), config, source=source)
@@ -380,9 +409,14 @@ def candidate_for(ref: str, config, *, source: str | None = None, progress=None,
 
 
 def prepare(refs: list[str], config, *, source: str | None = None, progress=None,
-            strict: bool | None = None) -> list[Candidate]:
-    """Resolve and download every ref before anything is written (one bad ref installs nothing)."""
-    candidates = [candidate_for(ref, config, source=source, progress=progress, strict=strict) for ref in refs]
+            strict: bool | None = None, accepted: list[dict] = ()) -> list[Candidate]:
+    """Resolve and download every ref before anything is written (one bad ref installs nothing). `accepted`
+    (--accept) names findings of one skill, so it comes with exactly one ref."""
+    if accepted and len(refs) != 1:
+        raise SkillyardError("--accept names findings of one skill, but several refs were given.",
+                             "Install the skill whose findings you accept on its own.")
+    candidates = [candidate_for(ref, config, source=source, progress=progress, strict=strict, accepted=accepted)
+                  for ref in refs]
     names = [c.name for c in candidates]
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:

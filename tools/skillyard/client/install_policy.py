@@ -67,13 +67,16 @@ def judge(package, *, where: str, strict: bool, with_lines: bool = False, withdr
             fix = (f"This is over the client's install limit: if you trust the skill, raise `{keys[0]}` in the "
                    f"client's config.yaml (or set ${env_name(keys[0])}).")
         elif {(f.rule, f.file) for f in withdrawn} & {(f.rule, f.file) for f in refusing}:
+            from skillyard.client.accept import hint
             from skillyard.format.exceptions import UNTRUSTED_FIX
 
-            fix = UNTRUSTED_FIX
+            fix = UNTRUSTED_FIX + hint(refusing, advise or where)
         elif strict and all(f.rule in TOLERATED_RULES for f in refusing):
             fix = "Runtimes tolerate this; install without --strict (and `install.strict: false`) to accept it."
         else:
-            fix = f"`skill validate {advise or where}` lists and explains each finding."
+            from skillyard.client.accept import hint
+
+            fix = f"`skill validate {advise or where}` lists and explains each finding." + hint(refusing, advise or where)
         raise SkillyardError(f"{where} is not a valid skill: {lines}; nothing was installed.", fix)
     return [f"{where}: {f.file or '.'}: {f.message} (runtimes tolerate it; `--strict` refuses it)"
             for f in tolerated]

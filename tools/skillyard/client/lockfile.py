@@ -51,9 +51,11 @@ def _read(path: Path, kind: str) -> dict:
 
 
 def skill_lock_document(*, skill: str, version: str, resolved_source: dict, resolved_inputs: dict,
-                        targets: list[dict], files: list[dict], deps: dict | None = None) -> dict:
+                        targets: list[dict], files: list[dict], deps: dict | None = None,
+                        accepted: list[dict] | None = None) -> dict:
     """`deps` (how the skill's MCP tools were handled: checked, unchecked, skipped) only for a skill that has
-    `mcp_deps`, so every other lock stays as it was."""
+    `mcp_deps`, and `accepted` (the security findings the user accepted, client/accept.py) only when there are
+    some, so every other lock stays as it was."""
     document = {
         "schema_version": SCHEMA_VERSION,
         "skill": skill,
@@ -65,6 +67,8 @@ def skill_lock_document(*, skill: str, version: str, resolved_source: dict, reso
     }
     if deps:
         document["deps"] = dict(deps)
+    if accepted:
+        document["accepted"] = [dict(e) for e in accepted]
     return document
 
 
@@ -133,6 +137,8 @@ def project_entry(skill_lock: dict, project_root: Path | None = None) -> dict:
     }
     if skill_lock.get("deps"):
         entry["deps"] = dict(skill_lock["deps"])
+    if skill_lock.get("accepted"):
+        entry["accepted"] = [dict(e) for e in skill_lock["accepted"]]
     return entry
 
 

@@ -8,7 +8,16 @@ from __future__ import annotations
 from pathlib import Path
 
 from skillyard.client import local_copy, lockfile, skillname, store
-from skillyard.client.candidates import Candidate, declared_name, from_github, from_local, from_resolved
+from skillyard.client.candidates import (
+    GENERATED,
+    MANIFEST,
+    Candidate,
+    declared_name,
+    from_github,
+    from_local,
+    from_resolved,
+    with_generated_skill_md,
+)
 from skillyard.client.fetch import download, integrity_of, is_offline
 from skillyard.client.install_policy import check_entry_limits, check_verified
 from skillyard.client.store import StagedFile
@@ -21,6 +30,11 @@ def locked_candidate(name: str, entry: dict, config, *, progress=None, project_r
     `project_root`."""
     source = entry["resolved_source"]
     kind = source["type"]
+    accepted = entry.get("accepted") or []  # the findings the install accepted: repeated, never asked again
+    if kind == "registry" and accepted:
+        raise SkillyardError(f"The lock entry for {name} accepts security findings, but it is a registry install: a "
+                             "registry's skill installs with the exceptions its registry reviewed, and no others.",
+                             f"Remove `accepted` from its entry, or reinstall it: skill install {name} --force.")
     if kind == "registry":
         from skillyard.client import resolve as resolve_mod
 
@@ -37,12 +51,12 @@ def locked_candidate(name: str, entry: dict, config, *, progress=None, project_r
 
         owner, repo = github.repo_from_url(source.get("url", ""))
         candidate = from_github(f"github:{owner}/{repo}", config, commit=source.get("commit"),
-                                path=source.get("path", ""), integrity=source["integrity"])
+                                path=source.get("path", ""), integrity=source["integrity"], accepted=accepted)
     elif kind == "local":
         local = Path(source.get("path", ""))
         if not local.is_absolute() and project_root is not None:
             local = Path(project_root) / local
-        candidate = from_local(local, config)
+        candidate = from_local(local, config, accepted=accepted)
         source = {**source, "path": candidate.source["path"]}  # each skill.lock.json keeps the absolute path
     else:  # pragma: no cover - the schema allows only the three
         raise SkillyardError(f"Unknown source type {kind!r} for {name}.", "Reinstall the skill.")
@@ -61,8 +75,11 @@ def _from_registry_commit(resolved, name: str, entry: dict, config, *, progress=
     The lock records files as installed (inputs rendered), so SKILL.md is checked after rendering by `install`,
     and the whole set against the locked integrity."""
     source = entry["resolved_source"]
-    prefix = source.get("path") or resolved.skill.get("path")
-    if not prefix:
+    # A pointer entry's folder may be its repository's root: the lock then records no path (empty values are not
+    # kept), and "" is the folder. A registry's own skill always has one.
+    pointer = "source_url" in resolved.skill
+    prefix = source.get("path", "") if pointer else source.get("path") or resolved.skill.get("path")
+    if not prefix and not pointer:
         raise SkillyardError(f"The lock entry for {name} names no path.", f"Reinstall it: skill install {name} --force.")
     from dataclasses import replace
 
@@ -86,12 +103,18 @@ def _from_registry_commit(resolved, name: str, entry: dict, config, *, progress=
                              "was installed.", "Run `skill install` again without --offline.")
     bar = progress(f"downloading {name}", len(missing)) if progress and missing else None
     files = []
+    generated = False  # a skill.yaml-only skill: its SKILL.md was generated at install, never published
     for rel in paths:
         if rel in local:
             files.append(StagedFile(rel, local[rel]))
             continue
-        files.append(StagedFile(rel, download(pinned.file_url(rel), config, token=token,
-                                              max_bytes=config.install_max_file_bytes)))
+        try:
+            files.append(StagedFile(rel, download(pinned.file_url(rel), config, token=token,
+                                                  max_bytes=config.install_max_file_bytes)))
+        except SkillyardError as exc:
+            if not (rel == GENERATED and MANIFEST in paths and getattr(exc, "status", None) == 404):
+                raise
+            generated = True
         if bar:
             bar.advance()
     if bar:
@@ -99,8 +122,21 @@ def _from_registry_commit(resolved, name: str, entry: dict, config, *, progress=
     skillname.check_declared_name(files, name, what=f"{name} (locked at {source['commit'][:12]})",
                                   source=f"{resolved.source.name} ({resolved.source.url})",
                                   renamed_from=declared_name(resolved.skill))
-    return Candidate(name, entry["version"], dict(source, integrity=integrity_of(files)), files,
+    files, published = _regenerated(files, source["integrity"], generated=generated, name=name)
+    return Candidate(name, entry["version"], dict(source, integrity=published), files,
                      list(resolved.skill.get("inputs") or []), list(resolved.skill.get("mcp_deps") or []))
+
+
+def _regenerated(files: list[StagedFile], locked: str, *, generated: bool, name: str) -> tuple[list[StagedFile], str]:
+    """(the files, the integrity of what the source publishes) for a locked skill.yaml-only skill, whose SKILL.md
+    was generated at install (`with_generated_skill_md`) and is generated again here: it was never published, so
+    upstream has none (`generated`: the download found none) and a copy reused from this machine is left out of
+    the integrity, which covers the published files only. Any other skill is returned as it is."""
+    without = [f for f in files if f.path != GENERATED]
+    if any(f.path == MANIFEST for f in files) and (generated or (integrity_of(files) != locked
+                                                                  and integrity_of(without) == locked)):
+        return with_generated_skill_md(without, where=name), integrity_of(without)
+    return files, integrity_of(files)
 
 
 def restore_project(opts: Options, config, *, progress=None) -> list[Outcome]:

@@ -50,12 +50,16 @@ class Outcome:
     deps: dict
     source: dict
     warnings: list[str] = field(default_factory=list)
+    accepted: list[dict] = field(default_factory=list)  # the findings the user accepted (--accept), as locked
 
     def to_dict(self) -> dict:
-        return {"name": self.name, "version": self.version, "status": self.status, "path": self.path,
-                "scope": self.scope, "targets": self.targets, "files": self.files, "inputs": self.inputs,
-                "deps": self.deps, "source": self.source, "warnings": self.warnings,
-                "total_size": sum(f["size"] for f in self.files)}
+        out = {"name": self.name, "version": self.version, "status": self.status, "path": self.path,
+               "scope": self.scope, "targets": self.targets, "files": self.files, "inputs": self.inputs,
+               "deps": self.deps, "source": self.source, "warnings": self.warnings,
+               "total_size": sum(f["size"] for f in self.files)}
+        if self.accepted:
+            out["accepted"] = [dict(e) for e in self.accepted]
+        return out
 
 
 def render_files(files: list[StagedFile], values: dict) -> list[StagedFile]:
@@ -132,7 +136,8 @@ def plan(candidate: Candidate, opts: Options, config, *, locked_inputs: dict | N
     canonical = store.canonical_dir(opts.root, candidate.name)
     outcome = Outcome(candidate.name, candidate.version, "planned", str(canonical), opts.scope,
                       [{"target": t, "scope": opts.scope} for t in opts.targets], entries, values, report.to_dict(),
-                      lockfile.clean_source(candidate.source), [*candidate.warnings, *warnings])
+                      lockfile.clean_source(candidate.source), [*candidate.warnings, *warnings],
+                      accepted=list(candidate.accepted))
     if deps_record is not None:
         outcome.deps["status"] = deps_record["status"]
     return Plan(candidate, opts, files, outcome, deps_record)
@@ -225,10 +230,12 @@ def _intent(p: Plan) -> tuple[dict, bool]:
     placement.check_target_paths(candidate.name, opts, canonical, prev_targets)
     values = p.outcome.inputs
     same = (previous is not None and previous["resolved_source"].get("integrity") == candidate.source["integrity"]
-            and previous.get("resolved_inputs") == values and previous.get("files") == entries)
+            and previous.get("resolved_inputs") == values and previous.get("files") == entries
+            and (previous.get("accepted") or []) == candidate.accepted)
     lock_doc = lockfile.skill_lock_document(skill=candidate.name, version=candidate.version,
                                             resolved_source=candidate.source, resolved_inputs=values,
-                                            targets=prev_targets, files=entries, deps=p.deps_record)
+                                            targets=prev_targets, files=entries, deps=p.deps_record,
+                                            accepted=candidate.accepted)
     return {"action": "install", "name": candidate.name, "scope": opts.scope, "targets": list(opts.targets),
             "copy": opts.copy, "lock": lock_doc, "staging": None, "retired": None,
             "previous": previous is not None, "edited": edited}, same

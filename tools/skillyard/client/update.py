@@ -207,8 +207,16 @@ def latest(name: str, lock: dict, config, *, progress=None) -> inst.Candidate:
 
         owner, repo = github.repo_from_url(source.get("url", ""))
         wanted = f"@{source['ref']}" if source.get("ref") else ""  # the branch or tag asked for, else the default
-        return inst.from_github(f"github:{owner}/{repo}{wanted}", config, path=source.get("path", ""))
-    return inst.from_local(Path(source.get("path", "")))
+        return inst.from_github(f"github:{owner}/{repo}{wanted}", config, path=source.get("path", ""),
+                                accepted=_carried(lock))
+    return inst.from_local(Path(source.get("path", "")), accepted=_carried(lock))
+
+
+def _carried(lock: dict) -> list[dict]:
+    """The findings the install accepted (--accept), still accepted while their files are unchanged."""
+    from skillyard.client.accept import Carried
+
+    return Carried(lock.get("accepted") or [], lock.get("files") or [])
 
 
 def diff(old: list[dict], new: list[dict]) -> tuple[list[str], list[str], list[str]]:

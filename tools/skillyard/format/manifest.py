@@ -98,6 +98,17 @@ def merge_manifest(frontmatter: dict, manifest: dict, *, file: str = "skill.yaml
     return merged, findings
 
 
+def declared_fields(frontmatter: dict | None, manifest: dict | None) -> dict | None:
+    """A skill's own metadata before validation, as every reader takes it (`skill install` of a folder, archive or
+    `github:`, and `skillyard external add`): SKILL.md's frontmatter merged with skill.yaml (a conflict is left to
+    validation), or skill.yaml's fields alone for a skill.yaml-only skill (design 000); None with neither."""
+    if manifest is None:
+        return frontmatter
+    if frontmatter is None:
+        return {k: v for k, v in manifest.items() if k not in MANIFEST_ONLY_FIELDS}
+    return merge_manifest(frontmatter, manifest)[0]
+
+
 def _short(value: object) -> str:
     shown = repr(value)
     return shown if len(shown) <= 80 else shown[:77] + "..."

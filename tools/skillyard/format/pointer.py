@@ -232,8 +232,9 @@ def parse_pointer(text: str, *, folder_name: str | None = None) -> tuple[Pointer
     for rel, problem in paths.path_set_problems(seen):
         findings.append(_problem(f"the file `{paths.shown(rel)}` {problem}", redo, field="files",
                                  line=lines.get("files")))
-    if "SKILL.md" not in seen:
-        findings.append(_problem("`files` lists no SKILL.md", redo, field="files", line=lines.get("files")))
+    if "SKILL.md" not in seen and "skill.yaml" not in seen:  # skill.yaml alone: design 000's skill.yaml-only skill
+        findings.append(_problem("`files` lists no SKILL.md (nor a skill.yaml)", redo, field="files",
+                                 line=lines.get("files")))
     findings += _exception_problems(data, seen, lines.get("registry"))
     name = data["name"]
     if folder_name is not None and folder_name != name:

@@ -252,6 +252,13 @@ def prepare(ref: GitHubRef, config: RegistryConfig, get: Get, hosts: Hosts, *, n
         warnings.insert(0, noassertion_warning(found))
     if pkg.security_exceptions:
         data["registry"] = {"security_exceptions": pkg.security_exceptions}
+    if "SKILL.md" not in files:  # skill.yaml alone (design 000): listed, and said what that means for other clients
+        warnings.append({"rule": "pointer-manifest-only", "severity": "warning",
+                         "message": "the upstream skill is described by skill.yaml alone (no SKILL.md): `skill "
+                                    "install` generates its SKILL.md from `system_prompt`, as for `github:` installs, "
+                                    "but clients that read SKILL.md from the repository (Claude Code's marketplace, "
+                                    "npx skills) will not find the skill there",
+                         "fix": "Ask the upstream authors to add the SKILL.md `skillyard migrate` writes."})
     return Prepared(data, warnings, where)
 
 
@@ -345,7 +352,8 @@ def checked_text(prepared: Prepared) -> str:
     pointer, problems = parse_pointer(text, folder_name=name)
     if pointer is None:
         raise _refused(f"{prepared.where}: the pointer would not be valid: {problems[0].message}",
-                       "Ask the upstream authors to shorten the field, or point at another folder.")
+                       "Ask the upstream authors to fix it (a value over a pointer's limit: shorten it), or point "
+                       "at another folder.")
     return text
 
 
@@ -369,16 +377,20 @@ def add(target: str, config: RegistryConfig, get: Get, hosts: Hosts, *, name: st
 
 
 def _upstream_name(files: dict[str, tuple[bytes, bool]]) -> object:
-    """The `name` in the folder's SKILL.md frontmatter (or skill.yaml), None when there is none."""
+    """The skill's declared `name` as `skill install github:` reads it (`format.manifest.declared_fields`): SKILL.md's
+    frontmatter merged with skill.yaml, or skill.yaml alone for a skill.yaml-only skill (design 000); None when
+    there is none or it cannot be read (the checks then say why)."""
     from skillyard.format.frontmatter import parse_skill_md
+    from skillyard.format.manifest import declared_fields, parse_manifest
 
-    for rel in ("SKILL.md", "skill.md"):
-        if rel in files:
-            try:
-                return parse_skill_md(files[rel][0].decode("utf-8"), strict=False, file=rel).data.get("name")
-            except UnicodeDecodeError:
-                return None
-    return None
+    try:
+        frontmatter = next((parse_skill_md(files[rel][0].decode("utf-8"), strict=False, file=rel).data
+                            for rel in ("SKILL.md", "skill.md") if rel in files), None)
+        manifest = parse_manifest(files["skill.yaml"][0].decode("utf-8"))[0] if "skill.yaml" in files else None
+    except UnicodeDecodeError:
+        return None
+    data = declared_fields(frontmatter, manifest)
+    return data.get("name") if isinstance(data, dict) else None
 
 
 def _write_new(destination: Path, text: str) -> None:

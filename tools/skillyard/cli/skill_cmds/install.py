@@ -21,6 +21,7 @@ examples:
   skill install ./bundle.tar.gz/skills/pdf-tools
   skill install            # in a project: restore skills.lock.json
   skill install --offline  # the same on a plane: cached registries, files from copies already installed
+  skill install ./security-teaching --accept security-pipe-to-shell:references/attacks.md
 
 MCP dependencies (`mcp_deps`): checked against the configured hub (mcp_hub.endpoint); with none, against the MCP
 servers the target agent has configured (Claude Code .mcp.json and ~/.claude.json, Codex config.toml, Gemini CLI
@@ -30,6 +31,12 @@ installs with a warning and the lock records "unchecked" (--require-deps refuses
 Pointer entries (a registry listing a skill that lives in its own repository) are `verified` when a maintainer of
 the registry approved the PR that set their pin; --require-verified (config install.require_verified) refuses the
 others, here and when restoring the lockfile. The registry's own skills pass: their files are its own.
+
+Security findings: a folder, archive or github: skill with a finding is refused; one that quotes attacks to teach
+them can be installed by accepting each finding by name (--accept RULE:FILE, as the refusal prints it). Only the
+scanner's exceptable rules can be accepted, never a finding in a SKILL.md or skill.yaml value; the lock records
+what was accepted and a restore repeats it, refusing any other finding. A registry's skill installs only with the
+exceptions its registry reviewed.
 
 Files already on this machine: a file whose sha256 an installed copy (either scope) still holds is taken from it
 rather than downloaded, so a restore works with the server gone; the install then says so. --offline never uses
@@ -64,6 +71,11 @@ def add_arguments(parser) -> None:
     parser.add_argument("--probe-servers", action="store_true",
                         help="start the local MCP servers the target agent has configured and ask them for their tools "
                              "(runs their commands; config `mcp.probe_servers` does it for your home's settings only)")
+    parser.add_argument("--accept", action="append", metavar="RULE:FILE",
+                        help="install a folder, archive or github: skill despite one named security finding (as the "
+                             "refusal prints it, e.g. security-pipe-to-shell:references/attacks.md), for a skill that "
+                             "quotes attacks to teach them; recorded in the lock and repeated on restore (repeatable; "
+                             "never for a registry's skill, nor for rules no exception may allow)")
     parser.add_argument("--offline", action="store_true",
                         help="never use the network: resolve from the cached registries and take every file from "
                              "verified copies already installed on this machine (each sha256 checked), or fail")
@@ -93,14 +105,17 @@ def run(args) -> int:
                         skip_deps_check=args.skip_deps_check, require_deps=args.require_deps,
                         probe_servers=args.probe_servers, copy=args.copy)
     _check_targets(opts.targets)
+    from skillyard.client import accept
+
+    accepted = accept.parse(args.accept)
     if not args.refs:
-        if args.input or args.target or args.source:
-            raise SkillyardError("--input, --target and --source need at least one REF.",
+        if args.input or args.target or args.source or accepted:
+            raise SkillyardError("--input, --target, --source and --accept need at least one REF.",
                                  "Name the skill(s) to install, or run `skill install` alone to restore the lockfile.")
         outcomes = inst.restore_project(opts, config, progress=_progress_factory(args))
     else:
         candidates = inst.prepare(args.refs, config, source=args.source, progress=_progress_factory(args),
-                                  strict=args.strict)
+                                  strict=args.strict, accepted=accepted)
         per_skill = inst.split_inputs(candidates, cli_inputs)
         plans = []  # every skill checked (inputs, MCP deps) before any is written: all of them, or none
         for candidate in candidates:
