@@ -1,0 +1,113 @@
+"""The parsed behaviour scan of one file: pick the reader, read the file once, judge every behaviour over its facts.
+
+Called from judge.scan_text for every script (by suffix or `#!` line) and for the shell and PowerShell blocks of a
+Markdown file's code fences. A cheap gate comes first: the file's words (already computed by `Context`) must hold
+one a behaviour module can act on, so an ordinary script is never parsed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import re
+
+from skillyard.format.scan import (
+    behaviour_decode,
+    behaviour_download,
+    behaviour_exfil,
+    behaviour_persist,
+    behaviour_shell,
+    flows,
+    read_go,
+    read_js,
+    read_powershell,
+    read_ruby,
+    read_shell,
+    treesit,
+)
+from skillyard.format.scan.context import Context, _words
+from skillyard.format.scan.facts import Facts
+
+# Words without one of which no behaviour module can find anything (lowercase, whole words).
+_GATE = _words("curl", "wget", "fetch", "http", "https", "invoke", "iwr", "irm", "iex", "eval", "exec", "execsync",
+               "spawn", "system", "popen", "base64", "atob", "b64decode", "decode64", "frombase64string",
+               "fromcharcode", "socket", "tcpclient", "dial", "crontab", "schtasks", "systemctl", "launchctl", "bashrc",
+               "zshrc", "bash_profile", "profile", "environ", "printenv", "env", "ssh", "aws", "id_rsa", "pbcopy",
+               "xclip", "clipboard", "nc", "ncat", "netcat", "socat", "tcp", "downloadstring", "downloadfile",
+               "urlopen", "net", "uri", "open", "get", "request", "axios", "function", "rev", "reverse", "xxd",
+               "authorized_keys", "launchagents", "currentversion", "netrc", "kube", "gnupg", "wallet", "keychain",
+               "start", "process", "command", "sh", "bash", "copy", "write", "writefile", "set", "clip")
+_FENCE_LANGUAGES = {"bash": "shell", "sh": "shell", "shell": "shell", "zsh": "shell", "console": "shell",
+                    "powershell": "powershell", "ps1": "powershell", "pwsh": "powershell", "ps": "powershell"}
+_FENCE_INFO = re.compile(r"^ {0,3}(?:`{3,}|~{3,})[ \t]*([\w+-]*)")
+_READERS = {"shell": read_shell.read, "powershell": read_powershell.read, "javascript": read_js.read,
+            "typescript": lambda s: read_js.read(s, "typescript"), "tsx": lambda s: read_js.read(s, "tsx"),
+            "ruby": read_ruby.read, "go": read_go.read}
+
+
+@functools.lru_cache(maxsize=256)
+def facts_for(language: str, source: str) -> Facts | None:
+    """One file's facts, read once: the per-file judge and the skill-level flows share them."""
+    reader = _READERS.get(language)
+    if reader is None:
+        return None
+    try:
+        return reader(source)
+    except (RecursionError, ValueError, UnicodeError):
+        return None
+
+
+def judge(ctx: Context, add, found) -> None:
+    """Report the parsed behaviours of one file through `add` (security.scan_text's), skipping what the text rules
+    already reported on the same line, or as an error anywhere in the file for the same rule."""
+    if not ctx.has(_GATE):
+        return
+    if ctx.code:
+        language = treesit.language_of(ctx.file, ctx.text)
+        if language is not None:
+            _judge_source(ctx, add, found, language, ctx.text, 0)
+        return
+    if ctx.markdown and ctx.fences:
+        for start, end in ctx.fences[:50]:
+            info = _FENCE_INFO.match(ctx.text, start)
+            language = _FENCE_LANGUAGES.get(info.group(1).lower()) if info else None
+            if language is None:
+                continue
+            body_start = ctx.text.find("\n", start) + 1
+            body_end = ctx.text.rfind("\n", body_start, end) if end > body_start else end
+            block = ctx.text[body_start:max(body_start, body_end)]
+            _judge_source(ctx, add, found, language, block, ctx.text.count("\n", 0, body_start))
+
+
+def _judge_source(ctx: Context, add, found, language: str, source: str, offset: int) -> None:
+    facts = facts_for(language, source) if language != "python" else None
+    if facts is not None and offset:
+        facts = Facts(facts.language, [dataclasses.replace(op, line=op.line + offset) for op in facts.ops],
+                      facts.values)
+    flow = flows.Flow(facts, source) if facts is not None and facts.ops else None
+
+    def report(rule, severity, line, message, fix) -> None:
+        if any(f.rule == rule and (f.line == line or f.is_error) for f in found):
+            return
+        add(rule, severity, _index_of_line(ctx.text, line), message, fix)
+
+    if flow is not None:
+        fence = bool(offset) or not ctx.code
+        for module in (behaviour_download, behaviour_decode, behaviour_exfil):
+            if fence and module is not behaviour_download:
+                continue  # in Markdown only a complete download-and-run is judged: the text rules cover the rest
+            module.judge(flow, ctx, report)
+        if not fence:
+            behaviour_persist.judge(flow, ctx, report, source)
+    behaviour_shell.judge(flow, ctx, report, source, language)
+
+
+def _index_of_line(text: str, line: int) -> int:
+    if line < 1:
+        return -1
+    index = 0
+    for _ in range(line - 1):
+        index = text.find("\n", index) + 1
+        if index == 0:
+            return -1
+    return index

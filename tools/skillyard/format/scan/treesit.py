@@ -1,0 +1,65 @@
+"""tree-sitter, built once per process: one `Parser` per language, made the first time a file of it is read.
+
+Which reader a file goes to is decided by its suffix or its `#!` line; none is built for a skill without scripts.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+MAX_SOURCE = 512 * 1024  # as read_python.MAX_SOURCE: larger scripts are left to the text rules
+# language -> (module, function returning the grammar)
+_GRAMMARS = {
+    "shell": ("tree_sitter_bash", "language"),
+    "powershell": ("tree_sitter_powershell", "language"),
+    "javascript": ("tree_sitter_javascript", "language"),
+    "typescript": ("tree_sitter_typescript", "language_typescript"),
+    "tsx": ("tree_sitter_typescript", "language_tsx"),
+    "ruby": ("tree_sitter_ruby", "language"),
+    "go": ("tree_sitter_go", "language"),
+}
+SUFFIXES = {
+    ".sh": "shell", ".bash": "shell", ".zsh": "shell", ".ksh": "shell", ".command": "shell",
+    ".ps1": "powershell", ".psm1": "powershell", ".psd1": "powershell",
+    ".js": "javascript", ".mjs": "javascript", ".cjs": "javascript", ".jsx": "javascript",
+    ".ts": "typescript", ".mts": "typescript", ".cts": "typescript", ".tsx": "tsx",
+    ".rb": "ruby", ".go": "go", ".py": "python", ".pyw": "python",
+}
+_SHEBANG = (("python", "python"), ("node", "javascript"), ("deno", "typescript"), ("bun", "javascript"),
+            ("ruby", "ruby"), ("pwsh", "powershell"), ("powershell", "powershell"), ("bash", "shell"),
+            ("zsh", "shell"), ("ksh", "shell"), ("dash", "shell"), ("sh", "shell"))
+_parsers: dict[str, object] = {}
+
+
+def language_of(file: str, text: str) -> str | None:
+    """The language a file is read as: its suffix, else its `#!` line; None for anything else."""
+    name = file.rsplit("/", 1)[-1].lower()
+    dot = name.rfind(".")
+    if dot > 0 and name[dot:] in SUFFIXES:
+        return SUFFIXES[name[dot:]]
+    if text.startswith("#!"):
+        first = text[:200].split("\n", 1)[0].lower()
+        for word, language in _SHEBANG:
+            if word in first:
+                return language
+    return None
+
+
+def parser(language: str):
+    """The process's one parser for `language` (tree-sitter grammars are imported only when first needed)."""
+    found = _parsers.get(language)
+    if found is None:
+        import tree_sitter
+
+        module, function = _GRAMMARS[language]
+        grammar = getattr(importlib.import_module(module), function)()
+        found = _parsers[language] = tree_sitter.Parser(tree_sitter.Language(grammar))
+    return found
+
+
+def parse(language: str, source: bytes):
+    """The syntax tree's root, or None when the source is too large. tree-sitter never raises on bad input: it
+    marks errors in the tree and the readers skip what they do not recognise."""
+    if len(source) > MAX_SOURCE:
+        return None
+    return parser(language).parse(source).root_node
