@@ -55,7 +55,10 @@ def judge(flow: flows.Flow, ctx, report) -> None:
 
 def _report(ctx, report, op, source, what: str, language: str) -> None:
     url = what.split("`")[1] if what.count("`") >= 2 and "://" in what else ""
-    vendor = bool(url) and url.lower().startswith("https://") and _host_is_vendor(url, ctx)
+    # A script runs what it fetches without the user seeing a command: only the well-known vendor hosts count there;
+    # documented steps in a Markdown fence may also name the skill's own product's site (context's judgement).
+    vendor = bool(url) and url.lower().startswith("https://") and \
+        _host_is_vendor(url, None if ctx is None or not ctx.markdown else ctx)
     if vendor:
         report(RULE, WARNING, op.line, f"Downloads and runs a vendor installer: {what}.",
                "Prefer the vendor's package (brew, apt, pip, npm) or download, verify the checksum, then run.")

@@ -43,10 +43,10 @@ def judge(flow: flows.Flow | None, ctx, report, text: str, language: str) -> Non
 
 
 def _shell_op(op: flows.Op) -> str:
-    if any(r.startswith(("/dev/tcp/", "/dev/udp/")) for r in op.redirects):
+    if op.name in flows.SHELLS and any(r.startswith(("/dev/tcp/", "/dev/udp/")) for r in op.redirects):
         return "a shell's input and output go to a network address through /dev/tcp"
-    if any(w.startswith(("/dev/tcp/", "/dev/udp/")) for w in op.words) and op.name in flows.SHELLS | {"exec", "cat"}:
-        return "a network address opened as a file through /dev/tcp"
+    if any(w.startswith(("/dev/tcp/", "/dev/udp/")) for w in op.words) and op.name in flows.SHELLS:
+        return "a shell reads a network address opened as a file through /dev/tcp"
     if op.name in ("nc", "ncat", "netcat", "nc.traditional", "nc.openbsd"):
         for i, word in enumerate(op.words):
             if word in ("-e", "-c", "--exec", "--sh-exec") and i + 1 < len(op.words) and \

@@ -39,7 +39,7 @@ _GATE = _words("curl", "wget", "fetch", "http", "https", "invoke", "iwr", "irm",
                "start", "process", "command", "sh", "bash", "copy", "write", "writefile", "set", "clip")
 _FENCE_LANGUAGES = {"bash": "shell", "sh": "shell", "shell": "shell", "zsh": "shell", "console": "shell",
                     "powershell": "powershell", "ps1": "powershell", "pwsh": "powershell", "ps": "powershell"}
-_FENCE_INFO = re.compile(r"^ {0,3}(?:`{3,}|~{3,})[ \t]*([\w+-]*)")
+_FENCE_INFO = re.compile(r"^ {0,3}(?:`{3,}|~{3,})[ \t]*([\w+-]*)", re.M)
 _READERS = {"shell": read_shell.read, "powershell": read_powershell.read, "javascript": read_js.read,
             "typescript": lambda s: read_js.read(s, "typescript"), "tsx": lambda s: read_js.read(s, "tsx"),
             "ruby": read_ruby.read, "go": read_go.read}
@@ -57,15 +57,15 @@ def facts_for(language: str, source: str) -> Facts | None:
         return None
 
 
-def judge(ctx: Context, add, found) -> None:
+def judge(ctx: Context, add, found, line_offset: int = 0) -> None:
     """Report the parsed behaviours of one file through `add` (security.scan_text's), skipping what the text rules
     already reported on the same line, or as an error anywhere in the file for the same rule."""
     if not ctx.has(_GATE):
         return
-    if ctx.code:
+    if not ctx.markdown:
         language = treesit.language_of(ctx.file, ctx.text)
         if language is not None:
-            _judge_source(ctx, add, found, language, ctx.text, 0)
+            _judge_source(ctx, add, found, language, ctx.text, line_offset, line_offset, fence=False)
         return
     if ctx.markdown and ctx.fences:
         for start, end in ctx.fences[:50]:
@@ -76,10 +76,14 @@ def judge(ctx: Context, add, found) -> None:
             body_start = ctx.text.find("\n", start) + 1
             body_end = ctx.text.rfind("\n", body_start, end) if end > body_start else end
             block = ctx.text[body_start:max(body_start, body_end)]
-            _judge_source(ctx, add, found, language, block, ctx.text.count("\n", 0, body_start))
+            _judge_source(ctx, add, found, language, block, ctx.text.count("\n", 0, body_start) + line_offset,
+                          line_offset, fence=True)
 
 
-def _judge_source(ctx: Context, add, found, language: str, source: str, offset: int) -> None:
+def _judge_source(ctx: Context, add, found, language: str, source: str, offset: int, line_offset: int,
+                  fence: bool) -> None:
+    """Judge one script (or one fenced block): `offset` turns its lines into the file's, as every message names
+    them; `line_offset` is the part of it that scan_text adds itself (SKILL.md's frontmatter)."""
     facts = facts_for(language, source) if language != "python" else None
     if facts is not None and offset:
         facts = Facts(facts.language, [dataclasses.replace(op, line=op.line + offset) for op in facts.ops],
@@ -89,10 +93,11 @@ def _judge_source(ctx: Context, add, found, language: str, source: str, offset: 
     def report(rule, severity, line, message, fix) -> None:
         if any(f.rule == rule and (f.line == line or f.is_error) for f in found):
             return
-        add(rule, severity, _index_of_line(ctx.text, line), message, fix)
+        if fence:
+            message = message.replace(f"The {facts.language if facts else language} script", f"The {language} block", 1)
+        add(rule, severity, _index_of_line(ctx.text, line - line_offset), message, fix)
 
     if flow is not None:
-        fence = bool(offset) or not ctx.code
         for module in (behaviour_download, behaviour_decode, behaviour_exfil):
             if fence and module is not behaviour_download:
                 continue  # in Markdown only a complete download-and-run is judged: the text rules cover the rest

@@ -50,6 +50,8 @@ STARTUP = re.compile(
     r"Microsoft\.PowerShell_profile\.ps1|Library/Launch(?:Agents|Daemons)|\.config/systemd/|/etc/systemd/system|"
     r"/etc/cron|/var/spool/cron|CurrentVersion\\+Run(?:Once)?\b|Start Menu\\+Programs\\+Startup|"
     r"\\Startup\\|\.config/autostart|authorized_keys\b|/etc/rc\.local|/etc/profile\.d|/etc/init\.d", re.I)
+READ_FILE = frozenset({"cat", "get-content", "gc", "type", "readfile", "readfilesync", "read", "read_text",
+                       "read_bytes", "binread", "readlines", "open", "createreadstream"})
 _ENV_COMMANDS = frozenset({"env", "printenv", "export", "set", "get-childitem", "gci", "dir", "ls", "getenviron",
                            "getenvironmentvariables", "environ", "os.environ"})
 
@@ -82,6 +84,12 @@ def is_decode(op: Op) -> bool:
         return op.words[1] in ("base64", "hex", "base64url")
     if op.name in ("decodestring", "decode") and "base64" in op.full:
         return True
+    if op.name == "rev" and op.calls:
+        return True  # `echo … | rev`: text stored reversed
+    if op.name == "tr" and any(w.startswith(("N-Z", "n-z")) for w in op.words):
+        return True  # rot13
+    if op.name == "pack" and op.words and op.words[0] in ("c*", "C*", "U*", "m", "m0", "H*"):
+        return True
     return op.name in ("-encodedcommand", "-enc")
 
 
@@ -102,7 +110,9 @@ def runs_code(op: Op, child_process: bool) -> str | None:
         if name == "command" and op.full not in ("exec.command", "exec.commandcontext"):
             return None
         return "process"
-    if name.startswith(("./", "/tmp/", "~/", "/var/tmp/", "/dev/shm/")) or (name.startswith("$") and "/" in name):
+    if name.startswith(("./", ".\\", "/tmp/", "~/", "/var/tmp/", "/dev/shm/")) or \
+            (name.startswith("$") and ("/" in name or "\\" in name)) or \
+            name.endswith((".exe", ".msi", ".bat", ".cmd", ".scr", ".ps1", ".appimage")):
         return "process"
     return None
 
@@ -197,7 +207,8 @@ def run_target(op: Op, child_process: bool) -> str | None:
     how = runs_code(op, child_process)
     if how is None:
         return None
-    if how == "process" and not op.name.startswith(("./", "/", "~", "$")):
+    if how == "process" and not op.name.startswith(("./", ".\\", "/", "~", "$")) and \
+            not op.name.endswith((".exe", ".msi", ".bat", ".cmd", ".scr", ".ps1", ".appimage")):
         first = next((w for w in op.words if w and not w.startswith("-")), "")
         if op.name in ("start-process", "saps", "invoke-item", "ii", "start") and op.words:
             low = [w.lower() for w in op.words]
@@ -242,6 +253,10 @@ class Flow:
             if match and op.name not in ("echo", "printf", "=", "write-host", "console.log", "puts", "print"):
                 found.add(Source("secret", op.line, f"reads `{word[:60]}`"))
                 break
+        if op.name in READ_FILE:
+            path = next((w for w in op.words if w and not w.startswith("-") and ("/" in w or "\\" in w or "." in w)), "")
+            if path:
+                found.add(Source("file", op.line, path))  # what another script of the skill may have written
         if "$ENV" in op.uses or (op.name in _ENV_COMMANDS and (
                 (op.name in ("env", "printenv") and not op.words) or (op.name == "export" and op.words == ("-p",))
                 or (op.name == "set" and not op.words) or any(w.lower() in ("env:", "env:\\", "env:*") for w in op.words)

@@ -182,7 +182,7 @@ def scan_text(text: str, file: str, *, line_offset: int = 0, is_markdown: bool =
         add(rule, severity, index, message, fix)
 
     scan_rules.scan(ctx, add_behaviour, counts)
-    scan_code.judge(ctx, add_behaviour, found)  # the parsed flows (tree-sitter readers), after the text rules
+    scan_code.judge(ctx, add_behaviour, found, line_offset)  # the parsed flows (tree-sitter readers), after the text rules
     for match in BASE64_BLOB.finditer(text) if _B64_RUN in classes else ():
         if _looks_encoded(text, match):
             add("security-base64-blob", Severity.WARNING, match.start(),

@@ -68,6 +68,8 @@ def _fold(walker, node, depth):
                  for c in (body.named_children if body is not None else [])]
         sep = walker.fold(args[1], depth + 1)
         return sep.join(items) if sep is not None and all(i is not None for i in items) else None  # type: ignore
+    if callee in ("filepath.Join", "path.Join") and args:  # unknown parts kept as `…`: the path still shows
+        return "/".join(walker.fold(a, depth + 1) or "…" for a in args)
     if callee == "string" and args:
         return walker.fold(args[0], depth + 1)
     return None

@@ -52,6 +52,8 @@ def _fold(walker, node, depth):
     args_node = node.child_by_field_name("arguments")
     args = args_node.named_children if args_node is not None else []
     name = method.text.decode() if method is not None else ""
+    if name in ("join", "expand_path") and receiver is not None and receiver.text in (b"File", b"Pathname"):
+        return "/".join(walker.fold(a, depth + 1) or "…" for a in args)  # unknown parts kept as `…`
     if name == "reverse" and receiver is not None:
         value = walker.fold(receiver, depth + 1)
         return value[::-1] if value is not None else None

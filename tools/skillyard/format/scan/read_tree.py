@@ -75,7 +75,7 @@ class _Walker:
         if value is None or not targets:
             return
         folded = self.fold(value)
-        uses, calls = self.inside(value)
+        uses, calls = self.inside(value, own=True)
         for target in targets[:8]:
             if folded is not None:
                 self.facts.values[target] = fold.clip((self.facts.values.get(target, "") if appends else "") + folded)
@@ -88,8 +88,10 @@ class _Walker:
     def call(self, node, callee: str, args: list) -> None:
         full = callee.lower()
         name = full.replace("::", ".").rsplit(".", 1)[-1].strip()
-        words = tuple((self.fold(a) or "") for a in args[:32])
-        uses, calls = self.inside(node, skip=None)
+        if full.startswith((".\\", "./", "/", "~", "$")) or "\\" in full:
+            name = full  # a program run by its path (`.\\setup.exe`, `$env:TEMP\\a.exe`): the path is the name
+        words = tuple(self.word(a) for a in args[:32])
+        uses, calls = self.inside(node)
         calls.discard(full)
         line = node.start_point[0] + 1
         self.facts.add(Op(line, name, full, words, frozenset(uses), frozenset(calls), None, _text(node)))
@@ -102,8 +104,18 @@ class _Walker:
                 self.facts.add(Op(line, self.g.name_of(arg).lower(), self.g.name_of(arg).lower(), (), frozenset(uses),
                                   feeding, None, _text(node)))
 
-    def inside(self, node, skip=None) -> tuple[set[str], set[str]]:
-        """(names read, callees called) inside `node`."""
+    def word(self, node) -> str:
+        """An argument as text: folded, else a plain variable as `$name` (so two calls given the same unknown path
+        still name the same file), else ""."""
+        value = self.fold(node)
+        if value is not None:
+            return value
+        if node.type in self.g.names:
+            return "$" + self.g.name_of(node)
+        return ""
+
+    def inside(self, node, own: bool = False) -> tuple[set[str], set[str]]:
+        """(names read, callees called) inside `node` (`own`: counting `node` itself when it is a call)."""
         uses: set[str] = set()
         calls: set[str] = set()
         stack, seen = [node], 0
@@ -116,7 +128,7 @@ class _Walker:
                 uses.add("$ENV")  # the whole environment, every secret in it
             if kind in self.g.names:
                 uses.add(self.g.name_of(current))
-            elif current is not node and kind in self.g.calls:
+            elif (own or current is not node) and kind in self.g.calls:
                 found = self.g.calls[kind](current)
                 if found:
                     full = found[0].lower()
