@@ -17,7 +17,7 @@ FIX = "Ship the program's source under scripts/ so it is reviewed, or name a ven
 
 def judge(flow: flows.Flow, ctx, report) -> None:
     ops = flow.facts.ops
-    saved: list[tuple[str, flows.Source]] = []  # (path, the download) for files written from a download
+    saved: list[tuple[str, flows.Source, int]] = []  # (path, the download, line written) for downloaded files
     made_executable: dict[str, int] = {}
     done = False
     for index, op in enumerate(ops):
@@ -36,18 +36,19 @@ def judge(flow: flows.Flow, ctx, report) -> None:
                 continue
         for path in flows.writes_to(op):
             for source in fetched or [s for s in flow.own(op) if s.kind == "fetch"]:
-                saved.append((path, source))
+                saved.append((path, source, op.line))
                 break
         for path in flows.chmods(op):
             made_executable[path] = op.line
         target = flows.run_target(op, flow.child_process)
         if target and not done:
-            for path, source in saved:
+            for path, source, written in saved:
                 if flows.same_file(path, target) and source.line <= op.line:
                     chmod = next((line for p, line in made_executable.items() if flows.same_file(p, path)), None)
                     step = f", makes it executable (line {chmod})" if chmod else ""
                     _report(ctx, report, op, source,
-                            f"{source.what} to `{path[:60]}` (line {source.line}){step} and runs it (line {op.line})",
+                            f"{source.what} (line {source.line}), saves it as `{path[:60]}` (line {written}){step} "
+                            f"and runs it (line {op.line})",
                             flow.facts.language)
                     done = True
                     break

@@ -28,15 +28,21 @@ from skillyard.format.scan import (
 from skillyard.format.scan.context import Context, _words
 from skillyard.format.scan.facts import Facts
 
-# Words without one of which no behaviour module can find anything (lowercase, whole words).
+# Words without one of which no behaviour module can find anything in a script (lowercase, whole words): a fetch, a
+# run, a socket, a scheduler, a clipboard or a send.
 _GATE = _words("curl", "wget", "fetch", "http", "https", "invoke", "iwr", "irm", "iex", "eval", "exec", "execsync",
-               "spawn", "system", "popen", "base64", "atob", "b64decode", "decode64", "frombase64string",
-               "fromcharcode", "socket", "tcpclient", "dial", "crontab", "schtasks", "systemctl", "launchctl", "bashrc",
-               "zshrc", "bash_profile", "profile", "environ", "printenv", "env", "ssh", "aws", "id_rsa", "pbcopy",
-               "xclip", "clipboard", "nc", "ncat", "netcat", "socat", "tcp", "downloadstring", "downloadfile",
-               "urlopen", "net", "uri", "open", "get", "request", "axios", "function", "rev", "reverse", "xxd",
-               "authorized_keys", "launchagents", "currentversion", "netrc", "kube", "gnupg", "wallet", "keychain",
-               "start", "process", "command", "sh", "bash", "copy", "write", "writefile", "set", "clip")
+               "spawn", "system", "popen", "function", "socket", "tcpclient", "tcpsocket", "dial", "crontab",
+               "schtasks", "systemctl", "launchctl", "reg", "pbcopy", "xclip", "xsel", "clipboard", "writetext", "nc",
+               "ncat", "netcat", "socat", "downloadstring", "downloadfile", "urlopen", "axios", "post", "bashrc",
+               "zshrc", "bash_profile", "launchagents", "currentversion", "authorized_keys", "dev", "tcp")
+# A fenced block in Markdown is parsed only when it downloads and then runs something, or names a socket shell:
+# most fences are install lines or examples, and reading each costs more than this `in` test.
+_FENCE_FETCH = ("curl", "wget", "invoke-webrequest", "iwr ", "irm ", "downloadfile", "start-bitstransfer")
+_FENCE_RUN = ("sh ", "bash ", "chmod", "./", ".\\", "start-process", "iex", "invoke-expression", ".exe", "python",
+              "node ", "source ", "&")
+_FENCE_SHELL = ("/dev/tcp", "/dev/udp", "nc ", "ncat ", "socat ")
+_FENCE_TOKENS = _words("curl", "wget", "invoke", "iwr", "irm", "downloadfile", "start", "tcp", "udp", "nc", "ncat",
+                       "socat")  # the file's words, already counted: most Markdown files stop here
 _FENCE_LANGUAGES = {"bash": "shell", "sh": "shell", "shell": "shell", "zsh": "shell", "console": "shell",
                     "powershell": "powershell", "ps1": "powershell", "pwsh": "powershell", "ps": "powershell"}
 _FENCE_INFO = re.compile(r"^ {0,3}(?:`{3,}|~{3,})[ \t]*([\w+-]*)", re.M)
@@ -67,7 +73,7 @@ def judge(ctx: Context, add, found, line_offset: int = 0) -> None:
         if language is not None:
             _judge_source(ctx, add, found, language, ctx.text, line_offset, line_offset, fence=False)
         return
-    if ctx.markdown and ctx.fences:
+    if ctx.markdown and ctx.has(_FENCE_TOKENS) and ctx.fences:
         for start, end in ctx.fences[:50]:
             info = _FENCE_INFO.match(ctx.text, start)
             language = _FENCE_LANGUAGES.get(info.group(1).lower()) if info else None
@@ -76,6 +82,10 @@ def judge(ctx: Context, add, found, line_offset: int = 0) -> None:
             body_start = ctx.text.find("\n", start) + 1
             body_end = ctx.text.rfind("\n", body_start, end) if end > body_start else end
             block = ctx.text[body_start:max(body_start, body_end)]
+            low = block.lower()
+            if not ((any(w in low for w in _FENCE_FETCH) and any(w in low for w in _FENCE_RUN)) or
+                    any(w in low for w in _FENCE_SHELL)):
+                continue
             _judge_source(ctx, add, found, language, block, ctx.text.count("\n", 0, body_start) + line_offset,
                           line_offset, fence=True)
 

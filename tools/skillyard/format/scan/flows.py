@@ -10,6 +10,7 @@ substitution, a `.then` chain, a callback's parameter).
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
 from skillyard.format.scan.facts import Facts, Op
@@ -267,20 +268,29 @@ class Flow:
     def _run(self, text: str) -> None:
         ops = self.facts.ops
         own = [self.own(op) for op in ops]
-        by_name: dict[str, list[int]] = {}
+        by_name: dict[str, list[int]] = {}  # op indices per callee, in source order
         for index, op in enumerate(ops):
             by_name.setdefault(op.name, []).append(index)
             if op.full != op.name:
                 by_name.setdefault(op.full, []).append(index)
+        for found in by_name.values():
+            found.sort(key=lambda i: ops[i].line)  # readers emit nearly in line order; bisect needs it exact
+        lines = {name: [ops[i].line for i in found] for name, found in by_name.items()}
         variables: dict[str, set[Source]] = {}
         result: list[set[Source]] = [set() for _ in ops]
         for _ in range(2):  # a second pass: a value read in a function defined above the assignment
             for index, op in enumerate(ops):
                 got = set(own[index])
                 for name in op.calls:
-                    candidates = [o for o in by_name.get(name, ()) if o != index and ops[o].line == op.line] or \
-                        [o for o in by_name.get(name, ()) if o != index and 0 < op.line - ops[o].line <= 12][-1:]
-                    for other in candidates:  # the call on the same line, else the nearest one before
+                    found = by_name.get(name)
+                    if not found:
+                        continue
+                    at = lines[name]  # the call on the same line, else the nearest one before (12 lines at most)
+                    lo, hi = bisect_left(at, op.line), bisect_right(at, op.line)
+                    candidates = [found[k] for k in range(lo, min(hi, lo + 8)) if found[k] != index]
+                    if not candidates and lo > 0 and 0 < op.line - at[lo - 1] <= 12:
+                        candidates = [found[lo - 1]]
+                    for other in candidates:
                         got |= own[other] | result[other]
                 for name in op.uses:
                     got |= variables.get(name, set())

@@ -17,7 +17,7 @@ from skillyard.format.scan import fold, treesit
 from skillyard.format.scan.facts import MAX_TEXT, Facts, Op
 
 MAX_NODES = 200_000  # nodes walked per file; the rest of a generated file is not read
-MAX_INSIDE = 3000  # nodes looked at inside one call for the names and calls it reads
+MAX_INSIDE = 1000  # nodes looked at inside one call for the names and calls it reads
 
 
 @dataclass(frozen=True)
@@ -134,6 +134,8 @@ class _Walker:
                     full = found[0].lower()
                     calls.add(full.replace("::", ".").rsplit(".", 1)[-1].strip())
                     calls.add(full)
+            if kind in self.g.functions and current is not node:
+                continue  # a callback's body is read as its own calls; its parameters carry the flow into it
             stack.extend(current.named_children)
         return uses, calls
 
