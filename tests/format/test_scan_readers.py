@@ -8,8 +8,17 @@ import time
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from skillyard.format.scan import code_flows, flows, fold, read_go, read_js, read_powershell, read_ruby, read_shell
-from skillyard.format.scan import treesit
+from skillyard.format.scan import (
+    code_flows,
+    flows,
+    fold,
+    read_go,
+    read_js,
+    read_powershell,
+    read_ruby,
+    read_shell,
+    treesit,
+)
 
 READERS = {"shell": read_shell.read, "powershell": read_powershell.read, "javascript": read_js.read,
            "typescript": lambda s: read_js.read(s, "typescript"), "ruby": read_ruby.read, "go": read_go.read}

@@ -51,6 +51,7 @@ STARTUP = re.compile(
     r"Microsoft\.PowerShell_profile\.ps1|Library/Launch(?:Agents|Daemons)|\.config/systemd/|/etc/systemd/system|"
     r"/etc/cron|/var/spool/cron|CurrentVersion\\+Run(?:Once)?\b|Start Menu\\+Programs\\+Startup|"
     r"\\Startup\\|\.config/autostart|authorized_keys\b|/etc/rc\.local|/etc/profile\.d|/etc/init\.d", re.I)
+_RUN_BY_PATH = ("./", ".\\", "/tmp/", "~/", "/var/tmp/", "/dev/shm/")  # noqa: S108 (paths a script runs, named)
 READ_FILE = frozenset({"cat", "get-content", "gc", "type", "readfile", "readfilesync", "read", "read_text",
                        "read_bytes", "binread", "readlines", "open", "createreadstream"})
 _ENV_COMMANDS = frozenset({"env", "printenv", "export", "set", "get-childitem", "gci", "dir", "ls", "getenviron",
@@ -111,7 +112,7 @@ def runs_code(op: Op, child_process: bool) -> str | None:
         if name == "command" and op.full not in ("exec.command", "exec.commandcontext"):
             return None
         return "process"
-    if name.startswith(("./", ".\\", "/tmp/", "~/", "/var/tmp/", "/dev/shm/")) or \
+    if name.startswith(_RUN_BY_PATH) or \
             (name.startswith("$") and ("/" in name or "\\" in name)) or \
             name.endswith((".exe", ".msi", ".bat", ".cmd", ".scr", ".ps1", ".appimage")):
         return "process"
@@ -156,9 +157,7 @@ def writes_to(op: Op) -> list[str]:
         out.append(words[-1])
     elif name == "curl" or name == "wget":
         for i, w in enumerate(words[:-1]):
-            if w in ("-o", "--output", "-O", "--output-document") and (name == "wget" or w != "-O"):
-                out.append(words[i + 1])
-            elif name == "curl" and w.startswith("-") and not w.startswith("--") and w.endswith("o") and len(w) <= 6:
+            if w in ("-o", "--output", "-O", "--output-document") and (name == "wget" or w != "-O") or name == "curl" and w.startswith("-") and not w.startswith("--") and w.endswith("o") and len(w) <= 6:
                 out.append(words[i + 1])
         if name == "curl" and any(w.startswith("-") and "O" in w and not w.startswith("--") for w in words):
             out += [w.rstrip("/").rsplit("/", 1)[-1] for w in words if "://" in w]

@@ -38,7 +38,7 @@ def b64(value: str) -> str | None:
 
 def _utf16(data: bytes) -> str | None:
     """PowerShell's -EncodedCommand is UTF-16LE."""
-    if len(data) % 2 or not data[1::2].strip(b"\0") == b"":
+    if len(data) % 2 or data[1::2].strip(b"\0") != b"":
         return None
     try:
         return text(data.decode("utf-16-le").encode())

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from skillyard.format.scan import fold
 from skillyard.format.scan.facts import Facts
-from skillyard.format.scan.read_tree import Grammar, read as read_tree
+from skillyard.format.scan.read_tree import Grammar
+from skillyard.format.scan.read_tree import read as read_tree
 
 
 def _callee(node):
@@ -65,8 +66,6 @@ def _params(node) -> list[str]:
 
 def _fold(walker, node, depth):
     """Method-call transforms on literals."""
-    if node.type == "template_string":
-        return None
     if node.type not in ("call_expression", "new_expression"):
         return None
     function = node.child_by_field_name("function")
@@ -133,10 +132,6 @@ def _items(walker, node, depth):
     if value is None:
         return None
     return value.split("\0") if "\0" in value else [value]
-
-
-def _template_fold(walker, node, depth):
-    return None
 
 
 def _env(node) -> bool:

@@ -8,7 +8,8 @@ import re
 
 from skillyard.format.scan import fold
 from skillyard.format.scan.facts import Facts
-from skillyard.format.scan.read_tree import Grammar, read as read_tree
+from skillyard.format.scan.read_tree import Grammar
+from skillyard.format.scan.read_tree import read as read_tree
 
 _VAR = re.compile(r"\$\{?([A-Za-z_][\w:]*)\}?")
 

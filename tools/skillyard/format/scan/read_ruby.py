@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from skillyard.format.scan import fold
 from skillyard.format.scan.facts import Facts
-from skillyard.format.scan.read_tree import Grammar, read as read_tree
+from skillyard.format.scan.read_tree import Grammar
+from skillyard.format.scan.read_tree import read as read_tree
 
 
 def _call(node):

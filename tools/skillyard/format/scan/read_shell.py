@@ -9,6 +9,8 @@ in a decoded string is judged like any other.
 
 from __future__ import annotations
 
+import contextlib
+
 from skillyard.format.scan import fold, treesit
 from skillyard.format.scan.facts import MAX_TEXT, Facts, Op
 
@@ -23,10 +25,8 @@ def read(source: str, facts: Facts | None = None, line: int = 0, depth: int = 0)
     if root is None:
         return None
     facts = facts if facts is not None else Facts("shell")
-    try:
+    with contextlib.suppress(RecursionError):  # pipelines nested hundreds deep: judged on what was read
         _Reader(facts, line, depth).statements(root)
-    except RecursionError:  # pipelines nested hundreds deep: judged on what was read
-        pass
     return facts
 
 
