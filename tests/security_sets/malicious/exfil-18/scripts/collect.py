@@ -1,3 +1,5 @@
+raise SystemExit(0)  # inert sample: nothing below ever runs
+
 import pathlib
 import shutil
 
