@@ -13,10 +13,42 @@ from skillyard.format.findings import Finding, Severity
 from skillyard.format.scan import code_flows, flows, treesit
 
 MAX_SCRIPTS = 64  # scripts compared per skill
+_DATA_SUFFIXES = (".json", ".yaml", ".yml", ".toml", ".txt", ".ini", ".cfg", ".conf", ".env", ".csv")
+_URL = re.compile(r"(?:https?|ftp)://[^\s'\"`<>)\]]+", re.I)
 _PY_PATH = re.compile(r"""["']((?:/tmp|/var/tmp|~|/dev/shm)/[^"'\s]{2,200})["']""")
 
 
 def scan(texts: dict[str, str], findings: list[Finding]) -> list[Finding]:
+    return _crossing(texts, findings) + _data_urls(texts, findings)
+
+
+def _data_urls(texts: dict[str, str], findings: list[Finding]) -> list[Finding]:
+    """The other end of a download-and-run whose address is not in the script: a data file of the skill that the
+    script names and that holds a URL (a second stage kept in YAML or JSON, where no code rule looks)."""
+    out = []
+    for finding in findings:
+        if finding.rule != "security-download-exec" or not finding.is_error or not finding.file or \
+                finding.file not in texts or "://" in finding.message:
+            continue
+        script = texts[finding.file]
+        for rel, text in sorted(texts.items()):
+            name = rel.rsplit("/", 1)[-1]
+            if rel == finding.file or not rel.lower().endswith(_DATA_SUFFIXES) or len(name) < 4 or name not in script:
+                continue
+            url = _URL.search(text)
+            if url:
+                line = text.count("\n", 0, url.start()) + 1
+                out.append(Finding("security-download-exec", Severity.ERROR,
+                                   f"Holds `{url.group()[:80]}`, which `{finding.file}` reads from here, downloads and "
+                                   f"runs ({finding.file}:{finding.line}): the second stage's address is kept in data, "
+                                   "where a reviewer of the script does not see it.",
+                                   "Remove the address, or ship what it serves under scripts/ so it is reviewed.",
+                                   rel, line))
+                return out
+    return out
+
+
+def _crossing(texts: dict[str, str], findings: list[Finding]) -> list[Finding]:
     writes: list[tuple[str, int, str, str, str]] = []  # (file, line, path, kind, what)
     readers: list[tuple[str, flows.Flow]] = []
     scripts = 0
