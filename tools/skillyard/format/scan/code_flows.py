@@ -101,7 +101,7 @@ def _judge_source(ctx: Context, add, found, language: str, source: str, offset: 
     if facts is not None and offset:
         facts = Facts(facts.language, [dataclasses.replace(op, line=op.line + offset) for op in facts.ops],
                       facts.values)
-    flow = flows.Flow(facts, source) if facts is not None and facts.ops else None
+    flow = flows.flow_of(facts, source) if facts is not None and facts.ops else None
 
     def report(rule, severity, line, message, fix) -> None:
         if any(f.rule == rule and (f.line == line or f.is_error) for f in found):

@@ -42,6 +42,7 @@ class Facts:
     language: str
     ops: list[Op] = field(default_factory=list)
     values: dict[str, str] = field(default_factory=dict)  # variables whose value the reader folded
+    flow: object = None  # flows.Flow, once computed (flows.flow_of)
 
     def add(self, op: Op) -> None:
         if len(self.ops) < MAX_OPS:

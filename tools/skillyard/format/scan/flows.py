@@ -71,6 +71,8 @@ def is_fetch(op: Op) -> bool:
                                                           for w in op.words) and op.words == ())
     if op.name == "open" and any(w.startswith(("http://", "https://")) for w in op.words[:1]):
         return True
+    if "ownload" not in op.text and "ebClient" not in op.text and "ebclient" not in op.text:
+        return False
     low = op.text.lower()
     return ".downloadstring(" in low or ".downloaddata(" in low or "net.webclient" in low
 
@@ -232,6 +234,13 @@ def same_file(a: str, b: str) -> bool:
     return bool(base_a) and base_a == base_b and len(base_a) >= 2 and base_a not in (".", "..")
 
 
+def flow_of(facts: Facts, text: str) -> Flow:
+    """The facts' flow, computed once (the per-file judge and the skill-level flows share it)."""
+    if facts.flow is None:
+        facts.flow = Flow(facts, text)
+    return facts.flow  # type: ignore[return-value]
+
+
 class Flow:
     """Every op's sources, computed once per file."""
 
@@ -248,11 +257,11 @@ class Flow:
             found.add(Source("fetch", op.line, f"downloads {('`' + url[:80] + '`') if url else 'from the network'}"))
         if is_decode(op):
             found.add(Source("decode", op.line, f"decodes hidden text (`{op.name}`)"))
-        for word in op.words:
-            match = SECRET_PATH.search(word)
-            if match and op.name not in ("echo", "printf", "=", "write-host", "console.log", "puts", "print"):
-                found.add(Source("secret", op.line, f"reads `{word[:60]}`"))
-                break
+        joined = "\n".join(op.words)
+        if joined and op.name not in ("echo", "printf", "=", "write-host", "console.log", "puts", "print") and \
+                SECRET_PATH.search(joined):  # one search over every word, then the word that matched
+            word = next((w for w in op.words if SECRET_PATH.search(w)), joined)
+            found.add(Source("secret", op.line, f"reads `{word[:60]}`"))
         if op.name in READ_FILE:
             path = next((w for w in op.words if w and not w.startswith("-") and ("/" in w or "\\" in w or "." in w)), "")
             if path:
@@ -279,6 +288,8 @@ class Flow:
         result: list[set[Source]] = [set() for _ in ops]
         for _ in range(2):  # a second pass: a value read in a function defined above the assignment
             for index, op in enumerate(ops):
+                if not (op.calls or op.uses or own[index]):
+                    continue
                 got = set(own[index])
                 for name in op.calls:
                     found = by_name.get(name)

@@ -63,7 +63,7 @@ def _crossing(texts: dict[str, str], findings: list[Finding]) -> list[Finding]:
         facts = code_flows.facts_for(language, text)
         if not facts or not facts.ops:
             continue
-        flow = flows.Flow(facts, text)
+        flow = flows.flow_of(facts, text)
         readers.append((rel, flow))
         for index, op in enumerate(facts.ops):
             for source in flow.sources[index]:

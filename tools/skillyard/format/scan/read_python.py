@@ -9,6 +9,7 @@ written in practice; deeper data flow is not attempted. Split strings (`".ss" "h
 from __future__ import annotations
 
 import ast
+import functools
 
 MAX_SOURCE = 512 * 1024  # larger scripts are left to the text rules: parsing cost grows with size
 _EXEC_BUILTINS = frozenset({"exec", "eval", "compile", "execfile"})
@@ -102,13 +103,22 @@ def _computed(node: ast.expr) -> bool:
     return not isinstance(node, (ast.Constant, ast.Name))
 
 
-def analyse(source: str) -> Facts | None:
-    """Facts about one script, or None when it is too large or does not parse (the text rules still run)."""
+@functools.lru_cache(maxsize=4)
+def parse(source: str) -> ast.Module | None:
+    """The script's tree, parsed once for both readers of this module (neither changes it); None when it is too
+    large or does not parse."""
     if len(source) > MAX_SOURCE:
         return None
     try:
-        tree = ast.parse(source)
+        return ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
+def analyse(source: str) -> Facts | None:
+    """Facts about one script, or None when it is too large or does not parse (the text rules still run)."""
+    tree = parse(source)
+    if tree is None:
         return None
     facts = Facts()
     tainted: set[str] = set()  # names holding decoded text
@@ -191,11 +201,8 @@ def read(source: str):
     from skillyard.format.scan import read_shell
     from skillyard.format.scan.facts import MAX_TEXT, Facts, Op
 
-    if len(source) > MAX_SOURCE:
-        return None
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    tree = parse(source)
+    if tree is None:
         return None
     facts = Facts("python")
     handles: dict[str, str] = {}  # file-handle variable -> the path it was opened for writing
@@ -215,7 +222,8 @@ def read(source: str):
             return facts.values.get(node.id, "$" + node.id)
         return ""
 
-    parents = {child: parent for parent in ast.walk(tree) for child in ast.iter_child_nodes(parent)}
+    parents = {child: parent for parent in ast.walk(tree) for child in ast.iter_child_nodes(parent)} \
+        if "environ" in source else {}
 
     def env_item(attr) -> bool:
         """`os.environ["HOME"]`, `os.environ.get(…)`: one variable, not the whole environment."""
@@ -224,7 +232,11 @@ def read(source: str):
 
     def inside(node) -> tuple[set[str], set[str]]:
         uses, calls = set(), set()
-        for sub in ast.walk(node):
+        stack, seen = [node], 0
+        while stack and seen < 600:  # bounded: a call nesting a whole program is read for its first names
+            sub = stack.pop()
+            seen += 1
+            stack.extend(ast.iter_child_nodes(sub))
             if isinstance(sub, ast.Name):
                 uses.add(sub.id)
             elif isinstance(sub, ast.Call):
