@@ -29,15 +29,22 @@ from skillyard.format.scan import (
 from skillyard.format.scan.context import Context, _words
 from skillyard.format.scan.facts import Facts
 
-# Words without one of which no behaviour module can find anything in a script (lowercase, whole words): a fetch, a
-# run, a socket, a scheduler, a clipboard or a send.
-_GATE = _words("curl", "wget", "fetch", "http", "https", "invoke", "iwr", "irm", "iex", "eval", "exec", "execsync",
-               "spawn", "system", "popen", "function", "socket", "tcpclient", "tcpsocket", "dial", "crontab",
-               "schtasks", "systemctl", "launchctl", "reg", "pbcopy", "xclip", "xsel", "clipboard", "writetext", "nc",
-               "ncat", "netcat", "socat", "downloadstring", "downloadfile", "urlopen", "axios", "post", "bashrc",
-               "zshrc", "bash_profile", "launchagents", "currentversion", "authorized_keys", "dev", "tcp",
-               # a secret's name: the exfiltration flows start there
-               "ssh", "aws", "id_rsa", "id_ed25519", "gnupg", "netrc", "kube", "credentials", "environ", "pyperclip")
+# A script is parsed only when its words hold both ends a behaviour needs: a sink (something that runs, sends,
+# schedules or binds a shell) and a source (a fetch, a decoder, a secret, the environment, a socket). Lowercase
+# whole words, already counted by `Context`: an ordinary script stops at two set intersections.
+_SINKS = _words("eval", "exec", "execsync", "execfile", "spawn", "spawnsync", "system", "popen", "function", "iex",
+                "invoke", "sh", "bash", "zsh", "chmod", "chmodsync", "start", "command", "run", "call", "post", "put",
+                "send", "sendall", "pbcopy", "xclip", "xsel", "clipboard", "writetext", "pyperclip", "clip",
+                "crontab", "schtasks", "systemctl", "launchctl", "reg", "bashrc", "zshrc", "bash_profile",
+                "launchagents", "currentversion", "authorized_keys", "nc", "ncat", "netcat", "socat", "tcp", "dup2",
+                "stdin", "pipe", "nslookup", "dig", "scp", "python", "python3", "node", "source", "instance_eval",
+                "runinnewcontext", "uploadstring", "uploadfile", "sendmail", "writefile", "writefilesync", "write")
+_SOURCES = _words("curl", "wget", "fetch", "http", "https", "iwr", "irm", "invoke", "downloadstring", "downloadfile",
+                  "downloaddata", "urlopen", "urlretrieve", "requests", "httpx", "axios", "got", "base64", "atob",
+                  "b64decode", "decode64", "frombase64string", "fromcharcode", "decodestring", "unhexlify", "rev",
+                  "reverse", "pack", "xxd", "decrypt", "createdecipheriv", "ssh", "aws", "id_rsa", "id_ed25519",
+                  "gnupg", "netrc", "kube", "credentials", "keychain", "wallet", "environ", "env", "printenv",
+                  "socket", "tcpclient", "tcpsocket", "dial", "net", "dev", "webclient", "uri")
 # A fenced block in Markdown is parsed only when it downloads and then runs something, or names a socket shell:
 # most fences are install lines or examples, and reading each costs more than this `in` test.
 _FENCE_FETCH = ("curl", "wget", "invoke-webrequest", "iwr ", "irm ", "downloadfile", "start-bitstransfer")
@@ -69,9 +76,9 @@ def facts_for(language: str, source: str) -> Facts | None:
 def judge(ctx: Context, add, found, line_offset: int = 0) -> None:
     """Report the parsed behaviours of one file through `add` (security.scan_text's), skipping what the text rules
     already reported on the same line, or as an error anywhere in the file for the same rule."""
-    if not ctx.has(_GATE):
-        return
     if not ctx.markdown:
+        if not (ctx.has(_SINKS) and ctx.has(_SOURCES)):
+            return
         language = treesit.language_of(ctx.file, ctx.text)
         if language is not None:
             _judge_source(ctx, add, found, language, ctx.text, line_offset, line_offset, fence=False)

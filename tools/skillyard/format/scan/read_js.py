@@ -6,6 +6,8 @@ Folded: `'a' + 'b'`, template strings, `[…].join('')`, `'…'.split('').revers
 
 from __future__ import annotations
 
+import re
+
 from skillyard.format.scan import fold
 from skillyard.format.scan.facts import Facts
 from skillyard.format.scan.read_tree import Grammar
@@ -134,12 +136,8 @@ def _items(walker, node, depth):
     return value.split("\0") if "\0" in value else [value]
 
 
-def _env(node) -> bool:
-    """`process.env` read whole (`JSON.stringify(process.env)`, `{...process.env}`), not `process.env.HOME`."""
-    if node.type != "member_expression" or node.text != b"process.env":
-        return False
-    parent = node.parent
-    return parent is None or parent.type not in ("member_expression", "subscript_expression")
+# `process.env` read whole (`JSON.stringify(process.env)`, `{...process.env}`), not `process.env.HOME`.
+_ENV = re.compile(rb"\bprocess\.env\b(?!\s*(?:\.|\?\.|\[))")
 
 
 _STRINGS = frozenset({"string", "template_string"})
@@ -155,10 +153,10 @@ GRAMMAR = Grammar(
     functions=frozenset({"arrow_function", "function_expression", "function"}),
     params=_params,
     exec_refs=frozenset({"eval", "function", "exec", "execsync"}),
-    extra={"fold": _fold, "env": _env},
+    extra={"fold": _fold, "env_re": _ENV},
 )
 TS_GRAMMAR = Grammar(**{**GRAMMAR.__dict__, "language": "typescript"})
-TSX_GRAMMAR = Grammar(**{**GRAMMAR.__dict__, "language": "typescript", "extra": {"fold": _fold, "env": _env, "tsx": True}})
+TSX_GRAMMAR = Grammar(**{**GRAMMAR.__dict__, "language": "typescript", "extra": {"fold": _fold, "env_re": _ENV, "tsx": True}})
 
 
 def read(source: str, language: str = "javascript") -> Facts | None:

@@ -3,6 +3,8 @@ assignments and folded strings (`+`, interpolation of folded names, `.reverse`, 
 
 from __future__ import annotations
 
+import re
+
 from skillyard.format.scan import fold
 from skillyard.format.scan.facts import Facts
 from skillyard.format.scan.read_tree import Grammar
@@ -80,19 +82,8 @@ def _fold(walker, node, depth):
     return None
 
 
-def _env(node) -> bool:
-    """`ENV` read whole (`ENV.to_h`, `ENV.to_a`, `ENV.each`, `ENV` passed on), not `ENV['HOME']`."""
-    if node.type != "constant" or node.text != b"ENV":
-        return False
-    parent = node.parent
-    if parent is None:
-        return True
-    if parent.type == "element_reference":
-        return False
-    if parent.type == "call":
-        method = parent.child_by_field_name("method")
-        return method is None or method.text not in (b"fetch", b"[]", b"key?", b"include?", b"has_key?")
-    return True
+# `ENV` read whole (`ENV.to_h`, `ENV.to_a`, `ENV.each`, `ENV` passed on), not `ENV['HOME']` or `ENV.fetch(…)`.
+_ENV = re.compile(rb"(?<![\w:])ENV\b(?!\s*\[|\.(?:fetch|key\?|include\?|has_key\?)\b)")
 
 
 GRAMMAR = Grammar(
@@ -109,7 +100,7 @@ GRAMMAR = Grammar(
     arrays=frozenset({"array"}),
     parens=frozenset({"parenthesized_statements"}),
     exec_refs=frozenset(),
-    extra={"fold": _fold, "env": _env},
+    extra={"fold": _fold, "env_re": _ENV},
 )
 
 

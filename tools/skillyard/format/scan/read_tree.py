@@ -10,13 +10,14 @@ parameters assigned from that call, so the flow continues into it.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from skillyard.format.scan import fold, treesit
 from skillyard.format.scan.facts import MAX_TEXT, Facts, Op
 
-MAX_NODES = 200_000  # nodes walked per file; the rest of a generated file is not read
+MAX_NODES = 20_000  # calls and assignments read per file; the rest of a generated file is not read
 MAX_INSIDE = 1000  # nodes looked at inside one call for the names and calls it reads
 
 
@@ -54,22 +55,53 @@ class _Walker:
         self.g, self.facts = grammar, facts
 
     def walk(self, root) -> None:
-        stack, seen = [root], 0
-        while stack and seen < MAX_NODES:
-            node = stack.pop()
-            seen += 1
+        language = "tsx" if self.g.extra.get("tsx") else self.g.language
+        kinds = tuple(sorted(set(self.g.assigns) | set(self.g.calls) | self.g.names | self.g.functions))
+        nodes = treesit.nodes_of(language, root, kinds)
+        # One index of every name, call and callback by position: what a call reads is a slice of it (bisect),
+        # not a walk of its subtree (which, for calls nested in calls, would read the same nodes again and again).
+        self.starts: list[int] = []
+        self.index: list[tuple[int, int, str, object]] = []
+        for node in nodes:
+            kind = node.type
+            if kind in self.g.names:
+                entry = ("name", self.g.name_of(node))
+            elif kind in self.g.functions:
+                entry = ("func", None)
+            elif kind in self.g.calls:
+                found = self.g.calls[kind](node)
+                if not found:
+                    continue
+                full = found[0].lower()
+                entry = ("call", (full.replace("::", ".").rsplit(".", 1)[-1].strip(), full))
+            else:
+                continue
+            self.starts.append(node.start_byte)
+            self.index.append((node.start_byte, node.end_byte, *entry))
+        env = self.g.extra.get("env_re")
+        if env is not None:
+            for match in env.finditer(root.text):
+                index = bisect_left(self.starts, match.start())
+                self.starts.insert(index, match.start())
+                self.index.insert(index, (match.start(), match.end(), "env", None))
+        seen = 0
+        for node in nodes:
             kind = node.type
             assign = self.g.assigns.get(kind)
+            call = self.g.calls.get(kind)
+            if assign is None and call is None:
+                continue
+            seen += 1
+            if seen > MAX_NODES:
+                break
             if assign is not None:
                 found = assign(node)
                 if found:
                     self.assignment(node, *found)
-            call = self.g.calls.get(kind)
             if call is not None:
                 found = call(node)
                 if found:
                     self.call(node, *found)
-            stack.extend(reversed(node.named_children))
 
     def assignment(self, node, targets: list[str], value, appends: bool = False) -> None:
         if value is None or not targets:
@@ -115,28 +147,29 @@ class _Walker:
         return ""
 
     def inside(self, node, own: bool = False) -> tuple[set[str], set[str]]:
-        """(names read, callees called) inside `node` (`own`: counting `node` itself when it is a call)."""
+        """(names read, callees called) inside `node` (`own`: counting `node` itself when it is a call); a callback's
+        body is left out: it is read as its own calls, and its parameters carry the flow into it."""
         uses: set[str] = set()
         calls: set[str] = set()
-        stack, seen = [node], 0
-        env = self.g.extra.get("env")
-        while stack and seen < MAX_INSIDE:
-            current = stack.pop()
-            seen += 1
-            kind = current.type
-            if env is not None and env(current):
+        start, end = node.start_byte, node.end_byte
+        index = bisect_left(self.starts, start)
+        items, count, taken = self.index, len(self.index), 0
+        while index < count and items[index][0] < end and taken < MAX_INSIDE:
+            item_start, item_end, what, value = items[index]
+            index += 1
+            taken += 1
+            if item_end > end:
+                continue  # an enclosing node that starts at the same place
+            if what == "name":
+                uses.add(value)  # type: ignore[arg-type]
+            elif what == "env":
                 uses.add("$ENV")  # the whole environment, every secret in it
-            if kind in self.g.names:
-                uses.add(self.g.name_of(current))
-            elif (own or current is not node) and kind in self.g.calls:
-                found = self.g.calls[kind](current)
-                if found:
-                    full = found[0].lower()
-                    calls.add(full.replace("::", ".").rsplit(".", 1)[-1].strip())
-                    calls.add(full)
-            if kind in self.g.functions and current is not node:
-                continue  # a callback's body is read as its own calls; its parameters carry the flow into it
-            stack.extend(current.named_children)
+            elif what == "call":
+                if own or item_start != start or item_end != end:
+                    calls.update(value)  # type: ignore[arg-type]
+            elif what == "func" and (item_start, item_end) != (start, end):
+                while index < count and items[index][0] < item_end:
+                    index += 1
         return uses, calls
 
     def fold(self, node, depth: int = 0) -> str | None:
