@@ -5,19 +5,7 @@ Which reader a file goes to is decided by its suffix or its `#!` line; none is b
 
 from __future__ import annotations
 
-import importlib
-
 MAX_SOURCE = 512 * 1024  # as read_python.MAX_SOURCE: larger scripts are left to the text rules
-# language -> (module, function returning the grammar)
-_GRAMMARS = {
-    "shell": ("tree_sitter_bash", "language"),
-    "powershell": ("tree_sitter_powershell", "language"),
-    "javascript": ("tree_sitter_javascript", "language"),
-    "typescript": ("tree_sitter_typescript", "language_typescript"),
-    "tsx": ("tree_sitter_typescript", "language_tsx"),
-    "ruby": ("tree_sitter_ruby", "language"),
-    "go": ("tree_sitter_go", "language"),
-}
 SUFFIXES = {
     ".sh": "shell", ".bash": "shell", ".zsh": "shell", ".ksh": "shell", ".command": "shell",
     ".ps1": "powershell", ".psm1": "powershell", ".psd1": "powershell",
@@ -52,10 +40,39 @@ def parser(language: str):
     if found is None:
         import tree_sitter
 
-        module, function = _GRAMMARS[language]
-        grammar = getattr(importlib.import_module(module), function)()
+        grammar = _grammar(language)
         found = _parsers[language] = tree_sitter.Parser(tree_sitter.Language(grammar))
     return found
+
+
+def _grammar(language: str):
+    """The grammar's language object; each grammar package is imported the first time a file of it is read."""
+    if language == "shell":
+        import tree_sitter_bash
+
+        return tree_sitter_bash.language()
+    if language == "powershell":
+        import tree_sitter_powershell
+
+        return tree_sitter_powershell.language()
+    if language == "javascript":
+        import tree_sitter_javascript
+
+        return tree_sitter_javascript.language()
+    if language in ("typescript", "tsx"):
+        import tree_sitter_typescript
+
+        return tree_sitter_typescript.language_tsx() if language == "tsx" else \
+            tree_sitter_typescript.language_typescript()
+    if language == "ruby":
+        import tree_sitter_ruby
+
+        return tree_sitter_ruby.language()
+    if language == "go":
+        import tree_sitter_go
+
+        return tree_sitter_go.language()
+    raise KeyError(language)
 
 
 def parse(language: str, source: bytes):
