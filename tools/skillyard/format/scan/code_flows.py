@@ -43,8 +43,11 @@ _SOURCES = _words("curl", "wget", "fetch", "http", "https", "iwr", "irm", "invok
                   "downloaddata", "urlopen", "urlretrieve", "requests", "httpx", "axios", "got", "base64", "atob",
                   "b64decode", "decode64", "frombase64string", "fromcharcode", "decodestring", "unhexlify", "rev",
                   "reverse", "pack", "xxd", "decrypt", "createdecipheriv", "ssh", "aws", "id_rsa", "id_ed25519",
-                  "gnupg", "netrc", "kube", "credentials", "keychain", "wallet", "environ", "env", "printenv",
-                  "socket", "tcpclient", "tcpsocket", "dial", "net", "dev", "webclient", "uri")
+                  "gnupg", "netrc", "kube", "credentials", "keychain", "wallet", "environ", "printenv",
+                  "getenvironmentvariables", "socket", "tcpclient", "tcpsocket", "dial", "webclient", "uri")
+# Sources whose word is too common to gate on (`#!/usr/bin/env`, `/dev/null`): looked for as these bytes instead.
+_SOURCE_BYTES = (b"process.env", b"ENV", b"/dev/tcp", b"/dev/udp", b"env:", b"net.Dial", b"net.connect",
+                 b"net.Socket", b"net.createConnection")
 # A fenced block in Markdown is parsed only when it downloads and then runs something, or names a socket shell:
 # most fences are install lines or examples, and reading each costs more than this `in` test.
 _FENCE_FETCH = ("curl", "wget", "invoke-webrequest", "iwr ", "irm ", "downloadfile", "start-bitstransfer")
@@ -77,7 +80,7 @@ def judge(ctx: Context, add, found, line_offset: int = 0) -> None:
     """Report the parsed behaviours of one file through `add` (security.scan_text's), skipping what the text rules
     already reported on the same line, or as an error anywhere in the file for the same rule."""
     if not ctx.markdown:
-        if not (ctx.has(_SINKS) and ctx.has(_SOURCES)):
+        if not (ctx.has(_SINKS) and (ctx.has(_SOURCES) or any(b in ctx.raw for b in _SOURCE_BYTES))):
             return
         language = treesit.language_of(ctx.file, ctx.text)
         if language is not None:
