@@ -16,7 +16,7 @@ def judge(flow: flows.Flow, ctx, report) -> None:
         secrets = [s for s in flow.sources[index] if s.kind in ("secret", "env")]
         if not secrets:
             continue
-        source = min(secrets, key=lambda s: s.line)
+        source = min(secrets, key=lambda s: (s.line, -len(s.what)))  # the first read, named most fully
         where = f" (line {source.line})" if source.line != op.line else ""
         if flows.sends(op) or flows.is_fetch(op) and (op.uses or any("$" in w for w in op.words)) and \
                 source.kind != "fetch":

@@ -260,7 +260,7 @@ class Flow:
         joined = "\n".join(op.words)
         if joined and op.name not in ("echo", "printf", "=", "write-host", "console.log", "puts", "print") and \
                 SECRET_PATH.search(joined):  # one search over every word, then the word that matched
-            word = next((w for w in op.words if SECRET_PATH.search(w)), joined)
+            word = max((w for w in op.words if SECRET_PATH.search(w)), key=len, default=joined)
             found.add(Source("secret", op.line, f"reads `{word[:60]}`"))
         if op.name in READ_FILE:
             path = next((w for w in op.words if w and not w.startswith("-") and ("/" in w or "\\" in w or "." in w)), "")
