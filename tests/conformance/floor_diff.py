@@ -65,6 +65,7 @@ SECURITY_REASONS = {
     "security-obfuscated-exec": "decodes or computes code and runs it (exec(b64decode(…)), new Function(atob(…)))",
     "security-exfiltration": "reads a secret and sends it off the machine (webhook, paste site, DNS, image URL)",
     "security-persistence": "makes itself run again later (shell rc, LaunchAgent, systemd unit, authorized_keys)",
+    "security-reverse-shell": "hands a remote host a shell (bash -i >& /dev/tcp/…, nc -e /bin/sh, socket + dup2)",
     "security-safety-bypass": "turns off the agent's or the OS's protections (--dangerously-skip-permissions)",
     "security-prompt-injection": "overrides the user's or the system's instructions, or forges role tags",
     "security-concealment": "tells the agent to hide what it does from the user while acting",

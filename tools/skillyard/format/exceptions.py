@@ -29,6 +29,7 @@ EXCEPTABLE_RULES = frozenset({
     "security-download-exec", "security-obfuscated-exec", "security-exfiltration", "security-persistence",
     "security-safety-bypass", "security-prompt-injection", "security-concealment", "security-hidden-instructions",
     "security-typosquat", "security-package-index",
+    "security-reverse-shell",  # format/scan/behaviour_shell.py: a shell bound to a socket
 })
 _FRONTMATTER_TWINS = {"invisible-unicode": "security-invisible-unicode",
                       "control-character": "security-control-character"}

@@ -13,7 +13,11 @@ from collections import Counter
 from itertools import accumulate, islice
 
 from skillyard.format import safety
+<<<<<<< HEAD
 from skillyard.format.findings import Finding, Severity
+=======
+from skillyard.format.scan import code_flows as scan_code
+>>>>>>> scanlang
 from skillyard.format.scan import context as scan_context
 from skillyard.format.scan import exec_flows as scan_exec
 from skillyard.format.scan import rules as scan_rules
@@ -188,6 +192,7 @@ def scan_text(text: str, file: str, *, line_offset: int = 0, is_markdown: bool =
         add(rule, severity, index, message, fix)
 
     scan_rules.scan(ctx, add_behaviour, counts)
+    scan_code.judge(ctx, add_behaviour, found, line_offset)  # the parsed flows (tree-sitter readers), after the text rules
     for match in BASE64_BLOB.finditer(text) if _B64_RUN in classes else ():
         if _looks_encoded(text, match):
             add("security-base64-blob", Severity.WARNING, match.start(),

@@ -9,6 +9,7 @@ written in practice; deeper data flow is not attempted. Split strings (`".ss" "h
 from __future__ import annotations
 
 import ast
+import functools
 
 MAX_SOURCE = 512 * 1024  # larger scripts are left to the text rules: parsing cost grows with size
 _EXEC_BUILTINS = frozenset({"exec", "eval", "compile", "execfile"})
@@ -102,13 +103,22 @@ def _computed(node: ast.expr) -> bool:
     return not isinstance(node, (ast.Constant, ast.Name))
 
 
-def analyse(source: str) -> Facts | None:
-    """Facts about one script, or None when it is too large or does not parse (the text rules still run)."""
+@functools.lru_cache(maxsize=4)
+def parse(source: str) -> ast.Module | None:
+    """The script's tree, parsed once for both readers of this module (neither changes it); None when it is too
+    large or does not parse."""
     if len(source) > MAX_SOURCE:
         return None
     try:
-        tree = ast.parse(source)
+        return ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
+def analyse(source: str) -> Facts | None:
+    """Facts about one script, or None when it is too large or does not parse (the text rules still run)."""
+    tree = parse(source)
+    if tree is None:
         return None
     facts = Facts()
     tainted: set[str] = set()  # names holding decoded text
@@ -174,3 +184,170 @@ def analyse(source: str) -> Facts | None:
 def _is_os_environ(node: ast.AST | None) -> bool:
     return isinstance(node, ast.Attribute) and node.attr == "environ" and isinstance(node.value, ast.Name) \
         and node.value.id == "os"
+
+
+# ---------------------------------------------------------------- the common fact model (format/scan/facts.py)
+_SUBPROCESS = frozenset({"run", "call", "check_call", "check_output", "popen", "getoutput", "getstatusoutput"})
+_SHELL_LIKE = frozenset({"sh", "bash", "zsh", "dash", "ksh", "pwsh", "powershell", "cmd", "python", "python3",
+                         "node", "perl", "ruby", "php", "osascript"})
+_KEEP_ENV = frozenset({"get", "setdefault", "pop", "__getitem__", "__contains__"})
+
+
+def read(source: str):
+    """The script as `facts.Op`s, like the tree-sitter readers give, so every behaviour module judges Python too.
+    `subprocess.run(["sh", "-c", cmd])` becomes the command it runs (`sh` with its words), a string run with
+    `shell=True` or `os.system` is read again as shell, `exec`/`eval` are the evaluator, and a file opened for
+    writing names its path on each `write`."""
+    from skillyard.format.scan import read_shell
+    from skillyard.format.scan.facts import MAX_TEXT, Facts, Op
+
+    tree = parse(source)
+    if tree is None:
+        return None
+    facts = Facts("python")
+    handles: dict[str, str] = {}  # file-handle variable -> the path it was opened for writing
+    lines = source.split("\n")
+
+    def text_of(node) -> str:
+        return lines[node.lineno - 1].strip()[:MAX_TEXT] if 0 < node.lineno <= len(lines) else ""
+
+    def word(node) -> str:
+        value = fold(node)
+        if value is not None:
+            return value
+        value = _path_fold(node, facts.values)
+        if value is not None:
+            return value
+        if isinstance(node, ast.Name):
+            return facts.values.get(node.id, "$" + node.id)
+        return ""
+
+    parents = {child: parent for parent in ast.walk(tree) for child in ast.iter_child_nodes(parent)} \
+        if "environ" in source else {}
+
+    def env_item(attr) -> bool:
+        """`os.environ["HOME"]`, `os.environ.get(…)`: one variable, not the whole environment."""
+        parent = parents.get(attr)
+        return isinstance(parent, ast.Subscript) or (isinstance(parent, ast.Attribute) and parent.attr in _KEEP_ENV)
+
+    def inside(node) -> tuple[set[str], set[str]]:
+        uses, calls = set(), set()
+        stack, seen = [node], 0
+        while stack and seen < 600:  # bounded: a call nesting a whole program is read for its first names
+            sub = stack.pop()
+            seen += 1
+            stack.extend(ast.iter_child_nodes(sub))
+            if isinstance(sub, ast.Name):
+                uses.add(sub.id)
+            elif isinstance(sub, ast.Call):
+                full = _dotted(sub.func).lower()
+                calls.add(full)
+                calls.add(_op_name(sub, full))
+            elif isinstance(sub, ast.Attribute) and _is_os_environ(sub) and not env_item(sub):
+                uses.add("$ENV")
+        return uses, calls
+
+    for node in ast.walk(tree):
+        if len(facts.ops) > 4000:
+            break
+        if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)) and node.value is not None:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names = [t.id for target in targets for t in ast.walk(target) if isinstance(t, ast.Name)]
+            uses, calls = inside(node.value)
+            folded = word(node.value)
+            for name in names[:8]:
+                if isinstance(node, ast.AugAssign):
+                    folded = facts.values.get(name, "") + folded if folded else ""
+                    uses.add(name)
+                if folded and not folded.startswith("$"):
+                    facts.values[name] = folded[:65536]
+                if isinstance(node.value, ast.Call) and _dotted(node.value.func) == "open":
+                    mode = _mode(node.value)
+                    if mode[:1] in ("w", "a") and node.value.args:
+                        handles[name] = word(node.value.args[0])
+                facts.add(Op(node.lineno, "=", "=", (folded,), frozenset(uses), frozenset(calls), name, text_of(node)))
+        elif isinstance(node, ast.withitem) and isinstance(node.optional_vars, ast.Name) and \
+                isinstance(node.context_expr, ast.Call):
+            call = node.context_expr
+            uses, calls = inside(call)
+            if _dotted(call.func) == "open" and _mode(call)[:1] in ("w", "a") and call.args:
+                handles[node.optional_vars.id] = word(call.args[0])
+            facts.add(Op(call.lineno, "=", "=", ("",), frozenset(uses), frozenset(calls), node.optional_vars.id,
+                         text_of(call)))
+        elif isinstance(node, ast.Call):
+            full = _dotted(node.func).lower()
+            name = _op_name(node, full)
+            args = list(node.args) + [k.value for k in node.keywords if k.arg not in ("shell", "check", "text")]
+            uses, calls = inside(node)
+            calls.discard(full)
+            words = tuple(word(a) for a in args[:32])
+            if node.args and isinstance(node.args[0], (ast.List, ast.Tuple)) and name == "system":
+                items = [word(e) for e in node.args[0].elts[:32]]  # subprocess.run(["sh", "-c", cmd])
+                program = items[0].rsplit("/", 1)[-1].lower() if items else ""
+                if program in _SHELL_LIKE:  # the shell or interpreter it starts, with its words (`-c`, a file)
+                    name, words = program, tuple(items[1:])
+                elif items:
+                    words = tuple(items)  # a program: `system` with the program first, as run_target reads it
+            if isinstance(node.func, ast.Attribute) and node.func.attr in ("read_text", "read_bytes", "open",
+                                                                            "write_text", "write_bytes"):
+                words = (word(node.func.value), *words)  # `(home / ".aws" / "credentials").read_text()`
+            if isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) and \
+                    node.func.value.id in handles and node.func.attr in ("write", "writelines"):
+                name, words = "writefile", (handles[node.func.value.id], *words)
+            op = Op(node.lineno, name, full, words, frozenset(uses), frozenset(calls), None, text_of(node))
+            facts.add(op)
+            shell = any(k.arg == "shell" and isinstance(k.value, ast.Constant) and k.value.value is True
+                        for k in node.keywords) or full in ("os.system", "os.popen")
+            if shell and words and words[0] and not words[0].startswith("$"):
+                before = len(facts.ops)
+                read_shell.read(words[0], facts, node.lineno, 1)
+                for index in range(before, len(facts.ops)):
+                    inner = facts.ops[index]
+                    facts.ops[index] = Op(inner.line, inner.name, inner.full, inner.words, inner.uses | uses,
+                                          inner.calls | calls, inner.target, inner.text, inner.redirects)
+    facts.ops.sort(key=lambda op: op.line)  # ast.walk goes breadth first; flows read in source order
+    return facts
+
+
+def _dotted(func: ast.expr) -> str:
+    parts = []
+    while isinstance(func, ast.Attribute):
+        parts.append(func.attr)
+        func = func.value
+    if isinstance(func, ast.Name):
+        parts.append(func.id)
+    elif isinstance(func, ast.Call):
+        parts.append("…")
+    return ".".join(reversed(parts))
+
+
+def _op_name(node: ast.Call, full: str) -> str:
+    """The callee as the flow tables name it: the builtins that run text are the evaluator, the process runners
+    `system`, everything else its last segment."""
+    last = full.rsplit(".", 1)[-1]
+    if full in ("exec", "eval", "execfile", "compile"):
+        return "eval"
+    if full in ("os.system", "os.popen", "os.startfile") or full.startswith("os.exec") or full.startswith("os.spawn") \
+            or (full.startswith("subprocess.") and last in _SUBPROCESS) or full in ("pty.spawn",):
+        return "system"
+    return last
+
+
+def _mode(call: ast.Call) -> str:
+    mode = call.args[1] if len(call.args) > 1 else next((k.value for k in call.keywords if k.arg == "mode"), None)
+    return mode.value if isinstance(mode, ast.Constant) and isinstance(mode.value, str) else "r"
+
+
+def _path_fold(node: ast.expr, values: dict[str, str]) -> str | None:
+    """`home / ".aws" / "credentials"`, `os.path.join(home, ".ssh", "id_rsa")`, `Path.home() / ".kube"`: a path
+    whose unknown parts show as `…`."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+        left = _path_fold(node.left, values) or fold(node.left) or values.get(getattr(node.left, "id", ""), "…")
+        right = _path_fold(node.right, values) or fold(node.right) or "…"
+        return f"{left}/{right}"
+    if isinstance(node, ast.Call) and _dotted(node.func) in ("Path.home", "pathlib.Path.home"):
+        return "~"
+    if isinstance(node, ast.Call) and _dotted(node.func) in ("os.path.join", "posixpath.join", "Path", "pathlib.Path",
+                                                            "os.path.expanduser"):
+        return "/".join(fold(a) or values.get(getattr(a, "id", ""), "…") for a in node.args)
+    return None

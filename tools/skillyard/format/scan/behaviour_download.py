@@ -1,0 +1,68 @@
+"""Download and run, judged as a flow: network fetch -> evaluate/spawn, or fetch -> file -> (chmod +x) -> run.
+
+Covers the one-liner (`curl … | sh`, `iex (irm …)`, `fetch(u).then(eval)`) and the two-step forms that no single
+line shows (`curl -o x …; sh x`, `Invoke-WebRequest -OutFile x; Start-Process x`, `writeFile(x, body)…spawn(x)`).
+A vendor's installer from the vendor's own host over HTTPS stays a warning (`context._host_is_vendor`).
+"""
+
+from __future__ import annotations
+
+from skillyard.format.scan import flows
+from skillyard.format.scan.context import ERROR, WARNING, _host_is_vendor
+
+RULE = "security-download-exec"
+FIX = "Ship the program's source under scripts/ so it is reviewed, or name a vendor release the user installs " \
+      "themselves and verify its checksum."
+
+
+def judge(flow: flows.Flow, ctx, report) -> None:
+    ops = flow.facts.ops
+    saved: list[tuple[str, flows.Source, int]] = []  # (path, the download, line written) for downloaded files
+    made_executable: dict[str, int] = {}
+    done = False
+    for index, op in enumerate(ops):
+        sources = flow.sources[index]
+        fetched = [s for s in sources if s.kind == "fetch"]
+        how = flows.runs_code(op, flow.child_process)
+        if fetched and how is not None and not done:
+            stdin_shell = how == "shell" and (not op.words or op.words[0] in ("-", "-s") or
+                                              op.name in ("python", "python3", "node", "perl", "ruby", "php"))
+            if how == "eval" or stdin_shell or (how == "process" and op.uses) or (how == "shell" and op.uses) or \
+                    (how == "shell" and op.words and op.words[0] == "-c"):
+                source = min(fetched, key=lambda s: s.line)
+                _report(ctx, report, op, source, f"{source.what} and runs it at once with `{op.name}`",
+                        flow.facts.language)
+                done = True
+                continue
+        for path in flows.writes_to(op):
+            for source in fetched or [s for s in flow.own(op) if s.kind == "fetch"]:
+                saved.append((path, source, op.line))
+                break
+        for path in flows.chmods(op):
+            made_executable[path] = op.line
+        target = flows.run_target(op, flow.child_process)
+        if target and not done:
+            for path, source, written in saved:
+                if flows.same_file(path, target) and source.line <= op.line:
+                    chmod = next((line for p, line in made_executable.items() if flows.same_file(p, path)), None)
+                    step = f", makes it executable (line {chmod})" if chmod else ""
+                    _report(ctx, report, op, source,
+                            f"{source.what} (line {source.line}), saves it as `{path[:60]}` (line {written}){step} "
+                            f"and runs it (line {op.line})",
+                            flow.facts.language)
+                    done = True
+                    break
+
+
+def _report(ctx, report, op, source, what: str, language: str) -> None:
+    url = what.split("`")[1] if what.count("`") >= 2 and "://" in what else ""
+    # A script runs what it fetches without the user seeing a command: only the well-known vendor hosts count there;
+    # documented steps in a Markdown fence may also name the skill's own product's site (context's judgement).
+    vendor = bool(url) and url.lower().startswith("https://") and \
+        _host_is_vendor(url, None if ctx is None or not ctx.markdown else ctx)
+    if vendor:
+        report(RULE, WARNING, op.line, f"Downloads and runs a vendor installer: {what}.",
+               "Prefer the vendor's package (brew, apt, pip, npm) or download, verify the checksum, then run.")
+        return
+    report(RULE, ERROR, op.line, f"The {language} script {what}: whatever that host serves runs with the user's "
+           "rights, unreviewed.", FIX)

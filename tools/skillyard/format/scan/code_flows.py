@@ -1,0 +1,141 @@
+"""The parsed behaviour scan of one file: pick the reader, read the file once, judge every behaviour over its facts.
+
+Called from judge.scan_text for every script (by suffix or `#!` line) and for the shell and PowerShell blocks of a
+Markdown file's code fences. A cheap gate comes first: the file's words (already computed by `Context`) must hold
+one a behaviour module can act on, so an ordinary script is never parsed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import re
+
+from skillyard.format.scan import (
+    behaviour_decode,
+    behaviour_download,
+    behaviour_exfil,
+    behaviour_persist,
+    behaviour_shell,
+    flows,
+    read_go,
+    read_js,
+    read_powershell,
+    read_python,
+    read_ruby,
+    read_shell,
+    treesit,
+)
+from skillyard.format.scan.context import Context, _words
+from skillyard.format.scan.facts import Facts
+
+# A script is parsed only when its words hold both ends a behaviour needs: a sink (something that runs, sends,
+# schedules or binds a shell) and a source (a fetch, a decoder, a secret, the environment, a socket). Lowercase
+# whole words, already counted by `Context`: an ordinary script stops at two set intersections.
+_SINKS = _words("eval", "exec", "execsync", "execfile", "spawn", "spawnsync", "system", "popen", "function", "iex",
+                "invoke", "sh", "bash", "zsh", "chmod", "chmodsync", "start", "command", "run", "call", "post", "put",
+                "send", "sendall", "pbcopy", "xclip", "xsel", "clipboard", "writetext", "pyperclip", "clip",
+                "crontab", "schtasks", "systemctl", "launchctl", "reg", "bashrc", "zshrc", "bash_profile",
+                "launchagents", "currentversion", "authorized_keys", "nc", "ncat", "netcat", "socat", "tcp", "dup2",
+                "stdin", "pipe", "nslookup", "dig", "scp", "python", "python3", "node", "source", "instance_eval",
+                "runinnewcontext", "uploadstring", "uploadfile", "sendmail", "writefile", "writefilesync", "write")
+_SOURCES = _words("curl", "wget", "fetch", "http", "https", "iwr", "irm", "invoke", "downloadstring", "downloadfile",
+                  "downloaddata", "urlopen", "urlretrieve", "requests", "httpx", "axios", "got", "base64", "atob",
+                  "b64decode", "decode64", "frombase64string", "fromcharcode", "decodestring", "unhexlify", "rev",
+                  "reverse", "pack", "xxd", "decrypt", "createdecipheriv", "ssh", "aws", "id_rsa", "id_ed25519",
+                  "gnupg", "netrc", "kube", "credentials", "keychain", "wallet", "environ", "printenv",
+                  "getenvironmentvariables", "socket", "tcpclient", "tcpsocket", "dial", "webclient", "uri")
+# Sources whose word is too common to gate on (`#!/usr/bin/env`, `/dev/null`): looked for as these bytes instead.
+_SOURCE_BYTES = (b"process.env", b"ENV", b"/dev/tcp", b"/dev/udp", b"env:", b"net.Dial", b"net.connect",
+                 b"net.Socket", b"net.createConnection")
+# A fenced block in Markdown is parsed only when it downloads and then runs something, or names a socket shell:
+# most fences are install lines or examples, and reading each costs more than this `in` test.
+_FENCE_FETCH = ("curl", "wget", "invoke-webrequest", "iwr ", "irm ", "downloadfile", "start-bitstransfer")
+_FENCE_RUN = ("sh ", "bash ", "chmod", "./", ".\\", "start-process", "iex", "invoke-expression", ".exe", "python",
+              "node ", "source ", "&")
+_FENCE_SHELL = ("/dev/tcp", "/dev/udp", "nc ", "ncat ", "socat ")
+_FENCE_TOKENS = _words("curl", "wget", "invoke", "iwr", "irm", "downloadfile", "start", "tcp", "udp", "nc", "ncat",
+                       "socat")  # the file's words, already counted: most Markdown files stop here
+_FENCE_LANGUAGES = {"bash": "shell", "sh": "shell", "shell": "shell", "zsh": "shell", "console": "shell",
+                    "powershell": "powershell", "ps1": "powershell", "pwsh": "powershell", "ps": "powershell"}
+_FENCE_INFO = re.compile(r"^ {0,3}(?:`{3,}|~{3,})[ \t]*([\w+-]*)", re.M)
+_READERS = {"shell": read_shell.read, "powershell": read_powershell.read, "javascript": read_js.read,
+            "typescript": lambda s: read_js.read(s, "typescript"), "tsx": lambda s: read_js.read(s, "tsx"),
+            "ruby": read_ruby.read, "go": read_go.read, "python": read_python.read}
+
+
+@functools.lru_cache(maxsize=256)
+def facts_for(language: str, source: str) -> Facts | None:
+    """One file's facts, read once: the per-file judge and the skill-level flows share them."""
+    reader = _READERS.get(language)
+    if reader is None:
+        return None
+    try:
+        return reader(source)
+    except (RecursionError, ValueError, UnicodeError):
+        return None
+
+
+def judge(ctx: Context, add, found, line_offset: int = 0) -> None:
+    """Report the parsed behaviours of one file through `add` (security.scan_text's), skipping what the text rules
+    already reported on the same line, or as an error anywhere in the file for the same rule."""
+    if not ctx.markdown:
+        if not (ctx.has(_SINKS) and (ctx.has(_SOURCES) or any(b in ctx.raw for b in _SOURCE_BYTES))):
+            return
+        language = treesit.language_of(ctx.file, ctx.text)
+        if language is not None:
+            _judge_source(ctx, add, found, language, ctx.text, line_offset, line_offset, fence=False)
+        return
+    if ctx.markdown and ctx.has(_FENCE_TOKENS) and ctx.fences:
+        for start, end in ctx.fences[:50]:
+            info = _FENCE_INFO.match(ctx.text, start)
+            language = _FENCE_LANGUAGES.get(info.group(1).lower()) if info else None
+            if language is None:
+                continue
+            body_start = ctx.text.find("\n", start) + 1
+            body_end = ctx.text.rfind("\n", body_start, end) if end > body_start else end
+            block = ctx.text[body_start:max(body_start, body_end)]
+            low = block.lower()
+            if not ((any(w in low for w in _FENCE_FETCH) and any(w in low for w in _FENCE_RUN)) or
+                    any(w in low for w in _FENCE_SHELL)):
+                continue
+            _judge_source(ctx, add, found, language, block, ctx.text.count("\n", 0, body_start) + line_offset,
+                          line_offset, fence=True)
+
+
+def _judge_source(ctx: Context, add, found, language: str, source: str, offset: int, line_offset: int,
+                  fence: bool) -> None:
+    """Judge one script (or one fenced block): `offset` turns its lines into the file's, as every message names
+    them; `line_offset` is the part of it that scan_text adds itself (SKILL.md's frontmatter)."""
+    facts = facts_for(language, source)
+    if facts is not None and offset:
+        facts = Facts(facts.language, [dataclasses.replace(op, line=op.line + offset) for op in facts.ops],
+                      facts.values)
+    flow = flows.flow_of(facts, source) if facts is not None and facts.ops else None
+
+    def report(rule, severity, line, message, fix) -> None:
+        if any(f.rule == rule and (f.line == line or f.is_error) for f in found):
+            return
+        if fence:
+            message = message.replace(f"The {facts.language if facts else language} script", f"The {language} block", 1)
+        add(rule, severity, _index_of_line(ctx.text, line - line_offset), message, fix)
+
+    if flow is not None:
+        for module in (behaviour_download, behaviour_decode, behaviour_exfil):
+            if fence and module is not behaviour_download:
+                continue  # in Markdown only a complete download-and-run is judged: the text rules cover the rest
+            module.judge(flow, ctx, report)
+        if not fence:
+            behaviour_persist.judge(flow, ctx, report, source)
+    behaviour_shell.judge(flow, ctx, report, source, language)
+
+
+def _index_of_line(text: str, line: int) -> int:
+    if line < 1:
+        return -1
+    index = 0
+    for _ in range(line - 1):
+        index = text.find("\n", index) + 1
+        if index == 0:
+            return -1
+    return index

@@ -1,0 +1,111 @@
+"""Flows that cross files of one skill: what one script leaves in a file, another picks up.
+
+Bounded on purpose: only two hops through one named file. A secret (credential file or the whole environment)
+written to a path by one script and read from that path by another that sends it is exfiltration; a download
+saved by one script and run by another is download-and-run. Both ends are named, each with its file and line.
+"""
+
+from __future__ import annotations
+
+import re
+
+from skillyard.format.findings import Finding, Severity
+from skillyard.format.scan import code_flows, flows, treesit
+
+MAX_SCRIPTS = 64  # scripts compared per skill
+_DATA_SUFFIXES = (".json", ".yaml", ".yml", ".toml", ".txt", ".ini", ".cfg", ".conf", ".env", ".csv")
+_URL = re.compile(r"(?:https?|ftp)://[^\s'\"`<>)\]]+", re.I)
+_PY_PATH = re.compile(r"""["']((?:/tmp|/var/tmp|~|/dev/shm)/[^"'\s]{2,200})["']""")
+
+
+def scan(texts: dict[str, str], findings: list[Finding]) -> list[Finding]:
+    return _crossing(texts, findings) + _data_urls(texts, findings)
+
+
+def _data_urls(texts: dict[str, str], findings: list[Finding]) -> list[Finding]:
+    """The other end of a download-and-run whose address is not in the script: a data file of the skill that the
+    script names and that holds a URL (a second stage kept in YAML or JSON, where no code rule looks)."""
+    out = []
+    for finding in findings:
+        if finding.rule != "security-download-exec" or not finding.is_error or not finding.file or \
+                finding.file not in texts or "://" in finding.message:
+            continue
+        script = texts[finding.file]
+        for rel, text in sorted(texts.items()):
+            name = rel.rsplit("/", 1)[-1]
+            if rel == finding.file or not rel.lower().endswith(_DATA_SUFFIXES) or len(name) < 4 or name not in script:
+                continue
+            url = _URL.search(text)
+            if url:
+                line = text.count("\n", 0, url.start()) + 1
+                out.append(Finding("security-download-exec", Severity.ERROR,
+                                   f"Holds `{url.group()[:80]}`, which `{finding.file}` reads from here, downloads and "
+                                   f"runs ({finding.file}:{finding.line}): the second stage's address is kept in data, "
+                                   "where a reviewer of the script does not see it.",
+                                   "Remove the address, or ship what it serves under scripts/ so it is reviewed.",
+                                   rel, line))
+                return out
+    return out
+
+
+def _crossing(texts: dict[str, str], findings: list[Finding]) -> list[Finding]:
+    writes: list[tuple[str, int, str, str, str]] = []  # (file, line, path, kind, what)
+    readers: list[tuple[str, flows.Flow]] = []
+    scripts = 0
+    for rel, text in sorted(texts.items()):
+        language = treesit.language_of(rel, text)
+        if language is None or scripts >= MAX_SCRIPTS:
+            continue
+        scripts += 1
+        if language == "python":
+            writes += _python_writes(rel, text, findings)
+            continue
+        facts = code_flows.facts_for(language, text)
+        if not facts or not facts.ops:
+            continue
+        flow = flows.flow_of(facts, text)
+        readers.append((rel, flow))
+        for index, op in enumerate(facts.ops):
+            for source in flow.sources[index]:
+                if source.kind in ("secret", "env", "fetch"):
+                    for path in flows.writes_to(op):
+                        writes.append((rel, op.line, path, source.kind, source.what))
+    out: list[Finding] = []
+    if not writes:
+        return out
+    for rel, flow in readers:
+        for index, op in enumerate(flow.facts.ops):
+            read = [s for s in flow.sources[index] if s.kind == "file"]
+            target = flows.run_target(op, flow.child_process)
+            for wrote_in, wrote_line, path, kind, what in writes:
+                if wrote_in == rel:
+                    continue
+                if kind in ("secret", "env") and flows.sends(op) and \
+                        any(flows.same_file(path, s.what) for s in read):
+                    out.append(Finding("security-exfiltration", Severity.ERROR,
+                                       f"{what[0].upper()}{what[1:]} and leaves it in `{path[:60]}` ({wrote_in}:"
+                                       f"{wrote_line}); `{rel}` reads that file and sends it over the network with "
+                                       f"`{op.name}` ({rel}:{op.line}): secrets leave the user's machine.",
+                                       "Do not read secrets from the user's machine; ask for the one value the skill "
+                                       "needs as an input.", rel, op.line))
+                    return out
+                if kind == "fetch" and target and flows.same_file(path, target):
+                    out.append(Finding("security-download-exec", Severity.ERROR,
+                                       f"{what[0].upper()}{what[1:]} to `{path[:60]}` ({wrote_in}:{wrote_line}); "
+                                       f"`{rel}` runs that file ({rel}:{op.line}): code nobody reviewed runs with "
+                                       "the user's rights.", "Ship the program's source under scripts/ so it is "
+                                       "reviewed.", rel, op.line))
+                    return out
+    return out
+
+
+def _python_writes(rel: str, text: str, findings: list[Finding]) -> list[tuple[str, int, str, str, str]]:
+    """A Python script that reads a credential location (the per-file scan's finding) and names a scratch path:
+    the path is where the secret is left."""
+    secret = next((f for f in findings if f.file == rel and f.rule in ("security-credential-path",
+                                                                        "security-exfiltration")), None)
+    if secret is None:
+        return []
+    where = re.search(r"`([^`]{1,60})`", secret.message)
+    what = f"reads `{where.group(1)}`" if where else "reads a credential location"
+    return [(rel, secret.line or 0, match.group(1), "secret", what) for match in _PY_PATH.finditer(text)][:8]
