@@ -110,6 +110,17 @@ def _token_of(needle: str) -> bytes:
     return token
 
 
+@functools.lru_cache(maxsize=256)
+def _needles(words: tuple[str, ...]) -> tuple[tuple[str, bytes], ...]:
+    """Each search needle with its word (`_token_of`), worked out once per needle tuple rather than per file."""
+    return tuple((word, _token_of(word)) for word in words)
+
+
+@functools.lru_cache(maxsize=1024)
+def _encoded(word: str) -> bytes:
+    return word.encode()
+
+
 # Word sets the rules below test (built once, not per file).
 _CHMOD_OR_PROCESS = _words("chmod", "process")
 _PASSWORD_WORDS = _words("password", "passcode")
@@ -124,6 +135,43 @@ _REVEAL_VERBS = _words("reveal", "print", "output")
 _NPX_WORD = _words("npx")
 _YES_FLAGS = _words("y", "yes")
 _INDEX_WORDS = _words("index", "registry", "trusted", "pip_index_url", "pip_extra_index_url")
+
+
+_FENCE_MARK = re.compile(r"```|~~~")
+_FENCE_OPEN = re.compile(r"^ {0,3}(`{3,}|~{3,})[^\n]{0,300}\n", re.M)
+
+
+@functools.lru_cache(maxsize=64)
+def _fence_close(run: str) -> re.Pattern:
+    """The line that closes a fence opened with `run`, found from the newline before it (a literal first
+    character, so the regex engine skips between line ends at C speed)."""
+    return re.compile(r"\n {0,3}" + re.escape(run) + r"[`~]*[ \t]*$", re.M)
+
+
+def _fence_spans(text: str) -> list[tuple[int, int]]:
+    """`_FENCE.finditer`'s spans, found without its lazy walk through every character of every fence: each match
+    starts at a line holding a fence mark within its first three characters, and ends at the first closing line
+    after its opening line (or at the end of the text). The same spans, in the same order (tests/format/
+    test_scan_speed.py checks them against `_FENCE`)."""
+    spans: list[tuple[int, int]] = []
+    pos = 0
+    tried = -1
+    for mark in _FENCE_MARK.finditer(text):
+        at = mark.start()
+        if at < pos:
+            continue
+        start = text.rfind("\n", 0, at) + 1
+        if start == tried or at - start > 3 or start < pos:
+            continue
+        tried = start
+        opening = _FENCE_OPEN.match(text, start)
+        if opening is None:
+            continue
+        close = _fence_close(opening.group(1)).search(text, opening.end() - 1)
+        end = close.end() if close is not None else len(text)
+        spans.append((start, end))
+        pos = end
+    return spans
 
 
 class Context:
@@ -141,6 +189,8 @@ class Context:
         self.asked = _asked()
         self.words = self.asked.intersection(raw.translate(_TOKEN_TABLE).split())
         self._low: str | None = None
+        self._low_bytes: bytes | None = None
+        self._ascii: bool | None = None
         self._without_urls: str | None = None
         self._gates: dict[str, bool] = {}
         suffix = file[file.rfind("."):].lower() if "." in file.rsplit("/", 1)[-1] else ""
@@ -156,7 +206,7 @@ class Context:
     @property
     def fences(self) -> list[tuple[int, int]]:
         if self._fences is None:
-            self._fences = [(m.start(), m.end()) for m in _FENCE.finditer(self.text)] \
+            self._fences = _fence_spans(self.text) \
                 if self.markdown and ("```" in self.text or "~~~" in self.text) else []
             if self._fences and "<" in self.text:  # inside `<pre>` … `</pre>` (an HTML block) a fence is text
                 blocks = [(m.start(), m.end()) for m in _HTML_BLOCK.finditer(self.text)]
@@ -197,19 +247,29 @@ class Context:
         return found
 
     def lines_with(self, words: tuple[str, ...]) -> list[tuple[int, int]]:
-        """(start, end) of each line holding one of the lowercase `words`, found with `str.find` (C speed); only
-        the words whose own word occurs in the file are looked for."""
-        words = tuple(w for w in words if not _token_of(w) or self._has_token(_token_of(w)))
+        """(start, end) of each line holding one of the lowercase `words`, found with `find` (C speed); only
+        the words whose own word occurs in the file are looked for. ASCII text is searched as its bytes lowered
+        (positions are the same, and lowering bytes is several times cheaper than lowering a `str`)."""
+        words = tuple(w for w, token in _needles(words) if not token or self._has_token(token))
         if not words:
             return []
-        low = self.low
+        if self._ascii is None:
+            self._ascii = self.text.isascii()
+        if self._ascii:
+            if self._low_bytes is None:
+                self._low_bytes = self.raw.lower()
+            low, words = self._low_bytes, tuple(_encoded(w) for w in words)  # type: ignore[assignment]
+            newline = b"\n"
+        else:
+            low, newline = self.low, "\n"  # type: ignore[assignment]
         spans: set[tuple[int, int]] = set()
+        size = len(low)
         for word in words:
             at = low.find(word)
             while at >= 0:
-                start = low.rfind("\n", 0, at) + 1
-                end = low.find("\n", at)
-                end = len(low) if end < 0 else end
+                start = low.rfind(newline, 0, at) + 1
+                end = low.find(newline, at)
+                end = size if end < 0 else end
                 spans.add((start, end))
                 at = low.find(word, end)
         return sorted(spans)

@@ -103,6 +103,7 @@ def exfiltration(ctx: Context, add: Add) -> None:
         return
     sources.sort()
     reported_sink = False
+    sinks: dict[tuple[int, int], re.Match | None] = {}  # a script's sources share one block: searched once
     for index, what in sources[:200]:
         if index < 0:  # a line the parser named that the text does not have: never placed on another
             continue
@@ -111,7 +112,9 @@ def exfiltration(ctx: Context, add: Add) -> None:
         if ctx.prose and not ctx.in_fence(index) and not _READ_VERB.search(ctx.line_at(index)):
             continue  # prose that only names the file ("add .env to .gitignore") reads nothing
         start, end = ctx.block(index, 6)
-        sink = NETWORK_SINK.search(ctx.text, start, end)
+        if (start, end) not in sinks:
+            sinks[(start, end)] = NETWORK_SINK.search(ctx.text, start, end)
+        sink = sinks[(start, end)]
         if sink and not reported_sink:
             reported_sink = True
             add("security-exfiltration", ERROR, index,
