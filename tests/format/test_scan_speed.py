@@ -134,3 +134,29 @@ def test_scan_of_a_script_that_decodes_nothing_keeps_its_findings():
     assert "security-exfiltration" in rules
     clean = "import json\nprint(json.dumps({'a': 1}))\n"
     assert not [f for f in scan_text(clean, "scripts/ok.py") if f.rule.startswith("security-")]
+
+
+PIPE_TEXT = st.lists(st.sampled_from(["curl", "Curl", "wget", "fetch", "iwr", "Invoke-WebRequest", "iex", "IEX", " ",
+                                      "|", " sh", "bash", "<(", "(", "New-Object", "é", "x", "_", "-", "\n"]),
+                     max_size=14).map("".join)
+ELEMENT_TEXT = st.lists(st.sampled_from(["<", ">", "script", "SCRIPT", "style", "title", "div ", "hidden", "HIDDEN",
+                                         "hıdden", "\u212a", " ", "a", "</", "noscript", "template"]),
+                        max_size=12).map("".join)
+
+
+@given(PIPE_TEXT)
+@settings(max_examples=800, deadline=None)
+def test_pipe_gate_never_hides_a_pipe_to_shell(text):
+    from skillyard.format.scan import judge
+
+    if not scan_context.Context(text, "SKILL.md", "markdown").has(judge._PIPE_TOKENS):
+        assert judge.PIPE_TO_SHELL.search(text) is None
+
+
+@given(ELEMENT_TEXT)
+@settings(max_examples=800, deadline=None)
+def test_hidden_element_gate_never_hides_an_element(text):
+    from skillyard.format.scan import judge
+
+    if not scan_context.Context(text, "SKILL.md", "markdown").may_hold(judge._HIDDEN_ELEMENT_WORDS):
+        assert judge.HIDDEN_ELEMENT.search(text) is None

@@ -274,6 +274,18 @@ class Context:
                 at = low.find(word, end)
         return sorted(spans)
 
+    def may_hold(self, needles: tuple[bytes, ...]) -> bool:
+        """False only when ASCII text holds none of the lowercase `needles` in any case: then an IGNORECASE pattern
+        every match of which holds one cannot match. Non-ASCII text always may (IGNORECASE folds `K`, the Kelvin
+        sign, to `k`)."""
+        if self._ascii is None:
+            self._ascii = self.text.isascii()
+        if not self._ascii:
+            return True
+        if self._low_bytes is None:
+            self._low_bytes = self.raw.lower()
+        return any(needle in self._low_bytes for needle in needles)
+
     def finditer(self, pattern: re.Pattern, words: tuple[str, ...]):
         """`pattern`'s matches, run only over the lines that hold one of `words` (every match of a line-local
         pattern holds one): the regex engine never walks the rest of the file. At most `MAX_MATCHES` are

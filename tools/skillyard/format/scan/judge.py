@@ -52,6 +52,11 @@ _PIPE_ANCHOR = re.compile(r"\|\s*(?:sudo\s+)?(?:(?:ba|z|da|k)?sh|python[0-9.]*)\
                           r"iex\s*\(\s*(?:New-Object|iwr|Invoke-WebRequest)")
 # Every PIPE_TO_SHELL match names one of these (it is case-sensitive): a file without any is skipped with `in`.
 _DOWNLOADERS = ("curl", "wget", "fetch", "iwr", "Invoke-WebRequest", "New-Object")
+# ... and each holds one of these as a whole word (`\b` around it), so a file whose words (lowered) include none
+# is skipped without searching its text at all.
+_PIPE_TOKENS = scan_context._words("curl", "wget", "fetch", "iwr", "invoke", "iex")
+# A hidden element is one of these tags or carries `hidden`: ASCII text without any (lowered) has none.
+_HIDDEN_ELEMENT_WORDS = (b"<script", b"<style", b"<template", b"<noscript", b"<title", b"hidden")
 # Pre-checks as patterns that start with one literal character: the regex engine skips to each `<`, `]` or `|` in a
 # tight C loop, several times faster than `in` with a two- or three-character needle (CPython's substring search
 # can skip at most the needle's length).
@@ -168,7 +173,7 @@ def scan_text(text: str, file: str, *, line_offset: int = 0, is_markdown: bool =
                 "A reStructuredText comment (`.. text`) hides text from rendered views while models still read it.",
                 "Remove the comment or make its text visible.")
     piped_lines: set[int] = set()
-    piped = _pipe_to_shell(text) if _may_pipe_to_shell(text) else []
+    piped = _pipe_to_shell(text) if ctx.has(_PIPE_TOKENS) and _may_pipe_to_shell(text) else []
     for match in piped[:scan_context.MAX_MATCHES]:  # each is judged on its context; the rest are only counted
         piped_lines.add(_line(text, match.start()))
         scan_exec.download_finding(ctx, add, "security-pipe-to-shell", match.start(), match.group().strip())
@@ -339,7 +344,7 @@ def _markdown_hidden(ctx: scan_context.Context, add) -> None:
                 else "Raw HTML (a comment, `<?…?>`, `<!…>` or CDATA) hides text"
             add("security-hidden-comment", Severity.WARNING, match.start(),
                 f"{what} from rendered views while models still read it.", "Remove it or make its text visible.")
-    if "<" in text:
+    if "<" in text and ctx.may_hold(_HIDDEN_ELEMENT_WORDS):
         for match in HIDDEN_ELEMENT.finditer(text):
             if ctx.in_fence(match.start()) or ctx.in_code_span(match.start()):
                 continue
