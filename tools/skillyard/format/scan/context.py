@@ -75,6 +75,9 @@ def _asked() -> frozenset[bytes]:
     return _asked_frozen[0]
 
 
+_LINE_LOCAL: dict[int, tuple[re.Pattern, re.Pattern]] = {}  # id(pattern) -> (pattern, line_local(pattern))
+
+
 @functools.lru_cache(maxsize=128)
 def line_local(pattern: re.Pattern) -> re.Pattern:
     """`pattern` with every whitespace escape kept on one line (`\\s` outside a class becomes `[ \\t]`, and inside a
@@ -292,8 +295,16 @@ class Context:
         looked at, since judging each reads its line: a hostile file of one long line repeating a keyword
         would otherwise cost its length times the number of matches."""
         seen = 0
-        pattern = line_local(pattern)
-        for start, end in self.lines_with(words):
+        lines = self.lines_with(words)
+        if not lines:
+            return
+        local = _LINE_LOCAL.get(id(pattern))
+        if local is None or local[0] is not pattern:  # a pattern's hash reads its whole compiled code: ~10 µs
+            if len(_LINE_LOCAL) > 256:  # bounded, should a caller ever pass patterns it builds per file
+                _LINE_LOCAL.clear()
+            local = _LINE_LOCAL[id(pattern)] = (pattern, line_local(pattern))
+        pattern = local[1]
+        for start, end in lines:
             for match in pattern.finditer(self.text, start, end):
                 yield match
                 seen += 1
