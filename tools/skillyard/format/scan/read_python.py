@@ -117,15 +117,20 @@ def analyse(source: str) -> Facts | None:
     # Nothing in the script decodes (or downloads): then no name is ever tainted (or fetched), and no expression in
     # it can be decoding (or fetching), so the per-expression walks below are skipped. One walk each, same facts.
     may_decode, may_fetch = _is_decoding(tree, tainted), _is_fetching(tree, fetched)
-    for _ in range(2 if may_decode or may_fetch else 0):  # two passes: a name may be assigned from another assigned later in the walk order
-        for node in nodes:
-            if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
-                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                names = {t.id for target in targets for t in ast.walk(target) if isinstance(t, ast.Name)}
-                if may_decode and _is_decoding(node.value, tainted):
-                    tainted |= names
-                if may_fetch and _is_fetching(node.value, fetched):
-                    fetched |= names
+    assigns = [({t.id for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
+                 for t in ast.walk(target) if isinstance(t, ast.Name)}, node.value)
+               for node in nodes if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None] \
+        if may_decode or may_fetch else []
+    decoded: set[int] = set()  # assignments already found to decode (or download): a larger taint keeps them so
+    downloaded: set[int] = set()
+    for _ in range(2):  # two passes: a name may be assigned from another assigned later in the walk order
+        for at, (names, value) in enumerate(assigns):
+            if may_decode and at not in decoded and _is_decoding(value, tainted):
+                decoded.add(at)
+                tainted |= names
+            if may_fetch and at not in downloaded and _is_fetching(value, fetched):
+                downloaded.add(at)
+                fetched |= names
     for node in nodes:
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             module = node.module if isinstance(node, ast.ImportFrom) else None
