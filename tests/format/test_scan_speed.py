@@ -178,3 +178,35 @@ def test_python_facts_follow_names_through_two_passes():
     plain = "import json\ncode = json.dumps({})\nexec(code)\n"
     facts = analyse(plain)
     assert facts.decode_exec == [] and facts.fetch_exec == []
+
+
+def test_python_gates_are_the_walks_they_replace():
+    """`_may_decode_or_fetch` over a tree's nodes says what the two whole-tree walks say, on scripts that decode,
+    download, XOR, call `chr`, or do none of these."""
+    import ast
+
+    from skillyard.format.scan import read_python
+
+    scripts = ["import json\nprint(json.dumps({}))\n", "import base64\nx = base64.b64decode(s)\n",
+               "x = ''.join(chr(c ^ 7) for c in data)\n", "y = a ^ b\n", "t = b.decode('rot13')\n", "t = b.decode()\n",
+               "import requests\nr = requests.get(u)\n", "import urllib.request\nurllib.request.urlopen(u)\n",
+               "s = session.post(u)\n", "r = client.get(u)\n", "v = pickle.loads(b)\nw = session.request('GET', u)\n"]
+    for script in scripts:
+        tree = ast.parse(script)
+        assert read_python._may_decode_or_fetch(list(ast.walk(tree))) == \
+            (read_python._is_decoding(tree, set()), read_python._is_fetching(tree, set())), script
+
+
+DECODE_TEXT = st.lists(st.sampled_from(["eval(", "atob(", "Buffer.from(", "base64 -d", " | sh", "xxd -r", "-enc ",
+                                        "-EncodedCommand ", "A" * 24, "iex ", "[Convert]::FromBase64String", "new ",
+                                        "Function(", "unescape(", "String.fromCharCode(", " ", "\u212a", "\n"]),
+                       max_size=10).map("".join)
+
+
+@given(DECODE_TEXT)
+@settings(max_examples=800, deadline=None)
+def test_decode_exec_gate_never_hides_a_match(text):
+    from skillyard.format.scan import exec_flows
+
+    if not scan_context.Context(text, "scripts/a.js", None).may_hold(exec_flows._DECODE_EXEC_NEEDLES):
+        assert exec_flows.DECODE_EXEC.search(text) is None
