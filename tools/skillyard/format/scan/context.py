@@ -289,13 +289,16 @@ class Context:
             self._low_bytes = self.raw.lower()
         return any(needle in self._low_bytes for needle in needles)
 
-    def finditer(self, pattern: re.Pattern, words: tuple[str, ...]):
+    def finditer(self, pattern: re.Pattern, words: tuple[str, ...], also: tuple[str, ...] = ()):
         """`pattern`'s matches, run only over the lines that hold one of `words` (every match of a line-local
         pattern holds one): the regex engine never walks the rest of the file. At most `MAX_MATCHES` are
         looked at, since judging each reads its line: a hostile file of one long line repeating a keyword
-        would otherwise cost its length times the number of matches."""
+        would otherwise cost its length times the number of matches. With `also`, only the lines that hold one of
+        those too (every match of the pattern holds one of each)."""
         seen = 0
         lines = self.lines_with(words)
+        if lines and also:  # every match also holds one of `also` on its line
+            lines = sorted(set(lines).intersection(self.lines_with(also)))
         if not lines:
             return
         local = _LINE_LOCAL.get(id(pattern))

@@ -142,7 +142,7 @@ SECRET_IMAGE = re.compile(
 def secret_url(ctx: Context, add: Add) -> None:
     if not ctx.has(_HTTP_SCHEMES) or b"](" not in ctx.raw or not (b"$" in ctx.raw or b"{" in ctx.raw):
         return
-    for match in ctx.finditer(SECRET_IMAGE, ("$", "{")):
+    for match in ctx.finditer(SECRET_IMAGE, ("$", "{"), also=("](",)):
         add("security-exfiltration", ERROR, match.start(),
             f"A Markdown image or link whose address carries a secret or the conversation (`{match.group()[:80]}`): "
             "rendering it sends that value to the host, with no click needed.",
