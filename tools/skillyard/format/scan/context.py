@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import re
+from bisect import bisect_right
 from collections.abc import Callable
 
 from skillyard.format.scan import read_python as scan_python
@@ -203,6 +204,7 @@ class Context:
         self.prose = not self.code  # Markdown, plain text and config: instructions an agent reads
         self.markdown = markup == "markdown"
         self._fences: list[tuple[int, int]] | None = None
+        self._fence_starts: list[int] | None = None
         self._facts: scan_python.Facts | None | bool = False
         self._headings: list[tuple[int, str]] | None = None
 
@@ -322,7 +324,15 @@ class Context:
         return self._facts  # type: ignore[return-value]
 
     def in_fence(self, index: int) -> bool:
-        return any(start <= index < end for start, end in self.fences)
+        """Whether `index` is inside a code fence: the fences are in order and never overlap, so only the last one
+        starting at or before it can hold it (found by bisection, not by trying each)."""
+        fences = self.fences
+        if not fences:
+            return False
+        if self._fence_starts is None:
+            self._fence_starts = [start for start, _ in fences]
+        at = bisect_right(self._fence_starts, index) - 1
+        return at >= 0 and index < fences[at][1]
 
     def _line_start(self, index: int) -> int:
         """Where `index`'s line starts, looking back at most `WINDOW` characters (lines longer than that are
