@@ -56,7 +56,7 @@ print(sum(1 for folder in folders if validate(folder)))
 # so the figures say how much of the gap to the 5x target the scan is. Bench-only: the product has no such switch.
 NO_SCAN = """
 import sys
-import skillyard.format.security as security
+import skillyard.format.scan.judge as security
 security.scan_text = lambda *args, **kwargs: []
 from skillyard.cli.main import skillyard_main
 sys.exit(skillyard_main(sys.argv[1:]))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import re
+from bisect import bisect_right
 from collections.abc import Callable
 
 from skillyard.format.findings import Severity
@@ -75,6 +76,9 @@ def _asked() -> frozenset[bytes]:
     return _asked_frozen[0]
 
 
+_LINE_LOCAL: dict[int, tuple[re.Pattern, re.Pattern]] = {}  # id(pattern) -> (pattern, line_local(pattern))
+
+
 @functools.lru_cache(maxsize=128)
 def line_local(pattern: re.Pattern) -> re.Pattern:
     """`pattern` with every whitespace escape kept on one line (`\\s` outside a class becomes `[ \\t]`, and inside a
@@ -110,6 +114,17 @@ def _token_of(needle: str) -> bytes:
     return token
 
 
+@functools.lru_cache(maxsize=256)
+def _needles(words: tuple[str, ...]) -> tuple[tuple[str, bytes], ...]:
+    """Each search needle with its word (`_token_of`), worked out once per needle tuple rather than per file."""
+    return tuple((word, _token_of(word)) for word in words)
+
+
+@functools.lru_cache(maxsize=1024)
+def _encoded(word: str) -> bytes:
+    return word.encode()
+
+
 # Word sets the rules below test (built once, not per file).
 _CHMOD_OR_PROCESS = _words("chmod", "process")
 _PASSWORD_WORDS = _words("password", "passcode")
@@ -124,6 +139,43 @@ _REVEAL_VERBS = _words("reveal", "print", "output")
 _NPX_WORD = _words("npx")
 _YES_FLAGS = _words("y", "yes")
 _INDEX_WORDS = _words("index", "registry", "trusted", "pip_index_url", "pip_extra_index_url")
+
+
+_FENCE_MARK = re.compile(r"```|~~~")
+_FENCE_OPEN = re.compile(r"^ {0,3}(`{3,}|~{3,})[^\n]{0,300}\n", re.M)
+
+
+@functools.lru_cache(maxsize=64)
+def _fence_close(run: str) -> re.Pattern:
+    """The line that closes a fence opened with `run`, found from the newline before it (a literal first
+    character, so the regex engine skips between line ends at C speed)."""
+    return re.compile(r"\n {0,3}" + re.escape(run) + r"[`~]*[ \t]*$", re.M)
+
+
+def _fence_spans(text: str) -> list[tuple[int, int]]:
+    """`_FENCE.finditer`'s spans, found without its lazy walk through every character of every fence: each match
+    starts at a line holding a fence mark within its first three characters, and ends at the first closing line
+    after its opening line (or at the end of the text). The same spans, in the same order (tests/format/
+    test_scan_speed.py checks them against `_FENCE`)."""
+    spans: list[tuple[int, int]] = []
+    pos = 0
+    tried = -1
+    for mark in _FENCE_MARK.finditer(text):
+        at = mark.start()
+        if at < pos:
+            continue
+        start = text.rfind("\n", 0, at) + 1
+        if start == tried or at - start > 3 or start < pos:
+            continue
+        tried = start
+        opening = _FENCE_OPEN.match(text, start)
+        if opening is None:
+            continue
+        close = _fence_close(opening.group(1)).search(text, opening.end() - 1)
+        end = close.end() if close is not None else len(text)
+        spans.append((start, end))
+        pos = end
+    return spans
 
 
 class Context:
@@ -141,6 +193,8 @@ class Context:
         self.asked = _asked()
         self.words = self.asked.intersection(raw.translate(_TOKEN_TABLE).split())
         self._low: str | None = None
+        self._low_bytes: bytes | None = None
+        self._ascii: bool | None = None
         self._without_urls: str | None = None
         self._gates: dict[str, bool] = {}
         suffix = file[file.rfind("."):].lower() if "." in file.rsplit("/", 1)[-1] else ""
@@ -150,13 +204,14 @@ class Context:
         self.prose = not self.code  # Markdown, plain text and config: instructions an agent reads
         self.markdown = markup == "markdown"
         self._fences: list[tuple[int, int]] | None = None
+        self._fence_starts: list[int] | None = None
         self._facts: scan_python.Facts | None | bool = False
         self._headings: list[tuple[int, str]] | None = None
 
     @property
     def fences(self) -> list[tuple[int, int]]:
         if self._fences is None:
-            self._fences = [(m.start(), m.end()) for m in _FENCE.finditer(self.text)] \
+            self._fences = _fence_spans(self.text) \
                 if self.markdown and ("```" in self.text or "~~~" in self.text) else []
             if self._fences and "<" in self.text:  # inside `<pre>` … `</pre>` (an HTML block) a fence is text
                 blocks = [(m.start(), m.end()) for m in _HTML_BLOCK.finditer(self.text)]
@@ -197,31 +252,64 @@ class Context:
         return found
 
     def lines_with(self, words: tuple[str, ...]) -> list[tuple[int, int]]:
-        """(start, end) of each line holding one of the lowercase `words`, found with `str.find` (C speed); only
-        the words whose own word occurs in the file are looked for."""
-        words = tuple(w for w in words if not _token_of(w) or self._has_token(_token_of(w)))
+        """(start, end) of each line holding one of the lowercase `words`, found with `find` (C speed); only
+        the words whose own word occurs in the file are looked for. ASCII text is searched as its bytes lowered
+        (positions are the same, and lowering bytes is several times cheaper than lowering a `str`)."""
+        words = tuple(w for w, token in _needles(words) if not token or self._has_token(token))
         if not words:
             return []
-        low = self.low
+        if self._ascii is None:
+            self._ascii = self.text.isascii()
+        if self._ascii:
+            if self._low_bytes is None:
+                self._low_bytes = self.raw.lower()
+            low, words = self._low_bytes, tuple(_encoded(w) for w in words)  # type: ignore[assignment]
+            newline = b"\n"
+        else:
+            low, newline = self.low, "\n"  # type: ignore[assignment]
         spans: set[tuple[int, int]] = set()
+        size = len(low)
         for word in words:
             at = low.find(word)
             while at >= 0:
-                start = low.rfind("\n", 0, at) + 1
-                end = low.find("\n", at)
-                end = len(low) if end < 0 else end
+                start = low.rfind(newline, 0, at) + 1
+                end = low.find(newline, at)
+                end = size if end < 0 else end
                 spans.add((start, end))
                 at = low.find(word, end)
         return sorted(spans)
 
-    def finditer(self, pattern: re.Pattern, words: tuple[str, ...]):
+    def may_hold(self, needles: tuple[bytes, ...]) -> bool:
+        """False only when ASCII text holds none of the lowercase `needles` in any case: then an IGNORECASE pattern
+        every match of which holds one cannot match. Non-ASCII text always may (IGNORECASE folds `K`, the Kelvin
+        sign, to `k`)."""
+        if self._ascii is None:
+            self._ascii = self.text.isascii()
+        if not self._ascii:
+            return True
+        if self._low_bytes is None:
+            self._low_bytes = self.raw.lower()
+        return any(needle in self._low_bytes for needle in needles)
+
+    def finditer(self, pattern: re.Pattern, words: tuple[str, ...], also: tuple[str, ...] = ()):
         """`pattern`'s matches, run only over the lines that hold one of `words` (every match of a line-local
         pattern holds one): the regex engine never walks the rest of the file. At most `MAX_MATCHES` are
         looked at, since judging each reads its line: a hostile file of one long line repeating a keyword
-        would otherwise cost its length times the number of matches."""
+        would otherwise cost its length times the number of matches. With `also`, only the lines that hold one of
+        those too (every match of the pattern holds one of each)."""
         seen = 0
-        pattern = line_local(pattern)
-        for start, end in self.lines_with(words):
+        lines = self.lines_with(words)
+        if lines and also:  # every match also holds one of `also` on its line
+            lines = sorted(set(lines).intersection(self.lines_with(also)))
+        if not lines:
+            return
+        local = _LINE_LOCAL.get(id(pattern))
+        if local is None or local[0] is not pattern:  # a pattern's hash reads its whole compiled code: ~10 µs
+            if len(_LINE_LOCAL) > 256:  # bounded, should a caller ever pass patterns it builds per file
+                _LINE_LOCAL.clear()
+            local = _LINE_LOCAL[id(pattern)] = (pattern, line_local(pattern))
+        pattern = local[1]
+        for start, end in lines:
             for match in pattern.finditer(self.text, start, end):
                 yield match
                 seen += 1
@@ -236,7 +324,15 @@ class Context:
         return self._facts  # type: ignore[return-value]
 
     def in_fence(self, index: int) -> bool:
-        return any(start <= index < end for start, end in self.fences)
+        """Whether `index` is inside a code fence: the fences are in order and never overlap, so only the last one
+        starting at or before it can hold it (found by bisection, not by trying each)."""
+        fences = self.fences
+        if not fences:
+            return False
+        if self._fence_starts is None:
+            self._fence_starts = [start for start, _ in fences]
+        at = bisect_right(self._fence_starts, index) - 1
+        return at >= 0 and index < fences[at][1]
 
     def _line_start(self, index: int) -> int:
         """Where `index`'s line starts, looking back at most `WINDOW` characters (lines longer than that are

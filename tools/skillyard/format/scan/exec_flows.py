@@ -141,6 +141,9 @@ DECODE_EXEC = re.compile(
     re.I)
 _DECODE_EXEC_WORDS = ("base64", "xxd", "atob", "buffer.from", "unescape", "decodeuricomponent", "fromcharcode", "-enc",
                       "-encodedcommand", "frombase64string")
+# Every DECODE_EXEC match holds one of these (lowered): a file without any is not searched (`Context.may_hold`).
+_DECODE_EXEC_NEEDLES = (b"base64", b"xxd", b"atob", b"unescape", b"decodeuricomponent", b"fromcharcode",
+                        b"buffer.from", b"-enc")
 _DECODE_WORDS = _words("base64", "xxd", "atob", "buffer", "unescape", "decodeuricomponent", "fromcharcode", "enc",
                        "encodedcommand", "frombase64string")
 
@@ -247,7 +250,7 @@ def _uses(code: str, names: set[str]) -> bool:
 
 def decode_exec(ctx: Context, add: Add) -> None:
     js = ctx.code and ctx.file.endswith(_JS_SUFFIXES) and ctx.has(_JS_RUNNERS)
-    if js and not DECODE_EXEC.search(ctx.text):
+    if js and not (ctx.may_hold(_DECODE_EXEC_NEEDLES) and DECODE_EXEC.search(ctx.text)):
         for index, call in js_flows(ctx.text, _JS_FETCH)[:1]:
             add("security-download-exec", ERROR, index,
                 f"The script downloads code and runs it with `{call[:30]}`: whatever the server sends runs with "

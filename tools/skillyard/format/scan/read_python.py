@@ -98,6 +98,25 @@ def _is_fetching(node: ast.AST, fetched: set[str]) -> bool:
     return False
 
 
+def _may_decode_or_fetch(nodes: list[ast.AST]) -> tuple[bool, bool]:
+    """(`_is_decoding(tree, set())`, `_is_fetching(tree, set())`) from the tree's nodes in one loop, without walking
+    again (a `chr` over an XOR holds the XOR, which counts by itself). tests/format/test_scan_speed.py checks both
+    against the walks."""
+    decode = fetch = False
+    for sub in nodes:
+        if isinstance(sub, ast.Call):
+            name = _name(sub.func).lstrip(".")
+            if name in _DECODERS or (name == "decode" and sub.args):
+                decode = True
+            elif name in ("urlopen", "urlretrieve") or (
+                    name in ("get", "post", "request") and isinstance(sub.func, ast.Attribute) and
+                    isinstance(sub.func.value, ast.Name) and sub.func.value.id in ("requests", "httpx", "session")):
+                fetch = True
+        elif isinstance(sub, ast.BinOp) and isinstance(sub.op, ast.BitXor):
+            decode = True
+    return decode, fetch
+
+
 def _computed(node: ast.expr) -> bool:
     """A name built at run time rather than written down: not a plain literal, not a loop over literals."""
     return not isinstance(node, (ast.Constant, ast.Name))
@@ -124,15 +143,23 @@ def analyse(source: str) -> Facts | None:
     tainted: set[str] = set()  # names holding decoded text
     fetched: set[str] = set()  # names holding downloaded content
     nodes = list(ast.walk(tree))
+    # Nothing in the script decodes (or downloads): then no name is ever tainted (or fetched), and no expression in
+    # it can be decoding (or fetching), so the per-expression walks below are skipped. One walk each, same facts.
+    may_decode, may_fetch = _may_decode_or_fetch(nodes)
+    assigns = [({t.id for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
+                 for t in ast.walk(target) if isinstance(t, ast.Name)}, node.value)
+               for node in nodes if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None] \
+        if may_decode or may_fetch else []
+    decoded: set[int] = set()  # assignments already found to decode (or download): a larger taint keeps them so
+    downloaded: set[int] = set()
     for _ in range(2):  # two passes: a name may be assigned from another assigned later in the walk order
-        for node in nodes:
-            if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
-                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                names = {t.id for target in targets for t in ast.walk(target) if isinstance(t, ast.Name)}
-                if _is_decoding(node.value, tainted):
-                    tainted |= names
-                if _is_fetching(node.value, fetched):
-                    fetched |= names
+        for at, (names, value) in enumerate(assigns):
+            if may_decode and at not in decoded and _is_decoding(value, tainted):
+                decoded.add(at)
+                tainted |= names
+            if may_fetch and at not in downloaded and _is_fetching(value, fetched):
+                downloaded.add(at)
+                fetched |= names
     for node in nodes:
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             module = node.module if isinstance(node, ast.ImportFrom) else None
@@ -162,20 +189,20 @@ def analyse(source: str) -> Facts | None:
         runs_code = name in _EXEC_BUILTINS or (name.startswith(".") and bare in _RUNNERS) or \
             (name in ("system", "popen", "Popen", "run", "call", "check_output")) or shell_true
         if runs_code and args:
-            if any(_is_decoding(a, tainted) for a in args):
+            if may_decode and any(_is_decoding(a, tainted) for a in args):
                 facts.decode_exec.append((line, f"{bare}() of decoded or unscrambled text"))
-            elif name in _EXEC_BUILTINS and any(_is_fetching(a, fetched) for a in args):
+            elif may_fetch and name in _EXEC_BUILTINS and any(_is_fetching(a, fetched) for a in args):
                 facts.fetch_exec.append((line, f"{bare}() of code downloaded at run time"))
             elif name in _EXEC_BUILTINS and any(isinstance(a, ast.Call) and _name(a.func).lstrip(".") == "compile"
                                                 for a in args):
                 facts.decode_exec.append((line, f"{bare}() of compiled text"))
         if name in ("__import__", ".import_module") and args and _computed(args[0]) and \
-                (_is_decoding(args[0], tainted) or fold(args[0]) is not None):
+                ((may_decode and _is_decoding(args[0], tainted)) or fold(args[0]) is not None):
                 facts.computed_import.append((line, f"imports a module whose name is built at run time "
                                                     f"({fold(args[0]) or 'decoded'})"))
         if name == "getattr" and len(args) >= 2 and _computed(args[1]):
             spelled = fold(args[1])
-            if (spelled in _DANGEROUS_ATTRS) or _is_decoding(args[1], tainted):
+            if (spelled in _DANGEROUS_ATTRS) or (may_decode and _is_decoding(args[1], tainted)):
                 facts.computed_import.append((line, f"reaches `{spelled or 'a decoded name'}` through getattr "
                                                     "with a name built at run time"))
     return facts

@@ -11,6 +11,7 @@ a C-speed substring search), so the common skill — prose and ordinary code —
 
 from __future__ import annotations
 
+import functools
 import re
 
 from skillyard.format.scan.context import (  # noqa: F401
@@ -109,6 +110,7 @@ def exfiltration(ctx: Context, add: Add) -> None:
         return
     sources.sort()
     reported_sink = False
+    sinks: dict[tuple[int, int], re.Match | None] = {}  # a script's sources share one block: searched once
     for index, what in sources[:200]:
         if index < 0:  # a line the parser named that the text does not have: never placed on another
             continue
@@ -117,7 +119,9 @@ def exfiltration(ctx: Context, add: Add) -> None:
         if ctx.prose and not ctx.in_fence(index) and not _READ_VERB.search(ctx.line_at(index)):
             continue  # prose that only names the file ("add .env to .gitignore") reads nothing
         start, end = ctx.block(index, 6)
-        sink = NETWORK_SINK.search(ctx.text, start, end)
+        if (start, end) not in sinks:
+            sinks[(start, end)] = NETWORK_SINK.search(ctx.text, start, end)
+        sink = sinks[(start, end)]
         if sink and not reported_sink:
             reported_sink = True
             add("security-exfiltration", ERROR, index,
@@ -144,7 +148,7 @@ SECRET_IMAGE = re.compile(
 def secret_url(ctx: Context, add: Add) -> None:
     if not ctx.has(_HTTP_SCHEMES) or b"](" not in ctx.raw or not (b"$" in ctx.raw or b"{" in ctx.raw):
         return
-    for match in ctx.finditer(SECRET_IMAGE, ("$", "{")):
+    for match in ctx.finditer(SECRET_IMAGE, ("$", "{"), also=("](",)):
         add("security-exfiltration", ERROR, match.start(),
             f"A Markdown image or link whose address carries a secret or the conversation (`{match.group()[:80]}`): "
             "rendering it sends that value to the host, with no click needed.",
@@ -334,6 +338,20 @@ def injection(ctx: Context, add: Add, found_rules) -> None:
             break
 
 
+# Each OVERRIDE match holds one of `_INJECT_WORDS` and each CONCEAL match one of these, lowercase and spelled with
+# single spaces; in ASCII text (where IGNORECASE folds nothing beyond A-Z) a text holding none cannot match.
+_CONCEAL_GATE = ("not", "don't", "never", "without", "hide", "conceal", "keep", "quietly", "secretly", "covertly")
+
+
+def may_match(text: str, words: tuple[str, ...]) -> bool:
+    """False only when an IGNORECASE pattern every match of which holds one of `words` cannot match `text`: ASCII
+    text without any of them (non-ASCII text is always searched: `K`, the Kelvin sign, matches `k` there)."""
+    if not text.isascii():
+        return True
+    low = text.lower()
+    return any(word in low for word in words)
+
+
 _BEHAVIOUR_RULES = frozenset({"security-download-exec", "security-pipe-to-shell", "security-exfiltration",
                               "security-credential-path", "security-persistence", "security-obfuscated-exec",
                               "security-safety-bypass"})
@@ -376,10 +394,12 @@ def near_name(name: str, known: tuple[str, ...]) -> str | None:
     if name in known:
         return None
     letters = set(name)
-    for candidate in known:
+    by_start, by_end = _ends_index(known)
+    for at in sorted(set(by_start.get(name[:2], ())) | set(by_end.get(name[-2:], ()))):
+        candidate = known[at]  # typosquats keep the start or the end of the name they imitate: only those are tried
         limit = 1 if len(candidate) <= 6 else 2
-        if abs(len(candidate) - len(name)) > limit + 4 or (name[:2] != candidate[:2] and name[-2:] != candidate[-2:]):
-            continue  # typosquats keep the start or the end of the name they imitate
+        if abs(len(candidate) - len(name)) > limit + 4:
+            continue
         # An edit changes which letters occur by at most two, so a larger difference of letter sets rules a pair out
         # before the (costlier) distance.
         if len(letters.symmetric_difference(candidate)) <= 2 * limit and distance(name, candidate, limit) <= limit:
@@ -389,6 +409,17 @@ def near_name(name: str, known: tuple[str, ...]) -> str | None:
             if len(set(head).symmetric_difference(candidate)) <= 2 * limit and distance(head, candidate, limit) <= limit:
                 return candidate
     return None
+
+
+@functools.lru_cache(maxsize=16)
+def _ends_index(known: tuple[str, ...]) -> tuple[dict[str, list[int]], dict[str, list[int]]]:
+    """The positions in `known` of the names starting, and of those ending, with each two letters."""
+    by_start: dict[str, list[int]] = {}
+    by_end: dict[str, list[int]] = {}
+    for at, candidate in enumerate(known):
+        by_start.setdefault(candidate[:2], []).append(at)
+        by_end.setdefault(candidate[-2:], []).append(at)
+    return by_start, by_end
 
 
 def distance(a: str, b: str, limit: int) -> int:

@@ -84,10 +84,12 @@ def drop_repeats(findings: list[Finding], skill_level: list[Finding]) -> list[Fi
 
 def _description(text: str, file: str, line: int | None) -> list[Finding]:
     found = []
-    for pattern, what in ((scan_rules.OVERRIDE, "tells the agent to drop its other instructions"),
-                          (scan_rules.ROLE_TAG, "holds a fake conversation tag"),
-                          (scan_rules.CONCEAL, "tells the agent to hide what it does from the user")):
-        match = pattern.search(text)
+    for pattern, what, gate in ((scan_rules.OVERRIDE, "tells the agent to drop its other instructions",
+                                 scan_rules.may_match(text, scan_rules._INJECT_WORDS)),
+                                (scan_rules.ROLE_TAG, "holds a fake conversation tag", "<" in text or "[" in text),
+                                (scan_rules.CONCEAL, "tells the agent to hide what it does from the user",
+                                 scan_rules.may_match(text, scan_rules._CONCEAL_GATE))):
+        match = pattern.search(text) if gate else None
         if match:
             found.append(Finding("security-prompt-injection", Severity.ERROR,
                                  f"The description {what} (\"{match.group()[:80]}\")." + _ALWAYS_LOADED,
