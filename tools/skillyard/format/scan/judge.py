@@ -13,6 +13,364 @@ from collections import Counter
 from itertools import accumulate, islice
 
 from skillyard.format import safety
+from skillyard.format.findings import Finding, Severity
+from skillyard.format.scan import code_flows as scan_code
+from skillyard.format.scan import context as scan_context
+from skillyard.format.scan import exec_flows as scan_exec
+from skillyard.format.scan import rules as scan_rules
+from skillyard.format.scan.skill_level import scan_skill  # noqa: F401  (skill-level findings; package.load_skill calls it)
+
+MAX_FINDINGS_PER_RULE = 20  # per file; the rest are counted in one summary finding
+# A finding's digest covers the whole paragraph (up to the blank lines around it) that holds what it matched, at most
+# this many characters beyond the match's own lines: a command that runs on past a message's cut is inside it.
+DIGEST_CONTEXT = 16_000
+_BLANK_LINE = re.compile(r"\n[ \t\r\f\v]*\n")
+
+# Raw HTML that a Markdown renderer drops: comments, processing instructions, CDATA and declarations. Unclosed, each
+# runs to the end of the file (CommonMark: an HTML block that never closes swallows the rest of the document).
+# `<!-->` and `<!--->` are complete empty comments.
+HIDDEN_HTML = re.compile(r"<!--(?!-?>)(.*?)(?:-->|\Z)|<\?(.*?)(?:\?>|\Z)|<!\[CDATA\[(.*?)(?:\]\]>|\Z)|<![A-Za-z]([^>]*)(?:>|\Z)", re.S)
+# Elements whose content a browser or GitHub's sanitiser never shows, and any element marked `hidden`.
+HIDDEN_ELEMENT = re.compile(r"<(script|style|template|noscript|title)\b[^>]*>(.*?)(?:</\1\s*>|\Z)|"
+                            r"<[A-Za-z][\w-]*\s[^<>]*?\bhidden\b[^<>]*>", re.S | re.I)
+HIDDEN_COMMENT = re.compile(r"<!--(?!-?>)(.*?)(?:-->|\Z)", re.S)  # HTML files: only comments are hidden
+# A link reference definition `[label]: destination "title"` is never rendered: `[//]: # (text)` and
+# `[comment]: <> (text)` are the well-known "Markdown comments". Found by its `[`; the line is checked in Python.
+_REF_DEF = re.compile(r"\[([^\[\]\n]{1,999})\]:")  # no `[` inside: each attempt stops at the next one
+_REF_USE = re.compile(r"\[([^\[\]\n]{1,999})\]")
+# reStructuredText: `.. text` that is not a directive (`.. name::`), target (`.. _x:`), footnote, citation or
+# substitution is a comment, and so is an empty `..` followed by an indented block.
+RST_COMMENT = re.compile(r"^\.\.(?:[ \t]+(?![_\[|]|[^\s:`]+::)\S|[ \t]*\n[ \t]+\S)", re.M)
+
+PIPE_TO_SHELL = re.compile(
+    r"\b(?:curl|wget|fetch|iwr|Invoke-WebRequest)\b[^\n|]*\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b|"
+    r"\b(?:curl|wget)\b[^\n|]*\|\s*(?:sudo\s+)?python[0-9.]*\b|"
+    r"\b(?:ba)?sh\s+<\(\s*(?:curl|wget)\b|\biex\s*\(\s*(?:New-Object|iwr|Invoke-WebRequest)"
+)
+BASE64_BLOB = re.compile(r"(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{200,}={0,2}")  # tried only where a run starts
+# C0 and C1 controls other than tab, line feed, carriage return and form feed, and a carriage return that does not
+# end a line: terminals act on them (escape sequences, overwriting a line), so `cat` shows a reviewer other text.
+CONTROL = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f]|\r(?!\n)")
+# Where PIPE_TO_SHELL can end: each starts with a literal, so the engine jumps between rare candidates instead of
+# trying a word alternation at every character of a file full of Markdown tables.
+_PIPE_ANCHOR = re.compile(r"\|\s*(?:sudo\s+)?(?:(?:ba|z|da|k)?sh|python[0-9.]*)\b|<\(\s*(?:curl|wget)\b|"
+                          r"iex\s*\(\s*(?:New-Object|iwr|Invoke-WebRequest)")
+# Every PIPE_TO_SHELL match names one of these (it is case-sensitive): a file without any is skipped with `in`.
+_DOWNLOADERS = ("curl", "wget", "fetch", "iwr", "Invoke-WebRequest", "New-Object")
+# ... and each holds one of these as a whole word (`\b` around it), so a file whose words (lowered) include none
+# is skipped without searching its text at all.
+_PIPE_TOKENS = scan_context._words("curl", "wget", "fetch", "iwr", "invoke", "iex")
+# A hidden element is one of these tags or carries `hidden`: ASCII text without any (lowered) has none.
+_HIDDEN_ELEMENT_WORDS = (b"<script", b"<style", b"<template", b"<noscript", b"<title", b"hidden")
+# Pre-checks as patterns that start with one literal character: the regex engine skips to each `<`, `]` or `|` in a
+# tight C loop, several times faster than `in` with a two- or three-character needle (CPython's substring search
+# can skip at most the needle's length).
+_HTML_HIDDEN_HINT = re.compile(r"<[!?]")
+_REF_DEF_HINT = re.compile(r"\]:")
+_PIPE_BAR_HINT = re.compile(r"\|\s*(?:sudo\s+)?(?:(?:ba|z|da|k)?sh|python[0-9.]*)\b")
+_PIPE_PROCESS_HINT = re.compile(r"<\(")
+_PIPE_IEX_HINT = re.compile(r"x\s*\(\s*(?:New-Object|iwr|Invoke-WebRequest)")  # `iex (…`, from its rarer letter
+_ASCII = bytes(range(128))
+_C1_UTF8 = re.compile(b"\xc2[\x80-\x9f]")
+# One `bytes.translate` pass classes every byte: 2 for a C0 control CONTROL flags (or DEL), 1 for a base64
+# character, 0 for the rest. A control is then a `memchr` away, and a base64 run of 200 a substring search.
+_CONTROL_BYTE, _B64_BYTE = 2, 1
+_BYTE_CLASS = bytes(_CONTROL_BYTE if (c < 32 and c not in (9, 10, 12, 13)) or c == 127
+                    else _B64_BYTE if chr(c).isascii() and (chr(c).isalnum() or chr(c) in "+/") else 0
+                    for c in range(256))
+_B64_RUN = bytes([_B64_BYTE]) * 200
+# Any invisible character, selectors included: a pre-check over the non-ASCII characters alone.
+_INVISIBLE_SUSPECT = re.compile(f"[{safety.DEFAULT_IGNORABLE}{safety.BLANK_LOOKING}]")
+_NOT_EMOJI_BASE = re.compile(f"[^{safety.EMOJI_BASE}]")
+
+MARKDOWN_SUFFIXES = frozenset({".md", ".markdown", ".mdown", ".mkd", ".mkdn", ".mdwn", ".mdx", ".mdc"})
+HTML_SUFFIXES = frozenset({".html", ".htm", ".xhtml", ".svg"})
+RST_SUFFIXES = frozenset({".rst", ".rest"})
+# Files with these suffixes are text whatever their bytes: they must be UTF-8 and are always scanned. Any other file
+# is text when git would show it as text (no NUL byte in its first 8,000 bytes), so it must be UTF-8 too.
+TEXT_SUFFIXES = MARKDOWN_SUFFIXES | HTML_SUFFIXES | RST_SUFFIXES | {
+    ".txt", ".text", ".py", ".pyi", ".sh", ".bash", ".zsh", ".fish", ".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx",
+    ".rb", ".pl", ".php", ".ps1", ".psm1", ".bat", ".cmd", ".lua", ".r", ".go", ".rs", ".java", ".kt", ".swift",
+    ".c", ".h", ".cc", ".cpp", ".hpp", ".cs", ".sql", ".css", ".scss", ".vue", ".svelte", ".yaml", ".yml", ".json",
+    ".jsonl", ".ndjson", ".toml", ".cfg", ".ini", ".conf", ".properties", ".env", ".xml", ".csv", ".tsv", ".tex",
+    ".adoc", ".org", ".ipynb", ".graphql", ".proto", ".diff", ".patch", ".log", ".j2", ".jinja", ".tmpl",
+}
+
+
+def markup_of(rel: str) -> str | None:
+    """Which renderer hides text in this file: "markdown", "html", "rst" or None (shown as it is)."""
+    suffix = rel[rel.rfind("."):].lower() if "." in rel.rsplit("/", 1)[-1] else ""
+    if suffix in MARKDOWN_SUFFIXES:
+        return "markdown"
+    if suffix in HTML_SUFFIXES:
+        return "html"
+    if suffix in RST_SUFFIXES:
+        return "rst"
+    return None
+
+
+def _line(text: str, index: int) -> int:
+    return text.count("\n", 0, index) + 1
+
+
+def _column(text: str, index: int) -> int:
+    return index - text.rfind("\n", 0, index)
+
+
+def scan_text(text: str, file: str, *, line_offset: int = 0, is_markdown: bool = False,
+              markup: str | None = None, raw: bytes | None = None, skill_name: str = "") -> list[Finding]:
+    """Security findings for one file's text. `line_offset` maps body lines back to SKILL.md lines. `raw`, when
+    given, must be the text's UTF-8 bytes (the file as read): the byte-level checks then skip encoding it again.
+    `skill_name` lets an installer from the skill's own site (`cli.inference.sh` in `inference-sh`) count as the
+    vendor's."""
+    markup = markup or ("markdown" if is_markdown else None)
+    found: list[Finding] = []
+    counts: Counter[str] = Counter()
+
+    def add(rule: str, severity: Severity, index: int, message, fix: str, end: int | None = None) -> None:
+        """Record a finding; `message` may be a function of nothing, called only for the findings listed. Its
+        digest is taken here, for every rule, from the text at `index` (to `end`, when the match spans more)."""
+        counts[rule] += 1
+        if counts[rule] <= MAX_FINDINGS_PER_RULE:
+            message = message() if callable(message) else message
+            inside = 0 <= index <= len(text)
+            line = _line(text, index) + line_offset if inside else None  # never a guess
+            found.append(Finding.of_match(rule, severity, message, fix, file, line, matched_paragraph(text, index, end))
+                         if inside else Finding(rule, severity, message, fix, file, line))
+
+    if text.startswith("\ufeff"):  # a byte-order mark at the very start is how some editors mark UTF-8
+        text = " " + text[1:]
+        raw = None
+    if raw is None:
+        raw = text.encode("utf-8", "surrogatepass")
+    if not text.isascii():
+        positions, total = _invisible_positions(text, raw)
+        for index in positions:
+            why = _smuggling(text, index)
+            if why:
+                add("security-invisible-unicode", Severity.ERROR, index,
+                    f"Invisible character {safety.describe_char(text[index])} (column {_column(text, index)}) "
+                    f"{why}: it hides text from reviewers while models still read it.", "Delete the character.")
+            else:
+                add("security-invisible-unicode", Severity.WARNING, index,
+                    f"Invisible character {safety.describe_char(text[index])} (column {_column(text, index)}): a "
+                    "lone mark that hides nothing by itself, but a reviewer cannot see it.", "Delete the character.")
+        counts["security-invisible-unicode"] += total - len(positions)
+    classes = raw.translate(_BYTE_CLASS)
+    if _CONTROL_BYTE in classes or (b"\r" in raw and raw.count(b"\r") != raw.count(b"\r\n")) or \
+            (not text.isascii() and _C1_UTF8.search(raw)):  # C1 controls are two UTF-8 bytes, never ASCII
+        matches = CONTROL.finditer(text)
+        for match in islice(matches, MAX_FINDINGS_PER_RULE):
+            add("security-control-character", Severity.ERROR, match.start(),
+                f"Control character {safety.describe_char(match.group())} (column {_column(text, match.start())}): "
+                "terminals act on it, so what a reviewer sees with `cat` differs from what the file says.",
+                "Delete the character.")
+        counts["security-control-character"] += sum(1 for _ in matches)
+    ctx = scan_context.Context(text, file, markup, raw, skill_name)
+    if markup == "markdown":
+        _markdown_hidden(ctx, add)
+    elif markup == "html" and "<!--" in text:
+        for match in HIDDEN_COMMENT.finditer(text):
+            if match.group(1).strip():
+                add("security-hidden-comment", Severity.WARNING, match.start(),
+                    "An HTML comment hides text from rendered views while models still read it.",
+                    "Remove the comment or make its text visible.", end=match.end())
+    elif markup == "rst" and ".." in text:
+        for match in RST_COMMENT.finditer(text):
+            add("security-hidden-comment", Severity.WARNING, match.start(),
+                "A reStructuredText comment (`.. text`) hides text from rendered views while models still read it.",
+                "Remove the comment or make its text visible.")
+    piped_lines: set[int] = set()
+    piped = _pipe_to_shell(text) if ctx.has(_PIPE_TOKENS) and _may_pipe_to_shell(text) else []
+    for match in piped[:scan_context.MAX_MATCHES]:  # each is judged on its context; the rest are only counted
+        piped_lines.add(_line(text, match.start()))
+        scan_exec.download_finding(ctx, add, "security-pipe-to-shell", match.start(), match.group().strip())
+    if len(piped) > scan_context.MAX_MATCHES:
+        counts["security-pipe-to-shell"] += len(piped) - scan_context.MAX_MATCHES
+
+    def add_behaviour(rule: str, severity: Severity, index: int, message, fix: str) -> None:
+        if rule == "security-download-exec" and _line(text, index) in piped_lines:
+            return  # the same command is already reported as a pipe to a shell
+        add(rule, severity, index, message, fix)
+
+    scan_rules.scan(ctx, add_behaviour, counts)
+    scan_code.judge(ctx, add_behaviour, found, line_offset)  # the parsed flows (tree-sitter readers), after the text rules
+    for match in BASE64_BLOB.finditer(text) if _B64_RUN in classes else ():
+        if _looks_encoded(text, match):
+            add("security-base64-blob", Severity.WARNING, match.start(),
+                f"A {len(match.group())}-character base64 blob: its content cannot be reviewed.",
+                "Ship the decoded file under assets/ or explain what it is.")
+    for rule, count in sorted(counts.items()):
+        if count > MAX_FINDINGS_PER_RULE:
+            severity = next((f.severity for f in found if f.rule == rule), Severity.WARNING)
+            found.append(Finding(rule, severity, f"{count - MAX_FINDINGS_PER_RULE} more `{rule}` findings in this "
+                                 f"file are not listed (only the first {MAX_FINDINGS_PER_RULE} are).",
+                                 "Fix the ones listed, then validate again.", file, None))
+    return found
+
+
+def matched_paragraph(text: str, start: int, end: int | None = None) -> str:
+    """The text a finding's digest covers: the paragraph around `start`..`end` (from the blank line before to the
+    blank line after, never less than the whole lines and never more than `DIGEST_CONTEXT` characters beyond them).
+    Wider than the match on purpose: a finding whose digest moves is "new" and waits for a maintainer, so a change
+    anywhere in what was matched, at any column, is never mistaken for the finding a maintainer already saw."""
+    end = max(start, end if end is not None else start)
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    line_end = len(text) if line_end < 0 else line_end
+    low = max(0, line_start - DIGEST_CONTEXT)
+    begin = low
+    for blank in _BLANK_LINE.finditer(text, low, line_start + 1):
+        begin = blank.end()
+    after = _BLANK_LINE.search(text, max(line_end - 1, 0), line_end + DIGEST_CONTEXT)
+    stop = after.start() if after else min(len(text), line_end + DIGEST_CONTEXT)
+    # trailing blanks dropped: a paragraph at the end of a file reads the same before and after a new one follows it
+    return text[min(begin, line_start):max(stop, line_end)].rstrip()
+
+
+def _looks_encoded(text: str, match: re.Match) -> bool:
+    """Base64 that hides something: mixed case (a protein or DNA sequence is one case only, a hex digest has no
+    capitals), and not an image written as a `data:image/…;base64,` URI."""
+    blob = match.group()
+    if not (any(c.islower() for c in blob) and any(c.isupper() for c in blob)):
+        return False
+    return not text[max(0, match.start() - 64):match.start()].endswith(";base64,") or \
+        "data:image/" not in text[max(0, match.start() - 64):match.start()]
+
+
+def _pipe_to_shell(text: str) -> list[re.Match]:
+    """PIPE_TO_SHELL's matches, found by running it only just before each anchor (a pipe into a shell, `<(curl`,
+    `iex (`): the download command sits between the previous `|` (or the line start) and the pipe, or right before
+    the whitespace before `<(` (up to 256 whitespace characters). Each window is short, so the work stays linear."""
+    matches: dict[int, re.Match] = {}
+    for anchor in _PIPE_ANCHOR.finditer(text):
+        at = anchor.start()
+        if text[at] == "|":
+            previous = text.rfind("|", 0, at)  # then the line start, looked for only after that pipe
+            start = max(previous, text.rfind("\n", previous + 1, at)) + 1
+        elif text[at] == "<":
+            start = max(0, at - len(text[max(0, at - 256):at]) + len(text[max(0, at - 256):at].rstrip()) - 4)
+        else:
+            start = at
+        for match in PIPE_TO_SHELL.finditer(text, start, anchor.end()):
+            matches.setdefault(match.start(), match)
+    return [matches[index] for index in sorted(matches)]
+
+
+def _invisible_positions(text: str, raw: bytes) -> tuple[list[int], int]:
+    """(sorted positions, total) of the characters `safety.INVISIBLE` matches, without a regex over every character:
+    the suspects are looked for among the non-ASCII characters alone (all of them in mostly non-ASCII text), then
+    each distinct one is found with `str.find` and counted with `str.count`; presentation selectors are judged by
+    the character before each. At most `MAX_FINDINGS_PER_RULE` positions of each are kept."""
+    pool = text if len(raw) > 2 * len(text) else raw.translate(None, _ASCII).decode("utf-8", "surrogatepass")
+    positions: list[int] = []
+    total = 0
+    for char in set(_INVISIBLE_SUSPECT.findall(pool)):
+        if char in "\ufe0e\ufe0f":
+            pieces = text.split(char)
+            before = "".join([piece[-1:] or "\0" for piece in pieces[:-1]])  # the character before each selector
+            flagged = [m.start() for m in _NOT_EMOJI_BASE.finditer(before)]
+            total += len(flagged)
+            if flagged:
+                ends = list(accumulate(len(piece) + 1 for piece in pieces[:flagged[-1] + 1]))
+                positions += [ends[k] - 1 for k in flagged[:MAX_FINDINGS_PER_RULE]]
+            continue
+        if char == "\u200d" or "\U000e0020" <= char <= "\U000e007f":
+            kept = [i for i in _all_positions(text, char) if not _in_emoji_sequence(text, i)]
+            total += len(kept)
+            positions += kept[:MAX_FINDINGS_PER_RULE]
+            continue
+        total += text.count(char)
+        index = text.find(char)
+        for _ in range(MAX_FINDINGS_PER_RULE):
+            if index < 0:
+                break
+            positions.append(index)
+            index = text.find(char, index + 1)
+    positions.sort()
+    return positions, total
+
+
+# Characters that reorder the visible text around them (Trojan Source): what a reviewer sees is not what is read.
+_REORDERING = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+# Enough invisible characters in a row to carry data (a byte in 8 zero-width bits, or selectors after one letter).
+_SMUGGLING_RUN = 3
+_INVISIBLE_ONE = re.compile(f"[{safety.DEFAULT_IGNORABLE}{safety.BLANK_LOOKING}]")
+
+
+def _smuggling(text: str, index: int) -> str:
+    """Why the invisible character at `index` hides text, or "" for a lone mark that hides nothing (a left-to-right
+    mark before a fence, a joiner inside a Persian or Devanagari word, a selector after a symbol). Hiding is: text
+    reordered around it, a tag or supplementary selector (each carries an ASCII character or a byte), a run long
+    enough to encode data, or a split of an ASCII word (`ig<U+200B>nore` slips past keyword filters)."""
+    char = text[index]
+    if char in _REORDERING:
+        return "reorders the text around it"
+    if char >= "\U000e0000":
+        return "encodes a hidden character"
+    start, end = index, index + 1
+    while start > 0 and index - start < _SMUGGLING_RUN and _INVISIBLE_ONE.match(text, start - 1):
+        start -= 1
+    while end < len(text) and end - index <= _SMUGGLING_RUN and _INVISIBLE_ONE.match(text, end):
+        end += 1
+    if end - start >= _SMUGGLING_RUN:
+        return "is one of a run of invisible characters that can encode hidden data"
+    if char != "\u00ad" and start > 0 and end < len(text) and text[start - 1].isascii() and \
+            text[start - 1].isalnum() and text[end].isascii() and text[end].isalnum():
+        return "splits a word, which slips it past keyword filters"
+    return ""
+
+
+def _all_positions(text: str, char: str) -> list[int]:
+    positions, index = [], text.find(char)
+    while index >= 0:
+        positions.append(index)
+        index = text.find(char, index + 1)
+    return positions
+
+
+_EMOJI = re.compile(f"[{safety.EMOJI_BASE.replace('#*0-9', '')}\ufe0f]")
+_TAG_LETTERS = frozenset(chr(c) for c in [*range(0xE0030, 0xE003A), *range(0xE0061, 0xE007B)])
+
+
+def _in_emoji_sequence(text: str, index: int) -> bool:
+    """A zero-width joiner between two emoji (👨‍👩‍👧) or a tag character of a subdivision flag (🏴 + tag letters + the
+    cancel tag, as in the flag of Scotland): how emoji are written, not hidden text."""
+    char = text[index]
+    if char == "\u200d":
+        return 0 < index < len(text) - 1 and bool(_EMOJI.match(text, index - 1)) and bool(_EMOJI.match(text, index + 1))
+    start = index
+    while start > 0 and start > index - 8 and text[start - 1] in _TAG_LETTERS:
+        start -= 1
+    end = index
+    while end < len(text) and end < index + 8 and text[end] in _TAG_LETTERS:
+        end += 1
+    return start > 0 and text[start - 1] == "\U0001f3f4" and end < len(text) and text[end] == "\U000e007f" \
+        and 2 <= end - start <= 6 and (char in _TAG_LETTERS or index == end)
+
+
+def _markdown_hidden(ctx: scan_context.Context, add) -> None:
+    """Text a Markdown renderer (GitHub's, the site's) never shows: raw HTML comments and friends, and link
+    reference definitions that carry a title or that nothing references (`[^1]: …` is a footnote, which GitHub
+    shows at the end of the page). Inside a code fence or a code span the
+    same characters are shown as typed (code, not hidden text), so they are skipped. Hidden text that speaks to
+    the agent or names an address is an error: that is how instructions are smuggled past a reviewer."""
+    text = ctx.text
+    if _HTML_HIDDEN_HINT.search(text):
+        for match in HIDDEN_HTML.finditer(text):
+            inner = next((g for g in match.groups() if g is not None), "")
+            if not inner.strip() or ctx.in_fence(match.start()) or ctx.in_code_span(match.start()):
+                continue
+            if _hidden_order(inner):  # besides the hidden-comment warning below
+                add("security-hidden-instructions", Severity.ERROR, match.start(),
+                    f"Hidden text gives the agent orders the reader never sees: \"{inner.strip()[:100]}\".",
+                    "Remove the hidden text; write any real step visibly.", end=match.end())
+            unclosed = not match.group().endswith(">")
+            if unclosed and match.group(1) is None and not _starts_line(text, match.start()):
+                continue  # an unclosed `<?`, `<![CDATA[` or `<!X` inside a paragraph is shown as typed
+            what = "An unclosed HTML comment or block hides the rest of the file" if unclosed \
+                else "Raw HTML (a comment, `<?…?>`, `<!…>` or CDATA) hides text"
+            add("security-hidden-comment", Severity.WARNING, match.start(),
                 f"{what} from rendered views while models still read it.", "Remove it or make its text visible.",
                 end=match.end())
     if "<" in text and ctx.may_hold(_HIDDEN_ELEMENT_WORDS):
