@@ -10,7 +10,7 @@ For each size (10,000 and 50,000 synthetic skills; 2,000 with --quick):
   wrote beside the cached registry.json; and, as the worst case, with no extract, parsing registry.json), and warm
   (the index exists), beside a bare `python -c pass`. The registry is served by http.server on 127.0.0.1.
 
-Writes benchmarks/results/client_search.json. Not a test: nothing here asserts a time (tests/perf/ holds the guard).
+Writes benchmarks/results/client_search.json. Not a test: nothing here asserts a time, and no test does.
 """
 
 from __future__ import annotations

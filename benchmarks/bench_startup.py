@@ -6,7 +6,7 @@ run interleaved in the same loop so that a busy machine slows every one alike.
 Each command runs as a fresh process (the console scripts' own code: `python -c "from skillyard.cli.main import
 ..."`) in a fresh HOME and project folder holding one installed (local) skill, after one warm-up run. Writes benchmarks/results/startup.json: each
 command's median/min/max wall time in ms, the yardstick's, and the ratio of medians. Not a test: nothing here
-asserts a time (tests/perf/test_guard_startup.py holds the guard).
+asserts a time, and no test does.
 """
 
 from __future__ import annotations

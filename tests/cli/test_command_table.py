@@ -1,21 +1,16 @@
-"""Guard for issue 14 target 6 (start-up): the static command table the top-level help is printed from stays equal
-to the command modules, the top-level help imports no command module, and each command's start-up stays within a
-small factor of a bare `python -c pass` measured in the same test — never an absolute time (the figures come from
-`nox -s bench`, benchmarks/bench_startup.py)."""
+"""What keeps start-up cheap, as behaviour rather than time: the static command table the top-level help is printed
+from stays equal to the command modules, the top-level help imports no command module, and a command imports only its
+own. The timings themselves are `nox -s bench` figures (benchmarks/bench_startup.py); no test asserts a time."""
 
 from __future__ import annotations
 
 import importlib
-import importlib.util
 import pkgutil
-import statistics
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_startup.py"
 PACKAGES = ["skillyard.cli.skill_cmds", "skillyard.cli.skillyard_cmds"]
 
 
@@ -53,23 +48,6 @@ def test_a_command_imports_only_its_own_module():
     assert "skillyard.cli.skill_cmds.list" in loaded
     assert not loaded & {"skillyard.cli.skill_cmds.install", "skillyard.cli.skill_cmds.search",
                          "skillyard.cli.skill_cmds.publish"}
-
-
-@pytest.mark.slow
-def test_start_up_stays_within_a_small_factor_of_bare_python(tmp_path):
-    spec = importlib.util.spec_from_file_location("bench_startup", BENCH)
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
-    samples = bench.measure(bench.COMMANDS, 5, tmp_path)
-    bare = statistics.median(samples[bench.YARDSTICK[0]])
-    ratios = {name: statistics.median(times) / bare for name, times in samples.items()}
-    # Measured (11 runs, busy 2-core machine, one local skill installed; benchmarks/results/startup.json): --help
-    # 2.4-2.5x, prompt 6x, list 10x bare python (list: importing jsonschema to check the skill's lockfile is half of
-    # it). A large regression fails: every command module imported again for --help was 7x; the update machinery on
-    # every `skill list` added another 4-5x.
-    limits = {"skill --help": 6, "skillyard --help": 6, "skill list": 18, "skill prompt": 14}
-    for name, limit in limits.items():
-        assert ratios[name] < limit, (name, ratios)
 
 
 @pytest.mark.parametrize("kind", ["github", "local", "archive"])

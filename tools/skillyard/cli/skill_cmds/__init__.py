@@ -1,7 +1,7 @@
 """The `skill` commands: one module per command.
 
 COMMANDS is the static table the top-level help is printed from (name -> (module, one-line help)), so that help
-imports no command module and a run imports only its own; tests/perf/test_guard_startup.py keeps it equal to the
+imports no command module and a run imports only its own; tests/cli/test_command_table.py keeps it equal to the
 modules' NAME and HELP.
 """
 
