@@ -35,6 +35,7 @@ from skillyard.format.scan.context import (  # noqa: F401
     _discussed,
     _words,
 )
+from skillyard.format.scan import precision
 from skillyard.format.scan.exec_flows import DOWNLOAD_EXEC, _index_of_line, archive_exec, decode_exec, download_exec
 
 # ---------------------------------------------------------------- secrets flowing to the network
@@ -110,8 +111,10 @@ def exfiltration(ctx: Context, add: Add) -> None:
             continue
         if ctx.prose and not ctx.in_fence(index) and not _READ_VERB.search(ctx.line_at(index)):
             continue  # prose that only names the file ("add .env to .gitignore") reads nothing
+        if what.startswith("the whole environment") and precision.env_for_child(ctx, index):
+            continue  # a copy handed to a child process's `env=` stays on this machine
         start, end = ctx.block(index, 6)
-        sink = NETWORK_SINK.search(ctx.text, start, end)
+        sink = precision.network_sink(ctx, NETWORK_SINK, start, end)
         if sink and not reported_sink:
             reported_sink = True
             add("security-exfiltration", ERROR, index,
@@ -233,7 +236,8 @@ def safety_off(ctx: Context, add: Add) -> None:
     if not ctx.has(_SAFETY_TOKENS) and not (ctx.has(_BASH_OR_ALLOW) and b"(*)" in ctx.raw):
         return
     for match in ctx.finditer(SAFETY_OFF, _SAFETY_WORDS):
-        if ctx.prose and (ctx.negated(match.start()) or ctx.quoted(match.start())):
+        if ctx.prose and (ctx.negated(match.start()) or ctx.quoted(match.start()) or
+                          precision.warned_about(ctx, match.start())):
             continue
         add("security-safety-bypass", ERROR, match.start(),
             f"Switches off a safety control (`{match.group()[:60]}`): the agent or the OS stops asking before "
