@@ -15,6 +15,7 @@ from itertools import accumulate, islice
 from skillyard.format import safety
 from skillyard.format.scan import context as scan_context
 from skillyard.format.scan import exec_flows as scan_exec
+from skillyard.format.scan import prose as scan_prose
 from skillyard.format.scan import rules as scan_rules
 from skillyard.format.findings import Finding, Severity
 from skillyard.format.scan.skill_level import scan_skill  # noqa: F401  (skill-level findings; package.load_skill calls it)
@@ -181,6 +182,7 @@ def scan_text(text: str, file: str, *, line_offset: int = 0, is_markdown: bool =
         add(rule, severity, index, message, fix)
 
     scan_rules.scan(ctx, add_behaviour, counts)
+    scan_prose.scan(ctx, add_behaviour, classes)
     for match in BASE64_BLOB.finditer(text) if _B64_RUN in classes else ():
         if _looks_encoded(text, match):
             add("security-base64-blob", Severity.WARNING, match.start(),
