@@ -173,8 +173,7 @@ MEMORY_WORDS = (("memory", "remember", "memorize", "memorise"), ())
 # What written rules must not carry: a takeover (`always run … without asking`) rather than a project's conventions.
 TAKEOVER = re.compile(
     r"\b(?:always|from now on|in every (?:future )?(?:session|conversation))\b[^\n]{0,120}\b(?:run|execute|fetch|"
-    r"download|curl|send|upload|post|install|approve|allow)\b|\bauto-?approve\b|\"allow\"\s*:|\bbypassPermissions\b|"
-    r"mcpServers|\"command\"\s*:",
+    r"download|curl|send|upload|post|install|approve|allow)\b|\bauto-?approve\b|\"allow\"\s*:|\bbypassPermissions\b",
     re.I)
 
 # ---------------------------------------------------------------- fake conversation markers beyond rules.ROLE_TAG

@@ -112,8 +112,17 @@ _REMOTE = _Family(ph.REMOTE_ORDER, ph.REMOTE_WORDS, "security-remote-instruction
 _CONFIG = _Family(ph.AGENT_CONFIG, ph.AGENT_CONFIG_WORDS, "security-agent-config-write", "", "config")
 
 
+_DATA_SUFFIXES = (".json", ".jsonl", ".yaml", ".yml", ".toml", ".prose.txt")  # every string there is quoted
+_TEACHING = re.compile(r"attack|malicious|exploit|injection|poison|detect|flag|warn|red flag|suspicious|"
+                       r"e\.g\.|for example|such as|patterns? (?:like|to)", re.I)
+
+
 def _taught(ctx: Context, index: int) -> bool:
-    return ctx.quoted(index) or _discussed(ctx, index) or ctx.negated(index)
+    """A security skill quoting or describing an attack (quoted, in a paragraph about attacks, or forbidden)."""
+    if (ctx.quoted(index) and not ctx.file.endswith(_DATA_SUFFIXES)) or _discussed(ctx, index) or ctx.negated(index):
+        return True
+    start, end = ctx.block(index, 4) if not ctx.code else (max(0, index - 300), index + 300)
+    return bool(_TEACHING.search(_URL.sub(" ", ctx.text[start:end])))
 
 
 def _hits(text: _Text, where: str) -> list[tuple[str, int, str, str]]:
@@ -155,6 +164,8 @@ def _hits(text: _Text, where: str) -> list[tuple[str, int, str, str]]:
         if not ph.CONFIG_WRITE.search(line if not ctx.code else ctx.text[start:end]):
             continue
         chunk = ctx.text[start:end]
+        if where != "hidden" and (ctx.as_code(match.start()) and ctx.prose or _taught(ctx, match.start())):
+            continue
         if (ph.TAKEOVER.search(chunk) or ph.NO_CONFIRM.search(chunk) or ph.NO_CONFIRM_INTL.search(chunk) or scan_rules.CONCEAL.search(chunk) or
                 scan_rules.OVERRIDE.search(chunk) or ph.REMOTE_ORDER.search(chunk)) and \
                 (where == "hidden" or not _taught(ctx, match.start())):
@@ -195,6 +206,8 @@ def _report(ctx: Context, add: Add, text: _Text, where: str, label: str) -> None
             start, end = text.ctx.block(index, 6)
             acts = bool(_ACTION.search(text.ctx.text, start, end) or DOWNLOAD_EXEC.search(text.ctx.text, start, end))
             severity = ERROR if acts or where == "string" and family == "conceal" else WARNING
+            if family == "confirm" and not acts:
+                continue  # "do not ask before pulling the report" is a workflow, not a takeover
         where_said = f"{label} " if label else ""
         add(rule, severity, at, f"{where_said.capitalize() or 'The text '}{what}: \"{quote}\".", _FIX[family])
 
@@ -209,7 +222,14 @@ def scan(ctx: Context, add: Add, classes: bytes | None = None) -> None:
     if folded is not None:
         _folded(ctx, add, folded)
     for index, kind, decoded in decode.runs(ctx.text, classes):
-        _report(ctx, add, _Text(ctx, decoded, None, index), "hidden", f"Text encoded as {kind} hides")
+        taught = ctx.prose and (_taught(ctx, index) or ctx.in_fence(index))
+        _report(ctx, add if not taught else _as_warning(add), _Text(ctx, decoded, None, index), "hidden",
+                f"Text encoded as {kind} hides")
+
+
+def _as_warning(add: Add) -> Add:
+    """`add` with every finding a warning: an encoded attack quoted by a skill that teaches about them."""
+    return lambda rule, severity, index, message, fix: add(rule, WARNING, index, message, fix)
 
 
 def _code_strings(ctx: Context, add: Add) -> None:
