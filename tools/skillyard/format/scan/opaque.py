@@ -37,7 +37,7 @@ ZIP_SUFFIXES = (".zip", ".jar", ".whl", ".nupkg", ".vsix", ".xpi", ".crx", ".apk
 TAR_SUFFIXES = (".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tar.xz", ".txz")
 _SOURCE_SUFFIXES = (".c", ".cc", ".cpp", ".cxx", ".h", ".hpp", ".rs", ".go", ".zig", ".swift", ".m", ".java", ".kt",
                     ".cs", ".py", ".wat", ".ts", ".asm", ".s")
-_NATIVE_LIBS = (".so", ".dll", ".dylib", ".exe", ".bin", ".node")
+_NATIVE_LIBS = (".so", ".dll", ".dylib", ".exe", ".node")
 _MAGIC = ((b"\x7fELF", "an ELF executable or library"), (b"MZ", "a Windows (PE) executable or library"),
           (b"\xcf\xfa\xed\xfe", "a Mach-O executable"), (b"\xce\xfa\xed\xfe", "a Mach-O executable"),
           (b"\xfe\xed\xfa\xcf", "a Mach-O executable"), (b"\xfe\xed\xfa\xce", "a Mach-O executable"),
