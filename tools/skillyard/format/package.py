@@ -14,10 +14,6 @@ from functools import lru_cache
 from pathlib import Path
 
 from skillyard.format import exceptions, paths, rules
-from skillyard.format.scan import skill_level as scan_skill
-from skillyard.format.scan import judge as security
-from skillyard.format.scan import opaque as scan_opaque
-from skillyard.format.scan import values as valuescan
 from skillyard.format.findings import Finding, error, info, strict_or_warning, warning
 from skillyard.format.frontmatter import parse_skill_md
 from skillyard.format.manifest import MANIFEST_ONLY_FIELDS, merge_manifest, parse_manifest
@@ -25,6 +21,10 @@ from skillyard.format.policy import Policy
 from skillyard.format.portable import manifest_findings as misplaced_standard_keys
 from skillyard.format.portable import metadata_findings, portability_findings
 from skillyard.format.record import Record
+from skillyard.format.scan import judge as security
+from skillyard.format.scan import opaque as scan_opaque
+from skillyard.format.scan import skill_level as scan_skill
+from skillyard.format.scan import values as valuescan
 
 RECOGNISED_DIRS = ("scripts", "references", "assets", "tests", "config")
 BACKUP_SUFFIX = ".legacy"  # `skillyard migrate` keeps `<file>.legacy` beside each file it rewrites: never published

@@ -13,11 +13,11 @@ from collections import Counter
 from itertools import accumulate, islice
 
 from skillyard.format import safety
+from skillyard.format.findings import Finding, Severity
 from skillyard.format.scan import context as scan_context
 from skillyard.format.scan import exec_flows as scan_exec
 from skillyard.format.scan import prose as scan_prose
 from skillyard.format.scan import rules as scan_rules
-from skillyard.format.findings import Finding, Severity
 from skillyard.format.scan.skill_level import scan_skill  # noqa: F401  (skill-level findings; package.load_skill calls it)
 
 MAX_FINDINGS_PER_RULE = 20  # per file; the rest are counted in one summary finding

@@ -153,7 +153,7 @@ def _members(rel: str, content: bytes, deadline: float):
         return
     data, complete = _inflate(suffix, content)
     try:
-        archive = tarfile.open(fileobj=io.BytesIO(data), mode="r:")
+        archive = tarfile.open(fileobj=io.BytesIO(data), mode="r:")  # noqa: SIM115  (a generator: closed after the loop)
     except (tarfile.TarError, OSError, EOFError, ValueError) as exc:
         yield None, None, f"it cannot be read as a tar archive ({type(exc).__name__})"
         return
@@ -171,6 +171,7 @@ def _members(rel: str, content: bytes, deadline: float):
             yield member.name, body[:MAX_MEMBER], "truncated" if len(body) > MAX_MEMBER else ""
     except (tarfile.TarError, OSError, EOFError, ValueError, zlib.error):
         pass
+    archive.close()
     if not complete:
         yield None, None, f"it unpacks to more than {MAX_TOTAL:,} bytes; only that much was read"
 

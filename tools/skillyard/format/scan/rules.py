@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from skillyard.format.scan import precision
 from skillyard.format.scan.context import (  # noqa: F401
     _APPLY_WORD,
     _BASH_OR_ALLOW,
@@ -35,8 +36,13 @@ from skillyard.format.scan.context import (  # noqa: F401
     _discussed,
     _words,
 )
-from skillyard.format.scan import precision
-from skillyard.format.scan.exec_flows import DOWNLOAD_EXEC, _index_of_line, archive_exec, decode_exec, download_exec
+from skillyard.format.scan.exec_flows import (
+    DOWNLOAD_EXEC,
+    _index_of_line,
+    archive_exec,
+    decode_exec,
+    download_exec,
+)
 
 # ---------------------------------------------------------------- secrets flowing to the network
 SECRET_SOURCE = re.compile(
