@@ -123,8 +123,9 @@ NO_CONFIRM_WORDS = (("confirmation", "permission", "confirmación", "confirmacio
                     ("确认", "許可", "许可", "同意", "批准", "授权", "確認", "承認", "подтвержд", "разрешени", "согласи"))
 
 # Negations an ASCII no-confirmation sentence in another language holds.
-NO_CONFIRM_INTL_NOT = ("no", "nunca", "sin", "nao", "sem", "ne", "jamais", "sans", "niemals", "nie", "nicht", "ohne",
-                       "non", "senza", "mai", "demande", "demandez", "pedir", "pidas", "frag", "frage")
+NO_CONFIRM_INTL_NOT = ("nunca", "sin", "nao", "sem", "jamais", "sans", "niemals", "nie", "nicht", "ohne", "senza",
+                       "demande", "demandez", "pedir", "pidas", "pida", "frag", "frage", "solicite", "chiedere", "pergunte",
+                       "peca", "pe")
 
 # ---------------------------------------------------------------- remote schedule
 # "Every 4 hours, fetch https://… and follow it": the skill hands the agent to whoever serves that URL, for good.
@@ -144,6 +145,8 @@ REMOTE_ORDER = re.compile(
     r"[^\n]{0,80}?(?:https?://|ftp://)",
     re.I)
 REMOTE_WORDS = (("http", "https", "ftp"), ())
+REMOTE_ORDER_WORDS = ("follow", "obey", "execute", "run", "apply", "carry", "perform", "comply", "instructions",
+                      "instruction", "commands", "command", "tasks", "directives", "orders")
 SCHEDULE_WORDS = ("every", "each", "heartbeat", "periodically", "regularly", "now", "cada", "toutes", "alle")
 
 # ---------------------------------------------------------------- agent memory and configuration
@@ -170,6 +173,8 @@ MEMORY = re.compile(
     r"|\b(?:remember|memori[sz]e)\s+(?:permanently|forever|for all future (?:sessions|conversations))\b",
     re.I)
 MEMORY_WORDS = (("memory", "remember", "memorize", "memorise"), ())
+TAKEOVER_WORDS = ("always", "now", "every", "auto", "autoapprove", "approve", "allow", "bypasspermissions", "never",
+                  "without", "ignore", "disregard", "hide", "secretly", "quietly", "follow", "fetch")
 # What written rules must not carry: a takeover (`always run … without asking`) rather than a project's conventions.
 TAKEOVER = re.compile(
     r"\b(?:always|from now on|in every (?:future )?(?:session|conversation))\b[^\n]{0,120}\b(?:run|execute|fetch|"
@@ -184,8 +189,11 @@ ROLE_MARKER = re.compile(
     r"|<\s*/?\s*(?:IMPORTANT|SYSTEM_INSTRUCTIONS?|ADMIN|INSTRUCTIONS)\s*>",
     re.M)
 ROLE_MARKER_MARKS = (b"<<", b"<|", b"_of_turn>", b"SYSTEM", b"ADMIN", b"DEVELOPER", b"IMPORTANT", b"INSTRUCTION")
-ROLE_MARKER_WORDS = (("<<", "<|", "_of_turn>", "system ", "system:", "system]", "admin ", "admin:", "administrator",
-                      "developer ", "important>", "instructions>", "instruction>"), ())
+ROLE_MARKER_PROSE_MARKS = 6  # `<IMPORTANT>` and `<INSTRUCTIONS>` count only in a tool description
+ROLE_MARKER_WORDS = (("<<", "<|", "_of_turn>", "system:", "system]", "system message", "system note", "system override",
+                      "system instruction", "system prompt", "system update", "system notice", "admin message",
+                      "admin note", "admin:", "administrator:", "developer message", "developer note",
+                      "developer instruction", "important>", "instructions>", "instruction>"), ())
 
 # ---------------------------------------------------------------- MCP tool poisoning
 # A tool description that sends the agent to a file or another tool before the call: the described tool becomes a

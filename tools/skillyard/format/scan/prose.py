@@ -23,7 +23,9 @@ from skillyard.format.scan.context import _URL, ERROR, WARNING, Add, Context, _d
 from skillyard.format.scan.exec_flows import DOWNLOAD_EXEC
 
 _ACTION = re.compile(r"https?://|\b(?:curl|wget|rm\s+-rf|git\s+push\s+(?:-f|--force)|drop\s+table|delete|upload|"
-                     r"send|post|install|chmod|sudo|delet\w*|overwrit\w*|wip\w*)\b|\.ssh\b|\.env\b|id_rsa|credentials", re.I)
+                     r"send|post|install|chmod|sudo|delet\w*|overwrit\w*|wip\w*|borra\w*|elimina\w*|supprim\w*|l(?:ö|oe)sch\w*|"
+                     r"apag\w*|cancella\w*|удал\w*|отправ\w*|envi\w*|sube|upload\w*|hochlad\w*)\b|删除|上传|削除|送信|"
+                     r"\.ssh\b|\.env\b|id_rsa|credentials", re.I)
 # A script that defines tools for an agent (MCP servers, agent frameworks): its docstrings are tool descriptions.
 _TOOL_FILE_MARKS = (".tool(", ".tool\n", "@tool", "FastMCP", "McpServer", "registerTool", "inputSchema",
                     "input_schema", "Tool(name", "mcp.server", "modelcontextprotocol")
@@ -66,18 +68,21 @@ class _Family:
     """One kind of takeover: its pattern, needles and the file words that gate it (a set test, no text search)."""
 
     def __init__(self, pattern: re.Pattern, words: tuple[tuple[str, ...], tuple[str, ...]], rule: str, what: str,
-                 family: str, also: frozenset[bytes] | None = None, marks: tuple[bytes, ...] = ()):
+                 family: str, also: tuple[frozenset[bytes], ...] | None = None, marks: tuple[bytes, ...] = (),
+                 prose_marks: int | None = None):
         self.pattern, self.rule, self.what, self.family = pattern, rule, what, family
         self.ascii, self.others = words
         tokens = [_token_of(w) for w in self.ascii]
         self.gate = frozenset(t for t in tokens if t)
         self.always = any(not t for t in tokens)  # a needle with no word in it (`<|`) is always looked for
-        self.also = also  # a second set of words an ASCII match also holds (a verb beside the noun)
+        self.also = also  # sets of words an ASCII match's file also holds, one of each (a verb beside the noun)
         self.marks = marks  # case-sensitive bytes one of which an ASCII match holds
+        self.prose_marks = len(marks) if prose_marks is None else prose_marks  # the first N, in a skill's own text
 
-    def needles(self, ctx: Context, ascii_only: bool) -> tuple[str, ...]:
-        if (self.marks and not any(mark in ctx.raw for mark in self.marks)) or \
-                (self.also is not None and not ctx.has(self.also)):
+    def needles(self, ctx: Context, ascii_only: bool, where: str = "prose") -> tuple[str, ...]:
+        marks = self.marks if where != "prose" else self.marks[:self.prose_marks]
+        if (marks and not any(mark in ctx.raw for mark in marks)) or \
+                (self.also is not None and not all(ctx.has(words) for words in self.also)):
             return () if ascii_only else self.others
         if ctx.has(self.gate) or self.always:
             return self.ascii if ascii_only else self.ascii + self.others
@@ -89,15 +94,15 @@ _CONCEAL = "tells the agent to hide what it does from the user"
 _NO_CONFIRM = "tells the agent never to ask the user for confirmation"
 _EVERYWHERE = (
     _Family(ph.OVERRIDE_INTL, ph.OVERRIDE_INTL_WORDS, "security-prompt-injection", _OVERRIDE, "override",
-            also=_words(*ph.OVERRIDE_INTL_VERBS)),
+            also=(_words(*ph.OVERRIDE_INTL_VERBS),)),
     _Family(ph.CONCEAL_INTL, ph.CONCEAL_INTL_WORDS, "security-concealment", _CONCEAL, "conceal"),
     _Family(ph.NO_CONFIRM, ph.NO_CONFIRM_EN_WORDS, "security-no-confirmation", _NO_CONFIRM, "confirm"),
     _Family(ph.NO_CONFIRM_INTL, ph.NO_CONFIRM_WORDS, "security-no-confirmation", _NO_CONFIRM, "confirm",
-            also=_words(*ph.NO_CONFIRM_INTL_NOT)),
+            also=(_words(*ph.NO_CONFIRM_INTL_NOT),)),
     _Family(ph.MEMORY, ph.MEMORY_WORDS, "security-agent-config-write", "writes standing rules into the agent's "
-            "memory", "memory"),
+            "memory", "memory", also=(_words("always", "never", "now", "permanently", "future", "forever"),)),
     _Family(ph.ROLE_MARKER, ph.ROLE_MARKER_WORDS, "security-prompt-injection", "holds a fake system or role marker",
-            "role", marks=ph.ROLE_MARKER_MARKS),
+            "role", marks=ph.ROLE_MARKER_MARKS, prose_marks=ph.ROLE_MARKER_PROSE_MARKS),
 )
 _ENGLISH = (  # in a prose file these are rules.injection's
     _Family(scan_rules.OVERRIDE, (scan_rules._INJECT_WORDS, ()), "security-prompt-injection", _OVERRIDE, "override"),
@@ -108,8 +113,9 @@ _ENGLISH = (  # in a prose file these are rules.injection's
 _TOOL = _Family(ph.TOOL_ORDER, ph.TOOL_ORDER_WORDS, "security-tool-poisoning", "gives the agent orders about other "
                 "tools or files", "tool")
 _REMOTE = _Family(ph.REMOTE_ORDER, ph.REMOTE_WORDS, "security-remote-instructions", "", "remote",
-                  also=_words(*ph.SCHEDULE_WORDS))
-_CONFIG = _Family(ph.AGENT_CONFIG, ph.AGENT_CONFIG_WORDS, "security-agent-config-write", "", "config")
+                  also=(_words(*ph.SCHEDULE_WORDS), _words(*ph.REMOTE_ORDER_WORDS)))
+_CONFIG = _Family(ph.AGENT_CONFIG, ph.AGENT_CONFIG_WORDS, "security-agent-config-write", "", "config",
+                  also=(_words(*ph.TAKEOVER_WORDS),))
 
 
 _DATA_SUFFIXES = (".json", ".jsonl", ".yaml", ".yml", ".toml", ".prose.txt")  # every string there is quoted
@@ -138,7 +144,7 @@ def _hits(text: _Text, where: str) -> list[tuple[str, int, str, str]]:
     if where == "tool" or (where == "prose" and ctx.has(_TOOL_JSON)):
         families += (_TOOL,)
     for family in families:
-        needles = family.needles(ctx, ascii_only)
+        needles = family.needles(ctx, ascii_only, where)
         if not needles:
             continue
         for match in ctx.finditer(family.pattern, needles):
@@ -149,14 +155,13 @@ def _hits(text: _Text, where: str) -> list[tuple[str, int, str, str]]:
                 continue  # `<IMPORTANT>` is emphasis in a skill's own text; only a tool description hides behind it
             out.append((family.rule, match.start(), family.what, family.family))
             break
-    for match in ctx.finditer(ph.REMOTE_ORDER, _REMOTE.needles(ctx, ascii_only) if ascii_only or
-                              _REMOTE.also is None or ctx.has(_REMOTE.also) else _REMOTE.ascii):
+    for match in ctx.finditer(ph.REMOTE_ORDER, _REMOTE.needles(ctx, True)):
         start, end = ctx.block(match.start(), 3)
         if ph.SCHEDULE.search(ctx.text, start, end) and (where == "hidden" or not _taught(ctx, match.start())):
             out.append(("security-remote-instructions", match.start(), "enrols the agent in instructions fetched "
                         "from a remote address on a schedule", "remote"))
             break
-    for match in ctx.finditer(ph.AGENT_CONFIG, _CONFIG.needles(ctx, ascii_only)):
+    for match in ctx.finditer(ph.AGENT_CONFIG, _CONFIG.needles(ctx, True)):
         start, end = (0, len(ctx.text)) if ctx.code else ctx.block(match.start(), 4)
         line_start = ctx.text.rfind("\n", 0, match.start()) + 1
         line_end = ctx.text.find("\n", match.end())
@@ -268,24 +273,34 @@ def _code_strings(ctx: Context, add: Add) -> None:
 
 
 def _folded(ctx: Context, add: Add, folded: str) -> None:
-    """Takeovers that only read as such once look-alike letters are folded: each reported on its line, unless the
-    file's own text already says the same on that line."""
-    if folded.count("\n") != ctx.text.count("\n"):
+    """Takeovers that only read as such once look-alike letters are folded: only the lines folding changed are
+    judged (joined, each mapped back to its line), and a line whose own text already says the same is skipped."""
+    lines, new_lines = ctx.text.split("\n"), folded.split("\n")
+    if len(lines) != len(new_lines):
         return
-    text = _Text(ctx, folded, None)
-    plain = _Text(ctx, ctx.text, [(0, 0)])
-    seen_plain = {(rule, ctx.text.count("\n", 0, index)) for rule, index, _, _ in _hits(plain, "hidden")}
-    lines = ctx.text.split("\n")
-    starts = [0]
-    for line in lines[:-1]:
-        starts.append(starts[-1] + len(line) + 1)
+    starts, at = [], 0
+    for line in lines:
+        starts.append(at)
+        at += len(line) + 1
+    changed = [k for k, (old, new) in enumerate(zip(lines, new_lines, strict=True)) if old != new][:500]
+    if not changed:
+        return
+    pieces, parts, length = [], [], 0
+    for k in changed:
+        pieces.append((length, starts[k]))
+        parts.append(new_lines[k])
+        length += len(new_lines[k]) + 1
+    text = _Text(ctx, "\n".join(parts), pieces)
+    plain = _Text(ctx, "\n".join(lines[k] for k in changed), pieces)
+    seen_plain = {(rule, plain.ctx.text.count("\n", 0, index)) for rule, index, _, _ in _hits(plain, "hidden")}
     for rule, index, what, family in _hits(text, "hidden"):
-        number = folded.count("\n", 0, index)
+        number = text.ctx.text.count("\n", 0, index)
         if (rule, number) in seen_plain:
             continue
-        add("security-prompt-injection" if family != "conceal" else "security-concealment", ERROR, starts[number],
-            f"Written with look-alike letters (Cyrillic, Greek, fullwidth or invisible characters mixed into Latin "
-            f"text), this line {what}: \"{text.ctx.sentence(index).strip()[:100]}\".", _FIX[family])
+        add("security-prompt-injection" if family != "conceal" else "security-concealment", ERROR,
+            starts[changed[number]], f"Written with look-alike letters (Cyrillic, Greek, fullwidth or invisible "
+            f"characters mixed into Latin text), this line {what}: \"{text.ctx.sentence(index).strip()[:100]}\".",
+            _FIX[family])
 
 
 __all__ = ["scan", "_URL"]
