@@ -160,6 +160,10 @@ AGENT_CONFIG_WORDS = (("claude.md", "agents.md", "gemini.md", ".cursorrules", ".
                        ".windsurfrules", ".clinerules", "copilot-instructions.md", ".claude/", ".claude.json",
                        "claude_desktop_config.json", ".mcp.json", "mcp_servers.json", "mcp_server.json",
                        ".codex/config.toml", ".gemini/settings.json", ".continue/config"), ())
+AGENT_CONFIG_MARKS = (b"CLAUDE.md", b"claude.md", b"Claude.md", b"AGENTS.md", b"agents.md", b"GEMINI.md",
+                      b".cursor", b".windsurfrules", b".clinerules", b"copilot-instructions", b".claude/",
+                      b".claude.json", b"claude_desktop_config", b".mcp.json", b"mcp_server", b".codex/", b".gemini/",
+                      b".continue/", b".Claude/", b".CLAUDE/")
 CONFIG_WRITE = re.compile(
     r">>?|\btee\b|\b(?:append|add|write|insert|save|store|put|place|create|update|modify|edit|inject|register|"
     r"persist)\w*\b|open\([^\n]{0,200}[\"'][aw]\+?[\"']|write_text|writeFile|appendFile|json\.dump|Set-Content|"
@@ -194,6 +198,10 @@ ROLE_MARKER_WORDS = (("<<", "<|", "_of_turn>", "system:", "system]", "system mes
                       "system instruction", "system prompt", "system update", "system notice", "admin message",
                       "admin note", "admin:", "administrator:", "developer message", "developer note",
                       "developer instruction", "important>", "instructions>", "instruction>"), ())
+
+# Case-sensitive bytes one of which every rules.ROLE_TAG match holds.
+ROLE_TAG_MARKS = (b"<system", b"</system", b"<assistant", b"</assistant", b"<skill", b"</skill", b"<developer",
+                  b"</developer", b"<|", b"[SYSTEM", b"[/SYSTEM", b"[INST", b"[/INST")
 
 # ---------------------------------------------------------------- MCP tool poisoning
 # A tool description that sends the agent to a file or another tool before the call: the described tool becomes a

@@ -77,16 +77,24 @@ class _Family:
         self.always = any(not t for t in tokens)  # a needle with no word in it (`<|`) is always looked for
         self.also = also  # sets of words an ASCII match's file also holds, one of each (a verb beside the noun)
         self.marks = marks  # case-sensitive bytes one of which an ASCII match holds
-        self.prose_marks = len(marks) if prose_marks is None else prose_marks  # the first N, in a skill's own text
+        prose_marks = len(marks) if prose_marks is None else prose_marks  # the first N, in a skill's own text
+        self.prose_count = prose_marks
+        self._marks = re.compile(b"|".join(re.escape(m) for m in marks)) if marks else None
+        self._prose_marks = re.compile(b"|".join(re.escape(m) for m in marks[:prose_marks])) if marks else None
 
     def needles(self, ctx: Context, ascii_only: bool, where: str = "prose") -> tuple[str, ...]:
-        marks = self.marks if where != "prose" else self.marks[:self.prose_marks]
-        if (marks and not any(mark in ctx.raw for mark in marks)) or \
-                (self.also is not None and not all(ctx.has(words) for words in self.also)):
-            return () if ascii_only else self.others
-        if ctx.has(self.gate) or self.always:
-            return self.ascii if ascii_only else self.ascii + self.others
-        return () if ascii_only else self.others
+        """The needles to search `ctx` for: none when a gate fails (set tests first, then one byte search)."""
+        fail = () if ascii_only else self.others
+        if self.also is not None:
+            for words in self.also:
+                if not ctx.has(words):
+                    return fail
+        if not (self.always or ctx.has(self.gate)):
+            return fail
+        marks = self._marks if where != "prose" else self._prose_marks
+        if marks is not None and not marks.search(ctx.raw):
+            return fail
+        return self.ascii if ascii_only else self.ascii + self.others
 
 
 _OVERRIDE = "tells the agent to drop its other instructions"
@@ -96,7 +104,8 @@ _EVERYWHERE = (
     _Family(ph.OVERRIDE_INTL, ph.OVERRIDE_INTL_WORDS, "security-prompt-injection", _OVERRIDE, "override",
             also=(_words(*ph.OVERRIDE_INTL_VERBS),)),
     _Family(ph.CONCEAL_INTL, ph.CONCEAL_INTL_WORDS, "security-concealment", _CONCEAL, "conceal"),
-    _Family(ph.NO_CONFIRM, ph.NO_CONFIRM_EN_WORDS, "security-no-confirmation", _NO_CONFIRM, "confirm"),
+    _Family(ph.NO_CONFIRM, ph.NO_CONFIRM_EN_WORDS, "security-no-confirmation", _NO_CONFIRM, "confirm",
+            also=(_words("never", "not", "don", "dont", "without", "skip", "bypass", "suppress", "disable", "need"),)),
     _Family(ph.NO_CONFIRM_INTL, ph.NO_CONFIRM_WORDS, "security-no-confirmation", _NO_CONFIRM, "confirm",
             also=(_words(*ph.NO_CONFIRM_INTL_NOT),)),
     _Family(ph.MEMORY, ph.MEMORY_WORDS, "security-agent-config-write", "writes standing rules into the agent's "
@@ -104,18 +113,49 @@ _EVERYWHERE = (
     _Family(ph.ROLE_MARKER, ph.ROLE_MARKER_WORDS, "security-prompt-injection", "holds a fake system or role marker",
             "role", marks=ph.ROLE_MARKER_MARKS, prose_marks=ph.ROLE_MARKER_PROSE_MARKS),
 )
-_ENGLISH = (  # in a prose file these are rules.injection's
-    _Family(scan_rules.OVERRIDE, (scan_rules._INJECT_WORDS, ()), "security-prompt-injection", _OVERRIDE, "override"),
-    _Family(scan_rules.CONCEAL, (scan_rules._CONCEAL_WORDS, ()), "security-concealment", _CONCEAL, "conceal"),
+_ENGLISH = (  # in a prose file these are rules.injection's, gated as it gates them
+    _Family(scan_rules.OVERRIDE, (scan_rules._INJECT_WORDS, ()), "security-prompt-injection", _OVERRIDE, "override",
+            also=(scan_rules._INJECT_VERBS | _words("now", "new", "prompt", "longer", "apply"),)),
+    _Family(scan_rules.CONCEAL, (scan_rules._CONCEAL_WORDS, ()), "security-concealment", _CONCEAL, "conceal",
+            also=(scan_rules._CONCEAL_NOT, scan_rules._CONCEAL_WHO)),
     _Family(scan_rules.ROLE_TAG, (scan_rules._TAG_WORDS, ()), "security-prompt-injection",
-            "holds a fake conversation tag", "role"),
+            "holds a fake conversation tag", "role", marks=ph.ROLE_TAG_MARKS),
 )
 _TOOL = _Family(ph.TOOL_ORDER, ph.TOOL_ORDER_WORDS, "security-tool-poisoning", "gives the agent orders about other "
                 "tools or files", "tool")
 _REMOTE = _Family(ph.REMOTE_ORDER, ph.REMOTE_WORDS, "security-remote-instructions", "", "remote",
                   also=(_words(*ph.SCHEDULE_WORDS), _words(*ph.REMOTE_ORDER_WORDS)))
 _CONFIG = _Family(ph.AGENT_CONFIG, ph.AGENT_CONFIG_WORDS, "security-agent-config-write", "", "config",
-                  also=(_words(*ph.TAKEOVER_WORDS),))
+                  also=(_words(*ph.TAKEOVER_WORDS),), marks=ph.AGENT_CONFIG_MARKS)
+
+
+def _families(where: str) -> tuple[_Family, ...]:
+    return _EVERYWHERE + (_ENGLISH if where != "prose" else ()) + (_TOOL,) * (where == "tool") + (_REMOTE, _CONFIG)
+
+
+def _prefilter(where: str) -> tuple[frozenset[bytes], re.Pattern | None]:
+    """(words one of which a file holds if any family with words can match, marks of the families that have none):
+    the common file is ruled out with one set test and one byte search."""
+    words: set[bytes] = set()
+    marks: list[bytes] = []
+    for family in _families(where):
+        if family.always:
+            marks += family.marks if where != "prose" else family.marks[:family.prose_count]
+        else:
+            words |= family.also[0] if family.also else family.gate
+    return frozenset(words), re.compile(b"|".join(re.escape(m) for m in marks)) if marks else None
+
+
+_PREFILTERS = {where: _prefilter(where) for where in ("prose", "tool", "string", "hidden")}
+
+
+def _possible(ctx: Context, where: str, ascii_only: bool) -> bool:
+    """Whether any family can match in `ctx` (set tests and a few byte searches; no text is searched)."""
+    if ascii_only:
+        words, marks = _PREFILTERS[where]
+        if not ctx.has(words) and (marks is None or not marks.search(ctx.raw)):
+            return False
+    return any(f.needles(ctx, ascii_only, where) for f in _families(where))
 
 
 _DATA_SUFFIXES = (".json", ".jsonl", ".yaml", ".yml", ".toml", ".prose.txt")  # every string there is quoted
@@ -140,6 +180,8 @@ def _hits(text: _Text, where: str) -> list[tuple[str, int, str, str]]:
     # The needles of other scripts are looked for only in a file that holds Chinese, Japanese or Cyrillic letters
     # (their UTF-8 lead bytes), not in English with an arrow or an emoji.
     ascii_only = ctx.raw.isascii() or not _CJK_OR_CYRILLIC.search(ctx.raw)
+    if not _possible(ctx, where, ascii_only):
+        return out  # the common file: a few set tests
     families = _EVERYWHERE + (_ENGLISH if where != "prose" else ())
     if where == "tool" or (where == "prose" and ctx.has(_TOOL_JSON)):
         families += (_TOOL,)
@@ -238,7 +280,11 @@ def _as_warning(add: Add) -> Add:
 
 
 def _code_strings(ctx: Context, add: Add) -> None:
-    """A script's model-read strings, joined: tool descriptions judged as "tool", the rest as "string"."""
+    """A script's model-read strings, joined: tool descriptions judged as "tool", the rest as "string". The strings
+    are part of the file, so a file without any family's word has none in its strings either."""
+    ascii_only = ctx.raw.isascii() or not _CJK_OR_CYRILLIC.search(ctx.raw)
+    if not (_possible(ctx, "tool", ascii_only) or _possible(ctx, "string", ascii_only)):
+        return
     tool_file = any(mark in ctx.text for mark in _TOOL_FILE_MARKS)
     spans: list[tuple[int, int, str]] = []
     if '"""' in ctx.text or "'''" in ctx.text:
