@@ -30,6 +30,9 @@ EXCEPTABLE_RULES = frozenset({
     "security-safety-bypass", "security-prompt-injection", "security-concealment", "security-hidden-instructions",
     "security-typosquat", "security-package-index",
     "security-reverse-shell",  # format/scan/behaviour_shell.py: a shell bound to a socket
+    # prose the model reads and opaque content (format/scan/prose.py, format/scan/opaque.py)
+    "security-no-confirmation", "security-remote-instructions", "security-agent-config-write",
+    "security-tool-poisoning", "security-archive", "security-opaque-code",
 })
 _FRONTMATTER_TWINS = {"invisible-unicode": "security-invisible-unicode",
                       "control-character": "security-control-character"}

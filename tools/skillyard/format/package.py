@@ -22,6 +22,7 @@ from skillyard.format.portable import manifest_findings as misplaced_standard_ke
 from skillyard.format.portable import metadata_findings, portability_findings
 from skillyard.format.record import Record
 from skillyard.format.scan import judge as security
+from skillyard.format.scan import opaque as scan_opaque
 from skillyard.format.scan import skill_level as scan_skill
 from skillyard.format.scan import values as valuescan
 
@@ -285,6 +286,7 @@ def load_skill(folder: str | os.PathLike, policy: Policy | None = None, *, rel_p
     files: list[FileEntry] = []
     texts: dict[str, str] = {}
     contents: dict[str, bytes] = {}  # each text file's bytes, which the security scan reads instead of encoding again
+    opaque: list[tuple[str, bytes, str]] = []  # archives and compiled files, opened or reported after the walk
     total = 0
     for rel, problem in _set_problems([rel for rel, _ in walked]):
         findings.append(error("path-collision", f"`{rel}` {problem}.",
@@ -309,7 +311,14 @@ def load_skill(folder: str | os.PathLike, policy: Policy | None = None, *, rel_p
         if text is not None:
             texts[rel] = text
             contents[rel] = content
-        elif problem is not None:
+            if suffix in (".js", ".mjs", ".cjs") and len(content) >= scan_opaque.MINIFIED_BYTES:
+                hint = scan_opaque.minified(rel, content)
+                findings += [hint] if hint else []
+        elif problem is None:  # binary: an archive or compiled code is opaque, everything else is data
+            what = scan_opaque.kind(rel, content)
+            if what:
+                opaque.append((rel, content, what))
+        else:
             findings.append(error("encoding", problem, "Save it as UTF-8 text (binary files must hold a NUL byte "
                                   "in their first 8,000 bytes, as git expects).", file=rel))
         if (suffix in CODE_SUFFIXES or executable) and not rel.startswith(CODE_DIRS):
@@ -392,6 +401,9 @@ def load_skill(folder: str | os.PathLike, policy: Policy | None = None, *, rel_p
             if rel == "skill.yaml" and manifest is not None:  # its parsed values: escapes, folded lines, keys
                 findings += valuescan.scan_values(manifest, rel, text, first_line=1, key_lines=manifest_lines,
                                                   covered=scanned)
+    if opaque:
+        findings += scan_opaque.scan(opaque, {f.path for f in files}, security.scan_text, security.markup_of,
+                                     security.TEXT_SUFFIXES, subject)
     skill_level = scan_skill.scan_skill(data, texts, skill_md_name, findings, key_lines)
     findings = scan_skill.drop_repeats(findings, skill_level) + skill_level
     allowed: list[dict] = []

@@ -17,6 +17,7 @@ from skillyard.format.findings import Finding, Severity
 from skillyard.format.scan import code_flows as scan_code
 from skillyard.format.scan import context as scan_context
 from skillyard.format.scan import exec_flows as scan_exec
+from skillyard.format.scan import prose as scan_prose
 from skillyard.format.scan import rules as scan_rules
 from skillyard.format.scan.skill_level import scan_skill  # noqa: F401  (skill-level findings; package.load_skill calls it)
 
@@ -195,6 +196,7 @@ def scan_text(text: str, file: str, *, line_offset: int = 0, is_markdown: bool =
 
     scan_rules.scan(ctx, add_behaviour, counts)
     scan_code.judge(ctx, add_behaviour, found, line_offset)  # the parsed flows (tree-sitter readers), after the text rules
+    scan_prose.scan(ctx, add_behaviour, classes)
     for match in BASE64_BLOB.finditer(text) if _B64_RUN in classes else ():
         if _looks_encoded(text, match):
             add("security-base64-blob", Severity.WARNING, match.start(),

@@ -71,15 +71,29 @@ def _is_decoding(node: ast.AST, tainted: set[str]) -> bool:
     for sub in ast.walk(node):
         if isinstance(sub, ast.Call):
             name = _name(sub.func).lstrip(".")
-            if name in _DECODERS:
+            if name in _DECODERS and not _plain_data(sub):
                 return True
-            if name == "decode" and sub.args:  # codecs.decode(x, "rot13"), bytes.decode("base64")
+            if name == "decode" and sub.args and not any(_text_codec(a) for a in sub.args):  # codecs.decode(x, "rot13")
                 return True
             if name == "chr" and any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.BitXor) for n in ast.walk(sub)):
                 return True
         elif isinstance(sub, ast.BinOp) and isinstance(sub.op, ast.BitXor) or isinstance(sub, ast.Name) and sub.id in tainted:
             return True
     return False
+
+
+_TEXT_CODECS = frozenset({"utf-8", "utf8", "utf_8", "ascii", "latin-1", "latin1", "utf-16", "cp1252", "iso-8859-1"})
+
+
+def _text_codec(node: ast.expr) -> bool:
+    """`bytes.decode("utf-8")`: reading a program's output as text, not unscrambling anything."""
+    return isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.lower() in _TEXT_CODECS
+
+
+def _plain_data(call: ast.Call) -> bool:
+    """`json.loads(...)`: parsing data (a report, a config) yields values, never hidden code."""
+    return isinstance(call.func, ast.Attribute) and call.func.attr == "loads" and \
+        isinstance(call.func.value, ast.Name) and call.func.value.id in ("json", "tomllib", "yaml")
 
 
 def _is_fetching(node: ast.AST, fetched: set[str]) -> bool:

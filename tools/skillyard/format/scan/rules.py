@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import re
 
+from skillyard.format.scan import precision
 from skillyard.format.scan.context import (  # noqa: F401
     _APPLY_WORD,
     _BASH_OR_ALLOW,
@@ -118,9 +119,11 @@ def exfiltration(ctx: Context, add: Add) -> None:
             continue
         if ctx.prose and not ctx.in_fence(index) and not _READ_VERB.search(ctx.line_at(index)):
             continue  # prose that only names the file ("add .env to .gitignore") reads nothing
+        if what.startswith("the whole environment") and precision.env_for_child(ctx, index):
+            continue  # a copy handed to a child process's `env=` stays on this machine
         start, end = ctx.block(index, 6)
         if (start, end) not in sinks:
-            sinks[(start, end)] = NETWORK_SINK.search(ctx.text, start, end)
+            sinks[(start, end)] = precision.network_sink(ctx, NETWORK_SINK, start, end)
         sink = sinks[(start, end)]
         if sink and not reported_sink:
             reported_sink = True
@@ -243,7 +246,8 @@ def safety_off(ctx: Context, add: Add) -> None:
     if not ctx.has(_SAFETY_TOKENS) and not (ctx.has(_BASH_OR_ALLOW) and b"(*)" in ctx.raw):
         return
     for match in ctx.finditer(SAFETY_OFF, _SAFETY_WORDS):
-        if ctx.prose and (ctx.negated(match.start()) or ctx.quoted(match.start())):
+        if ctx.prose and (ctx.negated(match.start()) or ctx.quoted(match.start()) or
+                          precision.warned_about(ctx, match.start())):
             continue
         add("security-safety-bypass", ERROR, match.start(),
             f"Switches off a safety control (`{match.group()[:60]}`): the agent or the OS stops asking before "
