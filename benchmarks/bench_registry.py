@@ -14,10 +14,11 @@
   Two more runs per round bound what any change to ours could reach: ours with the security scan switched off (the
   ceiling), and a bare program that only walks, reads, hashes and decodes every file on every core (the floor).
 - beside them on the real folders, Cisco's `cisco-ai-skill-scanner` 2.3.2 (`skill-scanner scan-all`, default
-  analyzers) when --cisco-venv names a virtualenv that has it: its wall and CPU on the same folders, one run.
-- build A/B (--ab-commit, e.g. the commit before the behaviour-based scan landed, 5deeb7c^): the same 20,000-skill
-  registry built from scratch by our tree and by that commit's tree (`git archive`, put first on PYTHONPATH),
-  alternating, --build-repeat times each; the figure is the CPU ratio ours / theirs (issue 34: at most 1).
+  analyzers; pip-installed into a scratch virtualenv, or taken from --cisco-venv): its wall and CPU on the same
+  folders, one run (it takes minutes).
+- build A/B (--ab-commit, default 5deeb7c^: the tree before the behaviour-based scan landed): the same registry
+  built from scratch by our tree and by that commit's tree (`git archive`, put first on PYTHONPATH), alternating,
+  --build-repeat times each; the figure is the CPU ratio ours / theirs (issue 34: at most 1).
 - build: from scratch (`--no-cache`) at 20,000 skills, and incremental (cache warm) after one skill changed and was
   committed; peak memory is the largest resident set of the build or any of its workers (wait4's ru_maxrss).
   Yardstick: the issue's targets (8 s, 1 s, 1 GB), and the from-scratch build for the incremental ratio.
@@ -47,6 +48,9 @@ HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results" / "registry.json"
 CORPUS = HERE.parent.parent / "shared" / "corpus"
 UPSTREAM = HERE.parent.parent / "shared" / "upstream"
+CISCO = "cisco-ai-skill-scanner==2.3.2"
+# The tree before the behaviour-based security scan landed (5deeb7c applied it): the build's CPU yardstick.
+BEFORE_BEHAVIOUR_SCAN = "5deeb7c^"
 GIT_ENV = {**os.environ, "GIT_AUTHOR_NAME": "bench", "GIT_AUTHOR_EMAIL": "b@example.invalid",
            "GIT_COMMITTER_NAME": "bench", "GIT_COMMITTER_EMAIL": "b@example.invalid"}
 WORDS = ["parse", "report", "table", "invoice", "review", "deploy", "lint", "chart", "summary", "schema", "query",
@@ -227,6 +231,7 @@ def validate_pair(folders: list[Path], targets: list[Path], repeat: int, scratch
         "skills_ref_wall_seconds": stats([r["wall"] for r in theirs]),
         "ratio_throughput_vs_skills_ref": stats(ratios, 2),
         "ratio_target": 5.0,
+        "ratio_target_issue_34": 2.5,
         "ours_cpu_ms_per_skill": stats([1000 * r["cpu"] / count for r in ours]),
         "skills_ref_cpu_ms_per_skill": stats([1000 * r["cpu"] / count for r in theirs]),
         "ratio_cpu_skills_ref_over_ours": stats([t["cpu"] / o["cpu"] for o, t in zip(ours, theirs, strict=True)], 2),
@@ -283,33 +288,54 @@ def bench_corpus(repeat: int, scratch: Path, cisco_venv: str | None = None) -> d
     files = sum(1 for folder in folders for _, _, names in os.walk(folder) for _ in names)
     result = {"real_folders": about, "files_in_skill_folders": files,
               **validate_pair(folders, folders, repeat, scratch, "real")}
-    result["cisco_skill_scanner"] = cisco_beside(cisco_venv, tops, result)
+    result["cisco_skill_scanner"] = cisco_beside(cisco_venv, tops, result, scratch)
     return result
 
 
-def cisco_beside(cisco_venv: str | None, tops: list[Path], ours: dict) -> dict | str:
+def cisco_scanner(cisco_venv: str | None, scratch: Path) -> tuple[Path | None, str]:
+    """`skill-scanner` from --cisco-venv, else pip-installed into a scratch virtualenv (as bench_security does)."""
+    if cisco_venv == "none":
+        return None, "skipped: --cisco-venv none"
+    if cisco_venv:
+        scanner = Path(cisco_venv) / "bin" / "skill-scanner"
+        return (scanner, "") if scanner.is_file() else (None, f"skipped: no skill-scanner in {cisco_venv}")
+    venv = scratch / "cisco-venv"
+    try:
+        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, capture_output=True, timeout=300)
+        done = subprocess.run([str(venv / "bin" / "pip"), "install", "-q", CISCO], capture_output=True, text=True,
+                              timeout=900)
+    except (OSError, subprocess.SubprocessError) as exc:
+        return None, f"skipped: could not create its virtualenv: {exc}"
+    if done.returncode != 0:
+        return None, f"skipped: `pip install {CISCO}` failed: {done.stderr.strip().splitlines()[-1:]}"
+    return venv / "bin" / "skill-scanner", ""
+
+
+def cisco_beside(cisco_venv: str | None, tops: list[Path], ours: dict, scratch: Path) -> dict | str:
     """Cisco's scanner (default analyzers) over the same real folders, one run: wall and CPU beside ours."""
-    scanner = Path(cisco_venv or "-") / "bin" / "skill-scanner"
-    if not cisco_venv or not scanner.is_file():
-        return "skipped: --cisco-venv names no virtualenv with skill-scanner (cisco-ai-skill-scanner==2.3.2)"
+    scanner, why = cisco_scanner(cisco_venv, scratch)
+    if scanner is None:
+        return why
     walls, cpus = 0.0, 0.0
-    with tempfile.TemporaryDirectory() as tmp:
-        for number, top in enumerate(tops):
-            figures = run([str(scanner), "scan-all", str(top), "--recursive", "--format", "json", "--output-json",
-                           str(Path(tmp) / f"{number}.json")], ok=(0, 1, 2))
-            walls += figures["wall"]
-            cpus += figures["cpu"]
-    return {"version": "cisco-ai-skill-scanner 2.3.2, default analyzers, one run", "wall_seconds": round(walls, 2),
+    for number, top in enumerate(tops):
+        figures = run([str(scanner), "scan-all", str(top), "--recursive", "--format", "json", "--output-json",
+                       str(scratch / f"cisco-{number}.json")], ok=(0, 1, 2))
+        walls += figures["wall"]
+        cpus += figures["cpu"]
+    ours_cpu = ours["ours_cpu_ms_per_skill"]["median"] * ours["skills"] / 1000
+    return {"version": f"{CISCO}, default analyzers, one run", "wall_seconds": round(walls, 2),
             "cpu_seconds": round(cpus, 2),
             "ratio_wall_cisco_over_ours": round(walls / ours["ours_wall_seconds"]["median"], 1),
-            "ratio_cpu_cisco_over_ours": round(cpus / (ours["ours_cpu_ms_per_skill"]["median"] * ours["skills"] / 1000),
-                                               1)}
+            "ratio_cpu_cisco_over_ours": round(cpus / ours_cpu, 1)}
 
 
 def build_ab(commit: str, count: int, repeat: int, scratch: Path) -> dict:
     """Our tree and `commit`'s tree build the same registry from scratch, alternating; CPU ratio ours / theirs."""
-    sha = subprocess.run(["git", "-C", str(HERE.parent), "rev-parse", "--verify", f"{commit}^{{commit}}"],
-                         capture_output=True, text=True, check=True).stdout.strip()
+    found = subprocess.run(["git", "-C", str(HERE.parent), "rev-parse", "--verify", "-q", f"{commit}^{{commit}}"],
+                           capture_output=True, text=True)
+    if found.returncode != 0:
+        return {"skipped": f"{commit} is not in this clone (a shallow clone?)"}
+    sha = found.stdout.strip()
     old = scratch / f"tree-{sha[:10]}"
     old.mkdir()
     archive = subprocess.run(["git", "-C", str(HERE.parent), "archive", sha], capture_output=True, check=True).stdout
@@ -365,7 +391,7 @@ def ab_only(args) -> int:
                "machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0],
                            "load_average_at_start": [round(x, 2) for x in os.getloadavg()]}}
     with tempfile.TemporaryDirectory(prefix="skillyard-bench-", ignore_cleanup_errors=True) as tmp:
-        results["build_ab"] = build_ab(args.ab_commit or "5deeb7c^", 1000 if args.quick else args.build_size,
+        results["build_ab"] = build_ab(args.ab_commit, 1000 if args.quick else args.build_size,
                                        args.build_repeat, Path(tmp))
     print(json.dumps(results["build_ab"], indent=2), flush=True)
     out = RESULTS.with_name("registry-build-ab.json")
@@ -438,12 +464,13 @@ def main() -> int:
                         "--quick); figures go to results/registry-build.json")
     parser.add_argument("--large-repeat", type=int, default=3, help="runs per validate figure at --build-size "
                         "(skills-ref takes about a minute a run there)")
-    parser.add_argument("--cisco-venv", help="a virtualenv with cisco-ai-skill-scanner==2.3.2: its scan-all runs "
-                        "once over the same real folders, beside ours")
-    parser.add_argument("--ab-commit", help="also build --build-size skills from scratch with this commit's tree, "
-                        "alternating with ours (CPU ratio); e.g. 5deeb7c^, the tree before the behaviour-based scan")
-    parser.add_argument("--ab-only", action="store_true", help="only the build A/B (--ab-commit, default 5deeb7c^); "
-                        "figures go to results/registry-build-ab.json")
+    parser.add_argument("--cisco-venv", help=f"a virtualenv that has {CISCO} (default: installed into a scratch one; "
+                        "'none' skips it): its scan-all runs once over the same real folders, beside ours")
+    parser.add_argument("--ab-commit", default=BEFORE_BEHAVIOUR_SCAN, help="with the 20,000-skill build, build "
+                        "the same registry from scratch with this commit's tree too, alternating (CPU ratio); "
+                        f"default {BEFORE_BEHAVIOUR_SCAN}, the tree before the behaviour-based scan; 'none' skips")
+    parser.add_argument("--ab-only", action="store_true", help="only the build A/B (--ab-commit); figures go to "
+                        "results/registry-build-ab.json")
     parser.add_argument("--real-only", action="store_true", help="only validate on the real folders (and Cisco "
                         "beside it); figures go to results/registry-real.json")
     args = parser.parse_args()
@@ -480,7 +507,7 @@ def main() -> int:
                                       build=build and not args.validate_only)
             results["synthetic"].append(figures)
             print(json.dumps(figures, indent=2), flush=True)
-        if args.ab_commit:
+        if args.ab_commit != "none" and not args.validate_only:
             print(f"registry bench: build A/B against {args.ab_commit} …", flush=True)
             results["build_ab"] = build_ab(args.ab_commit, 1000 if args.quick else args.build_size,
                                            args.build_repeat, scratch)
