@@ -52,7 +52,10 @@ CISCO = "cisco-ai-skill-scanner==2.3.2"
 # The tree before the behaviour-based security scan landed (5deeb7c applied it): the build's CPU yardstick.
 BEFORE_BEHAVIOUR_SCAN = "5deeb7c^"
 GIT_ENV = {**os.environ, "GIT_AUTHOR_NAME": "bench", "GIT_AUTHOR_EMAIL": "b@example.invalid",
-           "GIT_COMMITTER_NAME": "bench", "GIT_COMMITTER_EMAIL": "b@example.invalid"}
+           "GIT_COMMITTER_NAME": "bench", "GIT_COMMITTER_EMAIL": "b@example.invalid",
+           # No background `git gc --auto` after the bench's commits: it kept running (and writing in .git) through
+           # the timed builds and the clean-up.
+           "GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": "gc.auto", "GIT_CONFIG_VALUE_0": "0"}
 WORDS = ["parse", "report", "table", "invoice", "review", "deploy", "lint", "chart", "summary", "schema", "query",
          "cache", "export", "import", "audit", "render", "plan", "test", "docs", "build", "index", "search", "merge",
          "clean", "format", "check"]
