@@ -1,10 +1,11 @@
 """Registry benchmark (issue 14, targets 1 and 2): validate and build, each beside its yardstick in the same run.
 
     python benchmarks/bench_registry.py [--quick] [--validate-only | --build-only] [--repeat 5] [--build-size 20000]
-                                        [--build-repeat 5]
+                                        [--build-repeat 5] [--cisco-venv DIR] [--ab-commit REV] [--real-only]
 
 - validate, cache off (`CI=1`): `skillyard validate --lenient` vs skills-ref 0.1.1's `validate()` (one process over
-  the same folders) on the real corpus in ../shared/corpus (skipped, saying so, when absent) and on 1,000 and 20,000
+  the same folders) on real folders: ../shared/corpus plus the skill folders of the ../shared/upstream trees at their
+  pinned commits, extracted with their code (each skipped, saying so, when absent), and on 1,000 and 20,000
   synthetic standard-first skills (SKILL.md with the standard's keys, registry fields in skill.yaml). Wall and CPU
   (the child's and its workers', from wait4) per run; the ratio is skills-ref's wall over ours (throughput). Each
   round also times both on the first folder alone: the fixed cost (interpreter, imports) inside that ratio. Both run
@@ -12,6 +13,12 @@
   after one untimed full run each (the first read of freshly written files also writes their access times).
   Two more runs per round bound what any change to ours could reach: ours with the security scan switched off (the
   ceiling), and a bare program that only walks, reads, hashes and decodes every file on every core (the floor).
+- beside them on the real folders, Cisco's `cisco-ai-skill-scanner` 2.3.2 (`skill-scanner scan-all`, default
+  analyzers; pip-installed into a scratch virtualenv, or taken from --cisco-venv): its wall and CPU on the same
+  folders, one run (it takes minutes).
+- build A/B (--ab-commit, default 5deeb7c^: the tree before the behaviour-based scan landed): the same registry
+  built from scratch by our tree and by that commit's tree (`git archive`, put first on PYTHONPATH), alternating,
+  --build-repeat times each; the figure is the CPU ratio ours / theirs (issue 34: at most 1).
 - build: from scratch (`--no-cache`) at 20,000 skills, and incremental (cache warm) after one skill changed and was
   committed; peak memory is the largest resident set of the build or any of its workers (wait4's ru_maxrss).
   Yardstick: the issue's targets (8 s, 1 s, 1 GB), and the from-scratch build for the incremental ratio.
@@ -24,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import io
 import json
 import os
 import random
@@ -31,6 +39,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tarfile
 import tempfile
 import time
 from pathlib import Path
@@ -38,8 +47,15 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results" / "registry.json"
 CORPUS = HERE.parent.parent / "shared" / "corpus"
+UPSTREAM = HERE.parent.parent / "shared" / "upstream"
+CISCO = "cisco-ai-skill-scanner==2.3.2"
+# The tree before the behaviour-based security scan landed (5deeb7c applied it): the build's CPU yardstick.
+BEFORE_BEHAVIOUR_SCAN = "5deeb7c^"
 GIT_ENV = {**os.environ, "GIT_AUTHOR_NAME": "bench", "GIT_AUTHOR_EMAIL": "b@example.invalid",
-           "GIT_COMMITTER_NAME": "bench", "GIT_COMMITTER_EMAIL": "b@example.invalid"}
+           "GIT_COMMITTER_NAME": "bench", "GIT_COMMITTER_EMAIL": "b@example.invalid",
+           # No background `git gc --auto` after the bench's commits: it kept running (and writing in .git) through
+           # the timed builds and the clean-up.
+           "GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": "gc.auto", "GIT_CONFIG_VALUE_0": "0"}
 WORDS = ["parse", "report", "table", "invoice", "review", "deploy", "lint", "chart", "summary", "schema", "query",
          "cache", "export", "import", "audit", "render", "plan", "test", "docs", "build", "index", "search", "merge",
          "clean", "format", "check"]
@@ -52,7 +68,8 @@ folders = [Path(line) for line in Path(sys.argv[1]).read_text().splitlines()]
 print(sum(1 for folder in folders if validate(folder)))
 """
 
-# The ceiling: our validate with the security scan switched off (every other check, the reading and the hashing kept),
+# The ceiling: our validate with the text scan (format/scan/judge.scan_text, every file's prose and code) switched off
+# (every other check, the reading and the hashing kept),
 # so the figures say how much of the gap to the 5x target the scan is. Bench-only: the product has no such switch.
 NO_SCAN = """
 import sys
@@ -217,6 +234,7 @@ def validate_pair(folders: list[Path], targets: list[Path], repeat: int, scratch
         "skills_ref_wall_seconds": stats([r["wall"] for r in theirs]),
         "ratio_throughput_vs_skills_ref": stats(ratios, 2),
         "ratio_target": 5.0,
+        "ratio_target_issue_34": 2.5,
         "ours_cpu_ms_per_skill": stats([1000 * r["cpu"] / count for r in ours]),
         "skills_ref_cpu_ms_per_skill": stats([1000 * r["cpu"] / count for r in theirs]),
         "ratio_cpu_skills_ref_over_ours": stats([t["cpu"] / o["cpu"] for o, t in zip(ours, theirs, strict=True)], 2),
@@ -237,13 +255,116 @@ def validate_pair(folders: list[Path], targets: list[Path], repeat: int, scratch
     }
 
 
-def bench_corpus(repeat: int, scratch: Path) -> dict:
-    if not CORPUS.is_dir():
-        print(f"registry bench: no corpus at {CORPUS} (the shared folder beside the project): skipped", flush=True)
-        return {"skipped": f"no corpus at {CORPUS}"}
-    folders = sorted({p.parent for p in CORPUS.rglob("*") if p.name == "SKILL.md" and p.is_file()})
-    files = sum(1 for p in CORPUS.rglob("*") if p.is_file())
-    return {"corpus": str(CORPUS), "files": files, **validate_pair(folders, folders, repeat, scratch, "corpus")}
+def extract_upstream(into: Path) -> Path | None:
+    """The tree of every ../shared/upstream repository at its pinned commit (code included), under `into`."""
+    index = UPSTREAM / "index.json"
+    if not index.is_file():
+        return None
+    for repo in json.loads(index.read_text())["repositories"]:
+        tarball = next(UPSTREAM.glob(f"*/{repo['pin']['tarball']}"), None)
+        if tarball is not None:
+            with tarfile.open(tarball) as tar:
+                tar.extractall(into / tarball.parent.name, filter="data")
+    return into
+
+
+def real_folders(scratch: Path) -> tuple[list[Path], list[Path], dict]:
+    """Skill folders of the corpus and of the extracted upstream trees; the tops (for Cisco's scan-all); counts."""
+    found, tops, about = [], [], {}
+    upstream = extract_upstream(scratch / "upstream")
+    for name, top in (("corpus", CORPUS), ("upstream_pins", upstream)):
+        if top is None or not top.is_dir():
+            about[name] = f"skipped: {CORPUS if name == 'corpus' else UPSTREAM} is not there"
+            continue
+        folders = sorted({p.parent for p in top.rglob("SKILL.md") if p.is_file()})
+        about[name] = {"top": str(top), "skills": len(folders)}
+        found += folders
+        tops.append(top)
+    return found, tops, about
+
+
+def bench_corpus(repeat: int, scratch: Path, cisco_venv: str | None = None) -> dict:
+    folders, tops, about = real_folders(scratch)
+    if not folders:
+        print(f"registry bench: no real folders ({about}): skipped", flush=True)
+        return {"skipped": about}
+    files = sum(1 for folder in folders for _, _, names in os.walk(folder) for _ in names)
+    result = {"real_folders": about, "files_in_skill_folders": files,
+              **validate_pair(folders, folders, repeat, scratch, "real")}
+    result["cisco_skill_scanner"] = cisco_beside(cisco_venv, tops, result, scratch)
+    return result
+
+
+def cisco_scanner(cisco_venv: str | None, scratch: Path) -> tuple[Path | None, str]:
+    """`skill-scanner` from --cisco-venv, else pip-installed into a scratch virtualenv (as bench_security does)."""
+    if cisco_venv == "none":
+        return None, "skipped: --cisco-venv none"
+    if cisco_venv:
+        scanner = Path(cisco_venv) / "bin" / "skill-scanner"
+        return (scanner, "") if scanner.is_file() else (None, f"skipped: no skill-scanner in {cisco_venv}")
+    venv = scratch / "cisco-venv"
+    try:
+        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, capture_output=True, timeout=300)
+        done = subprocess.run([str(venv / "bin" / "pip"), "install", "-q", CISCO], capture_output=True, text=True,
+                              timeout=900)
+    except (OSError, subprocess.SubprocessError) as exc:
+        return None, f"skipped: could not create its virtualenv: {exc}"
+    if done.returncode != 0:
+        return None, f"skipped: `pip install {CISCO}` failed: {done.stderr.strip().splitlines()[-1:]}"
+    return venv / "bin" / "skill-scanner", ""
+
+
+def cisco_beside(cisco_venv: str | None, tops: list[Path], ours: dict, scratch: Path) -> dict | str:
+    """Cisco's scanner (default analyzers) over the same real folders, one run: wall and CPU beside ours."""
+    scanner, why = cisco_scanner(cisco_venv, scratch)
+    if scanner is None:
+        return why
+    walls, cpus = 0.0, 0.0
+    for number, top in enumerate(tops):
+        figures = run([str(scanner), "scan-all", str(top), "--recursive", "--format", "json", "--output-json",
+                       str(scratch / f"cisco-{number}.json")], ok=(0, 1, 2))
+        walls += figures["wall"]
+        cpus += figures["cpu"]
+    ours_cpu = ours["ours_cpu_ms_per_skill"]["median"] * ours["skills"] / 1000
+    return {"version": f"{CISCO}, default analyzers, one run", "wall_seconds": round(walls, 2),
+            "cpu_seconds": round(cpus, 2),
+            "ratio_wall_cisco_over_ours": round(walls / ours["ours_wall_seconds"]["median"], 1),
+            "ratio_cpu_cisco_over_ours": round(cpus / ours_cpu, 1)}
+
+
+def build_ab(commit: str, count: int, repeat: int, scratch: Path) -> dict:
+    """Our tree and `commit`'s tree build the same registry from scratch, alternating; CPU ratio ours / theirs."""
+    found = subprocess.run(["git", "-C", str(HERE.parent), "rev-parse", "--verify", "-q", f"{commit}^{{commit}}"],
+                           capture_output=True, text=True)
+    if found.returncode != 0:
+        return {"skipped": f"{commit} is not in this clone (a shallow clone?)"}
+    sha = found.stdout.strip()
+    old = scratch / f"tree-{sha[:10]}"
+    old.mkdir()
+    archive = subprocess.run(["git", "-C", str(HERE.parent), "archive", sha], capture_output=True, check=True).stdout
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(old, filter="data")
+    root = scratch / f"registry-ab-{count}"
+    root.mkdir()
+    make_registry(root, count)
+    env = bytecode_env({k: v for k, v in os.environ.items() if k != "CI"}, scratch)
+    old_env = {**env, "PYTHONPATH": str(old / "tools"), "PYTHONPYCACHEPREFIX": str(scratch / "pycache-old")}
+    where = [sys.executable, "-c", "import skillyard, sys; print(skillyard.__file__)"]
+    if not subprocess.run(where, env=old_env, capture_output=True, text=True).stdout.startswith(str(old)):
+        raise SystemExit(f"bench: PYTHONPATH={old / 'tools'} does not reach the old tree's skillyard")
+    for one in (env, old_env):  # warm bytecode and the disk, untimed
+        run(ours_cmd("build", "--root", str(root), "--no-cache"), one)
+    ours, theirs = [], []
+    for _ in range(repeat):
+        ours.append(run(ours_cmd("build", "--root", str(root), "--no-cache"), env))
+        theirs.append(run(ours_cmd("build", "--root", str(root), "--no-cache"), old_env))
+    shutil.rmtree(root, ignore_errors=True)  # a git maintenance child may still be writing in .git
+    return {"skills": count, "against": f"{commit} = {sha}", "ours_cpu_seconds": stats([r["cpu"] for r in ours]),
+            "theirs_cpu_seconds": stats([r["cpu"] for r in theirs]),
+            "ours_wall_seconds": stats([r["wall"] for r in ours]),
+            "theirs_wall_seconds": stats([r["wall"] for r in theirs]),
+            "ratio_cpu_ours_over_theirs": stats([o["cpu"] / t["cpu"] for o, t in zip(ours, theirs, strict=True)], 2),
+            "target": "at most 1.0 (issue 34: no more CPU than before the behaviour scan)"}
 
 
 def build_only(args) -> int:
@@ -261,6 +382,22 @@ def build_only(args) -> int:
         results["build"] = {"skills": count, **bench_build(root, count, args.build_repeat, Path(tmp))}
     print(json.dumps(results["build"], indent=2), flush=True)
     out = RESULTS.with_name("registry-build.json")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(results, indent=2) + "\n")
+    print(f"wrote {out}")
+    return 0
+
+
+def ab_only(args) -> int:
+    """The build A/B alone: ours against --ab-commit's tree (default 5deeb7c^) at --build-size skills."""
+    results = {"date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+               "machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0],
+                           "load_average_at_start": [round(x, 2) for x in os.getloadavg()]}}
+    with tempfile.TemporaryDirectory(prefix="skillyard-bench-", ignore_cleanup_errors=True) as tmp:
+        results["build_ab"] = build_ab(args.ab_commit, 1000 if args.quick else args.build_size,
+                                       args.build_repeat, Path(tmp))
+    print(json.dumps(results["build_ab"], indent=2), flush=True)
+    out = RESULTS.with_name("registry-build-ab.json")
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(results, indent=2) + "\n")
     print(f"wrote {out}")
@@ -330,9 +467,20 @@ def main() -> int:
                         "--quick); figures go to results/registry-build.json")
     parser.add_argument("--large-repeat", type=int, default=3, help="runs per validate figure at --build-size "
                         "(skills-ref takes about a minute a run there)")
+    parser.add_argument("--cisco-venv", help=f"a virtualenv that has {CISCO} (default: installed into a scratch one; "
+                        "'none' skips it): its scan-all runs once over the same real folders, beside ours")
+    parser.add_argument("--ab-commit", default=BEFORE_BEHAVIOUR_SCAN, help="with the 20,000-skill build, build "
+                        "the same registry from scratch with this commit's tree too, alternating (CPU ratio); "
+                        f"default {BEFORE_BEHAVIOUR_SCAN}, the tree before the behaviour-based scan; 'none' skips")
+    parser.add_argument("--ab-only", action="store_true", help="only the build A/B (--ab-commit); figures go to "
+                        "results/registry-build-ab.json")
+    parser.add_argument("--real-only", action="store_true", help="only validate on the real folders (and Cisco "
+                        "beside it); figures go to results/registry-real.json")
     args = parser.parse_args()
     if args.build_only:
         return build_only(args)
+    if args.ab_only:
+        return ab_only(args)
     try:
         import skills_ref  # noqa: F401
     except ImportError:
@@ -344,9 +492,15 @@ def main() -> int:
                                  "load_average_at_start": [round(x, 2) for x in os.getloadavg()]}}
     with tempfile.TemporaryDirectory(prefix="skillyard-bench-") as tmp:
         scratch = Path(tmp)
-        print("registry bench: validate on the real corpus …", flush=True)
-        results["validate_corpus"] = bench_corpus(args.repeat, scratch)
+        print("registry bench: validate on the real folders …", flush=True)
+        results["validate_corpus"] = bench_corpus(args.repeat, scratch, args.cisco_venv)
         print(json.dumps(results["validate_corpus"], indent=2), flush=True)
+        if args.real_only:
+            out = RESULTS.with_name("registry-real.json")
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_text(json.dumps(results, indent=2) + "\n")
+            print(f"wrote {out}")
+            return 0
         sizes = [(1000, args.quick)] if args.quick else [(1000, False), (args.build_size, True)]
         results["synthetic"] = []
         for count, build in sizes:
@@ -356,6 +510,11 @@ def main() -> int:
                                       build=build and not args.validate_only)
             results["synthetic"].append(figures)
             print(json.dumps(figures, indent=2), flush=True)
+        if args.ab_commit != "none" and not args.validate_only:
+            print(f"registry bench: build A/B against {args.ab_commit} …", flush=True)
+            results["build_ab"] = build_ab(args.ab_commit, 1000 if args.quick else args.build_size,
+                                           args.build_repeat, scratch)
+            print(json.dumps(results["build_ab"], indent=2), flush=True)
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps(results, indent=2) + "\n")
     print(f"wrote {RESULTS}")

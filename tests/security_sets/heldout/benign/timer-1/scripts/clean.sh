@@ -1,0 +1,2 @@
+#!/bin/sh
+find "$HOME/tmp" -type f -mtime +14 -delete
