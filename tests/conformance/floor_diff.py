@@ -71,6 +71,12 @@ SECURITY_REASONS = {
     "security-concealment": "tells the agent to hide what it does from the user while acting",
     "security-typosquat": "runs a package whose name imitates a well-known one",
     "security-package-index": "installs packages from an insecure (http) index",
+    "security-no-confirmation": "tells the agent never to ask before a destructive or sending step",
+    "security-remote-instructions": "has the agent fetch and follow instructions from a URL on a schedule",
+    "security-agent-config-write": "plants standing orders in the agent's memory or configuration files",
+    "security-tool-poisoning": "hides orders to the agent in an MCP tool's description",
+    "security-archive": "ships an archive nobody can review (password-protected or unreadable)",
+    "security-opaque-code": "ships compiled code or bytecode with no source in the skill",
 }
 RUNTIME_WORDS = {"SKILL.md is larger than": "skill-md-too-large", "the folder": "folder-path"}
 
