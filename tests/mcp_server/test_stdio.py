@@ -69,10 +69,10 @@ def session_run(world, body, *, answer=None, can_elicit=True):
 
     async def main():
         with anyio.fail_after(60):
-            async with stdio_client(params(world)) as (read, write):
-                async with ClientSession(read, write, elicitation_callback=elicit if can_elicit else None) as s:
-                    init = await s.initialize()
-                    return await body(s, init)
+            async with stdio_client(params(world)) as (read, write), \
+                    ClientSession(read, write, elicitation_callback=elicit if can_elicit else None) as s:
+                init = await s.initialize()
+                return await body(s, init)
 
     return anyio.run(main), asked
 

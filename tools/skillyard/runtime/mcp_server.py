@@ -21,8 +21,8 @@ from pydantic import BaseModel, Field
 from skillyard.format.frontmatter import split_frontmatter
 from skillyard.runtime import files, prompt
 from skillyard.runtime.discovery import Skill
-from skillyard.runtime.service import SkillRuntime
 from skillyard.runtime.files import SkillFileError
+from skillyard.runtime.service import SkillRuntime
 
 SERVER_NAME = "skillyard"
 HOW_TO = ("Agent Skills served by Skillyard. Pick a skill from the index below by its description, call `load_skill` "
