@@ -106,8 +106,7 @@ def test_load_skill_gives_the_body_and_inventory(world):
     text = text_of(result)
     assert not result.is_error
     assert "The project's own version." in text and "description:" not in text  # body only, the project's copy
-    world_user_only = "See references/forms.md"
-    assert world_user_only not in text
+    assert "See references/forms.md" not in text  # the user copy lost to the project's
 
 
 def test_read_file_tool_and_resources(world):
@@ -222,3 +221,33 @@ def test_help_and_bad_project(world, tmp_path):
     bad = subprocess.run([SKILL, "mcp", "--project", str(tmp_path / "nope")], capture_output=True, text=True,
                          timeout=60, env={**os.environ, "HOME": str(world["home"])})
     assert bad.returncode != 0 and "is not a folder" in bad.stderr
+
+
+@pytest.mark.parametrize(("uri", "why"), [
+    ("skill://pdf-tools/%2e%2e/guarded/SKILL.md", "path must not contain '..'"),
+    ("skill://pdf-tools/..%2fguarded/SKILL.md", "path must not contain '..'"),
+    ("skill://pdf-tools/references%2f..%2f..%2fguarded/SKILL.md", "path must not contain '..'"),
+    ("skill://pdf-tools/.git/config", "hidden files are not served"),
+    ("skill://pdf-tools/nope.md", "nope.md is not a file in this skill"),
+    ("skill://hidden-notes/SKILL.md", "no available skill named 'hidden-notes'"),
+])
+def test_resource_escapes_and_denied_skills_are_refused(world, uri, why):
+    async def body(s, init):
+        try:
+            await s.read_resource(uri)
+        except Exception as exc:  # the SDK raises the server's error with its message
+            return str(exc)
+        return None
+
+    error, _ = session_run(world, body)
+    assert error is not None and why in error
+
+
+def test_the_server_module_imports_without_the_cli():
+    import subprocess
+
+    code = ("import sys, skillyard.runtime.mcp_server\n"
+            "print(sorted(m for m in sys.modules if m.startswith('skillyard.cli')))")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"
