@@ -251,3 +251,11 @@ def test_the_server_module_imports_without_the_cli():
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]"
+
+
+def test_an_ask_skill_as_a_prompt_asks_too(world):
+    async def body(s, init):
+        return await s.get_prompt("guarded", {})
+
+    got, asked = session_run(world, body, answer=True)
+    assert len(asked) == 1 and "Deploy carefully." in got.messages[0].content.text
