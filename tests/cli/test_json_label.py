@@ -14,7 +14,8 @@ from skillyard.cli.common import JSON_FORMAT
 from skillyard.cli.main import skill_main, skillyard_main
 from skillyard.cli.skill_cmds import COMMANDS
 
-NO_JSON = {"read": "prints a file's bytes for an agent; its --tool-output form is the agent tool's own"}
+NO_JSON = {"read": "prints a file's bytes for an agent; its --tool-output form is the agent tool's own",
+           "mcp": "a server: stdout carries the MCP protocol's own JSON-RPC messages"}
 SKILL_MD = ("---\nname: tidy-notes\ndescription: Turns rough meeting notes into a tidy summary. Use when the user "
             "pastes notes.\nlicense: MIT\n---\n\n# Tidy notes\n\nWrite one line per decision.\n")
 

@@ -1,0 +1,189 @@
+"""Serve the skills an agent would see over MCP (issue 38, stdio step), on the official Python SDK.
+
+Progressive disclosure as design 003 describes it: the server's instructions and `list_skills` carry the short
+index (`skill prompt --format text`); `load_skill` returns one SKILL.md body with the skill's file inventory;
+`read_skill_file` and the `skill://NAME/PATH` resources read other files through the runtime's own path rule
+(`runtime.files`: no escapes, no links out, the size cap). Permissions are the runtime's: a denied skill never
+appears; an `ask` skill's content is returned only after the user says yes through MCP elicitation (once per
+server process), and is refused when the client cannot elicit. Importable without the CLI; needs `skillyard[mcp]`.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ResourceError, ToolError
+from mcp.server.mcpserver.resources import ResourceSecurity
+from pydantic import BaseModel, Field
+
+from skillyard.format.frontmatter import split_frontmatter
+from skillyard.runtime import files, prompt
+from skillyard.runtime.discovery import Skill
+from skillyard.runtime.files import SkillFileError
+from skillyard.runtime.service import SkillRuntime
+
+SERVER_NAME = "skillyard"
+HOW_TO = ("Agent Skills served by Skillyard. Pick a skill from the index below by its description, call `load_skill` "
+          "with its name to get its instructions (SKILL.md) and the list of its files, then read any file it refers "
+          "to with `read_skill_file` (skill_name, file_path) or the resource skill://NAME/PATH. Skills marked [ask] "
+          "need the user's confirmation, which the server asks for itself.")
+
+
+class Confirm(BaseModel):
+    """What the elicitation asks the user: one yes/no."""
+
+    allow: bool = Field(description="Let the assistant read this skill")
+
+
+class SkillServer:
+    """The MCP side of one `SkillRuntime`: permission checks that may ask the user, and the file reads."""
+
+    def __init__(self, runtime: SkillRuntime):
+        self.rt = runtime
+        self.approved: set[str] = set()  # `ask` skills the user said yes to in this server process
+
+    def index(self) -> str:
+        skills = self.rt.skills()
+        if not skills:
+            return "No skills are available."
+        return prompt.to_text(skills, asks=self.rt.permissions())
+
+    def instructions(self) -> str:
+        return HOW_TO + "\n\n" + self.index()
+
+    async def skill(self, name: object, ctx: Context | None, *, invocable: bool = False) -> Skill:
+        """The skill if this agent may see it; an `ask` skill first needs the user's yes through elicitation."""
+        pool = self.user_invocable() if invocable else self.rt.skills()
+        found = {s.name: s for s in pool}.get(name) if isinstance(name, str) else None
+        if found is None:
+            raise SkillFileError(f"no available skill named {name!r}; call list_skills to see them")
+        if self.rt.permissions().get(found.name) == "ask" and found.name not in self.approved:
+            await self._ask(found, ctx)
+        return found
+
+    async def _ask(self, found: Skill, ctx: Context | None) -> None:
+        caps = ctx.client_capabilities if ctx is not None else None
+        if caps is None or caps.elicitation is None:
+            raise SkillFileError(f"skill {found.name!r} needs the user's approval (an `ask` rule), and this client "
+                                 "cannot ask the user (no MCP elicitation support); allow the skill in "
+                                 "permissions.toml or use a client that supports elicitation")
+        who = f"Agent {self.rt.agent!r}" if self.rt.agent else "The assistant"
+        answer = await ctx.elicit(f"{who} wants to load skill {found.name!r} ({found.source}: {found.folder}). "
+                                  "Allow it for this session?", Confirm)
+        if answer.action == "accept" and answer.data.allow:
+            self.approved.add(found.name)
+            return
+        raise SkillFileError(f"the user did not approve loading skill {found.name!r}")
+
+    def user_invocable(self) -> list[Skill]:
+        """Skills the user may call as commands (MCP prompts): not denied, `user-invocable` not false."""
+        allowed = self.rt.permissions()
+        return [s for s in self.rt.discovery().skills if s.name in allowed and s.controls.get("user_invocable", True)
+                and (self.rt.sources is None or s.source in self.rt.sources)]
+
+    async def load(self, name: object, ctx: Context | None, *, invocable: bool = False) -> str:
+        found = await self.skill(name, ctx, invocable=invocable)
+        text = files.read_in(found.folder, "SKILL.md")
+        split = split_frontmatter(text)
+        body = split[1] if split else text
+        listed, truncated = files.list_files(found.folder)
+        more = [f"(the first {len(listed)} files; there are more)"] if truncated else []
+        inventory = "\n".join(f"- {rel}" for rel in listed if rel != "SKILL.md") or "(none besides SKILL.md)"
+        return (f"# Skill {found.name}\nBase directory: {found.folder}\n\n{body.strip()}\n\n"
+                f"## Files of this skill\nRead them with read_skill_file or skill://{found.name}/PATH\n"
+                + inventory + ("\n" + "\n".join(more) if more else "") + "\n")
+
+    async def read_text(self, name: object, path: object, ctx: Context | None) -> str:
+        found = await self.skill(name, ctx)
+        data = read_bytes(found.folder, path)
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise SkillFileError(f"{path} is binary, not UTF-8 text; read it as the resource "
+                                 f"skill://{found.name}/{path}") from None
+
+    async def read_any(self, name: str, path: str, ctx: Context | None) -> str | bytes:
+        """Text as text, anything else as bytes (a blob resource)."""
+        found = await self.skill(name, ctx)
+        data = read_bytes(found.folder, path)
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError:
+            return data
+
+
+def read_bytes(folder: str, path: object, *, max_bytes: int = files.MAX_BYTES) -> bytes:
+    """The bytes of a served file: `files.resolve_in`'s path rule, opened without following a link, capped."""
+    real = files.resolve_in(folder, path)
+    try:
+        fd = os.open(real, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError as exc:
+        raise SkillFileError(f"{path} cannot be opened: {exc.strerror}") from None
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(handle.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            raise SkillFileError(f"{path} is not a regular file")
+        if info.st_size > max_bytes:
+            raise SkillFileError(f"{path} is {info.st_size} bytes; the limit is {max_bytes}")
+        return handle.read(max_bytes + 1)[:max_bytes]
+
+
+def build_server(runtime: SkillRuntime) -> MCPServer:
+    """An MCPServer with the tools, the resource template and one prompt per user-invocable skill."""
+    state = SkillServer(runtime)
+    server = MCPServer(SERVER_NAME, instructions=state.instructions(), version=_version())
+
+    @server.tool(description="The index of available skills: one line each with name, source and description.")
+    def list_skills() -> str:
+        return state.index()
+
+    @server.tool(description="Load a skill: its SKILL.md instructions (without frontmatter) and the list of its "
+                             "files. Call this before using a skill.")
+    async def load_skill(skill_name: str, ctx: Context) -> str:
+        return await _answer(state.load(skill_name, ctx))
+
+    @server.tool(description="Read one file of a skill; file_path is relative to the skill folder (e.g. "
+                             "references/forms.md). Paths that leave the folder are refused.")
+    async def read_skill_file(skill_name: str, file_path: str, ctx: Context) -> str:
+        return await _answer(state.read_text(skill_name, file_path, ctx))
+
+    # The runtime's path rule gives the clear refusal; the SDK's own traversal check would answer less clearly.
+    @server.resource("skill://{name}/{+path}", name="skill-file", description="A file of an available skill",
+                     security=ResourceSecurity(exempt_params={"name", "path"}))
+    async def skill_file(name: str, path: str, ctx: Context) -> str | bytes:
+        return await _answer(state.read_any(name, path, ctx), ResourceError)
+
+    for skill in state.user_invocable():
+        _add_prompt(server, state, skill)
+    return server
+
+
+def _add_prompt(server: MCPServer, state: SkillServer, skill: Skill) -> None:
+    async def use_skill(ctx: Context) -> str:
+        return await _answer(state.load(skill.name, ctx, invocable=True))
+
+    server.prompt(name=skill.name, description=prompt.shorten(skill.description, 300))(use_skill)
+
+
+async def _answer(pending, error: type[Exception] = ToolError):
+    """Refusals become the SDK's ToolError/ResourceError, whose message (the runtime's) reaches the client as is."""
+    try:
+        return await pending
+    except SkillFileError as exc:
+        raise error(str(exc)) from None
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("skillyard")
+    except PackageNotFoundError:
+        return "0"
+
+
+def serve_stdio(runtime: SkillRuntime) -> None:
+    """Run the server on stdin/stdout until the client closes the stream."""
+    build_server(runtime).run("stdio")
