@@ -595,7 +595,8 @@ class GitHubStandIn:
                             status, payload = exc.status, {"message": exc.message}
                 data = b"" if payload is None else json.dumps(payload).encode()
                 self.send_response(status)
-                self.send_header("Content-Type", "application/json; charset=utf-8")
+                if data:  # like GitHub, an empty answer (a redirect, a 204) is not labelled JSON: clients parse it
+                    self.send_header("Content-Type", "application/json; charset=utf-8")
                 self.send_header("Content-Length", str(len(data)))
                 for name, value in headers.items():
                     self.send_header(name, value)

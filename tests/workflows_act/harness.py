@@ -190,12 +190,49 @@ class Sandbox:
         return {"action": "opened", "number": number, "pull_request": pull, "repository": self._repository_json(),
                 "sender": {"login": author}}
 
+    def record_validate_run(self, pull_event: dict, conclusion: str, run_id: int = 7001) -> dict:
+        """What GitHub holds once a validate run finished: the run (with its PR) and the artifact the run uploaded to
+        act's artifact server, in the stand-in; returns the `workflow_run` event payload that starts pr-bot."""
+        pull = pull_event["pull_request"]
+        (zipped,) = sorted(self.artifacts.rglob("validate-report/*.zip"))
+        self.repo.runs[run_id] = {"event": "pull_request", "head_sha": pull["head"]["sha"], "name": "validate",
+                                  "head_branch": pull["head"]["ref"], "pull_requests": [pull["number"]],
+                                  "conclusion": conclusion, "status": "completed"}
+        self.repo.artifacts[run_id * 10] = {"run": run_id, "name": "validate-report", "data": zipped.read_bytes()}
+        registry = git(self.origin, "show", "main:registry.json")
+        self.repo.contents[("main", "registry.json")] = registry
+        run = {"id": run_id, "name": "validate", "event": "pull_request", "status": "completed",
+               "conclusion": conclusion, "head_sha": pull["head"]["sha"], "head_branch": pull["head"]["ref"],
+               "run_attempt": 1, "head_repository": self._repository_json(), "repository": self._repository_json(),
+               "pull_requests": [{"number": pull["number"], "head": {"sha": pull["head"]["sha"],
+                                                                     "ref": pull["head"]["ref"]},
+                                  "base": {"sha": pull["base"]["sha"], "ref": "main"}}]}
+        return {"action": "completed", "workflow_run": run, "workflow": {"name": "validate"},
+                "repository": self._repository_json(), "sender": {"login": pull["user"]["login"]}}
+
+    def caller_with_toolchain(self, workflow: str, toolchain: str = ".") -> str:
+        """A copy of caller `workflow` (beside it in the throwaway clone, never committed) that also passes the
+        reusable workflow's `toolchain` input. The stand-in for `job.workflow_sha`, which act does not provide:
+        without it the reusable workflow cannot tell which Skillyard commit to install and stops (as
+        test_pr_bot_as_committed_stops_where_act_lacks_job_workflow_sha shows). With `.`, it installs the checked-out
+        default branch: the same commit job.workflow_sha names for a caller in this repository."""
+        text = (self.work / ".github" / "workflows" / workflow).read_text()
+        anchor = "      skills-dir: skills\n"
+        assert text.count(anchor) == 1, f"{workflow}: expected one `skills-dir: skills` input line"
+        copy = workflow.replace(".yml", ".act-toolchain.yml")
+        (self.work / ".github" / "workflows" / copy).write_text(
+            text.replace(anchor, anchor + f"      toolchain: {toolchain!r}\n"))
+        return copy
+
     # ---- act ----------------------------------------------------------------------------------------------------
     def act(self, event: str, workflow: str, payload: dict, *, checkout: str = "HEAD", timeout: float = 300,
             extra: tuple[str, ...] = ()) -> ActResult:
         """Run `workflow` (a file under .github/workflows) for `event` with `payload`, act working in the clone at
         `checkout` (the commit GitHub would load the workflow from)."""
-        self.git("checkout", "-q", "--detach", checkout)
+        if checkout == "main":
+            self.git("checkout", "-q", "-B", "main", "origin/main")
+        else:
+            self.git("checkout", "-q", "--detach", checkout)
         event_file = self.tmp / f"event-{event}.json"
         event_file.write_text(json.dumps(payload, indent=2))
         env = {key: value for key, value in os.environ.items() if not key.startswith(("GITHUB_", "ACTIONS_"))}
