@@ -210,6 +210,14 @@ class Sandbox:
         return {"action": "completed", "workflow_run": run, "workflow": {"name": "validate"},
                 "repository": self._repository_json(), "sender": {"login": pull["user"]["login"]}}
 
+    def break_workflow(self, workflow: str, old: str, new: str) -> None:
+        """Edit a workflow in the throwaway clone's working tree (act reads it from there), for tests that show a
+        broken workflow makes its scenario fail. Never touches the project's own files."""
+        path = self.work / ".github" / "workflows" / workflow
+        text = path.read_text()
+        assert text.count(old) == 1, f"{workflow}: {old!r} is not there exactly once"
+        path.write_text(text.replace(old, new))
+
     def caller_with_toolchain(self, workflow: str, toolchain: str = ".") -> str:
         """A copy of caller `workflow` (beside it in the throwaway clone, never committed) that also passes the
         reusable workflow's `toolchain` input. The stand-in for `job.workflow_sha`, which act does not provide:
