@@ -233,7 +233,7 @@ class Sandbox:
         return copy
 
     # ---- act ----------------------------------------------------------------------------------------------------
-    def act(self, event: str, workflow: str, payload: dict, *, checkout: str = "HEAD", timeout: float = 300,
+    def act(self, event: str, workflow: str, payload: dict, *, checkout: str = "HEAD", timeout: float = 600,
             extra: tuple[str, ...] = ()) -> ActResult:
         """Run `workflow` (a file under .github/workflows) for `event` with `payload`, act working in the clone at
         `checkout` (the commit GitHub would load the workflow from)."""

@@ -3,7 +3,12 @@ clone's workflow files, fail where GitHub would."""
 
 from __future__ import annotations
 
+import pytest
 from tests.workflows_act.test_validate import NEW_SKILL
+
+# A scenario runs act once or twice (pip, npm-built actions); the suite's 300 s default is too tight on a busy
+# 2-core machine.
+pytestmark = pytest.mark.timeout(900)
 
 
 def test_a_renamed_artifact_breaks_the_bot_run_that_downloads_it(sandbox):

@@ -3,8 +3,13 @@ stand-in and posts its comment and labels there."""
 
 from __future__ import annotations
 
+import pytest
 from tests.workflows_act.harness import BOT_LOGIN, ROOT
 from tests.workflows_act.test_validate import NEW_SKILL
+
+# A scenario runs act once or twice (pip, npm-built actions); the suite's 300 s default is too tight on a busy
+# 2-core machine.
+pytestmark = pytest.mark.timeout(900)
 
 
 def _validated_pull(sandbox, files: dict[str, str], branch: str):

@@ -5,6 +5,12 @@ from __future__ import annotations
 import json
 import zipfile
 
+import pytest
+
+# A scenario runs act once or twice (pip, npm-built actions); the suite's 300 s default is too tight on a busy
+# 2-core machine.
+pytestmark = pytest.mark.timeout(900)
+
 GOOD = """---
 name: greeting-card
 description: Writes a short greeting card for an occasion the user names. Use when asked for a card text.
