@@ -401,14 +401,16 @@ def is_pointer_path(path: str, skills_dir: str) -> bool:
 def verification_claims(repo, pr, files: list[decide.PrFile], skills_dir: str = decide.SKILLS_DIR
                         ) -> tuple[str, ...]:
     """Skill folders whose pointer the PR marks verified itself (`bot.verification.self_verification`): each
-    `source.yaml` it adds or changes at any depth (`is_pointer_path`: the build publishes nested ones), read at the base branch and at the head through the contents API. Past
-    `MAX_MANIFESTS` pointers none is read and all count (a maintainer looks; bump PRs change one each)."""
+    `source.yaml` it adds or changes at any depth (`is_pointer_path`: the build publishes nested ones), read at
+    the base branch and at the head through the contents API. Past `MAX_MANIFESTS` pointers none is read and all
+    count (a maintainer looks; bump PRs change one each)."""
     from skillyard.bot.verification import self_verification
 
     pointers = []
     for item in files:
         if item.status != "removed" and is_pointer_path(item.path, skills_dir):
-            pointers.append((item.path.rsplit("/", 1)[0], item.previous if item.status == "renamed" else item.path, item.path))
+            before = item.previous if item.status == "renamed" else item.path
+            pointers.append((item.path.rsplit("/", 1)[0], before, item.path))
     if len(pointers) > MAX_MANIFESTS:
         return tuple(sorted({folder for folder, _, _ in pointers}))
     return tuple(sorted({folder for folder, before, path in pointers

@@ -23,7 +23,7 @@ from skillyard.bot.github_io import (  # noqa: F401 - is_pointer_path is part of
     writers_among,
 )
 from skillyard.errors import SkillyardError
-from skillyard.format.pointer import POINTER_FILE, dump_pointer, parse_pointer, read_pointer_file
+from skillyard.format.pointer import dump_pointer, parse_pointer, read_pointer_file
 
 MAX_POINTERS = 1000   # pointer files one PR may touch
 MAX_PULLS = 10        # PRs the API may name for one merge commit
