@@ -68,3 +68,37 @@ def test_the_pr_bot_labels_a_self_verified_pin_needs_maintainer(stub, registry_r
         assert report_cmd(stub, write_artifact(tmp_path, doc), number) == 0
     assert sorted(registry_repo.pulls[60].labels) == ["needs-maintainer", "skill-update"]
     assert sorted(registry_repo.pulls[61].labels) == ["skill-update"]  # a bump's `verified: false` is fine
+
+
+NESTED_PATH = "skills/group/pdf-tools/source.yaml"   # the build publishes pointers in nested folders too
+
+
+@pytest.mark.parametrize(("head", "stops"), [
+    (pointer(verification=APPROVED), True),            # a forged block in a nested pointer
+    (pointer(verification={"verified": False}), False),  # what `external add` writes there
+])
+def test_automerge_reads_a_nested_pointer_block(stub, registry_repo, capsys, head, stops):
+    pr = ready_pr(stub, registry_repo, files=UPDATE + [(NESTED_PATH, "added")])
+    registry_repo.contents[(pr.head_sha, NESTED_PATH)] = head
+    out = automerge(stub, capsys, "--dry-run")
+    nested_reason = "the PR writes `verified: true` or approval facts into the `verification` of skills/group/pdf-tools"
+    assert any(r.startswith(nested_reason) for r in out["reasons"]) is stops
+    if stops:
+        assert out["merge"] is False
+
+
+def test_the_pr_bot_labels_a_forged_nested_block_needs_maintainer(stub, registry_repo, tmp_path):
+    from botkit import make_report, write_artifact
+    from ghstub import Pull, fake_sha
+    from test_report import report_cmd
+
+    files = [(NESTED_PATH, "modified")]
+    registry_repo.contents[("main", NESTED_PATH)] = pointer(verification={"verified": False})
+    for number, head in ((62, pointer(verification=APPROVED)), (63, pointer("c", {"verified": False}))):
+        pr = Pull(number, "alice", fake_sha("head", number), files=list(files))
+        registry_repo.pulls[number] = pr
+        registry_repo.contents[(pr.head_sha, NESTED_PATH)] = head
+        doc = make_report([{"name": "pdf-tools", "path": "skills/group/pdf-tools"}], [p for p, _ in files])
+        assert report_cmd(stub, write_artifact(tmp_path, doc), number) == 0
+    assert "needs-maintainer" in registry_repo.pulls[62].labels
+    assert "needs-maintainer" not in registry_repo.pulls[63].labels

@@ -75,3 +75,41 @@ def test_update_with_the_server_gone_does_not_claim_up_to_date(registry, git_ser
     assert "up to date" not in done.out and "not checked" in done.out and "could not be checked" in done.err
     as_json = skill_cli("update", "--all", "--json")
     assert as_json.code == 3 and json.loads(as_json.out)["skills"][0]["checked"] is False
+
+
+def test_with_the_server_gone_and_a_fresh_index_the_install_says_where_the_bytes_came_from(
+        registry, git_server, skill_cli, user_home, tmp_path, monkeypatch):
+    """The cached index is fresh, so nothing tells the user the server is gone: the install itself must say its
+    files came from copies on this machine (text and --json), and never when it downloaded them."""
+    monkeypatch.setenv("SKILL_CACHE_TTL", "3600")  # the index checked once, then used as is (no request)
+    fresh = tmp_path / "fresh"
+    fresh.mkdir()
+    online = skill_cli("install", "notes", "--project-dir", str(fresh), "--json")
+    assert online.code == 0, online.err
+    assert json.loads(online.out)["skills"][0]["warnings"] == []  # everything downloaded: nothing to say
+    assert skill_cli("install", "notes").code == 0  # the user scope holds notes 1.0.0 too
+    git_server.clear_log()
+    git_server.stop()
+    project = tmp_path / "p"
+    project.mkdir()
+    text = skill_cli("install", "notes", "--project-dir", str(project))
+    assert text.code == 0, text.err
+    assert "notes 1.0.0" in text.err and "taken from verified copies already installed on this machine" in text.err
+    assert "nothing was downloaded" in text.err and "could not be reached" not in text.err  # the index was fresh
+    again = tmp_path / "q"
+    again.mkdir()
+    as_json = skill_cli("install", "notes", "--project-dir", str(again), "--json")
+    assert as_json.code == 0, as_json.err
+    said = json.loads(as_json.out)["skills"][0]["warnings"]
+    assert any("taken from verified copies" in w and "nothing was downloaded" in w for w in said), said
+    assert tree(skills_dir(again) / "notes").keys() == tree(skills_dir(fresh) / "notes").keys()
+
+
+def test_reuse_note_counts_what_was_and_was_not_downloaded():
+    from skillyard.client.fetch import reuse_note
+
+    assert reuse_note("x 1.0.0", [], 3) is None
+    assert reuse_note("x 1.0.0", ["a", "b", "c"], 3).endswith("; nothing was downloaded")
+    partial = reuse_note("x 1.0.0", ["a"], 3, why="--offline was given")
+    assert "1 of 3 file(s) (a)" in partial and "the other 2 were downloaded" in partial
+    assert partial.endswith("; --offline was given")

@@ -329,3 +329,18 @@ def test_a_poisoned_compare_answered_304_does_not_move_a_pin(added, upstream, ca
     asked = upstream.requests("/compare/")
     assert asked and all(r.status == 200 and not r.header("If-None-Match") for r in asked)
     assert not any("/compare/" in u for u in json.loads(cache.read_text())["etags"])
+
+
+def test_a_pointer_in_a_group_folder_is_bumped_in_place(added, upstream, capsys):
+    """The build publishes `skills/group/alpha/source.yaml`; bump moves that pin where it lies, by name or path."""
+    (added.root / "skills/group").mkdir()
+    (added.root / "skills/alpha").rename(added.root / "skills/group/alpha")
+    new = upstream.commit("up", "skills", {"skills/alpha/SKILL.md": alpha("1.1.0", "More steps.\n")},
+                          message="alpha 1.1")
+    code, outcome, err = bump(added, "group/alpha", "--dry-run", capsys=capsys)
+    assert code == 0 and [r["name"] for r in outcome["results"]] == ["alpha"], err
+    code, outcome, err = bump(added, capsys=capsys)
+    assert code == 0, err
+    assert by_name(outcome)["alpha"]["status"] == "bumped" and by_name(outcome)["alpha"]["new_commit"] == new
+    assert f"commit: {new}" in pointer_text(added, "group/alpha")
+    assert not (added.root / "skills/alpha").exists()

@@ -88,8 +88,8 @@ def path_problems(report: dict) -> list[str]:
     problems = []
     for index, skill in enumerate(report.get("skills", [])):
         path = skill.get("path")
-        if not safe_relpath(path) or len(path.split("/")) != 2:
-            problems.append(f"skills[{index}].path {path!r} is not a `<skills dir>/<folder>` path")
+        if not safe_relpath(path) or len(path.split("/")) < 2:  # a grouped skill: skills/<group>/<name>
+            problems.append(f"skills[{index}].path {path!r} is not a `<skills dir>/<folder>[/<folder>…]` path")
         name = skill.get("name")
         if name is not None and not _SKILL_NAME.match(name):
             problems.append(f"skills[{index}].name {name!r} is not a skill name")
@@ -128,9 +128,10 @@ def load_report(path: str | os.PathLike, *, max_bytes: int = MAX_ARTIFACT_BYTES)
 
 def check_against_pr(report: dict, pr_files: list[str], skill_folders: frozenset[str]) -> None:
     """The artifact must describe this PR: its skills are folders the PR touches and its changed paths are among
-    the PR's files (the API's list is the truth; the artifact may only be narrower)."""
+    the PR's files (the API's list is the truth; the artifact may only be narrower). A grouped skill
+    (`skills/group/name`, which the build publishes) belongs to the top folder the PR changes (`skills/group`)."""
     for skill in report.get("skills", []):
-        if skill["path"] not in skill_folders:
+        if "/".join(skill["path"].split("/")[:2]) not in skill_folders:
             raise ArtifactError(f"it reports {skill['path']!r}, which this PR does not change "
                                 "(the artifact belongs to another PR or commit)")
     foreign = sorted(set(report.get("changed_paths", [])) - set(pr_files))

@@ -388,18 +388,29 @@ def remote_pointer(repo, path: str | None, ref: str) -> dict | None:
     return pointer.data if pointer is not None else None
 
 
+def is_pointer_path(path: str, skills_dir: str) -> bool:
+    """`<skills dir>/…/source.yaml` at any depth: the build publishes a pointer in a nested folder
+    (`skills/group/name/`) as well as in `skills/name/`, so each one's block is the bot's to decide."""
+    from skillyard.format.pointer import POINTER_FILE
+
+    parts = path.split("/")
+    return (len(parts) >= 3 and parts[0] == skills_dir and parts[-1] == POINTER_FILE
+            and all(part not in ("", ".", "..") for part in parts))
+
+
 def verification_claims(repo, pr, files: list[decide.PrFile], skills_dir: str = decide.SKILLS_DIR
                         ) -> tuple[str, ...]:
     """Skill folders whose pointer the PR marks verified itself (`bot.verification.self_verification`): each
-    `source.yaml` it adds or changes, read at the base branch and at the head through the contents API. Past
-    `MAX_MANIFESTS` pointers none is read and all count (a maintainer looks; bump PRs change one each)."""
+    `source.yaml` it adds or changes at any depth (`is_pointer_path`: the build publishes nested ones), read at
+    the base branch and at the head through the contents API. Past `MAX_MANIFESTS` pointers none is read and all
+    count (a maintainer looks; bump PRs change one each)."""
     from skillyard.bot.verification import self_verification
 
     pointers = []
     for item in files:
-        folder = decide.skill_folder_of(item.path, skills_dir)
-        if item.status != "removed" and folder and item.path == f"{folder}/source.yaml":
-            pointers.append((folder, item.previous if item.status == "renamed" else item.path, item.path))
+        if item.status != "removed" and is_pointer_path(item.path, skills_dir):
+            before = item.previous if item.status == "renamed" else item.path
+            pointers.append((item.path.rsplit("/", 1)[0], before, item.path))
     if len(pointers) > MAX_MANIFESTS:
         return tuple(sorted({folder for folder, _, _ in pointers}))
     return tuple(sorted({folder for folder, before, path in pointers

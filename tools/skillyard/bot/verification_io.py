@@ -15,20 +15,18 @@ import itertools
 from pathlib import Path
 
 from skillyard.bot import decide, verification, verification_git
-from skillyard.bot.github_io import github_errors, pull_files, remote_pointer, writers_among
+from skillyard.bot.github_io import (  # noqa: F401 - is_pointer_path is part of this module's interface
+    github_errors,
+    is_pointer_path,
+    pull_files,
+    remote_pointer,
+    writers_among,
+)
 from skillyard.errors import SkillyardError
-from skillyard.format.pointer import POINTER_FILE, dump_pointer, parse_pointer, read_pointer_file
+from skillyard.format.pointer import dump_pointer, parse_pointer, read_pointer_file
 
 MAX_POINTERS = 1000   # pointer files one PR may touch
 MAX_PULLS = 10        # PRs the API may name for one merge commit
-
-
-def is_pointer_path(path: str, skills_dir: str) -> bool:
-    """`<skills dir>/…/source.yaml` at any depth: the build publishes a pointer in a nested folder
-    (`skills/group/name/`) as well as in `skills/name/`, so each one's block is the bot's to decide."""
-    parts = path.split("/")
-    return (len(parts) >= 3 and parts[0] == skills_dir and parts[-1] == POINTER_FILE
-            and all(part not in ("", ".", "..") for part in parts))
 
 
 def pointer_paths(files: list[decide.PrFile], skills_dir: str) -> list[tuple[str, str | None]]:

@@ -17,6 +17,7 @@ from skillyard.client.fetch import (
     github_token,
     integrity_of,
     is_offline,
+    reuse_note,
     verify_files,
 )
 from skillyard.client.install_policy import (
@@ -345,10 +346,12 @@ def from_resolved(resolved, config, *, progress=None, commit: str | None = None)
     candidate = Candidate(skill["name"], str(skill.get("version", "0.0.0")), source, files,
                           list(skill.get("inputs") or []), list(skill.get("mcp_deps") or []),
                           str(skill.get("description") or ""), warnings=renamed, meta=dict(skill))
-    if reused and (resolved.stale or is_offline(config)):  # the server is out of reach: say where bytes came from
-        candidate.warnings.append(f"{what}: {len(reused)} of {len(files)} file(s) taken from verified copies "
-                                  "already installed on this machine (each sha256 checked); nothing was downloaded "
-                                  "for them")
+    # whenever bytes came from local copies, say so (never on an install that downloaded every file)
+    why = ("--offline was given" if is_offline(config) else
+           "the registry's server could not be reached, so its cached index was used" if resolved.stale else "")
+    note = reuse_note(what, reused, len(skill["files"]), why=why)
+    if note:
+        candidate.warnings.append(note)
     return candidate
 
 

@@ -84,6 +84,25 @@ def is_offline(config) -> bool:
     return bool(config is not None and getattr(config, "flags", {}).get("offline"))
 
 
+COPIES = "verified copies already installed on this machine (each sha256 checked)"
+
+
+def reuse_note(what: str, reused: list[str], total: int, *, why: str = "") -> str | None:
+    """What an install says when it took files from verified copies already on this machine instead of downloading
+    them (`fetch_files` never requests those, so "not downloaded" is the whole truth); None when it took none, so
+    an install that downloaded everything says nothing. `why` adds what kept the network out of it, if anything
+    (`--offline`, or a registry whose index could not be refreshed)."""
+    if not reused:
+        return None
+    shown = ", ".join(reused[:3]) + (", ..." if len(reused) > 3 else "")
+    if len(reused) == total:
+        said = f"all {total} file(s) taken from {COPIES}; nothing was downloaded"
+    else:
+        said = (f"{len(reused)} of {total} file(s) ({shown}) taken from {COPIES} instead of downloaded; the other "
+                f"{total - len(reused)} were downloaded")
+    return f"{what}: {said}" + (f"; {why}" if why else "")
+
+
 def fetch_files(name: str, entries: list[dict], url_for, config, *, token: str | None, progress=None,
                 what: str, reused: list[str] | None = None) -> list[StagedFile]:
     """Download every listed file (a few at a time) and verify each against its size and sha256; a file an

@@ -33,6 +33,7 @@ from skillyard.format.pointer_change import summarise_change
 from skillyard.fsutil import write_atomic
 from skillyard.registry.config import RegistryConfig
 from skillyard.registry.external import API_MAX_BYTES, SHA, Get, Hosts, Prepared, checked_text, prepare
+from skillyard.registry.external_verify import pointer_by_name, pointer_folders
 
 # fetch(url, *, accept, max_bytes, etag) -> (not_modified, body, etag); raises SkillyardError (`status` set for
 # an HTTP answer).
@@ -174,16 +175,17 @@ def _relation(api: Api, repo: str, old: str, new: str) -> str:
 
 
 def load_pointers(config: RegistryConfig, names: list[str]) -> list[tuple[Path, dict]]:
-    """(source.yaml path, document) of every pointer, or of the named ones; an unknown name is an error."""
+    """(source.yaml path, document) of every pointer at any depth, or of the named ones (`alpha` or `group/alpha`);
+    an unknown name is an error."""
     found = []
     root = config.skills_dir
-    folders = sorted(p for p in root.iterdir() if (p / POINTER_FILE).is_file()) if root.is_dir() else []
-    by_name = {p.name: p for p in folders}
+    folders = pointer_folders(root)  # grouped ones too: the build publishes them
+    by_name = pointer_by_name(root, folders)
     missing = [n for n in names if n not in by_name]
     if missing:
         raise SkillyardError(f"no pointer entry named {', '.join(missing[:5])} in {root}",
                              "Name skills whose folder holds a source.yaml (`skillyard external add` writes one).")
-    for folder in [by_name[n] for n in dict.fromkeys(names)] if names else folders:
+    for folder in dict.fromkeys(by_name[n] for n in names) if names else folders:
         text, problem = read_pointer_file(str(folder / POINTER_FILE))
         pointer, problems = parse_pointer(text, folder_name=folder.name) if text is not None else (None, [problem])
         if pointer is None:

@@ -324,19 +324,51 @@ def parse_shard(spec: str) -> frozenset[str]:
     return frozenset(chars)
 
 
+def pointer_folders(root: Path) -> list[Path]:
+    """Every pointer entry's folder under the skills folder `root`, grouped (`skills/group/name/`) or not: the skill
+    folders the build lists (`registry.scan`) that hold source.yaml, so verify and bump see every pin it publishes."""
+    from skillyard.registry.scan import find_skill_folders
+
+    if not root.is_dir():
+        return []
+    found = [Path(p) for p in find_skill_folders(root)]
+    return sorted((p for p in found if p != root and (p / POINTER_FILE).is_file()),
+                  key=lambda p: p.relative_to(root).as_posix())
+
+
+def pointer_by_name(root: Path, folders: list[Path]) -> dict[str, Path]:
+    """Each pointer folder under its name and under its path below `root` (`alpha`, `group/alpha`); a name two
+    groups share is left out, so only its path names it."""
+    by_name: dict[str, Path] = {}
+    shared = set()
+    for folder in folders:
+        if folder.name in by_name:
+            shared.add(folder.name)
+        by_name[folder.name] = folder
+    for name in shared:
+        del by_name[name]
+    by_name.update({folder.relative_to(root).as_posix(): folder for folder in folders})
+    return by_name
+
+
 def select(config: RegistryConfig, names: list[str], shard: frozenset[str] | None) -> list[Path]:
-    """The pointer folders to verify: the named ones (each must hold a pointer), else all, within the shard."""
+    """The pointer folders to verify: the named ones (by name or path below the skills folder; each must hold a
+    pointer), else all at any depth (`pointer_folders`), within the shard."""
     root = config.skills_dir
+    every = pointer_folders(root)
     if names:
+        by_name = pointer_by_name(root, every)
         folders = []
         for name in dict.fromkeys(names):
-            folder = root / name
-            if "/" in name or name in (".", "..") or not (folder / POINTER_FILE).is_file():
-                raise UsageError(f"{name!r} is not a pointer entry: {folder / POINTER_FILE} does not exist",
-                                 "Name a skill folder that holds source.yaml (see `ls skills/*/source.yaml`).")
-            folders.append(folder)
+            if name not in by_name:
+                raise UsageError(f"{name!r} is not a pointer entry: no folder of that name or path under {root} "
+                                 f"holds {POINTER_FILE}",
+                                 "Name a skill folder that holds source.yaml, as `alpha` or `group/alpha` (see "
+                                 "`skillyard external verify --json` with no names for the full list).")
+            folders.append(by_name[name])
+        folders = list(dict.fromkeys(folders))
     else:
-        folders = sorted(p.parent for p in root.glob(f"*/{POINTER_FILE}")) if root.is_dir() else []
+        folders = every
     return [f for f in folders if shard is None or f.name[:1] in shard]
 
 

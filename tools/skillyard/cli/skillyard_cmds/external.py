@@ -101,7 +101,8 @@ def _add_bump_arguments(sub) -> None:
     bump = sub.add_parser("bump", help="move pointers to the newest upstream commit that changed their folder",
                           description="Move each pointer (or the NAMEs) to the newest commit on its tracked ref that "
                                       "changed its folder, re-checked as `add` checks it; print what changed.")
-    bump.add_argument("names", nargs="*", metavar="NAME", help="pointer skills to bump (default: all)")
+    bump.add_argument("names", nargs="*", metavar="NAME",
+                      help="pointer skills to bump, as name or group/name (default: all, at any depth)")
     bump.add_argument("--dry-run", action="store_true", help="check and summarise, write nothing")
     bump.add_argument("--token-env", metavar="VAR", help="environment variable holding a GitHub token "
                       "(default: GITHUB_TOKEN)")
@@ -224,7 +225,8 @@ examples:
 def _verify_arguments(sub) -> None:
     verify = sub.add_parser("verify", help="re-fetch pinned commits and check the recorded facts still hold",
                             description=VERIFY_DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
-    verify.add_argument("names", nargs="*", metavar="NAME", help="pointer entries to verify (default: all)")
+    verify.add_argument("names", nargs="*", metavar="NAME",
+                        help="pointer entries to verify, as name or group/name (default: all, at any depth)")
     verify.add_argument("--prefix", metavar="RANGE", help="only names whose first character is in RANGE (a-f, 0-9a-c)")
     verify.add_argument("--record", action="store_true", help="write verification.checked_at into passing pointers")
     verify.add_argument("--token-env", metavar="VAR", help="environment variable holding a GitHub token "
