@@ -217,6 +217,16 @@ def test_a_pr_that_adds_or_changes_security_exceptions_needs_a_maintainer(stub, 
             in out["reasons"])
 
 
+def test_an_exception_added_in_a_nested_skill_folder_needs_a_maintainer(stub, registry_repo, capsys):
+    """The build publishes skills in nested folders, so a skill.yaml one level down is compared as well."""
+    nested = "skills/pdf-tools/forms/skill.yaml"
+    pr = ready_pr(stub, registry_repo, files=UPDATE + [(nested, "added")])
+    registry_repo.contents[(pr.head_sha, nested)] = EXCEPTION_YAML
+    out = automerge(stub, capsys)
+    assert out["merged"] is False and not stub.calls("PUT")
+    assert any("adds or changes `security_exceptions` of skills/pdf-tools/forms" in r for r in out["reasons"])
+
+
 def test_a_skill_yaml_edit_merges_until_it_touches_the_exceptions(stub, registry_repo, capsys):
     pr = ready_pr(stub, registry_repo, files=UPDATE + [(MANIFEST, "modified")])
     registry_repo.contents[("main", MANIFEST)] = EXCEPTION_YAML

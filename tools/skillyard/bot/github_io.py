@@ -336,12 +336,13 @@ def exceptions_changes(repo, pr, files: list[decide.PrFile], skills_dir: str = d
     """(skill folders whose reviewed exceptions -- skill.yaml `security_exceptions`, or a pointer's source.yaml
     `registry.security_exceptions` -- differ between the base branch and the head, problems).
 
-    Every skill.yaml directly in a skill folder that the PR touches (either name of a rename) is read at both
-    ends through the contents API, and the key compared as data: an exception added, removed or reworded counts.
+    Every skill.yaml or source.yaml under the skills folder that the PR touches (either name of a rename), at any
+    depth -- the build publishes skills in nested folders (`skills/group/name/`) too -- is read at both ends
+    through the contents API, and the key compared as data: an exception added, removed or reworded counts.
     """
     manifests = sorted({path for path, _ in decide.touched_paths(files)
-                        if (folder := decide.skill_folder_of(path, skills_dir))
-                        and path in (f"{folder}/skill.yaml", f"{folder}/source.yaml")})
+                        if decide.skill_folder_of(path, skills_dir)
+                        and path.rsplit("/", 1)[-1] in ("skill.yaml", "source.yaml")})
     if len(manifests) > MAX_MANIFESTS:
         return (), (f"the PR changes {len(manifests)} skill.yaml or source.yaml files; at most {MAX_MANIFESTS} are "
                     "compared",)
@@ -354,7 +355,7 @@ def exceptions_changes(repo, pr, files: list[decide.PrFile], skills_dir: str = d
             problems.append(str(exc))
             continue
         if json.dumps(base, sort_keys=True, default=str) != json.dumps(head, sort_keys=True, default=str):
-            changed.append(decide.skill_folder_of(path, skills_dir))
+            changed.append(path.rsplit("/", 1)[0])
     return tuple(sorted(set(changed))), tuple(problems)
 
 
