@@ -120,6 +120,23 @@ def _needles(words: tuple[str, ...]) -> tuple[tuple[str, bytes], ...]:
     return tuple((word, _token_of(word)) for word in words)
 
 
+_ASCII_BYTES = bytes(range(128))
+
+
+@functools.lru_cache(maxsize=2048)
+def _wide_chars_of_needle(word: str) -> frozenset[str]:
+    return frozenset(char for char in word if char > "\x7f")
+
+
+def _wide_chars(text: str) -> frozenset[str]:
+    """The non-ASCII characters of `text`: its UTF-8 without the ASCII bytes (what is left is whole sequences),
+    decoded and made a set, at C speed. Needles are short and asked often: theirs are cached."""
+    if len(text) < 64:
+        return _wide_chars_of_needle(text)
+    raw = text.encode("utf-8", "surrogatepass").translate(None, _ASCII_BYTES)
+    return frozenset(raw.decode("utf-8", "surrogatepass"))
+
+
 @functools.lru_cache(maxsize=1024)
 def _encoded(word: str) -> bytes:
     return word.encode()
@@ -198,6 +215,7 @@ class Context:
         self._without_urls: str | None = None
         self._gates: dict[str, bool] = {}
         self._raw_found: dict[int, bool] = {}
+        self._low_chars: frozenset[str] | None = None
         suffix = file[file.rfind("."):].lower() if "." in file.rsplit("/", 1)[-1] else ""
         self.code = suffix in CODE_SUFFIXES
         self.python = suffix in (".py", ".pyw")
@@ -276,6 +294,11 @@ class Context:
             newline = b"\n"
         else:
             low, newline = self.low, "\n"  # type: ignore[assignment]
+            if self._low_chars is None:
+                self._low_chars = _wide_chars(low)
+            # A needle with a letter the text lacks cannot be found: the other scripts' needles are mostly skipped
+            # with a set test instead of a `find` through the whole text each.
+            words = tuple(w for w in words if _wide_chars(w) <= self._low_chars)
         spans: set[tuple[int, int]] = set()
         size = len(low)
         for word in words:
