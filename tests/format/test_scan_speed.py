@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from skillyard.format.scan import context as scan_context
-from skillyard.format.scan import prose
+from skillyard.format.scan import confusables, prose
 from skillyard.format.scan import rules as scan_rules
 from skillyard.format.scan.judge import scan_text
 
@@ -266,8 +266,8 @@ def test_lines_with_skips_only_needles_whose_letters_the_text_lacks(text):
 @given(st.text(max_size=200))
 @settings(max_examples=500, deadline=None)
 def test_wide_chars_are_the_non_ascii_characters(text):
-    assert scan_context._wide_chars(text) == {char for char in text if char > "\x7f"}
-    assert scan_context._wide_chars(text * 40) == {char for char in text if char > "\x7f"}
+    assert confusables.wide_chars(text) == {char for char in text if char > "\x7f"}
+    assert confusables.wide_chars(text * 40) == {char for char in text if char > "\x7f"}
 
 
 MARK_TEXT = st.lists(st.sampled_from(["<<", "<|", "SYSTEM", "system", "CLAUDE.md", "claude.MD", ".cursor", "ADMIN",

@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 from skillyard.format.findings import Severity
 from skillyard.format.scan import read_python as scan_python
+from skillyard.format.scan.confusables import wide_chars
 
 ERROR, WARNING = Severity.ERROR, Severity.WARNING
 CODE_SUFFIXES = frozenset({".py", ".pyw", ".sh", ".bash", ".zsh", ".fish", ".js", ".mjs", ".cjs", ".ts", ".tsx",
@@ -118,23 +119,6 @@ def _token_of(needle: str) -> bytes:
 def _needles(words: tuple[str, ...]) -> tuple[tuple[str, bytes], ...]:
     """Each search needle with its word (`_token_of`), worked out once per needle tuple rather than per file."""
     return tuple((word, _token_of(word)) for word in words)
-
-
-_ASCII_BYTES = bytes(range(128))
-
-
-@functools.lru_cache(maxsize=2048)
-def _wide_chars_of_needle(word: str) -> frozenset[str]:
-    return frozenset(char for char in word if char > "\x7f")
-
-
-def _wide_chars(text: str) -> frozenset[str]:
-    """The non-ASCII characters of `text`: its UTF-8 without the ASCII bytes (what is left is whole sequences),
-    decoded and made a set, at C speed. Needles are short and asked often: theirs are cached."""
-    if len(text) < 64:
-        return _wide_chars_of_needle(text)
-    raw = text.encode("utf-8", "surrogatepass").translate(None, _ASCII_BYTES)
-    return frozenset(raw.decode("utf-8", "surrogatepass"))
 
 
 @functools.lru_cache(maxsize=1024)
@@ -295,10 +279,10 @@ class Context:
         else:
             low, newline = self.low, "\n"  # type: ignore[assignment]
             if self._low_chars is None:
-                self._low_chars = _wide_chars(low)
+                self._low_chars = wide_chars(low)
             # A needle with a letter the text lacks cannot be found: the other scripts' needles are mostly skipped
             # with a set test instead of a `find` through the whole text each.
-            words = tuple(w for w in words if _wide_chars(w) <= self._low_chars)
+            words = tuple(w for w in words if wide_chars(w) <= self._low_chars)
         spans: set[tuple[int, int]] = set()
         size = len(low)
         for word in words:
