@@ -254,12 +254,12 @@ class Context:
             found = self._gates[name] = GATES[name].search(self.text) is not None
         return found
 
-    def raw_has(self, pattern: re.Pattern) -> bool:
-        """Whether the module-level bytes `pattern` occurs in the file's bytes, searched once per file: the prose
-        families ask the same mark searches again for each place they judge (`_possible`, then `_hits`)."""
-        found = self._raw_found.get(id(pattern))
+    def raw_has(self, marks: tuple[bytes, ...]) -> bool:
+        """Whether one of the module-level `marks` occurs in the file's bytes, searched once per file: the prose
+        families ask the same mark tests again for each place they judge (`_possible`, then `_hits`)."""
+        found = self._raw_found.get(id(marks))
         if found is None:
-            found = self._raw_found[id(pattern)] = pattern.search(self.raw) is not None
+            found = self._raw_found[id(marks)] = any(mark in self.raw for mark in marks)
         return found
 
     def lines_with(self, words: tuple[str, ...]) -> list[tuple[int, int]]:

@@ -73,10 +73,11 @@ class _Text:
 
 
 @functools.lru_cache(maxsize=None)
-def _marks_pattern(marks: tuple[bytes, ...]) -> re.Pattern:
-    """One compiled search per set of marks, shared by the families and prefilters that use the same set, so
-    `Context.raw_has` searches a file for it once."""
-    return re.compile(b"|".join(re.escape(m) for m in marks))
+def _marks_pattern(marks: tuple[bytes, ...]) -> tuple[bytes, ...]:
+    """One object per set of marks, shared by the families and prefilters that use the same set, so
+    `Context.raw_has` searches a file for it once (each mark an `in` test: a few times fewer instructions than one
+    alternation regex, whose scan tests every byte against the marks' first characters)."""
+    return tuple(dict.fromkeys(marks))
 
 
 class _Family:
@@ -148,7 +149,7 @@ def _families(where: str) -> tuple[_Family, ...]:
     return _EVERYWHERE + (_ENGLISH if where != "prose" else ()) + (_TOOL,) * (where == "tool") + (_REMOTE, _CONFIG)
 
 
-def _prefilter(where: str) -> tuple[frozenset[bytes], re.Pattern | None]:
+def _prefilter(where: str) -> tuple[frozenset[bytes], tuple[bytes, ...] | None]:
     """(words one of which a file holds if any family with words can match, marks of the families that have none):
     the common file is ruled out with one set test and one byte search."""
     words: set[bytes] = set()
