@@ -87,17 +87,3 @@ def fold(text: str, raw: bytes | None = None) -> str | None:
             return None
     folded = text.translate(table())
     return folded if folded != text else None
-
-
-@functools.lru_cache(maxsize=2048)
-def _wide_chars_of_needle(word: str) -> frozenset[str]:
-    return frozenset(char for char in word if char > "\x7f")
-
-
-def wide_chars(text: str) -> frozenset[str]:
-    """The non-ASCII characters of `text`: its UTF-8 without the ASCII bytes (what is left is whole sequences),
-    decoded and made a set, at C speed. Needles are short and asked often: theirs are cached."""
-    if len(text) < 64:
-        return _wide_chars_of_needle(text)
-    raw = text.encode("utf-8", "surrogatepass").translate(None, _ASCII)
-    return frozenset(raw.decode("utf-8", "surrogatepass"))

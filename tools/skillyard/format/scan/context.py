@@ -11,7 +11,6 @@ from collections.abc import Callable
 
 from skillyard.format.findings import Severity
 from skillyard.format.scan import read_python as scan_python
-from skillyard.format.scan.confusables import wide_chars
 
 ERROR, WARNING = Severity.ERROR, Severity.WARNING
 CODE_SUFFIXES = frozenset({".py", ".pyw", ".sh", ".bash", ".zsh", ".fish", ".js", ".mjs", ".cjs", ".ts", ".tsx",
@@ -199,7 +198,6 @@ class Context:
         self._without_urls: str | None = None
         self._gates: dict[str, bool] = {}
         self._raw_found: dict[int, bool] = {}
-        self._low_chars: frozenset[str] | None = None
         suffix = file[file.rfind("."):].lower() if "." in file.rsplit("/", 1)[-1] else ""
         self.code = suffix in CODE_SUFFIXES
         self.python = suffix in (".py", ".pyw")
@@ -278,11 +276,6 @@ class Context:
             newline = b"\n"
         else:
             low, newline = self.low, "\n"  # type: ignore[assignment]
-            if self._low_chars is None:
-                self._low_chars = wide_chars(low)
-            # A needle with a letter the text lacks cannot be found: the other scripts' needles are mostly skipped
-            # with a set test instead of a `find` through the whole text each.
-            words = tuple(w for w in words if wide_chars(w) <= self._low_chars)
         spans: set[tuple[int, int]] = set()
         size = len(low)
         for word in words:
