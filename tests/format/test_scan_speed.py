@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from skillyard.format.scan import context as scan_context
+from skillyard.format.scan import prose
 from skillyard.format.scan import rules as scan_rules
 from skillyard.format.scan.judge import scan_text
 
@@ -236,3 +237,50 @@ def test_in_fence_is_inside_one_of_the_fences(text):
     ctx = scan_context.Context(text, "SKILL.md", "markdown")
     for index in range(len(text) + 1):
         assert ctx.in_fence(index) == any(start <= index < end for start, end in ctx.fences)
+
+
+# ---------------------------------------------------------------- the prose step's shortcuts (speed2)
+
+@given(st.binary(max_size=80) | st.text(alphabet="aé\u0416\u044f\u4e2d\u3042\u00ff\u2192 \n", max_size=40)
+       .map(lambda t: t.encode("utf-8")))
+@settings(max_examples=800, deadline=None)
+def test_cjk_lead_bytes_are_the_character_class_search(raw):
+    assert prose._cjk_or_cyrillic(raw) == bool(prose._CJK_OR_CYRILLIC.search(raw))
+
+
+WIDE_TEXT = st.lists(st.sampled_from(["удал", "УДАЛ", "ить", "删除", "删", "除", "Löschen", "lösch", "x", " ", "\n",
+                                      "İ", "\u212a", "é", "ß", "SS", "curl"]), max_size=30).map("".join)
+
+
+@given(WIDE_TEXT)
+@settings(max_examples=800, deadline=None)
+def test_lines_with_finds_the_lines_that_hold_a_non_ascii_word(text):
+    words = ("удал", "删除", "lösch", "é", "ß", "curl", "ить", "k")
+    ctx = scan_context.Context(text, "SKILL.md", "markdown")
+    found = ctx.lines_with(words)
+    reference = _lines_with_reference(ctx, tuple(w for w, token in scan_context._needles(words)
+                                                  if not token or ctx._has_token(token)))
+    assert found == reference
+
+
+MARK_TEXT = st.lists(st.sampled_from(["<<", "<|", "<", "|", "SYSTEM", "system", "CLAUDE.md", "claude.MD", ".cursor",
+                                      "ADMIN", "x", " ", "\n", "é", "_of_turn>", "[INST", "<system", ".mcp.json",
+                                      "AGENTS", ".md"]), max_size=20).map("".join)
+
+
+@given(MARK_TEXT)
+@settings(max_examples=500, deadline=None)
+def test_raw_has_is_the_byte_search_asked_again(text):
+    ctx = scan_context.Context(text, "SKILL.md", "markdown")
+    mark_sets = [prefilter[1] for prefilter in prose._PREFILTERS.values() if prefilter[1] is not None]
+    for family in prose._EVERYWHERE + prose._ENGLISH + (prose._CONFIG,):
+        mark_sets += [marks for marks in (family._marks, family._prose_marks) if marks is not None]
+    for marks in mark_sets:
+        plain = re.compile(b"|".join(re.escape(mark) for mark in marks))  # the alternation the `in` tests replace
+        assert ctx.raw_has(marks) == ctx.raw_has(marks) == bool(plain.search(ctx.raw))
+
+
+def test_families_and_prefilters_share_one_search_per_mark_set():
+    role = prose._EVERYWHERE[5]
+    assert prose._PREFILTERS["prose"][1] is role._prose_marks
+    assert prose._marks_pattern(role.marks) is role._marks

@@ -197,6 +197,7 @@ class Context:
         self._ascii: bool | None = None
         self._without_urls: str | None = None
         self._gates: dict[str, bool] = {}
+        self._raw_found: dict[int, bool] = {}
         suffix = file[file.rfind("."):].lower() if "." in file.rsplit("/", 1)[-1] else ""
         self.code = suffix in CODE_SUFFIXES
         self.python = suffix in (".py", ".pyw")
@@ -249,6 +250,14 @@ class Context:
         found = self._gates.get(name)
         if found is None:
             found = self._gates[name] = GATES[name].search(self.text) is not None
+        return found
+
+    def raw_has(self, marks: tuple[bytes, ...]) -> bool:
+        """Whether one of the module-level `marks` occurs in the file's bytes, searched once per file: the prose
+        families ask the same mark tests again for each place they judge (`_possible`, then `_hits`)."""
+        found = self._raw_found.get(id(marks))
+        if found is None:
+            found = self._raw_found[id(marks)] = any(mark in self.raw for mark in marks)
         return found
 
     def lines_with(self, words: tuple[str, ...]) -> list[tuple[int, int]]:
