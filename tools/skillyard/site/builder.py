@@ -29,7 +29,7 @@ from pathlib import Path
 
 from skillyard.errors import SkillyardError
 from skillyard.registry.compile import index_document
-from skillyard.site import machine, model, output, overlap, pages, publish, real_out, shell, upstream
+from skillyard.site import machine, model, output, overlap, pages, publish, real_out, shell, skill_api, upstream
 from skillyard.site.page_cache import CachedPage, CheckedSkills, PageCache, entry_digest, page_text
 from skillyard.site.search_index import build_search_data, dump_search_data
 from skillyard.site.skill_pages import render_skill_pages
@@ -449,8 +449,10 @@ def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | Non
         del skill_pages, tag_pages
         timings["stamp"] = time.perf_counter() - mark
         mark = time.perf_counter()
-        search, sparse = background.result()
+        search, sparse, api = background.result()
         plan.add_bytes(SEARCH_FILE, search)
+        for rel, data in api.items():  # /api/skills/NAME.json and its index (skill_api)
+            plan.add_bytes(rel, data)
         machine.plan_machine_files(plan, served_registry, served_bytes, index_bytes, served, identities,
                                    sparse=sparse, raw=raw, archives=archives)
         timings["machine"] = time.perf_counter() - mark
@@ -464,9 +466,11 @@ def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | Non
                            upstream=dict(sorted(Counter(c.state for c in contents.values()).items())))
 
 
-def _search_and_sparse(registry: dict, bodies: dict[str, str], served: dict) -> tuple[bytes, dict[str, bytes]]:
-    """The search data and the sparse index (of the registry.json served, `served`): made while the pages are
-    (`overlap`)."""
+def _search_and_sparse(registry: dict, bodies: dict[str, str],
+                       served: dict) -> tuple[bytes, dict[str, bytes], dict[str, bytes]]:
+    """The search data, the sparse index (of the registry.json served, `served`) and the per-skill JSON: made
+    while the pages are (`overlap`)."""
     from skillyard.format.sparse import sparse_files
 
-    return dump_search_data(build_search_data(registry["skills"], bodies)), sparse_files(served)
+    return (dump_search_data(build_search_data(registry["skills"], bodies)), sparse_files(served),
+            skill_api.api_files(registry))
