@@ -43,7 +43,7 @@ def test_every_document_and_the_index_match_their_schemas(site, request):
     for file, data in files.items():
         document = json.loads(data)
         assert _errors(index if file == "index.json" else one, document) == [], file
-        assert data == (json.dumps(document, ensure_ascii=False, indent=2, sort_keys=True) + "\n").encode()
+        assert data == (json.dumps(document, ensure_ascii=False, sort_keys=True, separators=(",", ":")) + "\n").encode()
     listed = json.loads(files["index.json"])
     assert [e["name"] for e in listed["skills"]] == names
     assert [e["url"] for e in listed["skills"]] == [f"{n}.json" for n in names]

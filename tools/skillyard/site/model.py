@@ -80,12 +80,11 @@ def offline_content(skill: dict) -> dict:
             "licence_reason": decision.reason}
 
 
-def pointer_view(skill: dict) -> dict:
-    """A pointer skill's upstream facts for its page: the repository, commit and folder as links (built from
-    registry.json's `source_url`, so a GitHub Enterprise registry links its own host), the ref it tracks, whether
-    a maintainer of this registry approved the pin (`verified`, `verification`; read defensively: registries built
-    before those fields have neither), and what this build could show of the content (`upstream_content`, added
-    by the builder)."""
+def pointer_facts(skill: dict) -> dict:
+    """A pointer skill's upstream facts: the repository, commit and folder as links (built from registry.json's
+    `source_url`, so a GitHub Enterprise registry links its own host), the ref it tracks, and whether a maintainer
+    of this registry approved the pin (`verified`, `verification`; read defensively: registries built before those
+    fields have neither). From registry.json alone, so the per-skill JSON (`skill_api`) reads the same."""
     source = skill.get("source") if isinstance(skill.get("source"), dict) else {}
     base = safe_external_url(skill.get("source_url"))
     commit = str(skill.get("commit") or "")
@@ -97,7 +96,6 @@ def pointer_view(skill: dict) -> dict:
         return value if isinstance(value, str) and STAMP.fullmatch(value) else ""
 
     approved_by = check.get("approved_by")
-    content = skill.get("upstream_content") if isinstance(skill.get("upstream_content"), dict) else {}
     return {
         "repository": str(source.get("repository") or ""),
         "repository_url": base,
@@ -113,8 +111,14 @@ def pointer_view(skill: dict) -> dict:
         else None,
         "approved_at": stamp("approved_at"),
         "checked_at": stamp("checked_at"),
-        "content": {**offline_content(skill), **content},
     }
+
+
+def pointer_view(skill: dict) -> dict:
+    """`pointer_facts` for the page, with what this build could show of the content (`upstream_content`, added by
+    the builder)."""
+    content = skill.get("upstream_content") if isinstance(skill.get("upstream_content"), dict) else {}
+    return {**pointer_facts(skill), "content": {**offline_content(skill), **content}}
 
 
 def file_tree(files: list[dict]) -> list[dict]:
