@@ -230,18 +230,60 @@ def tag_groups(skills: list[dict]) -> list[dict]:
     return sorted(groups, key=lambda g: (-g["count"], g["tag"]))
 
 
-def home_view(registry: dict, groups: list[dict], *, recent: int = 12, top_tags: int = 40) -> dict:
+CLIENT_INSTALL = 'pipx install "git+https://github.com/skillyard/registry"'  # README "Install": pipx, from the repository
+
+
+def publisher_name(skill: dict) -> str:
+    """Who publishes a skill: a pointer's upstream repository (`owner/name`), else an own skill's author."""
+    if "source_url" in skill:
+        return str((skill.get("source") or {}).get("repository") or "")
+    return str(skill.get("author") or "")
+
+
+def publishers(skills: list[dict]) -> list[dict]:
+    """Every publisher with its skill count, most skills first; a repository links to itself upstream."""
+    counts: Counter = Counter()
+    links: dict[str, str | None] = {}
+    for skill in skills:
+        name = publisher_name(skill)
+        if name:
+            counts[name] += 1
+            if "source_url" in skill:
+                links.setdefault(name, safe_external_url(skill.get("source_url")))
+    return [{"name": name, "count": count, "url": links.get(name), "repository": name in links}
+            for name, count in sorted(counts.items(), key=lambda item: (-item[1], item[0]))]
+
+
+def home_view(registry: dict, groups: list[dict], settings: dict | None = None, *, recent: int = 12,
+              top_tags: int = 40, top_publishers: int = 24) -> dict:
+    """The front door: the registry's title and pitch, how to get the client, then what a visitor browses by.
+    `settings`: `RegistryConfig.home_page()` (title, pitch, client_install, featured), each optional."""
+    settings = settings or {}
     skills = registry["skills"]
     latest = sorted(skills, key=lambda s: (s.get("updated_at") or "", s["name"]), reverse=True)[:recent]
     authors = {s.get("author") for s in skills if s.get("author")}
+    by_name = {s["name"]: s for s in skills}
+    featured = [list_item(by_name[name]) for name in settings.get("featured", []) if name in by_name]
+    homepage = registry.get("homepage")
+    site = safe_external_url(homepage) if isinstance(homepage, str) and re.fullmatch(r"https?://[^\s]+", homepage) \
+        else None
+    makers = publishers(skills)
     return {
         "registry_name": registry.get("name", ""),
+        "title": settings.get("title") or registry.get("name", "") or "Skill registry",
+        "pitch": settings.get("pitch") or registry.get("description", ""),
         "registry_description": registry.get("description", ""),
+        "client_install": settings.get("client_install") or CLIENT_INSTALL,
+        "npx_install": f"npx skills add {site}" if site else "",
         "counts": {"skills": len(skills), "tags": len(groups), "authors": len(authors),
-                   "files": sum(len(s.get("files", [])) for s in skills)},
+                   "publishers": len(makers), "files": sum(len(s.get("files", [])) for s in skills)},
+        "featured": featured,
+        "featured_missing": [name for name in settings.get("featured", []) if name not in by_name],
         "recent": [list_item(s) for s in latest],
         "top_tags": groups[:top_tags],
         "more_tags": max(0, len(groups) - top_tags),
+        "publishers": makers[:top_publishers],
+        "more_publishers": max(0, len(makers) - top_publishers),
         "repository": safe_external_url(registry.get("repository", {}).get("url")),
     }
 

@@ -68,8 +68,9 @@ def render_skill(registry: dict, skill: dict, body_html: str, *, served: bool = 
                                                             body_html=Markup(body_html))  # noqa: S704 (nh3-sanitised)
 
 
-def render_home(registry: dict, groups: list[dict]) -> str:
-    return environment().get_template("home.md.j2").render(h=model.home_view(registry, groups), root="")
+def render_home(registry: dict, groups: list[dict], settings: dict | None = None) -> str:
+    """`settings`: the registry's home page settings (`RegistryConfig.home_page`)."""
+    return environment().get_template("home.md.j2").render(h=model.home_view(registry, groups, settings), root="")
 
 
 def render_tags_index(groups: list[dict]) -> str:
