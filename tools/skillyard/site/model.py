@@ -121,6 +121,24 @@ def pointer_view(skill: dict) -> dict:
     return {**pointer_facts(skill), "content": {**offline_content(skill), **content}}
 
 
+TIME_VERSION = re.compile(r"0\.0\.(\d{4})(\d{2})(\d{2})(\d{6})\Z")  # format/timeversion.py's `0.0.<yyyymmddhhmmss>`
+
+
+def readable_version(skill: dict) -> dict:
+    """The version as a person reads it. A skill that declares none has a time-based machine version
+    (`0.0.20260819184126`, format/timeversion.py): shown as its pinned commit and that date instead; the machine
+    version itself (install pins, registry.json) is unchanged. {label, date, commit, machine, declared}."""
+    version = str(skill.get("version") or "")
+    commit = str(skill.get("commit") or "")
+    match = TIME_VERSION.match(version)
+    if not match:
+        return {"label": version, "date": "", "commit": "", "machine": version, "declared": True}
+    date = f"{match[1]}-{match[2]}-{match[3]}"
+    short = commit[:12] if re.fullmatch(r"[0-9a-f]{40}", commit) else ""
+    return {"label": f"{short} · {date}" if short else date, "date": date, "commit": short, "machine": version,
+            "declared": False}
+
+
 def file_tree(files: list[dict]) -> list[dict]:
     """Nested folders-first tree: [{name, path?, size?, executable?, children?}] for the template. A path deeper
     than the path rule allows is listed whole at the top, so a hostile depth never nests the page that deep."""
@@ -168,6 +186,7 @@ def skill_view(registry: dict, skill: dict) -> dict:
         "title": skill.get("display_name") or name,
         "description": skill.get("description", ""),
         "version": skill.get("version", ""),
+        "version_shown": readable_version(skill),
         "author": skill.get("author", ""),
         "maintainers": skill.get("maintainers", []),
         "license": skill.get("license", ""),
@@ -210,7 +229,7 @@ def list_item(skill: dict) -> dict:
         "name": skill["name"],
         "title": skill.get("display_name") or skill["name"],
         "description": short_text(skill.get("description", ""), 160),
-        "version": skill.get("version", ""),
+        "version": readable_version(skill)["label"],
         "updated": (skill.get("updated_at") or "")[:10],
         "tags": [{"tag": tag, "slug": tag_slug(tag)} for tag in skill.get("tags", [])[:5]],
     }

@@ -83,7 +83,7 @@ def tag_pages_key(group: dict) -> str:
     from skillyard.site.page_cache import code_fingerprint
 
     fields = [[[s["name"], s.get("display_name"), s.get("description"), s.get("version"), s.get("updated_at"),
-                s.get("tags")] for s in page] for page in group["pages"]]
+                s.get("tags"), s.get("commit")] for s in page] for page in group["pages"]]
     payload = json.dumps([code_fingerprint(), "tag-pages", group["tag"], group["slug"], group["count"], fields],
                          ensure_ascii=False)
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from urllib.parse import quote
 
-from skillyard.site.model import SEVERITY_ORDER, TARGETS, pointer_facts, raw_url
+from skillyard.site.model import SEVERITY_ORDER, TARGETS, pointer_facts, raw_url, readable_version
 from skillyard.site.sanitize import safe_external_url
 
 SCHEMA_VERSION = "1.0"
@@ -85,6 +85,7 @@ def skill_document(registry: dict, skill: dict) -> dict:
         "title": skill.get("display_name") or name,
         "description": skill.get("description", ""),
         "version": version,
+        "version_shown": readable_version(skill),
         "kind": "pointer" if facts else "own",
         "path": str(skill.get("path") or ""),
         "page": f"skills/{name}/",
