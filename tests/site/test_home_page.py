@@ -58,7 +58,7 @@ def test_the_home_page_browses_by_featured_category_publisher_and_recency_with_c
     publishers = _section(page, "publishers")
     authors = sorted({spec.get("author", "Ada") for spec in SKILLS})
     assert f'<span class="sy-muted sy-count">{len(authors)}</span>' in publishers
-    assert f"Ada</li>" not in publishers and f"{sum(1 for s in SKILLS if s.get('author', 'Ada') == 'Ada')} skills" \
+    assert "Ada</li>" not in publishers and f"{sum(1 for s in SKILLS if s.get('author', 'Ada') == 'Ada')} skills" \
         in publishers
     recent = re.findall(r'href="skills/([^/]+)/"', _section(page, "recent"))
     newest = sorted(SKILLS, key=lambda s: (s.get("updated_at", "2026-01-01T00:00:00Z"), s["name"]), reverse=True)

@@ -30,9 +30,10 @@ from pathlib import Path
 from skillyard.errors import SkillyardError
 from skillyard.registry.compile import index_document
 from skillyard.registry.config import load_registry_config
-from skillyard.site import machine, model, output, overlap, pages, publish, real_out, shell, skill_api, upstream
+from skillyard.site import machine, model, output, overlap, pages, publish, real_out, shell, upstream
 from skillyard.site.page_cache import CachedPage, CheckedSkills, PageCache, entry_digest, page_text
 from skillyard.site.search_index import build_search_data, dump_search_data
+from skillyard.site.skill_api import api_files
 from skillyard.site.skill_pages import render_skill_pages
 
 SEARCH_FILE = "search.json"
@@ -479,4 +480,4 @@ def _search_and_sparse(registry: dict, bodies: dict[str, str],
     from skillyard.format.sparse import sparse_files
 
     return (dump_search_data(build_search_data(registry["skills"], bodies)), sparse_files(served),
-            skill_api.api_files(registry))
+            api_files(registry))

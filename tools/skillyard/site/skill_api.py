@@ -105,7 +105,7 @@ def skill_document(registry: dict, skill: dict) -> dict:
         "install": {"command": f"skill install {name}", "pinned": f"skill install {name}@{version}" if version else "",
                     "targets": [f"skill install {name} --target {t}" for t in TARGETS]},
         "files": [{"path": f["path"], "size": f["size"], "sha256": f.get("sha256", ""),
-                   "executable": bool(f.get("executable")), "raw_url": url} for f, url in zip(files, raws)],
+                   "executable": bool(f.get("executable")), "raw_url": url} for f, url in zip(files, raws, strict=True)],
         "inventory": {"has_scripts": False, "script_files": [], "total_files": len(files),
                       "total_size": sum(f["size"] for f in files), **skill.get("inventory", {})},
         "verification": _verification(skill, facts),
