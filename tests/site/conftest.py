@@ -104,6 +104,10 @@ SKILLS = [
 ]
 
 
+# The fixture registry's settings for its home page (issue 37 item 1); the title stays the registry's name.
+HOME_SETTINGS = 'pitch = "Skills for the fixture\'s agents, checked before they ship."\nfeatured = ["invoice-reader", "pdf-tools"]\n'
+
+
 def skill_md(spec: dict) -> str:
     front = {"name": spec["name"], "description": spec["description"]}
     return "---\n" + json.dumps(front, ensure_ascii=False) + "\n---\n" + spec.get("body", "")
@@ -159,6 +163,7 @@ def built_site(tmp_path_factory):
 
     root = tmp_path_factory.mktemp("site-root")
     registry = write_registry(root, SKILLS)
+    (root / "skillyard.toml").write_text(HOME_SETTINGS, encoding="utf-8")  # the home page's pitch and featured
     out = root / "_site"
     result = build_site(registry, root, out, config=CONFIG, work_dir=root / ".site-build")
     return root, out, result

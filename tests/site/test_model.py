@@ -67,3 +67,19 @@ def test_a_path_deeper_than_the_path_rule_is_listed_flat():
     tree = model.file_tree([{"path": deep, "size": 1}, {"path": "a/b.md", "size": 2}])
     assert tree[0]["name"] == "a/" and tree[0]["children"][0]["path"] == "a/b.md"
     assert tree[1] == {"name": deep, "path": deep, "size": 1, "executable": False}
+
+
+def test_a_time_based_version_reads_as_its_commit_and_date_and_a_declared_one_as_itself():
+    """Issue 37 item 3: `0.0.20260819184126` (no version declared) shows as the pinned commit and date; the
+    machine version is kept for pins."""
+    from skillyard.site.model import list_item, readable_version
+
+    pointer = {"name": "p", "version": "0.0.20260819184126", "commit": "6abccd60c704f669423d6a06ff0809fa39513ce8"}
+    assert readable_version(pointer) == {"label": "6abccd60c704 · 2026-08-19", "date": "2026-08-19",
+                                         "commit": "6abccd60c704", "machine": "0.0.20260819184126",
+                                         "declared": False}
+    assert readable_version({**pointer, "commit": ""})["label"] == "2026-08-19"
+    assert readable_version({**pointer, "version": "1.2.0"}) == {"label": "1.2.0", "date": "", "commit": "",
+                                                                  "machine": "1.2.0", "declared": True}
+    assert readable_version({**pointer, "version": "0.0.0"})["declared"] is True  # UNKNOWN: no time to show
+    assert list_item({**pointer, "description": "P."})["version"] == "6abccd60c704 · 2026-08-19"

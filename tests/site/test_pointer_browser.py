@@ -31,8 +31,10 @@ def test_a_pointer_page_shows_upstream_links_verified_state_and_the_body(tab, po
     assert repo.get_attribute("href") == "https://github.com/up/skills"
     commit = upstream.locator("a:has(code)").first
     assert commit.get_attribute("href").startswith("https://github.com/up/skills/commit/")
-    assert tab.locator(".sy-verified").inner_text().startswith("Not verified")
-    assert tab.locator(".sy-checked").inner_text().startswith("never")
+    sha = commit.get_attribute("href").rsplit("/", 1)[1]
+    assert tab.locator(".sy-verified").inner_text() == \
+        f"Pinned at commit {sha[:12]} and hash-checked; not yet reviewed by a maintainer of this registry."
+    assert tab.locator(".sy-checked").inner_text().startswith("not since it was pinned")
     assert tab.locator(".sy-upstream-state").get_attribute("data-state") == "shown"
     assert "hello from alpha" in tab.locator(".sy-body").inner_text()
     ARTIFACTS.mkdir(parents=True, exist_ok=True)

@@ -131,8 +131,10 @@ def test_the_page_links_the_upstream_repository_commit_and_tracked_ref(sites):
     assert '<a href="https://github.com/up/skills" rel="nofollow noopener">up/skills</a>' in html
     assert f'href="https://github.com/up/skills/commit/{sha}"' in html
     assert re.search(r"<th>Tracks</th><td><code>main</code>", html)
-    assert 'data-verified="false"' in html and "Not verified" in html  # no `verified` in this registry.json
-    assert "never (no <code>skillyard external verify --record</code>" in html
+    assert 'data-verified="false"' in html  # no `verified` in this registry.json: the facts, not a warning
+    assert f"Pinned at commit <code>{sha[:12]}</code> and hash-checked; not yet reviewed by a maintainer of this " \
+        "registry." in html and "Not verified" not in html
+    assert "not since it was pinned (no <code>skillyard external verify --record</code>" in html
 
 
 def test_a_build_with_the_network_gone_is_the_offline_build(tmp_path, monkeypatch, capsys):
@@ -167,7 +169,8 @@ def test_a_verified_pin_shows_who_approved_it_where_and_when_it_was_last_checked
     html = pages.render_skill({}, _view_skill(verified=True, verification={
         "approved_by": "octo-maintainer", "approved_in": "https://ghe.example.com/acme/registry/pull/7",
         "approved_at": "2026-05-02T10:00:00Z", "checked_at": "2026-06-01T03:04:05Z"}), "")
-    assert 'data-verified="true"' in html and "<strong>Verified</strong>" in html
+    assert 'data-verified="true"' in html and "<strong>Reviewed</strong>: a maintainer of this registry" in html
+    assert f"pinned at commit <code>{'a' * 12}</code> and hash-checked." in html
     assert "octo-maintainer" in html and 'href="https://ghe.example.com/acme/registry/pull/7"' in html
     assert '<time datetime="2026-06-01T03:04:05Z">2026-06-01 03:04 UTC</time>' in html
     # links come from registry.json's source_url (a GitHub Enterprise host here), never a hard-coded github.com

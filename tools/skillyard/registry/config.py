@@ -47,6 +47,25 @@ class RegistryConfig(FrozenRecord):
             raise self._problem("external_require_license", f"is {value!r}", "Set it to true or false.")
         return value
 
+    def home_page(self) -> dict:
+        """The site's front door (issue 37): `title` (the heading; default the registry's `name`), `pitch` (one
+        line under it; default its `description`), `client_install` (the command that gets `skill`; default the
+        README's pipx line) and `featured` (skill names a maintainer chose; none: no featured section). Only the
+        keys set are returned, checked; the site fills the defaults."""
+        out: dict = {}
+        for key in ("title", "pitch", "client_install"):
+            if key in self.section:
+                value = self.section[key]
+                if not isinstance(value, str) or not value.strip() or "\n" in value:
+                    raise self._problem(key, f"is {value!r}", "Set it to one line of text.")
+                out[key] = value.strip()
+        if "featured" in self.section:
+            value = self.section["featured"]
+            if not isinstance(value, list) or not all(isinstance(name, str) and name for name in value):
+                raise self._problem("featured", f"is {value!r}", 'Set it to a list of skill names, e.g. ["pdf-tools"].')
+            out["featured"] = list(dict.fromkeys(value))
+        return out
+
     def repository_block(self) -> dict:
         """Where clients fetch a skill's files: `raw_url_template`, by `host` (see site/pages/registry-json.md).
 

@@ -29,9 +29,11 @@ from pathlib import Path
 
 from skillyard.errors import SkillyardError
 from skillyard.registry.compile import index_document
+from skillyard.registry.config import load_registry_config
 from skillyard.site import machine, model, output, overlap, pages, publish, real_out, shell, upstream
 from skillyard.site.page_cache import CachedPage, CheckedSkills, PageCache, entry_digest, page_text
 from skillyard.site.search_index import build_search_data, dump_search_data
+from skillyard.site.skill_api import api_files
 from skillyard.site.skill_pages import render_skill_pages
 
 SEARCH_FILE = "search.json"
@@ -261,12 +263,13 @@ def generate_docs(registry: dict, bodies: dict[str, str], site_src: Path, docs: 
                   cache: PageCache | None = None, served: set[str] | None = None,
                   notes: list[str] | None = None,
                   rendered: tuple[list[str | CachedPage], int] | None = None,
-                  tag_cache: PageCache | None = None
+                  tag_cache: PageCache | None = None, home: dict | None = None
                   ) -> tuple[list[tuple[str, str | CachedPage]], int, int, dict[str, str]]:
     """Write every page but the skill and tag pages into `docs` (emptied first), with the shells those are stamped
     from; returns ((skill name, page Markdown) in registry order, generated pages, skill pages from the cache,
     {docs path: Markdown} of the tag pages). `rendered`: the skill pages already rendered by
-    `render_skill_pages` (else rendered here); `tag_cache`: the tag pages of the build before."""
+    `render_skill_pages` (else rendered here); `tag_cache`: the tag pages of the build before; `home`: the registry's
+    home page settings (`RegistryConfig.home_page`)."""
     if docs.exists():
         shutil.rmtree(docs)
     docs.mkdir(parents=True)
@@ -279,7 +282,11 @@ def generate_docs(registry: dict, bodies: dict[str, str], site_src: Path, docs: 
         (docs / "format.md").write_text("# The skill format\n\nThis page is not written yet.\n", encoding="utf-8")
 
     groups = model.tag_groups(registry["skills"])
-    generated = {"index.md": pages.render_home(registry, groups), "tags/index.md": pages.render_tags_index(groups)}
+    home = home or {}
+    missing = [name for name in home.get("featured", []) if name not in {s["name"] for s in registry["skills"]}]
+    if missing and notes is not None:
+        notes.append(f"featured skills not in registry.json, left out of the home page: {', '.join(missing)}")
+    generated = {"index.md": pages.render_home(registry, groups, home), "tags/index.md": pages.render_tags_index(groups)}
     tag_pages: dict[str, str] = {}
     for group in groups:
         tag_pages.update(pages.cached_tag_pages(group, tag_cache) if tag_cache is not None
@@ -431,7 +438,7 @@ def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | Non
         mark = start + timings["read"]
         skill_pages, page_count, cached, tag_pages = generate_docs(
             registry, bodies, site_src, work_dir / "docs", cache, served, notes, rendered,
-            PageCache(work_dir / "cache" / "tags") if use_cache else None)
+            PageCache(work_dir / "cache" / "tags") if use_cache else None, load_registry_config(root).home_page())
         timings["generate"] = time.perf_counter() - mark
         mark = time.perf_counter()
         site = work_dir / "site"  # mkdocs' output: the hand-written, home and tag pages, the theme, the shell
@@ -449,8 +456,10 @@ def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | Non
         del skill_pages, tag_pages
         timings["stamp"] = time.perf_counter() - mark
         mark = time.perf_counter()
-        search, sparse = background.result()
+        search, sparse, api = background.result()
         plan.add_bytes(SEARCH_FILE, search)
+        for rel, data in api.items():  # /api/skills/NAME.json and its index (skill_api)
+            plan.add_bytes(rel, data)
         machine.plan_machine_files(plan, served_registry, served_bytes, index_bytes, served, identities,
                                    sparse=sparse, raw=raw, archives=archives)
         timings["machine"] = time.perf_counter() - mark
@@ -464,9 +473,11 @@ def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | Non
                            upstream=dict(sorted(Counter(c.state for c in contents.values()).items())))
 
 
-def _search_and_sparse(registry: dict, bodies: dict[str, str], served: dict) -> tuple[bytes, dict[str, bytes]]:
-    """The search data and the sparse index (of the registry.json served, `served`): made while the pages are
-    (`overlap`)."""
+def _search_and_sparse(registry: dict, bodies: dict[str, str],
+                       served: dict) -> tuple[bytes, dict[str, bytes], dict[str, bytes]]:
+    """The search data, the sparse index (of the registry.json served, `served`) and the per-skill JSON: made
+    while the pages are (`overlap`)."""
     from skillyard.format.sparse import sparse_files
 
-    return dump_search_data(build_search_data(registry["skills"], bodies)), sparse_files(served)
+    return (dump_search_data(build_search_data(registry["skills"], bodies)), sparse_files(served),
+            api_files(registry))

@@ -80,12 +80,11 @@ def offline_content(skill: dict) -> dict:
             "licence_reason": decision.reason}
 
 
-def pointer_view(skill: dict) -> dict:
-    """A pointer skill's upstream facts for its page: the repository, commit and folder as links (built from
-    registry.json's `source_url`, so a GitHub Enterprise registry links its own host), the ref it tracks, whether
-    a maintainer of this registry approved the pin (`verified`, `verification`; read defensively: registries built
-    before those fields have neither), and what this build could show of the content (`upstream_content`, added
-    by the builder)."""
+def pointer_facts(skill: dict) -> dict:
+    """A pointer skill's upstream facts: the repository, commit and folder as links (built from registry.json's
+    `source_url`, so a GitHub Enterprise registry links its own host), the ref it tracks, and whether a maintainer
+    of this registry approved the pin (`verified`, `verification`; read defensively: registries built before those
+    fields have neither). From registry.json alone, so the per-skill JSON (`skill_api`) reads the same."""
     source = skill.get("source") if isinstance(skill.get("source"), dict) else {}
     base = safe_external_url(skill.get("source_url"))
     commit = str(skill.get("commit") or "")
@@ -97,7 +96,6 @@ def pointer_view(skill: dict) -> dict:
         return value if isinstance(value, str) and STAMP.fullmatch(value) else ""
 
     approved_by = check.get("approved_by")
-    content = skill.get("upstream_content") if isinstance(skill.get("upstream_content"), dict) else {}
     return {
         "repository": str(source.get("repository") or ""),
         "repository_url": base,
@@ -113,8 +111,32 @@ def pointer_view(skill: dict) -> dict:
         else None,
         "approved_at": stamp("approved_at"),
         "checked_at": stamp("checked_at"),
-        "content": {**offline_content(skill), **content},
     }
+
+
+def pointer_view(skill: dict) -> dict:
+    """`pointer_facts` for the page, with what this build could show of the content (`upstream_content`, added by
+    the builder)."""
+    content = skill.get("upstream_content") if isinstance(skill.get("upstream_content"), dict) else {}
+    return {**pointer_facts(skill), "content": {**offline_content(skill), **content}}
+
+
+TIME_VERSION = re.compile(r"0\.0\.(\d{4})(\d{2})(\d{2})(\d{6})\Z")  # format/timeversion.py's `0.0.<yyyymmddhhmmss>`
+
+
+def readable_version(skill: dict) -> dict:
+    """The version as a person reads it. A skill that declares none has a time-based machine version
+    (`0.0.20260819184126`, format/timeversion.py): shown as its pinned commit and that date instead; the machine
+    version itself (install pins, registry.json) is unchanged. {label, date, commit, machine, declared}."""
+    version = str(skill.get("version") or "")
+    commit = str(skill.get("commit") or "")
+    match = TIME_VERSION.match(version)
+    if not match:
+        return {"label": version, "date": "", "commit": "", "machine": version, "declared": True}
+    date = f"{match[1]}-{match[2]}-{match[3]}"
+    short = commit[:12] if re.fullmatch(r"[0-9a-f]{40}", commit) else ""
+    return {"label": f"{short} · {date}" if short else date, "date": date, "commit": short, "machine": version,
+            "declared": False}
 
 
 def file_tree(files: list[dict]) -> list[dict]:
@@ -164,6 +186,7 @@ def skill_view(registry: dict, skill: dict) -> dict:
         "title": skill.get("display_name") or name,
         "description": skill.get("description", ""),
         "version": skill.get("version", ""),
+        "version_shown": readable_version(skill),
         "author": skill.get("author", ""),
         "maintainers": skill.get("maintainers", []),
         "license": skill.get("license", ""),
@@ -206,7 +229,7 @@ def list_item(skill: dict) -> dict:
         "name": skill["name"],
         "title": skill.get("display_name") or skill["name"],
         "description": short_text(skill.get("description", ""), 160),
-        "version": skill.get("version", ""),
+        "version": readable_version(skill)["label"],
         "updated": (skill.get("updated_at") or "")[:10],
         "tags": [{"tag": tag, "slug": tag_slug(tag)} for tag in skill.get("tags", [])[:5]],
     }
@@ -226,18 +249,60 @@ def tag_groups(skills: list[dict]) -> list[dict]:
     return sorted(groups, key=lambda g: (-g["count"], g["tag"]))
 
 
-def home_view(registry: dict, groups: list[dict], *, recent: int = 12, top_tags: int = 40) -> dict:
+CLIENT_INSTALL = 'pipx install "git+https://github.com/skillyard/registry"'  # README "Install": pipx, from the repository
+
+
+def publisher_name(skill: dict) -> str:
+    """Who publishes a skill: a pointer's upstream repository (`owner/name`), else an own skill's author."""
+    if "source_url" in skill:
+        return str((skill.get("source") or {}).get("repository") or "")
+    return str(skill.get("author") or "")
+
+
+def publishers(skills: list[dict]) -> list[dict]:
+    """Every publisher with its skill count, most skills first; a repository links to itself upstream."""
+    counts: Counter = Counter()
+    links: dict[str, str | None] = {}
+    for skill in skills:
+        name = publisher_name(skill)
+        if name:
+            counts[name] += 1
+            if "source_url" in skill:
+                links.setdefault(name, safe_external_url(skill.get("source_url")))
+    return [{"name": name, "count": count, "url": links.get(name), "repository": name in links}
+            for name, count in sorted(counts.items(), key=lambda item: (-item[1], item[0]))]
+
+
+def home_view(registry: dict, groups: list[dict], settings: dict | None = None, *, recent: int = 12,
+              top_tags: int = 40, top_publishers: int = 24) -> dict:
+    """The front door: the registry's title and pitch, how to get the client, then what a visitor browses by.
+    `settings`: `RegistryConfig.home_page()` (title, pitch, client_install, featured), each optional."""
+    settings = settings or {}
     skills = registry["skills"]
     latest = sorted(skills, key=lambda s: (s.get("updated_at") or "", s["name"]), reverse=True)[:recent]
     authors = {s.get("author") for s in skills if s.get("author")}
+    by_name = {s["name"]: s for s in skills}
+    featured = [list_item(by_name[name]) for name in settings.get("featured", []) if name in by_name]
+    homepage = registry.get("homepage")
+    site = safe_external_url(homepage) if isinstance(homepage, str) and re.fullmatch(r"https?://[^\s]+", homepage) \
+        else None
+    makers = publishers(skills)
     return {
         "registry_name": registry.get("name", ""),
+        "title": settings.get("title") or registry.get("name", "") or "Skill registry",
+        "pitch": settings.get("pitch") or registry.get("description", ""),
         "registry_description": registry.get("description", ""),
+        "client_install": settings.get("client_install") or CLIENT_INSTALL,
+        "npx_install": f"npx skills add {site}" if site else "",
         "counts": {"skills": len(skills), "tags": len(groups), "authors": len(authors),
-                   "files": sum(len(s.get("files", [])) for s in skills)},
+                   "publishers": len(makers), "files": sum(len(s.get("files", [])) for s in skills)},
+        "featured": featured,
+        "featured_missing": [name for name in settings.get("featured", []) if name not in by_name],
         "recent": [list_item(s) for s in latest],
         "top_tags": groups[:top_tags],
         "more_tags": max(0, len(groups) - top_tags),
+        "publishers": makers[:top_publishers],
+        "more_publishers": max(0, len(makers) - top_publishers),
         "repository": safe_external_url(registry.get("repository", {}).get("url")),
     }
 

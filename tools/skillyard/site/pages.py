@@ -68,8 +68,9 @@ def render_skill(registry: dict, skill: dict, body_html: str, *, served: bool = 
                                                             body_html=Markup(body_html))  # noqa: S704 (nh3-sanitised)
 
 
-def render_home(registry: dict, groups: list[dict]) -> str:
-    return environment().get_template("home.md.j2").render(h=model.home_view(registry, groups), root="")
+def render_home(registry: dict, groups: list[dict], settings: dict | None = None) -> str:
+    """`settings`: the registry's home page settings (`RegistryConfig.home_page`)."""
+    return environment().get_template("home.md.j2").render(h=model.home_view(registry, groups, settings), root="")
 
 
 def render_tags_index(groups: list[dict]) -> str:
@@ -82,7 +83,7 @@ def tag_pages_key(group: dict) -> str:
     from skillyard.site.page_cache import code_fingerprint
 
     fields = [[[s["name"], s.get("display_name"), s.get("description"), s.get("version"), s.get("updated_at"),
-                s.get("tags")] for s in page] for page in group["pages"]]
+                s.get("tags"), s.get("commit")] for s in page] for page in group["pages"]]
     payload = json.dumps([code_fingerprint(), "tag-pages", group["tag"], group["slug"], group["count"], fields],
                          ensure_ascii=False)
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()

@@ -1,0 +1,137 @@
+"""Per-skill JSON: `/api/skills/NAME.json` and `/api/skills/index.json` (issue 37 item 5).
+
+A tool that wants one skill reads one small file instead of the whole registry.json, as formulae.brew.sh serves
+`/api/formula/NAME.json`. Each document holds what the skill page shows (schemas/skill-api.schema.json; the index:
+schemas/skill-api-index.schema.json). Pure and built from registry.json alone (never from what the network gave
+this build), written with sorted keys and no spaces, so two builds of one registry.json give the same bytes.
+"""
+
+from __future__ import annotations
+
+import json
+from urllib.parse import quote
+
+from skillyard.site.model import SEVERITY_ORDER, TARGETS, pointer_facts, raw_url, readable_version
+from skillyard.site.sanitize import safe_external_url
+
+SCHEMA_VERSION = "1.0"
+API_DIR = "api/skills"
+
+
+def _dump(data: object) -> bytes:
+    """Sorted keys, no spaces, one trailing newline: json's C encoder (the indenting one is pure Python, seconds
+    at 5,000 skills)."""
+    return (json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":")) + "\n").encode("utf-8")
+
+
+def publisher(registry: dict, skill: dict) -> dict:
+    """Who publishes the skill: a pointer's upstream repository, else the own skill's author, else the registry."""
+    if "source_url" in skill:
+        return {"kind": "repository", "name": str((skill.get("source") or {}).get("repository") or ""),
+                "url": safe_external_url(skill.get("source_url"))}
+    if skill.get("author"):
+        return {"kind": "author", "name": str(skill["author"]), "url": None}
+    return {"kind": "registry", "name": str(registry.get("name") or ""),
+            "url": safe_external_url((registry.get("repository") or {}).get("url"))}
+
+
+def _licence(skill: dict) -> dict:
+    """The licence and who stated it: the skill itself (own), its upstream, or this registry (upstream named none)."""
+    source = "skill"
+    if "source_url" in skill:
+        source = "registry" if (skill.get("source") or {}).get("license_source") == "registry" else "upstream"
+    return {"id": str(skill.get("license") or ""), "source": source}
+
+
+def _verification(skill: dict, facts: dict | None) -> dict | None:
+    """A pointer's pin as facts (None for an own skill, whose page has no such section): pinned at `commit` and
+    hash-checked; `reviewed` says whether a maintainer of this registry approved the pin, `checked_at` when
+    `skillyard external verify --record` last fetched the files again."""
+    if facts is None:
+        return None
+    return {"reviewed": facts["verified"], "commit": facts["commit"], "approved_by": facts["approved_by"],
+            "approved_in": facts["approved_in"], "approved_at": facts["approved_at"], "checked_at": facts["checked_at"]}
+
+
+def _raw_urls(registry: dict, skill: dict, paths: list[str]) -> list[str | None]:
+    """`model.raw_url` of each file, checked once: only the quoted path differs from one file to the next, and
+    quoting leaves nothing `safe_external_url` refuses."""
+    if not paths or raw_url(registry, skill, paths[0]) is None:
+        return [None] * len(paths)
+    template = registry.get("repository", {}).get("raw_url_template", "")
+    if "source_url" in skill:
+        template = (skill.get("source") or {}).get("raw_url_template", "")
+    head, sep, tail = template.replace("{commit}", skill["commit"]).partition("{path}")
+    if not sep or "{path}" in tail:
+        return [raw_url(registry, skill, path) for path in paths]
+    return [head + quote(f"{skill['path']}/{path}") + tail for path in paths]
+
+
+def _sorted_findings(findings: list[dict]) -> list[dict]:
+    return sorted(findings, key=lambda f: (SEVERITY_ORDER.get(f["severity"], 9), f.get("file", ""),
+                                           f.get("line", 0), f["rule"]))
+
+
+def skill_document(registry: dict, skill: dict) -> dict:
+    """One skill's JSON document: everything its page shows (`model.skill_view`), as data."""
+    name = skill["name"]
+    version = skill.get("version", "")
+    facts = pointer_facts(skill) if "source_url" in skill else None
+    files = sorted(skill.get("files", []), key=lambda f: f["path"])
+    raws = _raw_urls(registry, skill, [f["path"] for f in files])
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "name": name,
+        "title": skill.get("display_name") or name,
+        "description": skill.get("description", ""),
+        "version": version,
+        "version_shown": readable_version(skill),
+        "kind": "pointer" if facts else "own",
+        "path": str(skill.get("path") or ""),
+        "page": f"skills/{name}/",
+        "publisher": publisher(registry, skill),
+        "upstream": {key: facts[key] for key in ("repository", "repository_url", "commit", "commit_url", "folder",
+                                                  "folder_url", "tracks")} if facts else None,
+        "author": skill.get("author", ""),
+        "maintainers": list(skill.get("maintainers", [])),
+        "homepage": safe_external_url(skill.get("homepage")),
+        "compatibility": skill.get("compatibility", ""),
+        "allowed_tools": list(skill.get("allowed_tools", [])),
+        "tags": list(skill.get("tags", [])),
+        "license": _licence(skill),
+        "updated_at": skill.get("updated_at", ""),
+        "commit": skill.get("commit", ""),
+        "integrity": skill.get("integrity", ""),
+        "install": {"command": f"skill install {name}", "pinned": f"skill install {name}@{version}" if version else "",
+                    "targets": [f"skill install {name} --target {t}" for t in TARGETS]},
+        "files": [{"path": f["path"], "size": f["size"], "sha256": f.get("sha256", ""),
+                   "executable": bool(f.get("executable")), "raw_url": url} for f, url in zip(files, raws, strict=True)],
+        "inventory": {"has_scripts": False, "script_files": [], "total_files": len(files),
+                      "total_size": sum(f["size"] for f in files), **skill.get("inventory", {})},
+        "verification": _verification(skill, facts),
+        "findings": _sorted_findings(skill.get("findings", [])),
+        "security_exceptions": [e for e in skill.get("security_exceptions", []) if isinstance(e, dict)],
+        "capabilities": list(skill.get("capabilities", [])),
+        "inputs": list(skill.get("inputs", [])),
+        "mcp_deps": list(skill.get("mcp_deps", [])),
+    }
+
+
+def index_entry(document: dict) -> dict:
+    return {"name": document["name"], "title": document["title"], "version": document["version"],
+            "description": document["description"], "kind": document["kind"],
+            "publisher": document["publisher"]["name"], "updated_at": document["updated_at"],
+            "url": f"{document['name']}.json"}
+
+
+def api_files(registry: dict) -> dict[str, bytes]:
+    """{site path: bytes} of every skill's document and the index listing them (sorted by name)."""
+    out: dict[str, bytes] = {}
+    entries = []
+    for skill in sorted(registry["skills"], key=lambda s: s["name"]):
+        document = skill_document(registry, skill)
+        out[f"{API_DIR}/{skill['name']}.json"] = _dump(document)
+        entries.append(index_entry(document))
+    out[f"{API_DIR}/index.json"] = _dump({"schema_version": SCHEMA_VERSION, "registry": str(registry.get("name") or ""),
+                                          "skills": entries})
+    return out
