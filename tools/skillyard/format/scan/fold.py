@@ -63,6 +63,8 @@ def unescape(value: str) -> str:
 
     def one(match: re.Match) -> str:
         code = match.group(1)
+        if len(code) == 1 and code in "xu":  # `\x` or `\u` with no hex digits after it: the letter, as shells print it
+            return code
         if code[0] == "x":
             return chr(int(code[1:], 16))
         if code[0] == "u":

@@ -5,6 +5,8 @@ Which reader a file goes to is decided by its suffix or its `#!` line; none is b
 
 from __future__ import annotations
 
+import re
+
 MAX_SOURCE = 512 * 1024  # as read_python.MAX_SOURCE: larger scripts are left to the text rules
 SUFFIXES = {
     ".sh": "shell", ".bash": "shell", ".zsh": "shell", ".ksh": "shell", ".command": "shell",
@@ -75,11 +77,19 @@ def _grammar(language: str):
     raise KeyError(language)
 
 
+# Characters outside the Basic Multilingual Plane (4-byte UTF-8: emoji, private-use planes). No shell, PowerShell,
+# JavaScript, Ruby or Go syntax is spelled with them, and `{` followed by a private-use one (U+105272) crashes the
+# process inside tree-sitter-bash 0.25.1's external scanner: hostile input must never reach that code.
+_ASTRAL = re.compile(rb"[\xf0-\xf4][\x80-\xbf]{3}")
+
+
 def parse(language: str, source: bytes):
     """The syntax tree's root, or None when the source is too large. tree-sitter never raises on bad input: it
     marks errors in the tree and the readers skip what they do not recognise."""
     if len(source) > MAX_SOURCE:
         return None
+    if _ASTRAL.search(source):  # a grammar's scanner can read out of bounds on them (tree-sitter-bash 0.25.1 crashes)
+        source = _ASTRAL.sub(b"____", source)  # same length, so every byte offset still points at the same place
     return parser(language).parse(source).root_node
 
 
