@@ -336,9 +336,8 @@ def exceptions_changes(repo, pr, files: list[decide.PrFile], skills_dir: str = d
     """(skill folders whose reviewed exceptions -- skill.yaml `security_exceptions`, or a pointer's source.yaml
     `registry.security_exceptions` -- differ between the base branch and the head, problems).
 
-    Every skill.yaml or source.yaml under the skills folder that the PR touches (either name of a rename), at any
-    depth -- the build publishes skills in nested folders (`skills/group/name/`) too -- is read at both ends
-    through the contents API, and the key compared as data: an exception added, removed or reworded counts.
+    Every skill.yaml or source.yaml the PR touches under the skills folder, at any depth (the build publishes nested
+    folders too), is read at both ends through the contents API and the key compared as data.
     """
     manifests = sorted({path for path, _ in decide.touched_paths(files)
                         if decide.skill_folder_of(path, skills_dir)
