@@ -3,27 +3,16 @@ a PR landed as is the PR's own change, never one that takes in other PRs' commit
 
 from __future__ import annotations
 
-import os
-import subprocess
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.bot.test_record_verification import git  # one throwaway-git helper for both
 
 from skillyard.bot import verification, verification_git
 from skillyard.bot.changes import PrFile
 from skillyard.errors import SkillyardError
-
-IDENT = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@x.invalid", "GIT_COMMITTER_NAME": "t",
-         "GIT_COMMITTER_EMAIL": "t@x.invalid", "GIT_CONFIG_NOSYSTEM": "1", "HOME": "/nonexistent",
-         "PATH": os.environ.get("PATH", "/usr/bin:/bin")}
-
-
-def git(root: Path, *args: str) -> str:
-    done = subprocess.run(["git", "-C", str(root), *args], env=IDENT, capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    return done.stdout.strip()
 
 
 def commit(root: Path, files: dict[str, str | None], message: str = "c") -> str:

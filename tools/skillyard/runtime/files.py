@@ -138,8 +138,9 @@ def resolve_dir(folder: str | os.PathLike, path: object) -> str:
     return real
 
 
-def read_in(folder: str | os.PathLike, path: object, *, max_bytes: int = MAX_BYTES) -> str:
-    """The UTF-8 text of a file inside `folder`."""
+def read_bytes_in(folder: str | os.PathLike, path: object, *, max_bytes: int = MAX_BYTES) -> bytes:
+    """The bytes of a regular file inside `folder`: `resolve_in`'s path rule, opened without following a link,
+    at most `max_bytes` (a file that grows while read is cut there)."""
     real = resolve_in(folder, path)
     flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)
     try:
@@ -152,7 +153,12 @@ def read_in(folder: str | os.PathLike, path: object, *, max_bytes: int = MAX_BYT
             raise SkillFileError(f"{path} is not a regular file")
         if info.st_size > max_bytes:
             raise SkillFileError(f"{path} is {info.st_size} bytes; the limit is {max_bytes}")
-        data = handle.read(max_bytes + 1)
+        return handle.read(max_bytes + 1)[:max_bytes]
+
+
+def read_in(folder: str | os.PathLike, path: object, *, max_bytes: int = MAX_BYTES) -> str:
+    """The UTF-8 text of a file inside `folder`."""
+    data = read_bytes_in(folder, path, max_bytes=max_bytes)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:

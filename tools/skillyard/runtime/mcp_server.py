@@ -10,9 +10,6 @@ server process), and is refused when the client cannot elicit. Importable withou
 
 from __future__ import annotations
 
-import os
-import stat
-
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ToolError
 from mcp.server.mcpserver.resources import ResourceSecurity
@@ -97,7 +94,7 @@ class SkillServer:
 
     async def read_text(self, name: object, path: object, ctx: Context | None) -> str:
         found = await self.skill(name, ctx)
-        data = read_bytes(found.folder, path)
+        data = files.read_bytes_in(found.folder, path)
         try:
             return data.decode("utf-8")
         except UnicodeDecodeError:
@@ -107,27 +104,13 @@ class SkillServer:
     async def read_any(self, name: str, path: str, ctx: Context | None) -> str | bytes:
         """Text as text, anything else as bytes (a blob resource)."""
         found = await self.skill(name, ctx)
-        data = read_bytes(found.folder, path)
+        data = files.read_bytes_in(found.folder, path)
         try:
             return data.decode("utf-8")
         except UnicodeDecodeError:
             return data
 
 
-def read_bytes(folder: str, path: object, *, max_bytes: int = files.MAX_BYTES) -> bytes:
-    """The bytes of a served file: `files.resolve_in`'s path rule, opened without following a link, capped."""
-    real = files.resolve_in(folder, path)
-    try:
-        fd = os.open(real, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
-    except OSError as exc:
-        raise SkillFileError(f"{path} cannot be opened: {exc.strerror}") from None
-    with os.fdopen(fd, "rb") as handle:
-        info = os.fstat(handle.fileno())
-        if not stat.S_ISREG(info.st_mode):
-            raise SkillFileError(f"{path} is not a regular file")
-        if info.st_size > max_bytes:
-            raise SkillFileError(f"{path} is {info.st_size} bytes; the limit is {max_bytes}")
-        return handle.read(max_bytes + 1)[:max_bytes]
 
 
 def build_server(runtime: SkillRuntime) -> MCPServer:

@@ -27,6 +27,7 @@ from skillyard.format.scan import (
     treesit,
 )
 from skillyard.format.scan.context import Context, _words
+from skillyard.format.scan.exec_flows import _index_of_line
 from skillyard.format.scan.facts import Facts
 
 # A script is parsed only when its words hold both ends a behaviour needs: a sink (something that runs, sends,
@@ -130,12 +131,3 @@ def _judge_source(ctx: Context, add, found, language: str, source: str, offset: 
     behaviour_shell.judge(flow, ctx, report, source, language)
 
 
-def _index_of_line(text: str, line: int) -> int:
-    if line < 1:
-        return -1
-    index = 0
-    for _ in range(line - 1):
-        index = text.find("\n", index) + 1
-        if index == 0:
-            return -1
-    return index

@@ -72,7 +72,7 @@ class _Text:
         return self.pieces[k][1] + index - self.pieces[k][0] if k >= 0 else self.at
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _marks_pattern(marks: tuple[bytes, ...]) -> tuple[bytes, ...]:
     """One object per set of marks, shared by the families and prefilters that use the same set, so
     `Context.raw_has` searches a file for it once (each mark an `in` test: a few times fewer instructions than one
