@@ -10,6 +10,8 @@ server process), and is refused when the client cannot elicit. Importable withou
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ToolError
 from mcp.server.mcpserver.resources import ResourceSecurity
@@ -113,8 +115,14 @@ class SkillServer:
 
 
 
-def build_server(runtime: SkillRuntime) -> MCPServer:
-    """An MCPServer with the tools, the resource template and one prompt per user-invocable skill."""
+ExtraTools = Callable[[MCPServer], None]
+
+
+def build_server(runtime: SkillRuntime, *, extra_tools: ExtraTools | None = None) -> MCPServer:
+    """An MCPServer with the tools, the resource template and one prompt per user-invocable skill.
+
+    `extra_tools(server)` registers more tools on the same server (the registry's, from outside `runtime/`, which
+    must not import the client): it is called once, after the skill tools, with the `MCPServer`."""
     state = SkillServer(runtime)
     server = MCPServer(SERVER_NAME, instructions=state.instructions(), version=_version())
 
@@ -140,6 +148,8 @@ def build_server(runtime: SkillRuntime) -> MCPServer:
 
     for skill in state.user_invocable():
         _add_prompt(server, state, skill)
+    if extra_tools is not None:
+        extra_tools(server)
     return server
 
 
@@ -167,6 +177,6 @@ def _version() -> str:
         return "0"
 
 
-def serve_stdio(runtime: SkillRuntime) -> None:
+def serve_stdio(runtime: SkillRuntime, *, extra_tools: ExtraTools | None = None) -> None:
     """Run the server on stdin/stdout until the client closes the stream."""
-    build_server(runtime).run("stdio")
+    build_server(runtime, extra_tools=extra_tools).run("stdio")

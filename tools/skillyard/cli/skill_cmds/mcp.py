@@ -43,5 +43,13 @@ def run(args) -> int:
     except ImportError as exc:
         raise SkillyardError(f"the MCP server needs the `mcp` package ({exc.name or exc})",
                              "Install it: pip install 'skillyard[mcp]'.") from None
-    serve_stdio(make_runtime(args))
+    serve_stdio(make_runtime(args), extra_tools=extra_tools(args))
     return 0
+
+
+def extra_tools(args):
+    """The hook for tools served beside the skills (the registry's: search, info, install), or None.
+
+    Returns a callable `(server: MCPServer) -> None` that registers them; it lives outside `runtime/`, which must
+    not import the client."""
+    return None
