@@ -5,20 +5,25 @@ index (`skill prompt --format text`); `load_skill` returns one SKILL.md body wit
 `read_skill_file` and the `skill://NAME/PATH` resources read other files through the runtime's own path rule
 (`runtime.files`: no escapes, no links out, the size cap). Permissions are the runtime's: a denied skill never
 appears; an `ask` skill's content is returned only after the user says yes through MCP elicitation (once per
-server process), and is refused when the client cannot elicit. Importable without the CLI; needs `skillyard[mcp]`.
+server process), and is refused when the client cannot elicit. Before any content of an installed skill is
+returned it must be what `skill install` committed (`runtime.integrity`: no pending journal, files matching its
+`skill.lock.json`). `mcp_live` sends list_changed when skills come and go, `mcp_scripts` runs a skill's scripts
+(only when allowed, and only after the user's yes), `mcp_http` serves over loopback HTTP with a bearer token.
+Importable without the CLI; needs `skillyard[mcp]`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+import anyio
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ToolError
 from mcp.server.mcpserver.resources import ResourceSecurity
 from pydantic import BaseModel, Field
 
 from skillyard.format.frontmatter import split_frontmatter
-from skillyard.runtime import files, prompt
+from skillyard.runtime import files, integrity, mcp_scripts, prompt
 from skillyard.runtime.discovery import Skill
 from skillyard.runtime.files import SkillFileError
 from skillyard.runtime.service import SkillRuntime
@@ -31,9 +36,9 @@ HOW_TO = ("Agent Skills served by Skillyard. Pick a skill from the index below b
 
 
 class Confirm(BaseModel):
-    """What the elicitation asks the user: one yes/no."""
+    """What an elicitation asks the user: one yes/no (load an `ask` skill, run a script)."""
 
-    allow: bool = Field(description="Let the assistant read this skill")
+    allow: bool = Field(description="Allow it")
 
 
 class SkillServer:
@@ -42,6 +47,7 @@ class SkillServer:
     def __init__(self, runtime: SkillRuntime):
         self.rt = runtime
         self.approved: set[str] = set()  # `ask` skills the user said yes to in this server process
+        self.prompts: set[str] = set()  # names registered as MCP prompts (re-registered when skills change)
 
     def index(self) -> str:
         skills = self.rt.skills()
@@ -58,23 +64,21 @@ class SkillServer:
         found = {s.name: s for s in pool}.get(name) if isinstance(name, str) else None
         if found is None:
             raise SkillFileError(f"no available skill named {name!r}; call list_skills to see them")
+        await anyio.to_thread.run_sync(integrity.check, found.folder, found.name)  # never a changed or half-installed one
         if self.rt.permissions().get(found.name) == "ask" and found.name not in self.approved:
             await self._ask(found, ctx)
         return found
 
     async def _ask(self, found: Skill, ctx: Context | None) -> None:
-        caps = ctx.client_capabilities if ctx is not None else None
-        if caps is None or caps.elicitation is None:
+        if not _can_elicit(ctx):
             raise SkillFileError(f"skill {found.name!r} needs the user's approval (an `ask` rule), and this client "
                                  "cannot ask the user (no MCP elicitation support); allow the skill in "
                                  "permissions.toml or use a client that supports elicitation")
         who = f"Agent {self.rt.agent!r}" if self.rt.agent else "The assistant"
-        answer = await ctx.elicit(f"{who} wants to load skill {found.name!r} ({found.source}: {found.folder}). "
-                                  "Allow it for this session?", Confirm)
-        if answer.action == "accept" and answer.data.allow:
-            self.approved.add(found.name)
-            return
-        raise SkillFileError(f"the user did not approve loading skill {found.name!r}")
+        if not await confirm(ctx, f"{who} wants to load skill {found.name!r} ({found.source}: {found.folder}). "
+                                  "Allow it for this session?"):
+            raise SkillFileError(f"the user did not approve loading skill {found.name!r}")
+        self.approved.add(found.name)
 
     def user_invocable(self) -> list[Skill]:
         """Skills the user may call as commands (MCP prompts): not denied, `user-invocable` not false."""
@@ -96,7 +100,7 @@ class SkillServer:
 
     async def read_text(self, name: object, path: object, ctx: Context | None) -> str:
         found = await self.skill(name, ctx)
-        data = files.read_bytes_in(found.folder, path)
+        data = await anyio.to_thread.run_sync(files.read_bytes_in, found.folder, path)
         try:
             return data.decode("utf-8")
         except UnicodeDecodeError:
@@ -106,11 +110,36 @@ class SkillServer:
     async def read_any(self, name: str, path: str, ctx: Context | None) -> str | bytes:
         """Text as text, anything else as bytes (a blob resource)."""
         found = await self.skill(name, ctx)
-        data = files.read_bytes_in(found.folder, path)
+        data = await anyio.to_thread.run_sync(files.read_bytes_in, found.folder, path)
         try:
             return data.decode("utf-8")
         except UnicodeDecodeError:
             return data
+
+    async def run_script(self, name: object, script: object, args: object, ctx: Context | None,
+                         timeout: float) -> str:
+        """Ask the user with the exact command, then run it (mcp_scripts); refused where the client cannot ask."""
+        if not _can_elicit(ctx):
+            raise SkillFileError("running a script needs the user's yes, and this client cannot ask the user (no MCP "
+                                 "elicitation support); run it yourself, or use a client that supports elicitation")
+        found = await self.skill(name, ctx)
+        argv = mcp_scripts.command_for(found.folder, script, [] if args is None else args)
+        if not await confirm(ctx, f"Run this command from skill {found.name!r}?\n\n  {mcp_scripts.shown(argv)}\n\n"
+                                  f"in {found.folder}, with a scrubbed environment, for at most {timeout:g} seconds."):
+            raise SkillFileError(f"the user did not approve running {mcp_scripts.shown(argv)}")
+        result = await mcp_scripts.run(argv, found.folder, timeout=timeout)
+        return mcp_scripts.report(argv, result, timeout)
+
+
+def _can_elicit(ctx: Context | None) -> bool:
+    caps = ctx.client_capabilities if ctx is not None else None
+    return caps is not None and caps.elicitation is not None
+
+
+async def confirm(ctx: Context, message: str) -> bool:
+    """One yes/no through MCP elicitation: True only for an accepted yes."""
+    answer = await ctx.elicit(message, Confirm)
+    return answer.action == "accept" and bool(answer.data.allow)
 
 
 
@@ -118,13 +147,17 @@ class SkillServer:
 ExtraTools = Callable[[MCPServer], None]
 
 
-def build_server(runtime: SkillRuntime, *, extra_tools: ExtraTools | None = None) -> MCPServer:
+def build_server(runtime: SkillRuntime, *, extra_tools: ExtraTools | None = None, allow_scripts: bool = False,
+                 script_timeout: float = mcp_scripts.DEFAULT_TIMEOUT) -> MCPServer:
     """An MCPServer with the tools, the resource template and one prompt per user-invocable skill.
 
     `extra_tools(server)` registers more tools on the same server (the registry's, from outside `runtime/`, which
-    must not import the client): it is called once, after the skill tools, with the `MCPServer`."""
+    must not import the client): it is called once, after the skill tools, with the `MCPServer`. `allow_scripts`
+    adds the `run_script` tool. The server's `skillyard_live` is the list_changed poll (`mcp_live.Live`)."""
+    from skillyard.runtime.mcp_live import Live
+
     state = SkillServer(runtime)
-    server = MCPServer(SERVER_NAME, instructions=state.instructions(), version=_version())
+    server = MCPServer(SERVER_NAME, instructions=state.instructions(), version=_version(), log_level="WARNING")
 
     @server.tool(description="The index of available skills: one line each with name, source and description.")
     def list_skills() -> str:
@@ -146,11 +179,30 @@ def build_server(runtime: SkillRuntime, *, extra_tools: ExtraTools | None = None
     async def skill_file(name: str, path: str, ctx: Context) -> str | bytes:
         return await _answer(state.read_any(name, path, ctx), ResourceError)
 
-    for skill in state.user_invocable():
-        _add_prompt(server, state, skill)
+    if allow_scripts:
+        @server.tool(description="Run a script bundled with a skill (e.g. scripts/extract.py), in the skill's folder. "
+                                 "The user is asked first and sees the exact command; output is capped and the run "
+                                 f"stops after {script_timeout:g} seconds.")
+        async def run_script(skill_name: str, script_path: str, ctx: Context, args: list[str] | None = None) -> str:
+            return await _answer(state.run_script(skill_name, script_path, args, ctx, script_timeout))
+
+    _sync_prompts(server, state)
     if extra_tools is not None:
         extra_tools(server)
+    live = Live(state, server, on_change=lambda: _sync_prompts(server, state))
+    live.install()
+    server.skillyard_live = live
     return server
+
+
+def _sync_prompts(server: MCPServer, state: SkillServer) -> None:
+    """Register one prompt per user-invocable skill, dropping those that went away (and re-adding changed ones)."""
+    for name in state.prompts:
+        server.remove_prompt(name)
+    state.prompts = set()
+    for skill in state.user_invocable():
+        _add_prompt(server, state, skill)
+        state.prompts.add(skill.name)
 
 
 def _add_prompt(server: MCPServer, state: SkillServer, skill: Skill) -> None:
@@ -177,6 +229,29 @@ def _version() -> str:
         return "0"
 
 
-def serve_stdio(runtime: SkillRuntime, *, extra_tools: ExtraTools | None = None) -> None:
-    """Run the server on stdin/stdout until the client closes the stream."""
-    build_server(runtime, extra_tools=extra_tools).run("stdio")
+def serve_stdio(runtime: SkillRuntime, *, extra_tools: ExtraTools | None = None, **options) -> None:
+    """Run the server on stdin/stdout until the client closes the stream; the list_changed poll runs beside it."""
+    server = build_server(runtime, extra_tools=extra_tools, **options)
+
+    async def main() -> None:
+        async with anyio.create_task_group() as group:
+            group.start_soon(server.skillyard_live.run)
+            await server.run_stdio_async()
+            group.cancel_scope.cancel()
+
+    anyio.run(main)
+
+
+def serve_http(runtime: SkillRuntime, *, port: int = 0, token: str | None = None,
+               on_ready: Callable[[str, str], None] | None = None, extra_tools: ExtraTools | None = None,
+               **options) -> None:
+    """Serve over streamable HTTP on 127.0.0.1:`port` (0: a free one) behind a bearer token (a random one unless
+    given); `on_ready(url, token)` is called once the socket listens, before the first request can arrive."""
+    from skillyard.runtime import mcp_http
+
+    server = build_server(runtime, extra_tools=extra_tools, **options)
+    token = token or mcp_http.new_token()
+    sock = mcp_http.bind(port)
+    if on_ready is not None:
+        on_ready(mcp_http.url_of(sock), token)
+    anyio.run(mcp_http.serve, server, sock, token, server.skillyard_live.run)
