@@ -35,8 +35,8 @@ def server_args(world, *extra: str) -> list[str]:
 class Client:
     """The client side's callbacks: what the user answers, what was asked, which notifications arrived."""
 
-    def __init__(self, answer: bool | None = None, can_elicit: bool = True):
-        self.answer, self.can_elicit = answer, can_elicit
+    def __init__(self, answer: bool | None = None, can_elicit: bool = True, always: bool = False):
+        self.answer, self.can_elicit, self.always = answer, can_elicit, always
         self.asked: list[str] = []
         self.notes: list[str] = []
         self.arrived = anyio.Event()
@@ -45,7 +45,8 @@ class Client:
         self.asked.append(request.message)
         if self.answer is None:
             return types.ElicitResult(action="decline")
-        return types.ElicitResult(action="accept", content={"allow": self.answer})
+        content = {"allow": self.answer, "always": True} if self.always else {"allow": self.answer}
+        return types.ElicitResult(action="accept", content=content)
 
     async def message(self, message):
         root = getattr(message, "root", message)

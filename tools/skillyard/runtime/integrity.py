@@ -88,8 +88,9 @@ def check(folder: str, name: str) -> None:
         _VERIFIED.pop(real, None)
         shown = ", ".join(changed[:5]) + (f" and {len(changed) - 5} more" if len(changed) > 5 else "")
         raise IntegrityError(f"skill {name!r} was changed on disk after it was installed ({shown} differ from "
-                             f"what {SKILL_LOCK} recorded), so it is not served; reinstall it with "
-                             f"`skill install {name} --force`, or remove the edit")
+                             f"what {SKILL_LOCK} recorded), so it is not served; reinstall it "
+                             f"with `skill install SOURCE --force` (SOURCE: its name, path or ref; your edits are kept "
+                             f"in a backup), or undo the edit")
     _VERIFIED[real] = stamp
 
 
@@ -101,7 +102,7 @@ def _expected(data: bytes, name: str) -> dict[str, tuple[int, str]]:
         return {e["path"]: (int(e["size"]), str(e["sha256"])) for e in entries}
     except (ValueError, KeyError, TypeError, RecursionError, UnicodeDecodeError):
         raise IntegrityError(f"skill {name!r}: {SKILL_LOCK} is damaged (no readable `files` list); reinstall "
-                             f"it with `skill install {name} --force`") from None
+                             f"it with `skill install SOURCE --force`") from None
 
 
 def _differences(real: str, files: dict[str, os.stat_result], expected: dict[str, tuple[int, str]]) -> list[str]:

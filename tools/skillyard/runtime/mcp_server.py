@@ -41,6 +41,12 @@ class Confirm(BaseModel):
     allow: bool = Field(description="Allow it")
 
 
+class ConfirmSkill(Confirm):
+    """Loading an `ask` skill may also be remembered, as `skill permissions` and the runtime's hosts do."""
+
+    always: bool = Field(default=False, description="Always allow this skill for this agent (remembered)")
+
+
 class SkillServer:
     """The MCP side of one `SkillRuntime`: permission checks that may ask the user, and the file reads."""
 
@@ -75,10 +81,19 @@ class SkillServer:
                                  "cannot ask the user (no MCP elicitation support); allow the skill in "
                                  "permissions.toml or use a client that supports elicitation")
         who = f"Agent {self.rt.agent!r}" if self.rt.agent else "The assistant"
-        if not await confirm(ctx, f"{who} wants to load skill {found.name!r} ({found.source}: {found.folder}). "
-                                  "Allow it for this session?"):
+        answer = await ctx.elicit(f"{who} wants to load skill {found.name!r} ({found.source}: {found.folder}). "
+                                  "Allow it for this session?", ConfirmSkill)
+        if answer.action != "accept" or not answer.data.allow:
             raise SkillFileError(f"the user did not approve loading skill {found.name!r}")
         self.approved.add(found.name)
+        if answer.data.always and self.rt.agent and self.rt.approvals is not None:
+            # the runtime's own store: `skill permissions list` shows it, a copy of the skill elsewhere asks again
+            from skillyard.runtime.approvals import ApprovalsError
+
+            try:
+                await anyio.to_thread.run_sync(self.rt.approvals.remember, self.rt.agent, found.name, found.location)
+            except ApprovalsError:
+                pass  # the yes holds for this session; remembering it is a convenience
 
     def user_invocable(self) -> list[Skill]:
         """Skills the user may call as commands (MCP prompts): not denied, `user-invocable` not false."""
