@@ -15,11 +15,13 @@ Importable without the CLI; needs `skillyard[mcp]`.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Annotated
 
 import anyio
-from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver import AcceptedElicitation, Context, Elicit, ElicitationResult, MCPServer, Resolve
 from mcp.server.mcpserver.exceptions import ResourceError, ToolError
 from mcp.server.mcpserver.resources import ResourceSecurity
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import BaseModel, Field
 
 from skillyard.format.frontmatter import split_frontmatter
@@ -29,6 +31,7 @@ from skillyard.runtime.files import SkillFileError
 from skillyard.runtime.service import SkillRuntime
 
 SERVER_NAME = "skillyard"
+MODERN_VERSIONS = MODERN_PROTOCOL_VERSIONS  # no server-initiated requests there: input-required rounds instead
 HOW_TO = ("Agent Skills served by Skillyard. Pick a skill from the index below by its description, call `load_skill` "
           "with its name to get its instructions (SKILL.md) and the list of its files, then read any file it refers "
           "to with `read_skill_file` (skill_name, file_path) or the resource skill://NAME/PATH. Skills marked [ask] "
@@ -64,29 +67,64 @@ class SkillServer:
     def instructions(self) -> str:
         return HOW_TO + "\n\n" + self.index()
 
-    async def skill(self, name: object, ctx: Context | None, *, invocable: bool = False) -> Skill:
-        """The skill if this agent may see it; an `ask` skill first needs the user's yes through elicitation."""
+    def _find(self, name: object, *, invocable: bool = False) -> Skill:
         pool = self.user_invocable() if invocable else self.rt.skills()
         found = {s.name: s for s in pool}.get(name) if isinstance(name, str) else None
         if found is None:
             raise SkillFileError(f"no available skill named {name!r}; call list_skills to see them")
-        await anyio.to_thread.run_sync(integrity.check, found.folder, found.name)  # never a changed or half-installed one
-        if self.rt.permissions().get(found.name) == "ask" and found.name not in self.approved:
-            await self._ask(found, ctx)
         return found
+
+    def _needs_yes(self, found: Skill) -> bool:
+        return self.rt.permissions().get(found.name) == "ask" and found.name not in self.approved
+
+    async def skill(self, name: object, ctx: Context | None, *, invocable: bool = False,
+                    answer: ElicitationResult | None = None) -> Skill:
+        """The skill if this agent may see it; an `ask` skill first needs the user's yes through elicitation:
+        `answer` when a tool's resolver asked (either protocol era), else asked here (prompts, resources)."""
+        found = self._find(name, invocable=invocable)
+        await anyio.to_thread.run_sync(integrity.check, found.folder, found.name)  # never a changed or half-installed one
+        if self._needs_yes(found):
+            if isinstance(answer, AcceptedElicitation) and isinstance(answer.data, ConfirmSkill):
+                await self._record(found, answer.data)
+            elif answer is not None and not isinstance(answer, AcceptedElicitation):
+                raise SkillFileError(f"the user did not approve loading skill {found.name!r}")
+            else:
+                await self._ask(found, ctx)
+        return found
+
+    def _question(self, found: Skill) -> str:
+        who = f"Agent {self.rt.agent!r}" if self.rt.agent else "The assistant"
+        return f"{who} wants to load skill {found.name!r} ({found.source}: {found.folder}). Allow it for this session?"
+
+    async def question(self, name: object, ctx: Context | None) -> Elicit[ConfirmSkill] | None:
+        """What a tool's resolver asks before the tool runs, or None (no question, or a refusal the tool gives)."""
+        try:
+            found = self._find(name)
+            await anyio.to_thread.run_sync(integrity.check, found.folder, found.name)
+        except SkillFileError:
+            return None
+        if not self._needs_yes(found) or not _can_elicit(ctx):
+            return None
+        return Elicit(self._question(found), ConfirmSkill)
 
     async def _ask(self, found: Skill, ctx: Context | None) -> None:
         if not _can_elicit(ctx):
             raise SkillFileError(f"skill {found.name!r} needs the user's approval (an `ask` rule), and this client "
                                  "cannot ask the user (no MCP elicitation support); allow the skill in "
                                  "permissions.toml or use a client that supports elicitation")
-        who = f"Agent {self.rt.agent!r}" if self.rt.agent else "The assistant"
-        answer = await ctx.elicit(f"{who} wants to load skill {found.name!r} ({found.source}: {found.folder}). "
-                                  "Allow it for this session?", ConfirmSkill)
-        if answer.action != "accept" or not answer.data.allow:
+        if ctx.protocol_version in MODERN_VERSIONS:  # no server-initiated requests outside a tool's resolvers
+            raise SkillFileError(f"skill {found.name!r} needs the user's approval (an `ask` rule); call the "
+                                 "load_skill tool first, which asks, then read it here")
+        answer = await ctx.elicit(self._question(found), ConfirmSkill)
+        if answer.action != "accept":
+            raise SkillFileError(f"the user did not approve loading skill {found.name!r}")
+        await self._record(found, answer.data)
+
+    async def _record(self, found: Skill, data: ConfirmSkill) -> None:
+        if not data.allow:
             raise SkillFileError(f"the user did not approve loading skill {found.name!r}")
         self.approved.add(found.name)
-        if answer.data.always and self.rt.agent and self.rt.approvals is not None:
+        if data.always and self.rt.agent and self.rt.approvals is not None:
             # the runtime's own store: `skill permissions list` shows it, a copy of the skill elsewhere asks again
             from skillyard.runtime.approvals import ApprovalsError
 
@@ -101,8 +139,9 @@ class SkillServer:
         return [s for s in self.rt.discovery().skills if s.name in allowed and s.controls.get("user_invocable", True)
                 and (self.rt.sources is None or s.source in self.rt.sources)]
 
-    async def load(self, name: object, ctx: Context | None, *, invocable: bool = False) -> str:
-        found = await self.skill(name, ctx, invocable=invocable)
+    async def load(self, name: object, ctx: Context | None, *, invocable: bool = False,
+                   answer: ElicitationResult | None = None) -> str:
+        found = await self.skill(name, ctx, invocable=invocable, answer=answer)
         text = files.read_in(found.folder, "SKILL.md")
         split = split_frontmatter(text)
         body = split[1] if split else text
@@ -113,8 +152,9 @@ class SkillServer:
                 f"## Files of this skill\nRead them with read_skill_file or skill://{found.name}/PATH\n"
                 + inventory + ("\n" + "\n".join(more) if more else "") + "\n")
 
-    async def read_text(self, name: object, path: object, ctx: Context | None) -> str:
-        found = await self.skill(name, ctx)
+    async def read_text(self, name: object, path: object, ctx: Context | None,
+                        answer: ElicitationResult | None = None) -> str:
+        found = await self.skill(name, ctx, answer=answer)
         data = await anyio.to_thread.run_sync(files.read_bytes_in, found.folder, path)
         try:
             return data.decode("utf-8")
@@ -131,16 +171,32 @@ class SkillServer:
         except UnicodeDecodeError:
             return data
 
-    async def run_script(self, name: object, script: object, args: object, ctx: Context | None,
-                         timeout: float) -> str:
-        """Ask the user with the exact command, then run it (mcp_scripts); refused where the client cannot ask."""
+    def _command(self, name: object, script: object, args: object) -> tuple[Skill, list[str]]:
+        found = self._find(name)
+        return found, mcp_scripts.command_for(found.folder, script, [] if args is None else args)
+
+    def script_question(self, name: object, script: object, args: object, ctx: Context | None,
+                        timeout: float) -> Elicit[Confirm] | None:
+        try:
+            found, argv = self._command(name, script, args)
+        except SkillFileError:
+            return None
+        if not _can_elicit(ctx):
+            return None
+        return Elicit(f"Run this command from skill {found.name!r}?\n\n  {mcp_scripts.shown(argv)}\n\n"
+                      f"in {found.folder}, with a scrubbed environment, for at most {timeout:g} seconds.", Confirm)
+
+    async def run_script(self, name: object, script: object, args: object, ctx: Context | None, timeout: float,
+                         skill_answer: ElicitationResult | None, run_answer: ElicitationResult | None) -> str:
+        """Run it only after the user's yes to the exact command (asked by the tool's resolver)."""
         if not _can_elicit(ctx):
             raise SkillFileError("running a script needs the user's yes, and this client cannot ask the user (no MCP "
                                  "elicitation support); run it yourself, or use a client that supports elicitation")
-        found = await self.skill(name, ctx)
-        argv = mcp_scripts.command_for(found.folder, script, [] if args is None else args)
-        if not await confirm(ctx, f"Run this command from skill {found.name!r}?\n\n  {mcp_scripts.shown(argv)}\n\n"
-                                  f"in {found.folder}, with a scrubbed environment, for at most {timeout:g} seconds."):
+        found = await self.skill(name, ctx, answer=skill_answer)
+        _, argv = self._command(found.name, script, args)
+        yes = isinstance(run_answer, AcceptedElicitation) and isinstance(run_answer.data, Confirm) \
+            and run_answer.data.allow
+        if not yes:
             raise SkillFileError(f"the user did not approve running {mcp_scripts.shown(argv)}")
         result = await mcp_scripts.run(argv, found.folder, timeout=timeout)
         return mcp_scripts.report(argv, result, timeout)
@@ -151,14 +207,21 @@ def _can_elicit(ctx: Context | None) -> bool:
     return caps is not None and caps.elicitation is not None
 
 
-async def confirm(ctx: Context, message: str) -> bool:
-    """One yes/no through MCP elicitation: True only for an accepted yes."""
-    answer = await ctx.elicit(message, Confirm)
-    return answer.action == "accept" and bool(answer.data.allow)
+# Tools ask through resolvers: the SDK then asks in the way the negotiated protocol allows (a request in the middle
+# of the call before 2026-07-28, an input-required round trip from then on). Module-level, so the tools'
+# annotations resolve; the server's SkillServer is found through the context.
+async def _skill_question(skill_name: str, ctx: Context) -> Elicit[ConfirmSkill] | None:
+    return await ctx.mcp_server.skillyard_state.question(skill_name, ctx)
 
 
+def _script_question(skill_name: str, script_path: str, args: list[str] | None,
+                     ctx: Context) -> Elicit[Confirm] | None:
+    state = ctx.mcp_server.skillyard_state
+    return state.script_question(skill_name, script_path, args, ctx, state.script_timeout)
 
 
+SkillYes = Annotated[ElicitationResult[ConfirmSkill], Resolve(_skill_question)]
+ScriptYes = Annotated[ElicitationResult[Confirm], Resolve(_script_question)]
 ExtraTools = Callable[[MCPServer], None]
 
 
@@ -172,7 +235,9 @@ def build_server(runtime: SkillRuntime, *, extra_tools: ExtraTools | None = None
     from skillyard.runtime.mcp_live import Live
 
     state = SkillServer(runtime)
+    state.script_timeout = script_timeout
     server = MCPServer(SERVER_NAME, instructions=state.instructions(), version=_version(), log_level="WARNING")
+    server.skillyard_state = state
 
     @server.tool(description="The index of available skills: one line each with name, source and description.")
     def list_skills() -> str:
@@ -180,13 +245,13 @@ def build_server(runtime: SkillRuntime, *, extra_tools: ExtraTools | None = None
 
     @server.tool(description="Load a skill: its SKILL.md instructions (without frontmatter) and the list of its "
                              "files. Call this before using a skill.")
-    async def load_skill(skill_name: str, ctx: Context) -> str:
-        return await _answer(state.load(skill_name, ctx))
+    async def load_skill(skill_name: str, ctx: Context, yes: SkillYes) -> str:
+        return await _answer(state.load(skill_name, ctx, answer=yes))
 
     @server.tool(description="Read one file of a skill; file_path is relative to the skill folder (e.g. "
                              "references/forms.md). Paths that leave the folder are refused.")
-    async def read_skill_file(skill_name: str, file_path: str, ctx: Context) -> str:
-        return await _answer(state.read_text(skill_name, file_path, ctx))
+    async def read_skill_file(skill_name: str, file_path: str, ctx: Context, yes: SkillYes) -> str:
+        return await _answer(state.read_text(skill_name, file_path, ctx, answer=yes))
 
     # The runtime's path rule gives the clear refusal; the SDK's own traversal check would answer less clearly.
     @server.resource("skill://{name}/{+path}", name="skill-file", description="A file of an available skill",
@@ -198,8 +263,9 @@ def build_server(runtime: SkillRuntime, *, extra_tools: ExtraTools | None = None
         @server.tool(description="Run a script bundled with a skill (e.g. scripts/extract.py), in the skill's folder. "
                                  "The user is asked first and sees the exact command; output is capped and the run "
                                  f"stops after {script_timeout:g} seconds.")
-        async def run_script(skill_name: str, script_path: str, ctx: Context, args: list[str] | None = None) -> str:
-            return await _answer(state.run_script(skill_name, script_path, args, ctx, script_timeout))
+        async def run_script(skill_name: str, script_path: str, ctx: Context, yes: SkillYes, run: ScriptYes,
+                             args: list[str] | None = None) -> str:
+            return await _answer(state.run_script(skill_name, script_path, args, ctx, script_timeout, yes, run))
 
     _sync_prompts(server, state)
     if extra_tools is not None:
