@@ -48,4 +48,30 @@ def test_modern_client_lists_asks_and_hears_changes(world, tmp_path):  # noqa: F
     assert {"list_skills", "load_skill", "read_skill_file"} <= {t.name for t in tools.tools}
     assert "Deploy carefully." in text_of(guarded) and asked
     assert event is not None and "tidy-notes" in text_of(listed)
-    print("protocol", version, type(event).__name__)
+    from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+    assert version in MODERN_PROTOCOL_VERSIONS  # the new protocol really was spoken
+
+
+def test_modern_client_runs_a_script_after_yes_and_not_after_no(world):  # noqa: F811
+    folder = make_skill(world["user"], "probe-tools", "Probes. Use in tests of run_script.", "# Probe")
+    (folder / "hello.sh").write_text("echo hello from $(pwd)\n")
+    answers = iter([True, False])
+    asked = []
+
+    async def elicit(context, request):
+        asked.append(request.message)
+        return types.ElicitResult(action="accept", content={"allow": next(answers)})
+
+    async def main():
+        params = StdioServerParameters(command=SKILL, args=server_args(world, "--allow-scripts"), env=server_env(world))
+        with anyio.fail_after(120):
+            async with Client(params, elicitation_callback=elicit) as client:
+                first = await client.call_tool("run_script", {"skill_name": "probe-tools", "script_path": "hello.sh"})
+                second = await client.call_tool("run_script", {"skill_name": "probe-tools", "script_path": "hello.sh"})
+                return first, second
+
+    first, second = anyio.run(main)
+    assert "hello from" in text_of(first) and "exit code 0" in text_of(first)
+    assert second.is_error and "did not approve running" in text_of(second)
+    assert len(asked) == 2 and "hello.sh" in asked[0]
