@@ -89,8 +89,8 @@ class Live:
     async def run(self) -> None:
         while True:
             await anyio.sleep(self.interval)
-            try:
-                if self.changed():
+            try:  # in a worker thread: a rescan of many skills must not stall the calls being served
+                if await anyio.to_thread.run_sync(self.changed):
                     await self.notify()
             except Exception:  # a damaged rules file or a vanished root must not stop the server
                 LOG.exception("checking the skill folders failed")
