@@ -231,7 +231,10 @@ def build_server(runtime: SkillRuntime, *, extra_tools: ExtraTools | None = None
 
     `extra_tools(server)` registers more tools on the same server (the registry's, from outside `runtime/`, which
     must not import the client): it is called once, after the skill tools, with the `MCPServer`. `allow_scripts`
-    adds the `run_script` tool. The server's `skillyard_live` is the list_changed poll (`mcp_live.Live`)."""
+    adds the `run_script` tool. The server's `skillyard_live` is the list_changed poll (`mcp_live.Live`) and its
+    `skillyard_state` the SkillServer. An extra tool that must ask the user should do it as `load_skill` does, with a
+    module-level resolver (`Annotated[ElicitationResult[Model], Resolve(fn)]`, fn returning `Elicit(...)`): a plain
+    `ctx.elicit` fails on 2026-07-28 clients, the SDK's default."""
     from skillyard.runtime.mcp_live import Live
 
     state = SkillServer(runtime)
