@@ -160,3 +160,12 @@ def test_a_port_in_use_is_a_clear_error(http, world):  # noqa: F811
     done = subprocess.run([SKILL, "mcp", "--http", "--port", port], capture_output=True, text=True, timeout=60,
                           env=server_env(world))
     assert done.returncode != 0 and f"cannot listen on 127.0.0.1:{port}" in done.stderr
+
+
+def test_a_foreign_host_header_is_refused_even_with_the_token(http):
+    """A page on another site rebinding its name to 127.0.0.1 sends its own Host: the SDK's guard refuses it."""
+    port = http.url.rsplit(":", 1)[1].split("/")[0]
+    status, _, _ = post(http.url, {"Authorization": f"Bearer {http.token}", "Host": f"evil.example:{port}"})
+    assert status in (403, 421)
+    status, _, _ = post(http.url, {"Authorization": f"Bearer {http.token}", "Origin": "http://evil.example"})
+    assert status == 403
