@@ -31,7 +31,7 @@ def src(world, tmp_path):  # noqa: F811
     return world
 
 
-async def _install_then_uninstall(s, world, client):
+async def _install_then_uninstall(s, world, client):  # noqa: F811
     before = text_of(await s.call_tool("list_skills", {}))
     installed = await anyio.to_thread.run_sync(lambda: skill_cli(world, "install", "./tidy-notes", "--json"))
     assert installed.returncode == 0, installed.stderr

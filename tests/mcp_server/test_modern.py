@@ -13,7 +13,6 @@ pytest.importorskip("mcp", reason="the mcp extra is not installed")
 from mcp import types  # noqa: E402
 from mcp.client import Client  # noqa: E402
 from mcp.client.stdio import StdioServerParameters  # noqa: E402
-
 from tests.mcp_server.support import SKILL, server_args, server_env, text_of  # noqa: E402
 from tests.mcp_server.test_stdio import make_skill, world  # noqa: E402,F401 (a fixture)
 
@@ -38,8 +37,10 @@ def test_modern_client_lists_asks_and_hears_changes(world, tmp_path):  # noqa: F
                         [SKILL, "install", "./tidy-notes"], capture_output=True, text=True, timeout=120, cwd=src,
                         env=server_env(world)))
                     assert done.returncode == 0, done.stderr
+                    event = None
                     with anyio.fail_after(30):
-                        async for event in sub:
+                        async for arrived in sub:
+                            event = arrived
                             break
                 listed = await client.call_tool("list_skills", {})
                 return client.session.protocol_version, tools, guarded, event, listed

@@ -12,6 +12,7 @@ and with stdout and stderr each cut at a cap.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import shlex
 import signal
@@ -82,7 +83,7 @@ async def run(argv: list[str], cwd: str, *, timeout: float = DEFAULT_TIMEOUT, ma
     timed_out = False
     try:
         out, err, code = await asyncio.wait_for(readers, timeout)
-    except asyncio.TimeoutError:
+    except TimeoutError:
         timed_out = True
         _kill_group(proc.pid)
         out, err = b"", b""
@@ -95,10 +96,8 @@ async def run(argv: list[str], cwd: str, *, timeout: float = DEFAULT_TIMEOUT, ma
 
 
 def _kill_group(pid: int) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
 def report(argv: list[str], result: dict, timeout: float) -> str:

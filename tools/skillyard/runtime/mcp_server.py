@@ -14,6 +14,7 @@ Importable without the CLI; needs `skillyard[mcp]`.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from typing import Annotated
 
@@ -128,10 +129,8 @@ class SkillServer:
             # the runtime's own store: `skill permissions list` shows it, a copy of the skill elsewhere asks again
             from skillyard.runtime.approvals import ApprovalsError
 
-            try:
+            with contextlib.suppress(ApprovalsError):  # the yes holds for this session; remembering is a convenience
                 await anyio.to_thread.run_sync(self.rt.approvals.remember, self.rt.agent, found.name, found.location)
-            except ApprovalsError:
-                pass  # the yes holds for this session; remembering it is a convenience
 
     def user_invocable(self) -> list[Skill]:
         """Skills the user may call as commands (MCP prompts): not denied, `user-invocable` not false."""
