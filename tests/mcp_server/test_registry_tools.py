@@ -99,8 +99,8 @@ def installed(world, name) -> bool:
     return (Path(world["home"]) / ".agents" / "skills" / name / "skill.lock.json").is_file()
 
 
-def cli_json(skill_cli, *argv) -> dict:
-    result = skill_cli(*argv, "--json")
+def cli_json(run_cli, *argv) -> dict:
+    result = run_cli(*argv, "--json")
     assert result.code == 0, result.err
     data = json.loads(result.out)
     data.pop("skillyard", None)  # the CLI's envelope
