@@ -17,18 +17,17 @@ Needs the `mcp` extra: pip install 'skillyard[mcp]'. Exit code 0 when the client
 examples:
   skill mcp
   skill mcp --agent reviewer --project ~/code/app
-  skill mcp add --target claude-desktop      # write this server into a client's MCP settings (see its --help)
 """
 
 
 def add_arguments(parser) -> None:
+    from skillyard.cli.skill_cmds import _mcp_add  # `skill mcp add`: write this server into a client's settings
+
+    _mcp_add.add_parser(parser.add_subparsers(dest="action", metavar="ACTION"))
     from skillyard.cli.skill_cmds.prompt import add_runtime_arguments
 
     parser.add_argument("--project", metavar="DIR", help="look for project skills and rules from this folder")
     add_runtime_arguments(parser)
-    from skillyard.cli.skill_cmds import _mcp_add
-
-    _mcp_add.add_parser(parser.add_subparsers(dest="action", metavar="ACTION"))  # `skill mcp add`: the settings
 
 
 def run(args) -> int:
