@@ -26,12 +26,12 @@ from skillyard.cli.common import JSON_FORMAT
 from skillyard.cli.main import skill_main, skillyard_main
 
 NEVER_FAILS = {"skill adapter list": "a broken plugin package is reported in its `problems`; the table always prints"}
-ELSEWHERE = {"skillyard bot report": "tests/bot/test_json_schemas_bot.py",
+ELSEWHERE = {"skill mcp add": "tests/mcp_server/test_mcp_add.py",
+             "skillyard bot report": "tests/bot/test_json_schemas_bot.py",
              "skillyard bot automerge": "tests/bot/test_json_schemas_bot.py",
              "skillyard bot record-verification": "tests/bot/test_record_verification.py",
              "skillyard bot open-bump-prs": "tests/bot/test_bump_prs.py",
-             "skillyard external bump": "tests/registry/test_external_bump.py",
-             "skill mcp add": "tests/mcp_server/test_mcp_add.py"}
+             "skillyard external bump": "tests/registry/test_external_bump.py"}
 SKILL_MD = ("---\nname: tidy-notes\ndescription: Turns rough meeting notes into a tidy summary. Use when the user "
             "pastes notes.\nlicense: MIT\n---\n\n# Tidy notes\n\nWrite one line per decision.\n")
 GENERATED = ("---\nname: csv-summary\ndescription: Summarises a CSV file's columns and missing values. Use when the "
