@@ -53,7 +53,8 @@ def summary(samples: list[float]) -> dict:
             "runs": len(ms)}
 
 
-async def server_init_list(cache: bool, home: Path) -> float:
+async def server_init_list(cache: bool, home: Path, parts: list | None = None) -> float:
+    """Build a server for the skills, connect, initialize, list tools; `parts` gets (build, connect + list)."""
     from mcp import Client
 
     from skillyard.runtime.mcp_server import build_server
@@ -61,9 +62,13 @@ async def server_init_list(cache: bool, home: Path) -> float:
 
     start = time.perf_counter()
     runtime = SkillRuntime(cwd=str(home), home=str(home), cache_dir=None if cache else False)
-    async with Client(build_server(runtime)) as client:
+    server = build_server(runtime)
+    built = time.perf_counter()
+    async with Client(server) as client:
         tools = await client.list_tools()
     took = time.perf_counter() - start
+    if parts is not None:
+        parts.append((built - start, took - (built - start)))
     assert {"list_skills", "load_skill", "read_skill_file"} <= {t.name for t in tools.tools}
     return took
 
@@ -129,7 +134,8 @@ def main() -> int:
                "XDG_CACHE_HOME": str(Path(tmp) / "cache")}
         try:
             anyio.run(server_init_list, True, home)  # warm: imports, and the index cache written once
-            warm = [anyio.run(server_init_list, True, home) for _ in range(repeat)]
+            parts: list = []
+            warm = [anyio.run(server_init_list, True, home, parts) for _ in range(repeat)]
             cold = [anyio.run(server_init_list, False, home) for _ in range(max(3, repeat // 3))]
             process = [anyio.run(process_init_list, home, env) for _ in range(max(3, repeat // 3))]
             tool, resource = anyio.run(reads, home, repeat)
@@ -142,12 +148,15 @@ def main() -> int:
     figures = {
         "skills": count, "file_bytes": BIG,
         "server_init_list": summary(warm), "server_init_list_no_cache": summary(cold),
+        "server_build": summary([p[0] for p in parts]), "connect_init_list": summary([p[1] for p in parts]),
         "process_init_list": summary(process), "read_100kb_tool": summary(tool),
         "read_100kb_resource": summary(resource),
         "targets_ms": TARGETS, "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "load": os.getloadavg()[0] if hasattr(os, "getloadavg") else None,
     }
     rows = [("initialize + tools/list, server in-process (index cache)", "server_init_list", 300.0),
+            ("  of which building the server (discovery, index, tools, a prompt per skill)", "server_build", None),
+            ("  of which connect + initialize + tools/list", "connect_init_list", None),
             ("initialize + tools/list, server in-process, cache off", "server_init_list_no_cache", None),
             ("`skill mcp` process start + initialize + tools/list", "process_init_list", None),
             ("read_skill_file, 100 KB", "read_100kb_tool", 20.0),
