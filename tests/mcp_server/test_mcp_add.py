@@ -280,3 +280,45 @@ def test_the_written_entry_starts_a_server_the_sdk_client_talks_to(home, skill_c
 
     init, tools = anyio.run(main)
     assert "notes" in init.instructions and "load_skill" in {t.name for t in tools.tools}
+
+
+keys = st.from_regex(r"[a-z][a-z0-9_]{0,6}", fullmatch=True)
+values = st.one_of(st.integers(-5, 5), st.booleans(), st.text(st.characters(codec="utf-8", exclude_categories=["Cs", "Cc"]),
+                                                               max_size=6))
+tables = st.lists(st.tuples(st.sampled_from(["", "profiles.", "mcp_servers."]), keys,
+                            st.dictionaries(keys, values, max_size=3), st.booleans()), max_size=4,
+                  unique_by=lambda t: t[0] + t[1])
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(top=st.dictionaries(keys.filter(lambda k: k != "mcp_servers"), values, max_size=3), tables=tables,
+       ours_at=st.none() | st.integers(0, 4))
+def test_any_codex_file_gains_exactly_our_table_and_keeps_its_comments(home, top, tables, ours_at):
+    from hypothesis import assume
+
+    from skillyard.client import mcp_settings
+
+    assume(not {name for prefix, name, _, _ in tables if not prefix} & set(top))  # a key and a table of one name
+
+    def toml(value):
+        return json.dumps(value, ensure_ascii=False) if isinstance(value, str) else str(value).lower()
+
+    lines = ["# top comment"] + [f"{k} = {toml(v)}" for k, v in top.items()]
+    blocks = [(f"[{prefix}{name}]", body, comment) for prefix, name, body, comment in tables
+              if f"{prefix}{name}" != "mcp_servers.skillyard"]
+    if ours_at is not None:
+        blocks.insert(min(ours_at, len(blocks)), ("[mcp_servers.skillyard]", {"command": "/old"}, True))
+    for header, body, comment in blocks:
+        lines += [""] + ([f"# about {header}"] if comment else []) + [header]
+        lines += [f"{k} = {toml(v)}" for k, v in body.items()]
+    text = "\n".join(lines) + "\n"
+    settings_ = mcp_settings.settings_for("codex", project=False, project_root=Path.cwd(), home=home)
+    settings_.path.parent.mkdir(parents=True, exist_ok=True)
+    settings_.path.write_text(text)
+    entry = {"command": "/x/skill", "args": ["mcp"]}
+    change = mcp_settings.plan_change(settings_, "skillyard", entry)
+    before = tomllib.loads(text)
+    expected = dict(before, mcp_servers=dict(before.get("mcp_servers", {}), skillyard=entry))
+    assert tomllib.loads(change.after) == expected
+    comments = [line for line in text.splitlines() if line.startswith("#")]  # none inside a table's body here
+    assert [line for line in change.after.splitlines() if line.startswith("#")] == comments
