@@ -62,12 +62,12 @@ def bench(session: nox.Session) -> None:
 @nox.session(python=PYTHON)
 def interop(session: nox.Session) -> None:
     """Real third-party clients against what we build (tests/interop): skills-ref, the npm `skills` CLI, Claude
-    Code (validate, install and load; the current release and the oldest we support), and the
-    openai/anthropic/google-genai SDKs' request types.
+    Code (validate, install and load; the current release and the oldest we support), the MCP Inspector's CLI
+    against `skill mcp`, and the openai/anthropic/google-genai SDKs' request types.
 
     Needs the package registries (PyPI, npm) and node/npm on the machine; no API keys. A client whose package
     cannot be installed is skipped with the reason; the closing note lists which ran."""
-    session.install("-e", ".[site]", "pytest>=8", "pytest-timeout>=2.2", "hypothesis>=6.100")
+    session.install("-e", ".[site,mcp]", "pytest>=8", "pytest-timeout>=2.2", "hypothesis>=6.100")  # mcp: `skill mcp`
     # Pinned to the current releases so a run is repeatable; bump them on purpose (CONTRIBUTING.md, "Bumping the
     # interop clients"; the npm ones are in tests/interop/clients.py) and rerun.
     for package in ("skills-ref==0.1.1", "openai==3.57.0", "anthropic==2.14.0", "google-genai==3.6.1"):

@@ -26,7 +26,8 @@ from skillyard.cli.common import JSON_FORMAT
 from skillyard.cli.main import skill_main, skillyard_main
 
 NEVER_FAILS = {"skill adapter list": "a broken plugin package is reported in its `problems`; the table always prints"}
-ELSEWHERE = {"skillyard bot report": "tests/bot/test_json_schemas_bot.py",
+ELSEWHERE = {"skill mcp add": "tests/mcp_server/test_mcp_add.py",
+             "skillyard bot report": "tests/bot/test_json_schemas_bot.py",
              "skillyard bot automerge": "tests/bot/test_json_schemas_bot.py",
              "skillyard bot record-verification": "tests/bot/test_record_verification.py",
              "skillyard bot open-bump-prs": "tests/bot/test_bump_prs.py",

@@ -19,7 +19,8 @@ REASON = "interop tests run only in `nox -s interop` (SKILLYARD_INTEROP=1): they
 # Claude Code we support: the first release whose marketplace schema has the `git-subdir` plugin source our pointer
 # plugins use (2.1.63 has none; read off each release's cli.js). README.md and site/pages/own-registry.md say so.
 NPM = {"node": "node@22.23.3", "skills": "skills@1.7.4", "claude": "@anthropic-ai/claude-code@2.1.332",
-       "claude-oldest": "@anthropic-ai/claude-code@2.1.64", "ajv": "ajv@8.20.0 ajv-formats@3.0.1"}
+       "claude-oldest": "@anthropic-ai/claude-code@2.1.64", "ajv": "ajv@8.20.0 ajv-formats@3.0.1",
+       "inspector": "@modelcontextprotocol/inspector@2.12.0"}
 CLAUDE_PINS = ("claude", "claude-oldest")  # the Claude Code releases the Claude tests run with: current and oldest
 NODE_FLOOR = (22, 20)  # skills 1.7.4's `engines.node` (>=22.20.0): older Node does not start it
 NPM_CACHE = Path(os.environ.get("SKILLYARD_INTEROP_NPM")

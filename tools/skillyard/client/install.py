@@ -69,5 +69,15 @@ __all__ = [
     "from_local", "from_resolved", "install", "install_all", "integrity_of", "is_local_ref", "is_strict", "judge",
     "locked_candidate", "place_targets", "plan", "plan_inputs", "prepare", "raw_url_at", "recover",
     "recover_locked", "ref_kind", "remove_targets", "render_files", "restore_project", "split_inputs",
-    "summarize_errors", "verify_files", "with_generated_skill_md",
+    "summarize_errors", "verify_files", "with_generated_skill_md", "plan_all",
 ]
+
+
+def plan_all(candidates: list[Candidate], opts: Options, config) -> list[Plan]:
+    """Every prepared skill checked (inputs, MCP dependencies) before any is written: all of them, or none.
+    `skill install REF...` and the MCP install tool (client/mcp_registry.py) share one path: prepare -> plan_all ->
+    install_all (the tool asks the user between plan_all and install_all)."""
+    from dataclasses import replace
+
+    per_skill = split_inputs(candidates, opts.cli_inputs)
+    return [plan(c, replace(opts, cli_inputs=per_skill[c.name]), config) for c in candidates]

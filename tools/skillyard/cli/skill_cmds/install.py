@@ -83,8 +83,6 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    from dataclasses import replace
-
     from skillyard.cli.common import print_json
     from skillyard.cli.skill_cmds._install_common import scope_of
     from skillyard.client import install as inst
@@ -116,11 +114,7 @@ def run(args) -> int:
     else:
         candidates = inst.prepare(args.refs, config, source=args.source, progress=_progress_factory(args),
                                   strict=args.strict, accepted=accepted)
-        per_skill = inst.split_inputs(candidates, cli_inputs)
-        plans = []  # every skill checked (inputs, MCP deps) before any is written: all of them, or none
-        for candidate in candidates:
-            plans.append(inst.plan(candidate, replace(opts, cli_inputs=per_skill[candidate.name]), config))
-        outcomes = inst.install_all(plans)
+        outcomes = inst.install_all(inst.plan_all(candidates, opts, config))  # all checked before any is written
     if args.json:
         print_json({"ok": True, "dry_run": args.dry_run, "skills": [o.to_dict() for o in outcomes]})
     else:

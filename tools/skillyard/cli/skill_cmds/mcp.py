@@ -36,6 +36,9 @@ examples:
 
 
 def add_arguments(parser) -> None:
+    from skillyard.cli.skill_cmds import _mcp_add  # `skill mcp add`: write this server into a client's settings
+
+    _mcp_add.add_parser(parser.add_subparsers(dest="action", metavar="ACTION"))
     from skillyard.cli.skill_cmds.prompt import add_runtime_arguments
 
     parser.add_argument("--project", metavar="DIR", help="look for project skills and rules from this folder")
@@ -130,4 +133,5 @@ def extra_tools(args):
 
     Returns a callable `(server: MCPServer) -> None` that registers them; it lives outside `runtime/`, which must
     not import the client."""
-    return None
+    from skillyard.client.mcp_registry import register
+    return register
