@@ -92,7 +92,8 @@ def test_everything_over_http(http, world):  # noqa: F811
     (init, tools, listed, loaded, read, resource, templates, prompts, prompt, guarded, escape), _ = \
         run_http(http, body, client=client)
     assert init.capabilities.tools.list_changed and init.capabilities.prompts.list_changed
-    assert {t.name for t in tools.tools} == {"list_skills", "load_skill", "read_skill_file"}
+    assert {t.name for t in tools.tools} == {"list_skills", "load_skill", "read_skill_file", "search_skills", "skill_info",
+                                          "install_skill"}
     assert "pdf-tools" in text_of(listed) and "hidden-notes" not in text_of(listed)
     assert "The project's own version." in text_of(loaded)
     assert "The project's own version." in text_of(read) and "The project's own version." in resource.contents[0].text

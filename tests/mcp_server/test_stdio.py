@@ -89,7 +89,8 @@ def test_initialize_carries_the_index_and_lists_the_tools(world):
         return init, tools, listed, templates
 
     (init, tools, listed, templates), _ = session_run(world, body)
-    assert {t.name for t in tools.tools} == {"list_skills", "load_skill", "read_skill_file"}
+    assert {t.name for t in tools.tools} == {"list_skills", "load_skill", "read_skill_file", "search_skills", "skill_info",
+                                          "install_skill"}
     assert "- pdf-tools [project]: Project copy of the PDF skill" in init.instructions  # project beats user
     assert "guarded [user] [ask]" in init.instructions
     assert "hidden-notes" not in init.instructions  # deny hides it
