@@ -453,7 +453,7 @@ class GitHubStandIn:
     def _oidc_token(self, token: str) -> tuple[int, dict]:
         """The runtime's OIDC endpoint (ACTIONS_ID_TOKEN_REQUEST_URL): only a job granted `id-token: write`."""
         granted = self.scopes.get(token)
-        if token not in self.tokens or (granted is not None and granted.get("id-token") != "write"):
+        if token not in self.tokens or granted is None or granted.get("id-token") != "write":
             return 403, {"message": "id-token: write is not granted to this job"}
         value = f"oidc-{next(self.ids)}"
         self.oidc_issued.add(value)

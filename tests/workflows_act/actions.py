@@ -92,6 +92,14 @@ UNAVAILABLE: dict[str, str] = {}   # "owner/name@sha" -> why it could not be mad
 
 
 def prepare_actions() -> dict[str, Path]:
+    """prepare_actions_unlocked, one process at a time (pytest-xdist workers share the cache folder)."""
+    from tests.workflows_act.harness import cache_lock
+
+    with cache_lock(cache_root() / ".actions.lock"):
+        return prepare_actions_unlocked()
+
+
+def prepare_actions_unlocked() -> dict[str, Path]:
     """Every pinned action, runnable: "owner/name@sha" -> its folder. An action with a stand-in of the same name
     under standins/ (same inputs and outputs) uses it; one whose bundle cannot be rebuilt here is left out and
     listed in UNAVAILABLE with the reason (act, offline, then stops at the step that uses it)."""

@@ -18,6 +18,7 @@ runner's `gh`, OIDC for deploy-pages, and (`caller_with_toolchain`) the commit `
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import hashlib
 import json
@@ -39,7 +40,11 @@ from tests.workflows_act.permissions import job_permissions, match_job
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
 SLUG = "skillyard/skillyard"
-TOKEN = "act-token"            # the job's GITHUB_TOKEN; the stand-in maps it to the Actions bot
+TOKEN = "act-token"            # the jobs' GITHUB_TOKEN prefix; each run gets `act-token-<run id>` (the Actions bot)
+
+
+def is_actions_token(token: str | None) -> bool:
+    return bool(token) and (token == TOKEN or token.startswith(TOKEN + "-"))
 BOT_LOGIN = ev.ACTIONS_BOT
 PYTHON_VERSION = "3.11"
 MAINTAINER = "maintainer"
@@ -59,6 +64,20 @@ def free_port() -> int:
 
 
 # ---- the session's shared parts ---------------------------------------------------------------------------------
+@contextlib.contextmanager
+def cache_lock(path: Path):
+    """One process at a time builds a shared cache entry (pytest-xdist workers share the cache folder)."""
+    import fcntl
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
 def prepare_origin(into: Path) -> Path:
     """One bare clone of this checkout's committed history per session (`main` = the checked-out branch's head);
     each Sandbox clones it locally (hard links), which is much cheaper than cloning the project again."""
@@ -89,16 +108,19 @@ class RunnerPython:
         self.base = Path(getattr(sys, "_base_executable", sys.executable))
         key = hashlib.sha256(((ROOT / "pyproject.toml").read_text() + self.version).encode()).hexdigest()[:12]
         self.deps = cache / f"runner-deps-{key}"
-        self.wheelhouse = session_dir / "wheelhouse"
         self._prepare_deps()
         self.wheel = self._build_wheel(origin, session_dir)
         self.site_packages = next((self.deps / "lib").glob("python3*/site-packages"))
-        self._count = 0
 
     def _prepare_deps(self) -> None:
         marker = self.deps / ".complete"
         if marker.exists():
             return
+        with cache_lock(self.deps.parent / ".runner-deps.lock"):
+            if not marker.exists():
+                self._build_deps(marker)
+
+    def _build_deps(self, marker: Path) -> None:
         shutil.rmtree(self.deps, ignore_errors=True)
         subprocess.run([str(self.base), "-m", "venv", str(self.deps)], check=True)
         py = str(self.deps / "bin" / "python")
@@ -108,22 +130,25 @@ class RunnerPython:
         marker.write_text("")
 
     def _build_wheel(self, origin: Path, session_dir: Path) -> Path:
-        tree = session_dir / "wheel-src"
-        if not tree.exists():
-            subprocess.run(["git", "clone", "-q", str(origin), str(tree)], check=True, env=GIT_ENV,
-                           capture_output=True)
-        self.wheelhouse.mkdir(exist_ok=True)
-        found = sorted(self.wheelhouse.glob("skillyard-*.whl"))
-        if not found:
-            subprocess.run([str(self.deps / "bin" / "python"), "-m", "pip", "wheel", "-q", "--no-deps",
-                            "--no-build-isolation", "-w", str(self.wheelhouse), str(tree)], check=True)
+        """Skillyard at the origin's main, built once per commit into the cache folder (workers share it)."""
+        commit = git(origin, "rev-parse", "refs/heads/main").decode().strip()
+        self.wheelhouse = self.deps.parent / "wheels" / commit
+        with cache_lock(self.deps.parent / ".wheels.lock"):
             found = sorted(self.wheelhouse.glob("skillyard-*.whl"))
+            if not found:
+                tree = session_dir / "wheel-src"
+                shutil.rmtree(tree, ignore_errors=True)
+                subprocess.run(["git", "clone", "-q", str(origin), str(tree)], check=True, env=GIT_ENV,
+                               capture_output=True)
+                self.wheelhouse.mkdir(parents=True, exist_ok=True)
+                subprocess.run([str(self.deps / "bin" / "python"), "-m", "pip", "wheel", "-q", "--no-deps",
+                                "--no-build-isolation", "-w", str(self.wheelhouse), str(tree)], check=True)
+                found = sorted(self.wheelhouse.glob("skillyard-*.whl"))
         return found[0]
 
-    def toolcache(self, into: Path) -> Path:
+    def toolcache(self, into: Path, name: str) -> Path:
         """A fresh tool cache for one act run."""
-        self._count += 1
-        root = into / f"toolcache-{self._count}"
+        root = into / f"toolcache-{name}"
         install = root / "Python" / self.version / "x64"
         subprocess.run([str(self.base), "-m", "venv", "--without-pip", str(install)], check=True)
         (site,) = (install / "lib").glob("python3*/site-packages")
@@ -231,8 +256,6 @@ class Sandbox:
         self.shared_toolcache = None if self.runner else Path(toolcache)
         self.origin = tmp / "origin.git"
         self.work = tmp / "work"
-        self.xdg = tmp / "xdg"
-        (self.xdg / "act").mkdir(parents=True)
         self.gitconfig = tmp / "gitconfig"
         self.artifacts = tmp / "artifacts"
         self.artifact_port = free_port()
@@ -502,33 +525,67 @@ class Sandbox:
     def emit(self, *events: ev.Event, follow: bool = True) -> Chain:
         """Deliver `events` and everything they lead to, as GitHub would: each workflow the rules start runs (act),
         its completion is delivered as `workflow_run`, and what its jobs did through the stand-in or to the origin
-        (merges, pushes, dispatches, labels) is delivered as events by the Actions token."""
+        (merges, pushes, dispatches, labels) is delivered as events by the Actions token.
+
+        Runs go in waves: every run the queued events start, grouped by the commit GitHub loads their workflow
+        files from, runs at once (as on GitHub, up to `parallel` act processes), except that runs of one workflow
+        file wait for each other (our workflows' `concurrency` groups, cancel-in-progress false, serialize them)."""
         chain = Chain()
         queue = list(events)
         self._refs_seen = self._origin_refs()   # what stands now was done by people, delivered explicitly
         while queue:
-            event = queue.pop(0)
-            self.git("checkout", "-q", "--detach", event.sha or self.origin_head())
-            workflows = ev.load_workflows(self.work / ".github" / "workflows")
-            started = []
-            for workflow in workflows:
-                if workflow.reusable_only:
-                    continue
-                reason = ev.why_not(workflow, event)
-                if reason is None:
-                    started.append(workflow)
-                elif event.name in workflow.on or event.by_token:
-                    chain.log.append(f"{event.describe()}: {workflow.file} not started: {reason}")
-            if not started:
-                chain.log.append(f"{event.describe()}: starts nothing")
-            for workflow in started:
-                run = self.run_workflow(workflow.file, event)
-                chain.runs.append(run)
-                chain.log.append(f"{event.describe()}: started {workflow.file} -> run {run.id} {run.conclusion}")
-                if follow:
-                    queue.extend(self._side_events())
-                    queue.append(self.workflow_run_event(run))
+            wave, queue = queue, []
+            self.git("fetch", "-q", "origin", "+refs/heads/*:refs/remotes/origin/*")
+            by_sha: dict[str, list[tuple[ev.Event, str]]] = {}
+            for event in wave:
+                sha = event.sha or self.origin_head()
+                self.git("checkout", "-q", "--detach", sha)
+                started = []
+                for workflow in ev.load_workflows(self.work / ".github" / "workflows"):
+                    if workflow.reusable_only:
+                        continue
+                    reason = ev.why_not(workflow, event)
+                    if reason is None:
+                        started.append(workflow.file)
+                    elif event.name in workflow.on or event.by_token:
+                        chain.log.append(f"{event.describe()}: {workflow.file} not started: {reason}")
+                if not started:
+                    chain.log.append(f"{event.describe()}: starts nothing")
+                by_sha.setdefault(sha, []).extend((event, f) for f in started)
+            for sha, pairs in by_sha.items():
+                self.git("checkout", "-q", "--detach", sha)
+                for run in self._run_wave(pairs):
+                    chain.runs.append(run)
+                    chain.log.append(f"{run.event.describe()}: started {run.workflow} -> run {run.id} "
+                                     f"{run.conclusion}")
+                    if follow:
+                        queue.append(self.workflow_run_event(run))
+            if follow:
+                queue[:0] = self._side_events()
         return chain
+
+    parallel = 2
+
+    def _run_wave(self, pairs: list[tuple[ev.Event, str]]) -> list[Run]:
+        """Run (event, workflow) pairs at the current checkout; one file's runs one after another."""
+        from concurrent.futures import ThreadPoolExecutor
+
+        lanes: dict[str, list[tuple[ev.Event, str, int]]] = {}
+        for event, workflow in pairs:
+            lanes.setdefault(workflow, []).append((event, workflow, next(self.run_ids)))
+        for workflow in lanes:   # toolchain copies are written before any act starts
+            if self._needs_toolchain(workflow):
+                self.caller_with_toolchain(workflow)
+
+        def lane(items):
+            return [self.run_workflow(w, e, run_id=rid, checkout=None) for e, w, rid in items]
+
+        if len(lanes) == 1 or self.parallel <= 1:
+            results = [lane(items) for items in lanes.values()]
+        else:
+            with ThreadPoolExecutor(max_workers=self.parallel) as pool:
+                results = list(pool.map(lane, lanes.values()))
+        return sorted((run for runs in results for run in runs), key=lambda r: r.id)
 
     def _side_events(self) -> list[ev.Event]:
         """What happened through the stand-in and to the origin since the last look, as events: a dispatch, a
@@ -537,7 +594,7 @@ class Sandbox:
         out: list[ev.Event] = []
         pushed: dict[str, dict] = {}
         for item in self.standin.take_events():
-            by_token = item.get("token") == TOKEN
+            by_token = is_actions_token(item.get("token"))
             actor = item.get("login") or BOT_LOGIN
             if item["event"] == "workflow_dispatch":
                 out.append(self.dispatch_event(item["workflow"], item.get("inputs"), actor=actor, by_token=by_token,
@@ -555,7 +612,7 @@ class Sandbox:
                 continue
             item = pushed.get(ref)
             if item and item.get("after") == sha:
-                actor, by_token = item.get("login") or BOT_LOGIN, item.get("token") == TOKEN
+                actor, by_token = item.get("login") or BOT_LOGIN, is_actions_token(item.get("token"))
             else:   # a job's own `git push` (the harness never pushes while a run is going)
                 actor, by_token = BOT_LOGIN, True
             pushes.append(self.push_event(ref, before, sha, actor=actor, by_token=by_token))
@@ -577,12 +634,21 @@ class Sandbox:
             assert response.status == 200, response.status
         return self.emit(*self._side_events())
 
-    def run_workflow(self, workflow: str, event: ev.Event) -> Run:
+    def run_workflow(self, workflow: str, event: ev.Event, *, run_id: int | None = None,
+                     checkout: str | None = "event") -> Run:
         """Run one workflow file for `event` (act in the clone at event.sha) and record the run in the stand-in as
         GitHub would: the run, its artifacts, and a check run per job on the PR's head commit."""
-        run_id = next(self.run_ids)
+        run_id = run_id or next(self.run_ids)
         data = ev.Workflow.load(self.work / ".github" / "workflows" / workflow)
-        act_file = self.caller_with_toolchain(workflow) if self._needs_toolchain(workflow) else workflow
+        copy_name = workflow.replace(".yml", ".act-toolchain.yml")
+        if not self._needs_toolchain(workflow):
+            act_file = workflow
+        elif checkout is None and (self.work / ".github" / "workflows" / copy_name).exists():
+            act_file = copy_name
+        else:
+            act_file = self.caller_with_toolchain(workflow)
+        if checkout == "event":
+            checkout = event.sha or "HEAD"
         head_sha = event.payload.get("pull_request", {}).get("head", {}).get("sha") or event.sha
         self.repo.runs[run_id] = {"event": event.name, "head_sha": head_sha, "name": data.name,
                                   "head_branch": event.payload.get("pull_request", {}).get("head", {}).get("ref")
@@ -596,13 +662,13 @@ class Sandbox:
             log = f"[{job}] 🏁  Job {'succeeded' if conclusion == 'success' else 'failed'}\n({workflow}: {why})\n"
             result = ActResult(0 if conclusion == "success" else 1, log, 0.0, [])
         else:
-            result = self.act(event.name, act_file, event.payload, checkout=event.sha or "HEAD", run_id=run_id,
+            result = self.act(event.name, act_file, event.payload, checkout=checkout, run_id=run_id,
                               actor=event.actor, workflow_for_permissions=workflow)
         run = Run(run_id, workflow, data.name, event, result, head_sha,
                   level=event.depth if event.name == "workflow_run" else 0)
         self.repo.runs[run_id].update(status="completed", conclusion=run.conclusion)
-        for zipped in sorted((self.artifacts / str(run_id)).glob("*/*.zip")):
-            self.repo.artifacts[run_id * 10 + len(self.repo.artifacts) % 10] = {
+        for i, zipped in enumerate(sorted((self.artifacts / str(run_id)).glob("*/*.zip"))):
+            self.repo.artifacts[run_id * 10 + i] = {
                 "run": run_id, "name": zipped.parent.name, "data": zipped.read_bytes(), "head_sha": head_sha}
         if event.name in ("pull_request", "pull_request_target"):
             checks = self.repo.checks.setdefault(head_sha, [])
@@ -621,29 +687,31 @@ class Sandbox:
         request of the job's token against the permissions of the job act is running."""
         if checkout == "main":
             self.git("checkout", "-q", "-B", "main", "origin/main")
-        else:
+        elif checkout is not None:   # None: the caller has checked out (runs of one wave share the checkout)
             self.git("checkout", "-q", "--detach", checkout)
         run_id = run_id or next(self.run_ids)
+        token = f"{TOKEN}-{run_id}"     # each run its own token, scoped to the job running
+        self.standin.tokens[token] = BOT_LOGIN
         event_file = self.tmp / f"event-{run_id}-{event}.json"
         event_file.write_text(json.dumps(payload, indent=2))
-        toolcache = self.runner.toolcache(self.tmp) if self.runner else self.shared_toolcache
-        tool_link = self.xdg / "act" / "tool_cache"
-        if tool_link.is_symlink():
-            tool_link.unlink()
-        tool_link.symlink_to(toolcache)
+        toolcache = self.runner.toolcache(self.tmp, str(run_id)) if self.runner else self.shared_toolcache
+        xdg = self.tmp / f"xdg-{run_id}"    # act's cache (its copies of the actions, the tool cache) per run
+        (xdg / "act").mkdir(parents=True, exist_ok=True)
+        (xdg / "act" / "tool_cache").symlink_to(toolcache)
         env = {key: value for key, value in os.environ.items() if not key.startswith(("GITHUB_", "ACTIONS_", "PIP_"))}
-        env.update({"XDG_CACHE_HOME": str(self.xdg), "GIT_CONFIG_GLOBAL": str(self.gitconfig),
+        env.update({"XDG_CACHE_HOME": str(xdg), "GIT_CONFIG_GLOBAL": str(self.gitconfig),
                     "GIT_CONFIG_NOSYSTEM": "1"})
         path = f"{HERE / 'standins' / 'bin'}:{env.get('PATH', '')}"
         pip_env = {"PIP_DISABLE_PIP_VERSION_CHECK": "1", "PIP_NO_INDEX": "1", "PIP_NO_BUILD_ISOLATION": "0",
+                   "PIP_NO_COMPILE": "0",  # pip reads "0" as "no": no build isolation, no .pyc at install
                    "PIP_FIND_LINKS": str(self.runner.wheelhouse) if self.runner else ""}
         command = [
             act_binary(), event, "-W", f".github/workflows/{workflow}", "-e", str(event_file),
             "-P", "ubuntu-latest=-self-hosted", "--action-offline-mode", "--no-skip-checkout",
             *self.flags,
             "--artifact-server-path", str(self.artifacts), "--artifact-server-addr", "127.0.0.1",
-            "--artifact-server-port", str(self.artifact_port),
-            "-s", f"GITHUB_TOKEN={TOKEN}",
+            "--artifact-server-port", str(free_port()),
+            "-s", f"GITHUB_TOKEN={token}",
             "--env", f"GITHUB_API_URL={self.standin.base_url}",
             "--env", f"GITHUB_SERVER_URL={self.server_url}",
             "--env", f"GITHUB_REPOSITORY={SLUG}",
@@ -651,7 +719,7 @@ class Sandbox:
             "--env", f"GIT_CONFIG_GLOBAL={self.gitconfig}",
             "--env", f"PATH={path}",
             "--env", f"ACTIONS_ID_TOKEN_REQUEST_URL={self.standin.root}/_oidc/token?api-version=2.0",
-            "--env", f"ACTIONS_ID_TOKEN_REQUEST_TOKEN={TOKEN}",
+            "--env", f"ACTIONS_ID_TOKEN_REQUEST_TOKEN={token}",
             *[arg for key, value in {**pip_env, **self.env}.items() if value for arg in ("--env", f"{key}={value}")],
             *(["--actor", actor] if actor else []),
             *extra,
@@ -668,11 +736,11 @@ class Sandbox:
                 lines.append(line)
                 m = _JOB_START.match(line)
                 if m:   # the job act starts now is the one whose token scopes the stand-in applies
-                    self.standin.scopes[TOKEN] = match_job(scopes, m.group("job"))
+                    self.standin.scopes[token] = match_job(scopes, m.group("job"))
             proc.wait()
         finally:
             timer.cancel()
-            self.standin.scopes.pop(TOKEN, None)
+            self.standin.scopes[token] = {}   # the run is over: its token can do nothing any more
         seconds = time.monotonic() - started
         log = "".join(lines)
         (self.tmp / f"act-{run_id}-{workflow}.log").write_text(log)
