@@ -185,7 +185,7 @@ class ActResult:
         """Each job act ran (its display name) -> success | failure, from act's `🏁  Job succeeded/failed`."""
         out = {}
         for m in _JOB_END.finditer(self.log):
-            out[m.group("job")] = "success" if m.group("word") == "succeeded" else "failure"
+            out[m.group("job").strip()] = "success" if m.group("word") == "succeeded" else "failure"
         return out
 
 
@@ -201,7 +201,7 @@ def parse_steps(log: str) -> list[Step]:
         m = _STEP_LINE.match(line.strip())
         if m:
             outcome = {"✅": "success", "❌": "failure", "⏭": "skipped"}[m.group("icon")]
-            steps.append(Step(m.group("job"), m.group("name").strip(), outcome))
+            steps.append(Step(m.group("job").strip(), m.group("name").strip(), outcome))
     return steps
 
 
@@ -431,6 +431,12 @@ class Sandbox:
         after = self.commit_files(branch, files, message, base=base)
         self.standin_sync_main()
         return self.emit(self.push_event(f"refs/heads/{branch}", before, after, actor=actor, by_token=False))
+
+    def push_tag(self, tag: str, *, actor: str = MAINTAINER, at: str = "main") -> Chain:
+        """A person pushes tag `tag` (at the origin's `at`): GitHub's push event for refs/tags/<tag>, followed."""
+        sha = self.origin_head(at)
+        git(self.origin, "tag", tag, sha)
+        return self.emit(self.push_event(f"refs/tags/{tag}", "0" * 40, sha, actor=actor, by_token=False))
 
     def dispatch_event(self, workflow: str, inputs: dict | None = None, *, actor: str = MAINTAINER,
                        by_token: bool = False, ref: str = "main") -> ev.Event:
@@ -736,7 +742,7 @@ class Sandbox:
                 lines.append(line)
                 m = _JOB_START.match(line)
                 if m:   # the job act starts now is the one whose token scopes the stand-in applies
-                    self.standin.scopes[token] = match_job(scopes, m.group("job"))
+                    self.standin.scopes[token] = match_job(scopes, m.group("job").strip())
             proc.wait()
         finally:
             timer.cancel()

@@ -55,10 +55,23 @@ def test_a_new_skill_waits_for_a_maintainer_then_its_merge_is_published(sandbox)
     number, opened = sandbox.open_pr("add-greeting-card", NEW_SKILL, title="Add greeting-card")
     validate = opened.run("validate.yml")
     assert validate.conclusion == "success", validate.result.log[-4000:]
+    assert validate.result.step("Fail when a changed skill is invalid").outcome == "success"
+    pr = sandbox.repo.pulls[number]
+    # The report artifact validate uploaded records the PR's head and the one skill it changed.
+    (report_zip,) = sorted((sandbox.artifacts / str(validate.id)).glob("validate-report/*.zip"))
+    with zipfile.ZipFile(report_zip) as archive:
+        report = json.loads(archive.read("report.json"))
+    assert report["commit"] == pr.head_sha and report["ok"] is True
+    assert [s["name"] for s in report["skills"]] == ["greeting-card"]
+    # validate's check run is on the head commit, named as GitHub names a reusable workflow's job.
+    assert {"name": "validate / validate changed skills", "status": "completed", "conclusion": "success",
+            "suite": validate.id} in sandbox.repo.checks[pr.head_sha]
     bot = opened.run("pr-bot.yml")
     assert bot.conclusion == "success", bot.result.log[-4000:]
     assert bot.event.payload["workflow_run"]["id"] == validate.id
-    pr = sandbox.repo.pulls[number]
+    # pr-bot downloaded that run's artifact through the API (the download redirect followed, no token sent there).
+    assert sandbox.standin.calls("GET", rf"/actions/runs/{validate.id}/artifacts")
+    assert sandbox.standin.blob_requests and not any(b["authorization"] for b in sandbox.standin.blob_requests)
     assert "new-skill" in pr.labels and not {"invalid", "security-finding", "needs-maintainer"} & set(pr.labels)
     (comment,) = _comments(sandbox, number)
     assert comment["user"] == BOT_LOGIN and "greeting-card" in comment["body"]

@@ -34,7 +34,9 @@ def test_a_security_error_stops_at_validate_and_is_never_merged(sandbox):
     number, opened = sandbox.open_pr("add-card-with-downloader", files, title="Add greeting-card")
     validate = opened.run("validate.yml")
     assert validate.conclusion == "failure"
-    assert validate.result.step("Fail when a changed skill is invalid").outcome == "failure"
+    # The report is uploaded first (pr-bot comments from it); the registry compile is the step that fails.
+    assert validate.result.step("Upload the report").outcome == "success"
+    assert validate.result.step("Compile the registry with the changed skills").outcome == "failure"
     assert "[security-download-exec]" in validate.result.log
     assert opened.run("pr-bot.yml").conclusion == "success"
     pr = sandbox.repo.pulls[number]
@@ -54,7 +56,7 @@ def test_a_change_to_someone_elses_skill_needs_a_maintainer(sandbox):
     pr = sandbox.repo.pulls[number]
     assert {"skill-update", "needs-maintainer"} <= set(pr.labels), pr.labels
     _asked_to_merge(sandbox, number)
-    assert any("@dave does not own csv-profiler" in body for body in _comments(sandbox, number)), \
+    assert any("@dave does not own skills/csv-profiler" in body for body in _comments(sandbox, number)), \
         _comments(sandbox, number)
 
 
