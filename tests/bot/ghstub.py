@@ -83,6 +83,8 @@ class Repo:
     artifacts: dict = field(default_factory=dict)    # artifact id -> {"run", "name", "data", "head_sha", "expired",
                                                      #   "size", "claims_run"} (data: the zip's bytes; head_sha,
                                                      #   size and claims_run override what the listing says)
+    git_dir: object = None   # a bare repository backing it (the workflow harness): merges, commits, contents
+    deployments: list = field(default_factory=list)  # Pages deployments: {"id", "artifact_id", "build_version"}
 
     @property
     def full_name(self) -> str:
@@ -107,6 +109,13 @@ class GitHubStandIn:
         self.large_file_bytes = 1024 * 1024   # like GitHub: bigger files come without inline content
         self.blob_requests: list[dict] = []   # artifact downloads at the storage host: {"path", "authorization"}
         self.artifact_redirect: str | None = None  # where artifact downloads redirect to (default: this stub)
+        # token -> the scopes of the job using it ({scope: none|read|write}); a token listed here is refused
+        # (403) a request its scopes do not allow, as GitHub refuses a job's GITHUB_TOKEN. Absent: unchecked.
+        self.scopes: dict[str, dict | None] = {}
+        self.events: list[dict] = []          # what a client did that GitHub turns into events (take_events)
+        self.oidc_issued: set[str] = set()
+        self.refused: list[Recorded] = []     # requests refused for the token's scopes (403)
+        self._token = ""                      # the token of the request being served (under the lock)
         handler = self._handler_class()
         self.server = LoopbackHTTPServer(("127.0.0.1", 0), handler)
         self.thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
@@ -150,6 +159,12 @@ class GitHubStandIn:
     def calls(self, method: str | None = None, pattern: str = "") -> list[Recorded]:
         with self.lock:
             return [r for r in self.requests if (method is None or r.method == method) and re.search(pattern, r.path)]
+
+    def take_events(self) -> list[dict]:
+        """The events requests caused since the last call (merges, dispatches, labels): {"event", "token", ...}."""
+        with self.lock:
+            out, self.events = self.events, []
+        return out
 
     def writes(self) -> list[Recorded]:
         with self.lock:
@@ -300,12 +315,150 @@ class GitHubStandIn:
             ("GET", r"/git/ref/(.+)", lambda ref: (200, self._ref_json(repo, ref)) if ref in repo.refs
              else (_ for _ in ()).throw(StubError(404, "Not Found"))),
             ("PATCH", r"/git/refs/(.+)", lambda ref: self._update_ref(repo, ref, body)),
+            ("POST", r"/actions/workflows/([^/]+)/dispatches", lambda wf: self._dispatch_workflow(
+                repo, urllib.parse.unquote(wf), body, login)),
+            ("POST", r"/statuses/([0-9a-f]{40})", lambda sha: self._add_status(repo, sha, body)),
+            ("GET", r"/commits/([0-9a-f]{40})/statuses", lambda sha: (200, [
+                {"context": s["context"], "state": s["state"], "id": i + 1}
+                for i, s in enumerate(repo.statuses.get(sha, []))])),
+            ("POST", r"/check-runs", lambda: self._add_check_run(repo, body)),
+            ("POST", r"/pages/deployments", lambda: self._deploy_pages(repo, body)),
+            ("GET", r"/pages/deployments/(\d+)", lambda did: self._pages_deployment(repo, int(did))),
+            ("GET", r"/pages", lambda: (200, {"url": f"{api}/pages", "status": "built", "build_type": "workflow",
+                                             "html_url": self._pages_url(repo)})),
         ]
         for verb, pattern, handler in routes:
             hit = re.fullmatch(pattern, rest)
             if verb == method and hit:
                 return handler(*hit.groups())
         raise StubError(404, f"Not Found: {method} {rest}")
+
+    # ---- the GITHUB_TOKEN's scopes -----------------------------------------------------------------------------
+    NEEDS = [   # (methods, path under /repos/o/r, alternatives that allow it); the first match decides
+        ("GET", r"/commits/[0-9a-f]{40}/pulls", [("pull-requests", "read")]),
+        ("GET", r"/commits/[0-9a-f]{40}/check-runs", [("checks", "read")]),
+        ("GET", r"/commits/[0-9a-f]{40}/status(es)?", [("statuses", "read")]),
+        ("PUT", r"/pulls/\d+/merge", [("contents", "write")]),
+        ("GET", r"/pulls(/.*)?", [("pull-requests", "read")]),
+        ("POST PATCH", r"/pulls(/.*)?", [("pull-requests", "write")]),
+        ("GET", r"/issues/.*", [("issues", "read"), ("pull-requests", "read")]),
+        ("POST PATCH DELETE", r"/issues/.*", [("issues", "write"), ("pull-requests", "write")]),
+        ("GET", r"/(contents|commits|git|branches)/.*", [("contents", "read")]),
+        ("POST PATCH", r"/git/.*", [("contents", "write")]),
+        ("POST", r"/check-runs", [("checks", "write")]),
+        ("POST", r"/statuses/.*", [("statuses", "write")]),
+        ("POST", r"/actions/workflows/[^/]+/dispatches", [("actions", "write")]),
+        ("GET", r"/actions/.*", [("actions", "read")]),
+        ("POST", r"/pages/deployments", [("pages", "write")]),
+        ("GET", r"/pages(/.*)?", [("pages", "read")]),
+    ]
+
+    def _allowed(self, token: str, method: str, path: str) -> bool:
+        granted = self.scopes.get(token)
+        if granted is None:
+            return True
+        m = re.match(r"^/repos/[^/]+/[^/]+(/.*)?$", path)
+        rest = (m.group(1) or "") if m else None
+        if rest is None:
+            return True
+        for methods, pattern, needs in self.NEEDS:
+            if method in methods.split() and re.fullmatch(pattern, rest):
+                levels = {"none": 0, "read": 1, "write": 2}
+                return any(levels[granted.get(scope, "none")] >= levels[level] for scope, level in needs)
+        return True   # metadata (the repository, collaborators' permission) is always readable
+
+    # ---- a bare repository behind the stand-in (the workflow harness) ---------------------------------------
+    def _git(self, repo: Repo, *args: str, check: bool = True) -> str:
+        import subprocess
+
+        proc = subprocess.run(["git", "-C", str(repo.git_dir), *args], capture_output=True, text=True,
+                              env={"GIT_CONFIG_NOSYSTEM": "1", "HOME": "/nonexistent", "PATH": "/usr/bin:/bin",
+                                   "GIT_AUTHOR_NAME": "GitHub", "GIT_AUTHOR_EMAIL": "noreply@github.com",
+                                   "GIT_COMMITTER_NAME": "GitHub", "GIT_COMMITTER_EMAIL": "noreply@github.com"})
+        if check and proc.returncode:
+            raise StubError(422, f"git {args[0]}: {proc.stderr.strip()}")
+        return proc.stdout if not check else proc.stdout.strip()
+
+    def _git_merge(self, repo: Repo, pr: Pull, body) -> str:
+        """Merge the PR's head into the base branch of the bare repository, as GitHub's merge button does (a merge
+        commit; `squash` keeps the merged tree on one parent), and move the branch."""
+        base = self._git(repo, "rev-parse", f"refs/heads/{pr.base_ref}")
+        tree = self._git(repo, "merge-tree", "--write-tree", base, pr.head_sha, check=False)
+        lines = tree.splitlines()
+        if not lines or not re.fullmatch(r"[0-9a-f]{40}", lines[0]) or len(lines) > 1:
+            raise StubError(405, "Pull Request is not mergeable")
+        title = body.get("commit_title") or f"Merge pull request #{pr.number} from {pr.head_ref}"
+        parents = ["-p", base] if body.get("merge_method") in ("squash", "rebase") else ["-p", base, "-p", pr.head_sha]
+        sha = self._git(repo, "commit-tree", lines[0], *parents, "-m", title)
+        self._git(repo, "update-ref", f"refs/heads/{pr.base_ref}", sha, base)
+        repo.refs[f"heads/{pr.base_ref}"] = sha
+        return sha
+
+    def _dispatch_workflow(self, repo: Repo, workflow: str, body, login: str):
+        """POST .../actions/workflows/{file}/dispatches: GitHub checks the file exists on `ref` with a
+        workflow_dispatch trigger and that the inputs are declared, answers 204 and starts the run."""
+        ref = str(body.get("ref") or repo.default_branch)
+        inputs = body.get("inputs") or {}
+        if repo.git_dir is not None:
+            import yaml
+
+            short = ref.removeprefix("refs/heads/")
+            text = self._git(repo, "show", f"refs/heads/{short}:.github/workflows/{workflow}", check=False)
+            if not text:
+                raise StubError(404, "Not Found")
+            data = yaml.safe_load(text) or {}
+            on = data.get("on", data.get(True))
+            on = {on: None} if isinstance(on, str) else dict.fromkeys(on) if isinstance(on, list) else (on or {})
+            if "workflow_dispatch" not in on:
+                raise StubError(422, "Workflow does not have 'workflow_dispatch' trigger")
+            declared = ((on.get("workflow_dispatch") or {}).get("inputs") or {})
+            unexpected = sorted(set(inputs) - set(declared))
+            if unexpected:
+                raise StubError(422, f"Unexpected inputs provided: {unexpected}")
+        self.events.append({"event": "workflow_dispatch", "workflow": workflow, "ref": ref, "inputs": inputs,
+                            "login": login, "token": self._token})
+        return 204, None
+
+    def _add_status(self, repo: Repo, sha: str, body):
+        repo.statuses.setdefault(sha, []).append({"context": body.get("context", "default"), "state": body["state"]})
+        return 201, {"context": body.get("context", "default"), "state": body["state"]}
+
+    def _add_check_run(self, repo: Repo, body):
+        runs = repo.checks.setdefault(body["head_sha"], [])
+        runs.append({"name": body["name"], "status": body.get("status", "queued"),
+                     "conclusion": body.get("conclusion"), "app": "github-actions"})
+        return 201, {"id": len(runs), "name": body["name"], "head_sha": body["head_sha"]}
+
+    def _pages_url(self, repo: Repo) -> str:
+        return f"http://{repo.owner}.github.localhost/{repo.name}/"
+
+    def _deploy_pages(self, repo: Repo, body):
+        """POST .../pages/deployments: wants an OIDC token this stand-in issued (a job with `id-token: write`)
+        and an artifact id (deploy-pages sends the id the artifact service gave it; act's artifact server numbers
+        them itself, so the harness checks the artifact from its files after the run)."""
+        if body.get("oidc_token") not in self.oidc_issued:
+            raise StubError(400, "The OIDC token is missing or was not issued for this run")
+        if not str(body.get("artifact_id") or "").isdigit():
+            raise StubError(422, "artifact_id must name the run's Pages artifact")
+        did = next(self.ids)
+        repo.deployments.append({"id": did, "artifact_id": int(body["artifact_id"]),
+                                 "build_version": body.get("pages_build_version")})
+        api = f"{self.base_url}/repos/{repo.full_name}"
+        return 200, {"id": did, "status_url": f"{api}/pages/deployments/{did}", "page_url": self._pages_url(repo)}
+
+    def _pages_deployment(self, repo: Repo, did: int):
+        if not any(d["id"] == did for d in repo.deployments):
+            raise StubError(404, "Not Found")
+        return 200, {"status": "succeed"}
+
+    def _oidc_token(self, token: str) -> tuple[int, dict]:
+        """The runtime's OIDC endpoint (ACTIONS_ID_TOKEN_REQUEST_URL): only a job granted `id-token: write`."""
+        granted = self.scopes.get(token)
+        if token not in self.tokens or granted is None or granted.get("id-token") != "write":
+            return 403, {"message": "id-token: write is not granted to this job"}
+        value = f"oidc-{next(self.ids)}"
+        self.oidc_issued.add(value)
+        return 200, {"value": value}
 
     # ---- endpoint bodies -------------------------------------------------------------------------------------
     def _add_comment(self, repo: Repo, number: int, body, login: str):
@@ -334,6 +487,8 @@ class GitHubStandIn:
             if name.casefold() not in {n.casefold() for n in pr.labels}:
                 pr.labels.append(name)
                 pr.events.append({"event": "labeled", "label": name, "created_at": T0, "actor": login})
+                self.events.append({"event": "pull_request", "action": "labeled", "number": pr.number,
+                                    "label": name, "login": login, "token": self._token})
         return 200, [{"name": n, "url": f"{self.base_url}/repos/{repo.full_name}/labels/{n}"} for n in pr.labels]
 
     def _remove_label(self, repo: Repo, pr: Pull, name: str):
@@ -441,13 +596,23 @@ class GitHubStandIn:
             raise StubError(409, "Head branch was modified. Review and try the merge again.")
         if pr.state != "open":
             raise StubError(405, "Pull Request is not mergeable")
+        if repo.git_dir is not None:
+            pr.merge_commit_sha = self._git_merge(repo, pr, body)
+            self.events.append({"event": "push", "ref": f"refs/heads/{pr.base_ref}", "after": pr.merge_commit_sha,
+                                "token": self._token, "login": self.tokens.get(self._token)})
+        else:
+            pr.merge_commit_sha = fake_sha("merge", pr.number)
         pr.merged, pr.state = True, "closed"
-        pr.merge_commit_sha = fake_sha("merge", pr.number)
         return 200, {"sha": pr.merge_commit_sha, "merged": True, "message": "Pull Request successfully merged"}
 
     def _contents(self, repo: Repo, path: str, query: dict):
         ref = query.get("ref", repo.default_branch)
         data = repo.contents.get((ref, path))
+        if data is None and repo.git_dir is not None:
+            import subprocess
+
+            proc = subprocess.run(["git", "-C", str(repo.git_dir), "show", f"{ref}:{path}"], capture_output=True)
+            data = proc.stdout if proc.returncode == 0 else None
         if data is None:
             raise StubError(404, "Not Found")
         large = len(data) > self.large_file_bytes
@@ -457,6 +622,10 @@ class GitHubStandIn:
                      "url": f"{self.base_url}/repos/{repo.full_name}/contents/{path}?ref={ref}"}
 
     def _commit(self, repo: Repo, sha: str):
+        if (sha not in repo.commits and repo.git_dir is not None
+                and self._git(repo, "cat-file", "-t", sha, check=False).strip() == "commit"):
+            repo.commits[sha] = {"date": T0, "tree": fake_sha("tree", sha), "parents": [],
+                                 "message": self._git(repo, "log", "-1", "--format=%B", sha)}
         if sha not in repo.commits:
             raise StubError(404, "No commit found")
         return 200, {"sha": sha, "url": f"{self.base_url}/repos/{repo.full_name}/commits/{sha}",
@@ -579,6 +748,17 @@ class GitHubStandIn:
                 path = parts.path
                 status, payload, headers = 404, {"message": "Not Found"}, {}
                 with stub.lock:
+                    if path == "/_oidc/token":   # the runner's OIDC endpoint, for deploy-pages
+                        auth = self.headers.get("Authorization", "")
+                        stub.requests.append(Recorded(self.command, path, query, body))
+                        status, payload = stub._oidc_token(auth.split(" ", 1)[-1])
+                        data = json.dumps(payload).encode()
+                        self.send_response(status)
+                        self.send_header("Content-Type", "application/json")
+                        self.send_header("Content-Length", str(len(data)))
+                        self.end_headers()
+                        self.wfile.write(data)
+                        return
                     if path.startswith("/blob/"):  # the artifact storage host: no token wanted
                         stub.blob_requests.append({"path": path, "authorization": self.headers.get("Authorization")})
                         self._send_bytes(stub._serve_blob(path))
@@ -591,7 +771,11 @@ class GitHubStandIn:
                         status, payload = 404, {"message": "wrong base path"}
                     elif login is None:
                         status, payload = 401, {"message": "Bad credentials"}
+                    elif not stub._allowed(token, self.command, path.removeprefix(PREFIX)):
+                        status, payload = 403, {"message": "Resource not accessible by integration"}
+                        stub.refused.append(Recorded(self.command, path.removeprefix(PREFIX), query, body))
                     else:
+                        stub._token = token
                         try:
                             status, payload, *extra = stub.dispatch(self.command, path.removeprefix(PREFIX), query,
                                                                     body, login)

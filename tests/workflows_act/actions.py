@@ -68,10 +68,38 @@ def _rebuild_dist(path: Path, missing: list[str]) -> None:
         raise RuntimeError(f"{path}: `npm run {script}` did not write {still}:\n{proc.stderr[-3000:]}")
 
 
+def _runtime_copy(path: Path) -> Path:
+    """The action as a runner needs it: everything but node_modules and the sources' tests. act copies a local
+    action's whole folder into every job that uses it; with the 360-400 MB of node_modules an npm build leaves,
+    that copy took most of a minute per use (ncc's dist/ bundles are self-contained)."""
+    target = path.with_name(path.name + ".runtime")
+    done = target / ".copied"
+    if done.exists():
+        return target
+    shutil.rmtree(target, ignore_errors=True)
+    shutil.copytree(path, target, ignore=shutil.ignore_patterns("node_modules", "__tests__", ".git", ".unpacked",
+                                                                ".build-failed"))
+    done.write_text("ok\n")
+    return target
+
+
+# Tags the pinned actions use for actions of their own (composite actions): the tag -> the pinned commit it is
+# served from. upload-pages-artifact v3.0.1 calls `actions/upload-artifact@v4`; v4.6.2 (pinned) is a v4 release.
+ALIASES = {"actions/upload-artifact@v4": "actions/upload-artifact"}
+
+
 UNAVAILABLE: dict[str, str] = {}   # "owner/name@sha" -> why it could not be made runnable (a scenario needing it fails)
 
 
 def prepare_actions() -> dict[str, Path]:
+    """prepare_actions_unlocked, one process at a time (pytest-xdist workers share the cache folder)."""
+    from tests.workflows_act.harness import cache_lock
+
+    with cache_lock(cache_root() / ".actions.lock"):
+        return prepare_actions_unlocked()
+
+
+def prepare_actions_unlocked() -> dict[str, Path]:
     """Every pinned action, runnable: "owner/name@sha" -> its folder. An action with a stand-in of the same name
     under standins/ (same inputs and outputs) uses it; one whose bundle cannot be rebuilt here is left out and
     listed in UNAVAILABLE with the reason (act, offline, then stops at the step that uses it)."""
@@ -82,10 +110,10 @@ def prepare_actions() -> dict[str, Path]:
         key = f"{entry['action']}@{entry['commit']}"
         standin = STANDINS / entry["action"].split("/")[1]
         path = _unpack(entry, root)
+        if standin.is_dir():   # a faithful local stand-in (standins/<name>/README.md says why)
+            out[key] = standin
+            continue
         if entry["missing"]:
-            if standin.is_dir():
-                out[key] = standin
-                continue
             failed = path / ".build-failed"   # not retried each run; SKILLYARD_WORKFLOWS_REBUILD=1 retries
             if failed.exists() and not os.environ.get("SKILLYARD_WORKFLOWS_REBUILD"):
                 UNAVAILABLE[key] = failed.read_text()
@@ -98,7 +126,12 @@ def prepare_actions() -> dict[str, Path]:
                 failed.write_text(UNAVAILABLE[key])
                 continue
             failed.unlink(missing_ok=True)
+            path = _runtime_copy(path)
         out[key] = path
+    for alias, action in ALIASES.items():
+        for key, path in list(out.items()):
+            if key.split("@")[0] == action:
+                out[alias] = path
     return out
 
 

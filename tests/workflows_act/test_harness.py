@@ -43,3 +43,40 @@ def test_a_failing_step_fails_the_validate_scenario(sandbox):
     assert result.returncode != 0
     assert result.step("Check the PR's scope").outcome == "failure"
     assert not list(sandbox.artifacts.rglob("*.zip"))   # the report is never uploaded
+
+
+def test_a_permission_taken_from_the_bot_job_fails_its_run_at_the_stand_in(sandbox):
+    """pr-bot.yml without `actions: read`: the stand-in refuses the job's token the artifact listing (403), as
+    GitHub does, so the download step fails and nothing is posted."""
+    head = sandbox.commit_files("add-greeting-card", NEW_SKILL, "Add greeting-card")
+    event = sandbox.open_pull("add-greeting-card", head)
+    validate = sandbox.act("pull_request", "validate.yml", event, checkout=head)
+    assert validate.returncode == 0, validate.log[-4000:]
+    run_event = sandbox.record_validate_run(event, "success")
+    sandbox.git("checkout", "-q", "-B", "main", "origin/main")
+    sandbox.break_workflow("pr-bot.yml", "      actions: read         # download", "      # download")
+    result = sandbox.act("workflow_run", sandbox.caller_with_toolchain("pr-bot.yml"), run_event, checkout="main")
+    assert result.returncode != 0
+    assert result.step("Download the report artifact").outcome == "failure"
+    assert any("/actions/runs/7001/artifacts" in r.path for r in sandbox.standin.refused), sandbox.standin.refused
+    assert not sandbox.standin.writes()
+
+
+def test_a_wrong_job_output_name_publishes_a_site_without_the_merged_skill(sandbox):
+    """reusable-publish.yml's registry job names its output `steps.commit.outputs.sha`; misspelt, the site job
+    checks out the run's own commit instead of the rebuilt one, and the published site lacks the new skill that
+    only the rebuilt registry.json lists. The same check as the publish scenario's then fails."""
+    from tests.workflows_act.test_automerge_publish import site_members
+
+    before = sandbox.origin_head()
+    sandbox.commit_files("main", NEW_SKILL, "Add greeting-card (merged by hand, before this scenario)", push=False)
+    sandbox.git("push", "-q", "origin", "main:main")
+    sandbox.standin_sync_main()
+    assert sandbox.origin_head() != before
+    sandbox.break_workflow("reusable-publish.yml", "sha: ${{ steps.commit.outputs.sha }}",
+                           "sha: ${{ steps.commit.outputs.commit }}")
+    chain = sandbox.emit(sandbox.dispatch_event("publish.yml", {"merged-commit": ""}))
+    publish = chain.run("publish.yml")
+    assert publish.conclusion == "success", publish.result.log[-4000:]
+    assert "greeting-card" in sandbox.origin_file("registry.json").decode()   # the registry job did its part
+    assert not any("greeting-card" in m for m in site_members(sandbox, publish))
