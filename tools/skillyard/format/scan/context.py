@@ -10,6 +10,7 @@ from bisect import bisect_right
 from collections.abc import Callable
 
 from skillyard.format.findings import Severity
+from skillyard.format.scan import layout
 from skillyard.format.scan import read_python as scan_python
 
 ERROR, WARNING = Severity.ERROR, Severity.WARNING
@@ -215,8 +216,7 @@ class Context:
             self._fences = _fence_spans(self.text) \
                 if self.markdown and ("```" in self.text or "~~~" in self.text) else []
             if self._fences and "<" in self.text:  # inside `<pre>` … `</pre>` (an HTML block) a fence is text
-                blocks = [(m.start(), m.end()) for m in _HTML_BLOCK.finditer(self.text)]
-                self._fences = [f for f in self._fences if not any(a <= f[0] < b for a, b in blocks)]
+                self._fences = layout.outside_html_blocks(self.text, self._fences, _HTML_BLOCK)
         return self._fences
 
     def has(self, words: frozenset[bytes]) -> bool:
@@ -374,6 +374,10 @@ class Context:
             title = text
         return title
 
+    def title(self) -> str:
+        """The file's first heading (a reference's title: "Pwn Request Attacks")."""
+        return self._headings[0][1] if self.heading(0) is not None and self._headings else ""
+
     def block(self, index: int, lines: int = 6) -> tuple[int, int]:
         """The instruction around `index`: its paragraph in prose (up to `lines` lines each way), the file in code."""
         if self.code:
@@ -484,10 +488,13 @@ GATES = {
 
 
 _DISCUSS = re.compile(r"\b(?:detect|flag|watch for|look for|such as|e\.g\.|for example|attacks?|injections?|"
-                      r"phrases? like|patterns? like|never follow)\b", re.I)
+                      r"phrases? like|patterns? like|never follow|attempts? to)\b", re.I)
+# A heading over a catalogue of attacks ("Instruction Override Patterns", "Prompt Injection Attacks").
+_DISCUSS_HEADING = re.compile(r"\b(?:patterns?|attacks?|injections?|red flags|examples of|threats?)\b", re.I)
 
 
 def _discussed(ctx: Context, index: int) -> bool:
     """A security skill describing an attack ("flag phrases such as …") rather than making one."""
     start = max(ctx.text.rfind("\n\n", max(0, index - 4 * WINDOW), index), index - 4 * WINDOW, 0)
-    return bool(_DISCUSS.search(_URL.sub(" ", ctx.text[start:index + 200])))
+    return bool(_DISCUSS.search(_URL.sub(" ", ctx.text[start:index + 200]))) or \
+        bool(ctx.markdown and _DISCUSS_HEADING.search(ctx.heading(index)))

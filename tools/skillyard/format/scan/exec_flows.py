@@ -18,6 +18,7 @@ from skillyard.format.scan.context import (  # noqa: F401
     _url_note,
     _words,
 )
+from skillyard.format.scan.precision import known_vendor_url
 
 # ---------------------------------------------------------------- download and execute
 _DOWNLOADERS = _words("curl", "wget", "iex", "invoke", "irm", "iwr", "urlopen", "fetch", "webclient", "downloadstring")
@@ -84,6 +85,8 @@ def download_finding(ctx: Context, add: Add, rule: str, index: int, command: str
     if not lured and _labelled_dangerous(ctx, index):
         add(rule, WARNING, index, f"Quotes a download-and-run as a dangerous example (its line says so): "
             f"`{command[:80]}`.", "Keep it clearly marked as an example of what not to run.")
+    elif vendor and not lured and ctx.markdown and known_vendor_url(command):
+        return  # a well-known vendor's documented one-line install from its own host over HTTPS, shown to the reader
     elif vendor and not lured:
         add(rule, WARNING, index, f"Downloads and runs a vendor installer in one step: `{command[:80]}`.",
             "Prefer the vendor's package (brew, apt, pip, npm) or download, verify the checksum, then run.")

@@ -17,7 +17,7 @@ import functools
 import re
 from bisect import bisect_right
 
-from skillyard.format.scan import confusables, decode
+from skillyard.format.scan import confusables, decode, precision
 from skillyard.format.scan import phrases as ph
 from skillyard.format.scan import rules as scan_rules
 from skillyard.format.scan.context import _URL, ERROR, WARNING, Add, Context, _discussed, _token_of, _words
@@ -286,6 +286,8 @@ def scan(ctx: Context, add: Add, classes: bytes | None = None) -> None:
         _folded(ctx, add, folded)
     for index, kind, decoded in decode.runs(ctx.text, classes):
         taught = ctx.prose and (_taught(ctx, index) or ctx.in_fence(index))
+        if taught and ctx.markdown and precision.security_skill(ctx) and _taught(ctx, index):
+            continue  # a security guide's encoded attack sample, said to be one: what it teaches to recognise
         _report(ctx, add if not taught else _as_warning(add), _Text(ctx, decoded, None, index), "hidden",
                 f"Text encoded as {kind} hides")
 

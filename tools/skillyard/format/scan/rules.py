@@ -35,6 +35,7 @@ from skillyard.format.scan.context import (  # noqa: F401
     Add,
     Context,
     _discussed,
+    _host_is_vendor,
     _words,
 )
 from skillyard.format.scan.exec_flows import (
@@ -47,7 +48,7 @@ from skillyard.format.scan.exec_flows import (
 
 # ---------------------------------------------------------------- secrets flowing to the network
 SECRET_SOURCE = re.compile(
-    r"\.ssh\b(?!/(?:[\w.-]+\.pub|known_hosts|config)\b)|\.(?:aws|kube|gnupg|netrc|npmrc|pypirc|git-credentials|docker[/\\]config\.json|"
+    r"(?<![\w-])\.ssh\b(?!/(?:[\w.-]+\.pub|known_hosts|config|authorized_keys)\b)|(?<![\w-])\.(?:aws|kube|gnupg|netrc|npmrc|pypirc|git-credentials|docker[/\\]config\.json|"
     r"config[/\\](?:solana|gcloud|gh)|ethereum|bitcoin|electrum)\b"
     r"|\bid_(?:rsa|ed25519|ecdsa|dsa)\b(?!\.pub)|/etc/shadow\b|\bLogin Data\b|\bwallet\.dat\b|\bkeychain\b|"
     r"\bkeystore\b|\.aws/credentials|(?<![\w/.-])\.env(?:\.local|\.production)?\b(?![\w.-])",
@@ -87,6 +88,9 @@ _READ_VERB = re.compile(r"\b(?:cat|less|more|head|tail|read|reads|reading|open|l
                         r"curl|collect|gather|harvest|show|output|archive|back ?up|forward)\b|read_text|read_bytes|"
                         r"open\(|@", re.I)
 
+_SHOW_VERB = re.compile(r"\b(?:print|dump|show|display|output|send|upload|post|paste|include|attach|exfiltrate|forward|"
+                        r"share|reveal|echo)\b|\bcat\s+(?!>)", re.I)
+
 
 def exfiltration(ctx: Context, add: Add) -> None:
     if not ctx.has(_SOURCE_TOKENS) and not (ctx.python and ctx.has(_SPLIT_SOURCE_TOKENS)):
@@ -122,6 +126,9 @@ def exfiltration(ctx: Context, add: Add) -> None:
         if what.startswith("the whole environment") and precision.env_for_child(ctx, index):
             continue  # a copy handed to a child process's `env=` stays on this machine
         start, end = ctx.block(index, 6)
+        if ctx.prose and ctx.line_at(index).lstrip().startswith("|"):  # a table row lists; rows are not steps
+            start = ctx.text.rfind("\n", 0, index) + 1
+            end = ctx.text.find("\n", index) % (len(ctx.text) + 1)
         if (start, end) not in sinks:
             sinks[(start, end)] = precision.network_sink(ctx, NETWORK_SINK, start, end)
         sink = sinks[(start, end)]
@@ -135,7 +142,9 @@ def exfiltration(ctx: Context, add: Add) -> None:
             line_start = ctx.text.rfind("\n", 0, index) + 1
             line_end = ctx.text.find("\n", index)
             line = ctx.text[line_start:line_end if line_end >= 0 else len(ctx.text)]
-            if _READ_VERB.search(line) and not what.startswith("the whole environment"):
+            if _READ_VERB.search(line) and not what.startswith("the whole environment") and \
+                    not (ctx.prose and what.startswith(".env") and not _SHOW_VERB.search(line)):
+                # a how-to that loads or creates a project's own `.env` reads no one's secrets; showing it does
                 add("security-credential-path", WARNING, index,
                     f"Reads a credential location (`{what[:60]}`).",
                     "Do not read secrets from the user's machine; ask for the value as an input instead.")
@@ -248,6 +257,12 @@ def safety_off(ctx: Context, add: Add) -> None:
     for match in ctx.finditer(SAFETY_OFF, _SAFETY_WORDS):
         if ctx.prose and (ctx.negated(match.start()) or ctx.quoted(match.start()) or
                           precision.warned_about(ctx, match.start())):
+            continue
+        if ctx.prose and precision.user_chooses(ctx, match.group()):
+            add("security-safety-bypass", WARNING, match.start(),
+                f"Offers to switch off a safety control (`{match.group()[:60]}`) when the user agrees (the skill "
+                "asks them first): whatever runs that way runs without prompts.",
+                "Keep the question to the user; prefer the narrowest permission mode that works.")
             continue
         add("security-safety-bypass", ERROR, match.start(),
             f"Switches off a safety control (`{match.group()[:60]}`): the agent or the OS stops asking before "
@@ -385,6 +400,8 @@ def supply_chain(ctx: Context, add: Add) -> None:
             if any(host in url.lower() for host in PACKAGE_INDEXES):
                 continue
             insecure = url.lower().startswith("http://") or bool(re.match(r"(?:https?://)?\d+\.\d+\.\d+\.\d+", url))
+            if not insecure and url.lower().startswith("https://") and _host_is_vendor(url, ctx):
+                continue  # the vendor's own index over HTTPS (`pypi.nvidia.com` in a skill about NVIDIA's libraries)
             add("security-package-index", ERROR if insecure else WARNING, match.start(),
                 f"Installs packages from a non-default index (`{url[:60]}`)"
                 + (" over plain HTTP or a bare IP address" if insecure else "")

@@ -1,0 +1,26 @@
+"""Where Markdown's blocks are: which code fences are real, given the HTML blocks (`<pre>`, `<script>` …) around
+them. Pure text in, spans out; `context.Context.fences` calls it."""
+
+from __future__ import annotations
+
+import re
+
+
+def outside_html_blocks(text: str, fences: list[tuple[int, int]], html_block: re.Pattern) -> list[tuple[int, int]]:
+    """The fences not inside an HTML block (`<pre>`, `<script>` …), read in document order: a `<script src=…>` line
+    inside a fence is code, not the start of a block that would swallow every later fence."""
+    kept: list[tuple[int, int]] = []
+    at, pos = 0, 0
+    while True:
+        block = html_block.search(text, pos)
+        if block is None:
+            return kept + fences[at:]
+        while at < len(fences) and fences[at][0] < block.start():
+            kept.append(fences[at])
+            at += 1
+        if kept and block.start() < kept[-1][1]:  # the opening tag is inside the fence just kept: code
+            pos = kept[-1][1]
+            continue
+        pos = max(block.end(), block.start() + 1)
+        while at < len(fences) and fences[at][0] < pos:
+            at += 1  # a fence inside the block is text
