@@ -39,7 +39,8 @@ _SINKS = _words("eval", "exec", "execsync", "execfile", "spawn", "spawnsync", "s
                 "crontab", "schtasks", "systemctl", "launchctl", "reg", "bashrc", "zshrc", "bash_profile",
                 "launchagents", "currentversion", "authorized_keys", "nc", "ncat", "netcat", "socat", "tcp", "dup2",
                 "stdin", "pipe", "nslookup", "dig", "scp", "python", "python3", "node", "source", "instance_eval",
-                "runinnewcontext", "uploadstring", "uploadfile", "sendmail", "writefile", "writefilesync", "write")
+                "runinnewcontext", "uploadstring", "uploadfile", "sendmail", "writefile", "writefilesync", "write",
+                "gethostbyname", "getaddrinfo", "resolve")
 _SOURCES = _words("curl", "wget", "fetch", "http", "https", "iwr", "irm", "invoke", "downloadstring", "downloadfile",
                   "downloaddata", "urlopen", "urlretrieve", "requests", "httpx", "axios", "got", "base64", "atob",
                   "b64decode", "decode64", "frombase64string", "fromcharcode", "decodestring", "unhexlify", "rev",

@@ -30,7 +30,8 @@ VENDOR_HOSTS = ("sh.rustup.rs", "rustup.rs", "astral.sh", "raw.githubusercontent
                 "download.pytorch.org", "get.rio.app", "install.pulumi.com", "volta.sh", "getcomposer.org",
                 "sdk.cloud.google.com", "aka.ms/install-azd", "aka.ms/installazurecli", "awscli.amazonaws.com",
                 "raw.githubusercontent.com/anthropics/", "raw.githubusercontent.com/getsentry/",
-                "raw.githubusercontent.com/expo/", "raw.githubusercontent.com/hashicorp/", "hashicorp.com")
+                "raw.githubusercontent.com/expo/", "raw.githubusercontent.com/hashicorp/", "hashicorp.com",
+                "install.julialang.org", "community.chocolatey.org", "get.nextflow.io", "get-ghcup.haskell.org")
 PACKAGE_INDEXES = ("pypi.org", "files.pythonhosted.org", "download.pytorch.org", "registry.npmjs.org",
                    "registry.yarnpkg.com", "test.pypi.org", "pypi.python.org", "npm.pkg.github.com")
 # Well-known npm packages agents run with `npx -y`: a near miss of one of these is a typosquat.
@@ -353,8 +354,9 @@ class Context:
         return self.text.count("`", start, index) % 2 == 1
 
     def quoted(self, index: int) -> bool:
-        """Inside quotation marks on its line, in prose: a skill quoting an attack, not making one."""
-        if self.code or self.in_fence(index):
+        """Inside quotation marks on its line, in prose: a skill quoting an attack, not making one. In JSON, YAML and
+        TOML the quotes are the syntax of every value, which the agent reads as text: no quotation there."""
+        if self.code or self.in_fence(index) or self.file.endswith((".json", ".yaml", ".yml", ".toml", ".jsonl")):
             return False
         before = self.text[self._line_start(index):index]
         return (before.count('"') % 2 == 1) or before.count("\u201c") > before.count("\u201d") or \
@@ -373,10 +375,6 @@ class Context:
                 break
             title = text
         return title
-
-    def title(self) -> str:
-        """The file's first heading (a reference's title: "Pwn Request Attacks")."""
-        return self._headings[0][1] if self.heading(0) is not None and self._headings else ""
 
     def block(self, index: int, lines: int = 6) -> tuple[int, int]:
         """The instruction around `index`: its paragraph in prose (up to `lines` lines each way), the file in code."""
@@ -433,6 +431,7 @@ _RISKY_HOST = re.compile(r"^(?:\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-f:]+\])(?::\d+)?\
                          r"trycloudflare\.com|glitch\.me|workers\.dev)\Z", re.I)
 
 
+_VENDOR_SUFFIXES = ("lang", "js", "hq", "labs", "dev", "app")  # a product's site: `julialang.org` for Julia
 # A host named like this is nobody's product, however often the text says the word ("the attacker's server").
 _ATTACK_NAME = re.compile(r"attack|evil|malic|payload|exfil|steal|hack|pwn|phish|backdoor|exploit|leak|grab|"
                           r"dump|collect|harvest|beacon|implant|trojan|stealer|loot", re.I)
@@ -447,7 +446,7 @@ def _host_is_vendor(command: str, ctx: Context | None = None) -> bool:
         return False
     for url in urls:
         low = url.lower()
-        if any(host in low for host in VENDOR_HOSTS):
+        if layout.on_listed_host(low, VENDOR_HOSTS):
             continue
         host = low.split("://", 1)[-1].split("/", 1)[0].split("@")[-1]
         if _RISKY_HOST.search(host) or ctx is None:
@@ -458,7 +457,8 @@ def _host_is_vendor(command: str, ctx: Context | None = None) -> bool:
                                      "googleapis", "azureedge", "vercel", "netlify", "herokuapp") or \
                 _ATTACK_NAME.search(name):
             return False
-        if name in re.split(r"[^a-z0-9]+", ctx.skill_name):  # `cli.inference.sh` in the skill `inference-sh`
+        if any(name == t or len(t) >= 4 and name[len(t):] in _VENDOR_SUFFIXES and name.startswith(t)
+               for t in re.split(r"[^a-z0-9]+", ctx.skill_name)):  # `cli.inference.sh`, `julialang.org` in `julia-env`
             continue
         if not re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w-])", ctx.without_urls, re.I):
             return False

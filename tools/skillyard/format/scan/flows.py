@@ -58,6 +58,20 @@ _ENV_COMMANDS = frozenset({"env", "printenv", "export", "set", "get-childitem", 
                            "getenvironmentvariables", "environ", "os.environ"})
 
 
+# An option that hands a credential file to the tool (which logs in with it; the script never reads it).
+_OPTIONS = ("-i", "--netrc-file", "--kubeconfig", "--homedir", "--identity", "--key", "--cert", "--config",
+            "--credentials-file", "--key-file", "-identityfile")
+_SECRET_WORDS = re.compile(r"key|token|secret|pass|cred|auth|api|session|cookie|private", re.I)
+
+
+def _as_option(words: tuple[str, ...], k: int) -> bool:
+    """The word at `k` is an option's value (`-i ~/.ssh/key`, `--netrc-file=~/.netrc`, `"ssh -i ~/.ssh/key"`)."""
+    word = words[k]
+    if word.lower().startswith(tuple(o + "=" for o in _OPTIONS)) or re.match(r"ssh\s+(?:-\w+\s+)*-i\s", word):
+        return True
+    return k > 0 and words[k - 1].lower() in _OPTIONS
+
+
 @dataclass(frozen=True, slots=True)
 class Source:
     kind: str  # "fetch", "decode", "secret", "env"
@@ -114,6 +128,8 @@ def runs_code(op: Op, child_process: bool) -> str | None:
         if name == "command" and op.full not in ("exec.command", "exec.commandcontext"):
             return None
         return "process"
+    if name.startswith("$") and op.text.lstrip().startswith("&"):
+        return "process"  # PowerShell's call operator: `& $dest`
     if name.startswith(_RUN_BY_PATH) or \
             (name.startswith("$") and ("/" in name or "\\" in name)) or \
             name.endswith((".exe", ".msi", ".bat", ".cmd", ".scr", ".ps1", ".appimage")):
@@ -169,7 +185,9 @@ def writes_to(op: Op) -> list[str]:
         low = [w.lower() for w in words]
         for key in ("-outfile", "-destination"):
             if key in low[:-1]:
-                out.append(words[low.index(key) + 1])
+                value = words[low.index(key) + 1]
+                named = re.search(r"(?i)" + key + r"\s+[\"']?(\$[\w:]+)\b", op.text) if not value else None
+                out.append(value or (named.group(1) if named else ""))  # `-OutFile $dest`: the variable
     elif name in ("set-content", "add-content", "out-file", "sc", "ac", "new-item"):
         low = [w.lower() for w in words]
         if "-path" in low[:-1]:
@@ -246,7 +264,8 @@ class Flow:
 
     def __init__(self, facts: Facts, text: str):
         self.facts = facts
-        self.child_process = "child_process" in text or facts.language not in ("javascript", "typescript")
+        self.child_process = "child_process" in text or facts.language not in ("javascript", "typescript") or \
+            any(op.name == "require" and "child_process" in op.words for op in facts.ops)  # `'child' + '_process'`
         self.sources: list[frozenset[Source]] = []
         self._run(text)
 
@@ -260,8 +279,14 @@ class Flow:
         joined = "\n".join(op.words)
         if joined and op.name not in ("echo", "printf", "=", "write-host", "console.log", "puts", "print") and \
                 SECRET_PATH.search(joined):  # one search over every word, then the word that matched
-            word = max((w for w in op.words if SECRET_PATH.search(w)), key=len, default=joined)
-            found.add(Source("secret", op.line, f"reads `{word[:60]}`"))
+            hits = [k for k, w in enumerate(op.words) if SECRET_PATH.search(w) and not _as_option(op.words, k)]
+            if hits or not op.words:
+                word = max((op.words[k] for k in hits), key=len, default=joined)
+                found.add(Source("secret", op.line, f"reads `{word[:60]}`"))
+        if op.name in ("get", "getenv", "fetch", "getenvironmentvariable") and op.words and \
+                ("environ" in op.full or "getenv" in op.full or op.full.startswith("env.")) and \
+                _SECRET_WORDS.search(op.words[0]):  # one named secret (`os.environ.get("GITHUB_TOKEN")`)
+            found.add(Source("envvar", op.line, f"reads the secret `{op.words[0][:40]}` from the environment"))
         if op.name in READ_FILE:
             path = next((w for w in op.words if w and not w.startswith("-") and ("/" in w or "\\" in w or "." in w)), "")
             if path:
@@ -304,6 +329,9 @@ class Flow:
                         got |= own[other] | result[other]
                 for name in op.uses:
                     got |= variables.get(name, set())
+                if op.name in ("grep", "select-string", "findstr") and op.words and \
+                        not _SECRET_WORDS.search(" ".join(op.words)) and "-v" not in op.words:
+                    got = {src for src in got if src.kind != "env"}  # `printenv | grep '^CI_'`: named variables
                 if len(got) > 16:
                     got = set(sorted(got, key=lambda s: (s.line, s.kind))[:16])
                 result[index] = got

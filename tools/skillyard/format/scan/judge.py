@@ -254,8 +254,13 @@ def _looks_encoded(text: str, match: re.Match) -> bool:
     blob = match.group()
     if not (any(c.islower() for c in blob) and any(c.isupper() for c in blob)):
         return False
-    return not text[max(0, match.start() - 64):match.start()].endswith(";base64,") or \
-        "data:image/" not in text[max(0, match.start() - 64):match.start()]
+    before = text[max(0, match.start() - 64):match.start()]
+    return not before.endswith(";base64,") or _DATA_URI.search(before) is None
+
+
+# A data URI of a media type (an image, a font, audio, video, a PDF): the bytes of a file, declared as such.
+_DATA_URI = re.compile(r"data:(?:image|font|audio|video|application/(?:pdf|font-woff|octet-stream|x-font-\w+))/?"
+                       r"[\w.+-]*(?:;[\w=.-]+)*;base64,\Z")
 
 
 def _pipe_to_shell(text: str) -> list[re.Match]:

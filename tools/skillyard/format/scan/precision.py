@@ -7,6 +7,10 @@
   machine: probing whether a local LibreOffice listener answers is not exfiltration.
 - A security guide that names a dangerous flag in order to warn against it ("flag it as high risk") teaches; it
   does not switch the protection off.
+- A credential file handed to a tool as an option (`ssh -i ~/.ssh/key`, `--netrc-file ~/.netrc`,
+  `AWS_SHARED_CREDENTIALS_FILE=~/.aws/credentials`, `key_filename=`) is how that tool logs in: the script never
+  reads the secret, so nothing of it flows to a send. The environment filtered by name (`printenv | grep '^CI_'`)
+  is those variables, not every secret.
 - A flag that switches a safety control off, offered as a question to the user first ("ask whether they may run
   with --dangerously-skip-permissions"), is the user's choice: a warning.
 - In a skill named for security work (`gha-security-review`, `skill-scanner`), a Markdown fence or code span that its
@@ -19,6 +23,7 @@ from __future__ import annotations
 
 import re
 
+from skillyard.format.scan import layout
 from skillyard.format.scan.context import _URL, VENDOR_HOSTS, Context
 
 # `name = os.environ.copy()` / `dict(os.environ)` / `{**os.environ}` / `Object.assign({}, process.env)`.
@@ -94,12 +99,22 @@ _FRAME_BEFORE = 300  # characters before a fence read for its caption
 
 # A skill whose name says it teaches, reviews or detects attacks.
 _SECURITY_NAME = re.compile(r"secur|scan|audit|vuln|threat|attack|exploit|pentest|malware|injection|guard|harden|"
-                            r"red-?team|forensic|incident|ctf|owasp|sast|cve", re.I)
+                            r"red-?team|forensic|incident|ctf|owasp|sast|cve|review|safe|phish|detect|defen|protect|"
+                            r"risk|trust|sandbox|abuse|hack|privacy|supply-?chain", re.I)
 
 
 def security_skill(ctx: Context) -> bool:
     """A skill whose name says it teaches, reviews or detects attacks (`gha-security-review`, `injection-guard`)."""
     return bool(_SECURITY_NAME.search(ctx.skill_name))
+
+
+def _title(text: str) -> str:
+    """A Markdown file's first heading (a reference's title: "Pwn Request Attacks")."""
+    first = _FIRST_HEADING.search(text)
+    return first.group(1) if first else ""
+
+
+_FIRST_HEADING = re.compile(r"^#{1,6}[ \t]+([^\n]{0,300})", re.M)
 
 
 def attack_example(ctx: Context, index: int) -> bool:
@@ -120,11 +135,11 @@ def attack_example(ctx: Context, index: int) -> bool:
         inside = text[start:line_end if line_end >= 0 else len(text)]
         comments = "\n".join(line for line in inside.split("\n") if line.lstrip().startswith(("#", "//", "<!--", "--")))
         framed = _ATTACK_FRAME.search(caption) or _ATTACK_FRAME.search(comments)
-    elif ctx.in_code_span(index):
-        framed = _ATTACK_FRAME.search(ctx.sentence(index)[:index - ctx.text.rfind("\n", 0, index) + 1])
+    elif ctx.in_code_span(index):  # its sentence, or the lead-in of the list or paragraph it is in
+        framed = _ATTACK_FRAME.search(text, max(0, index - _FRAME_BEFORE, text.rfind("\n#", 0, index) + 1), index)
     else:
         return False
-    if not framed and not _ATTACK_FRAME.search(ctx.heading(index)) and not _ATTACK_FRAME.search(ctx.title()):
+    if not framed and not _ATTACK_FRAME.search(ctx.heading(index)) and not _ATTACK_FRAME.search(_title(text)):
         return False
     return not ctx.lured(index)
 
@@ -146,26 +161,11 @@ def user_chooses(ctx: Context, flag: str) -> bool:
 
 
 def known_vendor_url(command: str) -> bool:
-    """Every address in `command` is HTTPS on a `VENDOR_HOSTS` host itself (or a subdomain of it) and, when the
-    entry names a path, under that path: `https://sh.rustup.rs`, not `https://sh.rustup.rs.example.invalid` nor
-    `https://x.invalid/sh.rustup.rs`. The vendor's documented one-line install, shown to the reader."""
+    """Every address in `command` is HTTPS on a `VENDOR_HOSTS` host itself (`layout.on_listed_host`): the vendor's
+    documented one-line install, shown to the reader."""
     urls = _URL.findall(command)
-    if not urls:
-        return False
-    for url in urls:
-        low = url.lower()
-        if not low.startswith("https://"):
-            return False
-        rest = low[len("https://"):]
-        host, _, path = rest.partition("/")
-        host = host.split("@")[-1].split(":")[0]
-        for entry in VENDOR_HOSTS:
-            entry_host, _, entry_path = entry.partition("/")
-            if (host == entry_host or host.endswith("." + entry_host)) and path.startswith(entry_path):
-                break
-        else:
-            return False
-    return True
+    return bool(urls) and all(url.lower().startswith("https://") and layout.on_listed_host(url, VENDOR_HOSTS)
+                              for url in urls)
 
 
 # Behaviour rules a security guide may quote in a captioned fence to teach the attack (warnings there, not blocks).
@@ -207,3 +207,27 @@ def demonstrated(text: str, index: int) -> bool:
     inside = before.count('"') % 2 == 1 or before.count("`") % 2 == 1 or \
         before.count("\u201c") > before.count("\u201d")
     return inside and bool(_NAMES_INVISIBLE.search(line))
+
+
+# Right before a credential path: an option or setting that hands the file to a tool (which then logs in with it).
+_AS_OPTION = re.compile(r"(?:\s-i|\s-[Ii]dentityFile|--(?!upload|data|form|post|output)[\w-]*(?:file|config|key|"
+                        r"identity|homedir|cert)|\b(?:key_filename|identity_file|keyfile|key_file|kubeconfig|homedir)|"
+                        r"\b(?:AWS_SHARED_CREDENTIALS_FILE|AWS_CONFIG_FILE|KUBECONFIG|GNUPGHOME|NETRC|DOCKER_CONFIG|"
+                        r"GOOGLE_APPLICATION_CREDENTIALS|NPM_CONFIG_USERCONFIG|PIP_CONFIG_FILE))[ \t]*[= ]?[ \t]*[\"']?"
+                        r"(?:\$\{?HOME\}?|~|\$env:USERPROFILE|%USERPROFILE%|os\.path\.expanduser\([\"']~)?[/\\]?\Z")
+
+
+def path_as_option(text: str, index: int) -> bool:
+    """The credential path at `index` is the value of an option or setting (`ssh -i ~/.ssh/key`,
+    `--netrc-file "$HOME/.netrc"`, `KUBECONFIG=~/.kube/config`): the tool logs in with it; nothing reads it."""
+    start = max(text.rfind("\n", 0, index) + 1, index - 120)
+    return bool(_AS_OPTION.search(text, start, index))
+
+
+_SECRET_NAMES = re.compile(r"key|token|secret|pass|cred|auth|api|session|cookie|private", re.I)
+
+
+def env_filtered(line: str) -> bool:
+    """`printenv | grep '^CI_'`: the environment narrowed to named variables that name no secret."""
+    match = re.search(r"\|\s*grep\s+(?!-v)([^|]*)", line)
+    return bool(match) and not _SECRET_NAMES.search(match.group(1))

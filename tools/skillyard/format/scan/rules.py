@@ -98,10 +98,11 @@ def exfiltration(ctx: Context, add: Add) -> None:
     sources: list[tuple[int, str]] = []
     dotenv = ctx.has(_DOTENV_LIBRARIES)  # a library reads .env for the script's own use
     for match in ctx.finditer(SECRET_SOURCE, _SECRET_WORDS):
-        if not (dotenv and match.group().startswith(".env")):
+        if not (dotenv and match.group().startswith(".env")) and not precision.path_as_option(ctx.text, match.start()):
             sources.append((match.start(), match.group().strip(" /\\\"',")))
     for match in ctx.finditer(ENV_DUMP, _ENV_WORDS):
-        sources.append((match.start(), "the whole environment (every variable, secrets included)"))
+        if not precision.env_filtered(ctx.line_at(match.start())):
+            sources.append((match.start(), "the whole environment (every variable, secrets included)"))
     if ctx.python:
         facts = ctx.facts
         if facts is not None:
