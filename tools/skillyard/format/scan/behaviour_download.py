@@ -45,6 +45,10 @@ def judge(flow: flows.Flow, ctx, report) -> None:
             for other in ops[max(0, index - 4):index + 4]:
                 if other.line == op.line and other.name in op.calls:
                     streams.setdefault(op.target, []).extend(flows.writes_to(other))
+        if fetched:  # `open(p, "wb").write(body)`: the download goes where the call it is made on writes
+            for other in ops[max(0, index - 6):index + 6]:
+                if other.line == op.line and other.name in op.calls and other is not op:
+                    saved += [(path, min(fetched, key=lambda s: s.line), op.line) for path in flows.writes_to(other)]
         if fetched:  # `res.pipe(out)`: the download goes where that stream writes
             for name in op.uses:
                 for path in streams.get(name, ()):

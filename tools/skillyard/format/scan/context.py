@@ -128,7 +128,7 @@ def _encoded(word: str) -> bytes:
 
 
 # Word sets the rules below test (built once, not per file).
-_CHMOD_OR_PROCESS = _words("chmod", "process")
+_CHMOD_OR_PROCESS = _words("chmod", "process", "hdiutil", "installer", "msiexec")
 _PASSWORD_WORDS = _words("password", "passcode")
 _DOTENV_LIBRARIES = _words("dotenv", "load_dotenv", "dotenvx")
 _HTTP_SCHEMES = _words("http", "https")

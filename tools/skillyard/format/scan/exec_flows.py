@@ -46,11 +46,43 @@ _SAVE = re.compile(r"\b(?:curl\b[^\n]{0,300}\s(?:-o|--output|-O|-\w*o)\s*\S+|wge
                    r"wget\s+(?:-q\s+)?https?://\S+|urlretrieve\(|Invoke-WebRequest\b[^\n]{0,300}-OutFile|"
                    r"\.DownloadFile\(|requests\.get\([^\n]{0,300}|open\([^\n]{0,300}[\"']wb[\"'])", re.I)
 _MAKE_EXEC = re.compile(r"\bchmod\s+(?:[ugoa]*\+[rwx]*x|[0-7]*[157][0-7]{0,2}\b)|[\"']chmod[\"']|"
+                        r"\bhdiutil\s+attach\b|\binstaller\s+-pkg\b|\bmsiexec\b|"
                         r"\bStart-Process\b|\bos\.chmod\(|\bsubprocess\.Popen\(\[[\"']/tmp", re.I)
 _ARCHIVE_RUN = re.compile(r"password|passcode|pass:", re.I)
 
 
+# Runners that fetch and run code from an address in one command, with no download step to see: Deno and npx/uvx
+# given a URL or a git repository, Windows' own downloaders (certutil, mshta, regsvr32), a dynamic `import()` of
+# a URL, `go run module@version`. And package installs from an address instead of the index (setup code runs).
+REMOTE_RUN = re.compile(
+    r"\bdeno\s+run\b[^\n]{0,200}?https?://\S+|\bnpx\s+(?:-y\s+|--yes\s+)?(?:github:|git\+|https?://)\S+|"
+    r"\b(?:uvx|pipx\s+run)\b[^\n]{0,200}?(?:git\+)?https?://\S+|\bcertutil(?:\.exe)?\b[^\n]{0,100}-urlcache\b[^\n]{0,200}|"
+    r"\b(?:mshta|regsvr32|rundll32)(?:\.exe)?\b[^\n]{0,200}?https?://\S+|\bimport\(\s*[\"'`]https?://\S+|"
+    r"\bgo\s+run\s+[\w.-]+\.[a-z]{2,}/\S+@\S+", re.I)
+_REMOTE_WORDS = _words("deno", "npx", "uvx", "pipx", "certutil", "mshta", "regsvr32", "rundll32", "import", "go")
+_REMOTE_NEEDLES = ("deno", "npx", "uvx", "pipx", "certutil", "mshta", "regsvr32", "rundll32", "import(", "go run")
+PIP_URL = re.compile(r"\bpip3?\s+install\s+(?:-\S+\s+)*(?:git\+)?https?://\S+", re.I)
+
+
+def remote_run(ctx: Context, add: Add) -> None:
+    if ctx.has(_REMOTE_WORDS) and ctx.has(_HTTPISH):
+        for match in ctx.finditer(REMOTE_RUN, _REMOTE_NEEDLES):
+            download_finding(ctx, add, "security-download-exec", match.start(), match.group().strip())
+    if ctx.has(_PIP_WORD):
+        for match in ctx.finditer(PIP_URL, ("pip",)):
+            lured = ctx.prose and ctx.lured(match.start())
+            add("security-download-exec", ERROR if lured else WARNING, match.start(),
+                f"Installs a package from an address instead of the package index (`{match.group()[:80]}`): its "
+                "setup code runs unreviewed" + (", under a heading that presents it as required." if lured else "."),
+                "Install the released package from the index, pinned to a version.")
+
+
+_HTTPISH = _words("http", "https", "github", "git", "urlcache", "go")
+_PIP_WORD = _words("pip", "pip3")
+
+
 def download_exec(ctx: Context, add: Add) -> None:
+    remote_run(ctx, add)
     if not ctx.has(_DOWNLOADERS) and not (ctx.code and ctx.has(_CODE_DOWNLOADERS)):
         return
     for match in ctx.finditer(DOWNLOAD_EXEC, _DOWNLOAD_EXEC_WORDS):

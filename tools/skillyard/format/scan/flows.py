@@ -224,6 +224,8 @@ def chmods(op: Op) -> list[str]:
 
 def run_target(op: Op, child_process: bool) -> str | None:
     """The file an op runs (`sh ./x`, `./x`, `Start-Process x`, `spawn(x)`, `exec.Command(x)`), or None."""
+    if op.name in ("hdiutil", "installer", "msiexec") and len(op.words) >= 2:
+        return op.words[1]  # `hdiutil attach x.dmg`, `installer -pkg x.pkg`, `msiexec /i x.msi`: installs and runs x
     how = runs_code(op, child_process)
     if how is None:
         return None

@@ -386,7 +386,7 @@ def _markdown_hidden(ctx: scan_context.Context, add) -> None:
             inner = next((g for g in match.groups() if g is not None), "")
             if not inner.strip() or ctx.in_fence(match.start()) or ctx.in_code_span(match.start()):
                 continue
-            if _hidden_order(inner):  # besides the hidden-comment warning below
+            if _hidden_order(inner) and _HIDDEN_HARM.search(inner):  # besides the hidden-comment warning below
                 add("security-hidden-instructions", Severity.ERROR, match.start(),
                     f"Hidden text gives the agent orders the reader never sees: \"{inner.strip()[:100]}\".",
                     "Remove the hidden text; write any real step visibly.", end=match.end())
@@ -442,7 +442,16 @@ def _markdown_hidden(ctx: scan_context.Context, add) -> None:
 # Hidden text addressed to the agent: an order to the assistant, or a step that installs or runs something.
 _HIDDEN_ORDER = re.compile(r"\b(?:assistant|agent|model|AI|claude|llm)\b[^.\n]{0,40}\b(?:must|should|ignore|instead|"
                            r"always|never|do not|don't)\b|\b(?:install|download|run|execute|open|curl|wget)\b[^\n]{0,80}"
-                           r"(?:https?://|\.exe\b|\.sh\b|\|\s*(?:ba)?sh\b)", re.I)
+                           r"(?:https?://|\.exe\b|\|\s*(?:ba)?sh\b)", re.I)
+
+
+# An order hidden from the reader is an error when it reaches past the project: the network, a download that runs,
+# the user's secrets, or the agent's own instructions. "You should edit templates/guide.md instead" is a
+# maintainer's note (the hidden-comment warning still names it).
+_HIDDEN_HARM = re.compile(r"https?://|\b(?:curl|wget|iex|upload|send|post|exfiltrat\w*|secret|token|password|"
+                          r"credential|api[_ -]?key|ignore|disregard|override|forget|pretend|conceal|do not tell|"
+                          r"don't tell|never tell|never mention|system prompt|jailbreak)\b|\.ssh\b|\.env\b|"
+                          r"\.aws\b|\.exe\b|\|\s*(?:ba)?sh\b|<\|?/?(?:system|im_start)", re.I)
 
 
 def _hidden_order(inner: str) -> bool:

@@ -177,7 +177,8 @@ TAUGHT_RULES = frozenset({"security-pipe-to-shell", "security-download-exec", "s
 # Where a hidden note says where its text came from or under which licence: attribution, which gives no orders.
 _ATTRIBUTION = re.compile(r"\s*(?:source|sources|based on|adapted|reference material|licen[cs]e|licensed|copyright|\(c\)|"
                           r"\u00a9|author|authors|written by|generated|auto-generated|spdx|originally|credits?|"
-                          r"derived from|inspired by|forked from|ported from|taken from|translated from)\b", re.I)
+                          r"derived from|inspired by|forked from|ported from|taken from|translated from|todo|fixme|note to self|"
+                          r"draft|wip)\b", re.I)
 
 
 # A marker for tools or templates: up to three words in capitals (`FILEMAP:BEGIN`, `BRANDING`), or a formatter's

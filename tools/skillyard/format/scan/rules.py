@@ -184,8 +184,10 @@ _PERSIST_LINE_WORDS = ("authorized_keys", "alias", "--user", "launchagents", "la
                        "schtasks", "crontab", "@reboot")
 _RC_WORDS = ("bashrc", "bash_profile", "zshrc", "zprofile", "zshenv", "profile", "bash_login", "config.fish")
 _RC_WRITE = re.compile(_WRITE + r"[^\n]{0,300}" + _RC_FILES + r"|" + _RC_FILES + r"[^\n]{0,300}" + _WRITE, re.I)
-_PAYLOAD = re.compile(r"\b(?:curl|wget|nc|ncat|netcat|base64|iex|irm|python[0-9.]*\s+-c|bash\s+-i|/dev/tcp|"
-                      r"alias\s+sudo|PROMPT_COMMAND|nohup|eval\s+\"?\$\(\s*(?:curl|wget|echo))\b|/tmp/\.", re.I)
+_PAYLOAD = re.compile(r"\b(?:curl|wget)\b[^\n]{0,200}?(?:\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b|\|\s*python|\s-d\b|--data|"
+                      r"\s-F\b|\s-T\b|--upload|--post)|"  # a download that runs or uploads; a ping is neither
+                      r"\b(?:nc|ncat|netcat|base64|iex|irm|python[0-9.]*\s+-c|bash\s+-i|/dev/tcp|"
+                      r"alias\s+sudo|PROMPT_COMMAND|nohup|eval\s+\"?\$\(\s*(?:curl|wget|echo))\b|/tmp/\.|/tmp/\w", re.I)
 
 
 def persistence(ctx: Context, add: Add) -> None:
@@ -206,6 +208,13 @@ def persistence(ctx: Context, add: Add) -> None:
             continue
         if not writes and "alias" not in token:
             continue
+        if not _PAYLOAD.search(chunk) and "authorized_keys" not in token and "alias" not in token:
+            add("security-persistence", WARNING, match.start(),
+                f"Registers something to start again later (`{ctx.sentence(match.start()).strip()[:80]}`): a login "
+                "item, service or scheduled job outlives the task. Nothing it runs is fetched, decoded or hidden; "
+                "check it is what the user asked for.", "Tell the user what will run and how to remove it.")
+            seen = True
+            break
         add("security-persistence", ERROR, match.start(),
             f"Makes itself start again later (`{ctx.sentence(match.start()).strip()[:80]}`): a login item, "
             "service, scheduled job, shell alias or SSH key outlives the task and the skill's removal.",
