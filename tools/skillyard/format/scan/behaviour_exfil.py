@@ -34,7 +34,9 @@ def judge(flow: flows.Flow, ctx, report) -> None:
         secrets = [s for s in flow.sources[index] if s.kind in ("secret", "env")]
         if not secrets:
             continue
-        if op.name in ("write", "end", "send") and requests.intersection(op.uses):
+        if op.name in ("write", "end", "send") and (requests.intersection(op.uses) or any(
+                other.line == op.line and other.name in op.calls and flows.sends(other)
+                for other in ops[max(0, index - 6):index + 6] if other is not op)):
             source = min(secrets, key=lambda s: s.line)
             report(RULE, ERROR, op.line, f"The {flow.facts.language} script {source.what} (line {source.line}) and "
                    f"writes it into a request that sends it over the network (`{op.full}`): secrets leave the "
@@ -46,6 +48,8 @@ def judge(flow: flows.Flow, ctx, report) -> None:
                 source.kind != "fetch":
             url = next((w for w in op.words if "://" in w or "@" in w), "")
             to = f" to `{url[:60]}`" if url else ""
+            if _to_issuer(source.what, url):
+                continue  # `gh auth token` sent to api.github.com: the token goes back to the service that issued it
             report(RULE, ERROR, op.line, f"The {flow.facts.language} script {source.what}{where} and sends it over "
                    f"the network{to} with `{op.name}`: secrets leave the user's machine.", FIX)
             return
@@ -60,3 +64,15 @@ def judge(flow: flows.Flow, ctx, report) -> None:
                            f"it to `{path[:60]}`, outside the skill.", FIX)
                     written = True
                     break
+
+
+# The services that issue the tokens `flows` reads from their CLIs (`gh auth token`, `gcloud auth print-access-token`).
+_ISSUERS = {"gh": ("github.com",), "aws": ("amazonaws.com", "aws.amazon.com"), "gcloud": ("googleapis.com",),
+            "az": ("azure.com", "microsoft.com", "windows.net", "azure.net")}
+
+
+def _to_issuer(what: str, url: str) -> bool:
+    """A CLI's token sent to a host of the service that issued it (an API call authenticated the usual way)."""
+    tool = what.split("`", 2)[1].split(" ", 1)[0] if what.count("`") >= 2 else ""
+    host = url.lower().split("://", 1)[-1].split("/", 1)[0].split("@")[-1].split(":")[0]
+    return bool(host) and any(host == h or host.endswith("." + h) for h in _ISSUERS.get(tool, ()))

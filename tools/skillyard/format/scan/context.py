@@ -31,7 +31,7 @@ VENDOR_HOSTS = ("sh.rustup.rs", "rustup.rs", "astral.sh", "raw.githubusercontent
                 "sdk.cloud.google.com", "aka.ms/install-azd", "aka.ms/installazurecli", "awscli.amazonaws.com",
                 "raw.githubusercontent.com/anthropics/", "raw.githubusercontent.com/getsentry/",
                 "raw.githubusercontent.com/expo/", "raw.githubusercontent.com/hashicorp/", "hashicorp.com",
-                "install.julialang.org", "community.chocolatey.org", "get.nextflow.io", "get-ghcup.haskell.org")
+                "install.julialang.org", "community.chocolatey.org", "get.nextflow.io", "get-ghcup.haskell.org", "deb.nodesource.com", "rpm.nodesource.com")
 PACKAGE_INDEXES = ("pypi.org", "files.pythonhosted.org", "download.pytorch.org", "registry.npmjs.org",
                    "registry.yarnpkg.com", "test.pypi.org", "pypi.python.org", "npm.pkg.github.com")
 # Well-known npm packages agents run with `npx -y`: a near miss of one of these is a typosquat.

@@ -81,8 +81,63 @@ _HTTPISH = _words("http", "https", "github", "git", "urlcache", "go")
 _PIP_WORD = _words("pip", "pip3")
 
 
+# A download saved to a path, in any language or build file (a Makefile, a Dockerfile, a batch file, VBScript,
+# Perl): `-o P`, `-O P`, `-OutFile P`, `getstore(URL, P)`, `SaveToFile P`, `DownloadFile(URL, P)`, `urlretrieve`.
+_SAVED = re.compile(r"(?:\s(?:-OutFile|-Destination|--output-document|--output|-o|-\w*O)(?:[ \t]+|=)[\"']?|"
+                    r"(?:getstore|urlretrieve|DownloadFile|copy)\([^,\n]{1,300}?,\s*[\"']|SaveToFile\s*[\"'])"
+                    r"([^\s\"',)]{2,200})", re.I)
+_RUNNER = r"(?:\b(?:sh|bash|zsh|source|start|call|python[0-9.]*|node|perl|ruby|php|cscript|wscript|mshta|" \
+          r"Start-Process|system|exec|spawn|Run|open)\b[\s(\"'\[]*|^[ \t]*|&&[ \t]*|;[ \t]*|\|\|[ \t]*)"
+# npm runs these scripts of package.json at install time, before anyone reads them.
+_NPM_HOOK = re.compile(r"\"(?:pre|post)?install\"\s*:\s*\"(?:[^\"\\\n]|\\.){0,400}?(?:curl|wget|https?://|\.get\(|"
+                       r"fetch\(|Invoke-WebRequest|iwr|irm)", re.I)
+_PHP_FETCH_EVAL = re.compile(r"\beval\s*\([^\n]{0,300}(?:file_get_contents|curl_exec)|"
+                             r"(?:file_get_contents|curl_exec)\([^\n]{0,300}\n(?:[^\n]*\n){0,12}?[^\n]*\beval\s*\(", re.I)
+
+
+def saved_then_run(ctx: Context, add: Add) -> None:
+    """A download saved to a path and that path run later in the same file, whatever the language."""
+    if ctx.file.endswith("package.json") and "install" in ctx.text:
+        hook = _NPM_HOOK.search(ctx.text)
+        if hook:
+            add("security-download-exec", ERROR, hook.start(),
+                f"An npm install hook fetches code from the network (`{hook.group()[:80]}`): it runs at `npm install`, "
+                "before anyone reads it.", "Remove the hook; ship the code in the package.")
+            return
+    if ctx.file.endswith(".php") and "eval" in ctx.text:
+        found = _PHP_FETCH_EVAL.search(ctx.text)
+        if found:
+            add("security-download-exec", ERROR, found.start(), "Fetches code over the network and runs it with "
+                "`eval`: whatever that host serves runs, unreviewed.", "Ship the code under scripts/ instead.")
+            return
+    if not ctx.file.rsplit("/", 1)[-1].lower().startswith(("makefile", "dockerfile")) and \
+            not ctx.file.endswith((".vbs", ".bat", ".cmd", ".pl", ".php", ".lua", ".command", ".applescript")):
+        return  # Markdown and the parsed script languages have their own rules (download_finding, the flows)
+    for save in _SAVED.finditer(ctx.text):
+        path = save.group(1).strip("\"'")
+        base = path.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1]
+        if len(path) < 2 or base in ("-", "/dev/null", "") or \
+                not _URL.search(ctx.text, max(0, save.start() - 600), ctx.text.find("\n", save.end()) % (len(ctx.text) + 1)):
+            continue
+        needle = re.escape(base) if len(base) >= 3 else re.escape(path)
+        run = re.search(_RUNNER + r"[^\s\"'\n]*" + needle + r"(?![\w.])", ctx.text[save.end():], re.I | re.M)
+        if run and _host_is_vendor(ctx.text[max(0, save.start() - 600):save.end() + 300], ctx):
+            add("security-download-exec", WARNING, save.start(), f"Downloads a vendor's installer to `{path[:60]}` "
+                "and runs it.", "Prefer the vendor's package, or verify the installer's checksum before running it.")
+            return
+        if run:
+            add("security-download-exec", ERROR, save.start(),
+                f"Downloads a program{_url_note(ctx.text[max(0, save.start() - 600):save.end()])}, saves it as `{path[:60]}` and runs it "
+                f"(line {ctx.text.count(chr(10), 0, save.end() + run.start()) + 1}): code nobody reviewed runs with the "
+                "user's rights.", "Ship the program's source under scripts/, or name a vendor release the user "
+                "installs themselves and verify its checksum.")
+            return
+
+
 def download_exec(ctx: Context, add: Add) -> None:
     remote_run(ctx, add)
+    if "://" in ctx.text:
+        saved_then_run(ctx, add)
     if not ctx.has(_DOWNLOADERS) and not (ctx.code and ctx.has(_CODE_DOWNLOADERS)):
         return
     for match in ctx.finditer(DOWNLOAD_EXEC, _DOWNLOAD_EXEC_WORDS):
@@ -112,7 +167,9 @@ def download_finding(ctx: Context, add: Add, rule: str, index: int, command: str
             add(rule, WARNING, index, f"Describes downloading and running code in one step: `{command[:80]}`.",
                 "Download to a file, verify its checksum, then run it; or vendor the script under scripts/.")
         return
-    vendor = _host_is_vendor(command, ctx)
+    line_start = ctx.text.rfind("\n", 0, index) + 1
+    bang = ctx.text.rfind("!`", line_start, index)  # `!`cmd`` in SKILL.md: Claude Code runs it as the skill loads
+    vendor = _host_is_vendor(command, ctx) and not (ctx.markdown and bang >= 0 and "`" not in ctx.text[bang + 2:index])
     lured = ctx.prose and ctx.lured(index)
     if not lured and _labelled_dangerous(ctx, index):
         add(rule, WARNING, index, f"Quotes a download-and-run as a dangerous example (its line says so): "

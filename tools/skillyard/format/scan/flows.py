@@ -40,12 +40,18 @@ SEND_NAMES = frozenset({"nc", "ncat", "netcat", "socat", "telnet", "nslookup", "
                         "send-mailmessage", "sendmail", "mail", "sendbeacon", "post", "put", "patch", "postform",
                         "post_form", "sendall", "uploadstring", "uploadfile", "uploaddata", "uploadvalues",
                         "postasync", "putasync"})
+# Agents' own credentials, shell histories (commands typed with tokens in them), browser wallet extensions and other
+# password stores: what 2026's skill-registry stealers collected besides SSH and cloud keys.
+AGENT_AND_HISTORY_SECRETS = (r"\.claude[/\\]\.credentials|\.codex[/\\]auth\.json|\.cursor[/\\]mcp\.json|"
+                             r"\.(?:bash|zsh|python|node_repl|psql|mysql|sh)_history\b|ConsoleHost_history|"
+                             r"Local Extension Settings|\.pgpass\b|\.vault-token\b|\.password-store\b|"
+                             r"\.config[/\\](?:op|gh)[/\\]|Keychains[/\\]|\*\.(?:pem|key|p12|pfx|kdbx|ppk|jks)\b")
 SECRET_PATH = re.compile(
     r"\.ssh(?:/|\\|\b)(?!(?:[\w.-]+\.pub|known_hosts|config)\b)|\.(?:aws|kube|gnupg|netrc|npmrc|pypirc|"
     r"git-credentials|docker[/\\]config\.json|config[/\\](?:solana|gcloud|gh)|ethereum|bitcoin|electrum)\b"
     r"|\bid_(?:rsa|ed25519|ecdsa|dsa)\b(?!\.pub)|/etc/shadow\b|\bLogin Data\b|\bwallet\.dat\b|\bkeychain\b|"
-    r"\.aws[/\\]credentials|(?:^|[/\\~\s\"'])\.env(?:\.local|\.production)?\Z|Cookies\b|logins\.json\b|key4\.db\b",
-    re.I)
+    r"\.aws[/\\]credentials|(?:^|[/\\~\s\"'])\.env(?:\.local|\.production)?\Z|Cookies\b|logins\.json\b|key4\.db\b|"
+    + AGENT_AND_HISTORY_SECRETS, re.I)
 STARTUP = re.compile(
     r"\.(?:bashrc|bash_profile|zshrc|zprofile|zshenv|profile|bash_login)\b|config\.fish\b|"
     r"Microsoft\.PowerShell_profile\.ps1|Library/Launch(?:Agents|Daemons)|\.config/systemd/|/etc/systemd/system|"
@@ -58,6 +64,14 @@ _ENV_COMMANDS = frozenset({"env", "printenv", "export", "set", "get-childitem", 
                            "getenvironmentvariables", "environ", "os.environ"})
 
 
+# Commands that print a secret (a token, a password, the clipboard's contents): their output is the secret.
+_TOKEN_COMMANDS = {"gh": ("auth", "token"), "aws": ("configure", "get"), "gcloud": ("auth", "print-access-token"),
+                   "az": ("account", "get-access-token"), "security": ("find-generic-password",),
+                   "kubectl": ("config", "view"), "op": ("read",), "vault": ("read",)}
+_TOKEN_SET = {(name, *words) for name, words in _TOKEN_COMMANDS.items()} | {
+    ("gcloud", "auth", "print-identity-token"), ("security", "find-internet-password"), ("security", "dump-keychain"),
+    ("vault", "kv")}
+_CLIPBOARD_READ = frozenset({"pbpaste", "wl-paste", "get-clipboard", "paste", "clipboard.readtext", "readtext"})
 # An option that hands a credential file to the tool (which logs in with it; the script never reads it).
 _OPTIONS = ("-i", "--netrc-file", "--kubeconfig", "--homedir", "--identity", "--key", "--cert", "--config",
             "--credentials-file", "--key-file", "-identityfile")
@@ -157,6 +171,10 @@ def sends(op: Op) -> bool:
         return len(words) >= 2
     if name in ("nslookup", "dig", "host"):
         return any("$" in w for w in words) or bool(op.uses)
+    if name == "gh" and op.words[:2] in (("gist", "create"), ("gist", "edit")):
+        return True
+    if name in ("sendmessage", "senddocument", "storbinary", "storlines"):
+        return True
     if name in ("scp", "sftp", "rsync"):
         return any("@" in w and ":" in w for w in words)
     if name in ("post", "put", "patch", "postform", "post_form", "postasync", "putasync", "post_form"):
@@ -285,6 +303,10 @@ class Flow:
             if hits or not op.words:
                 word = max((op.words[k] for k in hits), key=len, default=joined)
                 found.add(Source("secret", op.line, f"reads `{word[:60]}`"))
+        low = tuple(w.lower() for w in op.words[:2])
+        if (op.name, *low[:len(_TOKEN_COMMANDS.get(op.name, ("\0",)))]) in _TOKEN_SET or op.name in _CLIPBOARD_READ or \
+                (op.name in ("xclip", "xsel") and ("-o" in op.words or "--output" in op.words)):
+            found.add(Source("secret", op.line, f"reads a secret with `{' '.join((op.name, *op.words[:3]))[:60]}`"))
         if op.name in ("get", "getenv", "fetch", "getenvironmentvariable") and op.words and \
                 ("environ" in op.full or "getenv" in op.full or op.full.startswith("env.")) and \
                 _SECRET_WORDS.search(op.words[0]):  # one named secret (`os.environ.get("GITHUB_TOKEN")`)

@@ -232,3 +232,8 @@ def env_filtered(line: str) -> bool:
     """`printenv | grep '^CI_'`: the environment narrowed to named variables that name no secret."""
     match = re.search(r"\|\s*grep\s+(?!-v)([^|]*)", line)
     return bool(match) and not _SECRET_NAMES.search(match.group(1))
+
+
+# Verbs that show or pass on what was read (`print .env`), as opposed to loading a project's own settings.
+SHOW_VERB = re.compile(r"\b(?:print|dump|show|display|output|send|upload|post|paste|include|attach|exfiltrate|forward|"
+                       r"share|reveal|echo)\b|\bcat\s+(?!>)", re.I)

@@ -45,13 +45,14 @@ from skillyard.format.scan.exec_flows import (
     decode_exec,
     download_exec,
 )
+from skillyard.format.scan.flows import AGENT_AND_HISTORY_SECRETS
 
 # ---------------------------------------------------------------- secrets flowing to the network
 SECRET_SOURCE = re.compile(
     r"(?<![\w-])\.ssh\b(?!/(?:[\w.-]+\.pub|known_hosts|config|authorized_keys)\b)|(?<![\w-])\.(?:aws|kube|gnupg|netrc|npmrc|pypirc|git-credentials|docker[/\\]config\.json|"
     r"config[/\\](?:solana|gcloud|gh)|ethereum|bitcoin|electrum)\b"
     r"|\bid_(?:rsa|ed25519|ecdsa|dsa)\b(?!\.pub)|/etc/shadow\b|\bLogin Data\b|\bwallet\.dat\b|\bkeychain\b|"
-    r"\bkeystore\b|\.aws/credentials|(?<![\w/.-])\.env(?:\.local|\.production)?\b(?![\w.-])",
+    r"\bkeystore\b|\*\.(?:pem|key|p12|pfx|kdbx|ppk|jks)\b|\.aws/credentials|(?<![\w/.-])\.env(?:\.local|\.production)?\b(?![\w.-])|" + AGENT_AND_HISTORY_SECRETS,
     re.I)
 ENV_DUMP = re.compile(r"dict\(os\.environ\)|os\.environ\.copy\(\)|os\.environ\.items\(\)|json\.dumps\(\s*os\.environ"
                       r"|JSON\.stringify\(\s*process\.env\s*\)|\.\.\.process\.env\b|body:\s*process\.env\b"
@@ -67,29 +68,35 @@ NETWORK_SINK = re.compile(
     r"https?://[^\s'\"`)]*(?:webhook\.site|pastebin|paste\.|transfer\.sh|hooks\.slack\.com|api/webhooks|ngrok|"
     r"requestbin|pipedream|interact\.sh|oast\.)|"
     r"\bscp\s+\S+\s+\S+@|\bftp://|"
-    r"\b(?:send|post|upload|forward|transmit|exfiltrate|submit)\w*\b[^\n]{0,80}(?:https?://|webhook|endpoint|server)",
+    r"\b(?:send|post|upload|forward|transmit|exfiltrate|submit)\w*\b[^\n]{0,80}(?:https?://|webhook|endpoint|server)|"
+    r"\b(?:env[ií]a|enviar|envoie[zs]?|envoyer|sende|senden|invia|inviare|отправь\w*|sube|subir)\b[^\n]{0,120}"
+    r"https?://|(?:发送|上传|送信)[^\n]{0,40}https?://|"
+    r"\b(?:paste|include|attach|share|publish)\b[^\n]{0,80}\b(?:(?:comment|issue|gist|message|reply|form)\b[^\n]{0,40}"
+    r"https?://|pastebin|gist\.github)",
     re.I)
 _SOURCE_WORDS = (".ssh", ".aws", ".kube", ".gnupg", ".netrc", ".npmrc", ".pypirc", ".git-credentials", ".docker",
                  "id_rsa", "id_ed25519", "id_ecdsa", "id_dsa", "/etc/shadow", "login data", "wallet", "keychain",
                  "keystore", ".config/", ".ethereum", ".bitcoin", ".electrum", "environ", "process.env",
                  "printenv", "env |", "env|", "env:", "set |", ".env")
-_SECRET_WORDS = (".env", ".ssh", ".aws", ".kube", ".gnupg", ".netrc", ".npmrc", ".pypirc", ".git-credentials", ".docker",
+_SECRET_WORDS = ("_history", ".claude", ".codex", ".cursor", "extension settings", ".pgpass", ".vault-token",
+                 ".password-store", "keychains", ".env", ".ssh", ".aws", ".kube", ".gnupg", ".netrc", ".npmrc", ".pypirc", ".git-credentials", ".docker",
                  "id_rsa", "id_ed25519", "id_ecdsa", "id_dsa", "/etc/shadow", "login data", "wallet.dat", "keychain",
                  "keystore", ".config", ".ethereum", ".bitcoin", ".electrum")
 _ENV_WORDS = ("environ", "process.env", "printenv", "env |", "env|", "env:", "set |", "set|")
 # Every secret location and start-up file starts with `.` or holds `_`: two regexes with a literal first character
 # find them at C speed (the regex engine skips to each `.` and `_`), far cheaper than one `in` per name.
 _SOURCE_TOKENS = _words("ssh", "aws", "kube", "gnupg", "netrc", "npmrc", "pypirc", "credentials", "docker", "id_rsa",
+                        "bash_history", "zsh_history", "python_history", "consolehost_history", "pgpass", "extension",
+                        "claude", "codex", "cursor", "keychains", "op", "gh",
                         "id_ed25519", "id_ecdsa", "id_dsa", "shadow", "login", "wallet", "keychain", "keystore",
                         "solana", "gcloud", "ethereum", "bitcoin", "electrum", "environ", "printenv", "env")
 _SPLIT_SOURCE_TOKENS = _words("ss", "rsa", "ed25519", "home", "expanduser", "id_")
 _READ_VERB = re.compile(r"\b(?:cat|less|more|head|tail|read|reads|reading|open|load|copy|cp|scp|rsync|send|upload|"
                         r"post|print|dump|base64|tar|zip|exfiltrate|include|attach|paste|grep|type|Get-Content|"
-                        r"curl|collect|gather|harvest|show|output|archive|back ?up|forward)\b|read_text|read_bytes|"
-                        r"open\(|@", re.I)
-
-_SHOW_VERB = re.compile(r"\b(?:print|dump|show|display|output|send|upload|post|paste|include|attach|exfiltrate|forward|"
-                        r"share|reveal|echo)\b|\bcat\s+(?!>)", re.I)
+                        r"curl|collect|gather|harvest|show|output|archive|back ?up|forward|"
+                        r"lee|leer|lire|lis|lisez|lies|lesen|leggi|leggere|leia|ler|envía|envia|enviar|envoie|envoyer|"
+                        r"sende|senden|invia|inviare|копируй|прочитай|прочти|отправь)\b|read_text|read_bytes|"
+                        r"open\(|@|读取|读|發送|发送|上传|読み|送信", re.I)
 
 
 def exfiltration(ctx: Context, add: Add) -> None:
@@ -144,7 +151,7 @@ def exfiltration(ctx: Context, add: Add) -> None:
             line_end = ctx.text.find("\n", index)
             line = ctx.text[line_start:line_end if line_end >= 0 else len(ctx.text)]
             if _READ_VERB.search(line) and not what.startswith("the whole environment") and \
-                    not (ctx.prose and what.startswith(".env") and not _SHOW_VERB.search(line)):
+                    not (ctx.prose and what.startswith(".env") and not precision.SHOW_VERB.search(line)):
                 # a how-to that loads or creates a project's own `.env` reads no one's secrets; showing it does
                 add("security-credential-path", WARNING, index,
                     f"Reads a credential location (`{what[:60]}`).",
@@ -209,10 +216,7 @@ def persistence(ctx: Context, add: Add) -> None:
         if not writes and "alias" not in token:
             continue
         if not _PAYLOAD.search(chunk) and "authorized_keys" not in token and "alias" not in token:
-            add("security-persistence", WARNING, match.start(),
-                f"Registers something to start again later (`{ctx.sentence(match.start()).strip()[:80]}`): a login "
-                "item, service or scheduled job outlives the task. Nothing it runs is fetched, decoded or hidden; "
-                "check it is what the user asked for.", "Tell the user what will run and how to remove it.")
+            add("security-persistence", WARNING, match.start(), f"Registers something to start again later (`{ctx.sentence(match.start()).strip()[:80]}`): a login item, service or scheduled job outlives the task. Nothing it runs is fetched, decoded or hidden; check it is what the user asked for.", "Tell the user what will run and how to remove it.")  # noqa: E501
             seen = True
             break
         add("security-persistence", ERROR, match.start(),
