@@ -40,8 +40,8 @@ _SINKS = _words("eval", "exec", "execsync", "execfile", "spawn", "spawnsync", "s
                 "launchagents", "currentversion", "authorized_keys", "nc", "ncat", "netcat", "socat", "tcp", "dup2",
                 "stdin", "pipe", "nslookup", "dig", "scp", "python", "python3", "node", "source", "instance_eval",
                 "runinnewcontext", "uploadstring", "uploadfile", "sendmail", "writefile", "writefilesync", "write",
-                "gethostbyname", "getaddrinfo", "resolve", "urlopen", "fetch", "request", "postform", "post_form",
-                "gist", "storbinary", "sendmessage", "params", "headers", "end")
+                "gethostbyname", "getaddrinfo", "resolve", "urlopen", "postform", "post_form", "gist", "storbinary",
+                "sendmessage", "params")
 _SOURCES = _words("curl", "wget", "fetch", "http", "https", "iwr", "irm", "invoke", "downloadstring", "downloadfile",
                   "downloaddata", "urlopen", "urlretrieve", "requests", "httpx", "axios", "got", "base64", "atob",
                   "b64decode", "decode64", "frombase64string", "fromcharcode", "decodestring", "unhexlify", "rev",

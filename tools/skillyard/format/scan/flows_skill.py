@@ -29,6 +29,9 @@ _SEND = re.compile(r"requests\.(?:post|put|patch)\(|requests\.get\([^\n]{0,200}p
                    r"method:\s*['\"]POST|fetch\([^\n]{0,300}body|axios\.post\(|\bcurl\b[^\n]{0,300}(?:\s-d\b|"
                    r"--data|\s-F\b|\s-T\b|--upload-file)|Invoke-(?:WebRequest|RestMethod)[^\n]{0,300}-Method\s+Post|"
                    r"http\.Post|Net::HTTP\.post|\bnc\s+\S+\s+\d+", re.I)
+# Every SECRET_PATH match a data file would hold names one of these (a cheap `in` before the regex).
+_SECRET_MARKS = (".ssh", ".aws", "id_", ".kube", ".gnupg", ".netrc", ".npmrc", ".pypirc", "credential", "_history",
+                 "wallet", "Login Data", "Keychain", ".claude", ".codex", ".cursor", ".config", "*.", ".pgpass")
 _CODE_SUFFIXES = (".py", ".sh", ".bash", ".js", ".mjs", ".cjs", ".ts", ".rb", ".go", ".ps1", ".psm1")
 
 
@@ -37,7 +40,8 @@ def _data_secrets(texts: dict[str, str]) -> list[Finding]:
     and that script sends something: the secret's location is in data, where no code rule looks, and the send in
     the script. Also a secret one script copies into a file of any name that another script names and sends."""
     for rel, text in sorted(texts.items()):
-        if not rel.lower().endswith(_DATA_SUFFIXES[:4]) or len(text) > 200_000:
+        if not rel.lower().endswith(_DATA_SUFFIXES[:4]) or len(text) > 200_000 or \
+                not any(mark in text for mark in _SECRET_MARKS):
             continue
         secret = flows.SECRET_PATH.search(text)
         name = rel.rsplit("/", 1)[-1]

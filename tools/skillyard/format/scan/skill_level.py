@@ -81,15 +81,16 @@ _RUN_COMPILED = re.compile(r"\bpython[0-9.]*\s+(?:-\w+\s+)*((?:\./)?[\w./-]{1,12
 def _runs_compiled(texts: dict[str, str], findings: list[Finding]) -> list[Finding]:
     """Instructions that run a compiled file of the skill whose source the skill does not ship. When the file is
     there, the opaque-code finding names it; when it is not (fetched, unpacked or built later), this one does."""
-    sources = {rel.rsplit(".", 1)[0].rsplit("/", 1)[-1] for rel in texts if rel.endswith(_SOURCE_SUFFIXES)}
+    sources: set[str] | None = None
     named = {f.file for f in findings if f.rule == "security-opaque-code"}
     for rel, text in sorted(texts.items()):
-        if not rel.lower().endswith((".md", ".txt", ".json", ".yaml", ".yml", ".sh")) or len(text) > 200_000 or \
-                not any(mark in text for mark in _COMPILED_MARKS):
+        if not rel.lower().endswith((".md", ".sh")) or len(text) > 200_000 or not _COMPILED_HINT.search(text):
             continue
         for match in _RUN_COMPILED.finditer(text):
             path = next(g for g in match.groups() if g).lstrip("./")
             stem = path.rsplit(".", 1)[0].rsplit("/", 1)[-1].split(".")[0]
+            if sources is None:
+                sources = {r.rsplit(".", 1)[0].rsplit("/", 1)[-1] for r in texts if r.endswith(_SOURCE_SUFFIXES)}
             if stem in sources or path in named or any(n.endswith(path) for n in named if n):
                 continue
             return [Finding("security-opaque-code", Severity.ERROR,
@@ -99,7 +100,7 @@ def _runs_compiled(texts: dict[str, str], findings: list[Finding]) -> list[Findi
     return []
 
 
-_COMPILED_MARKS = (".pyc", ".pyo", ".jar", ".class", ".exe", ".dll", ".so", ".dylib", ".wasm", ".bin")
+_COMPILED_HINT = re.compile(r"\.(?:pyc|jar|exe|bin)\b")  # every _RUN_COMPILED match ends with one
 _SOURCE_SUFFIXES = (".py", ".java", ".kt", ".c", ".cc", ".cpp", ".rs", ".go", ".zig", ".cs", ".swift", ".ts", ".js")
 
 
