@@ -96,7 +96,7 @@ def test_every_sample_loads(verdicts):
     assert set(verdicts) == set(_labels())
 
 
-@pytest.mark.xfail(strict=True, reason="issue 34 is open: on 2026-11-29 three held-out hard negatives are still blocked; "
+@pytest.mark.xfail(strict=True, reason="issue 34 is open: on 2026-11-29 one held-out hard negative is still blocked (three before the second precision pass); "
                    "strict, so the day none is, this xfail must go")
 def test_no_hard_negative_is_blocked(verdicts):
     blocked = sorted(name for name, (_, b) in verdicts.items() if name.startswith("benign/") and b)

@@ -3,17 +3,47 @@ evaluator, a shell or a process runner. The decoded text is folded where it is a
 
 from __future__ import annotations
 
+import re
+
 from skillyard.format.scan import flows
 from skillyard.format.scan.context import ERROR
 
 RULE = "security-obfuscated-exec"
 
 
+# What a command built at run time must not spell: a download, a pipe into a shell, a socket shell, a decoder.
+_DANGEROUS = re.compile(r"\b(?:curl|wget|iwr|irm|invoke-webrequest|invoke-expression|iex|nc|ncat|/dev/tcp|"
+                        r"base64\s+-d|frombase64string)\b|\|\s*(?:sudo\s+)?(?:ba|z)?sh\b|\bbash\s+-i\b", re.I)
+
+
 def judge(flow: flows.Flow, ctx, report) -> None:
-    for index, op in enumerate(flow.facts.ops):
+    ops = flow.facts.ops
+    decoded_files: dict[str, int] = {}  # a file a decoder's output was written to -> the decoder's line
+    for index, op in enumerate(ops):
+        if op.name in (">", ">>") and op.words:
+            line_decodes = [s for k, other in enumerate(ops[max(0, index - 6):index + 6])
+                            if other.line == op.line for s in flow.sources[max(0, index - 6) + k] if s.kind == "decode"]
+            if line_decodes or is_decoded(flow, index):
+                decoded_files[op.words[0]] = op.line
+        for path in flows.writes_to(op):
+            if is_decoded(flow, index):
+                decoded_files[path] = op.line
         how = flows.runs_code(op, flow.child_process)
         if how is None:
             continue
+        target = flows.run_target(op, flow.child_process)
+        written = next((line for path, line in decoded_files.items() if target and flows.same_file(path, target)), None)
+        if written is not None:
+            report(RULE, ERROR, op.line, f"The {flow.facts.language} script writes decoded text to `{target[:60]}` "
+                   f"(line {written}) and runs that file with `{op.name}`: reviewers see only the encoding.",
+                   "Ship the code in plain text.")
+            return
+        built = next((w for w in op.words if w and w not in op.text and _DANGEROUS.search(w)), None)
+        if built is not None:
+            report(RULE, ERROR, op.line, f"The {flow.facts.language} script builds a command at run time and runs "
+                   f"it with `{op.name}` (it spells `{built[:80]}`): the dangerous part is never written out for a "
+                   "reviewer.", "Write the command out in plain text.")
+            return
         decoded = [s for s in flow.sources[index] if s.kind == "decode"]
         if not decoded:
             continue
@@ -26,3 +56,7 @@ def judge(flow: flows.Flow, ctx, report) -> None:
         report(RULE, ERROR, op.line, f"The {flow.facts.language} script {source.what}{where} and runs the result "
                f"with `{op.name}`{spelled}: reviewers see only the encoding.", "Ship the code in plain text.")
         return
+
+
+def is_decoded(flow: flows.Flow, index: int) -> bool:
+    return any(s.kind == "decode" for s in flow.sources[index])

@@ -10,18 +10,46 @@ RULE = "security-exfiltration"
 FIX = "Do not read secrets from the user's machine; ask for the one value the skill needs as an input."
 
 
+# A DNS lookup: a name built from a secret carries it to whoever runs that domain's name server.
+_DNS = frozenset({"gethostbyname", "getaddrinfo", "gethostbyname_ex", "resolve", "resolve-dnsname", "nslookup",
+                  "dig", "host", "lookup", "lookuphost", "lookupip", "getaddress"})
+
+
 def judge(flow: flows.Flow, ctx, report) -> None:
     written = False
-    for index, op in enumerate(flow.facts.ops):
+    ops = flow.facts.ops
+    requests: set[str] = set()  # variables holding a request that sends (`req = https.request({method: 'POST'})`)
+    for index, op in enumerate(ops):
+        if op.name == "=" and op.target is not None and any(
+                other.line == op.line and other.name in op.calls and flows.sends(other)
+                for other in ops[max(0, index - 4):index + 4]):
+            requests.add(op.target)
+        named = [s for s in flow.sources[index] if s.kind == "envvar"]
+        if named and (op.name in _DNS or op.full in _DNS) and op.uses:
+            source = min(named, key=lambda s: s.line)
+            report(RULE, ERROR, op.line, f"The {flow.facts.language} script {source.what} (line {source.line}) and "
+                   f"looks up a host name built from it with `{op.name}`: the lookup carries the secret to that "
+                   "domain's name server.", FIX)
+            return
         secrets = [s for s in flow.sources[index] if s.kind in ("secret", "env")]
         if not secrets:
             continue
+        if op.name in ("write", "end", "send") and (requests.intersection(op.uses) or any(
+                other.line == op.line and other.name in op.calls and flows.sends(other)
+                for other in ops[max(0, index - 6):index + 6] if other is not op)):
+            source = min(secrets, key=lambda s: s.line)
+            report(RULE, ERROR, op.line, f"The {flow.facts.language} script {source.what} (line {source.line}) and "
+                   f"writes it into a request that sends it over the network (`{op.full}`): secrets leave the "
+                   "user's machine.", FIX)
+            return
         source = min(secrets, key=lambda s: (s.line, -len(s.what)))  # the first read, named most fully
         where = f" (line {source.line})" if source.line != op.line else ""
         if flows.sends(op) or flows.is_fetch(op) and (op.uses or any("$" in w for w in op.words)) and \
                 source.kind != "fetch":
             url = next((w for w in op.words if "://" in w or "@" in w), "")
             to = f" to `{url[:60]}`" if url else ""
+            if _to_issuer(source.what, url):
+                continue  # `gh auth token` sent to api.github.com: the token goes back to the service that issued it
             report(RULE, ERROR, op.line, f"The {flow.facts.language} script {source.what}{where} and sends it over "
                    f"the network{to} with `{op.name}`: secrets leave the user's machine.", FIX)
             return
@@ -36,3 +64,15 @@ def judge(flow: flows.Flow, ctx, report) -> None:
                            f"it to `{path[:60]}`, outside the skill.", FIX)
                     written = True
                     break
+
+
+# The services that issue the tokens `flows` reads from their CLIs (`gh auth token`, `gcloud auth print-access-token`).
+_ISSUERS = {"gh": ("github.com",), "aws": ("amazonaws.com", "aws.amazon.com"), "gcloud": ("googleapis.com",),
+            "az": ("azure.com", "microsoft.com", "windows.net", "azure.net")}
+
+
+def _to_issuer(what: str, url: str) -> bool:
+    """A CLI's token sent to a host of the service that issued it (an API call authenticated the usual way)."""
+    tool = what.split("`", 2)[1].split(" ", 1)[0] if what.count("`") >= 2 else ""
+    host = url.lower().split("://", 1)[-1].split("/", 1)[0].split("@")[-1].split(":")[0]
+    return bool(host) and any(host == h or host.endswith("." + h) for h in _ISSUERS.get(tool, ()))

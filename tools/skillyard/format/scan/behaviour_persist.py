@@ -9,9 +9,12 @@ from skillyard.format.scan import flows
 from skillyard.format.scan.context import ERROR
 
 RULE = "security-persistence"
-_PAYLOAD = re.compile(r"\b(?:curl|wget|nc|ncat|base64|iex|irm|iwr|Invoke-WebRequest|python[0-9.]*\s+-c|bash\s+-i|"
-                      r"/dev/tcp|nohup|DownloadString|Invoke-Expression)\b|https?://|/tmp/|\$env:TEMP|%TEMP%|AppData",
-                      re.I)
+# What a scheduled or start-up entry must not run: a download that runs or uploads (a plain `curl URL`, a health
+# check's ping, is neither), a decoder, a socket shell, a file in a temporary folder.
+_PAYLOAD = re.compile(r"\b(?:curl|wget)\b[^\n]{0,200}?(?:\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b|\|\s*python|\s-d\b|--data|"
+                      r"\s-F\b|\s-T\b|--upload|--post|\s-o\s|\s-O\b)|\$\(\s*(?:curl|wget)\b|"
+                      r"\b(?:nc|ncat|base64|iex|irm|iwr|Invoke-WebRequest|python[0-9.]*\s+-c|bash\s+-i|"
+                      r"/dev/tcp|nohup|DownloadString|Invoke-Expression)\b|/tmp/|\$env:TEMP|%TEMP%|AppData", re.I)
 
 
 def judge(flow: flows.Flow, ctx, report, text: str) -> None:

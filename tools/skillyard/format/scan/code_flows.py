@@ -39,13 +39,17 @@ _SINKS = _words("eval", "exec", "execsync", "execfile", "spawn", "spawnsync", "s
                 "crontab", "schtasks", "systemctl", "launchctl", "reg", "bashrc", "zshrc", "bash_profile",
                 "launchagents", "currentversion", "authorized_keys", "nc", "ncat", "netcat", "socat", "tcp", "dup2",
                 "stdin", "pipe", "nslookup", "dig", "scp", "python", "python3", "node", "source", "instance_eval",
-                "runinnewcontext", "uploadstring", "uploadfile", "sendmail", "writefile", "writefilesync", "write")
+                "runinnewcontext", "uploadstring", "uploadfile", "sendmail", "writefile", "writefilesync", "write",
+                "gethostbyname", "getaddrinfo", "resolve", "urlopen", "postform", "post_form", "gist", "storbinary",
+                "sendmessage", "params")
 _SOURCES = _words("curl", "wget", "fetch", "http", "https", "iwr", "irm", "invoke", "downloadstring", "downloadfile",
                   "downloaddata", "urlopen", "urlretrieve", "requests", "httpx", "axios", "got", "base64", "atob",
                   "b64decode", "decode64", "frombase64string", "fromcharcode", "decodestring", "unhexlify", "rev",
                   "reverse", "pack", "xxd", "decrypt", "createdecipheriv", "ssh", "aws", "id_rsa", "id_ed25519",
                   "gnupg", "netrc", "kube", "credentials", "keychain", "wallet", "environ", "printenv",
-                  "getenvironmentvariables", "socket", "tcpclient", "tcpsocket", "dial", "webclient", "uri")
+                  "getenvironmentvariables", "socket", "tcpclient", "tcpsocket", "dial", "webclient", "uri",
+                  "history", "zsh_history", "bash_history", "claude", "codex", "cursor", "pbpaste", "paste", "gh",
+                  "gcloud", "security", "extension", "pgpass", "vault", "clipboard")
 # Sources whose word is too common to gate on (`#!/usr/bin/env`, `/dev/null`): looked for as these bytes instead.
 _SOURCE_BYTES = (b"process.env", b"ENV", b"/dev/tcp", b"/dev/udp", b"env:", b"net.Dial", b"net.connect",
                  b"net.Socket", b"net.createConnection")

@@ -10,6 +10,7 @@ from bisect import bisect_right
 from collections.abc import Callable
 
 from skillyard.format.findings import Severity
+from skillyard.format.scan import layout
 from skillyard.format.scan import read_python as scan_python
 
 ERROR, WARNING = Severity.ERROR, Severity.WARNING
@@ -29,7 +30,8 @@ VENDOR_HOSTS = ("sh.rustup.rs", "rustup.rs", "astral.sh", "raw.githubusercontent
                 "download.pytorch.org", "get.rio.app", "install.pulumi.com", "volta.sh", "getcomposer.org",
                 "sdk.cloud.google.com", "aka.ms/install-azd", "aka.ms/installazurecli", "awscli.amazonaws.com",
                 "raw.githubusercontent.com/anthropics/", "raw.githubusercontent.com/getsentry/",
-                "raw.githubusercontent.com/expo/", "raw.githubusercontent.com/hashicorp/", "hashicorp.com")
+                "raw.githubusercontent.com/expo/", "raw.githubusercontent.com/hashicorp/", "hashicorp.com",
+                "install.julialang.org", "community.chocolatey.org", "get.nextflow.io", "get-ghcup.haskell.org", "deb.nodesource.com", "rpm.nodesource.com")
 PACKAGE_INDEXES = ("pypi.org", "files.pythonhosted.org", "download.pytorch.org", "registry.npmjs.org",
                    "registry.yarnpkg.com", "test.pypi.org", "pypi.python.org", "npm.pkg.github.com")
 # Well-known npm packages agents run with `npx -y`: a near miss of one of these is a typosquat.
@@ -126,7 +128,7 @@ def _encoded(word: str) -> bytes:
 
 
 # Word sets the rules below test (built once, not per file).
-_CHMOD_OR_PROCESS = _words("chmod", "process")
+_CHMOD_OR_PROCESS = _words("chmod", "process", "hdiutil", "installer", "msiexec")
 _PASSWORD_WORDS = _words("password", "passcode")
 _DOTENV_LIBRARIES = _words("dotenv", "load_dotenv", "dotenvx")
 _HTTP_SCHEMES = _words("http", "https")
@@ -215,8 +217,7 @@ class Context:
             self._fences = _fence_spans(self.text) \
                 if self.markdown and ("```" in self.text or "~~~" in self.text) else []
             if self._fences and "<" in self.text:  # inside `<pre>` … `</pre>` (an HTML block) a fence is text
-                blocks = [(m.start(), m.end()) for m in _HTML_BLOCK.finditer(self.text)]
-                self._fences = [f for f in self._fences if not any(a <= f[0] < b for a, b in blocks)]
+                self._fences = layout.outside_html_blocks(self.text, self._fences, _HTML_BLOCK)
         return self._fences
 
     def has(self, words: frozenset[bytes]) -> bool:
@@ -353,8 +354,9 @@ class Context:
         return self.text.count("`", start, index) % 2 == 1
 
     def quoted(self, index: int) -> bool:
-        """Inside quotation marks on its line, in prose: a skill quoting an attack, not making one."""
-        if self.code or self.in_fence(index):
+        """Inside quotation marks on its line, in prose: a skill quoting an attack, not making one. In JSON, YAML and
+        TOML the quotes are the syntax of every value, which the agent reads as text: no quotation there."""
+        if self.code or self.in_fence(index) or self.file.endswith((".json", ".yaml", ".yml", ".toml", ".jsonl")):
             return False
         before = self.text[self._line_start(index):index]
         return (before.count('"') % 2 == 1) or before.count("\u201c") > before.count("\u201d") or \
@@ -429,6 +431,7 @@ _RISKY_HOST = re.compile(r"^(?:\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-f:]+\])(?::\d+)?\
                          r"trycloudflare\.com|glitch\.me|workers\.dev)\Z", re.I)
 
 
+_VENDOR_SUFFIXES = ("lang", "js", "hq", "labs", "dev", "app")  # a product's site: `julialang.org` for Julia
 # A host named like this is nobody's product, however often the text says the word ("the attacker's server").
 _ATTACK_NAME = re.compile(r"attack|evil|malic|payload|exfil|steal|hack|pwn|phish|backdoor|exploit|leak|grab|"
                           r"dump|collect|harvest|beacon|implant|trojan|stealer|loot", re.I)
@@ -443,7 +446,7 @@ def _host_is_vendor(command: str, ctx: Context | None = None) -> bool:
         return False
     for url in urls:
         low = url.lower()
-        if any(host in low for host in VENDOR_HOSTS):
+        if layout.on_listed_host(low, VENDOR_HOSTS):
             continue
         host = low.split("://", 1)[-1].split("/", 1)[0].split("@")[-1]
         if _RISKY_HOST.search(host) or ctx is None:
@@ -454,7 +457,8 @@ def _host_is_vendor(command: str, ctx: Context | None = None) -> bool:
                                      "googleapis", "azureedge", "vercel", "netlify", "herokuapp") or \
                 _ATTACK_NAME.search(name):
             return False
-        if name in re.split(r"[^a-z0-9]+", ctx.skill_name):  # `cli.inference.sh` in the skill `inference-sh`
+        if any(name == t or len(t) >= 4 and name[len(t):] in _VENDOR_SUFFIXES and name.startswith(t)
+               for t in re.split(r"[^a-z0-9]+", ctx.skill_name)):  # `cli.inference.sh`, `julialang.org` in `julia-env`
             continue
         if not re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w-])", ctx.without_urls, re.I):
             return False
@@ -484,10 +488,13 @@ GATES = {
 
 
 _DISCUSS = re.compile(r"\b(?:detect|flag|watch for|look for|such as|e\.g\.|for example|attacks?|injections?|"
-                      r"phrases? like|patterns? like|never follow)\b", re.I)
+                      r"phrases? like|patterns? like|never follow|attempts? to)\b", re.I)
+# A heading over a catalogue of attacks ("Instruction Override Patterns", "Prompt Injection Attacks").
+_DISCUSS_HEADING = re.compile(r"\b(?:patterns?|attacks?|injections?|red flags|examples of|threats?)\b", re.I)
 
 
 def _discussed(ctx: Context, index: int) -> bool:
     """A security skill describing an attack ("flag phrases such as …") rather than making one."""
     start = max(ctx.text.rfind("\n\n", max(0, index - 4 * WINDOW), index), index - 4 * WINDOW, 0)
-    return bool(_DISCUSS.search(_URL.sub(" ", ctx.text[start:index + 200])))
+    return bool(_DISCUSS.search(_URL.sub(" ", ctx.text[start:index + 200]))) or \
+        bool(ctx.markdown and _DISCUSS_HEADING.search(ctx.heading(index)))

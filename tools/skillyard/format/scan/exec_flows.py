@@ -18,6 +18,7 @@ from skillyard.format.scan.context import (  # noqa: F401
     _url_note,
     _words,
 )
+from skillyard.format.scan.precision import known_vendor_url
 
 # ---------------------------------------------------------------- download and execute
 _DOWNLOADERS = _words("curl", "wget", "iex", "invoke", "irm", "iwr", "urlopen", "fetch", "webclient", "downloadstring")
@@ -45,11 +46,98 @@ _SAVE = re.compile(r"\b(?:curl\b[^\n]{0,300}\s(?:-o|--output|-O|-\w*o)\s*\S+|wge
                    r"wget\s+(?:-q\s+)?https?://\S+|urlretrieve\(|Invoke-WebRequest\b[^\n]{0,300}-OutFile|"
                    r"\.DownloadFile\(|requests\.get\([^\n]{0,300}|open\([^\n]{0,300}[\"']wb[\"'])", re.I)
 _MAKE_EXEC = re.compile(r"\bchmod\s+(?:[ugoa]*\+[rwx]*x|[0-7]*[157][0-7]{0,2}\b)|[\"']chmod[\"']|"
+                        r"\bhdiutil\s+attach\b|\binstaller\s+-pkg\b|\bmsiexec\b|"
                         r"\bStart-Process\b|\bos\.chmod\(|\bsubprocess\.Popen\(\[[\"']/tmp", re.I)
 _ARCHIVE_RUN = re.compile(r"password|passcode|pass:", re.I)
 
 
+# Runners that fetch and run code from an address in one command, with no download step to see: Deno and npx/uvx
+# given a URL or a git repository, Windows' own downloaders (certutil, mshta, regsvr32), a dynamic `import()` of
+# a URL, `go run module@version`. And package installs from an address instead of the index (setup code runs).
+REMOTE_RUN = re.compile(
+    r"\bdeno\s+run\b[^\n]{0,200}?https?://\S+|\bnpx\s+(?:-y\s+|--yes\s+)?(?:github:|git\+|https?://)\S+|"
+    r"\b(?:uvx|pipx\s+run)\b[^\n]{0,200}?(?:git\+)?https?://\S+|\bcertutil(?:\.exe)?\b[^\n]{0,100}-urlcache\b[^\n]{0,200}|"
+    r"\b(?:mshta|regsvr32|rundll32)(?:\.exe)?\b[^\n]{0,200}?https?://\S+|\bimport\(\s*[\"'`]https?://\S+|"
+    r"\bgo\s+run\s+[\w.-]+\.[a-z]{2,}/\S+@\S+", re.I)
+_REMOTE_WORDS = _words("deno", "npx", "uvx", "pipx", "certutil", "mshta", "regsvr32", "rundll32", "import", "go")
+_REMOTE_NEEDLES = ("deno", "npx", "uvx", "pipx", "certutil", "mshta", "regsvr32", "rundll32", "import(", "go run")
+PIP_URL = re.compile(r"\bpip3?\s+install\s+(?:-\S+\s+)*(?:git\+)?https?://\S+", re.I)
+
+
+def remote_run(ctx: Context, add: Add) -> None:
+    if ctx.has(_REMOTE_WORDS) and ctx.has(_HTTPISH):
+        for match in ctx.finditer(REMOTE_RUN, _REMOTE_NEEDLES):
+            download_finding(ctx, add, "security-download-exec", match.start(), match.group().strip())
+    if ctx.has(_PIP_WORD):
+        for match in ctx.finditer(PIP_URL, ("pip",)):
+            lured = ctx.prose and ctx.lured(match.start())
+            add("security-download-exec", ERROR if lured else WARNING, match.start(),
+                f"Installs a package from an address instead of the package index (`{match.group()[:80]}`): its "
+                "setup code runs unreviewed" + (", under a heading that presents it as required." if lured else "."),
+                "Install the released package from the index, pinned to a version.")
+
+
+_HTTPISH = _words("http", "https", "github", "git", "urlcache", "go")
+_PIP_WORD = _words("pip", "pip3")
+
+
+# A download saved to a path, in any language or build file (a Makefile, a Dockerfile, a batch file, VBScript,
+# Perl): `-o P`, `-O P`, `-OutFile P`, `getstore(URL, P)`, `SaveToFile P`, `DownloadFile(URL, P)`, `urlretrieve`.
+_SAVED = re.compile(r"(?:\s(?:-OutFile|-Destination|--output-document|--output|-o|-\w*O)(?:[ \t]+|=)[\"']?|"
+                    r"(?:getstore|urlretrieve|DownloadFile|copy)\([^,\n]{1,300}?,\s*[\"']|SaveToFile\s*[\"'])"
+                    r"([^\s\"',)]{2,200})", re.I)
+_RUNNER = r"(?:\b(?:sh|bash|zsh|source|start|call|python[0-9.]*|node|perl|ruby|php|cscript|wscript|mshta|" \
+          r"Start-Process|system|exec|spawn|Run|open)\b[\s(\"'\[]*|^[ \t]*|&&[ \t]*|;[ \t]*|\|\|[ \t]*)"
+# npm runs these scripts of package.json at install time, before anyone reads them.
+_NPM_HOOK = re.compile(r"\"(?:pre|post)?install\"\s*:\s*\"(?:[^\"\\\n]|\\.){0,400}?(?:curl|wget|https?://|\.get\(|"
+                       r"fetch\(|Invoke-WebRequest|iwr|irm)", re.I)
+_PHP_FETCH_EVAL = re.compile(r"\beval\s*\([^\n]{0,300}(?:file_get_contents|curl_exec)|"
+                             r"(?:file_get_contents|curl_exec)\([^\n]{0,300}\n(?:[^\n]*\n){0,12}?[^\n]*\beval\s*\(", re.I)
+
+
+def saved_then_run(ctx: Context, add: Add) -> None:
+    """A download saved to a path and that path run later in the same file, whatever the language."""
+    if ctx.file.endswith("package.json") and "install" in ctx.text:
+        hook = _NPM_HOOK.search(ctx.text)
+        if hook:
+            add("security-download-exec", ERROR, hook.start(),
+                f"An npm install hook fetches code from the network (`{hook.group()[:80]}`): it runs at `npm install`, "
+                "before anyone reads it.", "Remove the hook; ship the code in the package.")
+            return
+    if ctx.file.endswith(".php") and "eval" in ctx.text:
+        found = _PHP_FETCH_EVAL.search(ctx.text)
+        if found:
+            add("security-download-exec", ERROR, found.start(), "Fetches code over the network and runs it with "
+                "`eval`: whatever that host serves runs, unreviewed.", "Ship the code under scripts/ instead.")
+            return
+    if not ctx.file.rsplit("/", 1)[-1].lower().startswith(("makefile", "dockerfile")) and \
+            not ctx.file.endswith((".vbs", ".bat", ".cmd", ".pl", ".php", ".lua", ".command", ".applescript")):
+        return  # Markdown and the parsed script languages have their own rules (download_finding, the flows)
+    for save in _SAVED.finditer(ctx.text):
+        path = save.group(1).strip("\"'")
+        base = path.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1]
+        if len(path) < 2 or base in ("-", "/dev/null", "") or \
+                not _URL.search(ctx.text, max(0, save.start() - 600), ctx.text.find("\n", save.end()) % (len(ctx.text) + 1)):
+            continue
+        needle = re.escape(base) if len(base) >= 3 else re.escape(path)
+        run = re.search(_RUNNER + r"[^\s\"'\n]*" + needle + r"(?![\w.])", ctx.text[save.end():], re.I | re.M)
+        if run and _host_is_vendor(ctx.text[max(0, save.start() - 600):save.end() + 300], ctx):
+            add("security-download-exec", WARNING, save.start(), f"Downloads a vendor's installer to `{path[:60]}` "
+                "and runs it.", "Prefer the vendor's package, or verify the installer's checksum before running it.")
+            return
+        if run:
+            add("security-download-exec", ERROR, save.start(),
+                f"Downloads a program{_url_note(ctx.text[max(0, save.start() - 600):save.end()])}, saves it as `{path[:60]}` and runs it "
+                f"(line {ctx.text.count(chr(10), 0, save.end() + run.start()) + 1}): code nobody reviewed runs with the "
+                "user's rights.", "Ship the program's source under scripts/, or name a vendor release the user "
+                "installs themselves and verify its checksum.")
+            return
+
+
 def download_exec(ctx: Context, add: Add) -> None:
+    remote_run(ctx, add)
+    if "://" in ctx.text:
+        saved_then_run(ctx, add)
     if not ctx.has(_DOWNLOADERS) and not (ctx.code and ctx.has(_CODE_DOWNLOADERS)):
         return
     for match in ctx.finditer(DOWNLOAD_EXEC, _DOWNLOAD_EXEC_WORDS):
@@ -79,11 +167,15 @@ def download_finding(ctx: Context, add: Add, rule: str, index: int, command: str
             add(rule, WARNING, index, f"Describes downloading and running code in one step: `{command[:80]}`.",
                 "Download to a file, verify its checksum, then run it; or vendor the script under scripts/.")
         return
-    vendor = _host_is_vendor(command, ctx)
+    line_start = ctx.text.rfind("\n", 0, index) + 1
+    bang = ctx.text.rfind("!`", line_start, index)  # `!`cmd`` in SKILL.md: Claude Code runs it as the skill loads
+    vendor = _host_is_vendor(command, ctx) and not (ctx.markdown and bang >= 0 and "`" not in ctx.text[bang + 2:index])
     lured = ctx.prose and ctx.lured(index)
     if not lured and _labelled_dangerous(ctx, index):
         add(rule, WARNING, index, f"Quotes a download-and-run as a dangerous example (its line says so): "
             f"`{command[:80]}`.", "Keep it clearly marked as an example of what not to run.")
+    elif vendor and not lured and ctx.markdown and known_vendor_url(command):
+        return  # a well-known vendor's documented one-line install from its own host over HTTPS, shown to the reader
     elif vendor and not lured:
         add(rule, WARNING, index, f"Downloads and runs a vendor installer in one step: `{command[:80]}`.",
             "Prefer the vendor's package (brew, apt, pip, npm) or download, verify the checksum, then run.")

@@ -40,12 +40,18 @@ SEND_NAMES = frozenset({"nc", "ncat", "netcat", "socat", "telnet", "nslookup", "
                         "send-mailmessage", "sendmail", "mail", "sendbeacon", "post", "put", "patch", "postform",
                         "post_form", "sendall", "uploadstring", "uploadfile", "uploaddata", "uploadvalues",
                         "postasync", "putasync"})
+# Agents' own credentials, shell histories (commands typed with tokens in them), browser wallet extensions and other
+# password stores: what 2026's skill-registry stealers collected besides SSH and cloud keys.
+AGENT_AND_HISTORY_SECRETS = (r"\.claude[/\\]\.credentials|\.codex[/\\]auth\.json|\.cursor[/\\]mcp\.json|"
+                             r"\.(?:bash|zsh|python|node_repl|psql|mysql|sh)_history\b|ConsoleHost_history|"
+                             r"Local Extension Settings|\.pgpass\b|\.vault-token\b|\.password-store\b|"
+                             r"\.config[/\\](?:op|gh)[/\\]|Keychains[/\\]|\*\.(?:pem|key|p12|pfx|kdbx|ppk|jks)\b")
 SECRET_PATH = re.compile(
     r"\.ssh(?:/|\\|\b)(?!(?:[\w.-]+\.pub|known_hosts|config)\b)|\.(?:aws|kube|gnupg|netrc|npmrc|pypirc|"
     r"git-credentials|docker[/\\]config\.json|config[/\\](?:solana|gcloud|gh)|ethereum|bitcoin|electrum)\b"
     r"|\bid_(?:rsa|ed25519|ecdsa|dsa)\b(?!\.pub)|/etc/shadow\b|\bLogin Data\b|\bwallet\.dat\b|\bkeychain\b|"
-    r"\.aws[/\\]credentials|(?:^|[/\\~\s\"'])\.env(?:\.local|\.production)?\Z|Cookies\b|logins\.json\b|key4\.db\b",
-    re.I)
+    r"\.aws[/\\]credentials|(?:^|[/\\~\s\"'])\.env(?:\.local|\.production)?\Z|Cookies\b|logins\.json\b|key4\.db\b|"
+    + AGENT_AND_HISTORY_SECRETS, re.I)
 STARTUP = re.compile(
     r"\.(?:bashrc|bash_profile|zshrc|zprofile|zshenv|profile|bash_login)\b|config\.fish\b|"
     r"Microsoft\.PowerShell_profile\.ps1|Library/Launch(?:Agents|Daemons)|\.config/systemd/|/etc/systemd/system|"
@@ -56,6 +62,28 @@ READ_FILE = frozenset({"cat", "get-content", "gc", "type", "readfile", "readfile
                        "read_bytes", "binread", "readlines", "open", "createreadstream"})
 _ENV_COMMANDS = frozenset({"env", "printenv", "export", "set", "get-childitem", "gci", "dir", "ls", "getenviron",
                            "getenvironmentvariables", "environ", "os.environ"})
+
+
+# Commands that print a secret (a token, a password, the clipboard's contents): their output is the secret.
+_TOKEN_COMMANDS = {"gh": ("auth", "token"), "aws": ("configure", "get"), "gcloud": ("auth", "print-access-token"),
+                   "az": ("account", "get-access-token"), "security": ("find-generic-password",),
+                   "kubectl": ("config", "view"), "op": ("read",), "vault": ("read",)}
+_TOKEN_SET = {(name, *words) for name, words in _TOKEN_COMMANDS.items()} | {
+    ("gcloud", "auth", "print-identity-token"), ("security", "find-internet-password"), ("security", "dump-keychain"),
+    ("vault", "kv")}
+_CLIPBOARD_READ = frozenset({"pbpaste", "wl-paste", "get-clipboard", "paste", "clipboard.readtext", "readtext"})
+# An option that hands a credential file to the tool (which logs in with it; the script never reads it).
+_OPTIONS = ("-i", "--netrc-file", "--kubeconfig", "--homedir", "--identity", "--key", "--cert", "--config",
+            "--credentials-file", "--key-file", "-identityfile")
+_SECRET_WORDS = re.compile(r"key|token|secret|pass|cred|auth|api|session|cookie|private", re.I)
+
+
+def _as_option(words: tuple[str, ...], k: int) -> bool:
+    """The word at `k` is an option's value (`-i ~/.ssh/key`, `--netrc-file=~/.netrc`, `"ssh -i ~/.ssh/key"`)."""
+    word = words[k]
+    if word.lower().startswith(tuple(o + "=" for o in _OPTIONS)) or re.match(r"ssh\s+(?:-\w+\s+)*-i\s", word):
+        return True
+    return k > 0 and words[k - 1].lower() in _OPTIONS
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +142,8 @@ def runs_code(op: Op, child_process: bool) -> str | None:
         if name == "command" and op.full not in ("exec.command", "exec.commandcontext"):
             return None
         return "process"
+    if name.startswith("$") and op.text.lstrip().startswith("&"):
+        return "process"  # PowerShell's call operator: `& $dest`
     if name.startswith(_RUN_BY_PATH) or \
             (name.startswith("$") and ("/" in name or "\\" in name)) or \
             name.endswith((".exe", ".msi", ".bat", ".cmd", ".scr", ".ps1", ".appimage")):
@@ -141,6 +171,10 @@ def sends(op: Op) -> bool:
         return len(words) >= 2
     if name in ("nslookup", "dig", "host"):
         return any("$" in w for w in words) or bool(op.uses)
+    if name == "gh" and op.words[:2] in (("gist", "create"), ("gist", "edit")):
+        return True
+    if name in ("sendmessage", "senddocument", "storbinary", "storlines"):
+        return True
     if name in ("scp", "sftp", "rsync"):
         return any("@" in w and ":" in w for w in words)
     if name in ("post", "put", "patch", "postform", "post_form", "postasync", "putasync", "post_form"):
@@ -169,7 +203,9 @@ def writes_to(op: Op) -> list[str]:
         low = [w.lower() for w in words]
         for key in ("-outfile", "-destination"):
             if key in low[:-1]:
-                out.append(words[low.index(key) + 1])
+                value = words[low.index(key) + 1]
+                named = re.search(r"(?i)" + key + r"\s+[\"']?(\$[\w:]+)\b", op.text) if not value else None
+                out.append(value or (named.group(1) if named else ""))  # `-OutFile $dest`: the variable
     elif name in ("set-content", "add-content", "out-file", "sc", "ac", "new-item"):
         low = [w.lower() for w in words]
         if "-path" in low[:-1]:
@@ -206,6 +242,8 @@ def chmods(op: Op) -> list[str]:
 
 def run_target(op: Op, child_process: bool) -> str | None:
     """The file an op runs (`sh ./x`, `./x`, `Start-Process x`, `spawn(x)`, `exec.Command(x)`), or None."""
+    if op.name in ("hdiutil", "installer", "msiexec") and len(op.words) >= 2:
+        return op.words[1]  # `hdiutil attach x.dmg`, `installer -pkg x.pkg`, `msiexec /i x.msi`: installs and runs x
     how = runs_code(op, child_process)
     if how is None:
         return None
@@ -246,7 +284,8 @@ class Flow:
 
     def __init__(self, facts: Facts, text: str):
         self.facts = facts
-        self.child_process = "child_process" in text or facts.language not in ("javascript", "typescript")
+        self.child_process = "child_process" in text or facts.language not in ("javascript", "typescript") or \
+            any(op.name == "require" and "child_process" in op.words for op in facts.ops)  # `'child' + '_process'`
         self.sources: list[frozenset[Source]] = []
         self._run(text)
 
@@ -260,8 +299,18 @@ class Flow:
         joined = "\n".join(op.words)
         if joined and op.name not in ("echo", "printf", "=", "write-host", "console.log", "puts", "print") and \
                 SECRET_PATH.search(joined):  # one search over every word, then the word that matched
-            word = max((w for w in op.words if SECRET_PATH.search(w)), key=len, default=joined)
-            found.add(Source("secret", op.line, f"reads `{word[:60]}`"))
+            hits = [k for k, w in enumerate(op.words) if SECRET_PATH.search(w) and not _as_option(op.words, k)]
+            if hits or not op.words:
+                word = max((op.words[k] for k in hits), key=len, default=joined)
+                found.add(Source("secret", op.line, f"reads `{word[:60]}`"))
+        low = tuple(w.lower() for w in op.words[:2])
+        if (op.name, *low[:len(_TOKEN_COMMANDS.get(op.name, ("\0",)))]) in _TOKEN_SET or op.name in _CLIPBOARD_READ or \
+                (op.name in ("xclip", "xsel") and ("-o" in op.words or "--output" in op.words)):
+            found.add(Source("secret", op.line, f"reads a secret with `{' '.join((op.name, *op.words[:3]))[:60]}`"))
+        if op.name in ("get", "getenv", "fetch", "getenvironmentvariable") and op.words and \
+                ("environ" in op.full or "getenv" in op.full or op.full.startswith("env.")) and \
+                _SECRET_WORDS.search(op.words[0]):  # one named secret (`os.environ.get("GITHUB_TOKEN")`)
+            found.add(Source("envvar", op.line, f"reads the secret `{op.words[0][:40]}` from the environment"))
         if op.name in READ_FILE:
             path = next((w for w in op.words if w and not w.startswith("-") and ("/" in w or "\\" in w or "." in w)), "")
             if path:
@@ -304,6 +353,9 @@ class Flow:
                         got |= own[other] | result[other]
                 for name in op.uses:
                     got |= variables.get(name, set())
+                if op.name in ("grep", "select-string", "findstr") and op.words and \
+                        not _SECRET_WORDS.search(" ".join(op.words)) and "-v" not in op.words:
+                    got = {src for src in got if src.kind != "env"}  # `printenv | grep '^CI_'`: named variables
                 if len(got) > 16:
                     got = set(sorted(got, key=lambda s: (s.line, s.kind))[:16])
                 result[index] = got

@@ -19,7 +19,45 @@ _PY_PATH = re.compile(r"""["']((?:/tmp|/var/tmp|~|/dev/shm)/[^"'\s]{2,200})["']"
 
 
 def scan(texts: dict[str, str], findings: list[Finding]) -> list[Finding]:
-    return _crossing(texts, findings) + _data_urls(texts, findings)
+    crossing = _crossing(texts, findings)
+    return crossing + _data_urls(texts, findings) + (_data_secrets(texts) if not crossing else [])
+
+
+# A send in any script language (a POST, an upload, a socket write, a request with data or parameters).
+_SEND = re.compile(r"requests\.(?:post|put|patch)\(|requests\.get\([^\n]{0,200}params|httpx\.(?:post|put)\(|"
+                   r"urlopen\([^\n]{0,300}(?:data\s*=|Request)|Request\([^\n]{0,300}data\s*=|\.sendall\(|"
+                   r"method:\s*['\"]POST|fetch\([^\n]{0,300}body|axios\.post\(|\bcurl\b[^\n]{0,300}(?:\s-d\b|"
+                   r"--data|\s-F\b|\s-T\b|--upload-file)|Invoke-(?:WebRequest|RestMethod)[^\n]{0,300}-Method\s+Post|"
+                   r"http\.Post|Net::HTTP\.post|\bnc\s+\S+\s+\d+", re.I)
+# Every SECRET_PATH match a data file would hold names one of these (a cheap `in` before the regex).
+_SECRET_MARKS = (".ssh", ".aws", "id_", ".kube", ".gnupg", ".netrc", ".npmrc", ".pypirc", "credential", "_history",
+                 "wallet", "Login Data", "Keychain", ".claude", ".codex", ".cursor", ".config", "*.", ".pgpass")
+_CODE_SUFFIXES = (".py", ".sh", ".bash", ".js", ".mjs", ".cjs", ".ts", ".rb", ".go", ".ps1", ".psm1")
+
+
+def _data_secrets(texts: dict[str, str]) -> list[Finding]:
+    """A credential path kept in a data file (`"key_file": "~/.ssh/id_ed25519"`) that a script of the skill names
+    and that script sends something: the secret's location is in data, where no code rule looks, and the send in
+    the script. Also a secret one script copies into a file of any name that another script names and sends."""
+    for rel, text in sorted(texts.items()):
+        if not rel.lower().endswith(_DATA_SUFFIXES[:4]) or len(text) > 200_000 or \
+                not any(mark in text for mark in _SECRET_MARKS):
+            continue
+        secret = flows.SECRET_PATH.search(text)
+        name = rel.rsplit("/", 1)[-1]
+        if secret is None or len(name) < 4:
+            continue
+        for script, code in sorted(texts.items()):
+            sink = _SEND.search(code) if script.lower().endswith(_CODE_SUFFIXES) and name in code else None
+            if sink is not None:
+                line = text.count("\n", 0, secret.start()) + 1
+                return [Finding("security-exfiltration", Severity.ERROR,
+                                f"Names the credential location `{secret.group()[:60]}`, which `{script}` reads from "
+                                f"here and sends over the network ({script}:{code.count(chr(10), 0, sink.start()) + 1}"
+                                "): the secret's location is kept in data, where a reviewer of the script does not see "
+                                "it.", "Do not read secrets from the user's machine; ask for the one value the skill "
+                                "needs as an input.", rel, line)]
+    return []
 
 
 def _data_urls(texts: dict[str, str], findings: list[Finding]) -> list[Finding]:
@@ -68,11 +106,28 @@ def _crossing(texts: dict[str, str], findings: list[Finding]) -> list[Finding]:
         for index, op in enumerate(facts.ops):
             for source in flow.sources[index]:
                 if source.kind in ("secret", "env", "fetch"):
-                    for path in flows.writes_to(op):
+                    paths = flows.writes_to(op)
+                    if not paths and op.name in ("cp", "mv", "copy-item", "install") and op.text.split():
+                        paths = [op.text.split()[-1].strip("\"'")]  # `cp ~/.aws/credentials "$(dirname …)/x.txt"`
+                    for path in paths:
                         writes.append((rel, op.line, path, source.kind, source.what))
     out: list[Finding] = []
     if not writes:
         return out
+    for wrote_in, wrote_line, path, kind, what in writes:  # a reader in any language: names the file and sends
+        base = path.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1]
+        if kind not in ("secret", "env") or len(base) < 4:
+            continue
+        for rel, code in sorted(texts.items()):
+            sink = _SEND.search(code) if rel != wrote_in and rel.lower().endswith(_CODE_SUFFIXES) and base in code \
+                else None
+            if sink is not None:
+                line = code.count("\n", 0, sink.start()) + 1
+                return [Finding("security-exfiltration", Severity.ERROR,
+                                f"{what[0].upper()}{what[1:]} and leaves it in `{path[:60]}` ({wrote_in}:{wrote_line}); "
+                                f"`{rel}` reads that file and sends it over the network ({rel}:{line}): secrets leave "
+                                "the user's machine.", "Do not read secrets from the user's machine; ask for the one "
+                                "value the skill needs as an input.", rel, line)]
     for rel, flow in readers:
         for index, op in enumerate(flow.facts.ops):
             read = [s for s in flow.sources[index] if s.kind == "file"]

@@ -17,6 +17,7 @@ from skillyard.format.findings import Finding, Severity
 from skillyard.format.scan import code_flows as scan_code
 from skillyard.format.scan import context as scan_context
 from skillyard.format.scan import exec_flows as scan_exec
+from skillyard.format.scan import precision as scan_precision
 from skillyard.format.scan import prose as scan_prose
 from skillyard.format.scan import rules as scan_rules
 from skillyard.format.scan.skill_level import scan_skill  # noqa: F401  (skill-level findings; package.load_skill calls it)
@@ -148,7 +149,12 @@ def scan_text(text: str, file: str, *, line_offset: int = 0, is_markdown: bool =
         positions, total = _invisible_positions(text, raw)
         for index in positions:
             why = _smuggling(text, index)
-            if why:
+            if why and scan_precision.demonstrated(text, index):
+                add("security-invisible-unicode", Severity.WARNING, index,
+                    f"Invisible character {safety.describe_char(text[index])} (column {_column(text, index)}) "
+                    f"{why}, quoted to show it (its line names the trick): a reviewer still cannot see it.",
+                    "Write the character as its code point (`U+200B`) instead.")
+            elif why:
                 add("security-invisible-unicode", Severity.ERROR, index,
                     f"Invisible character {safety.describe_char(text[index])} (column {_column(text, index)}) "
                     f"{why}: it hides text from reviewers while models still read it.", "Delete the character.")
@@ -172,7 +178,8 @@ def scan_text(text: str, file: str, *, line_offset: int = 0, is_markdown: bool =
         _markdown_hidden(ctx, add)
     elif markup == "html" and "<!--" in text:
         for match in HIDDEN_COMMENT.finditer(text):
-            if match.group(1).strip():
+            if match.group(1).strip() and not _hidden_order(match.group(1)) and \
+                    not scan_precision.inert_hidden(match.group(1)):
                 add("security-hidden-comment", Severity.WARNING, match.start(),
                     "An HTML comment hides text from rendered views while models still read it.",
                     "Remove the comment or make its text visible.", end=match.end())
@@ -181,18 +188,29 @@ def scan_text(text: str, file: str, *, line_offset: int = 0, is_markdown: bool =
             add("security-hidden-comment", Severity.WARNING, match.start(),
                 "A reStructuredText comment (`.. text`) hides text from rendered views while models still read it.",
                 "Remove the comment or make its text visible.")
+    def add_taught(rule: str, severity: Severity, index: int, message, fix: str) -> None:
+        """`add`, with an error in a Markdown fence captioned as an attack (a guide teaching it) made a warning."""
+        if severity is Severity.ERROR and ctx.markdown and rule in scan_precision.TAUGHT_RULES and \
+                scan_precision.attack_example(ctx, index):
+            severity, said = Severity.WARNING, message
+
+            def message():
+                return f"{said() if callable(said) else said} Quoted as an attack example (its caption says so): " \
+                    "a warning, not a block."
+        add(rule, severity, index, message, fix)
+
     piped_lines: set[int] = set()
     piped = _pipe_to_shell(text) if ctx.has(_PIPE_TOKENS) and _may_pipe_to_shell(text) else []
     for match in piped[:scan_context.MAX_MATCHES]:  # each is judged on its context; the rest are only counted
         piped_lines.add(_line(text, match.start()))
-        scan_exec.download_finding(ctx, add, "security-pipe-to-shell", match.start(), match.group().strip())
+        scan_exec.download_finding(ctx, add_taught, "security-pipe-to-shell", match.start(), match.group().strip())
     if len(piped) > scan_context.MAX_MATCHES:
         counts["security-pipe-to-shell"] += len(piped) - scan_context.MAX_MATCHES
 
     def add_behaviour(rule: str, severity: Severity, index: int, message, fix: str) -> None:
         if rule == "security-download-exec" and _line(text, index) in piped_lines:
             return  # the same command is already reported as a pipe to a shell
-        add(rule, severity, index, message, fix)
+        add_taught(rule, severity, index, message, fix)
 
     scan_rules.scan(ctx, add_behaviour, counts)
     scan_code.judge(ctx, add_behaviour, found, line_offset)  # the parsed flows (tree-sitter readers), after the text rules
@@ -236,8 +254,13 @@ def _looks_encoded(text: str, match: re.Match) -> bool:
     blob = match.group()
     if not (any(c.islower() for c in blob) and any(c.isupper() for c in blob)):
         return False
-    return not text[max(0, match.start() - 64):match.start()].endswith(";base64,") or \
-        "data:image/" not in text[max(0, match.start() - 64):match.start()]
+    before = text[max(0, match.start() - 64):match.start()]
+    return not before.endswith(";base64,") or _DATA_URI.search(before) is None
+
+
+# A data URI of a media type (an image, a font, audio, video, a PDF): the bytes of a file, declared as such.
+_DATA_URI = re.compile(r"data:(?:image|font|audio|video|application/(?:pdf|font-woff|octet-stream|x-font-\w+))/?"
+                       r"[\w.+-]*(?:;[\w=.-]+)*;base64,\Z")
 
 
 def _pipe_to_shell(text: str) -> list[re.Match]:
@@ -363,11 +386,13 @@ def _markdown_hidden(ctx: scan_context.Context, add) -> None:
             inner = next((g for g in match.groups() if g is not None), "")
             if not inner.strip() or ctx.in_fence(match.start()) or ctx.in_code_span(match.start()):
                 continue
-            if _hidden_order(inner):  # besides the hidden-comment warning below
+            if _hidden_order(inner) and _HIDDEN_HARM.search(inner):  # besides the hidden-comment warning below
                 add("security-hidden-instructions", Severity.ERROR, match.start(),
                     f"Hidden text gives the agent orders the reader never sees: \"{inner.strip()[:100]}\".",
                     "Remove the hidden text; write any real step visibly.", end=match.end())
             unclosed = not match.group().endswith(">")
+            if not unclosed and not _hidden_order(inner) and scan_precision.inert_hidden(inner):
+                continue  # a marker (`<!-- FILEMAP:BEGIN -->`) or a source and licence note: nothing to follow
             if unclosed and match.group(1) is None and not _starts_line(text, match.start()):
                 continue  # an unclosed `<?`, `<![CDATA[` or `<!X` inside a paragraph is shown as typed
             what = "An unclosed HTML comment or block hides the rest of the file" if unclosed \
@@ -404,6 +429,8 @@ def _markdown_hidden(ctx: scan_context.Context, add) -> None:
         if used is None:
             used = Counter(_label(m) for m in _REF_USE.findall(text))
         unused = used[_label(match.group(1))] < 2  # the definition itself is one occurrence
+        if not title and rest and rest[0].startswith("[") and len(match.group(1).split()) < 6:
+            continue  # a form's `[ECG, etc.]: [Results]` line: a placeholder, not a link nor hidden orders
         if (title or unused) and not ctx.in_fence(match.start()) and not match.group(1).startswith("^"):
             reason = "its title is never shown" if title else "nothing links to it, so none of it is shown"
             add("security-hidden-comment", Severity.WARNING, match.start(),
@@ -415,7 +442,16 @@ def _markdown_hidden(ctx: scan_context.Context, add) -> None:
 # Hidden text addressed to the agent: an order to the assistant, or a step that installs or runs something.
 _HIDDEN_ORDER = re.compile(r"\b(?:assistant|agent|model|AI|claude|llm)\b[^.\n]{0,40}\b(?:must|should|ignore|instead|"
                            r"always|never|do not|don't)\b|\b(?:install|download|run|execute|open|curl|wget)\b[^\n]{0,80}"
-                           r"(?:https?://|\.exe\b|\.sh\b|\|\s*(?:ba)?sh\b)", re.I)
+                           r"(?:https?://|\.exe\b|\|\s*(?:ba)?sh\b)", re.I)
+
+
+# An order hidden from the reader is an error when it reaches past the project: the network, a download that runs,
+# the user's secrets, or the agent's own instructions. "You should edit templates/guide.md instead" is a
+# maintainer's note (the hidden-comment warning still names it).
+_HIDDEN_HARM = re.compile(r"https?://|\b(?:curl|wget|iex|upload|send|post|exfiltrat\w*|secret|token|password|"
+                          r"credential|api[_ -]?key|ignore|disregard|override|forget|pretend|conceal|do not tell|"
+                          r"don't tell|never tell|never mention|system prompt|jailbreak)\b|\.ssh\b|\.env\b|"
+                          r"\.aws\b|\.exe\b|\|\s*(?:ba)?sh\b|<\|?/?(?:system|im_start)", re.I)
 
 
 def _hidden_order(inner: str) -> bool:

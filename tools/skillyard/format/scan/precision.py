@@ -7,13 +7,24 @@
   machine: probing whether a local LibreOffice listener answers is not exfiltration.
 - A security guide that names a dangerous flag in order to warn against it ("flag it as high risk") teaches; it
   does not switch the protection off.
+- A credential file handed to a tool as an option (`ssh -i ~/.ssh/key`, `--netrc-file ~/.netrc`,
+  `AWS_SHARED_CREDENTIALS_FILE=~/.aws/credentials`, `key_filename=`) is how that tool logs in: the script never
+  reads the secret, so nothing of it flows to a send. The environment filtered by name (`printenv | grep '^CI_'`)
+  is those variables, not every secret.
+- A flag that switches a safety control off, offered as a question to the user first ("ask whether they may run
+  with --dangerously-skip-permissions"), is the user's choice: a warning.
+- In a skill named for security work (`gha-security-review`, `skill-scanner`), a Markdown fence or code span that its
+  heading, the lines just before it or its own comments call an attack ("# Attacker's version of action.yml",
+  "**Payload in PR title:**") quotes the attack to teach it: a warning, never a block (issue 34, item 4). Under a
+  "Prerequisites"-style lure it is still an error; in any other skill the caption changes nothing.
 """
 
 from __future__ import annotations
 
 import re
 
-from skillyard.format.scan.context import Context
+from skillyard.format.scan import layout
+from skillyard.format.scan.context import _URL, VENDOR_HOSTS, Context
 
 # `name = os.environ.copy()` / `dict(os.environ)` / `{**os.environ}` / `Object.assign({}, process.env)`.
 _ENV_ASSIGN = re.compile(r"^[ \t]*(?:const\s+|let\s+|var\s+)?([A-Za-z_]\w{0,60})\s*(?::[^=\n]{1,40})?=\s*"
@@ -76,3 +87,153 @@ def warned_about(ctx: Context, index: int) -> bool:
     following = ctx.text.find("\n", end + 1)
     line = ctx.text[start:following if following > 0 and ctx.text[end + 1:end + 3].startswith("  ") else end]
     return bool(_WARNED.search(line))
+
+
+# Words that call the quoted code an attack: said of it in its heading, the two lines before its fence, its own
+# comments or (for a code span) its sentence.
+_ATTACK_FRAME = re.compile(r"\b(?:attack(?:er|ers|er's|s)?|malicious|exploit(?:s|ed|ing|ation)?|payloads?|vulnerable|"
+                           r"insecure|steal(?:s|ing)?|exfiltrat\w*|compromised?|backdoor(?:ed|s)?|proof of concept|"
+                           r"red flags?|dangerous|risky|pwn\w*|don't do this|bad example)\b", re.I)
+_FRAME_BEFORE = 300  # characters before a fence read for its caption
+
+
+# A skill whose name says it teaches, reviews or detects attacks.
+_SECURITY_NAME = re.compile(r"secur|scan|audit|vuln|threat|attack|exploit|pentest|malware|injection|guard|harden|"
+                            r"red-?team|forensic|incident|ctf|owasp|sast|cve|review|safe|phish|detect|defen|protect|"
+                            r"risk|trust|sandbox|abuse|hack|privacy|supply-?chain", re.I)
+
+
+def security_skill(ctx: Context) -> bool:
+    """A skill whose name says it teaches, reviews or detects attacks (`gha-security-review`, `injection-guard`)."""
+    return bool(_SECURITY_NAME.search(ctx.skill_name))
+
+
+def _title(text: str) -> str:
+    """A Markdown file's first heading (a reference's title: "Pwn Request Attacks")."""
+    first = _FIRST_HEADING.search(text)
+    return first.group(1) if first else ""
+
+
+_FIRST_HEADING = re.compile(r"^#{1,6}[ \t]+([^\n]{0,300})", re.M)
+
+
+def attack_example(ctx: Context, index: int) -> bool:
+    """Whether `index` is in a Markdown fence or code span that is captioned as an attack being taught, in a skill
+    named for security work."""
+    if not ctx.markdown or not _SECURITY_NAME.search(ctx.skill_name):
+        return False
+    text = ctx.text
+    if ctx.in_fence(index):
+        start = next(a for a, b in reversed(ctx.fences) if a <= index)
+        caption_start = start
+        for _ in range(2):  # the two non-blank lines before the fence
+            caption_start = text.rfind("\n", 0, max(0, caption_start - 1)) + 1
+            if not text[caption_start:start].strip():
+                caption_start = text.rfind("\n", 0, max(0, caption_start - 1)) + 1
+        caption = text[max(caption_start, start - _FRAME_BEFORE):start]
+        line_end = text.find("\n", index)
+        inside = text[start:line_end if line_end >= 0 else len(text)]
+        comments = "\n".join(line for line in inside.split("\n") if line.lstrip().startswith(("#", "//", "<!--", "--")))
+        framed = _ATTACK_FRAME.search(caption) or _ATTACK_FRAME.search(comments)
+    elif ctx.in_code_span(index):  # its sentence, or the lead-in of the list or paragraph it is in
+        framed = _ATTACK_FRAME.search(text, max(0, index - _FRAME_BEFORE, text.rfind("\n#", 0, index) + 1), index)
+    else:
+        return False
+    if not framed and not _ATTACK_FRAME.search(ctx.heading(index)) and not _ATTACK_FRAME.search(_title(text)):
+        return False
+    return not ctx.lured(index)
+
+
+# Asking the user before using a flag: Claude Code's AskUserQuestion tool, or the words.
+_ASK_USER = re.compile(r"AskUserQuestion|\bask (?:the user|them|whether|if)\b|\bwith the user's (?:consent|permission|"
+                       r"approval)|\bif the user (?:agrees|approves|chooses|opts in)|\bconfirm with the user\b", re.I)
+
+
+def user_chooses(ctx: Context, flag: str) -> bool:
+    """Whether a prose line of the file both names `flag` and asks the user about it: the skill offers the switch
+    and the user decides (every mention in that file then follows the answer)."""
+    at = ctx.text.find(flag)
+    while at >= 0:
+        if _ASK_USER.search(ctx.line_at(at)):
+            return True
+        at = ctx.text.find(flag, at + len(flag))
+    return False
+
+
+def known_vendor_url(command: str) -> bool:
+    """Every address in `command` is HTTPS on a `VENDOR_HOSTS` host itself (`layout.on_listed_host`): the vendor's
+    documented one-line install, shown to the reader."""
+    urls = _URL.findall(command)
+    return bool(urls) and all(url.lower().startswith("https://") and layout.on_listed_host(url, VENDOR_HOSTS)
+                              for url in urls)
+
+
+# Behaviour rules a security guide may quote in a captioned fence to teach the attack (warnings there, not blocks).
+TAUGHT_RULES = frozenset({"security-pipe-to-shell", "security-download-exec", "security-exfiltration",
+                           "security-persistence", "security-obfuscated-exec", "security-reverse-shell",
+                           "security-credential-path"})
+
+
+# Where a hidden note says where its text came from or under which licence: attribution, which gives no orders.
+_ATTRIBUTION = re.compile(r"\s*(?:source|sources|based on|adapted|reference material|licen[cs]e|licensed|copyright|\(c\)|"
+                          r"\u00a9|author|authors|written by|generated|auto-generated|spdx|originally|credits?|"
+                          r"derived from|inspired by|forked from|ported from|taken from|translated from|todo|fixme|note to self|"
+                          r"draft|wip)\b", re.I)
+
+
+# A marker for tools or templates: up to three words in capitals (`FILEMAP:BEGIN`, `BRANDING`), or a formatter's
+# or linter's directive (`prettier-ignore`, `markdownlint-disable MD013`, `omit in toc`).
+_MARKER = re.compile(r"\s*(?:[A-Z0-9_:./-]+(?:[ \t]+[A-Z0-9_:./-]+){0,2}|(?i:prettier|markdownlint|textlint|vale|cspell|"
+                     r"eslint|toc|omit in toc|end ?toc)\b[\w:. -]{0,60})\s*\Z")
+
+
+def inert_hidden(inner: str) -> bool:
+    """Hidden text that cannot steer an agent: a marker of a few words and no address (`FILEMAP:BEGIN`,
+    `prettier-ignore`, `BRANDING`), or a short attribution or licence note that gives no orders."""
+    return bool(_MARKER.match(inner)) or (len(inner) <= 600 and bool(_ATTRIBUTION.match(inner)))
+
+
+# A line that names the invisible characters it shows (a guide to Unicode smuggling quoting an example).
+_NAMES_INVISIBLE = re.compile(r"zero[- ]width|invisible|\bU\+(?:200[B-F]|20[6-6][0-9A-F]|FEFF|E00[0-7][0-9A-F])\b|"
+                              r"\bZW(?:SP|J|NJ)\b|bidi|homoglyph", re.I)
+
+
+def demonstrated(text: str, index: int) -> bool:
+    """The character sits inside quotation marks or a code span on a line that names such characters: a teaching
+    example ("ig<U+200B>nore" with a zero-width space), not text hidden from the reader."""
+    start = text.rfind("\n", 0, index) + 1
+    end = text.find("\n", index)
+    line = text[start:end if end >= 0 else len(text)]
+    before = text[start:index]
+    inside = before.count('"') % 2 == 1 or before.count("`") % 2 == 1 or \
+        before.count("\u201c") > before.count("\u201d")
+    return inside and bool(_NAMES_INVISIBLE.search(line))
+
+
+# Right before a credential path: an option or setting that hands the file to a tool (which then logs in with it).
+_AS_OPTION = re.compile(r"(?:\s-i|\s-[Ii]dentityFile|--(?!upload|data|form|post|output)[\w-]*(?:file|config|key|"
+                        r"identity|homedir|cert)|\b(?:key_filename|identity_file|keyfile|key_file|kubeconfig|homedir)|"
+                        r"\b(?:AWS_SHARED_CREDENTIALS_FILE|AWS_CONFIG_FILE|KUBECONFIG|GNUPGHOME|NETRC|DOCKER_CONFIG|"
+                        r"GOOGLE_APPLICATION_CREDENTIALS|NPM_CONFIG_USERCONFIG|PIP_CONFIG_FILE))[ \t]*[= ]?[ \t]*[\"']?"
+                        r"(?:\$\{?HOME\}?|~|\$env:USERPROFILE|%USERPROFILE%|os\.path\.expanduser\([\"']~)?[/\\]?\Z")
+
+
+def path_as_option(text: str, index: int) -> bool:
+    """The credential path at `index` is the value of an option or setting (`ssh -i ~/.ssh/key`,
+    `--netrc-file "$HOME/.netrc"`, `KUBECONFIG=~/.kube/config`): the tool logs in with it; nothing reads it."""
+    start = max(text.rfind("\n", 0, index) + 1, index - 120)
+    return bool(_AS_OPTION.search(text, start, index))
+
+
+_SECRET_NAMES = re.compile(r"key|token|secret|pass|cred|auth|api|session|cookie|private", re.I)
+
+
+def env_filtered(line: str) -> bool:
+    """`printenv | grep '^CI_'`: the environment narrowed to named variables that name no secret."""
+    match = re.search(r"\|\s*grep\s+(?!-v)([^|]*)", line)
+    return bool(match) and not _SECRET_NAMES.search(match.group(1))
+
+
+# Verbs that show or pass on what was read (`print .env`), as opposed to loading a project's own settings.
+SHOW_VERB = re.compile(r"\b(?:print|dump|show|display|output|send|upload|post|paste|include|attach|exfiltrate|forward|"
+                       r"share|reveal|echo)\b|\bcat\s+(?!>)", re.I)

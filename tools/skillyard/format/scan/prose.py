@@ -17,7 +17,7 @@ import functools
 import re
 from bisect import bisect_right
 
-from skillyard.format.scan import confusables, decode
+from skillyard.format.scan import confusables, decode, precision
 from skillyard.format.scan import phrases as ph
 from skillyard.format.scan import rules as scan_rules
 from skillyard.format.scan.context import _URL, ERROR, WARNING, Add, Context, _discussed, _token_of, _words
@@ -250,6 +250,21 @@ _FIX = {
 }
 
 
+# "without (asking for) confirmation" in each language the no-confirmation family reads, and the negations that turn
+# a sentence holding it around ("do not delete anything without confirmation": the agent must ask).
+_WITHOUT = re.compile(r"without|sin|sem|sans|ohne|senza|без", re.I)
+_NEGATED_ACTION = re.compile(r"\b(?:not|never|don't|no|nunca|n[ãa]o|ne|nicht|niemals|kein\w*|non|mai|не|нельзя|никогда)\b|"
+                             r"不要|不得|切勿|禁止", re.I)
+
+
+def _forbids_without(ctx: Context, index: int) -> bool:
+    """A "without confirmation" inside a sentence that forbids the action: a double negative that requires asking."""
+    if not _WITHOUT.match(ctx.text, index):
+        return False
+    start = max(ctx.text.rfind("\n", 0, index), ctx.text.rfind(". ", 0, index), index - 200) + 1
+    return bool(_NEGATED_ACTION.search(ctx.text, start, index))
+
+
 def _report(ctx: Context, add: Add, text: _Text, where: str, label: str) -> None:
     for rule, index, what, family in _hits(text, where):
         at = text.where(index)
@@ -261,10 +276,16 @@ def _report(ctx: Context, add: Add, text: _Text, where: str, label: str) -> None
                 _FIX[family])
             continue
         if where == "tool":
+            if family == "confirm":
+                start, end = text.ctx.block(index, 6)
+                if not (_ACTION.search(text.ctx.text, start, end) or DOWNLOAD_EXEC.search(text.ctx.text, start, end)):
+                    continue  # "no need to confirm: it only reads public data", as in prose (below)
             add("security-tool-poisoning", ERROR, at, f"A tool description {what}: \"{quote}\". The agent reads "
                 "every tool's description before any call, so this acts whenever the tool is listed.", _FIX[family])
             continue
         severity = ERROR
+        if family == "confirm" and _forbids_without(text.ctx, index):
+            continue  # "do not delete old notes without the user's confirmation" asks for it
         if family in ("conceal", "confirm"):
             start, end = text.ctx.block(index, 6)
             acts = bool(_ACTION.search(text.ctx.text, start, end) or DOWNLOAD_EXEC.search(text.ctx.text, start, end))
@@ -286,6 +307,8 @@ def scan(ctx: Context, add: Add, classes: bytes | None = None) -> None:
         _folded(ctx, add, folded)
     for index, kind, decoded in decode.runs(ctx.text, classes):
         taught = ctx.prose and (_taught(ctx, index) or ctx.in_fence(index))
+        if taught and ctx.markdown and precision.security_skill(ctx) and _taught(ctx, index):
+            continue  # a security guide's encoded attack sample, said to be one: what it teaches to recognise
         _report(ctx, add if not taught else _as_warning(add), _Text(ctx, decoded, None, index), "hidden",
                 f"Text encoded as {kind} hides")
 

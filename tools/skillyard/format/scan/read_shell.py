@@ -108,8 +108,8 @@ class _Reader:
         if folded is not None and node.text.decode("utf-8", "replace").startswith(name + "+="):
             self.facts.values[name] = fold.clip(self.facts.values.get(name, "") + folded)
         uses, calls = _inside(value) if value is not None else (set(), set())
-        if value is not None:
-            self.substitutions(value)
+        if value is not None:  # from the assignment node: `x=$(curl …)`'s value is the substitution itself
+            self.substitutions(node)
         self.facts.add(Op(self._line(node), "=", "=", words=(self.facts.values.get(name, ""),), uses=frozenset(uses),
                           calls=frozenset(calls), target=name, text=_text(node)))
 

@@ -35,6 +35,7 @@ from skillyard.format.scan.context import (  # noqa: F401
     Add,
     Context,
     _discussed,
+    _host_is_vendor,
     _words,
 )
 from skillyard.format.scan.exec_flows import (
@@ -44,13 +45,14 @@ from skillyard.format.scan.exec_flows import (
     decode_exec,
     download_exec,
 )
+from skillyard.format.scan.flows import AGENT_AND_HISTORY_SECRETS
 
 # ---------------------------------------------------------------- secrets flowing to the network
 SECRET_SOURCE = re.compile(
-    r"\.ssh\b(?!/(?:[\w.-]+\.pub|known_hosts|config)\b)|\.(?:aws|kube|gnupg|netrc|npmrc|pypirc|git-credentials|docker[/\\]config\.json|"
+    r"(?<![\w-])\.ssh\b(?!/(?:[\w.-]+\.pub|known_hosts|config|authorized_keys)\b)|(?<![\w-])\.(?:aws|kube|gnupg|netrc|npmrc|pypirc|git-credentials|docker[/\\]config\.json|"
     r"config[/\\](?:solana|gcloud|gh)|ethereum|bitcoin|electrum)\b"
     r"|\bid_(?:rsa|ed25519|ecdsa|dsa)\b(?!\.pub)|/etc/shadow\b|\bLogin Data\b|\bwallet\.dat\b|\bkeychain\b|"
-    r"\bkeystore\b|\.aws/credentials|(?<![\w/.-])\.env(?:\.local|\.production)?\b(?![\w.-])",
+    r"\bkeystore\b|\*\.(?:pem|key|p12|pfx|kdbx|ppk|jks)\b|\.aws/credentials|(?<![\w/.-])\.env(?:\.local|\.production)?\b(?![\w.-])|" + AGENT_AND_HISTORY_SECRETS,
     re.I)
 ENV_DUMP = re.compile(r"dict\(os\.environ\)|os\.environ\.copy\(\)|os\.environ\.items\(\)|json\.dumps\(\s*os\.environ"
                       r"|JSON\.stringify\(\s*process\.env\s*\)|\.\.\.process\.env\b|body:\s*process\.env\b"
@@ -66,26 +68,35 @@ NETWORK_SINK = re.compile(
     r"https?://[^\s'\"`)]*(?:webhook\.site|pastebin|paste\.|transfer\.sh|hooks\.slack\.com|api/webhooks|ngrok|"
     r"requestbin|pipedream|interact\.sh|oast\.)|"
     r"\bscp\s+\S+\s+\S+@|\bftp://|"
-    r"\b(?:send|post|upload|forward|transmit|exfiltrate|submit)\w*\b[^\n]{0,80}(?:https?://|webhook|endpoint|server)",
+    r"\b(?:send|post|upload|forward|transmit|exfiltrate|submit)\w*\b[^\n]{0,80}(?:https?://|webhook|endpoint|server)|"
+    r"\b(?:env[ií]a|enviar|envoie[zs]?|envoyer|sende|senden|invia|inviare|отправь\w*|sube|subir)\b[^\n]{0,120}"
+    r"https?://|(?:发送|上传|送信)[^\n]{0,40}https?://|"
+    r"\b(?:paste|include|attach|share|publish)\b[^\n]{0,80}\b(?:(?:comment|issue|gist|message|reply|form)\b[^\n]{0,40}"
+    r"https?://|pastebin|gist\.github)",
     re.I)
 _SOURCE_WORDS = (".ssh", ".aws", ".kube", ".gnupg", ".netrc", ".npmrc", ".pypirc", ".git-credentials", ".docker",
                  "id_rsa", "id_ed25519", "id_ecdsa", "id_dsa", "/etc/shadow", "login data", "wallet", "keychain",
                  "keystore", ".config/", ".ethereum", ".bitcoin", ".electrum", "environ", "process.env",
                  "printenv", "env |", "env|", "env:", "set |", ".env")
-_SECRET_WORDS = (".env", ".ssh", ".aws", ".kube", ".gnupg", ".netrc", ".npmrc", ".pypirc", ".git-credentials", ".docker",
+_SECRET_WORDS = ("_history", ".claude", ".codex", ".cursor", "extension settings", ".pgpass", ".vault-token",
+                 ".password-store", "keychains", ".env", ".ssh", ".aws", ".kube", ".gnupg", ".netrc", ".npmrc", ".pypirc", ".git-credentials", ".docker",
                  "id_rsa", "id_ed25519", "id_ecdsa", "id_dsa", "/etc/shadow", "login data", "wallet.dat", "keychain",
                  "keystore", ".config", ".ethereum", ".bitcoin", ".electrum")
 _ENV_WORDS = ("environ", "process.env", "printenv", "env |", "env|", "env:", "set |", "set|")
 # Every secret location and start-up file starts with `.` or holds `_`: two regexes with a literal first character
 # find them at C speed (the regex engine skips to each `.` and `_`), far cheaper than one `in` per name.
 _SOURCE_TOKENS = _words("ssh", "aws", "kube", "gnupg", "netrc", "npmrc", "pypirc", "credentials", "docker", "id_rsa",
+                        "bash_history", "zsh_history", "python_history", "consolehost_history", "pgpass", "extension",
+                        "claude", "codex", "cursor", "keychains", "op", "gh",
                         "id_ed25519", "id_ecdsa", "id_dsa", "shadow", "login", "wallet", "keychain", "keystore",
                         "solana", "gcloud", "ethereum", "bitcoin", "electrum", "environ", "printenv", "env")
 _SPLIT_SOURCE_TOKENS = _words("ss", "rsa", "ed25519", "home", "expanduser", "id_")
 _READ_VERB = re.compile(r"\b(?:cat|less|more|head|tail|read|reads|reading|open|load|copy|cp|scp|rsync|send|upload|"
                         r"post|print|dump|base64|tar|zip|exfiltrate|include|attach|paste|grep|type|Get-Content|"
-                        r"curl|collect|gather|harvest|show|output|archive|back ?up|forward)\b|read_text|read_bytes|"
-                        r"open\(|@", re.I)
+                        r"curl|collect|gather|harvest|show|output|archive|back ?up|forward|"
+                        r"lee|leer|lire|lis|lisez|lies|lesen|leggi|leggere|leia|ler|envía|envia|enviar|envoie|envoyer|"
+                        r"sende|senden|invia|inviare|копируй|прочитай|прочти|отправь)\b|read_text|read_bytes|"
+                        r"open\(|@|读取|读|發送|发送|上传|読み|送信", re.I)
 
 
 def exfiltration(ctx: Context, add: Add) -> None:
@@ -94,10 +105,11 @@ def exfiltration(ctx: Context, add: Add) -> None:
     sources: list[tuple[int, str]] = []
     dotenv = ctx.has(_DOTENV_LIBRARIES)  # a library reads .env for the script's own use
     for match in ctx.finditer(SECRET_SOURCE, _SECRET_WORDS):
-        if not (dotenv and match.group().startswith(".env")):
+        if not (dotenv and match.group().startswith(".env")) and not precision.path_as_option(ctx.text, match.start()):
             sources.append((match.start(), match.group().strip(" /\\\"',")))
     for match in ctx.finditer(ENV_DUMP, _ENV_WORDS):
-        sources.append((match.start(), "the whole environment (every variable, secrets included)"))
+        if not precision.env_filtered(ctx.line_at(match.start())):
+            sources.append((match.start(), "the whole environment (every variable, secrets included)"))
     if ctx.python:
         facts = ctx.facts
         if facts is not None:
@@ -122,6 +134,9 @@ def exfiltration(ctx: Context, add: Add) -> None:
         if what.startswith("the whole environment") and precision.env_for_child(ctx, index):
             continue  # a copy handed to a child process's `env=` stays on this machine
         start, end = ctx.block(index, 6)
+        if ctx.prose and ctx.line_at(index).lstrip().startswith("|"):  # a table row lists; rows are not steps
+            start = ctx.text.rfind("\n", 0, index) + 1
+            end = ctx.text.find("\n", index) % (len(ctx.text) + 1)
         if (start, end) not in sinks:
             sinks[(start, end)] = precision.network_sink(ctx, NETWORK_SINK, start, end)
         sink = sinks[(start, end)]
@@ -135,7 +150,9 @@ def exfiltration(ctx: Context, add: Add) -> None:
             line_start = ctx.text.rfind("\n", 0, index) + 1
             line_end = ctx.text.find("\n", index)
             line = ctx.text[line_start:line_end if line_end >= 0 else len(ctx.text)]
-            if _READ_VERB.search(line) and not what.startswith("the whole environment"):
+            if _READ_VERB.search(line) and not what.startswith("the whole environment") and \
+                    not (ctx.prose and what.startswith(".env") and not precision.SHOW_VERB.search(line)):
+                # a how-to that loads or creates a project's own `.env` reads no one's secrets; showing it does
                 add("security-credential-path", WARNING, index,
                     f"Reads a credential location (`{what[:60]}`).",
                     "Do not read secrets from the user's machine; ask for the value as an input instead.")
@@ -174,8 +191,10 @@ _PERSIST_LINE_WORDS = ("authorized_keys", "alias", "--user", "launchagents", "la
                        "schtasks", "crontab", "@reboot")
 _RC_WORDS = ("bashrc", "bash_profile", "zshrc", "zprofile", "zshenv", "profile", "bash_login", "config.fish")
 _RC_WRITE = re.compile(_WRITE + r"[^\n]{0,300}" + _RC_FILES + r"|" + _RC_FILES + r"[^\n]{0,300}" + _WRITE, re.I)
-_PAYLOAD = re.compile(r"\b(?:curl|wget|nc|ncat|netcat|base64|iex|irm|python[0-9.]*\s+-c|bash\s+-i|/dev/tcp|"
-                      r"alias\s+sudo|PROMPT_COMMAND|nohup|eval\s+\"?\$\(\s*(?:curl|wget|echo))\b|/tmp/\.", re.I)
+_PAYLOAD = re.compile(r"\b(?:curl|wget)\b[^\n]{0,200}?(?:\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b|\|\s*python|\s-d\b|--data|"
+                      r"\s-F\b|\s-T\b|--upload|--post)|"  # a download that runs or uploads; a ping is neither
+                      r"\b(?:nc|ncat|netcat|base64|iex|irm|python[0-9.]*\s+-c|bash\s+-i|/dev/tcp|"
+                      r"alias\s+sudo|PROMPT_COMMAND|nohup|eval\s+\"?\$\(\s*(?:curl|wget|echo))\b|/tmp/\.|/tmp/\w", re.I)
 
 
 def persistence(ctx: Context, add: Add) -> None:
@@ -196,6 +215,10 @@ def persistence(ctx: Context, add: Add) -> None:
             continue
         if not writes and "alias" not in token:
             continue
+        if not _PAYLOAD.search(chunk) and "authorized_keys" not in token and "alias" not in token:
+            add("security-persistence", WARNING, match.start(), f"Registers something to start again later (`{ctx.sentence(match.start()).strip()[:80]}`): a login item, service or scheduled job outlives the task. Nothing it runs is fetched, decoded or hidden; check it is what the user asked for.", "Tell the user what will run and how to remove it.")  # noqa: E501
+            seen = True
+            break
         add("security-persistence", ERROR, match.start(),
             f"Makes itself start again later (`{ctx.sentence(match.start()).strip()[:80]}`): a login item, "
             "service, scheduled job, shell alias or SSH key outlives the task and the skill's removal.",
@@ -248,6 +271,12 @@ def safety_off(ctx: Context, add: Add) -> None:
     for match in ctx.finditer(SAFETY_OFF, _SAFETY_WORDS):
         if ctx.prose and (ctx.negated(match.start()) or ctx.quoted(match.start()) or
                           precision.warned_about(ctx, match.start())):
+            continue
+        if ctx.prose and precision.user_chooses(ctx, match.group()):
+            add("security-safety-bypass", WARNING, match.start(),
+                f"Offers to switch off a safety control (`{match.group()[:60]}`) when the user agrees (the skill "
+                "asks them first): whatever runs that way runs without prompts.",
+                "Keep the question to the user; prefer the narrowest permission mode that works.")
             continue
         add("security-safety-bypass", ERROR, match.start(),
             f"Switches off a safety control (`{match.group()[:60]}`): the agent or the OS stops asking before "
@@ -385,6 +414,8 @@ def supply_chain(ctx: Context, add: Add) -> None:
             if any(host in url.lower() for host in PACKAGE_INDEXES):
                 continue
             insecure = url.lower().startswith("http://") or bool(re.match(r"(?:https?://)?\d+\.\d+\.\d+\.\d+", url))
+            if not insecure and url.lower().startswith("https://") and _host_is_vendor(url, ctx):
+                continue  # the vendor's own index over HTTPS (`pypi.nvidia.com` in a skill about NVIDIA's libraries)
             add("security-package-index", ERROR if insecure else WARNING, match.start(),
                 f"Installs packages from a non-default index (`{url[:60]}`)"
                 + (" over plain HTTP or a bare IP address" if insecure else "")

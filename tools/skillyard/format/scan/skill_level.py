@@ -66,7 +66,42 @@ def scan_skill(data: dict, texts: dict[str, str], skill_md: str | None, findings
     if skill_md and skill_md in texts:
         out += _followed_files(texts[skill_md], skill_md, texts, findings)
     out += flows_skill.scan(texts, findings)  # one script leaves a secret or a download in a file, another uses it
+    out += _runs_compiled(texts, findings)
     return out
+
+
+# A command that runs a compiled file: `python x.pyc`, `java -jar x.jar`, `./bin/x`, `x.exe`, `node x.wasm`.
+_RUN_COMPILED = re.compile(r"\bpython[0-9.]*\s+(?:-\w+\s+)*((?:\./)?[\w./-]{1,120}\.pyc)\b|"
+                           r"\bjava\s+(?:-\w+\s+)*-jar\s+((?:\./)?[\w./-]{1,120}\.jar)\b|"
+                           r"(?:^|[\s`(])(\./(?:scripts|bin|tools|assets|lib)/[\w./-]{1,120}\.(?:exe|bin|pyc))\b|"
+                           r"\b(?:run|execute|launch|start)\s+`((?:scripts|bin|tools|assets|lib)/[\w./-]{1,120}\.(?:exe|pyc|jar))`",
+                           re.I | re.M)
+
+
+def _runs_compiled(texts: dict[str, str], findings: list[Finding]) -> list[Finding]:
+    """Instructions that run a compiled file of the skill whose source the skill does not ship. When the file is
+    there, the opaque-code finding names it; when it is not (fetched, unpacked or built later), this one does."""
+    sources: set[str] | None = None
+    named = {f.file for f in findings if f.rule == "security-opaque-code"}
+    for rel, text in sorted(texts.items()):
+        if not rel.lower().endswith((".md", ".sh")) or len(text) > 200_000 or not _COMPILED_HINT.search(text):
+            continue
+        for match in _RUN_COMPILED.finditer(text):
+            path = next(g for g in match.groups() if g).lstrip("./")
+            stem = path.rsplit(".", 1)[0].rsplit("/", 1)[-1].split(".")[0]
+            if sources is None:
+                sources = {r.rsplit(".", 1)[0].rsplit("/", 1)[-1] for r in texts if r.endswith(_SOURCE_SUFFIXES)}
+            if stem in sources or path in named or any(n.endswith(path) for n in named if n):
+                continue
+            return [Finding("security-opaque-code", Severity.ERROR,
+                            f"Runs `{path}`, compiled code the skill ships no source for: what it does cannot be "
+                            "reviewed.", "Ship the source under scripts/ and run that instead.", rel,
+                            text.count("\n", 0, match.start()) + 1)]
+    return []
+
+
+_COMPILED_HINT = re.compile(r"\.(?:pyc|jar|exe|bin)\b")  # every _RUN_COMPILED match ends with one
+_SOURCE_SUFFIXES = (".py", ".java", ".kt", ".c", ".cc", ".cpp", ".rs", ".go", ".zig", ".cs", ".swift", ".ts", ".js")
 
 
 _DESCRIPTION_RULES = frozenset({"security-prompt-injection", "security-concealment"})

@@ -9,16 +9,21 @@ holds), and each finding names the file, the value's line and its field path (`m
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from itertools import accumulate
 
-from skillyard.format.findings import Finding
+from skillyard.format.findings import Finding, Severity
 from skillyard.format.scan import judge as security
 
 # Reported for the whole frontmatter or skill.yaml by the YAML readers, raw and escaped alike (control-character,
 # invisible-unicode): a second finding per value would only repeat them.
 ALREADY_CHECKED = frozenset({"security-control-character", "security-invisible-unicode"})
 SEPARATOR = "\n;\n"
+# A frontmatter hook (`hooks.PreToolUse[0].hooks[0].command`): Claude Code runs it without asking anyone.
+_HOOK_PATH = re.compile(r"(?:^|\.)hooks(?:\.|\[|$)")
+_RUNS_BY_ITSELF = frozenset({"security-pipe-to-shell", "security-download-exec", "security-exfiltration",
+                             "security-obfuscated-exec", "security-reverse-shell", "security-persistence"})
 
 
 def iter_texts(value: object, path: str = ""):
@@ -75,7 +80,11 @@ def scan_values(data: object, file: str, yaml_text: str, *, first_line: int, key
         else:
             line = key_lines.get(path.split(".")[0].split("[")[0])
         where = "key" if is_key else "value"
-        out.append(Finding(finding.rule, finding.severity, f"The {where} of `{path}`: {finding.message}",
+        severity, message = finding.severity, finding.message
+        if _HOOK_PATH.search(path) and finding.rule in _RUNS_BY_ITSELF and not finding.is_error:
+            severity = Severity.ERROR  # a hook's command runs on its own: no reader sees a "vendor installer" run
+            message += " It is a hook's command: the agent runs it by itself, with nobody reading it first."
+        out.append(Finding(finding.rule, severity, f"The {where} of `{path}`: {message}",
                            finding.fix, file, line, path, digest=finding.digest))
     return out + summaries
 

@@ -1,0 +1,2 @@
+$config = Join-Path $HOME '.kube/config'
+kubectl --kubeconfig $config get pods -o wide

@@ -1,0 +1,1 @@
+require('fs').mkdirSync('dist', { recursive: true });

