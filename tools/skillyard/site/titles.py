@@ -20,7 +20,7 @@ _MARKS = re.compile(r"(\*\*|__|(?<!\w)[*_](?=\S)|(?<=\S)[*_](?!\w)|`+)")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f\u0085\u2028\u2029\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
 # Headings that name a section, not the skill: a page titled "Overview" tells a visitor nothing.
 GENERIC = frozenset(["overview", "instructions", "usage", "introduction", "about", "summary", "description",
-                     "purpose", "skill", "readme", "skill.md", "when to use", "when to use this skill", "contents",
+                     "purpose", "skill", "readme", "notes", "skill.md", "when to use", "when to use this skill", "contents",
                      "table of contents"])
 
 
