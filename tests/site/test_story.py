@@ -243,7 +243,7 @@ def test_publisher_pages_list_their_skills_and_every_skill_links_to_its_own(buil
     index = (out / "publishers/index.html").read_text(encoding="utf-8")
     table = publishers.slugs([{"name": s["name"], "author": s.get("author", "Ada")} for s in SKILLS])
     for (_, name), slug in table.items():
-        assert f'href="{slug}/"' in index
+        assert f'href="../publishers/{slug}/"' in index
         page = (out / "publishers" / slug / "index.html").read_text(encoding="utf-8")
         for spec in SKILLS:
             if spec.get("author", "Ada") == name:

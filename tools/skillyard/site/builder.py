@@ -295,7 +295,9 @@ def generate_docs(registry: dict, bodies: dict[str, str], site_src: Path, docs: 
     for group in groups:
         tag_pages.update(pages.cached_tag_pages(group, tag_cache) if tag_cache is not None
                          else pages.render_tag_pages(group))
-    index, listed = publisher_docs(registry, titles or all_titles(registry, bodies), tag_cache)
+    folder = tag_cache.folder if tag_cache is not None else None  # the publisher pages' cache sits beside it
+    index, listed = publisher_docs(registry, titles or all_titles(registry, bodies),
+                                   folder.with_name("publishers") if folder else None)
     generated.update(index)
     tag_pages.update(listed)  # stamped from the tag pages' shells (same depth and meta)
     if tag_cache is not None:

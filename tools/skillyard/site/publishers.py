@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from pathlib import Path
 
 from skillyard.site import model, pages
 from skillyard.site.sanitize import safe_external_url
@@ -117,7 +118,7 @@ def _key(group: dict) -> str:
 
 
 def cached_pages(group: dict, cache) -> dict[str, str]:
-    """`render_pages` through `cache` (a `page_cache.PageCache`, the tag pages' one), keyed by everything the pages
+    """`render_pages` through `cache` (a `page_cache.PageCache`), keyed by everything the pages
     are made of: a rebuild renders again only the publishers whose pages change."""
     if cache is None:
         return render_pages(group)
@@ -144,10 +145,17 @@ def render_index(all_groups: list[dict]) -> str:
                                                                        root="../")
 
 
-def publisher_docs(registry: dict, titles: dict[str, str], cache=None) -> tuple[dict[str, str], dict[str, str]]:
-    """({docs path: Markdown} of the publishers' index, {docs path: Markdown} of every publisher's pages)."""
+def publisher_docs(registry: dict, titles: dict[str, str],
+                   cache_folder: Path | None = None) -> tuple[dict[str, str], dict[str, str]]:
+    """({docs path: Markdown} of the publishers' index, {docs path: Markdown} of every publisher's pages).
+    `cache_folder`: where the pages of the build before are kept (None: render all)."""
+    from skillyard.site.page_cache import PageCache
+
+    cache = PageCache(cache_folder) if cache_folder is not None else None
     all_groups = groups(registry["skills"], titles)
     listed: dict[str, str] = {}
     for group in all_groups:
         listed.update(cached_pages(group, cache))
+    if cache is not None:
+        cache.prune(cache.used)
     return {INDEX: render_index(all_groups)}, listed
