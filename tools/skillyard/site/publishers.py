@@ -76,6 +76,13 @@ def badges(skill: dict) -> list[dict]:
     return out
 
 
+def _item(skill: dict, title: str) -> dict:
+    """What a publisher page lists of a skill (`model.list_item` without the tags, which these pages leave out)."""
+    return {"name": skill["name"], "title": title, "description": model.short_text(skill.get("description", ""), 160),
+            "version": model.readable_version(skill)["label"], "updated": (skill.get("updated_at") or "")[:10],
+            "badges": badges(skill)}
+
+
 def groups(skills: list[dict], titles: dict[str, str]) -> list[dict]:
     """Every publisher: {kind, name, slug, url, count, pages: [[list item, …], …]}, repositories first, then
     authors, each by name; a publisher's skills by title, then name."""
@@ -88,8 +95,7 @@ def groups(skills: list[dict], titles: dict[str, str]) -> list[dict]:
     out = []
     for (kind, name), found in members.items():
         found.sort(key=lambda s: (titles.get(s["name"], s["name"]).lower(), s["name"]))
-        items = [{**model.list_item(s), "title": titles.get(s["name"], s["name"]), "badges": badges(s)}
-                 for s in found]
+        items = [_item(s, titles.get(s["name"], s["name"])) for s in found]
         url = next((safe_external_url(s.get("source_url")) for s in found if s.get("source_url")), None)
         out.append({"kind": kind, "name": name, "slug": table[(kind, name)], "url": url, "count": len(found),
                     "pages": [items[i:i + PAGE_SIZE] for i in range(0, len(items), PAGE_SIZE)]})
