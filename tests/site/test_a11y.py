@@ -38,6 +38,8 @@ PAGES = {
     "untrusted-skill": "/skills/evil-skill/",
     "tags": "/tags/",
     "tag": "/tags/pdf/",
+    "publishers": "/publishers/",
+    "publisher": "/publishers/author-ada/",
     "long-tables": "/format/",
     "not-built": "/not-built/",
     "404": "/404.html",
@@ -47,6 +49,7 @@ PAGES = {
 POINTER_PAGES = {
     "pointer-skill": "/skills/alpha/",
     "pointer-skill-no-body": "/skills/beta/",
+    "publisher-repository": "/publishers/up-skills/",
 }
 BLOCKING = ("critical", "serious")
 # Checked without its SKILL.md body: that is a stranger's HTML (an <img> with no alt), shown sanitised, not ours.
@@ -185,7 +188,7 @@ def _tab_through(tab) -> tuple[list[str], set[int], list[tuple[int, bool]]]:
 
 
 @pytest.mark.parametrize("size", list(SIZES))
-@pytest.mark.parametrize("kind", ["home", "search", "skill", "chinese-skill", "tag", "long-tables", "404"])
+@pytest.mark.parametrize("kind", ["home", "search", "skill", "chinese-skill", "tag", "publisher", "long-tables", "404"])
 def test_the_keyboard_reaches_every_visible_control_and_nothing_unseen(browser, site_server, built_site, kind, size):
     _, out, _ = built_site
     context, tab = _open(browser, site_server, out, size, PAGES[kind])

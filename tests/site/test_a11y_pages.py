@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from conftest import SKILLS
 from skillyard.site.pages import META_DESCRIPTION_CHARS, meta_description
+from skillyard.site.titles import display_title
 
 SITE_URL = "https://skillyard.github.io/registry/"  # the repository's mkdocs.yml, which built_site uses
 
@@ -65,7 +66,7 @@ def test_every_skill_page_has_its_own_description_and_open_graph_tags(built_site
         want = _expected_description(spec["description"])
         assert page.meta["description"] == [want] != generic, spec["name"]
         assert page.meta["og:description"] == [want]
-        assert page.meta["og:title"] == [spec.get("display_name", spec["name"])]
+        assert page.meta["og:title"] == [display_title(spec, spec.get("body", ""))]  # the heading when no name
         assert page.meta["og:type"] == ["website"]
         assert page.meta["og:url"] == [f"{SITE_URL}skills/{spec['name']}/"]
         assert page.meta["og:site_name"] == ["Skillyard"]

@@ -20,7 +20,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 RECORD = """document.addEventListener('securitypolicyviolation', e =>
     (window.__violations = window.__violations || []).push(e.effectiveDirective + ' ' + e.blockedURI));"""
 
-PAGES = ["/", "/skills/pdf-tools/", "/skills/evil-skill/", "/tags/", "/tags/pdf/", "/publish/", "/registry-json/",
+PAGES = ["/", "/skills/pdf-tools/", "/skills/evil-skill/", "/tags/", "/tags/pdf/", "/publishers/", "/publishers/author-ada/",
+         "/publish/", "/registry-json/",
          "/security/", "/404.html"]
 
 

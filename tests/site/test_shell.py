@@ -11,6 +11,9 @@ import pytest
 from conftest import CONFIG, SKILLS, write_registry
 from skillyard.errors import SkillyardError
 from skillyard.site import builder, model, shell
+from skillyard.site.history import read_history
+from skillyard.site.story import with_story
+from skillyard.site.titles import all_titles
 
 
 def _mkdocs_pages(root, tmp_path, registry_path):
@@ -18,7 +21,8 @@ def _mkdocs_pages(root, tmp_path, registry_path):
     registry, _ = builder.load_registry(registry_path)
     bodies = builder.read_bodies(registry, root)
     served = builder.machine.stage_well_known(registry, root, tmp_path / "wk", [])
-    texts, _ = builder.render_skill_pages(registry, bodies, served=served, workers=1)
+    told, _ = with_story(registry, {}, all_titles(registry, bodies), read_history(registry_path))  # as the builder
+    texts, _ = builder.render_skill_pages(told, bodies, served=served, workers=1)
     docs = tmp_path / "docs"
     *_, tag_pages = builder.generate_docs(registry, bodies, CONFIG.parent / "site", docs, None, served, [])
     (docs / "skills" / f"{shell.SHELL}.md").unlink()

@@ -69,7 +69,7 @@ def test_a_document_holds_what_the_page_shows(built_site):
     assert document["install"]["command"] == "skill install pdf-tools"
     assert document["install"]["pinned"] == f"skill install pdf-tools@{document['version']}"
     assert document["install"]["command"] in page and document["integrity"] in page
-    assert document["publisher"] == {"kind": "author", "name": "Ada", "url": None}
+    assert document["publisher"] == {"kind": "author", "name": "Ada", "url": None, "page": "publishers/author-ada/"}
     assert document["license"] == {"id": "MIT", "source": "skill"}
     assert [i["name"] for i in document["inputs"]] == [i["name"] for i in spec["inputs"]]
     assert [f["path"] for f in document["files"]] == sorted(["SKILL.md", *spec.get("files", {})])

@@ -31,10 +31,14 @@ from skillyard.errors import SkillyardError
 from skillyard.registry.compile import index_document
 from skillyard.registry.config import load_registry_config
 from skillyard.site import machine, model, output, overlap, pages, publish, real_out, shell, upstream
+from skillyard.site.history import read_history
 from skillyard.site.page_cache import CachedPage, CheckedSkills, PageCache, entry_digest, page_text
+from skillyard.site.publishers import publisher_docs
 from skillyard.site.search_index import build_search_data, dump_search_data
 from skillyard.site.skill_api import api_files
 from skillyard.site.skill_pages import render_skill_pages
+from skillyard.site.story import with_story
+from skillyard.site.titles import all_titles
 
 SEARCH_FILE = "search.json"
 
@@ -263,7 +267,7 @@ def generate_docs(registry: dict, bodies: dict[str, str], site_src: Path, docs: 
                   cache: PageCache | None = None, served: set[str] | None = None,
                   notes: list[str] | None = None,
                   rendered: tuple[list[str | CachedPage], int] | None = None,
-                  tag_cache: PageCache | None = None, home: dict | None = None
+                  tag_cache: PageCache | None = None, home: dict | None = None, titles: dict | None = None
                   ) -> tuple[list[tuple[str, str | CachedPage]], int, int, dict[str, str]]:
     """Write every page but the skill and tag pages into `docs` (emptied first), with the shells those are stamped
     from; returns ((skill name, page Markdown) in registry order, generated pages, skill pages from the cache,
@@ -291,6 +295,11 @@ def generate_docs(registry: dict, bodies: dict[str, str], site_src: Path, docs: 
     for group in groups:
         tag_pages.update(pages.cached_tag_pages(group, tag_cache) if tag_cache is not None
                          else pages.render_tag_pages(group))
+    folder = tag_cache.folder if tag_cache is not None else None  # the publisher pages' cache sits beside it
+    index, listed = publisher_docs(registry, titles or all_titles(registry, bodies),
+                                   folder.with_name("publishers") if folder else None)
+    generated.update(index)
+    tag_pages.update(listed)  # stamped from the tag pages' shells (same depth and meta)
     if tag_cache is not None:
         tag_cache.prune(tag_cache.used)
     skill_pages, cached = rendered or render_skill_pages(registry, bodies, cache=cache, served=served, notes=notes)
@@ -410,12 +419,15 @@ def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | Non
     contents = upstream.collect(registry, fetcher, notes)
     bodies = read_bodies(registry, root, notes, folders, contents)
     page_registry, digests = pointer_views(registry, contents, digests)
+    titles = all_titles(registry, bodies)
+    history = read_history(registry_path, work_dir / "cache" if use_cache else None)  # one git call, cached by HEAD
+    page_registry, digests = with_story(page_registry, digests, titles, history)
     problems = {skill["name"]: served_problems(skill, contents) for skill in registry["skills"]}
     served_registry, served_bytes, note = (registry, registry_bytes, None) if not static_host else \
         machine.served_here(registry, registry_bytes, [s["name"] for s in registry["skills"]
                                                        if problems[s["name"]] and "source_url" not in s])
     notes += [note] if note else []
-    with overlap.Background(partial(_search_and_sparse, registry, bodies, served_registry)) as background:
+    with overlap.Background(partial(_search_and_sparse, registry, bodies, served_registry, titles, history)) as background:
         well_known = work_dir / "well-known"
         cache = PageCache(work_dir / "cache" / "pages" if use_cache else None)
         guess = {name for name, found in problems.items() if not found}  # served unless their files fail to read
@@ -438,7 +450,8 @@ def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | Non
         mark = start + timings["read"]
         skill_pages, page_count, cached, tag_pages = generate_docs(
             registry, bodies, site_src, work_dir / "docs", cache, served, notes, rendered,
-            PageCache(work_dir / "cache" / "tags") if use_cache else None, load_registry_config(root).home_page())
+            PageCache(work_dir / "cache" / "tags") if use_cache else None, load_registry_config(root).home_page(),
+            titles)
         timings["generate"] = time.perf_counter() - mark
         mark = time.perf_counter()
         site = work_dir / "site"  # mkdocs' output: the hand-written, home and tag pages, the theme, the shell
@@ -473,11 +486,11 @@ def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | Non
                            upstream=dict(sorted(Counter(c.state for c in contents.values()).items())))
 
 
-def _search_and_sparse(registry: dict, bodies: dict[str, str],
-                       served: dict) -> tuple[bytes, dict[str, bytes], dict[str, bytes]]:
+def _search_and_sparse(registry: dict, bodies: dict[str, str], served: dict, titles: dict[str, str],
+                       history: dict) -> tuple[bytes, dict[str, bytes], dict[str, bytes]]:
     """The search data, the sparse index (of the registry.json served, `served`) and the per-skill JSON: made
     while the pages are (`overlap`)."""
     from skillyard.format.sparse import sparse_files
 
     return (dump_search_data(build_search_data(registry["skills"], bodies)), sparse_files(served),
-            api_files(registry))
+            api_files(registry, titles, history))

@@ -61,8 +61,9 @@ def environment():
 
 
 def render_skill(registry: dict, skill: dict, body_html: str, *, served: bool = True) -> str:
-    """`served`: the site serves the skill's files under the well-known path (else it links only raw URLs)."""
-    view = model.skill_view(registry, skill)
+    """`served`: the site serves the skill's files under the well-known path (else it links only raw URLs). The
+    entry's `story` (`site.story`: display title, publisher, history), when the builder added one, joins the view."""
+    view = {**model.skill_view(registry, skill), "publisher": None, "history": None, **(skill.get("story") or {})}
     raw = {f["path"]: f["raw_url"] for f in view["files"] if f["raw_url"]}
     return environment().get_template("skill.md.j2").render(v=view, raw=raw, root="../../", served=served,
                                                             body_html=Markup(body_html))  # noqa: S704 (nh3-sanitised)

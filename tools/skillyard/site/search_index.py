@@ -1,7 +1,7 @@
 """The compact search data every visitor downloads: about 250 bytes per skill, not the 2 KB of a full-text index.
 
 Shape (version 1): `{"v": 1, "tags": [tag, …], "skills": [[name, [tag index, …], description, keywords,
-display name?], …]}`. Descriptions are cut to DESCRIPTION_BYTES of UTF-8 and the body contributes only a few
+display title?], …]}` (`titles.display_title`, when it is not the name). Descriptions are cut to DESCRIPTION_BYTES of UTF-8 and the body contributes only a few
 keywords from its headings, so size grows with the number of skills, not with how much they wrote. Matching
 (substring for CJK, ranking name > tags > description > keywords) happens in `site/assets/search.js`.
 """
@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import re
+
+from skillyard.site.titles import display_title
 
 DESCRIPTION_BYTES = 160
 KEYWORD_BYTES = 48
@@ -56,7 +58,7 @@ def search_entry(skill: dict, body: str, tag_index: dict[str, int]) -> list:
     known = " ".join([name, *skill.get("tags", []), description.lower()])
     entry: list = [name, [tag_index[t] for t in dict.fromkeys(skill.get("tags", []))], description,
                    body_keywords(body, known)]
-    display = skill.get("display_name") or ""
+    display = display_title(skill, body)  # registry.json's display_name, else the SKILL.md's first heading
     if display and display != name:
         entry.append(clip_utf8(display, 60))
     return entry

@@ -2,8 +2,10 @@
 
 A tool that wants one skill reads one small file instead of the whole registry.json, as formulae.brew.sh serves
 `/api/formula/NAME.json`. Each document holds what the skill page shows (schemas/skill-api.schema.json; the index:
-schemas/skill-api-index.schema.json). Pure and built from registry.json alone (never from what the network gave
-this build), written with sorted keys and no spaces, so two builds of one registry.json give the same bytes.
+schemas/skill-api-index.schema.json). Pure: built from registry.json, the display titles the build found
+(`titles`: an own skill's from its SKILL.md; a pointer skill's heading only when the build fetched its checked
+content) and the version history read from git (`history`, cached by HEAD); written with sorted keys and no
+spaces, so two builds of one registry and one git HEAD give the same bytes.
 """
 
 from __future__ import annotations
@@ -11,8 +13,11 @@ from __future__ import annotations
 import json
 from urllib.parse import quote
 
+from skillyard.site import publishers
+from skillyard.site.history import skill_history, unavailable
 from skillyard.site.model import SEVERITY_ORDER, TARGETS, pointer_facts, raw_url, readable_version
 from skillyard.site.sanitize import safe_external_url
+from skillyard.site.titles import display_title
 
 SCHEMA_VERSION = "1.0"
 API_DIR = "api/skills"
@@ -24,15 +29,19 @@ def _dump(data: object) -> bytes:
     return (json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":")) + "\n").encode("utf-8")
 
 
-def publisher(registry: dict, skill: dict) -> dict:
-    """Who publishes the skill: a pointer's upstream repository, else the own skill's author, else the registry."""
+def publisher(registry: dict, skill: dict, table: dict | None = None) -> dict:
+    """Who publishes the skill: a pointer's upstream repository, else the own skill's author, else the registry;
+    `page`: its publisher page on this site (`publishers`; None for the registry itself)."""
+    table = table if table is not None else publishers.slugs([skill])
+    key = publishers.publisher_key(skill)
+    page = f"publishers/{table[key]}/" if key in table else None
     if "source_url" in skill:
         return {"kind": "repository", "name": str((skill.get("source") or {}).get("repository") or ""),
-                "url": safe_external_url(skill.get("source_url"))}
+                "url": safe_external_url(skill.get("source_url")), "page": page}
     if skill.get("author"):
-        return {"kind": "author", "name": str(skill["author"]), "url": None}
+        return {"kind": "author", "name": str(skill["author"]), "url": None, "page": page}
     return {"kind": "registry", "name": str(registry.get("name") or ""),
-            "url": safe_external_url((registry.get("repository") or {}).get("url"))}
+            "url": safe_external_url((registry.get("repository") or {}).get("url")), "page": None}
 
 
 def _licence(skill: dict) -> dict:
@@ -72,8 +81,11 @@ def _sorted_findings(findings: list[dict]) -> list[dict]:
                                            f.get("line", 0), f["rule"]))
 
 
-def skill_document(registry: dict, skill: dict) -> dict:
-    """One skill's JSON document: everything its page shows (`model.skill_view`), as data."""
+def skill_document(registry: dict, skill: dict, title: str | None = None, history: dict | None = None,
+                   table: dict | None = None) -> dict:
+    """One skill's JSON document: everything its page shows (`model.skill_view`), as data. `title`: its display
+    title (`titles.display_title`; default: from registry.json alone); `history`: `history.read_history`'s result
+    (default: none read); `table`: `publishers.slugs` of the whole registry."""
     name = skill["name"]
     version = skill.get("version", "")
     facts = pointer_facts(skill) if "source_url" in skill else None
@@ -82,14 +94,15 @@ def skill_document(registry: dict, skill: dict) -> dict:
     return {
         "schema_version": SCHEMA_VERSION,
         "name": name,
-        "title": skill.get("display_name") or name,
+        "title": title or display_title(skill),
         "description": skill.get("description", ""),
         "version": version,
         "version_shown": readable_version(skill),
         "kind": "pointer" if facts else "own",
         "path": str(skill.get("path") or ""),
         "page": f"skills/{name}/",
-        "publisher": publisher(registry, skill),
+        "publisher": publisher(registry, skill, table),
+        "history": skill_history(history or unavailable("no history was read for this document"), name),
         "upstream": {key: facts[key] for key in ("repository", "repository_url", "commit", "commit_url", "folder",
                                                   "folder_url", "tracks")} if facts else None,
         "author": skill.get("author", ""),
@@ -120,16 +133,19 @@ def skill_document(registry: dict, skill: dict) -> dict:
 def index_entry(document: dict) -> dict:
     return {"name": document["name"], "title": document["title"], "version": document["version"],
             "description": document["description"], "kind": document["kind"],
-            "publisher": document["publisher"]["name"], "updated_at": document["updated_at"],
+            "publisher": document["publisher"]["name"], "publisher_page": document["publisher"]["page"],
+            "updated_at": document["updated_at"],
             "url": f"{document['name']}.json"}
 
 
-def api_files(registry: dict) -> dict[str, bytes]:
-    """{site path: bytes} of every skill's document and the index listing them (sorted by name)."""
+def api_files(registry: dict, titles: dict[str, str] | None = None, history: dict | None = None) -> dict[str, bytes]:
+    """{site path: bytes} of every skill's document and the index listing them (sorted by name). `titles`,
+    `history`: as the skill pages show them (`titles.all_titles`, `history.read_history`)."""
     out: dict[str, bytes] = {}
     entries = []
+    table = publishers.slugs(registry["skills"])
     for skill in sorted(registry["skills"], key=lambda s: s["name"]):
-        document = skill_document(registry, skill)
+        document = skill_document(registry, skill, (titles or {}).get(skill["name"]), history, table)
         out[f"{API_DIR}/{skill['name']}.json"] = _dump(document)
         entries.append(index_entry(document))
     out[f"{API_DIR}/index.json"] = _dump({"schema_version": SCHEMA_VERSION, "registry": str(registry.get("name") or ""),
