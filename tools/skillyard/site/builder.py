@@ -32,7 +32,7 @@ from skillyard.registry.compile import index_document
 from skillyard.registry.config import load_registry_config
 from skillyard.site import machine, model, output, overlap, pages, publish, real_out, shell, upstream
 from skillyard.site.page_cache import CachedPage, CheckedSkills, PageCache, entry_digest, page_text
-from skillyard.site.search_index import build_search_data, dump_search_data
+from skillyard.site.search_index import build_search_data, dump_search_data, link_publisher_pages
 from skillyard.site.skill_api import api_files
 from skillyard.site.skill_pages import render_skill_pages
 
@@ -286,13 +286,15 @@ def generate_docs(registry: dict, bodies: dict[str, str], site_src: Path, docs: 
     missing = [name for name in home.get("featured", []) if name not in {s["name"] for s in registry["skills"]}]
     if missing and notes is not None:
         notes.append(f"featured skills not in registry.json, left out of the home page: {', '.join(missing)}")
-    generated = {"index.md": pages.render_home(registry, groups, home), "tags/index.md": pages.render_tags_index(groups)}
     tag_pages: dict[str, str] = {}
     for group in groups:
         tag_pages.update(pages.cached_tag_pages(group, tag_cache) if tag_cache is not None
                          else pages.render_tag_pages(group))
     if tag_cache is not None:
         tag_cache.prune(tag_cache.used)
+    # The home page last: it links only the publisher pages this site has.
+    generated = {"index.md": pages.render_home(registry, groups, home, publisher_pages(docs, tag_pages)),
+                 "tags/index.md": pages.render_tags_index(groups)}
     skill_pages, cached = rendered or render_skill_pages(registry, bodies, cache=cache, served=served, notes=notes)
     shells = {}  # mkdocs renders one shell per kind of page; shell.stamp_pages stamps every such page from it
     if skill_pages:
@@ -305,6 +307,13 @@ def generate_docs(registry: dict, bodies: dict[str, str], site_src: Path, docs: 
         path.write_text(text, encoding="utf-8")
     pairs = [(skill["name"], text) for skill, text in zip(registry["skills"], skill_pages, strict=True)]
     return pairs, len(generated) + len(tag_pages) + len(pairs), cached, tag_pages
+
+
+def publisher_pages(docs: Path, made: dict[str, str] | list[str]) -> set[str]:
+    """The slugs of the publisher pages (`publishers/<slug>/index.md`) among `made` and the files in `docs`."""
+    paths = [*made, *(str(p.relative_to(docs)) for p in docs.glob("publishers/*/index.md"))]
+    return {parts[1] for parts in (path.split("/") for path in paths)
+            if len(parts) == 3 and parts[0] == "publishers" and parts[2] == "index.md"}
 
 
 class _Collect(logging.Handler):
@@ -450,13 +459,15 @@ def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | Non
         mark = time.perf_counter()
         plan = output.Plan()
         stamped = shell.stamp_pages(site, skill_pages, tag_pages) if skill_pages or tag_pages else []
+        stamped_paths = [rel[:-len("index.html")] + "index.md" for rel, _, _ in stamped if rel.endswith("/index.html")]
         plan.add_folder(site)
         for rel, key, make in stamped:
             plan.add_lazy(rel, key, make)
         del skill_pages, tag_pages
         timings["stamp"] = time.perf_counter() - mark
         mark = time.perf_counter()
-        search, sparse, api = background.result()
+        search_data, sparse, api = background.result()
+        search = dump_search_data(link_publisher_pages(search_data, publisher_pages(work_dir / "docs", stamped_paths)))
         plan.add_bytes(SEARCH_FILE, search)
         for rel, data in api.items():  # /api/skills/NAME.json and its index (skill_api)
             plan.add_bytes(rel, data)
@@ -474,10 +485,10 @@ def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | Non
 
 
 def _search_and_sparse(registry: dict, bodies: dict[str, str],
-                       served: dict) -> tuple[bytes, dict[str, bytes], dict[str, bytes]]:
+                       served: dict) -> tuple[dict, dict[str, bytes], dict[str, bytes]]:
     """The search data, the sparse index (of the registry.json served, `served`) and the per-skill JSON: made
     while the pages are (`overlap`)."""
     from skillyard.format.sparse import sparse_files
 
-    return (dump_search_data(build_search_data(registry["skills"], bodies)), sparse_files(served),
+    return (build_search_data(registry["skills"], bodies), sparse_files(served),
             api_files(registry))
