@@ -116,6 +116,11 @@
     return el("span", "sy-badge sy-badge--" + kind, text);
   }
 
+  /* A comma only a screen reader reads, so "by Ada", "own" and "MIT" are not read as one phrase. */
+  function pause() {
+    return el("span", "sy-visually-hidden", ", ");
+  }
+
   function announce(text) {
     if (!copied) return;
     copied.textContent = "";
@@ -163,11 +168,15 @@
       }
       meta.appendChild(by);
     }
-    var badges = el("span", "sy-badges");
-    badges.appendChild(item.flags & POINTER ? badge("pointer", "pointer") : badge("own", "own"));
-    if (item.flags & VERIFIED) badges.appendChild(badge("reviewed", "reviewed"));
-    if (item.licence) badges.appendChild(badge(item.licence, "licence"));
-    if (item.flags & SCRIPTS) badges.appendChild(badge("ships scripts", "scripts"));
+    var badges = el("span", "sy-badges"), facts = [];
+    facts.push(item.flags & POINTER ? badge("pointer", "pointer") : badge("own", "own"));
+    if (item.flags & VERIFIED) facts.push(badge("reviewed", "reviewed"));
+    if (item.licence) facts.push(badge(item.licence, "licence"));
+    if (item.flags & SCRIPTS) facts.push(badge("ships scripts", "scripts"));
+    facts.forEach(function (fact, i) {
+      if (i || item.publisher) badges.appendChild(pause());
+      badges.appendChild(fact);
+    });
     meta.appendChild(badges);
     li.appendChild(meta);
     li.appendChild(el("p", "sy-result__desc", item.desc));
