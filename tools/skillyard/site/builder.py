@@ -30,10 +30,9 @@ from pathlib import Path
 from skillyard.errors import SkillyardError
 from skillyard.registry.compile import index_document
 from skillyard.registry.config import load_registry_config
-from skillyard.site import machine, model, output, overlap, pages, publish, real_out, shell, upstream
+from skillyard.site import machine, model, output, overlap, pages, publish, real_out, shell, skill_api, upstream
 from skillyard.site.page_cache import CachedPage, CheckedSkills, PageCache, entry_digest, page_text
 from skillyard.site.search_index import build_search_data, dump_search_data, link_publisher_pages
-from skillyard.site.skill_api import api_files
 from skillyard.site.skill_pages import render_skill_pages
 
 SEARCH_FILE = "search.json"
@@ -424,7 +423,10 @@ def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | Non
         machine.served_here(registry, registry_bytes, [s["name"] for s in registry["skills"]
                                                        if problems[s["name"]] and "source_url" not in s])
     notes += [note] if note else []
-    with overlap.Background(partial(_search_and_sparse, registry, bodies, served_registry)) as background:
+    # A site built before into this work folder: only the per-skill JSON documents that changed are made (`api_plan`);
+    # else the forked child makes them all while the pages are rendered.
+    warm = use_cache and any((output._tree_home(work_dir, out) / name).is_file() for name in ("live.json", "spare.json"))
+    with overlap.Background(partial(_search_and_sparse, registry, bodies, served_registry, not warm)) as background:
         well_known = work_dir / "well-known"
         cache = PageCache(work_dir / "cache" / "pages" if use_cache else None)
         guess = {name for name, found in problems.items() if not found}  # served unless their files fail to read
@@ -469,8 +471,11 @@ def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | Non
         search_data, sparse, api = background.result()
         search = dump_search_data(link_publisher_pages(search_data, publisher_pages(work_dir / "docs", stamped_paths)))
         plan.add_bytes(SEARCH_FILE, search)
-        for rel, data in api.items():  # /api/skills/NAME.json and its index (skill_api)
-            plan.add_bytes(rel, data)
+        # /api/skills/NAME.json and its index (skill_api), by the same keys whoever made the bytes.
+        index, documents = skill_api.api_plan(registry, digests=checked.digests)
+        plan.add_bytes(f"{skill_api.API_DIR}/index.json", index)
+        for rel, key, make in documents:
+            plan.add_lazy(rel, key, partial(bytes, api[rel]) if rel in api else make)
         machine.plan_machine_files(plan, served_registry, served_bytes, index_bytes, served, identities,
                                    sparse=sparse, raw=raw, archives=archives)
         timings["machine"] = time.perf_counter() - mark
@@ -484,11 +489,11 @@ def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | Non
                            upstream=dict(sorted(Counter(c.state for c in contents.values()).items())))
 
 
-def _search_and_sparse(registry: dict, bodies: dict[str, str],
-                       served: dict) -> tuple[dict, dict[str, bytes], dict[str, bytes]]:
+def _search_and_sparse(registry: dict, bodies: dict[str, str], served: dict,
+                       api: bool = True) -> tuple[dict, dict[str, bytes], dict[str, bytes]]:
     """The search data, the sparse index (of the registry.json served, `served`) and the per-skill JSON: made
     while the pages are (`overlap`)."""
     from skillyard.format.sparse import sparse_files
 
     return (build_search_data(registry["skills"], bodies), sparse_files(served),
-            api_files(registry))
+            skill_api.api_files(registry) if api else {})
