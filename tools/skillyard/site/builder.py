@@ -30,9 +30,10 @@ from pathlib import Path
 from skillyard.errors import SkillyardError
 from skillyard.registry.compile import index_document
 from skillyard.registry.config import load_registry_config
-from skillyard.site import machine, model, output, overlap, pages, publish, real_out, shell, skill_api, upstream
+from skillyard.site import machine, model, output, overlap, pages, publish, real_out, shell, upstream
 from skillyard.site.page_cache import CachedPage, CheckedSkills, PageCache, entry_digest, page_text
 from skillyard.site.search_index import build_search_data, dump_search_data, link_publisher_pages
+from skillyard.site.skill_api import API_DIR, api_files, api_plan
 from skillyard.site.skill_pages import render_skill_pages
 
 SEARCH_FILE = "search.json"
@@ -472,8 +473,8 @@ def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | Non
         search = dump_search_data(link_publisher_pages(search_data, publisher_pages(work_dir / "docs", stamped_paths)))
         plan.add_bytes(SEARCH_FILE, search)
         # /api/skills/NAME.json and its index (skill_api), by the same keys whoever made the bytes.
-        index, documents = skill_api.api_plan(registry, digests=checked.digests)
-        plan.add_bytes(f"{skill_api.API_DIR}/index.json", index)
+        index, documents = api_plan(registry, digests=checked.digests)
+        plan.add_bytes(f"{API_DIR}/index.json", index)
         for rel, key, make in documents:
             plan.add_lazy(rel, key, partial(bytes, api[rel]) if rel in api else make)
         machine.plan_machine_files(plan, served_registry, served_bytes, index_bytes, served, identities,
@@ -496,4 +497,4 @@ def _search_and_sparse(registry: dict, bodies: dict[str, str], served: dict,
     from skillyard.format.sparse import sparse_files
 
     return (build_search_data(registry["skills"], bodies), sparse_files(served),
-            skill_api.api_files(registry) if api else {})
+            api_files(registry) if api else {})
