@@ -149,3 +149,12 @@ def test_a_registry_made_by_init_registry_is_headed_by_its_own_name(tmp_path):
     assert heading == name and heading != "Home"
     assert "Skillyard" not in _text(re.search(r"<title>(.*?)</title>", page, re.S).group(1))
     assert _text(re.search(r'sy-client-install"><code>(.*?)</code>', page, re.S).group(1)) == model.CLIENT_INSTALL
+
+
+def test_our_own_registry_features_skills_it_has():
+    """The repository's own `featured` list names own skills that registry.json lists (a typo would drop one)."""
+    repo = Path(__file__).resolve().parents[2]
+    featured = load_registry_config(repo).home_page().get("featured", [])
+    skills = {s["name"]: s for s in json.loads((repo / "registry.json").read_text(encoding="utf-8"))["skills"]}
+    assert len(featured) >= 4
+    assert [name for name in featured if name not in skills or "source_url" in skills[name]] == []
