@@ -33,6 +33,7 @@ SIZES = {
 PAGES = {
     "home": "/",
     "search": "/?q=pdf",
+    "search-chinese": "/?q=%E5%8F%91%E7%A5%A8",  # 发票: results with CJK text, badges and copy buttons
     "skill": "/skills/pdf-tools/",
     "chinese-skill": "/skills/invoice-reader/",
     "untrusted-skill": "/skills/evil-skill/",
@@ -50,6 +51,7 @@ POINTER_PAGES = {
     "pointer-skill": "/skills/alpha/",
     "pointer-skill-no-body": "/skills/beta/",
     "publisher-repository": "/publishers/up-skills/",
+    "pointer-search": "/?q=pointer",  # results with pointer badges and upstream publishers
 }
 BLOCKING = ("critical", "serious")
 # Checked without its SKILL.md body: that is a stranger's HTML (an <img> with no alt), shown sanitised, not ours.

@@ -104,9 +104,35 @@ def test_publishers_are_upstream_repositories_and_authors_most_skills_first():
               {"name": "d", "source_url": "https://github.com/o/r", "source": {"repository": "o/r"}},
               {"name": "e", "source_url": "https://github.com/o/r", "source": {"repository": "o/r"}, "author": "X"}]
     assert model.publishers(skills) == [
-        {"name": "Bo", "count": 2, "url": None, "repository": False},
-        {"name": "o/r", "count": 2, "url": "https://github.com/o/r", "repository": True},
-        {"name": "Ada", "count": 1, "url": None, "repository": False}]
+        {"name": "Bo", "kind": "author", "count": 2, "url": None, "repository": False, "page": ""},
+        {"name": "o/r", "kind": "repository", "count": 2, "url": "https://github.com/o/r", "repository": True,
+         "page": ""},
+        {"name": "Ada", "kind": "author", "count": 1, "url": None, "repository": False, "page": ""}]
+    # A publisher links to its page only when the site has one (publishers/<slug>/: owner-repo, author-<name>).
+    linked = model.publishers(skills, {"o-r", "author-ada"})
+    assert [(p["name"], p["page"]) for p in linked] == [("Bo", ""), ("o/r", "o-r"), ("Ada", "author-ada")]
+
+
+def test_publisher_slugs_are_url_safe_and_distinct():
+    skills = [{"name": "a", "author": "Ada Lovelace"}, {"name": "b", "author": "张三"}, {"name": "c", "author": "李四"},
+              {"name": "d", "source_url": "u", "source": {"repository": "Get.Sentry/skills"}},
+              {"name": "e", "source_url": "u", "source": {"repository": "get-sentry/skills"}},
+              {"name": "f", "author": "  "}]
+    slugs = model.publisher_slugs(skills)
+    assert slugs[("author", "Ada Lovelace")] == "author-ada-lovelace"
+    assert slugs[("repository", "Get.Sentry/skills")] == "get-sentry-skills"
+    assert slugs[("repository", "get-sentry/skills")].startswith("get-sentry-skills-")  # the later one: hashed
+    assert len(set(slugs.values())) == len(slugs) == 5  # the blank author publishes nothing
+    assert all(re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", slug) for slug in slugs.values())
+
+
+def test_publisher_slugs_agree_with_the_publisher_pages():
+    """The home page and search link to `publishers/<slug>/` with the publisher pages' own rule."""
+    publishers = pytest.importorskip("skillyard.site.publishers", reason="the publisher pages are not on this branch")
+    skills = [{"name": "a", "author": "Ada"}, {"name": "b", "author": "张三"},
+              {"name": "d", "source_url": "u", "source": {"repository": "o/r"}},
+              {"name": "e", "source_url": "u", "source": {"repository": "O.r/x"}}]
+    assert model.publisher_slugs(skills) == publishers.slugs(skills)
 
 
 def test_a_registry_made_by_init_registry_is_headed_by_its_own_name(tmp_path):
@@ -123,3 +149,12 @@ def test_a_registry_made_by_init_registry_is_headed_by_its_own_name(tmp_path):
     assert heading == name and heading != "Home"
     assert "Skillyard" not in _text(re.search(r"<title>(.*?)</title>", page, re.S).group(1))
     assert _text(re.search(r'sy-client-install"><code>(.*?)</code>', page, re.S).group(1)) == model.CLIENT_INSTALL
+
+
+def test_our_own_registry_features_skills_it_has():
+    """The repository's own `featured` list names own skills that registry.json lists (a typo would drop one)."""
+    repo = Path(__file__).resolve().parents[2]
+    featured = load_registry_config(repo).home_page().get("featured", [])
+    skills = {s["name"]: s for s in json.loads((repo / "registry.json").read_text(encoding="utf-8"))["skills"]}
+    assert len(featured) >= 4
+    assert [name for name in featured if name not in skills or "source_url" in skills[name]] == []

@@ -11,10 +11,15 @@ from hypothesis import strategies as st
 from skillyard.site.search_index import (
     DESCRIPTION_BYTES,
     KEYWORD_BYTES,
+    POINTER,
+    SCRIPTS,
+    VERIFIED,
     body_keywords,
     build_search_data,
     clip_utf8,
+    clip_words,
     dump_search_data,
+    link_publisher_pages,
 )
 
 
@@ -49,8 +54,39 @@ def test_tags_are_shared_and_display_name_only_when_it_differs():
               {"name": "ocr-kit", "display_name": "发票 OCR", "description": "d", "tags": ["pdf"]}]
     data = build_search_data(skills, {})
     assert data["tags"] == ["docs", "pdf"]
-    assert data["skills"][0] == ["pdf-tools", [1, 0], "d", ""]
-    assert data["skills"][1] == ["ocr-kit", [1], "d", "", "发票 OCR"]
+    assert data["skills"][0] == ["pdf-tools", [1, 0], "d", "", "", -1, -1, 0]
+    assert data["skills"][1] == ["ocr-kit", [1], "d", "", "发票 OCR", -1, -1, 0]
+
+
+def test_each_entry_carries_its_publisher_licence_and_badges():
+    skills = [{"name": "a", "description": "d", "author": "Ada", "license": "MIT",
+               "inventory": {"has_scripts": True}},
+              {"name": "b", "description": "d", "license": "Apache-2.0", "verified": True,
+               "source_url": "https://github.com/o/r", "source": {"repository": "o/r"}},
+              {"name": "c", "description": "d", "verified": True}]  # `verified` means nothing on an own skill
+    data = build_search_data(skills, {}, publisher_pages={"o-r"})
+    assert data["publishers"] == [["Ada", ""], ["o/r", "o-r"]]  # only the page the site has is linked
+    assert data["licenses"] == ["Apache-2.0", "MIT"]
+    assert [entry[5:] for entry in data["skills"]] == [[0, 1, SCRIPTS], [1, 0, POINTER | VERIFIED], [-1, -1, 0]]
+    assert link_publisher_pages(build_search_data(skills, {}), {"author-ada"})["publishers"] == \
+        [["Ada", "author-ada"], ["o/r", ""]]
+
+
+def test_descriptions_are_cut_at_a_word_with_an_ellipsis():
+    long = "Extracts tables from scanned invoices and receipts, " * 6
+    cut = build_search_data([{"name": "a", "description": long}], {})["skills"][0][2]
+    assert cut.endswith("…") and len(cut.encode()) <= DESCRIPTION_BYTES
+    assert long.startswith(cut[:-1]) and long[len(cut) - 1] in " ,"  # the cut falls between words
+    assert clip_words("short text", DESCRIPTION_BYTES) == "short text"
+    chinese = clip_words("从扫描的增值税发票中提取金额" * 10, 40)  # no spaces: cut between characters
+    assert chinese.endswith("…") and len(chinese.encode()) <= 40 and "\ufffd" not in chinese
+
+
+@given(st.text(max_size=400), st.integers(min_value=4, max_value=300))
+def test_clip_words_stays_within_the_limit_and_keeps_a_prefix(text, limit):
+    out = clip_words(text, limit)
+    assert len(out.encode("utf-8")) <= limit
+    assert out == text or (out.endswith("…") and text.startswith(out[:-1]))
 
 
 def test_budget_of_300_bytes_per_skill_on_long_realistic_entries():

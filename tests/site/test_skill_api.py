@@ -121,3 +121,32 @@ def test_a_registry_stated_licence_and_a_reviewed_pin_read_as_such():
     assert document["verification"]["approved_by"] == "ada"
     assert document["verification"]["approved_at"] == "2026-02-03T04:05:06Z"
     assert _errors(_validator("skill-api.schema.json"), document) == []
+
+
+def test_a_rebuild_makes_only_the_changed_documents_and_the_same_bytes(tmp_path, monkeypatch):
+    """Once a site was built into the work folder, a rebuild dumps only the documents whose entry changed (the output
+    keeps the others by key); every file still equals `api_files` of the new registry.json, a build from scratch."""
+    from conftest import write_registry
+    from skillyard.site import staged
+
+    monkeypatch.setattr(staged, "RACY_NS", 0)
+    root, out, work = tmp_path / "repo", tmp_path / "out", tmp_path / "work"
+    path = write_registry(root, SKILLS)
+    for _ in range(2):
+        build_site(path, root, out, config=CONFIG, work_dir=work)
+    registry = json.loads(path.read_text(encoding="utf-8"))
+    registry["skills"][0]["description"] += " Now with more."
+    changed = registry["skills"][0]["name"]
+    path.write_text(json.dumps(registry, ensure_ascii=False, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    made: list[str] = []
+    real = skill_api._document_bytes
+    monkeypatch.setattr(skill_api, "_document_bytes", lambda reg, skill: made.append(skill["name"]) or real(reg, skill))
+    build_site(path, root, out, config=CONFIG, work_dir=work)
+    assert made == [changed]
+    expected = {rel.rsplit("/", 1)[1]: data for rel, data in skill_api.api_files(registry).items()}
+    assert _api(out) == expected
+    assert b"Now with more." in _api(out)[f"{changed}.json"] and b"Now with more." in _api(out)["index.json"]
+    made.clear()
+    build_site(path, root, out, config=CONFIG, work_dir=work)  # nothing changed: nothing made, bytes the same
+    assert made == [changed] or made == []  # the spare tree (one build behind) catches up once
+    assert _api(out) == expected

@@ -30,12 +30,23 @@ from pathlib import Path
 from skillyard.errors import SkillyardError
 from skillyard.registry.compile import index_document
 from skillyard.registry.config import load_registry_config
-from skillyard.site import machine, model, output, overlap, pages, publish, real_out, shell, upstream
+from skillyard.site import (
+    machine,
+    mkdocs_env,
+    model,
+    output,
+    overlap,
+    pages,
+    publish,
+    real_out,
+    shell,
+    upstream,
+)
 from skillyard.site.history import read_history
 from skillyard.site.page_cache import CachedPage, CheckedSkills, PageCache, entry_digest, page_text
-from skillyard.site.publishers import publisher_docs
-from skillyard.site.search_index import build_search_data, dump_search_data
-from skillyard.site.skill_api import api_files
+from skillyard.site.publishers import publisher_docs, publisher_pages
+from skillyard.site.search_index import build_search_data, dump_search_data, link_publisher_pages
+from skillyard.site.skill_api import API_DIR, api_files, api_plan
 from skillyard.site.skill_pages import render_skill_pages
 from skillyard.site.story import with_story
 from skillyard.site.titles import all_titles
@@ -290,7 +301,6 @@ def generate_docs(registry: dict, bodies: dict[str, str], site_src: Path, docs: 
     missing = [name for name in home.get("featured", []) if name not in {s["name"] for s in registry["skills"]}]
     if missing and notes is not None:
         notes.append(f"featured skills not in registry.json, left out of the home page: {', '.join(missing)}")
-    generated = {"index.md": pages.render_home(registry, groups, home), "tags/index.md": pages.render_tags_index(groups)}
     tag_pages: dict[str, str] = {}
     for group in groups:
         tag_pages.update(pages.cached_tag_pages(group, tag_cache) if tag_cache is not None
@@ -298,10 +308,12 @@ def generate_docs(registry: dict, bodies: dict[str, str], site_src: Path, docs: 
     folder = tag_cache.folder if tag_cache is not None else None  # the publisher pages' cache sits beside it
     index, listed = publisher_docs(registry, titles or all_titles(registry, bodies),
                                    folder.with_name("publishers") if folder else None)
-    generated.update(index)
     tag_pages.update(listed)  # stamped from the tag pages' shells (same depth and meta)
     if tag_cache is not None:
         tag_cache.prune(tag_cache.used)
+    # The home page last: it links only the publisher pages this site has.
+    generated = {"index.md": pages.render_home(registry, groups, home, publisher_pages(docs, tag_pages)),
+                 "tags/index.md": pages.render_tags_index(groups), **index}
     skill_pages, cached = rendered or render_skill_pages(registry, bodies, cache=cache, served=served, notes=notes)
     shells = {}  # mkdocs renders one shell per kind of page; shell.stamp_pages stamps every such page from it
     if skill_pages:
@@ -316,28 +328,6 @@ def generate_docs(registry: dict, bodies: dict[str, str], site_src: Path, docs: 
     return pairs, len(generated) + len(tag_pages) + len(pairs), cached, tag_pages
 
 
-class _Collect(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__(logging.WARNING)
-        self.messages: list[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.messages.append(record.getMessage())
-
-
-@contextlib.contextmanager
-def _env(name: str, value: str):
-    old = os.environ.get(name)
-    os.environ[name] = value
-    try:
-        yield
-    finally:
-        if old is None:
-            os.environ.pop(name, None)
-        else:
-            os.environ[name] = old
-
-
 def run_mkdocs(config: Path, docs: Path, site_dir: Path, epoch: int, site_url: str | None,
                settings: dict | None = None, template_cache: Path | None = None) -> list[str]:
     """`mkdocs build` (never --dirty) with our docs and output folders (and `settings` over the config's);
@@ -350,12 +340,12 @@ def run_mkdocs(config: Path, docs: Path, site_dir: Path, epoch: int, site_url: s
     overrides = {**(settings or {}), "docs_dir": str(docs), "site_dir": str(site_dir)}
     if site_url is not None:
         overrides["site_url"] = site_url
-    collect = _Collect()
+    collect = mkdocs_env.Collect()
     logger = logging.getLogger("mkdocs")
     logger.addHandler(collect)
     mkdocs_hooks.TEMPLATE_CACHE["folder"] = template_cache
     try:
-        with _env("SOURCE_DATE_EPOCH", str(epoch)):
+        with mkdocs_env.env("SOURCE_DATE_EPOCH", str(epoch)):
             cfg = load_config(config_file=str(config), **overrides)
             add_theme(cfg)
             build(cfg, dirty=False)
@@ -427,7 +417,11 @@ def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | Non
         machine.served_here(registry, registry_bytes, [s["name"] for s in registry["skills"]
                                                        if problems[s["name"]] and "source_url" not in s])
     notes += [note] if note else []
-    with overlap.Background(partial(_search_and_sparse, registry, bodies, served_registry, titles, history)) as background:
+    # A site built before into this work folder: only the per-skill JSON documents that changed are made (`api_plan`);
+    # else the forked child makes them all while the pages are rendered.
+    warm = use_cache and any((output._tree_home(work_dir, out) / name).is_file() for name in ("live.json", "spare.json"))
+    with overlap.Background(partial(_search_and_sparse, registry, bodies, served_registry, titles, history,
+                                            not warm)) as background:
         well_known = work_dir / "well-known"
         cache = PageCache(work_dir / "cache" / "pages" if use_cache else None)
         guess = {name for name, found in problems.items() if not found}  # served unless their files fail to read
@@ -463,16 +457,21 @@ def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | Non
         mark = time.perf_counter()
         plan = output.Plan()
         stamped = shell.stamp_pages(site, skill_pages, tag_pages) if skill_pages or tag_pages else []
+        stamped_paths = [rel[:-len("index.html")] + "index.md" for rel, _, _ in stamped if rel.endswith("/index.html")]
         plan.add_folder(site)
         for rel, key, make in stamped:
             plan.add_lazy(rel, key, make)
         del skill_pages, tag_pages
         timings["stamp"] = time.perf_counter() - mark
         mark = time.perf_counter()
-        search, sparse, api = background.result()
+        search_data, sparse, api = background.result()
+        search = dump_search_data(link_publisher_pages(search_data, publisher_pages(work_dir / "docs", stamped_paths)))
         plan.add_bytes(SEARCH_FILE, search)
-        for rel, data in api.items():  # /api/skills/NAME.json and its index (skill_api)
-            plan.add_bytes(rel, data)
+        # /api/skills/NAME.json and its index (skill_api), by the same keys whoever made the bytes.
+        index, documents = api_plan(registry, digests, titles, history)
+        plan.add_bytes(f"{API_DIR}/index.json", index)
+        for rel, key, make in documents:
+            plan.add_lazy(rel, key, partial(bytes, api[rel]) if rel in api else make)
         machine.plan_machine_files(plan, served_registry, served_bytes, index_bytes, served, identities,
                                    sparse=sparse, raw=raw, archives=archives)
         timings["machine"] = time.perf_counter() - mark
@@ -486,11 +485,11 @@ def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | Non
                            upstream=dict(sorted(Counter(c.state for c in contents.values()).items())))
 
 
-def _search_and_sparse(registry: dict, bodies: dict[str, str], served: dict, titles: dict[str, str],
-                       history: dict) -> tuple[bytes, dict[str, bytes], dict[str, bytes]]:
+def _search_and_sparse(registry: dict, bodies: dict[str, str], served: dict, titles: dict[str, str], history: dict,
+                       api: bool = True) -> tuple[dict, dict[str, bytes], dict[str, bytes]]:
     """The search data, the sparse index (of the registry.json served, `served`) and the per-skill JSON: made
     while the pages are (`overlap`)."""
     from skillyard.format.sparse import sparse_files
 
-    return (dump_search_data(build_search_data(registry["skills"], bodies)), sparse_files(served),
-            api_files(registry, titles, history))
+    return (build_search_data(registry["skills"], bodies), sparse_files(served),
+            api_files(registry, titles, history) if api else {})

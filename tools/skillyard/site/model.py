@@ -259,24 +259,56 @@ def publisher_name(skill: dict) -> str:
     return str(skill.get("author") or "")
 
 
-def publishers(skills: list[dict]) -> list[dict]:
-    """Every publisher with its skill count, most skills first; a repository links to itself upstream."""
+def publisher_key(skill: dict) -> tuple[str, str] | None:
+    """("repository", "owner/repo") for a pointer skill, ("author", NAME) for an own skill with an author, else None
+    (the registry itself publishes it, and it has no publisher page)."""
+    if "source_url" in skill:
+        repository = str((skill.get("source") or {}).get("repository") or "")
+        return ("repository", repository) if repository else None
+    author = skill.get("author")
+    return ("author", author) if isinstance(author, str) and author.strip() else None
+
+
+def publisher_slugs(skills: list[dict]) -> dict[tuple[str, str], str]:
+    """{publisher_key: slug} of the publisher pages, `publishers/<slug>/`: `owner-repo` for a repository,
+    `author-<name>` for an author (lowercased, every run of other characters one hyphen; nothing left: a hash), two
+    publishers reaching one slug told apart by a hash of the later (sorted by kind and name). The same rule as the
+    publisher pages' (`site.publishers.slugs`), so the home page and search link where those pages are."""
+    out: dict[tuple[str, str], str] = {}
+    taken: set[str] = set()
+    for kind, name in sorted({key for key in map(publisher_key, skills) if key is not None}):
+        safe = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:60].strip("-") or \
+            hashlib.sha256(name.encode("utf-8")).hexdigest()[:8]
+        slug = safe if kind == "repository" else f"author-{safe}"
+        if slug in taken:
+            slug = f"{slug}-{hashlib.sha256(f'{kind}:{name}'.encode()).hexdigest()[:8]}"
+        taken.add(slug)
+        out[(kind, name)] = slug
+    return out
+
+
+def publishers(skills: list[dict], pages: set[str] | None = None) -> list[dict]:
+    """Every publisher with its skill count, most skills first. `page`: its publisher page's slug when the site has
+    that page (`pages`), else ""; `url`: a repository upstream."""
     counts: Counter = Counter()
-    links: dict[str, str | None] = {}
+    links: dict[tuple[str, str], str | None] = {}
     for skill in skills:
-        name = publisher_name(skill)
-        if name:
-            counts[name] += 1
-            if "source_url" in skill:
-                links.setdefault(name, safe_external_url(skill.get("source_url")))
-    return [{"name": name, "count": count, "url": links.get(name), "repository": name in links}
-            for name, count in sorted(counts.items(), key=lambda item: (-item[1], item[0]))]
+        key = publisher_key(skill)
+        if key is not None:
+            counts[key] += 1
+            if key[0] == "repository":
+                links.setdefault(key, safe_external_url(skill.get("source_url")))
+    slugs = publisher_slugs(skills)
+    return [{"name": key[1], "kind": key[0], "count": count, "url": links.get(key),
+             "repository": key[0] == "repository", "page": slugs[key] if slugs[key] in (pages or set()) else ""}
+            for key, count in sorted(counts.items(), key=lambda item: (-item[1], item[0][1], item[0][0]))]
 
 
-def home_view(registry: dict, groups: list[dict], settings: dict | None = None, *, recent: int = 12,
-              top_tags: int = 40, top_publishers: int = 24) -> dict:
+def home_view(registry: dict, groups: list[dict], settings: dict | None = None, publisher_pages: set[str] | None = None,
+              *, recent: int = 12, top_tags: int = 40, top_publishers: int = 24) -> dict:
     """The front door: the registry's title and pitch, how to get the client, then what a visitor browses by.
-    `settings`: `RegistryConfig.home_page()` (title, pitch, client_install, featured), each optional."""
+    `settings`: `RegistryConfig.home_page()` (title, pitch, client_install, featured), each optional;
+    `publisher_pages`: the slugs of the publisher pages the site has (a publisher links to its page)."""
     settings = settings or {}
     skills = registry["skills"]
     latest = sorted(skills, key=lambda s: (s.get("updated_at") or "", s["name"]), reverse=True)[:recent]
@@ -286,7 +318,7 @@ def home_view(registry: dict, groups: list[dict], settings: dict | None = None, 
     homepage = registry.get("homepage")
     site = safe_external_url(homepage) if isinstance(homepage, str) and re.fullmatch(r"https?://[^\s]+", homepage) \
         else None
-    makers = publishers(skills)
+    makers = publishers(skills, publisher_pages)
     return {
         "registry_name": registry.get("name", ""),
         "title": settings.get("title") or registry.get("name", "") or "Skill registry",
@@ -303,6 +335,7 @@ def home_view(registry: dict, groups: list[dict], settings: dict | None = None, 
         "more_tags": max(0, len(groups) - top_tags),
         "publishers": makers[:top_publishers],
         "more_publishers": max(0, len(makers) - top_publishers),
+        "publisher_index": bool(publisher_pages),
         "repository": safe_external_url(registry.get("repository", {}).get("url")),
     }
 

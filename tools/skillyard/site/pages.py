@@ -69,9 +69,12 @@ def render_skill(registry: dict, skill: dict, body_html: str, *, served: bool = 
                                                             body_html=Markup(body_html))  # noqa: S704 (nh3-sanitised)
 
 
-def render_home(registry: dict, groups: list[dict], settings: dict | None = None) -> str:
-    """`settings`: the registry's home page settings (`RegistryConfig.home_page`)."""
-    return environment().get_template("home.md.j2").render(h=model.home_view(registry, groups, settings), root="")
+def render_home(registry: dict, groups: list[dict], settings: dict | None = None,
+                publisher_pages: set[str] | None = None) -> str:
+    """`settings`: the registry's home page settings (`RegistryConfig.home_page`); `publisher_pages`: the slugs of
+    the publisher pages the site has."""
+    return environment().get_template("home.md.j2").render(
+        h=model.home_view(registry, groups, settings, publisher_pages), root="")
 
 
 def render_tags_index(groups: list[dict]) -> str:

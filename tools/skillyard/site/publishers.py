@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from pathlib import Path
 
 from skillyard.site import model, pages
@@ -23,36 +22,9 @@ PAGE_SIZE = 100
 INDEX = "publishers/index.md"
 
 
-def publisher_key(skill: dict) -> tuple[str, str] | None:
-    """(kind, name): ("repository", "owner/repo") for a pointer skill, ("author", NAME) for an own skill with an
-    author, else None."""
-    if "source_url" in skill:
-        repository = str((skill.get("source") or {}).get("repository") or "")
-        return ("repository", repository) if repository else None
-    author = skill.get("author")
-    return ("author", author) if isinstance(author, str) and author.strip() else None
-
-
-def base_slug(kind: str, name: str) -> str:
-    """The slug before collisions are told apart (see the module docstring)."""
-    safe = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:60].strip("-")
-    if not safe:
-        safe = hashlib.sha256(name.encode("utf-8")).hexdigest()[:8]
-    return safe if kind == "repository" else f"author-{safe}"
-
-
-def slugs(skills: list[dict]) -> dict[tuple[str, str], str]:
-    """{(kind, name): slug} of every publisher of `skills`, unique."""
-    keys = sorted({key for key in map(publisher_key, skills) if key is not None})
-    out: dict[tuple[str, str], str] = {}
-    taken: set[str] = set()
-    for kind, name in keys:
-        slug = base_slug(kind, name)
-        if slug in taken:
-            slug = f"{slug}-{hashlib.sha256(f'{kind}:{name}'.encode()).hexdigest()[:8]}"
-        taken.add(slug)
-        out[(kind, name)] = slug
-    return out
+# One rule for keys and slugs, shared with the home page and the search results (model).
+publisher_key = model.publisher_key
+slugs = model.publisher_slugs
 
 
 def publisher_link(skill: dict, table: dict[tuple[str, str], str]) -> dict:
@@ -165,3 +137,10 @@ def publisher_docs(registry: dict, titles: dict[str, str],
     if cache is not None:
         cache.prune(cache.used)
     return {INDEX: render_index(all_groups)}, listed
+
+
+def publisher_pages(docs: Path, made: dict[str, str] | list[str]) -> set[str]:
+    """The slugs of the publisher pages (`publishers/<slug>/index.md`) among `made` and the files in `docs`."""
+    paths = [*made, *(str(p.relative_to(docs)) for p in docs.glob("publishers/*/index.md"))]
+    return {parts[1] for parts in (path.split("/") for path in paths)
+            if len(parts) == 3 and parts[0] == "publishers" and parts[2] == "index.md"}

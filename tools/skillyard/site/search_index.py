@@ -1,9 +1,12 @@
 """The compact search data every visitor downloads: about 250 bytes per skill, not the 2 KB of a full-text index.
 
-Shape (version 1): `{"v": 1, "tags": [tag, …], "skills": [[name, [tag index, …], description, keywords,
-display title?], …]}` (`titles.display_title`, when it is not the name). Descriptions are cut to DESCRIPTION_BYTES of UTF-8 and the body contributes only a few
-keywords from its headings, so size grows with the number of skills, not with how much they wrote. Matching
-(substring for CJK, ranking name > tags > description > keywords) happens in `site/assets/search.js`.
+Shape (version 2): `{"v": 2, "tags": [tag, …], "publishers": [[name, page slug or ""], …], "licenses": [id, …],
+"skills": [[name, [tag index, …], description, keywords, display title or "", publisher index or -1, licence index
+or -1, flags], …]}`; flags: POINTER | VERIFIED | SCRIPTS. A result shows what a visitor acts on (publisher,
+badges, the install line) without opening the page; the shared tables keep that to a few bytes a skill.
+Descriptions are cut to DESCRIPTION_BYTES of UTF-8 at a word boundary with an ellipsis, and the body contributes
+only a few keywords from its headings, so size grows with the number of skills, not with how much they wrote.
+Matching (substring for CJK, ranking name > tags > description > keywords) happens in `theme/assets/search.js`.
 """
 
 from __future__ import annotations
@@ -11,9 +14,12 @@ from __future__ import annotations
 import json
 import re
 
+from skillyard.site.model import publisher_key, publisher_slugs
 from skillyard.site.titles import display_title
 
 DESCRIPTION_BYTES = 160
+POINTER, VERIFIED, SCRIPTS = 1, 2, 4  # the flags of an entry: badges in the results
+ELLIPSIS = "…"
 KEYWORD_BYTES = 48
 # A heading line's text; its closing `#`s are stripped in Python (a regex doing both is quadratic on `# a # # # …x`).
 _HEADING = re.compile(r"^#{1,3}[ \t]+([^\n]+)", re.MULTILINE)
@@ -36,6 +42,18 @@ def clip_utf8(text: str, limit: int) -> str:
     return data[:limit].decode("utf-8", errors="ignore").rstrip()
 
 
+def clip_words(text: str, limit: int) -> str:
+    """`text` in at most `limit` UTF-8 bytes: whole when it fits, else cut at the last space (when one is in the
+    second half; text without spaces, such as Chinese, is cut between characters) and ended with an ellipsis."""
+    if len(text.encode("utf-8")) <= limit:
+        return text
+    cut = clip_utf8(text, limit - len(ELLIPSIS.encode("utf-8")))
+    space = cut.rfind(" ")
+    if space > len(cut) // 2:
+        cut = cut[:space]
+    return cut.rstrip(" ,.;:-–—") + ELLIPSIS
+
+
 def body_keywords(body: str, known: str, limit: int = KEYWORD_BYTES) -> str:
     """Distinct words from the body's headings that the name, tags and description do not already contain."""
     words: list[str] = []
@@ -52,23 +70,49 @@ def body_keywords(body: str, known: str, limit: int = KEYWORD_BYTES) -> str:
     return " ".join(words)
 
 
-def search_entry(skill: dict, body: str, tag_index: dict[str, int]) -> list:
+def flags(skill: dict) -> int:
+    """POINTER for a pointer entry, VERIFIED when a maintainer of this registry reviewed its pin, SCRIPTS when the
+    skill ships scripts (registry.json's inventory)."""
+    pointer = "source_url" in skill
+    inventory = skill.get("inventory") if isinstance(skill.get("inventory"), dict) else {}
+    return (POINTER if pointer else 0) | (VERIFIED if pointer and skill.get("verified") is True else 0) | \
+        (SCRIPTS if inventory.get("has_scripts") is True else 0)
+
+
+def search_entry(skill: dict, body: str, tag_index: dict[str, int],
+                 publisher_index: dict[tuple[str, str] | None, int] | None = None,
+                 licence_index: dict[str, int] | None = None) -> list:
     name = skill["name"]
-    description = clip_utf8(" ".join(skill.get("description", "").split()), DESCRIPTION_BYTES)
+    description = clip_words(" ".join(skill.get("description", "").split()), DESCRIPTION_BYTES)
     known = " ".join([name, *skill.get("tags", []), description.lower()])
-    entry: list = [name, [tag_index[t] for t in dict.fromkeys(skill.get("tags", []))], description,
-                   body_keywords(body, known)]
-    display = display_title(skill, body)  # registry.json's display_name, else the SKILL.md's first heading
-    if display and display != name:
-        entry.append(clip_utf8(display, 60))
-    return entry
+    display = display_title(skill, body)  # display_name, else the SKILL.md's first heading
+    return [name, [tag_index[t] for t in dict.fromkeys(skill.get("tags", []))], description,
+            body_keywords(body, known), clip_utf8(display, 60) if display and display != name else "",
+            (publisher_index or {}).get(publisher_key(skill), -1),
+            (licence_index or {}).get(str(skill.get("license") or ""), -1), flags(skill)]
 
 
-def build_search_data(skills: list[dict], bodies: dict[str, str]) -> dict:
-    """The search document for `skills` (sorted by name in registry.json) with their SKILL.md bodies."""
+def build_search_data(skills: list[dict], bodies: dict[str, str], publisher_pages: set[str] | None = None) -> dict:
+    """The search document for `skills` (sorted by name in registry.json) with their SKILL.md bodies.
+    `publisher_pages`: the slugs of the publisher pages this site has (a result links its publisher to one; the
+    others keep an empty slug). None: every publisher's slug, for `link_publisher_pages` to settle later."""
     tags = sorted({tag for skill in skills for tag in skill.get("tags", [])})
     tag_index = {tag: i for i, tag in enumerate(tags)}
-    return {"v": 1, "tags": tags, "skills": [search_entry(s, bodies.get(s["name"], ""), tag_index) for s in skills]}
+    slugs = publisher_slugs(skills)
+    keys = sorted(slugs)
+    licences = sorted({str(s.get("license")) for s in skills if s.get("license")})
+    publisher_index: dict[tuple[str, str] | None, int] = {key: i for i, key in enumerate(keys)}
+    licence_index = {name: i for i, name in enumerate(licences)}
+    data = {"v": 2, "tags": tags, "publishers": [[name, slugs[(kind, name)]] for kind, name in keys],
+            "licenses": licences,
+            "skills": [search_entry(s, bodies.get(s["name"], ""), tag_index, publisher_index, licence_index)
+                       for s in skills]}
+    return data if publisher_pages is None else link_publisher_pages(data, publisher_pages)
+
+
+def link_publisher_pages(data: dict, pages: set[str]) -> dict:
+    """`data` with a publisher's slug kept only when the site has its page (the builder knows once pages are made)."""
+    return {**data, "publishers": [[name, slug if slug in pages else ""] for name, slug in data["publishers"]]}
 
 
 def dump_search_data(data: dict) -> bytes:

@@ -36,7 +36,9 @@ examples:
 
 
 def add_arguments(parser) -> None:
-    from skillyard.cli.skill_cmds import _mcp_add  # `skill mcp add`: write this server into a client's settings
+    from skillyard.cli.skill_cmds import (
+        _mcp_add,  # `skill mcp add`: write this server into a client's settings
+    )
 
     _mcp_add.add_parser(parser.add_subparsers(dest="action", metavar="ACTION"))
     from skillyard.cli.skill_cmds.prompt import add_runtime_arguments
