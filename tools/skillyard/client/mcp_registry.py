@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 import anyio
-from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver import AcceptedElicitation, Context, Elicit, ElicitationResult, MCPServer, Resolve
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import BaseModel, Field
 
@@ -58,16 +58,17 @@ def register(server: MCPServer, *, project_root: Path | None = None, home: Path 
     async def skill_info(name: str, source: str | None = None) -> str:
         return await _call(_info, name, source, project, user_home)
 
+    server.skillyard_registry = {"project_root": project, "home": user_home}  # for the module-level resolvers
+
     @server.tool(description="Install a skill from a configured registry (NAME, NAME@VERSION or NAME@SOURCE) for "
                              "the user's agents. The server asks the user to confirm (showing version, source, "
                              "verification and findings) and applies the client's install policy; nothing is "
                              "installed without the user's yes. scope: `user` (home) or `project` (the server's "
                              "project folder); inputs: values for the skill's declared inputs.")
-    async def install_skill(name: str, ctx: Context, source: str | None = None,
+    async def install_skill(name: str, ctx: Context, plans: PlansFor, yes: InstallYes, source: str | None = None,
                             scope: Literal["user", "project"] = "user", targets: list[str] | None = None,
                             inputs: dict[str, str] | None = None) -> str:
-        return await install(ctx, name, source=source, scope=scope, targets=targets, inputs=inputs,
-                             project_root=project, home=user_home)
+        return await install(ctx, name, plans, yes)
 
 
 async def _call(function, *args):
@@ -121,22 +122,31 @@ def _info(name: str, source: str | None, project: Path, home: Path) -> str:
     return _json(info)
 
 
-async def install(ctx: Context | None, name: str, *, source: str | None = None, scope: str = "user",
-                  targets: list[str] | None = None, inputs: dict[str, str] | None = None,
-                  project_root: Path, home: Path) -> str:
-    """The install tool: refuse where the client cannot ask, fetch and check (the CLI's path), ask, then write."""
+def _can_elicit(ctx: Context | None) -> bool:
     caps = ctx.client_capabilities if ctx is not None else None
-    if caps is None or caps.elicitation is None:
-        raise ToolError(f"installing {name!r} needs the user's confirmation, and this client cannot ask the user "
-                        "(no MCP elicitation support); nothing was installed. Run `skill install "
-                        f"{name}` in a terminal instead.")
+    return caps is not None and caps.elicitation is not None
+
+
+# install_skill asks through the SDK's resolvers, as the runtime's load_skill does: the SDK then asks the way the
+# negotiated protocol allows (a request in the middle of the call before 2026-07-28, an input-required round trip
+# from then on, where a plain ctx.elicit has no back-channel). The policy checks run in the first resolver, so a
+# refusal comes before the user is asked; on the new protocol the resolvers re-run each round and the SDK takes the
+# user's answer only if the question renders the same, so what is written is what the user confirmed.
+async def _plan_install(name: str, source: str | None, scope: str, targets: list[str] | None,
+                        inputs: dict[str, str] | None, ctx: Context):
+    """Fetch and check the skill exactly as `skill install` would (nothing written): its plans, or None when this
+    client cannot ask (the tool then refuses without touching the network)."""
+    if not _can_elicit(ctx):
+        return None
     from skillyard.client import install as inst
     from skillyard.client.config import load_config
 
+    where = getattr(ctx.mcp_server, "skillyard_registry", None) or {}
     config = load_config()
     wanted = list(dict.fromkeys(targets or inst.default_targets(config)))
-    opts = inst.Options(scope="project" if scope == "project" else "user", project_root=project_root, home=home,
-                        targets=wanted, cli_inputs=dict(inputs or {}))
+    opts = inst.Options(scope="project" if scope == "project" else "user",
+                        project_root=Path(where.get("project_root") or Path.cwd()).resolve(),
+                        home=Path(where.get("home") or Path.home()), targets=wanted, cli_inputs=dict(inputs or {}))
 
     def prepare_and_plan():
         from skillyard.client import targets as target_table
@@ -146,10 +156,30 @@ async def install(ctx: Context | None, name: str, *, source: str | None = None, 
         candidates = inst.prepare([_registry_ref(name)], config, source=source)
         return inst.plan_all(candidates, opts, config)
 
-    plans = await _call(prepare_and_plan)
-    answer = await ctx.elicit(question(plans), ConfirmInstall)
-    if answer.action != "accept" or not answer.data.install:
-        said = {"decline": "declined", "cancel": "cancelled"}.get(answer.action, "did not confirm")
+    return await _call(prepare_and_plan)
+
+
+async def _install_question(plans: Annotated[list | None, Resolve(_plan_install)]) -> Elicit[ConfirmInstall] | None:
+    return None if plans is None else Elicit(question(plans), ConfirmInstall)
+
+
+PlansFor = Annotated[list | None, Resolve(_plan_install)]
+InstallYes = Annotated[ElicitationResult[ConfirmInstall], Resolve(_install_question)]
+
+
+async def install(ctx: Context | None, name: str, plans: list | None, answer: ElicitationResult | None) -> str:
+    """The install tool's body: refuse where the client cannot ask, else write only after the user's yes to the
+    question the resolvers asked."""
+    if plans is None or not _can_elicit(ctx):
+        raise ToolError(f"installing {name!r} needs the user's confirmation, and this client cannot ask the user "
+                        "(no MCP elicitation support); nothing was installed. Run `skill install "
+                        f"{name}` in a terminal instead.")
+    from skillyard.client import install as inst
+
+    yes = isinstance(answer, AcceptedElicitation) and isinstance(answer.data, ConfirmInstall) and answer.data.install
+    if not yes:
+        action = getattr(answer, "action", None)
+        said = {"decline": "declined", "cancel": "cancelled"}.get(action, "did not confirm")
         raise ToolError(f"the user {said} installing {plans[0].candidate.name}; nothing was installed")
     outcomes = await _call(inst.install_all, plans)
     return _json({"ok": True, "dry_run": False, "skills": [o.to_dict() for o in outcomes]})
