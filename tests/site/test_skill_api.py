@@ -125,7 +125,7 @@ def test_a_registry_stated_licence_and_a_reviewed_pin_read_as_such():
 
 def test_a_rebuild_makes_only_the_changed_documents_and_the_same_bytes(tmp_path, monkeypatch):
     """Once a site was built into the work folder, a rebuild dumps only the documents whose entry changed (the output
-    keeps the others by key); every file still equals `api_files` of the new registry.json, a build from scratch."""
+    keeps the others by key); every file still equals a build from scratch of the new registry.json."""
     from conftest import write_registry
     from skillyard.site import staged
 
@@ -140,11 +140,17 @@ def test_a_rebuild_makes_only_the_changed_documents_and_the_same_bytes(tmp_path,
     path.write_text(json.dumps(registry, ensure_ascii=False, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     made: list[str] = []
     real = skill_api._document_bytes
-    monkeypatch.setattr(skill_api, "_document_bytes", lambda reg, skill: made.append(skill["name"]) or real(reg, skill))
+    monkeypatch.setattr(skill_api, "_document_bytes",
+                        lambda reg, skill, *rest: made.append(skill["name"]) or real(reg, skill, *rest))
     build_site(path, root, out, config=CONFIG, work_dir=work)
     assert made == [changed]
-    expected = {rel.rsplit("/", 1)[1]: data for rel, data in skill_api.api_files(registry).items()}
+    monkeypatch.undo()
+    monkeypatch.setattr(staged, "RACY_NS", 0)
+    build_site(path, root, tmp_path / "scratch", config=CONFIG, work_dir=tmp_path / "work2")  # from scratch
+    expected = _api(tmp_path / "scratch")
     assert _api(out) == expected
+    monkeypatch.setattr(skill_api, "_document_bytes",
+                        lambda reg, skill, *rest: made.append(skill["name"]) or real(reg, skill, *rest))
     assert b"Now with more." in _api(out)[f"{changed}.json"] and b"Now with more." in _api(out)["index.json"]
     made.clear()
     build_site(path, root, out, config=CONFIG, work_dir=work)  # nothing changed: nothing made, bytes the same
