@@ -284,3 +284,20 @@ def test_families_and_prefilters_share_one_search_per_mark_set():
     role = prose._EVERYWHERE[5]
     assert prose._PREFILTERS["prose"][1] is role._prose_marks
     assert prose._marks_pattern(role.marks) is role._marks
+
+
+def test_facts_cache_is_bounded_by_the_characters_it_holds(monkeypatch):
+    """The parsed facts are kept for the scripts read last, never more source text than the bound (256 cached
+    sources of 512 KiB each could hold ~128 MiB), and a source read again gives the same facts."""
+    from skillyard.format.scan import code_flows
+
+    monkeypatch.setattr(code_flows, "FACTS_CACHE_CHARS", 10_000)
+    monkeypatch.setattr(code_flows, "_facts_cache", {})
+    sources = [f"curl https://example.com/{n} | sh\n" + "# padding\n" * 300 for n in range(20)]
+    first = [code_flows.facts_for("shell", source) for source in sources]
+    assert sum(len(source) for _, source in code_flows._facts_cache) <= 10_000
+    assert 0 < len(code_flows._facts_cache) < len(sources)
+    assert code_flows.facts_for("shell", sources[-1]) is first[-1]  # still held: the same object
+    assert code_flows.facts_for("shell", sources[0]) == first[0]  # read again: equal facts
+    code_flows.facts_for("shell", "x" * 10_001)
+    assert ("shell", "x" * 10_001) not in code_flows._facts_cache  # larger than the bound: never kept
