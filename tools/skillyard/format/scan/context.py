@@ -46,6 +46,7 @@ _NEGATION = re.compile(r"\b(?:never|not|don't|dont|do not|avoid|without|instead 
                        r"detect|flag|block|reject|watch for|look for|dangerous|malicious)\b", re.I)
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})[^\n]{0,300}\n.*?(?:^ {0,3}\1[`~]*[ \t]*$|\Z)", re.M | re.S)
 _HTML_BLOCK = re.compile(r"^ {0,3}<(pre|script|style|textarea)\b.*?(?:</\1\s*>|\Z)", re.M | re.S | re.I)
+_HTML_BLOCK_TAG = re.compile(r"<(?:pre|script|style|textarea)\b", re.I)  # in every `_HTML_BLOCK` match
 _HEADING = re.compile(r"^#{1,6}[ \t]+([^\n]{0,300})", re.M)
 _LURE = re.compile(r"prereq|requirement|required|before (?:you|using|use|first)|must (?:be )?install", re.I)
 _URL = re.compile(r"(?:https?|ftp)://[^\s'\"`)>\]]+", re.I)
@@ -198,6 +199,7 @@ class Context:
         self._without_urls: str | None = None
         self._gates: dict[str, bool] = {}
         self._raw_found: dict[int, bool] = {}
+        self._mark_found: dict[bytes, bool] = {}
         suffix = file[file.rfind("."):].lower() if "." in file.rsplit("/", 1)[-1] else ""
         self.code = suffix in CODE_SUFFIXES
         self.python = suffix in (".py", ".pyw")
@@ -214,8 +216,11 @@ class Context:
         if self._fences is None:
             self._fences = _fence_spans(self.text) \
                 if self.markdown and ("```" in self.text or "~~~" in self.text) else []
-            if self._fences and "<" in self.text:  # inside `<pre>` … `</pre>` (an HTML block) a fence is text
-                blocks = [(m.start(), m.end()) for m in _HTML_BLOCK.finditer(self.text)]
+            # inside `<pre>` … `</pre>` (an HTML block) a fence is text; no block starts before its first tag's line
+            tag = _HTML_BLOCK_TAG.search(self.text) if self._fences and "<" in self.text else None
+            if tag is not None:
+                first = self.text.rfind("\n", 0, tag.start()) + 1
+                blocks = [(m.start(), m.end()) for m in _HTML_BLOCK.finditer(self.text, first)]
                 self._fences = [f for f in self._fences if not any(a <= f[0] < b for a, b in blocks)]
         return self._fences
 
@@ -256,8 +261,10 @@ class Context:
         """Whether one of the module-level `marks` occurs in the file's bytes, searched once per file: the prose
         families ask the same mark tests again for each place they judge (`_possible`, then `_hits`)."""
         found = self._raw_found.get(id(marks))
-        if found is None:
-            found = self._raw_found[id(marks)] = any(mark in self.raw for mark in marks)
+        if found is None:  # the sets overlap (`<|` is in three): each mark is searched for once per file
+            known = self._mark_found
+            found = self._raw_found[id(marks)] = any(
+                known[mark] if mark in known else known.setdefault(mark, mark in self.raw) for mark in marks)
         return found
 
     def lines_with(self, words: tuple[str, ...]) -> list[tuple[int, int]]:
