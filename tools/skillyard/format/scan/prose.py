@@ -284,7 +284,7 @@ def scan(ctx: Context, add: Add, classes: bytes | None = None) -> None:
     folded = confusables.fold(ctx.text, ctx.raw)
     if folded is not None:
         _folded(ctx, add, folded)
-    for index, kind, decoded in decode.runs(ctx.text, classes):
+    for index, kind, decoded in decode.runs(ctx.text, classes, raw=ctx.raw):
         taught = ctx.prose and (_taught(ctx, index) or ctx.in_fence(index))
         _report(ctx, add if not taught else _as_warning(add), _Text(ctx, decoded, None, index), "hidden",
                 f"Text encoded as {kind} hides")
