@@ -337,3 +337,15 @@ def test_fences_inside_html_blocks_are_dropped_as_the_plain_search_drops_them(te
     spans = scan_context._fence_spans(text) if "```" in text or "~~~" in text else []
     blocks = [(m.start(), m.end()) for m in scan_context._HTML_BLOCK.finditer(text)]
     assert ctx.fences == [f for f in spans if not any(a <= f[0] < b for a, b in blocks)]
+
+
+@given(st.lists(st.sampled_from(["rot", "ROT", "Rot", "13", "1", "3", "_", "-", "'", "x", " ", "r", "ot"]),
+                max_size=40).map("".join))
+@settings(max_examples=800, deadline=None)
+def test_rot13_mark_test_is_the_search_for_each_mark(text):
+    from skillyard.format.scan import decode
+
+    raw = text.encode()
+    assert decode._says_rot13(raw) == any(mark in raw for mark in decode._ROT13_MARKS)
+    many = b"13 " * 100 + raw  # past the places it looks at one by one
+    assert decode._says_rot13(many) == any(mark in many for mark in decode._ROT13_MARKS)
