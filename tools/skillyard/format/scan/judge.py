@@ -122,6 +122,7 @@ def _column(text: str, index: int) -> int:
 # several skills (a vendored reference, a copied script) is judged once per process. At most this many characters
 # of text are held (the least recently judged go first).
 SEEN_CHARS = 8 * 1024 * 1024
+SEEN_MIN_CHARS = 2048  # shorter texts are judged every time
 _seen: dict[tuple[str, str, int, str | None, str], tuple[Finding, ...]] = {}
 _held = [0]  # characters of text `_seen` holds
 
@@ -131,6 +132,8 @@ def scan_text(text: str, file: str, *, line_offset: int = 0, is_markdown: bool =
     """Security findings for one file's text (see `_scan_text`); a text already judged with the same file name,
     offset, markup and skill name gets the same findings without being judged again (they depend on nothing else)."""
     markup = markup or ("markdown" if is_markdown else None)
+    if len(text) < SEEN_MIN_CHARS:  # judged in less time than the look-up costs beside it
+        return _scan_text(text, file, line_offset=line_offset, markup=markup, raw=raw, skill_name=skill_name)
     key = (text, file, line_offset, markup, skill_name)
     found = _seen.pop(key, None)
     if found is None:
