@@ -275,9 +275,11 @@ def test_raw_has_is_the_byte_search_asked_again(text):
     mark_sets = [prefilter[1] for prefilter in prose._PREFILTERS.values() if prefilter[1] is not None]
     for family in prose._EVERYWHERE + prose._ENGLISH + (prose._CONFIG,):
         mark_sets += [marks for marks in (family._marks, family._prose_marks) if marks is not None]
+    long = scan_context.Context(" " * 4096 + text, "SKILL.md", "markdown")  # long: each mark searched once
     for marks in mark_sets:
         plain = re.compile(b"|".join(re.escape(mark) for mark in marks))  # the alternation the `in` tests replace
         assert ctx.raw_has(marks) == ctx.raw_has(marks) == bool(plain.search(ctx.raw))
+        assert long.raw_has(marks) == long.raw_has(marks) == bool(plain.search(long.raw))
 
 
 def test_families_and_prefilters_share_one_search_per_mark_set():

@@ -261,10 +261,10 @@ class Context:
         """Whether one of the module-level `marks` occurs in the file's bytes, searched once per file: the prose
         families ask the same mark tests again for each place they judge (`_possible`, then `_hits`)."""
         found = self._raw_found.get(id(marks))
-        if found is None:  # the sets overlap (`<|` is in three): each mark is searched for once per file
-            known = self._mark_found
-            found = self._raw_found[id(marks)] = any(
-                known[mark] if mark in known else known.setdefault(mark, mark in self.raw) for mark in marks)
+        if found is None:  # the sets overlap (`<|` is in three): in a long file each mark is searched for once
+            known, raw = self._mark_found, self.raw
+            found = self._raw_found[id(marks)] = any(mark in raw for mark in marks) if len(raw) < 4096 else any(
+                known[mark] if mark in known else known.setdefault(mark, mark in raw) for mark in marks)
         return found
 
     def lines_with(self, words: tuple[str, ...]) -> list[tuple[int, int]]:
