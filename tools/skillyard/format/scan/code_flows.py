@@ -8,7 +8,6 @@ one a behaviour module can act on, so an ordinary script is never parsed.
 from __future__ import annotations
 
 import dataclasses
-import functools
 import re
 
 from skillyard.format.scan import (
@@ -69,16 +68,36 @@ _READERS = {"shell": read_shell.read, "powershell": read_powershell.read, "javas
             "ruby": read_ruby.read, "go": read_go.read, "python": read_python.read}
 
 
-@functools.lru_cache(maxsize=256)
+# The facts of the last scripts read, kept while their sources add up to at most this many characters: the per-file
+# judge and the skill-level flows of the same skill ask for the same script one after the other, so a few suffice
+# (256 sources of up to `treesit.MAX_SOURCE` each could have held ~128 MiB).
+FACTS_CACHE_CHARS = 4 * 1024 * 1024
+_facts_cache: dict[tuple[str, str], Facts | None] = {}
+_facts_held = [0]  # characters of source `_facts_cache` holds
+
+
 def facts_for(language: str, source: str) -> Facts | None:
     """One file's facts, read once: the per-file judge and the skill-level flows share them."""
+    key = (language, source)
+    if key in _facts_cache:
+        facts = _facts_cache.pop(key)
+        _facts_cache[key] = facts  # the most recently used last
+        return facts
     reader = _READERS.get(language)
     if reader is None:
         return None
     try:
-        return reader(source)
+        facts = reader(source)
     except (RecursionError, ValueError, UnicodeError):
-        return None
+        facts = None
+    if len(source) <= FACTS_CACHE_CHARS:
+        _facts_cache[key] = facts
+        _facts_held[0] += len(source)
+        while _facts_held[0] > FACTS_CACHE_CHARS:  # the least recently used go first
+            oldest = next(iter(_facts_cache))
+            _facts_held[0] -= len(oldest[1])
+            del _facts_cache[oldest]
+    return facts
 
 
 def judge(ctx: Context, add, found, line_offset: int = 0) -> None:

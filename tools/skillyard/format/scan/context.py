@@ -48,6 +48,7 @@ _NEGATION = re.compile(r"\b(?:never|not|don't|dont|do not|avoid|without|instead 
                        r"detect|flag|block|reject|watch for|look for|dangerous|malicious)\b", re.I)
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})[^\n]{0,300}\n.*?(?:^ {0,3}\1[`~]*[ \t]*$|\Z)", re.M | re.S)
 _HTML_BLOCK = re.compile(r"^ {0,3}<(pre|script|style|textarea)\b.*?(?:</\1\s*>|\Z)", re.M | re.S | re.I)
+_HTML_BLOCK_TAG = re.compile(r"<(?:pre|script|style|textarea)\b", re.I)  # in every `_HTML_BLOCK` match
 _HEADING = re.compile(r"^#{1,6}[ \t]+([^\n]{0,300})", re.M)
 _LURE = re.compile(r"prereq|requirement|required|before (?:you|using|use|first)|must (?:be )?install", re.I)
 _URL = re.compile(r"(?:https?|ftp)://[^\s'\"`)>\]]+", re.I)
@@ -143,41 +144,7 @@ _YES_FLAGS = _words("y", "yes")
 _INDEX_WORDS = _words("index", "registry", "trusted", "pip_index_url", "pip_extra_index_url")
 
 
-_FENCE_MARK = re.compile(r"```|~~~")
-_FENCE_OPEN = re.compile(r"^ {0,3}(`{3,}|~{3,})[^\n]{0,300}\n", re.M)
-
-
-@functools.lru_cache(maxsize=64)
-def _fence_close(run: str) -> re.Pattern:
-    """The line that closes a fence opened with `run`, found from the newline before it (a literal first
-    character, so the regex engine skips between line ends at C speed)."""
-    return re.compile(r"\n {0,3}" + re.escape(run) + r"[`~]*[ \t]*$", re.M)
-
-
-def _fence_spans(text: str) -> list[tuple[int, int]]:
-    """`_FENCE.finditer`'s spans, found without its lazy walk through every character of every fence: each match
-    starts at a line holding a fence mark within its first three characters, and ends at the first closing line
-    after its opening line (or at the end of the text). The same spans, in the same order (tests/format/
-    test_scan_speed.py checks them against `_FENCE`)."""
-    spans: list[tuple[int, int]] = []
-    pos = 0
-    tried = -1
-    for mark in _FENCE_MARK.finditer(text):
-        at = mark.start()
-        if at < pos:
-            continue
-        start = text.rfind("\n", 0, at) + 1
-        if start == tried or at - start > 3 or start < pos:
-            continue
-        tried = start
-        opening = _FENCE_OPEN.match(text, start)
-        if opening is None:
-            continue
-        close = _fence_close(opening.group(1)).search(text, opening.end() - 1)
-        end = close.end() if close is not None else len(text)
-        spans.append((start, end))
-        pos = end
-    return spans
+_fence_spans = layout.fence_spans  # the fence spans of a text (tests/format/test_scan_speed.py)
 
 
 class Context:
@@ -200,6 +167,7 @@ class Context:
         self._without_urls: str | None = None
         self._gates: dict[str, bool] = {}
         self._raw_found: dict[int, bool] = {}
+        self._mark_found: dict[bytes, bool] = {}
         suffix = file[file.rfind("."):].lower() if "." in file.rsplit("/", 1)[-1] else ""
         self.code = suffix in CODE_SUFFIXES
         self.python = suffix in (".py", ".pyw")
@@ -216,8 +184,11 @@ class Context:
         if self._fences is None:
             self._fences = _fence_spans(self.text) \
                 if self.markdown and ("```" in self.text or "~~~" in self.text) else []
-            if self._fences and "<" in self.text:  # inside `<pre>` … `</pre>` (an HTML block) a fence is text
-                self._fences = layout.outside_html_blocks(self.text, self._fences, _HTML_BLOCK)
+            # inside `<pre>` … `</pre>` (an HTML block) a fence is text; no block starts before its first tag's line
+            tag = _HTML_BLOCK_TAG.search(self.text) if self._fences and "<" in self.text else None
+            if tag is not None:
+                self._fences = layout.outside_html_blocks(self.text, self._fences, _HTML_BLOCK,
+                                                          self.text.rfind("\n", 0, tag.start()) + 1)
         return self._fences
 
     def has(self, words: frozenset[bytes]) -> bool:
@@ -257,8 +228,10 @@ class Context:
         """Whether one of the module-level `marks` occurs in the file's bytes, searched once per file: the prose
         families ask the same mark tests again for each place they judge (`_possible`, then `_hits`)."""
         found = self._raw_found.get(id(marks))
-        if found is None:
-            found = self._raw_found[id(marks)] = any(mark in self.raw for mark in marks)
+        if found is None:  # the sets overlap (`<|` is in three): in a long file each mark is searched for once
+            known, raw = self._mark_found, self.raw
+            found = self._raw_found[id(marks)] = any(mark in raw for mark in marks) if len(raw) < 4096 else any(
+                known[mark] if mark in known else known.setdefault(mark, mark in raw) for mark in marks)
         return found
 
     def lines_with(self, words: tuple[str, ...]) -> list[tuple[int, int]]:

@@ -34,7 +34,7 @@ _HEX_ESCAPES = re.compile(rf"\\x[0-9A-Fa-f]{{2}}(?:\\x[0-9A-Fa-f]{{2}}){{5,{MAX_
 _UNICODE_ESCAPES = re.compile(r"\\u[0-9A-Fa-f]{4}(?:[^\\\"'\n]{0,40}\\u[0-9A-Fa-f]{4}){2,400}[^\\\"'\n]{0,40}")
 _PERCENT = re.compile(r"%[0-9A-Fa-f]{2}(?:[^\s%\"'<>]{0,20}%[0-9A-Fa-f]{2}){3,200}[^\s%\"'<>]{0,40}")
 _ENTITIES = re.compile(r"&#(?:[0-9]{2,6}|x[0-9A-Fa-f]{2,5});(?:[^&\n]{0,10}&#(?:[0-9]{2,6}|x[0-9A-Fa-f]{2,5});){4,400}")
-_ROT13_MARKS = ("rot13", "ROT13", "Rot13", "rot_13", "ROT_13", "rot-13", "ROT-13", "'rot13'")
+_ROT13_MARKS = (b"rot13", b"ROT13", b"Rot13", b"rot_13", b"ROT_13", b"rot-13", b"ROT-13", b"'rot13'")
 _PRINTABLE_SHARE = 0.9
 _CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffd]")
 
@@ -63,17 +63,17 @@ def _base64(run: str) -> str | None:
     return _readable(data)
 
 
-def runs(text: str, classes: bytes | None = None, depth: int = 1) -> list[tuple[int, str, str]]:
+def runs(text: str, classes: bytes | None = None, depth: int = 1, raw: bytes | None = None) -> list[tuple[int, str, str]]:
     """(index in `text`, encoding, decoded text) for each encoded run that decodes to readable text; the decoded
     text is searched again (to `MAX_DEPTH`) and its own runs reported at the same index. `classes` is the judge's
     byte classification (1 for a base64 character): when given, a file without a run of `MIN_BASE64` of them
-    skips the base64 search."""
+    skips the base64 search. `raw`, when given, must be the text's UTF-8 bytes: the marks of each encoding (all
+    ASCII, so the same bytes wherever they occur in UTF-8) are looked for there, a byte search."""
     out: list[tuple[int, str, str]] = []
-    if classes is None:
+    if raw is None:
         raw = text.encode("utf-8", "surrogatepass")
+    if classes is None:
         classes = raw.translate(_B64_CLASSES)
-    else:
-        raw = None
     if _RUN_NEEDLE in classes:
         ascii_text = len(classes) == len(text)  # one byte per character
         byte_at = char_at = 0  # a byte offset and its character offset, moved forward run by run
@@ -89,7 +89,6 @@ def runs(text: str, classes: bytes | None = None, depth: int = 1) -> list[tuple[
             if ascii_text:
                 run = text[start:end]
             else:  # a byte offset: the run itself is ASCII, its place in the text is counted once
-                raw = raw if raw is not None else text.encode("utf-8", "surrogatepass")
                 run = raw[start:end].decode("ascii")
                 char_at += len(raw[byte_at:start].decode("utf-8", "ignore"))
                 byte_at = start
@@ -104,7 +103,7 @@ def runs(text: str, classes: bytes | None = None, depth: int = 1) -> list[tuple[
                 continue
             if decoded:
                 out.append((start, kind, decoded))
-    if "\\x" in text:
+    if b"\\x" in raw:
         for match in _HEX_ESCAPES.finditer(text):
             try:
                 decoded = _readable(codecs.escape_decode(match.group().encode("ascii"))[0])
@@ -112,7 +111,7 @@ def runs(text: str, classes: bytes | None = None, depth: int = 1) -> list[tuple[
                 decoded = None
             if decoded:
                 out.append((match.start(), "hex escapes", decoded))
-    if "\\u" in text:
+    if b"\\u" in raw:
         for match in _UNICODE_ESCAPES.finditer(text):
             start = max(text.rfind(" ", 0, match.start()), text.rfind("\n", 0, match.start()),
                         text.rfind('"', 0, match.start()), text.rfind("'", 0, match.start()), match.start() - 40) + 1
@@ -120,7 +119,7 @@ def runs(text: str, classes: bytes | None = None, depth: int = 1) -> list[tuple[
                              lambda m: chr(int(m.group(1) or m.group(2), 16)), text[start:match.end()])
             if " " in decoded:
                 out.append((start, "unicode escapes", decoded))
-    if "%" in text:
+    if b"%" in raw:
         for match in _PERCENT.finditer(text):
             start = max(text.rfind(" ", 0, match.start()), text.rfind("\n", 0, match.start()),
                         match.start() - 60) + 1
@@ -128,12 +127,12 @@ def runs(text: str, classes: bytes | None = None, depth: int = 1) -> list[tuple[
             decoded = unquote(run.replace("+", " "), errors="strict") if _decodes_percent(run) else ""
             if " " in decoded:
                 out.append((start, "percent-encoding", decoded))
-    if "&#" in text:
+    if b"&#" in raw:
         for match in _ENTITIES.finditer(text):
             decoded = html.unescape(match.group())
             if " " in decoded:
                 out.append((match.start(), "HTML character references", decoded))
-    if "13" in text and any(mark in text for mark in _ROT13_MARKS):
+    if b"13" in raw and _says_rot13(raw):
         # The file says it uses rot13: its quoted strings are read shifted back.
         for match in re.finditer(r"([\"'])([A-Za-z ,.!?']{12,2000})\1", text):
             if len(out) >= MAX_RUNS:
@@ -145,6 +144,23 @@ def runs(text: str, classes: bytes | None = None, depth: int = 1) -> list[tuple[
             for _, inner_kind, inner in runs(decoded, None, depth + 1)[:4]:
                 out.append((index, f"{kind}, then {inner_kind}", inner))
     return out
+
+
+_ROT13_HEADS = (b"rot", b"ROT", b"Rot", b"rot_", b"ROT_", b"rot-", b"ROT-")  # what precedes `13` in each mark
+
+
+def _says_rot13(raw: bytes) -> bool:
+    """Whether one of `_ROT13_MARKS` occurs: each is a `13` after one of `_ROT13_HEADS`, so the few places of `13`
+    (numbers, dates) are looked at instead of searching the whole file once per mark; a file with many falls back
+    to those searches."""
+    at = raw.find(b"13")
+    for _ in range(64):
+        if at < 0:
+            return False
+        if raw[max(0, at - 4):at].endswith(_ROT13_HEADS):
+            return True
+        at = raw.find(b"13", at + 1)
+    return any(mark in raw for mark in _ROT13_MARKS)
 
 
 def _decodes_percent(run: str) -> bool:

@@ -119,8 +119,39 @@ def _column(text: str, index: int) -> int:
     return index - text.rfind("\n", 0, index)
 
 
+# The findings of the texts judged last, by (text, file, line offset, markup, skill name): the same file shipped in
+# several skills (a vendored reference, a copied script) is judged once per process. At most this many characters
+# of text are held (the least recently judged go first).
+SEEN_CHARS = 8 * 1024 * 1024
+SEEN_MIN_CHARS = 2048  # shorter texts are judged every time
+_seen: dict[tuple[str, str, int, str | None, str], tuple[Finding, ...]] = {}
+_held = [0]  # characters of text `_seen` holds
+
+
 def scan_text(text: str, file: str, *, line_offset: int = 0, is_markdown: bool = False,
               markup: str | None = None, raw: bytes | None = None, skill_name: str = "") -> list[Finding]:
+    """Security findings for one file's text (see `_scan_text`); a text already judged with the same file name,
+    offset, markup and skill name gets the same findings without being judged again (they depend on nothing else)."""
+    markup = markup or ("markdown" if is_markdown else None)
+    if len(text) < SEEN_MIN_CHARS:  # judged in less time than the look-up costs beside it
+        return _scan_text(text, file, line_offset=line_offset, markup=markup, raw=raw, skill_name=skill_name)
+    key = (text, file, line_offset, markup, skill_name)
+    found = _seen.pop(key, None)
+    if found is None:
+        found = tuple(_scan_text(text, file, line_offset=line_offset, markup=markup, raw=raw, skill_name=skill_name))
+        if len(text) > SEEN_CHARS:
+            return list(found)
+        _held[0] += len(text)
+        while _held[0] > SEEN_CHARS:
+            oldest = next(iter(_seen))
+            _held[0] -= len(oldest[0])
+            del _seen[oldest]
+    _seen[key] = found  # the most recently judged last
+    return list(found)
+
+
+def _scan_text(text: str, file: str, *, line_offset: int = 0, is_markdown: bool = False,
+               markup: str | None = None, raw: bytes | None = None, skill_name: str = "") -> list[Finding]:
     """Security findings for one file's text. `line_offset` maps body lines back to SKILL.md lines. `raw`, when
     given, must be the text's UTF-8 bytes (the file as read): the byte-level checks then skip encoding it again.
     `skill_name` lets an installer from the skill's own site (`cli.inference.sh` in `inference-sh`) count as the

@@ -1,17 +1,20 @@
-"""Where things are: which Markdown code fences are real, given the HTML blocks (`<pre>`, `<script>` …) around
+"""Where things are: the Markdown code fences of a text, which of them are real, given the HTML blocks (`<pre>`, `<script>` …) around
 them (`context.Context.fences` calls it), and whether a URL is on one of a list of hosts (its host itself, not a
 look-alike that only contains the name)."""
 
 from __future__ import annotations
 
+import functools
 import re
 
 
-def outside_html_blocks(text: str, fences: list[tuple[int, int]], html_block: re.Pattern) -> list[tuple[int, int]]:
+def outside_html_blocks(text: str, fences: list[tuple[int, int]], html_block: re.Pattern,
+                        start: int = 0) -> list[tuple[int, int]]:
     """The fences not inside an HTML block (`<pre>`, `<script>` …), read in document order: a `<script src=…>` line
-    inside a fence is code, not the start of a block that would swallow every later fence."""
+    inside a fence is code, not the start of a block that would swallow every later fence. `start`: no block begins
+    before it (the line of the first block tag)."""
     kept: list[tuple[int, int]] = []
-    at, pos = 0, 0
+    at, pos = 0, start
     while True:
         block = html_block.search(text, pos)
         if block is None:
@@ -38,3 +41,40 @@ def on_listed_host(url: str, hosts: tuple[str, ...]) -> bool:
         if (host == entry_host or host.endswith("." + entry_host)) and path.startswith(entry_path):
             return True
     return False
+
+
+_FENCE_MARK = re.compile(r"```|~~~")
+_FENCE_OPEN = re.compile(r"^ {0,3}(`{3,}|~{3,})[^\n]{0,300}\n", re.M)
+
+
+@functools.lru_cache(maxsize=64)
+def _fence_close(run: str) -> re.Pattern:
+    """The line that closes a fence opened with `run`, found from the newline before it (a literal first
+    character, so the regex engine skips between line ends at C speed)."""
+    return re.compile(r"\n {0,3}" + re.escape(run) + r"[`~]*[ \t]*$", re.M)
+
+
+def fence_spans(text: str) -> list[tuple[int, int]]:
+    """`context._FENCE.finditer`'s spans, found without its lazy walk through every character of every fence: each match
+    starts at a line holding a fence mark within its first three characters, and ends at the first closing line
+    after its opening line (or at the end of the text). The same spans, in the same order (tests/format/
+    test_scan_speed.py checks them against `_FENCE`)."""
+    spans: list[tuple[int, int]] = []
+    pos = 0
+    tried = -1
+    for mark in _FENCE_MARK.finditer(text):
+        at = mark.start()
+        if at < pos:
+            continue
+        start = text.rfind("\n", 0, at) + 1
+        if start == tried or at - start > 3 or start < pos:
+            continue
+        tried = start
+        opening = _FENCE_OPEN.match(text, start)
+        if opening is None:
+            continue
+        close = _fence_close(opening.group(1)).search(text, opening.end() - 1)
+        end = close.end() if close is not None else len(text)
+        spans.append((start, end))
+        pos = end
+    return spans

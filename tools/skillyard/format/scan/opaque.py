@@ -16,12 +16,8 @@ Pure like the rest of the scanner: bytes in, findings out; nothing is extracted 
 
 from __future__ import annotations
 
-import bz2
 import io
-import lzma
-import tarfile
 import time
-import zipfile
 import zlib
 
 from skillyard.format.findings import Finding, Severity
@@ -124,6 +120,9 @@ def minified(rel: str, content: bytes) -> Finding | None:
 def _members(rel: str, content: bytes, deadline: float):
     """(inner path, bytes or None when skipped, note) for each member, bounded; a last (None, None, why) when the
     archive was not read to its end."""
+    import tarfile  # here, not at import: most skills ship no archive, and every validate would pay for them
+    import zipfile
+
     suffix = suffix_of(rel)
     total = 0
     if suffix in ZIP_SUFFIXES:
@@ -178,6 +177,9 @@ def _members(rel: str, content: bytes, deadline: float):
 
 def _inflate(suffix: str, content: bytes) -> tuple[bytes, bool]:
     """The tar stream inside a compressed tarball, at most `MAX_TOTAL` bytes, and whether that is all of it."""
+    import bz2
+    import lzma
+
     try:
         if suffix in (".tar.gz", ".tgz"):
             inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)

@@ -305,7 +305,7 @@ def scan(ctx: Context, add: Add, classes: bytes | None = None) -> None:
     folded = confusables.fold(ctx.text, ctx.raw)
     if folded is not None:
         _folded(ctx, add, folded)
-    for index, kind, decoded in decode.runs(ctx.text, classes):
+    for index, kind, decoded in decode.runs(ctx.text, classes, raw=ctx.raw):
         taught = ctx.prose and (_taught(ctx, index) or ctx.in_fence(index))
         if taught and ctx.markdown and precision.security_skill(ctx) and _taught(ctx, index):
             continue  # a security guide's encoded attack sample, said to be one: what it teaches to recognise
