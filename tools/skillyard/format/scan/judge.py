@@ -16,6 +16,7 @@ from skillyard.format import safety
 from skillyard.format.findings import Finding, Severity
 from skillyard.format.scan import code_flows as scan_code
 from skillyard.format.scan import context as scan_context
+from skillyard.format.scan import emoji
 from skillyard.format.scan import exec_flows as scan_exec
 from skillyard.format.scan import precision as scan_precision
 from skillyard.format.scan import prose as scan_prose
@@ -332,7 +333,7 @@ def _invisible_positions(text: str, raw: bytes) -> tuple[list[int], int]:
                 positions += [ends[k] - 1 for k in flagged[:MAX_FINDINGS_PER_RULE]]
             continue
         if char == "\u200d" or "\U000e0020" <= char <= "\U000e007f":
-            kept = [i for i in _all_positions(text, char) if not _in_emoji_sequence(text, i)]
+            kept = [i for i in emoji.all_positions(text, char) if not emoji.in_emoji_sequence(text, i)]
             total += len(kept)
             positions += kept[:MAX_FINDINGS_PER_RULE]
             continue
@@ -375,34 +376,6 @@ def _smuggling(text: str, index: int) -> str:
             text[start - 1].isalnum() and text[end].isascii() and text[end].isalnum():
         return "splits a word, which slips it past keyword filters"
     return ""
-
-
-def _all_positions(text: str, char: str) -> list[int]:
-    positions, index = [], text.find(char)
-    while index >= 0:
-        positions.append(index)
-        index = text.find(char, index + 1)
-    return positions
-
-
-_EMOJI = re.compile(f"[{safety.EMOJI_BASE.replace('#*0-9', '')}\ufe0f]")
-_TAG_LETTERS = frozenset(chr(c) for c in [*range(0xE0030, 0xE003A), *range(0xE0061, 0xE007B)])
-
-
-def _in_emoji_sequence(text: str, index: int) -> bool:
-    """A zero-width joiner between two emoji (👨‍👩‍👧) or a tag character of a subdivision flag (🏴 + tag letters + the
-    cancel tag, as in the flag of Scotland): how emoji are written, not hidden text."""
-    char = text[index]
-    if char == "\u200d":
-        return 0 < index < len(text) - 1 and bool(_EMOJI.match(text, index - 1)) and bool(_EMOJI.match(text, index + 1))
-    start = index
-    while start > 0 and start > index - 8 and text[start - 1] in _TAG_LETTERS:
-        start -= 1
-    end = index
-    while end < len(text) and end < index + 8 and text[end] in _TAG_LETTERS:
-        end += 1
-    return start > 0 and text[start - 1] == "\U0001f3f4" and end < len(text) and text[end] == "\U000e007f" \
-        and 2 <= end - start <= 6 and (char in _TAG_LETTERS or index == end)
 
 
 def _markdown_hidden(ctx: scan_context.Context, add) -> None:
