@@ -110,10 +110,47 @@ def test_refuses_non_owner(stub, registry_repo, capsys):
     assert any("does not own skills/pdf-tools" in r for r in out["reasons"]) and not stub.calls("PUT")
 
 
-def test_refuses_new_skill(stub, registry_repo, capsys):
-    ready_pr(stub, registry_repo, files=[("skills/brand-new/SKILL.md", "added")])
+NEW_SKILL = [("skills/brand-new/SKILL.md", "added")]
+
+
+def new_skill_report(head: str) -> dict:
+    doc = make_report([{"name": "brand-new", "findings": []}], changed_paths=[path for path, _ in NEW_SKILL])
+    doc["commit"] = head
+    return doc
+
+
+def new_skill_pr(stub, repo, **kwargs) -> Pull:
+    pr = ready_pr(stub, repo, author="newcomer", files=NEW_SKILL, report={}, **kwargs)
+    repo.artifacts[RUN + 1]["data"] = artifact_zip(new_skill_report(pr.head_sha))
+    return pr
+
+
+def test_new_skill_approved_on_its_head_by_the_labelling_maintainer_is_merged(stub, registry_repo, capsys):
+    pr = new_skill_pr(stub, registry_repo)
     out = automerge(stub, capsys)
-    assert any("new skill" in r for r in out["reasons"]) and not stub.calls("PUT")
+    assert out["merged"] is True and out["reasons"] == []
+    [merge] = stub.calls("PUT", r"/pulls/30/merge$")
+    assert merge.body["sha"] == pr.head_sha and pr.merged
+
+
+@pytest.mark.parametrize("reviews, reason", [
+    ([], "has not approved the PR"),
+    ([{"state": "APPROVED", "submitted_at": LABEL_AT, "user": "maintainer", "commit_id": "0" * 40}],
+     "a commit landed after @maintainer's approval"),
+    ([{"state": "APPROVED", "submitted_at": LABEL_AT, "user": "bob"}], "has not approved the PR"),
+])
+def test_new_skill_without_the_labelling_maintainers_approval_of_its_head_is_refused(
+        stub, registry_repo, capsys, reviews, reason):
+    new_skill_pr(stub, registry_repo, reviews=reviews)
+    out = automerge(stub, capsys)
+    assert out["merged"] is False and any(reason in r for r in out["reasons"]) and not stub.calls("PUT")
+
+
+def test_removal_still_needs_a_hand_merge(stub, registry_repo, capsys):
+    ready_pr(stub, registry_repo, files=[("skills/pdf-tools/SKILL.md", "removed"),
+                                         ("skills/pdf-tools/scripts/run.py", "removed")])
+    out = automerge(stub, capsys)
+    assert any("removing a skill needs a maintainer" in r for r in out["reasons"]) and not stub.calls("PUT")
 
 
 def test_refuses_files_outside_skills(stub, registry_repo, capsys):

@@ -88,6 +88,43 @@ def test_automerge_decision_pure():
     assert not merged.merge and not merged.remove_label
 
 
+def _new_skill_facts(**kw):
+    report = make_report([{"name": "brand-new"}])
+    report["commit"] = "h" * 40
+    changes = decide.classify_changes([("skills/brand-new/SKILL.md", "added")], REG)
+    return _facts(author="newcomer", changes=changes, report=report, **kw)
+
+
+@pytest.mark.parametrize(("kw", "reason"), [
+    ({}, None),
+    ({"reviews": ()}, "@maint added the `automerge` label but has not approved the PR"),
+    ({"reviews": (decide.Review("APPROVED", "x" * 40, user="maint"),)}, "a commit landed after @maint's approval"),
+    ({"label_actor": "bob"}, "the `automerge` label was added by @bob, who has no write access"),
+    ({"exceptions_changed": ("skills/brand-new",)}, "the PR adds or changes `security_exceptions`"),
+    ({"verification_claimed": ("skills/brand-new",)}, "the PR writes `verified: true`"),
+    ({"labels": frozenset({"automerge", "needs-maintainer"})}, "blocking label(s): needs-maintainer"),
+])
+def test_a_new_skill_automerges_only_on_the_labelling_maintainers_approval_and_every_other_guard(kw, reason):
+    """The labelling maintainer's approval of the head is a new skill's review; nothing else is relaxed."""
+    decision = decide.automerge_decision(_new_skill_facts(**kw))
+    assert decision.merge is (reason is None)
+    assert reason is None or any(r.startswith(reason) for r in decision.reasons), decision.reasons
+
+
+def test_a_new_skill_next_to_someone_elses_skill_or_a_removal_is_refused():
+    mixed = decide.classify_changes([("skills/brand-new/SKILL.md", "added"), ("skills/pdf-tools/SKILL.md",
+                                                                             "modified")], REG)
+    report = make_report([{"name": "brand-new"}, {"name": "pdf-tools"}])
+    report["commit"] = "h" * 40
+    decision = decide.automerge_decision(_facts(author="newcomer", changes=mixed, report=report))
+    assert not decision.merge and "@newcomer does not own skills/pdf-tools" in decision.reasons
+    removal = decide.classify_changes([("skills/brand-new/SKILL.md", "added"), ("skills/csv-profiler/SKILL.md",
+                                        "removed"), ("skills/csv-profiler/scripts/run.py", "removed")], REG)
+    assert [c.kind for c in removal.skills] == ["new", "removed"]
+    decision = decide.automerge_decision(_facts(author="dave", changes=removal, report=report))
+    assert not decision.merge and any(r.startswith("removing a skill needs a maintainer") for r in decision.reasons)
+
+
 def test_render_puts_untrusted_text_in_code_spans():
     from mdcheck import outside_code
 

@@ -3,9 +3,9 @@ and labels (and automerge, which waits for its label) -> a maintainer approves a
 merges with the Actions token (which starts no push workflow) and dispatches publish -> publish records
 verification, rebuilds registry.json and index.json, builds the site artifact and deploys it.
 
-A new skill is never automerged (reusable-automerge.yml's rules: a maintainer reviews every new skill), so its
-scenario shows automerge saying so and the maintainer's own merge starting publish on `push`; the automerge ->
-publish chain runs with an update of a skill its author owns."""
+Issue 36's scenario is a new skill: the labelling maintainer's approval of its head is the review a new skill
+needs, so automerge merges it and its author, as its skill.yaml names them, owns it in the published registry. The
+second scenario runs the same chain for an update of a skill its author owns."""
 
 from __future__ import annotations
 
@@ -17,6 +17,8 @@ import zipfile
 import pytest
 from tests.workflows_act.harness import BOT_LOGIN
 from tests.workflows_act.test_validate import GOOD, META, NEW_SKILL
+
+from skillyard.bot.decide import owners_from_registry
 
 pytestmark = pytest.mark.timeout(900)
 
@@ -51,7 +53,21 @@ def _assert_published(sandbox, publish, skill: str, version: str) -> None:
     assert sandbox.standin.refused == []
 
 
-def test_a_new_skill_waits_for_a_maintainer_then_its_merge_is_published(sandbox):
+def _automerged_and_dispatched(sandbox, chain, pr, before: str):
+    """automerge merged `pr` (Actions token: no push run follows) and its dispatch started publish for the merge
+    commit; the publish run."""
+    automerge = chain.run("automerge.yml")
+    assert automerge.conclusion == "success", automerge.result.log[-4000:]
+    assert pr.merged and pr.merge_commit_sha != before, _comments(sandbox, pr.number)
+    assert f"started publish.yml for the merge commit {pr.merge_commit_sha}" in automerge.result.log
+    assert "push on refs/heads/main by github-actions[bot] (GITHUB_TOKEN): publish.yml not started" in chain.explain()
+    publish = chain.run("publish.yml")
+    assert publish.event.name == "workflow_dispatch" and publish.event.by_token, chain.explain()
+    assert publish.event.payload["inputs"] == {"merged-commit": pr.merge_commit_sha}
+    return publish
+
+
+def test_a_new_skill_approved_and_labelled_is_automerged_and_published(sandbox):
     number, opened = sandbox.open_pr("add-greeting-card", NEW_SKILL, title="Add greeting-card")
     validate = opened.run("validate.yml")
     assert validate.conclusion == "success", validate.result.log[-4000:]
@@ -81,20 +97,21 @@ def test_a_new_skill_waits_for_a_maintainer_then_its_merge_is_published(sandbox)
     assert "pull_request_target.labeled on refs/heads/main by github-actions[bot] (GITHUB_TOKEN): starts nothing" \
         in opened.explain()
 
-    # A maintainer asks for an automerge: a new skill is never automerged (a maintainer reviews it) -- said so.
+    # A maintainer approves the head and adds `automerge`: automerge merges with the Actions token, so GitHub
+    # starts no push workflow for the merge, and automerge dispatches publish for the merge commit itself.
+    before = sandbox.origin_head()
     sandbox.approve(number)
-    asked = sandbox.add_label(number, "automerge")
-    assert asked.run("automerge.yml").conclusion == "success"
-    assert not pr.merged and not asked.started("publish.yml"), asked.explain()
-    assert any("a new skill needs a maintainer's review: greeting-card" in c["body"] for c in _comments(sandbox, number))
-
-    # The maintainer merges by hand: a person's push to main, so GitHub starts publish on `push`.
-    merged = sandbox.merge_by_hand(number)
-    publish = merged.run("publish.yml")
-    assert publish.event.name == "push" and publish.event.actor == "maintainer", merged.explain()
+    chain = sandbox.add_label(number, "automerge")
+    publish = _automerged_and_dispatched(sandbox, chain, pr, before)
     _assert_published(sandbox, publish, "greeting-card", "1.0.0")
+    # The new skill's author (its skill.yaml: carol) owns it as the published registry records it, so the PR bot
+    # and automerge treat carol's next update as an owner's.
+    registry = json.loads(sandbox.origin_file("registry.json"))
+    entry = {s["name"]: s for s in registry["skills"]}["greeting-card"]
+    assert (entry.get("author"), entry.get("maintainers")) == ("carol", ["carol"]), entry
+    assert "carol" in owners_from_registry(registry)["skills/greeting-card"]
     # publish's own push (the rebuilt registry, Actions token) started nothing: no publish loop.
-    assert [r.workflow for r in merged.runs].count("publish.yml") == 1, merged.explain()
+    assert [r.workflow for r in chain.runs].count("publish.yml") == 1, chain.explain()
 
 
 UPDATED = GOOD.replace("write four warm lines.", "write four warm lines, and offer a shorter one.")
@@ -115,14 +132,6 @@ def test_an_owners_update_is_automerged_and_automerge_starts_publish(sandbox):
     before = sandbox.origin_head()
     sandbox.approve(number)
     chain = sandbox.add_label(number, "automerge")
-    automerge = chain.run("automerge.yml")
-    assert automerge.conclusion == "success", automerge.result.log[-4000:]
-    assert pr.merged and pr.merge_commit_sha != before, _comments(sandbox, number)
-    assert f"started publish.yml for the merge commit {pr.merge_commit_sha}" in automerge.result.log
-    # The merge (Actions token) started no push run; the dispatch started publish, for the merge commit.
-    assert "push on refs/heads/main by github-actions[bot] (GITHUB_TOKEN): publish.yml not started" in chain.explain()
-    publish = chain.run("publish.yml")
-    assert publish.event.name == "workflow_dispatch" and publish.event.by_token
-    assert publish.event.payload["inputs"] == {"merged-commit": pr.merge_commit_sha}
+    publish = _automerged_and_dispatched(sandbox, chain, pr, before)
     _assert_published(sandbox, publish, "greeting-card", "1.1.0")
     assert [r.workflow for r in chain.runs].count("publish.yml") == 1, chain.explain()

@@ -23,7 +23,7 @@ NEW_SKILL = {"skills/greeting-card/SKILL.md": GOOD, "skills/greeting-card/skill.
 
 
 # A valid new skill passing validate (its report artifact, its check run) is asserted in the chain scenario
-# test_automerge_publish.py::test_a_new_skill_waits_for_a_maintainer_then_its_merge_is_published.
+# test_automerge_publish.py::test_a_new_skill_approved_and_labelled_is_automerged_and_published.
 
 
 BAD = """---

@@ -354,9 +354,11 @@ def _report_reasons(facts: AutomergeFacts) -> list[str]:
 
 
 def automerge_decision(facts: AutomergeFacts) -> Decision:
-    """Homebrew/conda-forge style: merge only a green, owner-made update of skills its author already owns, when
-    a maintainer labelled it `automerge` and approved its current head commit, the registry's own validate check
-    succeeded on that commit and its report has no unacknowledged security finding.
+    """Homebrew/conda-forge style: merge only a green PR that adds new skills or updates skills its author already
+    owns, when a maintainer labelled it `automerge` and approved its current head commit, the registry's own
+    validate check succeeded on that commit and its report has no unacknowledged security finding. That approval
+    is the maintainer's review a new skill needs (its author owns it once merged, as its skill.yaml says); a
+    removal still needs a maintainer's hand merge.
 
     Every reason to refuse is collected, not just the first. A commit after the labelling maintainer's approval,
     or a label set by someone without write access, withdraws the request: the label is removed so a human has
@@ -394,8 +396,6 @@ def automerge_decision(facts: AutomergeFacts) -> Decision:
         reasons.append(f"the PR touches files outside {facts.skills_dir}/ ({len(facts.changes.outside)})")
     if not facts.changes.skills:
         reasons.append("the PR changes no skill")
-    if facts.changes.new:
-        reasons.append("a new skill needs a maintainer's review: " + ", ".join(c.name for c in facts.changes.new))
     if facts.changes.removed:
         reasons.append("removing a skill needs a maintainer: " + ", ".join(c.name for c in facts.changes.removed))
     unowned = unowned_folders(facts.changes, facts.owners, facts.author)

@@ -18,7 +18,8 @@ check stands in for it) and the report that run uploaded, downloaded and checked
 and holds no unacknowledged security finding (a reviewed exception from skill.yaml `security_exceptions` on the
 default branch is the only acknowledgement; labels do not count). It also needs every other check green, every
 path it touches (both names of a rename) inside skills its author already owns (author/maintainers in
-registry.json on the default branch), no skill added or removed, no `security_exceptions` added or changed, no
+registry.json on the default branch) or new skills (the labelling maintainer's approval below is their review;
+their skill.yaml names their owners), no skill removed, no `security_exceptions` added or changed, no
 approval written by hand into a pointer's `verification` block (`verified: true`, `approved_*`), no review
 requesting changes, no blocking label (invalid, needs-maintainer, security-finding, in any letter case),
 and a maintainer with write access who added the `automerge` label and approved the current head commit (an
