@@ -90,7 +90,7 @@ def test_scheduled_bump_opens_a_validated_pr_that_automerges(sandbox, upstream):
 
     # Opened with the app's token, so GitHub starts validate on it: it passes.
     event = _pull_event(sandbox, number)
-    validate = sandbox.act("pull_request", "validate.yml", event, checkout=head)
+    validate = sandbox.act("pull_request", "validate.yml", event, checkout=head, extra=upstream.act_flags())
     assert validate.returncode == 0, validate.log[-6000:]
     (zipped,) = sorted(sandbox.artifacts.rglob("validate-report/*.zip"))
     with zipfile.ZipFile(zipped) as archive:
@@ -123,7 +123,8 @@ def test_a_bump_whose_owners_did_not_opt_in_waits_for_a_maintainer(sandbox, upst
     (number,) = sandbox.repo.pulls
     pr = sandbox.repo.pulls[number]
     event = _pull_event(sandbox, number)
-    validate = sandbox.act("pull_request", "validate.yml", event, checkout=pr.head_sha)
+    validate = sandbox.act("pull_request", "validate.yml", event, checkout=pr.head_sha,
+                          extra=upstream.act_flags())
     assert validate.returncode == 0, validate.log[-6000:]
     run_event = sandbox.record_validate_run(event, "success")
     sandbox.repo.checks[pr.head_sha] = [{"name": "validate / validate", "status": "completed",
