@@ -81,7 +81,7 @@ def test_scheduled_bump_opens_a_validated_pr_that_automerges(sandbox, upstream):
     # ...a real branch in the origin: one commit on main, changing only the pointer, to the new pin.
     head = sandbox.git("ls-remote", "origin", f"refs/heads/bump/{NAME}").split()[0]
     assert head == pr.head_sha
-    assert sandbox.git("fetch", "-q", "origin", f"+refs/heads/bump/{NAME}:refs/remotes/origin/bump/{NAME}") == ""
+    sandbox.git("fetch", "-q", "origin", f"+refs/heads/bump/{NAME}:refs/remotes/origin/bump/{NAME}")
     assert sandbox.git("rev-parse", f"{head}^") == main
     assert sandbox.git("diff", "--name-only", main, head).splitlines() == [f"skills/{NAME}/source.yaml"]
     assert f"commit: {pin}" in sandbox.git("show", f"{head}:skills/{NAME}/source.yaml")
@@ -122,6 +122,7 @@ def test_a_bump_whose_owners_did_not_opt_in_waits_for_a_maintainer(sandbox, upst
     assert bump.returncode == 0, bump.log[-6000:]
     (number,) = sandbox.repo.pulls
     pr = sandbox.repo.pulls[number]
+    sandbox.git("fetch", "-q", "origin", f"+refs/heads/bump/{NAME}:refs/remotes/origin/bump/{NAME}")
     event = _pull_event(sandbox, number)
     validate = sandbox.act("pull_request", "validate.yml", event, checkout=pr.head_sha,
                           extra=upstream.act_flags())
