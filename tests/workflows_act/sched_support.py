@@ -352,3 +352,130 @@ class PypiUpload:
     def stop(self) -> None:
         self.server.shutdown()
         self.server.server_close()
+
+
+# ---- release.yml's PyPI step and the packages its build step installs --------------------------------------
+PYPI_PUBLISH = "pypa/gh-action-pypi-publish@dc37677b2e1c63e2034f94d8a5b11f265b73ba33"   # release.yml's pin
+RELEASE_TOOLS = ("build>=1.2", "twine>=5", "setuptools>=69", "wheel")
+
+_PUBLISH_ACTION = """\
+# A stand-in for pypa/gh-action-pypi-publish (a Docker action, absent from ../shared/actions): the same inputs; it
+# uploads every file of packages-dir to PyPI's legacy upload API the way twine does. The default repository-url
+# (PyPI itself) is sent to $SKILLYARD_PYPI_STANDIN_URL instead. Trusted publishing: the run's OIDC token, when the
+# runner provides one (ACTIONS_ID_TOKEN_REQUEST_URL, `id-token: write`), is the password; act provides none.
+name: pypi-publish stand-in
+description: Upload the distributions in packages-dir.
+inputs:
+  user: {default: __token__}
+  password: {required: false, default: ""}
+  repository-url: {default: "https://upload.pypi.org/legacy/"}
+  packages-dir: {default: dist}
+  verify-metadata: {default: "true"}
+  skip-existing: {default: "false"}
+  verbose: {default: "false"}
+  print-hash: {default: "true"}
+  attestations: {default: "true"}
+runs:
+  using: composite
+  steps:
+    - shell: bash
+      run: python3 "$GITHUB_ACTION_PATH/upload.py"
+      env:
+        INPUT_USER: ${{ inputs.user }}
+        INPUT_PASSWORD: ${{ inputs.password }}
+        INPUT_REPOSITORY_URL: ${{ inputs.repository-url }}
+        INPUT_PACKAGES_DIR: ${{ inputs.packages-dir }}
+"""
+
+_PUBLISH_SCRIPT = r'''
+import base64, hashlib, json, os, re, sys, urllib.request, uuid
+from pathlib import Path
+
+url = os.environ["INPUT_REPOSITORY_URL"]
+if url.rstrip("/") == "https://upload.pypi.org/legacy":
+    url = os.environ.get("SKILLYARD_PYPI_STANDIN_URL") or sys.exit("::error::no PyPI stand-in URL")
+password = os.environ.get("INPUT_PASSWORD") or ""
+if not password:
+    request_url = os.environ.get("ACTIONS_ID_TOKEN_REQUEST_URL")
+    if request_url:
+        req = urllib.request.Request(request_url + "&audience=pypi", headers={
+            "Authorization": "bearer " + os.environ["ACTIONS_ID_TOKEN_REQUEST_TOKEN"]})
+        password = json.load(urllib.request.urlopen(req, timeout=30))["value"]
+    else:
+        print("::notice::this runner offers no OIDC token (act); uploading with a placeholder token")
+        password = "no-oidc-under-act"
+files = sorted(p for p in Path(os.environ["INPUT_PACKAGES_DIR"]).iterdir() if p.suffix in (".gz", ".whl"))
+if not files:
+    sys.exit("::error::packages-dir holds no distributions")
+auth = "Basic " + base64.b64encode(f"{os.environ['INPUT_USER']}:{password}".encode()).decode()
+for path in files:
+    data = path.read_bytes()
+    m = re.match(r"(?P<name>[^-]+)-(?P<version>[^-]+?)(\.tar\.gz|-.*\.whl)$", path.name)
+    fields = {":action": "file_upload", "protocol_version": "1", "name": m["name"], "version": m["version"],
+              "filetype": "bdist_wheel" if path.suffix == ".whl" else "sdist",
+              "pyversion": "py3" if path.suffix == ".whl" else "source",
+              "sha256_digest": hashlib.sha256(data).hexdigest()}
+    boundary = uuid.uuid4().hex
+    body = b"".join(f'--{boundary}\r\nContent-Disposition: form-data; name="{k}"\r\n\r\n{v}\r\n'.encode()
+                    for k, v in fields.items())
+    body += (f'--{boundary}\r\nContent-Disposition: form-data; name="content"; filename="{path.name}"\r\n'
+             "Content-Type: application/octet-stream\r\n\r\n").encode() + data + f"\r\n--{boundary}--\r\n".encode()
+    req = urllib.request.Request(url, data=body, method="POST", headers={
+        "Content-Type": f"multipart/form-data; boundary={boundary}", "Authorization": auth})
+    with urllib.request.urlopen(req, timeout=60) as resp:
+        print(f"uploaded {path.name} ({len(data)} bytes): HTTP {resp.status}")
+'''
+
+
+def pypi_publish_standin(tmp: Path) -> tuple[str, ...]:
+    """`--local-repository` for release.yml's pinned pypi-publish, pointing at the stand-in written under `tmp`."""
+    folder = tmp / "gh-action-pypi-publish"
+    folder.mkdir(exist_ok=True)
+    (folder / "action.yml").write_text(_PUBLISH_ACTION)
+    (folder / "upload.py").write_text(_PUBLISH_SCRIPT)
+    return ("--local-repository", f"{PYPI_PUBLISH}={folder}")
+
+
+def release_wheels(cache: Path) -> tuple[str, ...]:
+    """The packages release.yml's build step installs (build, twine) and its isolated build needs (setuptools),
+    downloaded once with pip into `cache` (pip's configured indexes), then given to the run as its only index:
+    `--env PIP_NO_INDEX=1 PIP_FIND_LINKS=<cache>`, as a runner behind a package mirror would be set up. Nothing
+    is fetched during the run."""
+    import sys
+
+    done = cache / ".complete"
+    if not done.exists():
+        cache.mkdir(parents=True, exist_ok=True)
+        proc = subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--disable-pip-version-check",
+                               "-d", str(cache), *RELEASE_TOOLS], capture_output=True, text=True, timeout=600)
+        if proc.returncode:
+            raise RuntimeError(f"pip download {' '.join(RELEASE_TOOLS)} into {cache} failed:\n{proc.stderr[-2000:]}")
+        done.write_text("ok\n")
+    return ("--env", "PIP_NO_INDEX=1", "--env", f"PIP_FIND_LINKS={cache}")
+
+
+# ---- strategy.job-index, which act lacks ------------------------------------------------------------------------
+def verify_with_job_index(sandbox) -> str:
+    """external-verify.yml as GitHub runs it, for act: act 0.2.89 leaves `strategy.job-index` empty
+    (nektos/act#5976), so every shard would upload its report as `external-verify-` and the names collide. Copies
+    of the caller and of reusable-external-verify.yml are written beside them in the throwaway clone (never
+    committed) where `strategy.job-index` reads the index GitHub gives the shard: its position in the `shards`
+    input. Nothing else differs. Returns the caller copy's file name."""
+    import yaml
+
+    folder = sandbox.work / ".github" / "workflows"
+    reusable = (folder / "reusable-external-verify.yml").read_text()
+    doc = yaml.safe_load(reusable)
+    triggers = doc.get("on", doc.get(True))   # YAML 1.1 reads a bare `on` key as true
+    shards = json.loads(triggers["workflow_call"]["inputs"]["shards"]["default"])
+    index = json.dumps({prefix: i for i, prefix in enumerate(shards)})
+    old = "${{ strategy.job-index }}"
+    assert reusable.count(old) == 1, "reusable-external-verify.yml: expected one strategy.job-index"
+    (folder / "reusable-external-verify.act-jobindex.yml").write_text(
+        reusable.replace(old, f"${{{{ fromJSON('{index}')[matrix.prefix] }}}}"))
+    caller = (folder / "external-verify.yml").read_text()
+    uses = "uses: ./.github/workflows/reusable-external-verify.yml"
+    assert caller.count(uses) == 1
+    (folder / "external-verify.act-jobindex.yml").write_text(
+        caller.replace(uses, uses.replace(".yml", ".act-jobindex.yml")))
+    return "external-verify.act-jobindex.yml"
