@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from tests.workflows_act.sched_support import (Upstream, dispatched, gh_path, upstream_absent_reason,
+from tests.workflows_act.sched_support import (Upstream, back_with_git, dispatched, gh_path, upstream_absent_reason,
                                                verify_with_job_index)
 
 pytestmark = [pytest.mark.timeout(900),
@@ -33,9 +33,12 @@ def upstream(tmp_path):
 
 
 def _run_verify(sandbox, upstream):
+    """One run; its jobs one at a time (`--concurrent-jobs 1`): here the jobs of a run share one runner tool cache,
+    so two shards' `pip install .` into the same Python would race (on GitHub each job has its own machine)."""
+    back_with_git(sandbox.standin, sandbox.repo, sandbox.origin)   # for the dispatch that starts publish
     payload = {"schedule": "23 5 * * *", "repository": sandbox._repository_json(), "sender": {"login": "github"}}
     return sandbox.act("schedule", verify_with_job_index(sandbox), payload, checkout="main",
-                       extra=(*upstream.act_flags(), *gh_path(sandbox.tmp)))
+                       extra=(*upstream.act_flags(), *gh_path(sandbox.tmp), "--concurrent-jobs", "1"))
 
 
 def _pointers(sandbox) -> set[str]:
