@@ -8,6 +8,7 @@ the build job and publishes nothing."""
 from __future__ import annotations
 
 import hashlib
+import re
 import tarfile
 import tomllib
 import zipfile
@@ -53,7 +54,8 @@ def test_a_version_tag_builds_the_sdist_and_wheel_and_publishes_them(sandbox, py
         result.log[-6000:]
     assert result.step("The tag names the version being released").outcome == "success"
     sdist, wheel = f"skillyard-{VERSION}.tar.gz", f"skillyard-{VERSION}-py3-none-any.whl"
-    assert "PASSED" in result.log and f"Checking dist/{wheel}: PASSED" in result.log
+    for name in (sdist, wheel):
+        assert re.search(rf"Checking dist/{re.escape(name)}: .*PASSED", result.log), name
 
     # The dist artifact holds exactly the two files, as the build job made them.
     zipped = sorted(sandbox.artifacts.rglob("dist/*.zip"))
@@ -71,6 +73,15 @@ def test_a_version_tag_builds_the_sdist_and_wheel_and_publishes_them(sandbox, py
         assert uploaded[name]["fields"]["sha256_digest"] == hashlib.sha256(data).hexdigest()
         assert uploaded[name]["fields"]["version"] == VERSION
     assert uploaded[sdist]["fields"]["filetype"] == "sdist" and uploaded[wheel]["fields"]["filetype"] == "bdist_wheel"
+
+    # The GitHub release job comes next, after PyPI: this runner's `gh` (a stand-in for `gh workflow run` only)
+    # does not implement `gh release`, so the run stops there, the one job that does.
+    release_job = [s for s in result.steps if s.job.endswith("attach the files to the GitHub release")]
+    create = [s for s in release_job if s.name.startswith("Create the release")]
+    assert [s.outcome for s in create] == ["failure"], [(s.name, s.outcome) for s in release_job]
+    assert re.search(r"gh.{0,40}(not implemented|does not implement)", result.log)
+    failed_jobs = {s.job for s in result.steps if s.outcome == "failure"}
+    assert failed_jobs == {release_job[0].job}, failed_jobs
 
     # What was published is the tagged tree: the sdist's pyproject and the wheel's metadata name the version.
     sdist_path = sandbox.tmp / sdist
