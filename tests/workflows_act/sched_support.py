@@ -468,7 +468,7 @@ def verify_with_job_index(sandbox) -> str:
     doc = yaml.safe_load(reusable)
     triggers = doc.get("on", doc.get(True))   # YAML 1.1 reads a bare `on` key as true
     shards = json.loads(triggers["workflow_call"]["inputs"]["shards"]["default"])
-    index = json.dumps({prefix: i for i, prefix in enumerate(shards)})
+    index = json.dumps({prefix: i for i, prefix in enumerate(shards)}, separators=(",", ":"))  # no ": " in YAML
     old = "${{ strategy.job-index }}"
     assert reusable.count(old) == 1, "reusable-external-verify.yml: expected one strategy.job-index"
     (folder / "reusable-external-verify.act-jobindex.yml").write_text(
