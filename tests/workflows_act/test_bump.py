@@ -13,8 +13,17 @@ import json
 import zipfile
 
 import pytest
-from tests.workflows_act.sched_support import (BUMP_APP_LOGIN, BUMP_APP_TOKEN, Upstream, back_with_git, dispatched,
-                                               gh_path, push_main, readd_at, upstream_absent_reason)
+from tests.workflows_act.sched_support import (
+    BUMP_APP_LOGIN,
+    BUMP_APP_TOKEN,
+    Upstream,
+    back_with_git,
+    dispatched,
+    gh_path,
+    push_main,
+    readd_at,
+    upstream_absent_reason,
+)
 
 pytestmark = [pytest.mark.timeout(900),
               pytest.mark.skipif(upstream_absent_reason() is not None, reason=str(upstream_absent_reason()))]

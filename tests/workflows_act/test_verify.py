@@ -15,8 +15,14 @@ from __future__ import annotations
 import re
 
 import pytest
-from tests.workflows_act.sched_support import (Upstream, back_with_git, dispatched, gh_path, upstream_absent_reason,
-                                               verify_with_job_index)
+from tests.workflows_act.sched_support import (
+    Upstream,
+    back_with_git,
+    dispatched,
+    gh_path,
+    upstream_absent_reason,
+    verify_with_job_index,
+)
 
 pytestmark = [pytest.mark.timeout(900),
               pytest.mark.skipif(upstream_absent_reason() is not None, reason=str(upstream_absent_reason()))]
