@@ -460,7 +460,10 @@ def verify_with_job_index(sandbox) -> str:
     (nektos/act#5976), so every shard would upload its report as `external-verify-` and the names collide. Copies
     of the caller and of reusable-external-verify.yml are written beside them in the throwaway clone (never
     committed) where `strategy.job-index` reads the index GitHub gives the shard: its position in the `shards`
-    input. Nothing else differs. Returns the caller copy's file name."""
+    input. And the shards run one at a time (`max-parallel: 1`): act runs a matrix's jobs side by side on this one
+    host, where they share the runner tool cache's Python, and two shards' `pip install .` into it race (an
+    uninstalled `skillyard` mid-step); on GitHub each job has its own machine. Nothing else differs. Returns the
+    caller copy's file name."""
     import yaml
 
     folder = sandbox.work / ".github" / "workflows"
@@ -471,8 +474,11 @@ def verify_with_job_index(sandbox) -> str:
     index = json.dumps({prefix: i for i, prefix in enumerate(shards)}, separators=(",", ":"))  # no ": " in YAML
     old = "${{ strategy.job-index }}"
     assert reusable.count(old) == 1, "reusable-external-verify.yml: expected one strategy.job-index"
+    fail_fast = "      fail-fast: false\n"
+    assert reusable.count(fail_fast) == 1, "reusable-external-verify.yml: expected one `fail-fast: false`"
     (folder / "reusable-external-verify.act-jobindex.yml").write_text(
-        reusable.replace(old, f"${{{{ fromJSON('{index}')[matrix.prefix] }}}}"))
+        reusable.replace(old, f"${{{{ fromJSON('{index}')[matrix.prefix] }}}}")
+        .replace(fail_fast, fail_fast + "      max-parallel: 1\n"))
     caller = (folder / "external-verify.yml").read_text()
     uses = "uses: ./.github/workflows/reusable-external-verify.yml"
     assert caller.count(uses) == 1

@@ -39,12 +39,11 @@ def upstream(tmp_path):
 
 
 def _run_verify(sandbox, upstream):
-    """One run; its jobs one at a time (`--concurrent-jobs 1`): here the jobs of a run share one runner tool cache,
-    so two shards' `pip install .` into the same Python would race (on GitHub each job has its own machine)."""
+    """One run of the verify workflows (with strategy.job-index and one shard at a time: verify_with_job_index)."""
     back_with_git(sandbox.standin, sandbox.repo, sandbox.origin)   # for the dispatch that starts publish
     payload = {"schedule": "23 5 * * *", "repository": sandbox._repository_json(), "sender": {"login": "github"}}
     return sandbox.act("schedule", verify_with_job_index(sandbox), payload, checkout="main",
-                       extra=(*upstream.act_flags(), *gh_path(sandbox.tmp), "--concurrent-jobs", "1"))
+                       extra=(*upstream.act_flags(), *gh_path(sandbox.tmp)))
 
 
 def _pointers(sandbox) -> set[str]:
