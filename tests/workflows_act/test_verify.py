@@ -24,7 +24,7 @@ from tests.workflows_act.sched_support import (
     verify_with_job_index,
 )
 
-pytestmark = [pytest.mark.timeout(900),
+pytestmark = [pytest.mark.timeout(1800),
               pytest.mark.skipif(upstream_absent_reason() is not None, reason=str(upstream_absent_reason()))]
 
 SHARDS = 10
@@ -42,7 +42,8 @@ def _run_verify(sandbox, upstream):
     """One run of the verify workflows (with strategy.job-index and one shard at a time: verify_with_job_index)."""
     back_with_git(sandbox.standin, sandbox.repo, sandbox.origin)   # for the dispatch that starts publish
     payload = {"schedule": "23 5 * * *", "repository": sandbox._repository_json(), "sender": {"login": "github"}}
-    return sandbox.act("schedule", verify_with_job_index(sandbox), payload, checkout="main",
+    # Eleven jobs one after another (each installs Skillyard): far past the harness's 600 s default on a busy host.
+    return sandbox.act("schedule", verify_with_job_index(sandbox), payload, checkout="main", timeout=1500,
                        extra=(*upstream.act_flags(), *gh_path(sandbox.tmp)))
 
 
