@@ -1,0 +1,105 @@
+"""Scenario: a release tag. A maintainer pushes `v<version>` (the version in pyproject.toml) and release.yml runs on
+that `push`: the build job makes the sdist and the wheel (`python -m build`, `twine check --strict`) and uploads
+them as the `dist` artifact; the PyPI job downloads exactly those files and publishes them through
+pypa/gh-action-pypi-publish, here a stand-in with the same inputs (sched_support.pypi_publish_standin) that
+uploads them as twine does to a PyPI upload endpoint on 127.0.0.1. A tag that does not name the version stops at
+the build job and publishes nothing."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import tarfile
+import tomllib
+import zipfile
+
+import pytest
+from tests.workflows_act.actions import cache_root
+from tests.workflows_act.harness import ROOT
+from tests.workflows_act.sched_support import PypiUpload, gh_path, pypi_publish_standin, release_wheels
+
+pytestmark = pytest.mark.timeout(900)
+
+VERSION = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+
+
+@pytest.fixture
+def pypi():
+    server = PypiUpload()
+    yield server
+    server.stop()
+
+
+def _push_tag(sandbox, tag: str) -> dict:
+    sandbox.git("tag", tag, "origin/main")
+    sandbox.git("push", "-q", "origin", f"refs/tags/{tag}")
+    head = sandbox.head("origin/main")
+    return {"ref": f"refs/tags/{tag}", "ref_name": tag, "before": "0" * 40, "after": head, "created": True,
+            "deleted": False, "base_ref": "refs/heads/main", "head_commit": {"id": head},
+            "repository": sandbox._repository_json(), "pusher": {"name": "maintainer"},
+            "sender": {"login": "maintainer"}}
+
+
+def _release(sandbox, pypi, tag: str):
+    payload = _push_tag(sandbox, tag)
+    return sandbox.act("push", "release.yml", payload, checkout=f"refs/tags/{tag}", extra=(
+        *pypi_publish_standin(sandbox.tmp), *release_wheels(cache_root() / "release-wheels"),
+        "--env", f"SKILLYARD_PYPI_STANDIN_URL={pypi.url}", *gh_path(sandbox.tmp)))
+
+
+def test_a_version_tag_builds_the_sdist_and_wheel_and_publishes_them(sandbox, pypi):
+    tag = f"v{VERSION}"
+    result = _release(sandbox, pypi, tag)
+    assert result.step("Build (isolated, with the build-system's own setuptools)").outcome == "success", \
+        result.log[-6000:]
+    assert result.step("The tag names the version being released").outcome == "success"
+    sdist, wheel = f"skillyard-{VERSION}.tar.gz", f"skillyard-{VERSION}-py3-none-any.whl"
+    for name in (sdist, wheel):
+        assert re.search(rf"Checking dist/{re.escape(name)}: .*PASSED", result.log), name
+
+    # The dist artifact holds exactly the two files, as the build job made them.
+    zipped = sorted(sandbox.artifacts.rglob("dist/*.zip"))
+    assert zipped, f"no dist artifact under {sandbox.artifacts}"
+    with zipfile.ZipFile(zipped[0]) as archive:
+        names = sorted(archive.namelist())
+        built = {name: archive.read(name) for name in names}
+    assert names == sorted([sdist, wheel])
+
+    # PyPI received both, byte for byte, from the pypi job.
+    assert result.step("pypa/gh-action-pypi-publish@").outcome == "success", result.log[-6000:]
+    uploaded = {u["filename"]: u for u in pypi.uploads}
+    assert sorted(uploaded) == sorted([sdist, wheel]), result.log[-6000:]
+    for name, data in built.items():
+        assert uploaded[name]["fields"]["sha256_digest"] == hashlib.sha256(data).hexdigest()
+        assert uploaded[name]["fields"]["version"] == VERSION
+    assert uploaded[sdist]["fields"]["filetype"] == "sdist" and uploaded[wheel]["fields"]["filetype"] == "bdist_wheel"
+
+    # The GitHub release job comes next, after PyPI: this runner's `gh` (a stand-in for `gh workflow run` only)
+    # does not implement `gh release`, so the run stops there, the one job that does.
+    release_job = [s for s in result.steps if s.job.endswith("attach the files to the GitHub release")]
+    create = [s for s in release_job if s.name.startswith("Create the release")]
+    assert [s.outcome for s in create] == ["failure"], [(s.name, s.outcome) for s in release_job]
+    assert re.search(r"gh.{0,40}(not implemented|does not implement)", result.log)
+    failed_jobs = {s.job for s in result.steps if s.outcome == "failure"}
+    assert failed_jobs == {release_job[0].job}, failed_jobs
+
+    # What was published is the tagged tree: the sdist's pyproject and the wheel's metadata name the version.
+    sdist_path = sandbox.tmp / sdist
+    sdist_path.write_bytes(built[sdist])
+    with tarfile.open(sdist_path) as archive:
+        assert f'version = "{VERSION}"' in archive.extractfile(f"skillyard-{VERSION}/pyproject.toml").read().decode()
+    wheel_path = sandbox.tmp / wheel
+    wheel_path.write_bytes(built[wheel])
+    with zipfile.ZipFile(wheel_path) as archive:
+        metadata = archive.read(f"skillyard-{VERSION}.dist-info/METADATA").decode()
+        assert f"\nVersion: {VERSION}\n" in metadata
+        assert any(n.startswith("skillyard/") and n.endswith(".py") for n in archive.namelist())
+
+
+def test_a_tag_that_does_not_name_the_version_publishes_nothing(sandbox, pypi):
+    result = _release(sandbox, pypi, "v99.0.0")
+    assert result.returncode != 0
+    assert result.step("The tag names the version being released").outcome == "failure"
+    assert f"tag v99.0.0 does not match pyproject.toml's version {VERSION}: tag v{VERSION} instead" in result.log
+    assert not pypi.uploads
+    assert not sorted(sandbox.artifacts.rglob("dist/*.zip"))
