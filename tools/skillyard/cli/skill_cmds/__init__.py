@@ -29,8 +29,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
                 "install skills (name[@version], github:owner/repo[/path][@ref], a "
                 "folder, or a .zip/.tar.gz/.tgz archive); no ref restores the lockfile"),
     "list": ("list", "list installed skills (your home's and the current project's)"),
-    "mcp": ("mcp", "serve available skills to MCP clients over stdio (index, load_skill, read_skill_file, skill:// "
-                   "resources)"),
+    "mcp": ("mcp", "serve available skills to MCP clients over stdio or loopback HTTP (index, load_skill, "
+                   "read_skill_file, skill:// resources, prompts)"),
     "outdated": ("outdated", "list installed skills that have a newer version in their source"),
     "permissions": ("permissions", "list or revoke remembered \"always allow\" answers (per agent and skill)"),
     "prompt": ("prompt", "print the available-skills index for a model (<available_skills> XML, text or JSON)"),
