@@ -28,7 +28,7 @@ MAX_ENTRIES = 50
 MAX_PATHS = 20
 _ENTRY = re.compile(r"^[+-] *\{\"")
 _NAME = re.compile(r'"name":"((?:[^"\\]|\\.)*)","path":"')
-_STATE = re.compile(r'"(?:integrity|commit)":"(?:[^"\\]|\\.)*"|"version":"(?:[^"\\]|\\.)*"\}\s*,?\s*$')
+_STATE = re.compile(r'"(?:integrity|commit)":"(?:[^"\\]|\\.)*"|"version":"(?:[^"\\]|\\.)*"\}\s*,?\s*\Z')
 
 
 def unavailable(reason: str) -> dict:

@@ -13,8 +13,8 @@ import re
 MAX_TITLE = 100  # as the frontmatter's `display-name` (skill-frontmatter.schema.json)
 SCAN_CHARS = 20_000  # the heading is near the top; a body is never searched further
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-_ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*$")
-_SETEXT_1 = re.compile(r"^ {0,3}=+[ \t]*$")
+_ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*\Z")
+_SETEXT_1 = re.compile(r"^ {0,3}=+[ \t]*\Z")
 _LINK = re.compile(r"!?\[([^\]\n]*)\]\([^)\n]*\)")
 _MARKS = re.compile(r"(\*\*|__|(?<!\w)[*_](?=\S)|(?<=\S)[*_](?!\w)|`+)")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f\u0085\u2028\u2029\u200b-\u200f\u202a-\u202e\u2066-\u2069]")

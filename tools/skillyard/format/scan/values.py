@@ -21,7 +21,7 @@ from skillyard.format.scan import judge as security
 ALREADY_CHECKED = frozenset({"security-control-character", "security-invisible-unicode"})
 SEPARATOR = "\n;\n"
 # A frontmatter hook (`hooks.PreToolUse[0].hooks[0].command`): Claude Code runs it without asking anyone.
-_HOOK_PATH = re.compile(r"(?:^|\.)hooks(?:\.|\[|$)")
+_HOOK_PATH = re.compile(r"(?:^|\.)hooks(?:\.|\[|\Z)")
 _RUNS_BY_ITSELF = frozenset({"security-pipe-to-shell", "security-download-exec", "security-exfiltration",
                              "security-obfuscated-exec", "security-reverse-shell", "security-persistence"})
 
