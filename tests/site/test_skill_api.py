@@ -127,6 +127,7 @@ def test_a_rebuild_makes_only_the_changed_documents_and_the_same_bytes(tmp_path,
     """Once a site was built into the work folder, a rebuild dumps only the documents whose entry changed (the output
     keeps the others by key); every file still equals a build from scratch of the new registry.json."""
     from tests.site.conftest import write_registry
+
     from skillyard.site import staged
 
     monkeypatch.setattr(staged, "RACY_NS", 0)
