@@ -19,7 +19,7 @@ from tests.mcp_server.test_stdio import make_skill, world  # noqa: E402,F401 (a 
 
 
 def test_the_names_are_the_clients():
-    """runtime/ cannot import client/, so it repeats three names; they must stay the client's."""
+    """The file names are format.paths' (one place); runtime/ cannot import client/, so it repeats MAX_LOCK_BYTES."""
     assert integrity.SKILL_LOCK == store.SKILL_LOCK == lockfile.SKILL_LOCK
     assert integrity.JOURNAL_PREFIX == store.JOURNAL_PREFIX
     assert integrity.MAX_LOCK_BYTES == lockfile.MAX_LOCK_BYTES

@@ -11,10 +11,10 @@ import os
 from pathlib import Path
 
 from skillyard.errors import SkillyardError
+from skillyard.format.paths import SKILL_LOCK  # noqa: F401  (lockfile.SKILL_LOCK is read by callers)
 from skillyard.fsutil import write_atomic
 
 SCHEMA_VERSION = "1.0"
-SKILL_LOCK = "skill.lock.json"
 PROJECT_LOCK = "skills.lock.json"
 # A lockfile may come with a cloned project: bound what is read. 16 MiB holds ~50,000 file entries.
 MAX_LOCK_BYTES = 16 * 1024 * 1024

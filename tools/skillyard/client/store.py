@@ -20,16 +20,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from skillyard.errors import SkillyardError
+from skillyard.format.paths import JOURNAL_PREFIX, SKILL_LOCK  # noqa: F401  (store.SKILL_LOCK is read by callers)
 from skillyard.fsutil import fsync_dir, write_atomic
 
 SKILLS_SUBDIR = Path(".agents") / "skills"
-SKILL_LOCK = "skill.lock.json"
 # Files the user's agent keeps beside an installed skill (`skill evolve`): kept across updates, never "edited".
 LOCAL_STATE = ("evolution.json",)
 LOCK_FILE = ".skill-cli.lock"
 STAGING_PREFIX = ".staging-"
 RETIRED_PREFIX = ".retired-"
-JOURNAL_PREFIX = ".journal-"
 MAX_JOURNAL_BYTES = 32 * 1024 * 1024  # a journal holds one skill lock (see lockfile.MAX_LOCK_BYTES) and little else
 
 

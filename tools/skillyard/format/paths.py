@@ -27,7 +27,11 @@ METADATA_NAMES = frozenset({
     "cvs", ".jj", ".pijul", ".fslckout", "_fossil_", ".repo", ".envrc",
 })
 # The client's own bookkeeping in an installed skill folder: a package may not ship them.
-CLIENT_STATE_NAMES = frozenset({"skill.lock.json", "evolution.json"})
+SKILL_LOCK = "skill.lock.json"
+CLIENT_STATE_NAMES = frozenset({SKILL_LOCK, "evolution.json"})
+# An unfinished change of skill NAME in a store folder: `.journal-NAME.json` (client.store writes it; the MCP
+# server's integrity check reads it).
+JOURNAL_PREFIX = ".journal-"
 
 # Names Windows cannot create (with any extension): CON, PRN, AUX, NUL, COM0-9, LPT0-9 (and the superscript digits).
 _WINDOWS_RESERVED = re.compile(r"(?i)^(con|prn|aux|nul|conin\$|conout\$|(com|lpt)[0-9\u00b9\u00b2\u00b3])(\..*)?\Z")

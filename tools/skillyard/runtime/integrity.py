@@ -19,11 +19,9 @@ import hashlib
 import json
 import os
 
-from skillyard.format.paths import CLIENT_STATE_NAMES
+from skillyard.format.paths import CLIENT_STATE_NAMES, JOURNAL_PREFIX, SKILL_LOCK
 from skillyard.runtime.files import SkillFileError
 
-SKILL_LOCK = "skill.lock.json"
-JOURNAL_PREFIX = ".journal-"
 MAX_LOCK_BYTES = 16 * 1024 * 1024
 MAX_HASHED_BYTES = 256 * 1024 * 1024  # a skill larger than this is not hashed on every start: refused instead
 
