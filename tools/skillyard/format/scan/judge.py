@@ -125,21 +125,25 @@ def _column(text: str, index: int) -> int:
 # of text are held (the least recently judged go first).
 SEEN_CHARS = 8 * 1024 * 1024
 SEEN_MIN_CHARS = 2048  # shorter texts are judged every time
-_seen: dict[tuple[str, str, int, str | None, str], tuple[Finding, ...]] = {}
+_seen: dict[tuple[str, str, int, str | None, str, tuple[str, ...]], tuple[Finding, ...]] = {}
 _held = [0]  # characters of text `_seen` holds
 
 
 def scan_text(text: str, file: str, *, line_offset: int = 0, is_markdown: bool = False,
-              markup: str | None = None, raw: bytes | None = None, skill_name: str = "") -> list[Finding]:
+              markup: str | None = None, raw: bytes | None = None, skill_name: str = "",
+              homes: tuple[str, ...] = ()) -> list[Finding]:
     """Security findings for one file's text (see `_scan_text`); a text already judged with the same file name,
-    offset, markup and skill name gets the same findings without being judged again (they depend on nothing else)."""
+    offset, markup, skill name and declared homes gets the same findings without being judged again (they depend on
+    nothing else)."""
     markup = markup or ("markdown" if is_markdown else None)
     if len(text) < SEEN_MIN_CHARS:  # judged in less time than the look-up costs beside it
-        return _scan_text(text, file, line_offset=line_offset, markup=markup, raw=raw, skill_name=skill_name)
-    key = (text, file, line_offset, markup, skill_name)
+        return _scan_text(text, file, line_offset=line_offset, markup=markup, raw=raw, skill_name=skill_name,
+                          homes=homes)
+    key = (text, file, line_offset, markup, skill_name, homes)
     found = _seen.pop(key, None)
     if found is None:
-        found = tuple(_scan_text(text, file, line_offset=line_offset, markup=markup, raw=raw, skill_name=skill_name))
+        found = tuple(_scan_text(text, file, line_offset=line_offset, markup=markup, raw=raw, skill_name=skill_name,
+                                 homes=homes))
         if len(text) > SEEN_CHARS:
             return list(found)
         _held[0] += len(text)
@@ -152,11 +156,12 @@ def scan_text(text: str, file: str, *, line_offset: int = 0, is_markdown: bool =
 
 
 def _scan_text(text: str, file: str, *, line_offset: int = 0, is_markdown: bool = False,
-               markup: str | None = None, raw: bytes | None = None, skill_name: str = "") -> list[Finding]:
+               markup: str | None = None, raw: bytes | None = None, skill_name: str = "",
+               homes: tuple[str, ...] = ()) -> list[Finding]:
     """Security findings for one file's text. `line_offset` maps body lines back to SKILL.md lines. `raw`, when
     given, must be the text's UTF-8 bytes (the file as read): the byte-level checks then skip encoding it again.
-    `skill_name` lets an installer from the skill's own site (`cli.inference.sh` in `inference-sh`) count as the
-    vendor's."""
+    `skill_name` names the skill (security guides are read by it); `homes`, the homepage and repository the skill
+    declares (vendor.declared_homes), let an installer from the skill's own site count as the vendor's."""
     markup = markup or ("markdown" if is_markdown else None)
     found: list[Finding] = []
     counts: Counter[str] = Counter()
@@ -205,7 +210,7 @@ def _scan_text(text: str, file: str, *, line_offset: int = 0, is_markdown: bool 
                 "terminals act on it, so what a reviewer sees with `cat` differs from what the file says.",
                 "Delete the character.")
         counts["security-control-character"] += sum(1 for _ in matches)
-    ctx = scan_context.Context(text, file, markup, raw, skill_name)
+    ctx = scan_context.Context(text, file, markup, raw, skill_name, homes)
     if markup == "markdown":
         _markdown_hidden(ctx, add)
     elif markup == "html" and "<!--" in text:

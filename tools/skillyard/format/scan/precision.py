@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 
 from skillyard.format.scan import layout
+from skillyard.format.scan import vendor as scan_vendor
 from skillyard.format.scan.context import _URL, VENDOR_HOSTS, Context
 
 # `name = os.environ.copy()` / `dict(os.environ)` / `{**os.environ}` / `Object.assign({}, process.env)`.
@@ -161,10 +162,13 @@ def user_chooses(ctx: Context, flag: str) -> bool:
 
 
 def known_vendor_url(command: str) -> bool:
-    """Every address in `command` is HTTPS on a `VENDOR_HOSTS` host itself (`layout.on_listed_host`): the vendor's
-    documented one-line install, shown to the reader."""
+    """Every address in `command` is HTTPS on a `VENDOR_HOSTS` host itself (`layout.on_listed_host`) or on a known
+    publisher's own registered domain (`vendor.publisher_host`: `proton.me`, `release.solana.com`): the vendor's
+    documented one-line install, shown to the reader. A host the skill only declares as its homepage is not enough
+    here (anyone can declare one): that stays a warning."""
     urls = _URL.findall(command)
-    return bool(urls) and all(url.lower().startswith("https://") and layout.on_listed_host(url, VENDOR_HOSTS)
+    return bool(urls) and all(url.lower().startswith("https://") and
+                              (layout.on_listed_host(url, VENDOR_HOSTS) or scan_vendor.publisher_host(url))
                               for url in urls)
 
 

@@ -59,7 +59,7 @@ class _Text:
 
     def __init__(self, ctx: Context, text: str, pieces: list[tuple[int, int]] | None, at: int = 0,
                  markup: str | None = None):
-        self.ctx = Context(text, ctx.file + ".prose.txt", markup, skill_name=ctx.skill_name) \
+        self.ctx = Context(text, ctx.file + ".prose.txt", markup, skill_name=ctx.skill_name, homes=ctx.homes) \
             if text is not ctx.text else ctx
         self.pieces = pieces
         self.at = at
