@@ -289,7 +289,7 @@ def _looks_encoded(text: str, match: re.Match) -> bool:
     """Base64 that hides something: mixed case (a protein or DNA sequence is one case only, a hex digest has no
     capitals), and not an image written as a `data:image/…;base64,` URI."""
     blob = match.group()
-    if not (any(c.islower() for c in blob) and any(c.isupper() for c in blob)):
+    if not (any(c.islower() for c in blob) and any(c.isupper() for c in blob)) or scan_precision.media_base64(blob):
         return False
     before = text[max(0, match.start() - 64):match.start()]
     return not before.endswith(";base64,") or _DATA_URI.search(before) is None

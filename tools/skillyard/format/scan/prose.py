@@ -181,7 +181,8 @@ _TEACHING = re.compile(r"attack|malicious|exploit|injection|poison|detect|flag|w
 
 def _taught(ctx: Context, index: int) -> bool:
     """A security skill quoting or describing an attack (quoted, in a paragraph about attacks, or forbidden)."""
-    if (ctx.quoted(index) and not ctx.file.endswith(_DATA_SUFFIXES)) or _discussed(ctx, index) or ctx.negated(index):
+    if (ctx.quoted(index) and not ctx.file.endswith(_DATA_SUFFIXES)) or _discussed(ctx, index) or ctx.negated(index) \
+            or precision.quoted_to_refuse(ctx, index):
         return True
     start, end = ctx.block(index, 4) if not ctx.code else (max(0, index - 300), index + 300)
     return bool(_TEACHING.search(_URL.sub(" ", ctx.text[start:end])))

@@ -209,7 +209,8 @@ def persistence(ctx: Context, add: Add) -> None:
         token = match.group().lower()
         writes = re.search(_WRITE + r"|launchctl\s+(?:load|bootstrap)|enable|\bcat\s*>|/create|reg\s+add|ItemProperty|"
                            r"\b(?:create|save|place|install)\b|RunAtLoad|KeepAlive|WantedBy", chunk, re.I)
-        if ("crontab" in token or "@reboot" in token or "schtasks" in token) and not _PAYLOAD.search(chunk):
+        if ("crontab" in token or "@reboot" in token or "schtasks" in token or  # a user service for an installed program:
+                precision.installed_program_job(ctx.text[start:end + 1500])) and not _PAYLOAD.search(chunk):
             continue
         if "authorized_keys" in token and not re.search(r">>|\btee\b|[\"']a[\"']|Add-Content|append", chunk, re.I):
             continue

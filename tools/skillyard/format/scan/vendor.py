@@ -157,3 +157,25 @@ def declared_host(url: str, homes: Iterable[str]) -> bool:
         if registered_domain(host) == registered_domain(home_host):
             return True
     return False
+
+
+# Registered domains of web APIs a skill calls with the user's own token (the token authenticates the user there;
+# nobody else reads it). Multi-tenant hosts where anyone gets a subdomain (`*.atlassian.net`, `*.supabase.co`) and
+# message channels that deliver to whoever made the hook (Slack and Discord webhooks, Telegram bots) are not here.
+SERVICE_APIS = frozenset("""
+notion.com linear.app slack.com openai.com anthropic.com stripe.com twilio.com sendgrid.com airtable.com asana.com
+todoist.com trello.com figma.com hubapi.com pagerduty.com datadoghq.com sentry.io vercel.com netlify.com
+cloudflare.com digitalocean.com heroku.com openrouter.ai mistral.ai cohere.com groq.com replicate.com
+huggingface.co elevenlabs.io deepl.com spotify.com dropboxapi.com clickup.com monday.com miro.com calendly.com
+zoom.us mailchimp.com postmarkapp.com resend.com brevo.com fly.io render.com railway.app perplexity.ai
+together.xyz fireworks.ai deepgram.com assemblyai.com pinecone.io algolia.net
+""".split())  # noqa: SIM905  (a word list)
+
+
+def service_api(url: str) -> bool:
+    """An HTTPS call to a known web API's own host (`api.notion.com`), not to a webhook or a bot endpoint there."""
+    if not url.lower().startswith("https://"):
+        return False
+    host, path = host_of(url)
+    return registered_domain(host) in SERVICE_APIS and not host.startswith(("hooks.", "webhook")) and \
+        "webhook" not in path and "/bot" not in path
