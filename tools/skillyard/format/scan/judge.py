@@ -191,7 +191,7 @@ def _scan_text(text: str, file: str, *, line_offset: int = 0, is_markdown: bool 
                     f"Invisible character {safety.describe_char(text[index])} (column {_column(text, index)}) "
                     f"{why}, quoted to show it (its line names the trick): a reviewer still cannot see it.",
                     "Write the character as its code point (`U+200B`) instead.")
-            elif why:
+            elif why and not scan_precision.harmless_split(text, index, why):
                 add("security-invisible-unicode", Severity.ERROR, index,
                     f"Invisible character {safety.describe_char(text[index])} (column {_column(text, index)}) "
                     f"{why}: it hides text from reviewers while models still read it.", "Delete the character.")
@@ -203,7 +203,7 @@ def _scan_text(text: str, file: str, *, line_offset: int = 0, is_markdown: bool 
     classes = raw.translate(_BYTE_CLASS)
     if _CONTROL_BYTE in classes or (b"\r" in raw and raw.count(b"\r") != raw.count(b"\r\n")) or \
             (not text.isascii() and _C1_UTF8.search(raw)):  # C1 controls are two UTF-8 bytes, never ASCII
-        matches = CONTROL.finditer(text)
+        matches = (m for m in CONTROL.finditer(text) if not scan_precision.colour_escape(text, m.start()))
         for match in islice(matches, MAX_FINDINGS_PER_RULE):
             add("security-control-character", Severity.ERROR, match.start(),
                 f"Control character {safety.describe_char(match.group())} (column {_column(text, match.start())}): "

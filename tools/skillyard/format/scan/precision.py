@@ -341,3 +341,68 @@ def installed_program_job(chunk: str) -> bool:
     as a documented crontab line is. A program in a temporary, hidden or skill-written place is not."""
     programs = [a or b for a, b in _JOB_PROGRAM.findall(chunk)]
     return bool(programs) and all(_INSTALLED.match(p) and "/tmp/" not in p for p in programs)
+
+
+# A command that runs what follows inside a container or a dev container (not on the user's machine).
+_IN_CONTAINER = re.compile(r"\b(?:docker|podman|nerdctl)\s+(?:container\s+)?(?:run|exec)\b|\bdevcontainer\s+exec\b|"
+                           r"\bkubectl\s+exec\b|\bdocker\s+compose\s+(?:run|exec)\b")
+
+
+def in_container(ctx: Context, index: int) -> bool:
+    """The flag at `index` is an argument of a command run inside a container (`devcontainer exec … claude -p …
+    --dangerously-skip-permissions`, `docker run … --yolo`): the agent runs unprompted in an isolated box, the
+    way its vendor documents for sandboxes. Read on the command's own line and the lines it continues with a backslash."""
+    start = ctx.text.rfind("\n", 0, index) + 1
+    while start > 1 and ctx.text[:start - 1].rstrip(" \t").endswith("\\"):
+        start = ctx.text.rfind("\n", 0, start - 1) + 1
+    return bool(_IN_CONTAINER.search(ctx.text, start, index))
+
+
+_SGR = re.compile("\x1b\\[([0-9;]{0,40})m")
+# Select Graphic Rendition parameters that only set the text's own look: reset, bold, dim, italic, underline, and
+# foreground colours (basic, bright, 256 and true colour). Background colours (a foreground can match them), conceal
+# (8), blink and reverse video can hide text or draw over it: those stay findings, as do cursor moves and OSC.
+_SHOWN = frozenset({"", "0", "1", "2", "3", "4", "21", "22", "23", "24", "39", *map(str, range(30, 38)),
+                    *map(str, range(90, 98))})
+
+
+def colour_escape(text: str, index: int) -> bool:
+    """The control character at `index` starts an ANSI colour escape that hides nothing (`ESC[1m`, `ESC[31m`,
+    `ESC[38;5;208m`, `ESC[0m`): a captured terminal run kept with its colours shows the same words under `cat`."""
+    match = _SGR.match(text, index)
+    if match is None:
+        return False
+    params = match.group(1).split(";")
+    k = 0
+    while k < len(params):
+        if params[k] == "38" and k + 1 < len(params) and params[k + 1] in ("5", "2"):
+            k += 3 if params[k + 1] == "5" else 5
+            continue
+        if params[k] not in _SHOWN:
+            return False
+        k += 1
+    return True
+
+
+# Words a split hides from keyword filters: orders to the agent, commands, secrets.
+_FILTERED_WORDS = re.compile(r"ignor|disregard|instruct|system|prompt|overrid|forget|previous|curl|wget|bash|eval|"
+                             r"exec|passw|token|secret|ssh|upload|send|post|http|delete|sudo|admin|confirm|assistant|"
+                             r"agent|jailbreak|hidden|reveal|api|key|env|shell|run|install|download", re.I)
+
+
+def harmless_split(text: str, index: int, why: str) -> bool:
+    """One invisible character at the camel-case joint of an ordinary name (`Java<U+200B>Script`, a line-break hint
+    a web editor left, copied with the text): the name, joined again, is nothing a keyword filter looks for, so a
+    warning (the reviewer still cannot see it), not a block. A split inside a run of small letters (`te<U+200B>sts`)
+    or of "ignore", "curl" or "token" is the smuggling trick and stays an error."""
+    if not why.startswith("splits a word") or not (0 < index < len(text) - 1 and text[index - 1].islower() and
+                                                   text[index + 1].isupper()):
+        return False  # only at a camel-case joint, where web editors break long names; `te<U+200B>sts` is a trick
+    start = index
+    while start > 0 and (text[start - 1].isalnum() or text[start - 1] in "\u200b\u200c\u200d\u2060\ufeff\u00ad"):
+        start -= 1
+    end = index + 1
+    while end < len(text) and (text[end].isalnum() or text[end] in "\u200b\u200c\u200d\u2060\ufeff\u00ad"):
+        end += 1
+    word = "".join(c for c in text[start:end] if c.isalnum())
+    return not _FILTERED_WORDS.search(word)

@@ -273,10 +273,10 @@ def safety_off(ctx: Context, add: Add) -> None:
         if ctx.prose and (ctx.negated(match.start()) or ctx.quoted(match.start()) or
                           precision.warned_about(ctx, match.start())):
             continue
-        if ctx.prose and precision.user_chooses(ctx, match.group()):
+        if ctx.prose and (precision.user_chooses(ctx, match.group()) or precision.in_container(ctx, match.start())):
             add("security-safety-bypass", WARNING, match.start(),
-                f"Offers to switch off a safety control (`{match.group()[:60]}`) when the user agrees (the skill "
-                "asks them first): whatever runs that way runs without prompts.",
+                f"Offers to switch off a safety control (`{match.group()[:60]}`) when the user agrees (the skill asks "
+                "them first) or inside a container the command starts: whatever runs that way runs without prompts.",
                 "Keep the question to the user; prefer the narrowest permission mode that works.")
             continue
         add("security-safety-bypass", ERROR, match.start(),

@@ -44,7 +44,8 @@ openpolicyagent.org kyverno.io falco.org cilium.io envoyproxy.io temporal.io apo
 convex.dev pocketbase.io appwrite.io wp-cli.org trunk.io mozilla.org getsentry.com fastly.com akamai.com
 oracle.com ibm.com redhat.com suse.com nvidia.com intel.com amd.com arm.com apple.com jfrog.io jfrog.com
 sonarsource.com codecov.io circleci.com travis-ci.com buildkite.com gitlab.com atlassian.com slack.com twilio.com
-cli.github.com getmonero.org bitcoin.org ethereum.org foundry-rs.dev risczero.com aptoslabs.com sui.io
+cli.github.com gh.io coderabbit.ai factory.ai modular.com daytona.io encore.dev porter.sh nhost.io openbao.org
+lunarvim.org pantsbuild.org cosmos.network getsolana.com rye.astral.sh astral.sh getmonero.org bitcoin.org ethereum.org foundry-rs.dev risczero.com aptoslabs.com sui.io
 """.split())  # noqa: SIM905  (a word list)
 # Hosts that serve anyone's files: their registered domain says nothing about who published a given file.
 SHARED_SUFFIXES = ("github.io", "githubusercontent.com", "vercel.app", "netlify.app", "pages.dev", "workers.dev",
@@ -54,6 +55,12 @@ SHARED_SUFFIXES = ("github.io", "githubusercontent.com", "vercel.app", "netlify.
                    "gitbook.io", "readthedocs.io", "sourceforge.net", "dropbox.com", "dropboxusercontent.com",
                    "google.com", "gitlab.io", "codeberg.page", "blogspot.com", "wordpress.com", "r2.dev",
                    "digitaloceanspaces.com", "b-cdn.net", "jsdelivr.net", "unpkg.com", "deno.dev", "val.run")
+# Publishers' own sites on shared hosting (the host itself, not its platform's domain).
+PUBLISHER_HOSTS = frozenset({"fnm.vercel.app", "get.jetify.com", "pixi.sh", "setup.atuin.sh", "get.tur.so",
+                             "cli.moonrepo.dev", "dl.dagger.io", "sh.vector.dev", "get.trunk.io", "get.daytona.io",
+                             "get.chezmoi.io", "install.duckdb.org", "awscli.amazonaws.com", "dl.google.com",
+                             "sdk.cloud.google.com",
+                             "get.modular.com", "cli.coderabbit.ai", "ampcode.com", "app.factory.ai"})
 # Code hosts: the first path segment names who published the file (`github.com/astral-sh/...`).
 CODE_HOSTS = ("github.com", "raw.githubusercontent.com", "objects.githubusercontent.com", "codeload.github.com",
               "gitlab.com", "codeberg.org", "bitbucket.org")
@@ -135,6 +142,8 @@ def publisher_host(url: str) -> bool:
     owner = _owner(host, path)
     if owner:
         return owner in PUBLISHER_OWNERS
+    if host in PUBLISHER_HOSTS:
+        return True
     return not _shared(host) and (registered_domain(host) in PUBLISHERS or host in PUBLISHERS)
 
 
