@@ -68,7 +68,8 @@ PIP_URL = re.compile(r"\bpip3?\s+install\s+(?:-\S+\s+)*(?:git\+)?https?://\S+", 
 def remote_run(ctx: Context, add: Add) -> None:
     if ctx.has(_REMOTE_WORDS) and ctx.has(_HTTPISH):
         for match in ctx.finditer(REMOTE_RUN, _REMOTE_NEEDLES):
-            download_finding(ctx, add, "security-download-exec", match.start(), match.group().strip())
+            download_finding(ctx, add, "security-download-exec", match.start(),
+                             precision.module_as_url(match.group().strip()))  # `go run host/mod@v`: judged by host
     if ctx.has(_PIP_WORD):
         for match in ctx.finditer(PIP_URL, ("pip",)):
             lured = ctx.prose and ctx.lured(match.start())

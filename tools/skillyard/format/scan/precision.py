@@ -406,3 +406,45 @@ def harmless_split(text: str, index: int, why: str) -> bool:
         end += 1
     word = "".join(c for c in text[start:end] if c.isalnum())
     return not _FILTERED_WORDS.search(word)
+
+
+_GO_RUN = re.compile(r"\A(go\s+run\s+)([\w.-]+\.[a-z]{2,}/\S+@\S+)", re.I)
+
+
+def module_as_url(command: str) -> str:
+    """`go run golang.org/x/tools/cmd/stringer@v0.24.0` with its module path written as the HTTPS address it is
+    fetched from, so the vendor judgement reads its host like any other download's (`golang.org` is a publisher's;
+    `evil.invalid/x@v1` is not). Other commands are returned unchanged."""
+    match = _GO_RUN.match(command)
+    return f"{match.group(1)}https://{match.group(2)}{command[match.end():]}" if match else command
+
+
+# `ssh host '… >> ~/.ssh/authorized_keys' < ~/.ssh/id_ed25519.pub`: the user's own public key, appended on the server.
+_OWN_KEY_TO_SERVER = re.compile(r"\bssh\s+(?:-\w+\s+(?:\S+\s+)?)*[\w.@-]+\s+[\"'][^\"'\n]*authorized_keys[^\"'\n]*[\"']\s*<\s*"
+                                r"(?:~|\$HOME|\$\{HOME\})/\.ssh/[\w.-]+\.pub\s*\Z")
+_REMOTE_COMMAND = re.compile(r"\bssh\s+(?:-\w+\s+(?:\S+\s+)?)*[\w.@-]+\s+[\"'][^\"'\n]*authorized_keys")
+_APPENDS = re.compile(r">>|\btee\b|[\"']a[\"']|Add-Content|append", re.I)
+
+
+def key_not_added_here(line: str, chunk: str) -> bool:
+    """`authorized_keys` on this line adds no key to this machine: nothing around it appends, or the line is a
+    command `ssh` runs on a server and every append around it is the user's own public key (`~/.ssh/*.pub`) sent
+    there (what `ssh-copy-id` does: it lets the user log in to their server, not anyone into this machine)."""
+    appends = [row for row in chunk.split("\n") if _APPENDS.search(row)]
+    if not appends:
+        return True
+    return bool(_REMOTE_COMMAND.search(line)) and \
+        all(_OWN_KEY_TO_SERVER.search(row.strip()) for row in appends if "authorized_keys" in row) and \
+        all("authorized_keys" in row or not re.search(r"\.ssh\b", row) for row in appends)
+
+
+# A game's or a lesson's content kept back for a while: the answer until the user has tried.
+_HELD_BACK = re.compile(r"\b(?:the |which |any |a )?(?:answers?|solutions?|score|correct (?:word|meaning|option)|"
+                        r"words? (?:are|is) coming|next (?:question|word|card|clue)|spoilers?|ending|hints?|"
+                        r"punchline|secret word|card)\b[^.\n]{0,60}\b(?:before|until|till|unless)\b", re.I)
+
+
+def withheld_until(sentence: str) -> bool:
+    """"Do not tell the user the answer before they have tried": a quiz or a game keeps its answer, score or next
+    card back until the right moment. It hides nothing the skill does, so it is no concealment."""
+    return bool(_HELD_BACK.search(sentence))

@@ -212,7 +212,7 @@ def persistence(ctx: Context, add: Add) -> None:
         if ("crontab" in token or "@reboot" in token or "schtasks" in token or  # a user service for an installed program:
                 precision.installed_program_job(ctx.text[start:end + 1500])) and not _PAYLOAD.search(chunk):
             continue
-        if "authorized_keys" in token and not re.search(r">>|\btee\b|[\"']a[\"']|Add-Content|append", chunk, re.I):
+        if "authorized_keys" in token and precision.key_not_added_here(ctx.line_at(match.start()), chunk):
             continue
         if not writes and "alias" not in token:
             continue
@@ -359,8 +359,8 @@ def injection(ctx: Context, add: Add, found_rules) -> None:
             break
     if ctx.has(_CONCEAL_WHO) and ctx.has(_CONCEAL_VERBS) and ctx.has(_CONCEAL_NOT):
         for match in ctx.finditer(CONCEAL, _CONCEAL_WORDS):
-            if ctx.as_code(match.start()) or ctx.quoted(match.start()):
-                continue
+            if ctx.as_code(match.start()) or ctx.quoted(match.start()) or precision.withheld_until(ctx.sentence(match.start())):
+                continue  # code, a quotation, or a quiz keeping its answer back until the user has tried
             start, end = ctx.block(match.start(), 6)
             chunk = ctx.text[start:end]
             acts = bool(NETWORK_SINK.search(chunk) or SECRET_SOURCE.search(chunk) or DOWNLOAD_EXEC.search(chunk)
