@@ -88,13 +88,22 @@ def test_invisible_characters_that_hide_text_are_errors(make_skill, body):
 @pytest.mark.parametrize("body", [
     "Run tests\u200b then stop.",  # at a word's end: hides nothing
     "\u200e```mermaid",  # a left-to-right mark before a fence (a real style guide has two)
-    "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645",  # a non-joiner inside a Persian word, as Persian is written
-    "\u0915\u094d\u200d\u0937",  # a joiner inside a Devanagari word
 ])
 def test_a_lone_invisible_mark_that_hides_nothing_is_a_warning(make_skill, body):
     folder = make_skill("planner", body=f"# Title\n\n{body}\n")
     findings = [f for f in load_skill(folder, REGISTRY_POLICY).findings if f.rule == "security-invisible-unicode"]
     assert findings and {f.severity for f in findings} == {"warning"}
+
+
+@pytest.mark.parametrize("body", [
+    "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645",  # a non-joiner inside a Persian word, as Persian is written
+    "\u0e2d\u0e48\u0e32\u0e19\u200b\u0e1a\u0e17\u0e04\u0e27\u0e32\u0e21",  # a Thai word break
+    "\u845b\U000e0100\u98fe\u533a",  # one ideographic variation selector after a CJK ideograph (a place name)
+    "\u0915\u094d\u200d\u0937",  # a joiner inside a Devanagari word
+])
+def test_a_mark_the_script_is_written_with_is_no_finding(make_skill, body):
+    folder = make_skill("planner", body=f"# Title\n\n{body}\n")
+    assert not [f for f in load_skill(folder, REGISTRY_POLICY).findings if f.rule == "security-invisible-unicode"]
 
 
 def test_html_injection_in_description(make_skill):

@@ -185,6 +185,8 @@ def _scan_text(text: str, file: str, *, line_offset: int = 0, is_markdown: bool 
     if not text.isascii():
         positions, total = _invisible_positions(text, raw)
         for index in positions:
+            if scan_precision.native_mark(text, index):
+                continue  # a Thai word break, a Persian non-joiner, a Japanese variant selector: how the script is written
             why = _smuggling(text, index)
             if why and scan_precision.demonstrated(text, index):
                 add("security-invisible-unicode", Severity.WARNING, index,
@@ -395,7 +397,7 @@ def _markdown_hidden(ctx: scan_context.Context, add) -> None:
             inner = next((g for g in match.groups() if g is not None), "")
             if not inner.strip() or ctx.in_fence(match.start()) or ctx.in_code_span(match.start()):
                 continue
-            if _hidden_order(inner) and _HIDDEN_HARM.search(inner):  # besides the hidden-comment warning below
+            if _hidden_order(inner) and _HIDDEN_HARM.search(scan_precision.unforbidden(inner)):  # and the warning below
                 add("security-hidden-instructions", Severity.ERROR, match.start(),
                     f"Hidden text gives the agent orders the reader never sees: \"{inner.strip()[:100]}\".",
                     "Remove the hidden text; write any real step visibly.", end=match.end())

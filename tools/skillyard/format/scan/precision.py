@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import binascii
 import re
+import unicodedata
 
 from skillyard.format.scan import layout
 from skillyard.format.scan import vendor as scan_vendor
@@ -448,3 +449,38 @@ def withheld_until(sentence: str) -> bool:
     """"Do not tell the user the answer before they have tried": a quiz or a game keeps its answer, score or next
     card back until the right moment. It hides nothing the skill does, so it is no concealment."""
     return bool(_HELD_BACK.search(sentence))
+
+
+_ZERO_WIDTH = "\u200b\u200c\u200d"
+
+
+def _ideograph(char: str) -> bool:
+    code = ord(char)
+    return 0x3400 <= code <= 0x9FFF or 0xF900 <= code <= 0xFAFF or 0x20000 <= code <= 0x3FFFF
+
+
+def native_mark(text: str, index: int) -> bool:
+    """An invisible character the way a script is written, alone between two letters (or marks) of it: a zero-width space
+    marking a word break in Thai, Lao, Khmer, Burmese or Japanese, a non-joiner or joiner inside a Persian or
+    Devanagari word (letters, not ASCII, on both sides), or one ideographic variation selector (U+E0100..E01EF)
+    right after a CJK ideograph (`葛` + VS17, a place name's registered glyph). A run, a mark beside ASCII or a
+    selector after anything else stays a finding."""
+    char = text[index]
+    before = text[index - 1] if index > 0 else ""
+    after = text[index + 1] if index + 1 < len(text) else ""
+    if "\U000e0100" <= char <= "\U000e01ef":
+        return bool(before) and _ideograph(before) and not ("\U000e0100" <= after <= "\U000e01ef")
+    return char in _ZERO_WIDTH and bool(before) and bool(after) and not before.isascii() and not after.isascii() and \
+        unicodedata.category(before)[0] in "LM" and unicodedata.category(after)[0] in "LM"
+
+
+# A clause that forbids: from "never", "do not" … up to the end of the clause.
+_FORBIDDING = re.compile(r"\b(?:never|do not|don't|must not|should not|shouldn't)\s+(?:paste|commit|include|put|share|"
+                         r"expose|hard-?code|log|print|store|write|leak|check in|add|use real)\b[^.;,:\n]*", re.I)
+
+
+def unforbidden(inner: str) -> str:
+    """Hidden text with its forbidding clauses blanked ("never paste a real secret key into the examples"): a
+    maintainer's note that keeps secrets out names them only to forbid them. What is left is what it asks for.
+    Only verbs that keep a secret out of the text are read as such; a note with an address is left whole."""
+    return inner if "://" in inner else _FORBIDDING.sub(" ", inner)
