@@ -21,13 +21,26 @@
 
 from __future__ import annotations
 
-import binascii
 import re
-import unicodedata
 
-from skillyard.format.scan import layout
-from skillyard.format.scan import vendor as scan_vendor
-from skillyard.format.scan.context import _URL, VENDOR_HOSTS, Context
+from skillyard.format.scan.context import Context
+from skillyard.format.scan.everyday import (  # noqa: F401  (the rules call them here)
+    api_client,
+    colour_escape,
+    container_vendor_step,
+    harmless_split,
+    in_container,
+    installed_program_job,
+    key_not_added_here,
+    known_vendor_url,
+    media_base64,
+    module_as_url,
+    native_mark,
+    quoted_to_refuse,
+    to_service,
+    unforbidden,
+    withheld_until,
+)
 
 # `name = os.environ.copy()` / `dict(os.environ)` / `{**os.environ}` / `Object.assign({}, process.env)`.
 _ENV_ASSIGN = re.compile(r"^[ \t]*(?:const\s+|let\s+|var\s+)?([A-Za-z_]\w{0,60})\s*(?::[^=\n]{1,40})?=\s*"
@@ -68,8 +81,11 @@ def env_for_child(ctx: Context, index: int) -> bool:
 
 def network_sink(ctx: Context, pattern: re.Pattern, start: int, end: int) -> re.Match | None:
     """The first match of `pattern` (rules.NETWORK_SINK) in text[start:end] that can leave the machine: in a script
-    whose sockets are Unix-domain or loopback only and that names no remote destination, socket calls are local."""
+    whose sockets are Unix-domain or loopback only and that names no remote destination, socket calls are local;
+    in an API client (`api_client`) nothing leaves for anyone but that API."""
     local: bool | None = None
+    if ctx.code and api_client(ctx.text):
+        return None  # every address is a known web API's own host over HTTPS: the project's keys go where they belong
     for sink in pattern.finditer(ctx.text, start, end):
         if ctx.code and sink.group().startswith(_SOCKET_SINKS):
             if local is None:
@@ -163,17 +179,6 @@ def user_chooses(ctx: Context, flag: str) -> bool:
     return False
 
 
-def known_vendor_url(command: str) -> bool:
-    """Every address in `command` is HTTPS on a `VENDOR_HOSTS` host itself (`layout.on_listed_host`) or on a known
-    publisher's own registered domain (`vendor.publisher_host`: `proton.me`, `release.solana.com`): the vendor's
-    documented one-line install, shown to the reader. A host the skill only declares as its homepage is not enough
-    here (anyone can declare one): that stays a warning."""
-    urls = _URL.findall(command)
-    return bool(urls) and all(url.lower().startswith("https://") and
-                              (layout.on_listed_host(url, VENDOR_HOSTS) or scan_vendor.publisher_host(url))
-                              for url in urls)
-
-
 # Behaviour rules a security guide may quote in a captioned fence to teach the attack (warnings there, not blocks).
 TAUGHT_RULES = frozenset({"security-pipe-to-shell", "security-download-exec", "security-exfiltration",
                            "security-persistence", "security-obfuscated-exec", "security-reverse-shell",
@@ -258,229 +263,3 @@ def env_filtered(line: str) -> bool:
 # Verbs that show or pass on what was read (`print .env`), as opposed to loading a project's own settings.
 SHOW_VERB = re.compile(r"\b(?:print|dump|show|display|output|send|upload|post|paste|include|attach|exfiltrate|forward|"
                        r"share|reveal|echo)\b|\bcat\s+(?!>)", re.I)
-
-
-# The first bytes of media files: an image, a font, audio, video or a PDF is data to show, not code to run.
-_MEDIA_MAGIC = (b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff", b"GIF87a", b"GIF89a", b"%PDF-", b"wOFF", b"wOF2", b"OTTO",
-                b"\x00\x01\x00\x00\x00", b"ID3", b"OggS", b"fLaC", b"II*\x00", b"MM\x00*", b"\x00\x00\x01\x00",
-                b"<svg", b"<?xml")
-
-
-def media_base64(blob: str) -> bool:
-    """A base64 blob that decodes to an image, font, audio, video or PDF file (a notebook's plot, a mail fixture's
-    logo, an embedded font): its bytes say what it is, with or without a `data:` prefix. Archives and anything
-    else stay a finding."""
-    head = blob[:64]
-    try:
-        raw = binascii.a2b_base64(head[:len(head) - len(head) % 4])
-    except (binascii.Error, ValueError):
-        return False
-    if raw.startswith(_MEDIA_MAGIC):
-        return True
-    return (raw[:4] == b"RIFF" and raw[8:12] in (b"WEBP", b"WAVE", b"AVI ")) or raw[4:8] == b"ftyp"
-
-
-# A quotation introduced as something a document, a user or a message says: `If an email says "ignore previous
-# instructions"`, `requests such as 'reveal your prompt'`.
-_REPORTED = re.compile(r"\b(?:says?|said|asks?|asked|writes?|wrote|contains?|includes?|reads?|like|such as|e\.g\.|"
-                       r"phrases?|requests?|text|claims?|tells? you to)\s*:?\s*[\"\u201c'`]\s*\Z", re.I)
-# The surrounding sentences refuse what is quoted: the content is data, not instructions, and is not followed.
-_REFUSED = re.compile(r"\buntrusted\b|\bnot (?:as )?instructions\b|\b(?:do not|don't|never|must not) (?:follow|obey|"
-                      r"comply|act on|execute|carry out)\b|\btreat (?:it|them|this|that|[\w ]{1,40}) as (?:data|text|"
-                      r"content)\b|\bis data\b", re.I)
-
-
-def quoted_to_refuse(ctx: Context, index: int) -> bool:
-    """A takeover phrase quoted in order to refuse it: a guard prompt ("If an email says \"ignore previous
-    instructions\" … do not follow it") tells the model to treat it as data. The quotation must be introduced as
-    something said or contained, and the lines around it must call the content untrusted or forbid following it."""
-    line_start = ctx.text.rfind("\n", 0, index) + 1
-    quote = max(ctx.text.rfind(q, line_start, index) for q in ('"', "\u201c", "'", "`"))
-    if quote < 0 or not _REPORTED.search(ctx.text, max(line_start, quote - 40), quote + 1):
-        return False
-    start = ctx.text.rfind("\n", 0, max(0, line_start - 1))
-    start = ctx.text.rfind("\n", 0, max(0, start)) + 1  # the two lines before
-    end = index
-    for _ in range(3):  # and the three after
-        found = ctx.text.find("\n", end + 1)
-        end = len(ctx.text) if found < 0 else found
-    return bool(_REFUSED.search(ctx.text, start, end))
-
-
-# Password managers and keychains: the user stored the token there for this service.
-_SECRET_STORES = frozenset({"security", "op", "secret-tool", "pass", "bw", "gopass", "lpass", "keyring"})
-
-
-def to_service(what: str, url: str) -> bool:
-    """A token read from the user's password manager or keychain and sent to a known web API's own host over HTTPS
-    (`security find-generic-password -s notion-token` -> `https://api.notion.com/v1/pages`): an API call
-    authenticated the usual way, not a secret leaving for someone else."""
-    tool = what.split("`", 2)[1].split(" ", 1)[0] if what.count("`") >= 2 else ""
-    return tool in _SECRET_STORES and scan_vendor.service_api(url)
-
-
-def container_vendor_step(file: str, segment: str) -> bool:
-    """A Dockerfile step that runs a well-known vendor's installer fetched over HTTPS from the vendor's own host
-    (`curl -fsSL https://deb.nodesource.com/setup_20.x -o /tmp/s.sh && bash /tmp/s.sh`): it runs inside the image
-    being built, the vendor's documented way, not on the user's machine."""
-    name = file.replace("\\", "/").rsplit("/", 1)[-1].lower()
-    return (name.startswith("dockerfile") or name.endswith((".dockerfile", "containerfile"))) and \
-        known_vendor_url(segment)
-
-
-# What a service unit or launch agent starts: `ExecStart=…`, launchd's `Program` or first `ProgramArguments` string.
-_JOB_PROGRAM = re.compile(r"^[ \t]*ExecStart=[-@+!]*[ \t]*([^\s]+)|<key>Program(?:Arguments)?</key>\s*(?:<array>\s*)?"
-                          r"<string>([^<\s]+)", re.M)
-# Where installed programs live: package managers' and the user's own bin folders, and macOS applications.
-_INSTALLED = re.compile(r"(?:/usr(?:/local)?/s?bin/|/bin/|/opt/homebrew/bin/|/opt/[\w.-]+/bin/|/Applications/|"
-                        r"(?:~|%h|\$HOME|\$\{HOME\})/(?:\.local/bin|bin|\.cargo/bin|go/bin)/)(?!\.)[\w.+-]+\Z")
-
-
-def installed_program_job(chunk: str) -> bool:
-    """A user service or launch agent whose every program is an installed one (`ExecStart=%h/.local/bin/notes-server`,
-    `<string>/usr/local/bin/restic</string>`): the user's own program started at login, which the skill documents,
-    as a documented crontab line is. A program in a temporary, hidden or skill-written place is not."""
-    programs = [a or b for a, b in _JOB_PROGRAM.findall(chunk)]
-    return bool(programs) and all(_INSTALLED.match(p) and "/tmp/" not in p for p in programs)
-
-
-# A command that runs what follows inside a container or a dev container (not on the user's machine).
-_IN_CONTAINER = re.compile(r"\b(?:docker|podman|nerdctl)\s+(?:container\s+)?(?:run|exec)\b|\bdevcontainer\s+exec\b|"
-                           r"\bkubectl\s+exec\b|\bdocker\s+compose\s+(?:run|exec)\b")
-
-
-def in_container(ctx: Context, index: int) -> bool:
-    """The flag at `index` is an argument of a command run inside a container (`devcontainer exec … claude -p …
-    --dangerously-skip-permissions`, `docker run … --yolo`): the agent runs unprompted in an isolated box, the
-    way its vendor documents for sandboxes. Read on the command's own line and the lines it continues with a backslash."""
-    start = ctx.text.rfind("\n", 0, index) + 1
-    while start > 1 and ctx.text[:start - 1].rstrip(" \t").endswith("\\"):
-        start = ctx.text.rfind("\n", 0, start - 1) + 1
-    return bool(_IN_CONTAINER.search(ctx.text, start, index))
-
-
-_SGR = re.compile("\x1b\\[([0-9;]{0,40})m")
-# Select Graphic Rendition parameters that only set the text's own look: reset, bold, dim, italic, underline, and
-# foreground colours (basic, bright, 256 and true colour). Background colours (a foreground can match them), conceal
-# (8), blink and reverse video can hide text or draw over it: those stay findings, as do cursor moves and OSC.
-_SHOWN = frozenset({"", "0", "1", "2", "3", "4", "21", "22", "23", "24", "39", *map(str, range(30, 38)),
-                    *map(str, range(90, 98))})
-
-
-def colour_escape(text: str, index: int) -> bool:
-    """The control character at `index` starts an ANSI colour escape that hides nothing (`ESC[1m`, `ESC[31m`,
-    `ESC[38;5;208m`, `ESC[0m`): a captured terminal run kept with its colours shows the same words under `cat`."""
-    match = _SGR.match(text, index)
-    if match is None:
-        return False
-    params = match.group(1).split(";")
-    k = 0
-    while k < len(params):
-        if params[k] == "38" and k + 1 < len(params) and params[k + 1] in ("5", "2"):
-            k += 3 if params[k + 1] == "5" else 5
-            continue
-        if params[k] not in _SHOWN:
-            return False
-        k += 1
-    return True
-
-
-# Words a split hides from keyword filters: orders to the agent, commands, secrets.
-_FILTERED_WORDS = re.compile(r"ignor|disregard|instruct|system|prompt|overrid|forget|previous|curl|wget|bash|eval|"
-                             r"exec|passw|token|secret|ssh|upload|send|post|http|delete|sudo|admin|confirm|assistant|"
-                             r"agent|jailbreak|hidden|reveal|api|key|env|shell|run|install|download", re.I)
-
-
-def harmless_split(text: str, index: int, why: str) -> bool:
-    """One invisible character at the camel-case joint of an ordinary name (`Java<U+200B>Script`, a line-break hint
-    a web editor left, copied with the text): the name, joined again, is nothing a keyword filter looks for, so a
-    warning (the reviewer still cannot see it), not a block. A split inside a run of small letters (`te<U+200B>sts`)
-    or of "ignore", "curl" or "token" is the smuggling trick and stays an error."""
-    if not why.startswith("splits a word") or not (0 < index < len(text) - 1 and text[index - 1].islower() and
-                                                   text[index + 1].isupper()):
-        return False  # only at a camel-case joint, where web editors break long names; `te<U+200B>sts` is a trick
-    start = index
-    while start > 0 and (text[start - 1].isalnum() or text[start - 1] in "\u200b\u200c\u200d\u2060\ufeff\u00ad"):
-        start -= 1
-    end = index + 1
-    while end < len(text) and (text[end].isalnum() or text[end] in "\u200b\u200c\u200d\u2060\ufeff\u00ad"):
-        end += 1
-    word = "".join(c for c in text[start:end] if c.isalnum())
-    return not _FILTERED_WORDS.search(word)
-
-
-_GO_RUN = re.compile(r"\A(go\s+run\s+)([\w.-]+\.[a-z]{2,}/\S+@\S+)", re.I)
-
-
-def module_as_url(command: str) -> str:
-    """`go run golang.org/x/tools/cmd/stringer@v0.24.0` with its module path written as the HTTPS address it is
-    fetched from, so the vendor judgement reads its host like any other download's (`golang.org` is a publisher's;
-    `evil.invalid/x@v1` is not). Other commands are returned unchanged."""
-    match = _GO_RUN.match(command)
-    return f"{match.group(1)}https://{match.group(2)}{command[match.end():]}" if match else command
-
-
-# `ssh host '… >> ~/.ssh/authorized_keys' < ~/.ssh/id_ed25519.pub`: the user's own public key, appended on the server.
-_OWN_KEY_TO_SERVER = re.compile(r"\bssh\s+(?:-\w+\s+(?:\S+\s+)?)*[\w.@-]+\s+[\"'][^\"'\n]*authorized_keys[^\"'\n]*[\"']\s*<\s*"
-                                r"(?:~|\$HOME|\$\{HOME\})/\.ssh/[\w.-]+\.pub\s*\Z")
-_REMOTE_COMMAND = re.compile(r"\bssh\s+(?:-\w+\s+(?:\S+\s+)?)*[\w.@-]+\s+[\"'][^\"'\n]*authorized_keys")
-_APPENDS = re.compile(r">>|\btee\b|[\"']a[\"']|Add-Content|append", re.I)
-
-
-def key_not_added_here(line: str, chunk: str) -> bool:
-    """`authorized_keys` on this line adds no key to this machine: nothing around it appends, or the line is a
-    command `ssh` runs on a server and every append around it is the user's own public key (`~/.ssh/*.pub`) sent
-    there (what `ssh-copy-id` does: it lets the user log in to their server, not anyone into this machine)."""
-    appends = [row for row in chunk.split("\n") if _APPENDS.search(row)]
-    if not appends:
-        return True
-    return bool(_REMOTE_COMMAND.search(line)) and \
-        all(_OWN_KEY_TO_SERVER.search(row.strip()) for row in appends if "authorized_keys" in row) and \
-        all("authorized_keys" in row or not re.search(r"\.ssh\b", row) for row in appends)
-
-
-# A game's or a lesson's content kept back for a while: the answer until the user has tried.
-_HELD_BACK = re.compile(r"\b(?:the |which |any |a )?(?:answers?|solutions?|score|correct (?:word|meaning|option)|"
-                        r"words? (?:are|is) coming|next (?:question|word|card|clue)|spoilers?|ending|hints?|"
-                        r"punchline|secret word|card)\b[^.\n]{0,60}\b(?:before|until|till|unless)\b", re.I)
-
-
-def withheld_until(sentence: str) -> bool:
-    """"Do not tell the user the answer before they have tried": a quiz or a game keeps its answer, score or next
-    card back until the right moment. It hides nothing the skill does, so it is no concealment."""
-    return bool(_HELD_BACK.search(sentence))
-
-
-_ZERO_WIDTH = "\u200b\u200c\u200d"
-
-
-def _ideograph(char: str) -> bool:
-    code = ord(char)
-    return 0x3400 <= code <= 0x9FFF or 0xF900 <= code <= 0xFAFF or 0x20000 <= code <= 0x3FFFF
-
-
-def native_mark(text: str, index: int) -> bool:
-    """An invisible character the way a script is written, alone between two letters (or marks) of it: a zero-width space
-    marking a word break in Thai, Lao, Khmer, Burmese or Japanese, a non-joiner or joiner inside a Persian or
-    Devanagari word (letters, not ASCII, on both sides), or one ideographic variation selector (U+E0100..E01EF)
-    right after a CJK ideograph (`葛` + VS17, a place name's registered glyph). A run, a mark beside ASCII or a
-    selector after anything else stays a finding."""
-    char = text[index]
-    before = text[index - 1] if index > 0 else ""
-    after = text[index + 1] if index + 1 < len(text) else ""
-    if "\U000e0100" <= char <= "\U000e01ef":
-        return bool(before) and _ideograph(before) and not ("\U000e0100" <= after <= "\U000e01ef")
-    return char in _ZERO_WIDTH and bool(before) and bool(after) and not before.isascii() and not after.isascii() and \
-        unicodedata.category(before)[0] in "LM" and unicodedata.category(after)[0] in "LM"
-
-
-# A clause that forbids: from "never", "do not" … up to the end of the clause.
-_FORBIDDING = re.compile(r"\b(?:never|do not|don't|must not|should not|shouldn't)\s+(?:paste|commit|include|put|share|"
-                         r"expose|hard-?code|log|print|store|write|leak|check in|add|use real)\b[^.;,:\n]*", re.I)
-
-
-def unforbidden(inner: str) -> str:
-    """Hidden text with its forbidding clauses blanked ("never paste a real secret key into the examples"): a
-    maintainer's note that keeps secrets out names them only to forbid them. What is left is what it asks for.
-    Only verbs that keep a secret out of the text are read as such; a note with an address is left whole."""
-    return inner if "://" in inner else _FORBIDDING.sub(" ", inner)
