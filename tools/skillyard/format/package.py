@@ -358,7 +358,7 @@ def load_skill(folder: str | os.PathLike, policy: Policy | None = None, *, rel_p
             findings += portability_findings(data, fm.raw, strict=strict, file=skill_md_name, key_lines=key_lines,
                                              folder=str(folder), bom=texts[skill_md_name].startswith("\ufeff"))
         subject = data.get("name") if isinstance(data.get("name"), str) else folder.name
-        homes = scan_vendor.declared_homes(data)  # the skill's own site: its installer there is the vendor's
+        homes = scan_vendor.declared_homes({**data, **(manifest or {})})  # its own site: an installer there is the vendor's
         if any(f.rule == "frontmatter-unclosed" for f in fm.findings):  # no body: scan the whole file
             findings += security.scan_text(texts[skill_md_name], skill_md_name, markup="markdown",
                                            raw=contents[skill_md_name], skill_name=subject, homes=homes)

@@ -5,8 +5,8 @@ The judgement reads the URL's own host, never the words around it. A host is the
 - its registered domain is a known software publisher's (`PUBLISHERS`: `release.solana.com` -> `solana.com`),
 - on a code host (`github.com`, `raw.githubusercontent.com` …) its owner, the first path segment, is a known
   publisher's organisation (`PUBLISHER_OWNERS`) or the owner of the skill's declared repository,
-- or its registered domain is the one of the skill's declared `homepage` / `repository` (frontmatter or
-  `metadata`): the skill installs its own product from its own site.
+- or its registered domain is the one of the skill's declared `homepage` / `repository` (skill.yaml, the
+  frontmatter or its `metadata`): the skill installs its own product from its own site.
 What a skill's text or name says never counts: "Install the Nextflow helper" next to `nextflow-cdn.example` is a
 lure, not a vendor. Shared hosting (`*.github.io`, `*.vercel.app`, object storage, tunnels) is nobody's registered
 domain: only a declared homepage on that very host counts there.
