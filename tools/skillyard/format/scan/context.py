@@ -413,9 +413,10 @@ _ATTACK_NAME = re.compile(r"attack|evil|malic|payload|exfil|steal|hack|pwn|phish
 
 
 def _host_is_vendor(command: str, ctx: Context | None = None) -> bool:
-    """Every address in `command` is a vendor's own host: a well-known installer host, or (given the file) a known
-    publisher's registered domain or the skill's declared homepage/repository (scan/vendor.py). The URL's host
-    decides, never the words around it. Bare IP addresses, URL shorteners, paste sites and tunnels never count."""
+    """Every address in `command` is a vendor's own host: a well-known installer host, a known publisher's
+    registered domain, or (given the file) the skill's declared homepage/repository (scan/vendor.py). The URL's
+    host decides, never the words around it. Bare IP addresses, URL shorteners, paste sites and tunnels never
+    count."""
     urls = _URL.findall(command)
     if not urls:
         return False
@@ -424,11 +425,11 @@ def _host_is_vendor(command: str, ctx: Context | None = None) -> bool:
         if layout.on_listed_host(low, VENDOR_HOSTS):
             continue
         host = scan_vendor.host_of(low)[0]
-        if _RISKY_HOST.search(host) or ctx is None:
+        if _RISKY_HOST.search(host):
             return False
         if scan_vendor.publisher_host(low):
             continue
-        if not scan_vendor.declared_host(low, ctx.homes) or \
+        if ctx is None or not scan_vendor.declared_host(low, ctx.homes) or \
                 _ATTACK_NAME.search(scan_vendor.registered_domain(host).split(".")[0]):
             return False
     return True
