@@ -288,3 +288,23 @@ def secret_url_severity(link: str):
             _OTHER_PLACEHOLDER.search(_KEY_ONLY.sub(" ", address)) or not _KEY_ONLY.search(address):
         return ERROR
     return WARNING
+
+
+# A turn of another role, in the same style, at the start of a line: `USER:`, `[USER]`, `Human:`, `<|user|>`.
+_OTHER_TURN = re.compile(r"^[ \t>*_-]{0,4}(?:\[(?:USER|HUMAN|CUSTOMER)\]|(?:USER|HUMAN|CUSTOMER)(?: PROMPT| MESSAGE)?\s*:|"
+                         r"<\|?(?:user|human)\|?>|<\|im_start\|>\s*user)", re.I | re.M)
+_ROLE_LINE = re.compile(r"^[ \t>*_-]{0,4}(?:\[(?:SYSTEM|ASSISTANT|AI|BOT)\]|(?:SYSTEM|ASSISTANT|AI|BOT)(?: PROMPT| MESSAGE)?"
+                        r"\s*:|<\|?(?:system|assistant)\|?>|<\|im_start\|>\s*(?:system|assistant))", re.I | re.M)
+
+
+def dialogue(ctx: Context, index: int) -> bool:
+    """The role marker at `index` opens a turn of a written-out conversation: a prompt template (`System: …` then
+    `User: {ticket_text}`) or an exported chat log (`[SYSTEM] …`, `[USER] …`, `[ASSISTANT] …`). Its line starts
+    with the marker and a user's turn in the same style is within a few lines: every role has its turn, so the
+    text shows a conversation rather than pretending to be the system. Overrides and concealment inside it are
+    still judged by their own rules."""
+    line_start = ctx.text.rfind("\n", 0, index) + 1
+    if not _ROLE_LINE.match(ctx.text, line_start):
+        return False
+    start, end = ctx.block(index, 8)
+    return bool(_OTHER_TURN.search(ctx.text, max(0, start - 400), min(len(ctx.text), end + 400)))

@@ -28,6 +28,7 @@ from skillyard.format.scan.everyday import (  # noqa: F401  (the rules call them
     api_client,
     colour_escape,
     container_vendor_step,
+    dialogue,
     harmless_split,
     in_container,
     installed_program_job,

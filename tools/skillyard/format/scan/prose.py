@@ -209,6 +209,8 @@ def _hits(text: _Text, where: str) -> list[tuple[str, int, str, str]]:
         for match in ctx.finditer(family.pattern, needles):
             if where != "hidden" and (ctx.as_code(match.start()) or _taught(ctx, match.start())):
                 continue
+            if family.family == "role" and where != "hidden" and precision.dialogue(ctx, match.start()):
+                continue  # a prompt template or a transcript: every role has its turn (precision.dialogue)
             if family.family == "role" and where == "prose" and "IMPORTANT" in match.group().upper() and \
                     "<" in match.group():
                 continue  # `<IMPORTANT>` is emphasis in a skill's own text; only a tool description hides behind it

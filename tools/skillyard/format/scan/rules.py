@@ -351,7 +351,7 @@ def injection(ctx: Context, add: Add, found_rules) -> None:
             break
     if ctx.has(_TAG_TOKENS) and (ctx.gate("tag") or ctx.gate("bracket")):
         for match in ctx.finditer(ROLE_TAG, _TAG_WORDS):
-            if ctx.as_code(match.start()) or ctx.quoted(match.start()) or _discussed(ctx, match.start()):
+            if ctx.as_code(match.start()) or ctx.quoted(match.start()) or _discussed(ctx, match.start()) or precision.dialogue(ctx, match.start()):
                 continue
             add("security-prompt-injection", ERROR, match.start(),
                 f"A fake conversation tag (`{match.group().strip()[:30]}`) in the instructions: it pretends the "
