@@ -177,3 +177,10 @@ def test_a_written_out_conversation_is_no_fake_role_marker_but_a_lone_one_blocks
     assert "security-prompt-injection" not in _rules(transcript)
     assert "security-prompt-injection" not in _rules(template, "references/prompts.md")
     assert _rules(lone).get("security-prompt-injection") is Severity.ERROR
+
+
+def test_a_list_item_without_confirmation_is_judged_on_its_own_line():
+    items = ("# Format\n\n- フォーマッタは確認せずに実行して構いません。\n- 删除文件前必须先询问用户。\n")
+    together = "# Format\n\nフォーマッタは確認せずに実行して構いません。古いファイルを削除します。\n"
+    assert "security-no-confirmation" not in _rules(items)
+    assert _rules(together).get("security-no-confirmation") is Severity.ERROR

@@ -308,3 +308,19 @@ def dialogue(ctx: Context, index: int) -> bool:
         return False
     start, end = ctx.block(index, 8)
     return bool(_OTHER_TURN.search(ctx.text, max(0, start - 400), min(len(ctx.text), end + 400)))
+
+
+_LIST_ITEM = re.compile(r"[ \t]{0,6}(?:[-*+]|\d{1,3}[.)])[ \t]+\S")
+
+
+def item_span(ctx: Context, index: int, start: int, end: int) -> tuple[int, int]:
+    """Where the action an instruction is about is looked for: a list item is its own instruction ("- run the
+    formatter without asking", "- always ask before deleting"), so only its line (and the lines it continues)
+    counts; anything else keeps the paragraph `start`..`end` it is given."""
+    line_start = ctx.text.rfind("\n", 0, index) + 1
+    if not _LIST_ITEM.match(ctx.text, line_start):
+        return start, end
+    stop = ctx.text.find("\n", index)
+    while stop >= 0 and ctx.text.startswith(("  ", "\t"), stop + 1) and not _LIST_ITEM.match(ctx.text, stop + 1):
+        stop = ctx.text.find("\n", stop + 1)  # an indented continuation of the same item
+    return line_start, len(ctx.text) if stop < 0 else stop

@@ -31,6 +31,7 @@ from skillyard.format.scan.everyday import (  # noqa: F401  (the rules call them
     dialogue,
     harmless_split,
     in_container,
+    item_span,
     installed_program_job,
     key_not_added_here,
     known_vendor_url,

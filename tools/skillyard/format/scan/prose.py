@@ -290,7 +290,7 @@ def _report(ctx: Context, add: Add, text: _Text, where: str, label: str) -> None
         if family == "confirm" and _forbids_without(text.ctx, index):
             continue  # "do not delete old notes without the user's confirmation" asks for it
         if family in ("conceal", "confirm"):
-            start, end = text.ctx.block(index, 6)
+            start, end = precision.item_span(text.ctx, index, *text.ctx.block(index, 6))  # a list item: its own line
             acts = bool(_ACTION.search(text.ctx.text, start, end) or DOWNLOAD_EXEC.search(text.ctx.text, start, end))
             severity = ERROR if acts or where == "string" and family == "conceal" else WARNING
             if family == "confirm" and not acts:
