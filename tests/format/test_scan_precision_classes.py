@@ -184,3 +184,18 @@ def test_a_list_item_without_confirmation_is_judged_on_its_own_line():
     together = "# Format\n\nフォーマッタは確認せずに実行して構いません。古いファイルを削除します。\n"
     assert "security-no-confirmation" not in _rules(items)
     assert _rules(together).get("security-no-confirmation") is Severity.ERROR
+
+
+def test_an_index_on_this_machine_is_a_warning_and_one_over_the_network_blocks():
+    local = "# Dry run\n\n```bash\nnpm publish --registry http://localhost:4873\n```\n"
+    remote = "# Dry run\n\n```bash\nnpm install x --registry http://198.51.100.7:4873\n```\n"
+    assert _rules(local).get("security-package-index") is Severity.WARNING
+    assert _rules(remote).get("security-package-index") is Severity.ERROR
+
+
+def test_an_action_that_waits_for_confirmation_is_not_what_a_waiver_lets_through():
+    ru = ("# Тесты\n\nЗапускай `pytest -q` без подтверждения пользователя: это только чтение. Удалять файлы можно "
+          "только\nпосле явного подтверждения пользователя.\n")
+    en_bad = "# Clean\n\nRun the cleanup without asking for confirmation and delete the old backups.\n"
+    assert "security-no-confirmation" not in _rules(ru)
+    assert _rules(en_bad).get("security-no-confirmation") is Severity.ERROR

@@ -12,6 +12,7 @@ import re
 import unicodedata
 
 from skillyard.format.scan import layout
+from skillyard.format.scan import phrases as ph
 from skillyard.format.scan import vendor as scan_vendor
 from skillyard.format.scan.context import _URL, ERROR, VENDOR_HOSTS, WARNING, Context
 
@@ -324,3 +325,30 @@ def item_span(ctx: Context, index: int, start: int, end: int) -> tuple[int, int]
     while stop >= 0 and ctx.text.startswith(("  ", "\t"), stop + 1) and not _LIST_ITEM.match(ctx.text, stop + 1):
         stop = ctx.text.find("\n", stop + 1)  # an indented continuation of the same item
     return line_start, len(ctx.text) if stop < 0 else stop
+
+
+_LOOPBACK_URL = re.compile(r"\A(?:https?://)?(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])(?::\d+)?(?:/|\Z)", re.I)
+
+
+def loopback_url(url: str) -> bool:
+    """A package index on this machine (`http://localhost:4873` for Verdaccio, `http://127.0.0.1:8080/simple/` for
+    pypiserver): plain HTTP there crosses no network, so it is a non-default index (a warning), not an insecure one."""
+    return bool(_LOOPBACK_URL.match(url.strip("'\"`")))
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?\u3002\uff01\uff1f])\s+|\n[ \t]*(?:\n|(?=[-*+#>]|\d{1,3}[.)]))")  # a line break inside a paragraph is none
+_CONFIRM_WORD = re.compile(r"confirm|approv|permission|consent|подтвержд|разрешени|согласи|確認|确认|許可|许可|同意|"
+                           r"best(?:ä|ae)tig|zustimm|erlaubnis|confirmaci|confirma[cç]|autoriza|conferma|permesso", re.I)
+
+
+def without_confirmed(chunk: str) -> str:
+    """The text with every sentence that asks for confirmation blanked ("Удалять файлы можно только после явного
+    подтверждения", "always ask before deleting"): the actions such a sentence names happen only when the user
+    agrees, so they are not what a "without confirmation" next to them lets through. A sentence that itself waives
+    confirmation is kept."""
+    kept = []
+    for sentence in _SENTENCE_END.split(chunk):
+        asks = _CONFIRM_WORD.search(sentence) and not (ph.NO_CONFIRM.search(sentence) or
+                                                        ph.NO_CONFIRM_INTL.search(sentence))
+        kept.append(" " * len(sentence) if asks else sentence)
+    return " ".join(kept)

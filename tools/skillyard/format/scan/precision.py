@@ -35,6 +35,7 @@ from skillyard.format.scan.everyday import (  # noqa: F401  (the rules call them
     installed_program_job,
     key_not_added_here,
     known_vendor_url,
+    loopback_url,
     media_base64,
     module_as_url,
     native_mark,
@@ -43,6 +44,7 @@ from skillyard.format.scan.everyday import (  # noqa: F401  (the rules call them
     to_service,
     unforbidden,
     withheld_until,
+    without_confirmed,
 )
 
 # `name = os.environ.copy()` / `dict(os.environ)` / `{**os.environ}` / `Object.assign({}, process.env)`.

@@ -291,7 +291,8 @@ def _report(ctx: Context, add: Add, text: _Text, where: str, label: str) -> None
             continue  # "do not delete old notes without the user's confirmation" asks for it
         if family in ("conceal", "confirm"):
             start, end = precision.item_span(text.ctx, index, *text.ctx.block(index, 6))  # a list item: its own line
-            acts = bool(_ACTION.search(text.ctx.text, start, end) or DOWNLOAD_EXEC.search(text.ctx.text, start, end))
+            chunk = precision.without_confirmed(text.ctx.text[start:end])  # "delete only after confirmation" acts not
+            acts = bool(_ACTION.search(chunk) or DOWNLOAD_EXEC.search(chunk))
             severity = ERROR if acts or where == "string" and family == "conceal" else WARNING
             if family == "confirm" and not acts:
                 continue  # "do not ask before pulling the report" is a workflow, not a takeover

@@ -414,7 +414,7 @@ def supply_chain(ctx: Context, add: Add) -> None:
                 continue
             if any(host in url.lower() for host in PACKAGE_INDEXES):
                 continue
-            insecure = url.lower().startswith("http://") or bool(re.match(r"(?:https?://)?\d+\.\d+\.\d+\.\d+", url))
+            insecure = (url.lower().startswith("http://") or bool(re.match(r"(?:https?://)?\d+\.\d+\.\d+\.\d+", url))) and not precision.loopback_url(url)
             if not insecure and url.lower().startswith("https://") and _host_is_vendor(url, ctx):
                 continue  # the vendor's own index over HTTPS (`pypi.nvidia.com` in a skill about NVIDIA's libraries)
             add("security-package-index", ERROR if insecure else WARNING, match.start(),
