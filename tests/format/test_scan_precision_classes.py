@@ -199,3 +199,11 @@ def test_an_action_that_waits_for_confirmation_is_not_what_a_waiver_lets_through
     en_bad = "# Clean\n\nRun the cleanup without asking for confirmation and delete the old backups.\n"
     assert "security-no-confirmation" not in _rules(ru)
     assert _rules(en_bad).get("security-no-confirmation") is Severity.ERROR
+
+
+def test_a_published_librarys_minified_build_is_named_and_an_anonymous_one_warns():
+    from skillyard.format.scan import opaque
+    body = b"!function(){" + b"var a=1;" * 3000 + b"}();"
+    banner = b"/*! tinychart v3.2.1 | (c) 2025 tinychart contributors | Released under the MIT License */\n"
+    assert opaque.minified("assets/tinychart.min.js", banner + body) is None
+    assert opaque.minified("assets/x.min.js", body).severity is Severity.WARNING
