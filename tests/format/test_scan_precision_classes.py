@@ -207,3 +207,15 @@ def test_a_published_librarys_minified_build_is_named_and_an_anonymous_one_warns
     banner = b"/*! tinychart v3.2.1 | (c) 2025 tinychart contributors | Released under the MIT License */\n"
     assert opaque.minified("assets/tinychart.min.js", banner + body) is None
     assert opaque.minified("assets/x.min.js", body).severity is Severity.WARNING
+
+
+RULE_FILE = ("rules:\n  - id: ssh-key-exfil\n    patterns:\n"
+             "      - pattern: requests.post($U, data=open(os.path.expanduser('~/.ssh/id_rsa')).read())\n")
+
+
+def test_a_detection_rules_pattern_in_a_security_skill_warns_and_elsewhere_blocks():
+    assert _rules(RULE_FILE, "references/rules.yaml", skill_name="skill-audit") == \
+        {"security-exfiltration": Severity.WARNING}
+    assert _rules(RULE_FILE, "references/rules.yaml", skill_name="notes") == {"security-exfiltration": Severity.ERROR}
+    assert _rules(RULE_FILE.replace("patterns:", "steps:").replace("- pattern:", "- run:"), "references/rules.yaml",
+                  skill_name="skill-audit") == {"security-exfiltration": Severity.ERROR}

@@ -229,8 +229,9 @@ def _scan_text(text: str, file: str, *, line_offset: int = 0, is_markdown: bool 
                 "Remove the comment or make its text visible.")
     def add_taught(rule: str, severity: Severity, index: int, message, fix: str) -> None:
         """`add`, with an error in a Markdown fence captioned as an attack (a guide teaching it) made a warning."""
-        if severity is Severity.ERROR and ctx.markdown and rule in scan_precision.TAUGHT_RULES and \
-                scan_precision.attack_example(ctx, index):
+        if severity is Severity.ERROR and (ctx.markdown and rule in scan_precision.TAUGHT_RULES and
+                                           scan_precision.attack_example(ctx, index) or
+                                           scan_precision.detection_pattern(ctx, index, rule)):
             severity, said = Severity.WARNING, message
 
             def message():

@@ -268,3 +268,33 @@ def env_filtered(line: str) -> bool:
 # Verbs that show or pass on what was read (`print .env`), as opposed to loading a project's own settings.
 SHOW_VERB = re.compile(r"\b(?:print|dump|show|display|output|send|upload|post|paste|include|attach|exfiltrate|forward|"
                        r"share|reveal|echo)\b|\bcat\s+(?!>)", re.I)
+
+
+# Rules a detection pattern may look like: what a security tool's rule file matches, not what the skill does.
+_DETECTABLE = TAUGHT_RULES | {"security-prompt-injection", "security-concealment", "security-no-confirmation",
+                              "security-safety-bypass", "security-hidden-instructions"}
+_RULE_FILES = (".yaml", ".yml", ".json", ".toml", ".yar", ".yara", ".rules", ".sigma")
+_DETECTION_KEY = re.compile(r"[ \t]*(?:-[ \t]*)?[\"']?(?:pattern[\w-]*|patterns|regexp?|regex[\w-]*|match(?:es)?|"
+                            r"signatures?|iocs?|indicators?|detection|detect\w*|keywords?|needles?|contains|strings)"
+                            r"[\"']?[ \t]*:", re.I)
+
+
+def detection_pattern(ctx: Context, index: int, rule: str) -> bool:
+    """In a skill named for security work, the match is the value of a detection rule in a rule file (Semgrep's
+    `pattern:` / `pattern-regex:`, a YARA `strings:` entry, a Sigma `detection:` keyword): a pattern the tool
+    looks for, quoted to find it, so a warning, not a block. Found on its own line's key or on the key of the
+    block it is listed under."""
+    if rule not in _DETECTABLE or not ctx.file.endswith(_RULE_FILES) or not security_skill(ctx):
+        return False
+    start = ctx.text.rfind("\n", 0, index) + 1
+    if _DETECTION_KEY.match(ctx.text, start):
+        return True
+    indent = len(ctx.text[start:index]) - len(ctx.text[start:index].lstrip(" \t-"))
+    for _ in range(12):  # the nearest line above with less indentation: the key this value is listed under
+        if start == 0:
+            return False
+        start = ctx.text.rfind("\n", 0, start - 1) + 1
+        line = ctx.text[start:ctx.text.find("\n", start)]
+        if line.strip() and len(line) - len(line.lstrip(" \t")) < indent:
+            return bool(_DETECTION_KEY.match(line))
+    return False
