@@ -219,3 +219,13 @@ def test_a_detection_rules_pattern_in_a_security_skill_warns_and_elsewhere_block
     assert _rules(RULE_FILE, "references/rules.yaml", skill_name="notes") == {"security-exfiltration": Severity.ERROR}
     assert _rules(RULE_FILE.replace("patterns:", "steps:").replace("- pattern:", "- run:"), "references/rules.yaml",
                   skill_name="skill-audit") == {"security-exfiltration": Severity.ERROR}
+
+
+def test_right_to_left_typography_is_no_finding_but_trojan_source_blocks():
+    arabic = "# ملاحظات\n\n- اكتب اسم المنتج \u2066Acme Cloud\u2069 كما هو.\n"
+    latin = "# Notes\n\nKeep \u2066Acme Cloud\u2069 as is.\n"  # no right-to-left letters: nothing to keep in order
+    override = "# ملاحظات\n\n- اكتب \u202eAcme\u202c كما هو.\n"  # an override reverses letters
+    unbalanced = "# ملاحظات\n\n- اكتب \u2067Acme كما هو.\n"
+    assert _rules(arabic) == {}
+    for text in (latin, override, unbalanced):
+        assert _rules(text) == {"security-invisible-unicode": Severity.ERROR}, text

@@ -222,6 +222,24 @@ def withheld_until(sentence: str) -> bool:
 
 
 _ZERO_WIDTH = "\u200b\u200c\u200d"
+_BIDI_MARKS = "\u200e\u200f\u061c"  # LRM, RLM, ALM
+_EMBEDDINGS = "\u202a\u202b\u202c"  # LRE, RLE and their PDF (never the overrides LRO/RLO, which reverse letters)
+_ISOLATES = "\u2066\u2067\u2068\u2069"  # LRI, RLI, FSI and their PDI
+_RTL = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]")
+
+
+def _rtl_typography(text: str, index: int) -> bool:
+    """A direction mark, or a balanced embedding or isolate, on a line written in a right-to-left script (Hebrew,
+    Arabic, Persian, Urdu …) with no override on it: how a bidi-aware editor keeps `Acme Cloud` or `v2.4.1` in
+    order inside Arabic text. Reordering that could hide text (an override, an unbalanced run, a line with no
+    right-to-left letters: Trojan Source) stays a finding."""
+    start = text.rfind("\n", 0, index) + 1
+    end = text.find("\n", index)
+    line = text[start:end if end >= 0 else len(text)]
+    if not _RTL.search(line) or "\u202d" in line or "\u202e" in line:
+        return False
+    return sum(line.count(c) for c in "\u202a\u202b") == line.count("\u202c") and \
+        sum(line.count(c) for c in "\u2066\u2067\u2068") == line.count("\u2069")
 
 
 def _ideograph(char: str) -> bool:
@@ -233,11 +251,13 @@ def native_mark(text: str, index: int) -> bool:
     """An invisible character the way a script is written, alone between two letters (or marks) of it: a zero-width space
     marking a word break in Thai, Lao, Khmer, Burmese or Japanese, a non-joiner or joiner inside a Persian or
     Devanagari word (letters, not ASCII, on both sides), or one ideographic variation selector (U+E0100..E01EF)
-    right after a CJK ideograph (`葛` + VS17, a place name's registered glyph). A run, a mark beside ASCII or a
-    selector after anything else stays a finding."""
+    right after a CJK ideograph (`葛` + VS17, a place name's registered glyph), or right-to-left typography
+    (`_rtl_typography`). A run, a mark beside ASCII or a selector after anything else stays a finding."""
     char = text[index]
     before = text[index - 1] if index > 0 else ""
     after = text[index + 1] if index + 1 < len(text) else ""
+    if char in _BIDI_MARKS or char in _EMBEDDINGS or char in _ISOLATES:
+        return _rtl_typography(text, index)
     if "\U000e0100" <= char <= "\U000e01ef":
         return bool(before) and _ideograph(before) and not ("\U000e0100" <= after <= "\U000e01ef")
     return char in _ZERO_WIDTH and bool(before) and bool(after) and not before.isascii() and not after.isascii() and \
