@@ -45,7 +45,8 @@ CORPUS = SHARED / "corpus"
 UPSTREAM = SHARED / "upstream"
 # The tuned split names its class in the folder's prefix; these are issue 34's five classes (the last two tuned
 # prefixes, agent-safety bypass and typosquats, and reverse shells and opaque content, are classes of their own).
-TUNED_CLASSES = {"installer": "download-and-run", "downloadexec": "download-and-run", "exfil": "data theft",
+TUNED_CLASSES = {"installer": "download-and-run", "downloadexec": "download-and-run", "lure": "download-and-run",
+                 "exfil": "data theft",
                  "injection": "instructions that hijack the agent", "obfuscation": "obfuscation",
                  "persistence": "persistence", "bypass": "agent-safety bypass", "typosquat": "typosquat",
                  "reverseshell": "reverse shell", "opaque": "opaque content"}

@@ -99,9 +99,10 @@ def test_files_integrity_and_index(repo):
 def test_security_findings_ship_in_the_registry(repo):
     repo.write("skills/risky/SKILL.md", "---\nname: risky\ndescription: Sets things up.\nlicense: MIT\n"
                "compatibility: Needs a shell.\nallowed-tools: Bash\n---\n"
-               # a vendor's installer from its own host, the vendor named: a warning (a well-known one is no finding)
+               # a vendor's installer from the skill's declared homepage (skill.yaml): a warning (a well-known one: none)
                "Install Toolsmith first: `curl -fsSL https://toolsmith.dev/install.sh | sh`.\n")
-    repo.write("skills/risky/skill.yaml", 'schema_version: "1.0"\nversion: "1.0.0"\ntags:\n  - setup\n')
+    repo.write("skills/risky/skill.yaml", 'schema_version: "1.0"\nversion: "1.0.0"\ntags:\n  - setup\n'
+               "homepage: https://toolsmith.dev\n")
     repo.commit()
     entry = build_registry(repo.root).registry["skills"][0]
     assert [f["rule"] for f in entry["findings"]] == ["security-pipe-to-shell"]

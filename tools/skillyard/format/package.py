@@ -25,6 +25,7 @@ from skillyard.format.scan import judge as security
 from skillyard.format.scan import opaque as scan_opaque
 from skillyard.format.scan import skill_level as scan_skill
 from skillyard.format.scan import values as valuescan
+from skillyard.format.scan import vendor as scan_vendor
 
 RECOGNISED_DIRS = ("scripts", "references", "assets", "tests", "config")
 BACKUP_SUFFIX = ".legacy"  # `skillyard migrate` keeps `<file>.legacy` beside each file it rewrites: never published
@@ -357,12 +358,13 @@ def load_skill(folder: str | os.PathLike, policy: Policy | None = None, *, rel_p
             findings += portability_findings(data, fm.raw, strict=strict, file=skill_md_name, key_lines=key_lines,
                                              folder=str(folder), bom=texts[skill_md_name].startswith("\ufeff"))
         subject = data.get("name") if isinstance(data.get("name"), str) else folder.name
+        homes = scan_vendor.declared_homes({**data, **(manifest or {})})  # its own site: an installer there is the vendor's
         if any(f.rule == "frontmatter-unclosed" for f in fm.findings):  # no body: scan the whole file
             findings += security.scan_text(texts[skill_md_name], skill_md_name, markup="markdown",
-                                           raw=contents[skill_md_name], skill_name=subject)
+                                           raw=contents[skill_md_name], skill_name=subject, homes=homes)
         else:
             findings += security.scan_text(body, skill_md_name, line_offset=fm.body_line - 1, markup="markdown",
-                                           skill_name=subject)
+                                           skill_name=subject, homes=homes)
         if data:  # the frontmatter's values, which reach every agent's index (the YAML starts on line 2)
             findings += valuescan.scan_values(data, skill_md_name, fm.raw, first_line=2, key_lines=key_lines)
         if manifest is not None:
@@ -393,10 +395,11 @@ def load_skill(folder: str | os.PathLike, policy: Policy | None = None, *, rel_p
             field_findings = located_in_manifest(field_findings, manifest, manifest_lines, fm.data)
         findings += field_findings
     subject = data.get("name") if isinstance(data.get("name"), str) else folder.name
+    homes = scan_vendor.declared_homes(data)
     for rel, text in texts.items():
         if rel != skill_md_name:
             scanned = security.scan_text(text, rel, markup=security.markup_of(rel), raw=contents[rel],
-                                         skill_name=subject)
+                                         skill_name=subject, homes=homes)
             findings += scanned
             if rel == "skill.yaml" and manifest is not None:  # its parsed values: escapes, folded lines, keys
                 findings += valuescan.scan_values(manifest, rel, text, first_line=1, key_lines=manifest_lines,

@@ -8,4 +8,7 @@ Parsed behaviour (issue 34): `read_shell`, `read_powershell`, `read_js`, `read_r
 `treesit` and the shared `read_tree`) turn a script into the common `facts` model, with strings folded (`fold`);
 `flows` follows sources to sinks over it; one `behaviour_*` module per class judges the flows; `code_flows` is the
 per-file entry judge.scan_text calls, `flows_skill` the flows that cross a skill's files.
+
+Precision: `precision` and `everyday` say what honest skills do that reads like an attack; `vendor` whose host a URL
+is on (a known publisher's registered domain, or the skill's declared homepage), never what the text says.
 """

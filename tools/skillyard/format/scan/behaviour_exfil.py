@@ -3,7 +3,7 @@ network send, the clipboard, or a file outside the skill."""
 
 from __future__ import annotations
 
-from skillyard.format.scan import flows
+from skillyard.format.scan import flows, precision
 from skillyard.format.scan.context import ERROR, WARNING
 
 RULE = "security-exfiltration"
@@ -48,7 +48,7 @@ def judge(flow: flows.Flow, ctx, report) -> None:
                 source.kind != "fetch":
             url = next((w for w in op.words if "://" in w or "@" in w), "")
             to = f" to `{url[:60]}`" if url else ""
-            if _to_issuer(source.what, url):
+            if _to_issuer(source.what, url) or precision.to_service(source.what, url):
                 continue  # `gh auth token` sent to api.github.com: the token goes back to the service that issued it
             report(RULE, ERROR, op.line, f"The {flow.facts.language} script {source.what}{where} and sends it over "
                    f"the network{to} with `{op.name}`: secrets leave the user's machine.", FIX)

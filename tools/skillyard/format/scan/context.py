@@ -12,6 +12,7 @@ from collections.abc import Callable
 from skillyard.format.findings import Severity
 from skillyard.format.scan import layout
 from skillyard.format.scan import read_python as scan_python
+from skillyard.format.scan import vendor as scan_vendor
 
 ERROR, WARNING = Severity.ERROR, Severity.WARNING
 CODE_SUFFIXES = frozenset({".py", ".pyw", ".sh", ".bash", ".zsh", ".fish", ".js", ".mjs", ".cjs", ".ts", ".tsx",
@@ -150,9 +151,11 @@ _fence_spans = layout.fence_spans  # the fence spans of a text (tests/format/tes
 class Context:
     """One file being scanned: its text, lowered copy (for keyword gates), kind and lazily computed layout."""
 
-    def __init__(self, text: str, file: str, markup: str | None, raw: bytes | None = None, skill_name: str = ""):
+    def __init__(self, text: str, file: str, markup: str | None, raw: bytes | None = None, skill_name: str = "",
+                 homes: tuple[str, ...] = ()):
         self.text = text
         self.skill_name = skill_name.lower()
+        self.homes = homes  # the skill's declared homepage/repository (vendor.declared_homes)
         if raw is None:
             raw = text.encode("utf-8", "surrogatepass")
         self.raw = raw
@@ -404,16 +407,16 @@ _RISKY_HOST = re.compile(r"^(?:\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-f:]+\])(?::\d+)?\
                          r"trycloudflare\.com|glitch\.me|workers\.dev)\Z", re.I)
 
 
-_VENDOR_SUFFIXES = ("lang", "js", "hq", "labs", "dev", "app")  # a product's site: `julialang.org` for Julia
-# A host named like this is nobody's product, however often the text says the word ("the attacker's server").
+# A host named like this is nobody's product, whatever a declared homepage says ("the attacker's server").
 _ATTACK_NAME = re.compile(r"attack|evil|malic|payload|exfil|steal|hack|pwn|phish|backdoor|exploit|leak|grab|"
                           r"dump|collect|harvest|beacon|implant|trojan|stealer|loot", re.I)
 
 
 def _host_is_vendor(command: str, ctx: Context | None = None) -> bool:
-    """A well-known vendor installer, or (given the file) a host named after the skill or a tool the text itself talks
-    about (`get.nextflow.io` in a Nextflow skill): installing the product the skill is about from its own site. Bare IP
-    addresses, URL shorteners, paste sites and tunnels never count."""
+    """Every address in `command` is a vendor's own host: a well-known installer host, a known publisher's
+    registered domain, or (given the file) the skill's declared homepage/repository (scan/vendor.py). The URL's
+    host decides, never the words around it. Bare IP addresses, URL shorteners, paste sites and tunnels never
+    count."""
     urls = _URL.findall(command)
     if not urls:
         return False
@@ -421,19 +424,13 @@ def _host_is_vendor(command: str, ctx: Context | None = None) -> bool:
         low = url.lower()
         if layout.on_listed_host(low, VENDOR_HOSTS):
             continue
-        host = low.split("://", 1)[-1].split("/", 1)[0].split("@")[-1]
-        if _RISKY_HOST.search(host) or ctx is None:
+        host = scan_vendor.host_of(low)[0]
+        if _RISKY_HOST.search(host):
             return False
-        labels = [label for label in host.split(":")[0].split(".") if label]
-        name = labels[-2] if len(labels) >= 2 else ""
-        if len(name) < 4 or name in ("example", "githubusercontent", "github", "gitlab", "amazonaws", "cloudfront",
-                                     "googleapis", "azureedge", "vercel", "netlify", "herokuapp") or \
-                _ATTACK_NAME.search(name):
-            return False
-        if any(name == t or len(t) >= 4 and name[len(t):] in _VENDOR_SUFFIXES and name.startswith(t)
-               for t in re.split(r"[^a-z0-9]+", ctx.skill_name)):  # `cli.inference.sh`, `julialang.org` in `julia-env`
+        if scan_vendor.publisher_host(low):
             continue
-        if not re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w-])", ctx.without_urls, re.I):
+        if ctx is None or not scan_vendor.declared_host(low, ctx.homes) or \
+                _ATTACK_NAME.search(scan_vendor.registered_domain(host).split(".")[0]):
             return False
     return True
 

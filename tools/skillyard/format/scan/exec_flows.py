@@ -18,6 +18,7 @@ from skillyard.format.scan.context import (  # noqa: F401
     _url_note,
     _words,
 )
+from skillyard.format.scan import precision
 from skillyard.format.scan.precision import known_vendor_url
 
 # ---------------------------------------------------------------- download and execute
@@ -67,7 +68,8 @@ PIP_URL = re.compile(r"\bpip3?\s+install\s+(?:-\S+\s+)*(?:git\+)?https?://\S+", 
 def remote_run(ctx: Context, add: Add) -> None:
     if ctx.has(_REMOTE_WORDS) and ctx.has(_HTTPISH):
         for match in ctx.finditer(REMOTE_RUN, _REMOTE_NEEDLES):
-            download_finding(ctx, add, "security-download-exec", match.start(), match.group().strip())
+            download_finding(ctx, add, "security-download-exec", match.start(),
+                             precision.module_as_url(match.group().strip()))  # `go run host/mod@v`: judged by host
     if ctx.has(_PIP_WORD):
         for match in ctx.finditer(PIP_URL, ("pip",)):
             lured = ctx.prose and ctx.lured(match.start())
@@ -121,6 +123,8 @@ def saved_then_run(ctx: Context, add: Add) -> None:
             continue
         needle = re.escape(base) if len(base) >= 3 else re.escape(path)
         run = re.search(_RUNNER + r"[^\s\"'\n]*" + needle + r"(?![\w.])", ctx.text[save.end():], re.I | re.M)
+        if run and precision.container_vendor_step(ctx.file, ctx.text[max(0, save.start() - 600):save.end() + 300]):
+            return  # a container image built with a well-known vendor's documented installer (scan/precision.py)
         if run and _host_is_vendor(ctx.text[max(0, save.start() - 600):save.end() + 300], ctx):
             add("security-download-exec", WARNING, save.start(), f"Downloads a vendor's installer to `{path[:60]}` "
                 "and runs it.", "Prefer the vendor's package, or verify the installer's checksum before running it.")

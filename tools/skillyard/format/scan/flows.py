@@ -86,6 +86,9 @@ def _as_option(words: tuple[str, ...], k: int) -> bool:
     return k > 0 and words[k - 1].lower() in _OPTIONS
 
 
+_FETCH_GLOBALS = ("window", "globalthis", "self", "this", "global", "deno")  # receivers of the Fetch API
+
+
 @dataclass(frozen=True, slots=True)
 class Source:
     kind: str  # "fetch", "decode", "secret", "env"
@@ -94,6 +97,9 @@ class Source:
 
 
 def is_fetch(op: Op) -> bool:
+    if op.name == "fetch" and "." in op.full and op.full.split(".", 1)[0] not in _FETCH_GLOBALS and \
+            not any("://" in w for w in op.words):
+        return False  # `ARGV.fetch(0)`, `ENV.fetch("X")`, `opts.fetch(:k)`: Ruby's Hash#fetch, no download
     if op.name in FETCH_NAMES or op.full in FETCH_FULL:
         return not (op.name in ("curl", "wget") and not any("://" in w or "$" in w or w.startswith("www.")
                                                           for w in op.words) and op.words == ())

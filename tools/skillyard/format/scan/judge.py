@@ -125,21 +125,25 @@ def _column(text: str, index: int) -> int:
 # of text are held (the least recently judged go first).
 SEEN_CHARS = 8 * 1024 * 1024
 SEEN_MIN_CHARS = 2048  # shorter texts are judged every time
-_seen: dict[tuple[str, str, int, str | None, str], tuple[Finding, ...]] = {}
+_seen: dict[tuple[str, str, int, str | None, str, tuple[str, ...]], tuple[Finding, ...]] = {}
 _held = [0]  # characters of text `_seen` holds
 
 
 def scan_text(text: str, file: str, *, line_offset: int = 0, is_markdown: bool = False,
-              markup: str | None = None, raw: bytes | None = None, skill_name: str = "") -> list[Finding]:
+              markup: str | None = None, raw: bytes | None = None, skill_name: str = "",
+              homes: tuple[str, ...] = ()) -> list[Finding]:
     """Security findings for one file's text (see `_scan_text`); a text already judged with the same file name,
-    offset, markup and skill name gets the same findings without being judged again (they depend on nothing else)."""
+    offset, markup, skill name and declared homes gets the same findings without being judged again (they depend on
+    nothing else)."""
     markup = markup or ("markdown" if is_markdown else None)
     if len(text) < SEEN_MIN_CHARS:  # judged in less time than the look-up costs beside it
-        return _scan_text(text, file, line_offset=line_offset, markup=markup, raw=raw, skill_name=skill_name)
-    key = (text, file, line_offset, markup, skill_name)
+        return _scan_text(text, file, line_offset=line_offset, markup=markup, raw=raw, skill_name=skill_name,
+                          homes=homes)
+    key = (text, file, line_offset, markup, skill_name, homes)
     found = _seen.pop(key, None)
     if found is None:
-        found = tuple(_scan_text(text, file, line_offset=line_offset, markup=markup, raw=raw, skill_name=skill_name))
+        found = tuple(_scan_text(text, file, line_offset=line_offset, markup=markup, raw=raw, skill_name=skill_name,
+                                 homes=homes))
         if len(text) > SEEN_CHARS:
             return list(found)
         _held[0] += len(text)
@@ -152,11 +156,12 @@ def scan_text(text: str, file: str, *, line_offset: int = 0, is_markdown: bool =
 
 
 def _scan_text(text: str, file: str, *, line_offset: int = 0, is_markdown: bool = False,
-               markup: str | None = None, raw: bytes | None = None, skill_name: str = "") -> list[Finding]:
+               markup: str | None = None, raw: bytes | None = None, skill_name: str = "",
+               homes: tuple[str, ...] = ()) -> list[Finding]:
     """Security findings for one file's text. `line_offset` maps body lines back to SKILL.md lines. `raw`, when
     given, must be the text's UTF-8 bytes (the file as read): the byte-level checks then skip encoding it again.
-    `skill_name` lets an installer from the skill's own site (`cli.inference.sh` in `inference-sh`) count as the
-    vendor's."""
+    `skill_name` names the skill (security guides are read by it); `homes`, the homepage and repository the skill
+    declares (vendor.declared_homes), let an installer from the skill's own site count as the vendor's."""
     markup = markup or ("markdown" if is_markdown else None)
     found: list[Finding] = []
     counts: Counter[str] = Counter()
@@ -180,13 +185,15 @@ def _scan_text(text: str, file: str, *, line_offset: int = 0, is_markdown: bool 
     if not text.isascii():
         positions, total = _invisible_positions(text, raw)
         for index in positions:
+            if scan_precision.native_mark(text, index):
+                continue  # a Thai word break, a Persian non-joiner, a Japanese variant selector: how the script is written
             why = _smuggling(text, index)
             if why and scan_precision.demonstrated(text, index):
                 add("security-invisible-unicode", Severity.WARNING, index,
                     f"Invisible character {safety.describe_char(text[index])} (column {_column(text, index)}) "
                     f"{why}, quoted to show it (its line names the trick): a reviewer still cannot see it.",
                     "Write the character as its code point (`U+200B`) instead.")
-            elif why:
+            elif why and not scan_precision.harmless_split(text, index, why):
                 add("security-invisible-unicode", Severity.ERROR, index,
                     f"Invisible character {safety.describe_char(text[index])} (column {_column(text, index)}) "
                     f"{why}: it hides text from reviewers while models still read it.", "Delete the character.")
@@ -198,14 +205,14 @@ def _scan_text(text: str, file: str, *, line_offset: int = 0, is_markdown: bool 
     classes = raw.translate(_BYTE_CLASS)
     if _CONTROL_BYTE in classes or (b"\r" in raw and raw.count(b"\r") != raw.count(b"\r\n")) or \
             (not text.isascii() and _C1_UTF8.search(raw)):  # C1 controls are two UTF-8 bytes, never ASCII
-        matches = CONTROL.finditer(text)
+        matches = (m for m in CONTROL.finditer(text) if not scan_precision.colour_escape(text, m.start()))
         for match in islice(matches, MAX_FINDINGS_PER_RULE):
             add("security-control-character", Severity.ERROR, match.start(),
                 f"Control character {safety.describe_char(match.group())} (column {_column(text, match.start())}): "
                 "terminals act on it, so what a reviewer sees with `cat` differs from what the file says.",
                 "Delete the character.")
         counts["security-control-character"] += sum(1 for _ in matches)
-    ctx = scan_context.Context(text, file, markup, raw, skill_name)
+    ctx = scan_context.Context(text, file, markup, raw, skill_name, homes)
     if markup == "markdown":
         _markdown_hidden(ctx, add)
     elif markup == "html" and "<!--" in text:
@@ -222,8 +229,9 @@ def _scan_text(text: str, file: str, *, line_offset: int = 0, is_markdown: bool 
                 "Remove the comment or make its text visible.")
     def add_taught(rule: str, severity: Severity, index: int, message, fix: str) -> None:
         """`add`, with an error in a Markdown fence captioned as an attack (a guide teaching it) made a warning."""
-        if severity is Severity.ERROR and ctx.markdown and rule in scan_precision.TAUGHT_RULES and \
-                scan_precision.attack_example(ctx, index):
+        if severity is Severity.ERROR and (ctx.markdown and rule in scan_precision.TAUGHT_RULES and
+                                           scan_precision.attack_example(ctx, index) or
+                                           scan_precision.detection_pattern(ctx, index, rule)):
             severity, said = Severity.WARNING, message
 
             def message():
@@ -284,7 +292,7 @@ def _looks_encoded(text: str, match: re.Match) -> bool:
     """Base64 that hides something: mixed case (a protein or DNA sequence is one case only, a hex digest has no
     capitals), and not an image written as a `data:image/…;base64,` URI."""
     blob = match.group()
-    if not (any(c.islower() for c in blob) and any(c.isupper() for c in blob)):
+    if not (any(c.islower() for c in blob) and any(c.isupper() for c in blob)) or scan_precision.media_base64(blob):
         return False
     before = text[max(0, match.start() - 64):match.start()]
     return not before.endswith(";base64,") or _DATA_URI.search(before) is None
@@ -390,7 +398,7 @@ def _markdown_hidden(ctx: scan_context.Context, add) -> None:
             inner = next((g for g in match.groups() if g is not None), "")
             if not inner.strip() or ctx.in_fence(match.start()) or ctx.in_code_span(match.start()):
                 continue
-            if _hidden_order(inner) and _HIDDEN_HARM.search(inner):  # besides the hidden-comment warning below
+            if _hidden_order(inner) and _HIDDEN_HARM.search(scan_precision.unforbidden(inner)):  # and the warning below
                 add("security-hidden-instructions", Severity.ERROR, match.start(),
                     f"Hidden text gives the agent orders the reader never sees: \"{inner.strip()[:100]}\".",
                     "Remove the hidden text; write any real step visibly.", end=match.end())

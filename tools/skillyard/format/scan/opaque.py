@@ -17,6 +17,7 @@ Pure like the rest of the scanner: bytes in, findings out; nothing is extracted 
 from __future__ import annotations
 
 import io
+import re
 import time
 import zlib
 
@@ -104,13 +105,19 @@ def _compiled(rel: str, what: str, inner_paths) -> Finding:
                    "reviewed.", "Ship the source under scripts/ instead of the compiled file.", rel, None)
 
 
+# A published build's banner: `/*! Chart.js v4.4.1 | (c) 2024 Chart.js Contributors | MIT License */`,
+# `/** @license React v18.2.0 …`: a package name and an exact version, as npm and CDNs ship it.
+_BANNER = re.compile(rb"\A\s*/\*[!*]?\s*(?:@license\s+)?[@\w./ -]{1,60}?\s+v?\d+\.\d+\.\d+[\w.+-]*\b[^\n]{0,200}?"
+                     rb"(?:MIT|BSD|Apache|ISC|MPL|License|\(c\)|Copyright)", re.I)
+
+
 def minified(rel: str, content: bytes) -> Finding | None:
     """A warning for minified JavaScript: a large file whose lines average over `MINIFIED_LINE` characters."""
     if len(content) < MINIFIED_BYTES or not rel.lower().endswith((".js", ".mjs", ".cjs")):
         return None
     lines = content.count(b"\n") + 1
-    if len(content) // lines < MINIFIED_LINE:
-        return None
+    if len(content) // lines < MINIFIED_LINE or _BANNER.match(content, 0, 400):
+        return None  # readable, or a published library's build that names itself and its version (still scanned)
     return Finding("security-opaque-code", Severity.WARNING,
                    f"`{rel}` is minified JavaScript ({len(content):,} bytes in {lines} lines): "
                    "its text is scanned, but a reviewer cannot read what it does.",

@@ -59,7 +59,7 @@ class _Text:
 
     def __init__(self, ctx: Context, text: str, pieces: list[tuple[int, int]] | None, at: int = 0,
                  markup: str | None = None):
-        self.ctx = Context(text, ctx.file + ".prose.txt", markup, skill_name=ctx.skill_name) \
+        self.ctx = Context(text, ctx.file + ".prose.txt", markup, skill_name=ctx.skill_name, homes=ctx.homes) \
             if text is not ctx.text else ctx
         self.pieces = pieces
         self.at = at
@@ -181,7 +181,8 @@ _TEACHING = re.compile(r"attack|malicious|exploit|injection|poison|detect|flag|w
 
 def _taught(ctx: Context, index: int) -> bool:
     """A security skill quoting or describing an attack (quoted, in a paragraph about attacks, or forbidden)."""
-    if (ctx.quoted(index) and not ctx.file.endswith(_DATA_SUFFIXES)) or _discussed(ctx, index) or ctx.negated(index):
+    if (ctx.quoted(index) and not ctx.file.endswith(_DATA_SUFFIXES)) or _discussed(ctx, index) or ctx.negated(index) \
+            or precision.quoted_to_refuse(ctx, index):
         return True
     start, end = ctx.block(index, 4) if not ctx.code else (max(0, index - 300), index + 300)
     return bool(_TEACHING.search(_URL.sub(" ", ctx.text[start:end])))
@@ -208,6 +209,8 @@ def _hits(text: _Text, where: str) -> list[tuple[str, int, str, str]]:
         for match in ctx.finditer(family.pattern, needles):
             if where != "hidden" and (ctx.as_code(match.start()) or _taught(ctx, match.start())):
                 continue
+            if family.family == "role" and where != "hidden" and precision.dialogue(ctx, match.start()):
+                continue  # a prompt template or a transcript: every role has its turn (precision.dialogue)
             if family.family == "role" and where == "prose" and "IMPORTANT" in match.group().upper() and \
                     "<" in match.group():
                 continue  # `<IMPORTANT>` is emphasis in a skill's own text; only a tool description hides behind it
@@ -287,8 +290,9 @@ def _report(ctx: Context, add: Add, text: _Text, where: str, label: str) -> None
         if family == "confirm" and _forbids_without(text.ctx, index):
             continue  # "do not delete old notes without the user's confirmation" asks for it
         if family in ("conceal", "confirm"):
-            start, end = text.ctx.block(index, 6)
-            acts = bool(_ACTION.search(text.ctx.text, start, end) or DOWNLOAD_EXEC.search(text.ctx.text, start, end))
+            start, end = precision.item_span(text.ctx, index, *text.ctx.block(index, 6))  # a list item: its own line
+            chunk = precision.without_confirmed(text.ctx.text[start:end])  # "delete only after confirmation" acts not
+            acts = bool(_ACTION.search(chunk) or DOWNLOAD_EXEC.search(chunk))
             severity = ERROR if acts or where == "string" and family == "conceal" else WARNING
             if family == "confirm" and not acts:
                 continue  # "do not ask before pulling the report" is a workflow, not a takeover

@@ -137,7 +137,8 @@ def _items(walker, node, depth):
 
 
 # `process.env` read whole (`JSON.stringify(process.env)`, `{...process.env}`), not `process.env.HOME`.
-_ENV = re.compile(rb"\bprocess\.env\b(?!\s*(?:\.|\?\.|\[))")
+# `process.env` whole; not a member of it, nor destructured into named variables (`const { API_KEY } = process.env`).
+_ENV = re.compile(rb"(?<!\}\s=\s)(?<!\}=\s)(?<!\}\s=)(?<!\}=)\bprocess\.env\b(?!\s*(?:\.|\?\.|\[))")
 
 
 _STRINGS = frozenset({"string", "template_string"})

@@ -168,8 +168,8 @@ SECRET_IMAGE = re.compile(
 def secret_url(ctx: Context, add: Add) -> None:
     if not ctx.has(_HTTP_SCHEMES) or b"](" not in ctx.raw or not (b"$" in ctx.raw or b"{" in ctx.raw):
         return
-    for match in ctx.finditer(SECRET_IMAGE, ("$", "{"), also=("](",)):
-        add("security-exfiltration", ERROR, match.start(),
+    for match in ctx.finditer(SECRET_IMAGE, ("$", "{"), also=("](",)):  # a key to its own API is a warning:
+        add("security-exfiltration", precision.secret_url_severity(match.group()), match.start(),
             f"A Markdown image or link whose address carries a secret or the conversation (`{match.group()[:80]}`): "
             "rendering it sends that value to the host, with no click needed.",
             "Remove the placeholder from the URL.")
@@ -209,9 +209,10 @@ def persistence(ctx: Context, add: Add) -> None:
         token = match.group().lower()
         writes = re.search(_WRITE + r"|launchctl\s+(?:load|bootstrap)|enable|\bcat\s*>|/create|reg\s+add|ItemProperty|"
                            r"\b(?:create|save|place|install)\b|RunAtLoad|KeepAlive|WantedBy", chunk, re.I)
-        if ("crontab" in token or "@reboot" in token or "schtasks" in token) and not _PAYLOAD.search(chunk):
+        if ("crontab" in token or "@reboot" in token or "schtasks" in token or  # a user service for an installed program:
+                precision.installed_program_job(ctx.text[start:end + 1500])) and not _PAYLOAD.search(chunk):
             continue
-        if "authorized_keys" in token and not re.search(r">>|\btee\b|[\"']a[\"']|Add-Content|append", chunk, re.I):
+        if "authorized_keys" in token and precision.key_not_added_here(ctx.line_at(match.start()), chunk):
             continue
         if not writes and "alias" not in token:
             continue
@@ -272,10 +273,10 @@ def safety_off(ctx: Context, add: Add) -> None:
         if ctx.prose and (ctx.negated(match.start()) or ctx.quoted(match.start()) or
                           precision.warned_about(ctx, match.start())):
             continue
-        if ctx.prose and precision.user_chooses(ctx, match.group()):
+        if ctx.prose and (precision.user_chooses(ctx, match.group()) or precision.in_container(ctx, match.start())):
             add("security-safety-bypass", WARNING, match.start(),
-                f"Offers to switch off a safety control (`{match.group()[:60]}`) when the user agrees (the skill "
-                "asks them first): whatever runs that way runs without prompts.",
+                f"Offers to switch off a safety control (`{match.group()[:60]}`) when the user agrees (the skill asks "
+                "them first) or inside a container the command starts: whatever runs that way runs without prompts.",
                 "Keep the question to the user; prefer the narrowest permission mode that works.")
             continue
         add("security-safety-bypass", ERROR, match.start(),
@@ -350,7 +351,7 @@ def injection(ctx: Context, add: Add, found_rules) -> None:
             break
     if ctx.has(_TAG_TOKENS) and (ctx.gate("tag") or ctx.gate("bracket")):
         for match in ctx.finditer(ROLE_TAG, _TAG_WORDS):
-            if ctx.as_code(match.start()) or ctx.quoted(match.start()) or _discussed(ctx, match.start()):
+            if ctx.as_code(match.start()) or ctx.quoted(match.start()) or _discussed(ctx, match.start()) or precision.dialogue(ctx, match.start()):
                 continue
             add("security-prompt-injection", ERROR, match.start(),
                 f"A fake conversation tag (`{match.group().strip()[:30]}`) in the instructions: it pretends the "
@@ -358,8 +359,8 @@ def injection(ctx: Context, add: Add, found_rules) -> None:
             break
     if ctx.has(_CONCEAL_WHO) and ctx.has(_CONCEAL_VERBS) and ctx.has(_CONCEAL_NOT):
         for match in ctx.finditer(CONCEAL, _CONCEAL_WORDS):
-            if ctx.as_code(match.start()) or ctx.quoted(match.start()):
-                continue
+            if ctx.as_code(match.start()) or ctx.quoted(match.start()) or precision.withheld_until(ctx.sentence(match.start())):
+                continue  # code, a quotation, or a quiz keeping its answer back until the user has tried
             start, end = ctx.block(match.start(), 6)
             chunk = ctx.text[start:end]
             acts = bool(NETWORK_SINK.search(chunk) or SECRET_SOURCE.search(chunk) or DOWNLOAD_EXEC.search(chunk)
@@ -413,7 +414,7 @@ def supply_chain(ctx: Context, add: Add) -> None:
                 continue
             if any(host in url.lower() for host in PACKAGE_INDEXES):
                 continue
-            insecure = url.lower().startswith("http://") or bool(re.match(r"(?:https?://)?\d+\.\d+\.\d+\.\d+", url))
+            insecure = (url.lower().startswith("http://") or bool(re.match(r"(?:https?://)?\d+\.\d+\.\d+\.\d+", url))) and not precision.loopback_url(url)
             if not insecure and url.lower().startswith("https://") and _host_is_vendor(url, ctx):
                 continue  # the vendor's own index over HTTPS (`pypi.nvidia.com` in a skill about NVIDIA's libraries)
             add("security-package-index", ERROR if insecure else WARNING, match.start(),
