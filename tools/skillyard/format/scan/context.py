@@ -216,8 +216,7 @@ class Context:
         return found
 
     def low_has(self, needles: tuple[bytes, ...]) -> bool:
-        """Whether one of the lowercase ASCII `needles` occurs in the file's bytes with ASCII letters lowered, each
-        needle searched once per file (`gates.Bytes`)."""
+        """Whether a lowercase ASCII needle occurs in the bytes ASCII-lowered, each searched once (`gates.Bytes`)."""
         if self._low_bytes is None:
             self._low_bytes = self.raw.lower()
         known, low = self._low_found, self._low_bytes
@@ -229,23 +228,20 @@ class Context:
         ASCII text is searched as its bytes lowered (positions are the same, and lowering bytes is several times
         cheaper than lowering a `str`)."""
         words = tuple(w for w, token in _needles(words) if not token or self._has_token(token))
-        if not words:
-            return []
-        if len(words) == 1:
-            return sorted(self._lines_of(words[0]))
-        spans: set[tuple[int, int]] = set()
-        for word in words:
-            spans |= self._lines_of(word)
-        return sorted(spans)
+        return sorted(set().union(*(self._lines_of(word) for word in words)))
 
     def _lines_of(self, word: str) -> set[tuple[int, int]]:
-        """The (start, end) of every line holding `word` (lowercase), searched once per file."""
+        """The (start, end) of every line holding `word` (lowercase), searched once per file. An ASCII word is
+        looked for in the bytes with ASCII lowered, in non-ASCII text too: only `İ` and the Kelvin sign lower onto
+        ASCII (`folds`), so elsewhere it occurs where it does in the lowered text; each line found is then counted
+        in characters (lowering the whole text as a `str` costs several times more)."""
         spans = self._needle_lines.get(word)
         if spans is not None:
             return spans
         if self._ascii is None:
             self._ascii = self.text.isascii()
-        if self._ascii:
+        as_bytes = self._ascii or (word.isascii() and not self.folds)
+        if as_bytes:
             if self._low_bytes is None:
                 self._low_bytes = self.raw.lower()
             low, needle, newline = self._low_bytes, _encoded(word), b"\n"
@@ -254,12 +250,18 @@ class Context:
         spans = set()
         size = len(low)
         at = low.find(needle)  # type: ignore[arg-type]
+        byte_at = char_at = 0  # a byte offset and its character offset, moved forward line by line
         while at >= 0:
             start = low.rfind(newline, 0, at) + 1  # type: ignore[arg-type]
             end = low.find(newline, at)  # type: ignore[arg-type]
             end = size if end < 0 else end
-            spans.add((start, end))
             at = low.find(needle, end)  # type: ignore[arg-type]
+            if as_bytes and not self._ascii:
+                char_at += len(self.raw[byte_at:start].decode("utf-8", "surrogatepass"))
+                line = len(self.raw[start:end].decode("utf-8", "surrogatepass"))
+                byte_at, start, char_at = end, char_at, char_at + line
+                end = char_at
+            spans.add((start, end))
         self._needle_lines[word] = spans
         return spans
 
@@ -293,10 +295,15 @@ class Context:
             lines = self.lines_with(also)  # is kept when it holds one of `words` too (no needle spans a line end)
             wanted = [w for w, token in _needles(words) if not token or self._has_token(token)]
             if lines and wanted:
-                low = self._low_bytes if self._ascii else self.low
                 if self._ascii:
-                    wanted = [_encoded(w) for w in wanted]  # type: ignore[misc]
-                lines = [(a, b) for a, b in lines if any(w in low[a:b] for w in wanted)]  # type: ignore[operator]
+                    low, wanted = self._low_bytes, [_encoded(w) for w in wanted]  # type: ignore[misc]
+                    lines = [(a, b) for a, b in lines if any(w in low[a:b] for w in wanted)]  # type: ignore[operator]
+                elif self.folds or not all(w.isascii() for w in wanted):
+                    low = self.low
+                    lines = [(a, b) for a, b in lines if any(w in low[a:b] for w in wanted)]
+                else:  # each line lowered on its own: the same ASCII letters as in the whole text lowered
+                    text = self.text
+                    lines = [(a, b) for a, b in lines if any(w in text[a:b].lower() for w in wanted)]
             elif not wanted:
                 lines = []
         else:
