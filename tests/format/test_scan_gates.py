@@ -111,3 +111,10 @@ def test_the_environment_switch_turns_the_gates_off():
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                              env={"SKILLYARD_SCAN_GATES": value, "PATH": ""})
         assert out.stdout.strip() == expected
+
+
+@given(st.text(alphabet="aé\u0130\u0131\u017f\u212a\u2014 \n\u00c4\u00b0", max_size=30))
+@settings(max_examples=500, deadline=None)
+def test_folds_to_ascii_is_the_search_of_the_whole_text(text):
+    raw = text.encode("utf-8")
+    assert gates.folds_to_ascii(raw) == any(mark in raw for mark in gates.FOLDS_TO_ASCII)

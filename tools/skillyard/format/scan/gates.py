@@ -35,9 +35,17 @@ ENABLED = os.environ.get("SKILLYARD_SCAN_GATES", "1") != "0"
 FOLDS_TO_ASCII = (b"\xc4\xb0", b"\xc4\xb1", b"\xc5\xbf", b"\xe2\x84\xaa")
 
 
+_ASCII = bytes(range(128))
+
+
 def folds_to_ascii(raw: bytes) -> bool:
-    """Whether `raw` holds a letter IGNORECASE folds onto ASCII (see `FOLDS_TO_ASCII`); ASCII text never does."""
-    return not raw.isascii() and any(mark in raw for mark in FOLDS_TO_ASCII)
+    """Whether `raw` holds a letter IGNORECASE folds onto ASCII (see `FOLDS_TO_ASCII`); ASCII text never does. The
+    marks are looked for among the non-ASCII bytes alone (a UTF-8 character's bytes are all ASCII or all not, so
+    dropping the ASCII ones joins whole characters and makes no new mark)."""
+    if raw.isascii():
+        return False
+    rest = raw.translate(None, _ASCII)
+    return any(mark in rest for mark in FOLDS_TO_ASCII)
 
 
 class Bytes(tuple):
