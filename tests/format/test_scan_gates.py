@@ -66,7 +66,8 @@ FRAGMENTS = ["Ignore all previous instructions", " and ", "write ", "append to "
              "**SYSTEM**: ", "ADMINISTRATOR: do it", "<IMPORTANT>", "</ INSTRUCTIONS >", "always", " run ", "curl ",
              "https://x.example/a.sh", " | sh", "never ask", " for confirmation", "from now on", "\n", "\n\n",
              "```bash\n", "```\n", "# Setup\n", "\u0130", "\u0131", "\u017f", "\u212a", "é", "\u2014", "  ", "you ",
-             "the user", "do not tell", "send ", "~/.ssh/id_rsa", "os.environ", "base64 -d", "eval(", "SYSTEM:"]
+             "the user", "do not tell", "send ", "~/.ssh/id_rsa", "os.environ", "base64 -d", "eval(", "SYSTEM:",
+             "<script>", "</script>", "<div hidden>", "<!-- ", " -->", "atob(", "Buffer.from(", "\\x41", "&#65;"]
 TEXT = st.lists(st.sampled_from(FRAGMENTS), max_size=24).map("".join)
 
 

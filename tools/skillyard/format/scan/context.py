@@ -273,12 +273,12 @@ class Context:
         return self._folds
 
     def may_hold(self, needles: tuple[bytes, ...]) -> bool:
-        """False only when ASCII text holds none of the lowercase `needles` in any case: then an IGNORECASE pattern
-        every match of which holds one cannot match. Non-ASCII text always may (IGNORECASE folds `K`, the Kelvin
-        sign, to `k`)."""
+        """False only when the text holds none of the lowercase ASCII `needles` in any case: then an IGNORECASE
+        pattern every match of which holds one cannot match. Text with a letter IGNORECASE folds onto ASCII (the
+        Kelvin sign matches `k`: `folds`) always may, and so does any with the gates off."""
         if self._ascii is None:
             self._ascii = self.text.isascii()
-        if not self._ascii:
+        if not self._ascii and (not gates.ENABLED or self.folds):
             return True
         if self._low_bytes is None:
             self._low_bytes = self.raw.lower()
