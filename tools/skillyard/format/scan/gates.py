@@ -2,10 +2,12 @@
 
 Most files trigger nothing, and most of a scan's cost is a step searching a file for text it will not find. So each
 costly step declares, next to its patterns, a `Trigger`: the literal words without which none of its patterns can
-match. A trigger is a list of alternatives, each a list of word sets, and a file passes when, for some alternative,
-it holds a word of every set: "(ignore or forget) and (instructions or rules)" is `Trigger(((IGNORE, NOUNS),))`.
-Words are lowercase whole words as `Context` splits them (runs of ASCII letters, digits and `_`), tested against the
-set of the file's words `Context` already built, so a trigger costs a few set tests and no search of the text.
+match. A trigger is a list of alternatives, each a list of needs, and a file passes when, for some alternative, it
+meets every need: "(ignore or forget) and (instructions or rules)" is `Trigger("name", (VERBS, NOUNS))` with
+`VERBS = _words("ignore", "forget")`. A word set is met by lowercase whole words as `Context` splits them (runs of
+ASCII letters, digits and `_`), tested against the set of the file's words `Context` already built: a few set tests
+and no search of the text. A `Bytes` need is met by any of its byte strings occurring anywhere (a search, so after
+the word sets of its alternative). `Context.may_hold` and `Context.lines_with` follow the same switch and fold rule.
 
 Soundness is the whole point: a trigger may only skip a step whose findings would be empty. A word belongs in a set
 only when every match of the alternative it guards holds it as a whole word (`\\bignore\\b`, or bounded by spaces or
@@ -20,8 +22,8 @@ labelled sets and generated text, so a pattern alternative added without its wor
 
 For a rule writer: declare `MY_TRIGGER = Trigger("my-rule", (words_a, words_b), (words_c,))` beside the pattern
 (word sets from `context._words`), start the step with `if not MY_TRIGGER.fires(ctx): return`, and when you add an
-alternative to the pattern, add the words it needs to the trigger (or a new alternative). When in doubt, leave a
-word out: a looser trigger only costs time.
+alternative to the pattern, add the words it needs to the trigger (or a new alternative). When in doubt, add a word
+to a set, or drop a set from an alternative: a looser trigger only costs time, a tighter one loses findings.
 """
 
 from __future__ import annotations
