@@ -7,7 +7,7 @@ meets every need: "(ignore or forget) and (instructions or rules)" is `Trigger("
 `VERBS = _words("ignore", "forget")`. A word set is met by lowercase whole words as `Context` splits them (runs of
 ASCII letters, digits and `_`), tested against the set of the file's words `Context` already built: a few set tests
 and no search of the text. A `Bytes` need is met by any of its byte strings occurring anywhere (a search, so after
-the word sets of its alternative). `Context.may_hold` and `Context.lines_with` follow the same switch and fold rule.
+the word sets of its alternative). `Context.may_hold` follows the same switch and fold rule.
 
 Soundness is the whole point: a trigger may only skip a step whose findings would be empty. A word belongs in a set
 only when every match of the alternative it guards holds it as a whole word (`\\bignore\\b`, or bounded by spaces or
