@@ -64,7 +64,9 @@ def main(argv: list[str]) -> int:
     mode, target, extra = argv[0], Path(argv[1]), argv[2:]
     with tempfile.TemporaryDirectory(prefix="scan-snapshot-") as tmp:
         folders = gather(extra, Path(tmp))
-        now = snapshot(folders)
+        # messages name a folder's path (`skillyard migrate … /tmp/scan-snapshot-x/…`): the scratch folder differs
+        # from run to run, so it is written as `<scratch>`
+        now = json.loads(json.dumps(snapshot(folders)).replace(tmp, "<scratch>"))
     if mode == "write":
         target.write_text(json.dumps(now, indent=1, sort_keys=True) + "\n")
         print(f"scan snapshot: {len(folders)} folders, "

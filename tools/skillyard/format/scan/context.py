@@ -10,7 +10,7 @@ from bisect import bisect_right
 from collections.abc import Callable
 
 from skillyard.format.findings import Severity
-from skillyard.format.scan import layout
+from skillyard.format.scan import gates, layout
 from skillyard.format.scan import read_python as scan_python
 from skillyard.format.scan import vendor as scan_vendor
 
@@ -83,29 +83,7 @@ def _asked() -> frozenset[bytes]:
 _LINE_LOCAL: dict[int, tuple[re.Pattern, re.Pattern]] = {}  # id(pattern) -> (pattern, line_local(pattern))
 
 
-@functools.lru_cache(maxsize=128)
-def line_local(pattern: re.Pattern) -> re.Pattern:
-    """`pattern` with every whitespace escape kept on one line (`\\s` outside a class becomes `[ \\t]`, and inside a
-    class that is not negated, ` \\t`). The rules search line by line (`Context.finditer`), so a match that crossed a
-    line end could never be found there: this makes the pattern say what is searched."""
-    source, out, i, in_class, negated = pattern.pattern, [], 0, False, False
-    while i < len(source):
-        char = source[i]
-        if char == "\\" and i + 1 < len(source):
-            pair = source[i:i + 2]
-            if pair == "\\s":
-                out.append((" \\t" if not negated else pair) if in_class else "[ \\t]")
-            else:
-                out.append(pair)
-            i += 2
-            continue
-        if char == "[" and not in_class:
-            in_class, negated = True, source.startswith("^", i + 1)
-        elif char == "]" and in_class and source[i - 1] not in "[^":
-            in_class = False
-        out.append(char)
-        i += 1
-    return re.compile("".join(out), pattern.flags)
+line_local = layout.line_local  # the pattern each line is searched with (`Context.finditer`)
 
 
 @functools.lru_cache(maxsize=512)
@@ -171,6 +149,9 @@ class Context:
         self._gates: dict[str, bool] = {}
         self._raw_found: dict[int, bool] = {}
         self._mark_found: dict[bytes, bool] = {}
+        self._needle_lines: dict[str, set[tuple[int, int]]] = {}  # rules share needles: each is searched once
+        self._folds: bool | None = None
+        self._low_found: dict[bytes, bool] = {}
         suffix = file[file.rfind("."):].lower() if "." in file.rsplit("/", 1)[-1] else ""
         self.code = suffix in CODE_SUFFIXES
         self.python = suffix in (".py", ".pyw")
@@ -237,41 +218,70 @@ class Context:
                 known[mark] if mark in known else known.setdefault(mark, mark in raw) for mark in marks)
         return found
 
+    def low_has(self, needles: tuple[bytes, ...]) -> bool:
+        """Whether a lowercase ASCII needle occurs in the bytes ASCII-lowered, each searched once (`gates.Bytes`)."""
+        if self._low_bytes is None:
+            self._low_bytes = self.raw.lower()
+        known, low = self._low_found, self._low_bytes
+        return any(known[n] if n in known else known.setdefault(n, n in low) for n in needles)
+
     def lines_with(self, words: tuple[str, ...]) -> list[tuple[int, int]]:
         """(start, end) of each line holding one of the lowercase `words`, found with `find` (C speed); only
-        the words whose own word occurs in the file are looked for. ASCII text is searched as its bytes lowered
-        (positions are the same, and lowering bytes is several times cheaper than lowering a `str`)."""
+        the words whose own word occurs in the file are looked for, each once per file (rules share needles).
+        ASCII text is searched as its bytes lowered (positions are the same, and lowering bytes is several times
+        cheaper than lowering a `str`)."""
         words = tuple(w for w, token in _needles(words) if not token or self._has_token(token))
-        if not words:
-            return []
+        return sorted(set().union(*(self._lines_of(word) for word in words)))
+
+    def _lines_of(self, word: str) -> set[tuple[int, int]]:
+        """The (start, end) of every line holding `word` (lowercase), searched once per file. An ASCII word is
+        looked for in the bytes with ASCII lowered, in non-ASCII text too: only `İ` and the Kelvin sign lower onto
+        ASCII (`folds`), so elsewhere it occurs where it does in the lowered text; each line found is then counted
+        in characters (lowering the whole text as a `str` costs several times more)."""
+        spans = self._needle_lines.get(word)
+        if spans is not None:
+            return spans
         if self._ascii is None:
             self._ascii = self.text.isascii()
-        if self._ascii:
+        as_bytes = self._ascii or (word.isascii() and not self.folds)
+        if as_bytes:
             if self._low_bytes is None:
                 self._low_bytes = self.raw.lower()
-            low, words = self._low_bytes, tuple(_encoded(w) for w in words)  # type: ignore[assignment]
-            newline = b"\n"
+            low, needle, newline = self._low_bytes, _encoded(word), b"\n"
         else:
-            low, newline = self.low, "\n"  # type: ignore[assignment]
-        spans: set[tuple[int, int]] = set()
+            low, needle, newline = self.low, word, "\n"  # type: ignore[assignment]
+        spans = set()
         size = len(low)
-        for word in words:
-            at = low.find(word)
-            while at >= 0:
-                start = low.rfind(newline, 0, at) + 1
-                end = low.find(newline, at)
-                end = size if end < 0 else end
-                spans.add((start, end))
-                at = low.find(word, end)
-        return sorted(spans)
+        at = low.find(needle)  # type: ignore[arg-type]
+        byte_at = char_at = 0  # a byte offset and its character offset, moved forward line by line
+        while at >= 0:
+            start = low.rfind(newline, 0, at) + 1  # type: ignore[arg-type]
+            end = low.find(newline, at)  # type: ignore[arg-type]
+            end = size if end < 0 else end
+            at = low.find(needle, end)  # type: ignore[arg-type]
+            if as_bytes and not self._ascii:
+                char_at += len(self.raw[byte_at:start].decode("utf-8", "surrogatepass"))
+                line = len(self.raw[start:end].decode("utf-8", "surrogatepass"))
+                byte_at, start, char_at = end, char_at, char_at + line
+                end = char_at
+            spans.add((start, end))
+        self._needle_lines[word] = spans
+        return spans
+
+    @property
+    def folds(self) -> bool:
+        """Whether the text holds a letter IGNORECASE folds onto ASCII (`gates.folds_to_ascii`): never gated."""
+        if self._folds is None:
+            self._folds = gates.folds_to_ascii(self.raw)
+        return self._folds
 
     def may_hold(self, needles: tuple[bytes, ...]) -> bool:
-        """False only when ASCII text holds none of the lowercase `needles` in any case: then an IGNORECASE pattern
-        every match of which holds one cannot match. Non-ASCII text always may (IGNORECASE folds `K`, the Kelvin
-        sign, to `k`)."""
+        """False only when the text holds none of the lowercase ASCII `needles` in any case: then an IGNORECASE
+        pattern every match of which holds one cannot match. Text with a letter IGNORECASE folds onto ASCII (the
+        Kelvin sign matches `k`: `folds`) always may, and so does any with the gates off."""
         if self._ascii is None:
             self._ascii = self.text.isascii()
-        if not self._ascii:
+        if not self._ascii and (not gates.ENABLED or self.folds):
             return True
         if self._low_bytes is None:
             self._low_bytes = self.raw.lower()
@@ -284,9 +294,23 @@ class Context:
         would otherwise cost its length times the number of matches. With `also`, only the lines that hold one of
         those too (every match of the pattern holds one of each)."""
         seen = 0
-        lines = self.lines_with(words)
-        if lines and also:  # every match also holds one of `also` on its line
-            lines = sorted(set(lines).intersection(self.lines_with(also)))
+        if also:  # every match also holds one of `also` on its line: those lines (the rarer needles), then each
+            lines = self.lines_with(also)  # is kept when it holds one of `words` too (no needle spans a line end)
+            wanted = [w for w, token in _needles(words) if not token or self._has_token(token)]
+            if lines and wanted:
+                if self._ascii:
+                    low, wanted = self._low_bytes, [_encoded(w) for w in wanted]  # type: ignore[misc]
+                    lines = [(a, b) for a, b in lines if any(w in low[a:b] for w in wanted)]  # type: ignore[operator]
+                elif self.folds or not all(w.isascii() for w in wanted):
+                    low = self.low
+                    lines = [(a, b) for a, b in lines if any(w in low[a:b] for w in wanted)]
+                else:  # each line lowered on its own: the same ASCII letters as in the whole text lowered
+                    text = self.text
+                    lines = [(a, b) for a, b in lines if any(w in text[a:b].lower() for w in wanted)]
+            elif not wanted:
+                lines = []
+        else:
+            lines = self.lines_with(words)
         if not lines:
             return
         local = _LINE_LOCAL.get(id(pattern))

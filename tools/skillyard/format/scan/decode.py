@@ -103,7 +103,8 @@ def runs(text: str, classes: bytes | None = None, depth: int = 1, raw: bytes | N
                 continue
             if decoded:
                 out.append((start, kind, decoded))
-    if b"\\x" in raw:
+    backslash = b"\\" in raw  # one byte, found by memchr: most files have none, and then neither escape
+    if backslash and b"\\x" in raw:
         for match in _HEX_ESCAPES.finditer(text):
             try:
                 decoded = _readable(codecs.escape_decode(match.group().encode("ascii"))[0])
@@ -111,7 +112,7 @@ def runs(text: str, classes: bytes | None = None, depth: int = 1, raw: bytes | N
                 decoded = None
             if decoded:
                 out.append((match.start(), "hex escapes", decoded))
-    if b"\\u" in raw:
+    if backslash and b"\\u" in raw:
         for match in _UNICODE_ESCAPES.finditer(text):
             start = max(text.rfind(" ", 0, match.start()), text.rfind("\n", 0, match.start()),
                         text.rfind('"', 0, match.start()), text.rfind("'", 0, match.start()), match.start() - 40) + 1
@@ -127,7 +128,7 @@ def runs(text: str, classes: bytes | None = None, depth: int = 1, raw: bytes | N
             decoded = unquote(run.replace("+", " "), errors="strict") if _decodes_percent(run) else ""
             if " " in decoded:
                 out.append((start, "percent-encoding", decoded))
-    if b"&#" in raw:
+    if b"&" in raw and b"&#" in raw:
         for match in _ENTITIES.finditer(text):
             decoded = html.unescape(match.group())
             if " " in decoded:

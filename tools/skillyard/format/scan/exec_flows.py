@@ -97,6 +97,16 @@ _PHP_FETCH_EVAL = re.compile(r"\beval\s*\([^\n]{0,300}(?:file_get_contents|curl_
                              r"(?:file_get_contents|curl_exec)\([^\n]{0,300}\n(?:[^\n]*\n){0,12}?[^\n]*\beval\s*\(", re.I)
 
 
+_SAVED_RUN_SUFFIXES = (".vbs", ".bat", ".cmd", ".pl", ".php", ".lua", ".command", ".applescript")
+
+
+def _saved_then_run_reads(file: str) -> bool:
+    """Whether `saved_then_run` looks at a file of this (lowercase) name at all: npm's package.json, PHP, and the
+    build and batch files the parsed readers do not cover; the URL test is skipped for the rest."""
+    return file.endswith(("package.json", *_SAVED_RUN_SUFFIXES)) or \
+        file.rsplit("/", 1)[-1].startswith(("makefile", "dockerfile"))
+
+
 def saved_then_run(ctx: Context, add: Add) -> None:
     """A download saved to a path and that path run later in the same file, whatever the language."""
     if ctx.file.endswith("package.json") and "install" in ctx.text:
@@ -113,7 +123,7 @@ def saved_then_run(ctx: Context, add: Add) -> None:
                 "`eval`: whatever that host serves runs, unreviewed.", "Ship the code under scripts/ instead.")
             return
     if not ctx.file.rsplit("/", 1)[-1].lower().startswith(("makefile", "dockerfile")) and \
-            not ctx.file.endswith((".vbs", ".bat", ".cmd", ".pl", ".php", ".lua", ".command", ".applescript")):
+            not ctx.file.endswith(_SAVED_RUN_SUFFIXES):
         return  # Markdown and the parsed script languages have their own rules (download_finding, the flows)
     for save in _SAVED.finditer(ctx.text):
         path = save.group(1).strip("\"'")
@@ -140,7 +150,7 @@ def saved_then_run(ctx: Context, add: Add) -> None:
 
 def download_exec(ctx: Context, add: Add) -> None:
     remote_run(ctx, add)
-    if "://" in ctx.text:
+    if _saved_then_run_reads(ctx.file) and "://" in ctx.text:
         saved_then_run(ctx, add)
     if not ctx.has(_DOWNLOADERS) and not (ctx.code and ctx.has(_CODE_DOWNLOADERS)):
         return

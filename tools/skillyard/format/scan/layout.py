@@ -1,6 +1,6 @@
 """Where things are: the Markdown code fences of a text, which of them are real, given the HTML blocks (`<pre>`, `<script>` …) around
 them (`context.Context.fences` calls it), and whether a URL is on one of a list of hosts (its host itself, not a
-look-alike that only contains the name)."""
+look-alike that only contains the name), and `line_local`, the one-line form of a pattern the rules search lines with."""
 
 from __future__ import annotations
 
@@ -78,3 +78,28 @@ def fence_spans(text: str) -> list[tuple[int, int]]:
         spans.append((start, end))
         pos = end
     return spans
+
+
+@functools.lru_cache(maxsize=128)
+def line_local(pattern: re.Pattern) -> re.Pattern:
+    """`pattern` with every whitespace escape kept on one line (`\\s` outside a class becomes `[ \\t]`, and inside a
+    class that is not negated, ` \\t`). The rules search line by line (`Context.finditer`), so a match that crossed a
+    line end could never be found there: this makes the pattern say what is searched."""
+    source, out, i, in_class, negated = pattern.pattern, [], 0, False, False
+    while i < len(source):
+        char = source[i]
+        if char == "\\" and i + 1 < len(source):
+            pair = source[i:i + 2]
+            if pair == "\\s":
+                out.append((" \\t" if not negated else pair) if in_class else "[ \\t]")
+            else:
+                out.append(pair)
+            i += 2
+            continue
+        if char == "[" and not in_class:
+            in_class, negated = True, source.startswith("^", i + 1)
+        elif char == "]" and in_class and source[i - 1] not in "[^":
+            in_class = False
+        out.append(char)
+        i += 1
+    return re.compile("".join(out), pattern.flags)

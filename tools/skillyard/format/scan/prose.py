@@ -17,7 +17,7 @@ import functools
 import re
 from bisect import bisect_right
 
-from skillyard.format.scan import confusables, decode, precision
+from skillyard.format.scan import confusables, decode, gates, precision
 from skillyard.format.scan import phrases as ph
 from skillyard.format.scan import rules as scan_rules
 from skillyard.format.scan.context import _URL, ERROR, WARNING, Add, Context, _discussed, _token_of, _words
@@ -85,8 +85,9 @@ class _Family:
 
     def __init__(self, pattern: re.Pattern, words: tuple[tuple[str, ...], tuple[str, ...]], rule: str, what: str,
                  family: str, also: tuple[frozenset[bytes], ...] | None = None, marks: tuple[bytes, ...] = (),
-                 prose_marks: int | None = None):
+                 prose_marks: int | None = None, trigger: gates.Trigger | None = None):
         self.pattern, self.rule, self.what, self.family = pattern, rule, what, family
+        self.trigger = trigger  # what every match of `pattern` holds (`gates`), tested before the marks
         self.ascii, self.others = words
         tokens = [_token_of(w) for w in self.ascii]
         self.gate = frozenset(t for t in tokens if t)
@@ -107,12 +108,44 @@ class _Family:
                     return fail
         if not (self.always or ctx.has(self.gate)):
             return fail
+        if self.trigger is not None and not self.trigger.fires(ctx):
+            return fail
         marks = self._marks if where != "prose" else self._prose_marks
         if marks is not None and not ctx.raw_has(marks):
             return fail
         return self.ascii if ascii_only else self.ascii + self.others
 
 
+# What every match of phrases.ROLE_MARKER holds: `<<SYS>>`; `<|…|>` around one of its words; `<start_of_turn>`; a
+# capitalised SYSTEM, ADMIN or DEVELOPER before MESSAGE, NOTE, … (whole words: a line start, `[`, `*` or blanks
+# before, blanks or `:` after); `SYSTEM:` or `ADMINISTRATOR:`; or one of its tag words inside `<…>`.
+_ROLE_MARKER_TRIGGER = gates.Trigger(
+    "role-marker",
+    (_words("sys"), gates.Bytes(b"<<")),
+    (_words("start_header_id", "end_header_id", "eot_id", "system", "user", "assistant"), gates.Bytes(b"<|")),
+    (_words("start_of_turn", "end_of_turn"),),
+    (_words("system", "admin", "developer"),
+     _words("message", "note", "override", "instruction", "instructions", "prompt", "update", "notice"),
+     gates.Bytes(b"SYSTEM", b"ADMIN", b"DEVELOPER", lowered=False)),
+    (_words("system", "administrator"), gates.Bytes(b"SYSTEM", b"ADMINISTRATOR", lowered=False)),
+    (_words("important", "system_instruction", "system_instructions", "admin", "instructions"),
+     gates.Bytes(b"IMPORTANT", b"SYSTEM_INSTRUCTION", b"ADMIN", b"INSTRUCTIONS", lowered=False), gates.Bytes(b"<")),
+)
+# What every match of phrases.AGENT_CONFIG holds (IGNORECASE): the name's word where it is bounded on both sides
+# (`CLAUDE.md`, `.cursor/rules`, `mcp_servers.json`), then the name's bytes (`.cursorrules` may run on, so bytes only).
+_AGENT_CONFIG_TRIGGER = gates.Trigger(
+    "agent-config",
+    (_words("claude"), gates.Bytes(b"claude.md", b".claude/", b".claude.json")),
+    (_words("claude_desktop_config", "mcp_server", "mcp_servers"),),
+    (_words("agents"), gates.Bytes(b"agents.md")),
+    (_words("gemini"), gates.Bytes(b"gemini.md", b".gemini/settings.json")),
+    (_words("cursor"), gates.Bytes(b".cursor/rules", b".cursor/mcp.json")),
+    (_words("copilot"), gates.Bytes(b"copilot-instructions.md")),
+    (_words("mcp"), gates.Bytes(b".mcp.json")),
+    (_words("codex"), gates.Bytes(b".codex/config.toml")),
+    (_words("continue"), gates.Bytes(b".continue/config")),
+    (gates.Bytes(b".cursorrules", b".windsurfrules", b".clinerules"),),
+)
 _OVERRIDE = "tells the agent to drop its other instructions"
 _CONCEAL = "tells the agent to hide what it does from the user"
 _NO_CONFIRM = "tells the agent never to ask the user for confirmation"
@@ -127,7 +160,7 @@ _EVERYWHERE = (
     _Family(ph.MEMORY, ph.MEMORY_WORDS, "security-agent-config-write", "writes standing rules into the agent's "
             "memory", "memory", also=(_words("always", "never", "now", "permanently", "future", "forever"),)),
     _Family(ph.ROLE_MARKER, ph.ROLE_MARKER_WORDS, "security-prompt-injection", "holds a fake system or role marker",
-            "role", marks=ph.ROLE_MARKER_MARKS, prose_marks=ph.ROLE_MARKER_PROSE_MARKS),
+            "role", marks=ph.ROLE_MARKER_MARKS, prose_marks=ph.ROLE_MARKER_PROSE_MARKS, trigger=_ROLE_MARKER_TRIGGER),
 )
 _ENGLISH = (  # in a prose file these are rules.injection's, gated as it gates them
     _Family(scan_rules.OVERRIDE, (scan_rules._INJECT_WORDS, ()), "security-prompt-injection", _OVERRIDE, "override",
@@ -142,7 +175,7 @@ _TOOL = _Family(ph.TOOL_ORDER, ph.TOOL_ORDER_WORDS, "security-tool-poisoning", "
 _REMOTE = _Family(ph.REMOTE_ORDER, ph.REMOTE_WORDS, "security-remote-instructions", "", "remote",
                   also=(_words(*ph.SCHEDULE_WORDS), _words(*ph.REMOTE_ORDER_WORDS)))
 _CONFIG = _Family(ph.AGENT_CONFIG, ph.AGENT_CONFIG_WORDS, "security-agent-config-write", "", "config",
-                  also=(_words(*ph.TAKEOVER_WORDS),), marks=ph.AGENT_CONFIG_MARKS)
+                  also=(_words(*ph.TAKEOVER_WORDS),), marks=ph.AGENT_CONFIG_MARKS, trigger=_AGENT_CONFIG_TRIGGER)
 
 
 def _families(where: str) -> tuple[_Family, ...]:

@@ -1,0 +1,89 @@
+"""Sound gates in front of the scanner's costly steps: a step runs only on a file that holds what it needs to fire.
+
+Most files trigger nothing, and most of a scan's cost is a step searching a file for text it will not find. So each
+costly step declares, next to its patterns, a `Trigger`: the literal words without which none of its patterns can
+match. A trigger is a list of alternatives, each a list of needs, and a file passes when, for some alternative, it
+meets every need: "(ignore or forget) and (instructions or rules)" is `Trigger("name", (VERBS, NOUNS))` with
+`VERBS = _words("ignore", "forget")`. A word set is met by lowercase whole words as `Context` splits them (runs of
+ASCII letters, digits and `_`), tested against the set of the file's words `Context` already built: a few set tests
+and no search of the text. A `Bytes` need is met by any of its byte strings occurring anywhere (a search, so after
+the word sets of its alternative). `Context.may_hold` follows the same switch and fold rule.
+
+Soundness is the whole point: a trigger may only skip a step whose findings would be empty. A word belongs in a set
+only when every match of the alternative it guards holds it as a whole word (`\\bignore\\b`, or bounded by spaces or
+punctuation inside the pattern); a pattern piece like `delet\\w*` or `apply` followed by nothing has no whole word and
+must gate on another part of the match. Two cases are never gated: the switch below is off, or the text holds one of
+the few non-ASCII letters that IGNORECASE matching folds onto an ASCII one (`İ`, `ı`, `ſ`, the Kelvin sign), which
+`Context`'s ASCII word split cannot see.
+
+Switch: `SKILLYARD_SCAN_GATES=0` in the environment (read at import; tests flip `ENABLED`) runs every gated step on
+every file. tests/format/test_scan_gates.py checks that the findings are the same both ways over the committed
+labelled sets and generated text, so a pattern alternative added without its words shows up there.
+
+For a rule writer: declare `MY_TRIGGER = Trigger("my-rule", (words_a, words_b), (words_c,))` beside the pattern
+(word sets from `context._words`), start the step with `if not MY_TRIGGER.fires(ctx): return`, and when you add an
+alternative to the pattern, add the words it needs to the trigger (or a new alternative). When in doubt, add a word
+to a set, or drop a set from an alternative: a looser trigger only costs time, a tighter one loses findings.
+"""
+
+from __future__ import annotations
+
+import os
+
+ENABLED = os.environ.get("SKILLYARD_SCAN_GATES", "1") != "0"
+
+# The UTF-8 bytes of the non-ASCII letters Python's IGNORECASE matches to ASCII letters: U+0130 and U+0131 (`i`),
+# U+017F (`s`) and U+212A (`k`). A text holding one is never gated (its ASCII word split would miss a match).
+FOLDS_TO_ASCII = (b"\xc4\xb0", b"\xc4\xb1", b"\xc5\xbf", b"\xe2\x84\xaa")
+
+
+def folds_to_ascii(raw: bytes) -> bool:
+    """Whether `raw` holds a letter IGNORECASE folds onto ASCII (see `FOLDS_TO_ASCII`); ASCII text never does. Each
+    mark's lead byte is looked for first (one `memchr`): `\\xc4` and `\\xc5` are rare outside Central European text."""
+    if raw.isascii():
+        return False
+    return (b"\xc4" in raw and (b"\xc4\xb0" in raw or b"\xc4\xb1" in raw)) or \
+        (b"\xc5" in raw and b"\xc5\xbf" in raw) or b"\xe2\x84\xaa" in raw
+
+
+class Bytes(tuple):
+    """A need met by any of these byte strings occurring in the file: as written (`Bytes(..., lowered=False)`,
+    case-sensitive, for a pattern without IGNORECASE) or in the file's bytes with ASCII lowered (lowercase needles,
+    for an IGNORECASE pattern). For pattern pieces that are not whole words (`\\.cursorrules` may run on into
+    `.cursorrulesx`); each search costs a pass over the file, so words come first."""
+
+    lowered: bool
+
+    def __new__(cls, *needles: bytes, lowered: bool = True):
+        made = super().__new__(cls, dict.fromkeys(needles))
+        made.lowered = lowered
+        return made
+
+
+class Trigger:
+    """The words without which a step cannot fire: any one alternative, each a tuple of needs all of which the
+    file must meet; a need is a word set (from `context._words`) or `Bytes` (see the module docstring)."""
+
+    __slots__ = ("name", "alternatives")
+
+    def __init__(self, name: str, *alternatives: tuple[frozenset[bytes] | Bytes, ...]):
+        self.name = name
+        # within an alternative the set tests go first: a byte search is asked only when they all pass
+        self.alternatives = tuple(tuple(sorted(alternative, key=lambda need: isinstance(need, Bytes)))
+                                  for alternative in alternatives)
+
+    def fires(self, ctx) -> bool:
+        """Whether the step may report anything in `ctx` (always, with the gates off)."""
+        if not ENABLED or ctx.folds:
+            return True
+        words = ctx.words
+        for alternative in self.alternatives:
+            for need in alternative:
+                if isinstance(need, Bytes):
+                    if not (ctx.low_has(need) if need.lowered else ctx.raw_has(need)):
+                        break
+                elif words.isdisjoint(need):
+                    break
+            else:
+                return True
+        return False
