@@ -7,7 +7,7 @@ import json
 import os
 from pathlib import Path
 
-from skillyard.format.pointer import POINTER_FILE
+from skillyard.format.paths import POINTER_FILE
 from skillyard.format.policy import Policy
 from skillyard.parallel import map_chunked
 from skillyard.registry.checked import CheckedSkill
