@@ -129,3 +129,20 @@ def test_no_fork_available_still_answers(monkeypatch) -> None:
     monkeypatch.setattr(os, "fork", refused)
     items = list(range(100))
     assert parallel.map_chunked(square, items, workers=3, size=4) == [square(n) for n in items]
+
+
+def test_a_frozen_heap_stays_frozen_and_a_thawed_one_thawed(forked) -> None:
+    """map_chunked freezes the heap for its forks; it thaws it again only when the caller had not frozen it for good
+    (`validate` freezes after its imports so no full collection walks the modules again)."""
+    import gc
+
+    assert gc.get_freeze_count() == 0
+    assert parallel.map_chunked(abs, list(range(-50, 50)), workers=2, size=5) == [abs(i) for i in range(-50, 50)]
+    assert gc.get_freeze_count() == 0
+    try:
+        gc.freeze()
+        frozen = gc.get_freeze_count()
+        assert parallel.map_chunked(abs, list(range(-50, 50)), workers=2, size=5) == [abs(i) for i in range(-50, 50)]
+        assert gc.get_freeze_count() >= frozen > 0
+    finally:
+        gc.unfreeze()
