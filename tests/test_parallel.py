@@ -129,3 +129,35 @@ def test_no_fork_available_still_answers(monkeypatch) -> None:
     monkeypatch.setattr(os, "fork", refused)
     items = list(range(100))
     assert parallel.map_chunked(square, items, workers=3, size=4) == [square(n) for n in items]
+
+
+def test_a_frozen_heap_stays_frozen_and_a_thawed_one_thawed(forked) -> None:
+    """map_chunked freezes the heap for its forks; it thaws it again only when the caller had not frozen it for good
+    (`validate` freezes after its imports so no full collection walks the modules again)."""
+    import gc
+
+    gc.unfreeze()
+    assert parallel.map_chunked(abs, list(range(-50, 50)), workers=2, size=5) == [abs(i) for i in range(-50, 50)]
+    assert gc.get_freeze_count() == 0
+    try:
+        gc.freeze()
+        frozen = gc.get_freeze_count()
+        assert parallel.map_chunked(abs, list(range(-50, 50)), workers=2, size=5) == [abs(i) for i in range(-50, 50)]
+        assert gc.get_freeze_count() >= frozen > 0
+    finally:
+        gc.unfreeze()
+
+
+def test_validate_in_process_gives_the_heap_back_thawed(tmp_path, capsys) -> None:
+    """`validate` freezes the heap while it checks; an in-process caller (a test, a tool) gets it back as it was."""
+    import gc
+
+    from skillyard.cli.main import skillyard_main
+
+    skill = tmp_path / "demo"
+    skill.mkdir()
+    (skill / "SKILL.md").write_text("---\nname: demo\ndescription: Does demo things. Use when asked.\n---\n# Demo\n")
+    gc.unfreeze()
+    assert skillyard_main(["validate", "--lenient", "--no-cache", "--json", "--root", str(tmp_path), str(skill)]) == 0
+    assert '"valid": true' in capsys.readouterr().out
+    assert gc.get_freeze_count() == 0

@@ -51,3 +51,30 @@ def test_own_exceptions_count_only_where_they_were_reviewed(tmp_path):
         {"rule": "security-hidden-comment", "file": "references/notes.md", "reason": "reviewed here"}])
     assert [f.allowed for f in reviewed.findings if f.rule == "security-hidden-comment"] == ["reviewed here"]
     assert reviewed.security() == [f.to_dict() for f in reviewed.findings if f.rule.startswith("security-")]
+
+
+@settings(max_examples=60, deadline=None)
+@given(body=st.text(alphabet=st.sampled_from("ab <!-\n>#"), max_size=120), linked=st.booleans(),
+       line=st.integers(-1, 30))
+def test_counts_from_the_bytes_read_place_lines_as_a_second_read_would(body, linked, line, tmp_path_factory):
+    """load_skill counts the lines of the files its findings name from the bytes it read (`line_counts`); judge's
+    placing with them equals placing by reading every file again, a file read through a link (lenient) included."""
+    from skillyard.format.package import load_skill
+
+    folder = tmp_path_factory.mktemp("skill") / "demo"
+    (folder / "references").mkdir(parents=True)
+    (folder / "SKILL.md").write_text(SKILL + body, encoding="utf-8", newline="")
+    (folder / "references" / "notes.md").write_text(NOTES + body, encoding="utf-8", newline="")
+    if linked:
+        (folder / "references" / "copy.md").symlink_to("notes.md")
+    policy = Policy(strict=False)
+    package = load_skill(folder, policy)
+    if linked:  # the link's copy holds the hidden comment too: named by a finding, never counted
+        assert any(f.file == "references/copy.md" and f.line for f in package.findings)
+    assert "references/copy.md" not in package.line_counts
+    assert "references/notes.md" in package.line_counts
+    probes = [Finding("security-x", Severity.WARNING, "m", None, rel, line)
+              for rel in ("SKILL.md", "references/notes.md", "references/copy.md", "gone.md")]
+    findings = package.findings + probes
+    assert placed(findings, folder, package.line_counts) == placed(findings, folder)
+    assert judge(folder, policy, own_reviewed=True).findings == placed(package.findings, folder)

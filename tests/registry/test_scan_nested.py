@@ -43,7 +43,10 @@ def one_walk(top: str, nested: bool) -> list[str]:
 NAMES = ["a", "b", "scripts", "assets", ".hidden", "__pycache__", "node_modules", "x"]
 folder_paths = st.lists(st.lists(st.sampled_from(NAMES), min_size=1, max_size=MAX_DEPTH + 2).map("/".join),
                         min_size=1, max_size=12)
-markers = st.sampled_from(["SKILL.md", "skill.yaml", "skill.md", None, None])
+# A marker is a file (or a link to one): a folder or a dangling link of that name is not, nor a name that differs in
+# case (on this file system); `source.yaml` is a pointer's.
+markers = st.sampled_from(["SKILL.md", "skill.yaml", "skill.md", "source.yaml", "dir:SKILL.md", "link:skill.md",
+                           "dangling:SKILL.md", "Skill.md", None, None])
 
 
 @settings(max_examples=150, deadline=None)
@@ -57,8 +60,18 @@ def test_split_scan_finds_what_one_walk_finds(paths, marks, top_is_skill, many) 
         for path, marker in zip(paths, marks, strict=False):
             folder = os.path.join(top, path)
             os.makedirs(folder, exist_ok=True)
-            if marker:
-                open(os.path.join(folder, marker), "w").close()
+            kind, _, name = (marker or "").rpartition(":")
+            if not name or os.path.lexists(os.path.join(folder, name)):
+                continue
+            if kind == "dir":
+                os.makedirs(os.path.join(folder, name), exist_ok=True)
+            elif kind == "link":
+                open(os.path.join(folder, "real.md"), "a").close()
+                os.symlink("real.md", os.path.join(folder, name))
+            elif kind == "dangling":
+                os.symlink("missing.md", os.path.join(folder, name))
+            else:
+                open(os.path.join(folder, name), "w").close()
         os.symlink(os.path.join(top, paths[0]), os.path.join(top, "link"))  # never entered
         saved = scan.NESTED_PARALLEL
         scan.NESTED_PARALLEL = 1 if many else saved  # force the forked path on small trees too

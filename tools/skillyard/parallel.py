@@ -57,7 +57,10 @@ def map_chunked(work: Callable[[T], R], items: Sequence[T], *, workers: int, siz
     children: dict[int, int] = {}  # pid: read end of its result pipe
     results: dict[int, list[R]] = {}
     told = 0  # items `progress` has heard of
-    gc.freeze()  # the children's collections then never touch (and copy) the objects they inherit
+    # The children's collections then never touch (and copy) the objects they inherit. A caller that froze its heap
+    # for good (a command, after its imports: `validate`) keeps it frozen; otherwise it is thawed after the forks.
+    thaw = not gc.get_freeze_count()
+    gc.freeze()
     try:
         for _ in range(workers - 1):
             result_read, result_write = os.pipe()
@@ -71,7 +74,8 @@ def map_chunked(work: Callable[[T], R], items: Sequence[T], *, workers: int, siz
                 _child(work, items, chunks, queue_read, done_write, result_write)  # never returns
             os.close(result_write)
             children[pid] = result_read
-        gc.unfreeze()
+        if thaw:
+            gc.unfreeze()
         os.close(done_write)
         done_write = -1
         os.set_blocking(done_read, False)
@@ -90,7 +94,8 @@ def map_chunked(work: Callable[[T], R], items: Sequence[T], *, workers: int, siz
         if progress and told < len(items):
             progress(len(items) - told)
     finally:
-        gc.unfreeze()
+        if thaw:
+            gc.unfreeze()
         for fd in (queue_read, done_read, done_write):
             if fd >= 0:
                 os.close(fd)

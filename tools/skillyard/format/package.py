@@ -70,6 +70,9 @@ class SkillPackage(Record):
         self.skill_md_name = skill_md_name
         self.manifest_only = manifest_only
         self.security_exceptions = [] if security_exceptions is None else security_exceptions  # format/exceptions.py
+        # Lines of the files the findings place a line in (load_skill fills it from the bytes it read; not a field,
+        # so never compared, recorded or printed): verdict.placed reads only files missing here.
+        self.line_counts: dict[str, int] = {}
 
     @property
     def valid(self) -> bool:
@@ -418,10 +421,23 @@ def load_skill(folder: str | os.PathLike, policy: Policy | None = None, *, rel_p
     name = data.get("name") if isinstance(data.get("name"), str) else folder.name
     skill_md_lines = texts[skill_md_name].count("\n") + 1 if skill_md_name else 0
     findings.sort(key=Finding.sort_key)
-    return SkillPackage(folder=folder, rel_path=rel_path if rel_path is not None else folder.name, name=name,
-                        data=data, body=body, files=files, findings=_dedupe(findings),
-                        inventory=_inventory(files, skill_md_lines), skill_md_name=skill_md_name,
-                        manifest_only=manifest_only, security_exceptions=allowed)
+    package = SkillPackage(folder=folder, rel_path=rel_path if rel_path is not None else folder.name, name=name,
+                           data=data, body=body, files=files, findings=_dedupe(findings),
+                           inventory=_inventory(files, skill_md_lines), skill_md_name=skill_md_name,
+                           manifest_only=manifest_only, security_exceptions=allowed)
+    package.line_counts = _line_counts(package.findings, contents, walked, str(folder))
+    return package
+
+
+def _line_counts(findings: list[Finding], contents: dict[str, bytes], walked: list[tuple[str, str]],
+                 folder: str) -> dict[str, int]:
+    """Lines of each plain file (read here, not through a link) that a finding places a line in: what
+    `verdict.placed` needs, counted from the bytes already read instead of reading the file a second time."""
+    named = {f.file for f in findings if f.file and f.line is not None and f.file in contents}
+    if not named:
+        return {}
+    plain = {rel for rel, real in walked if rel in named and real == os.path.join(folder, rel)}
+    return {rel: contents[rel].count(b"\n") + 1 for rel in plain}
 
 
 def top_key(field: str) -> str:

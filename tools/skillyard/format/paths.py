@@ -32,6 +32,9 @@ CLIENT_STATE_NAMES = frozenset({SKILL_LOCK, "evolution.json"})
 # An unfinished change of skill NAME in a store folder: `.journal-NAME.json` (client.store writes it; the MCP
 # server's integrity check reads it).
 JOURNAL_PREFIX = ".journal-"
+# A pointer folder's one file (format/pointer.py reads it): named here so that finding pointer folders costs no
+# import of the pointer's parser and its licence tables.
+POINTER_FILE = "source.yaml"
 
 # Names Windows cannot create (with any extension): CON, PRN, AUX, NUL, COM0-9, LPT0-9 (and the superscript digits).
 _WINDOWS_RESERVED = re.compile(r"(?i)^(con|prn|aux|nul|conin\$|conout\$|(com|lpt)[0-9\u00b9\u00b2\u00b3])(\..*)?\Z")

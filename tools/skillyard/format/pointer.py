@@ -16,7 +16,7 @@ import re
 from skillyard.format import licence_facts, paths
 from skillyard.format.findings import Finding, error
 
-POINTER_FILE = "source.yaml"
+POINTER_FILE = paths.POINTER_FILE
 MAX_BYTES = 512 * 1024  # 1,000 files at ~200 bytes each, plus the metadata
 GITHUB_RAW = "https://raw.githubusercontent.com"
 VERIFICATION_FIX = ("Leave `verification` to the tools: a new pin is `verified: false`, and the bot records a "

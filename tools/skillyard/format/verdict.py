@@ -18,7 +18,6 @@ to no line rather than shown on a line that does not hold what the finding descr
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 
 from skillyard.format import exceptions
@@ -77,7 +76,7 @@ def judge(folder: str | os.PathLike, policy: Policy, *, reviewed: list[dict] | t
         package.findings = [f for f in package.findings if f.rule != "exception-stale"]
         if reviewed:
             package.findings = exceptions.apply(package.findings, exceptions.from_entry(list(reviewed)))
-    package.findings = placed(package.findings, Path(folder))
+    package.findings = placed(package.findings, Path(folder), package.line_counts)
     return Verdict(package, withdrawn)
 
 
@@ -85,6 +84,8 @@ def judge_files(files: dict[str, tuple[bytes, bool]], folder_name: str, policy: 
                 reviewed: list[dict] | tuple | None = None) -> Verdict:
     """`judge` over bytes ({path: (content, executable)}), written to a private temporary folder named
     `folder_name` (a checked name: it becomes a path component)."""
+    import tempfile  # here: tempfile (with random and shutil) is not free, and validate never writes a folder
+
     with tempfile.TemporaryDirectory(prefix="skillyard-judge-") as tmp:
         root = Path(tmp) / folder_name
         root.mkdir()
@@ -96,10 +97,10 @@ def judge_files(files: dict[str, tuple[bytes, bool]], folder_name: str, policy: 
         return judge(root, policy, reviewed=reviewed, rel_path=folder_name)
 
 
-def placed(findings: list[Finding], folder: Path) -> list[Finding]:
+def placed(findings: list[Finding], folder: Path, known: dict[str, int] | None = None) -> list[Finding]:
     """The findings with any line past the end of its file set to None (each file is counted once, and only when
-    a finding names a line in it)."""
-    counts: dict[str, int | None] = {}
+    a finding names a line in it; `known`: counts already made from the bytes the check read)."""
+    counts: dict[str, int | None] = dict(known or {})
     out = []
     for finding in findings:
         if finding.file and finding.line is not None:

@@ -7,7 +7,8 @@ import json
 import os
 from pathlib import Path
 
-from skillyard.format.pointer import POINTER_FILE
+from skillyard.format.findings import error
+from skillyard.format.paths import POINTER_FILE, path_problem, shown
 from skillyard.format.policy import Policy
 from skillyard.parallel import map_chunked
 from skillyard.registry.checked import CheckedSkill
@@ -41,8 +42,7 @@ def _check_one(args: tuple[str, str, Policy, bool]) -> CheckedSkill:
 
 def _check_pointer(folder: str, rel: str, outputs: bool) -> CheckedSkill:
     """A pointer folder (`format/pointer.py`): its source.yaml alone, compiled from the facts it records."""
-    from skillyard.format.findings import Finding, error
-    from skillyard.format.paths import shown
+    from skillyard.format.findings import Finding
     from skillyard.format.pointer import parse_pointer, read_pointer_file
 
     findings = []
@@ -81,9 +81,6 @@ def _folder_path_problem(rel: str):
     """The skill folder's own repository path obeys the shared path rule too: it becomes the registry entry's `path`,
     the site's URL and a raw-GitHub URL, so a name with `..`, a device name or a 40-level tree is refused here
     rather than breaking a later stage for every skill. Folders given from outside the repository are not judged."""
-    from skillyard.format.findings import error
-    from skillyard.format.paths import path_problem, shown
-
     if rel.startswith(("/", "../")) or rel == "..":
         return None
     problem = path_problem(rel)
@@ -150,6 +147,12 @@ def check_folders(folders: list[tuple[Path, str]], policy: Policy, *, cache_root
         if outputs:
             import skillyard.registry.compat  # noqa: F401
             import skillyard.registry.compile  # noqa: F401
+    if workers > 1 and len(todo) >= PARALLEL_THRESHOLD:
+        # Hundreds of skills: some frontmatter will need PyYAML's general path (block scalars, nested values), so
+        # its loader is built once before the fork rather than imported again by every process (~15 ms of CPU each).
+        from skillyard.format.yamlload import frontmatter_loader
+
+        frontmatter_loader()
     for checked in map_chunked(_check_one, todo, workers=workers if len(todo) >= PARALLEL_THRESHOLD else 1,
                                progress=progress.advance if progress else None):
         results[checked.path] = checked

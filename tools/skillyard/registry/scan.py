@@ -75,20 +75,55 @@ def _outer_skill_folders(top: str) -> list[tuple[str, int | None]]:
 
 def _skills_inside(skill: tuple[str, int]) -> list[str]:
     """The skill folders inside one skill folder found `depth` levels below the top: what a walk from the top would
-    find under it (its own resource folders hold no skills; depth counts from the top)."""
+    find under it (its own resource folders hold no skills; depth counts from the top).
+
+    Each folder is listed once: the listing that yields its subfolders also says whether it holds a marker, so a
+    folder costs one `scandir` instead of that plus a `stat` per marker (`is_skill_folder`)."""
     folder, start = skill
     found: list[str] = []
     stack = [(folder, True, start)]
     while stack:
-        directory, inside_skill, depth = stack.pop()
-        for entry in _subfolders(directory):
-            if inside_skill and entry.name in LEAF_FOLDERS:
+        directory, is_skill, depth = stack.pop()
+        if is_skill is None:  # a subfolder: a skill when its own listing holds a marker
+            subfolders, is_skill = _listing(directory)
+            if is_skill:
+                found.append(directory)
+        else:
+            subfolders = _subfolders(directory)
+        for entry in subfolders:
+            if is_skill and entry.name in LEAF_FOLDERS:
                 continue  # a skill's own resource folders hold no skills
             if depth + 1 >= MAX_DEPTH:
                 found.append(entry.path)
                 continue
-            is_skill = is_skill_folder(entry.path)
-            if is_skill:
-                found.append(entry.path)
-            stack.append((entry.path, is_skill, depth + 1))
+            stack.append((entry.path, None, depth + 1))
     return found
+
+
+_MARKER_NAMES = frozenset(SKILL_MARKERS)
+_FOLDED_MARKERS = frozenset(marker.casefold() for marker in SKILL_MARKERS)
+
+
+def _listing(directory: str) -> tuple[list[os.DirEntry], bool]:
+    """(`_subfolders(directory)`, `is_skill_folder(directory)`) from one listing. A marker is a file or a link to
+    one, as `os.path.isfile` says; a name that only matches a marker case-insensitively (a file system that folds
+    case would open it) and a folder that cannot be listed are asked of `is_skill_folder` itself."""
+    try:
+        with os.scandir(directory) as listing:
+            entries = list(listing)
+    except OSError:
+        return [], is_skill_folder(directory)
+    subfolders = []
+    is_skill = False
+    folded = False
+    for entry in entries:
+        name = entry.name
+        if name in _MARKER_NAMES:
+            is_skill = is_skill or entry.is_file()
+        elif name.casefold() in _FOLDED_MARKERS:
+            folded = True
+        if not name.startswith(".") and name != "__pycache__" and entry.is_dir(follow_symlinks=False):
+            subfolders.append(entry)
+    if folded and not is_skill:
+        is_skill = is_skill_folder(directory)
+    return subfolders, is_skill
