@@ -40,7 +40,8 @@ _SINKS = _words("eval", "exec", "execsync", "execfile", "spawn", "spawnsync", "s
                 "stdin", "pipe", "nslookup", "dig", "scp", "python", "python3", "node", "source", "instance_eval",
                 "runinnewcontext", "uploadstring", "uploadfile", "sendmail", "writefile", "writefilesync", "write",
                 "gethostbyname", "getaddrinfo", "resolve", "urlopen", "postform", "post_form", "gist", "storbinary",
-                "sendmessage", "params")
+                "sendmessage", "params", "scriptblock", "invokescript", "public_send", "__send__", "require",
+                "import", "globalthis")
 _SOURCES = _words("curl", "wget", "fetch", "http", "https", "iwr", "irm", "invoke", "downloadstring", "downloadfile",
                   "downloaddata", "urlopen", "urlretrieve", "requests", "httpx", "axios", "got", "base64", "atob",
                   "b64decode", "decode64", "frombase64string", "fromcharcode", "decodestring", "unhexlify", "rev",
@@ -48,10 +49,18 @@ _SOURCES = _words("curl", "wget", "fetch", "http", "https", "iwr", "irm", "invok
                   "gnupg", "netrc", "kube", "credentials", "keychain", "wallet", "environ", "printenv",
                   "getenvironmentvariables", "socket", "tcpclient", "tcpsocket", "dial", "webclient", "uri",
                   "history", "zsh_history", "bash_history", "claude", "codex", "cursor", "pbpaste", "paste", "gh",
-                  "gcloud", "security", "extension", "pgpass", "vault", "clipboard")
+                  "gcloud", "security", "extension", "pgpass", "vault", "clipboard", "hex", "fromhex", "b32decode",
+                  "b85decode", "a85decode", "base32", "tochararray", "marshal")
+# A callee or module whose name is built at run time (`require(a + b)`, `g['ev'+'al'](`, `&('I'+'EX')`, `send(`):
+# no source needed, the hidden name is the finding. Looked for only when a sink word is there.
+_HIDDEN_NAME = re.compile(rb"\b(?:require|import)\s*\(\s*(?!['\"][^'\"\n]*['\"]\s*\))|\]\s*\(|"
+                          rb"\b(?:public_)?send\s*\(|__send__")
+# PowerShell's call operator on an expression or a variable (`&('I'+'EX')`, `.($env:ComSpec[4,15,25]-join'')`,
+# `& $c`): the name may be built at run time whatever the script's other words.
+_CALL_OPERATOR = re.compile(rb"(?:^|[\s;|{(=])[&.]\s*[($]")
 # Sources whose word is too common to gate on (`#!/usr/bin/env`, `/dev/null`): looked for as these bytes instead.
 _SOURCE_BYTES = (b"process.env", b"ENV", b"/dev/tcp", b"/dev/udp", b"env:", b"net.Dial", b"net.connect",
-                 b"net.Socket", b"net.createConnection")
+                 b"net.Socket", b"net.createConnection", b"N-ZA-M", b"n-za-m", b"[::-1]", b"chr(", b"[]byte{")
 # A fenced block in Markdown is parsed only when it downloads and then runs something, or names a socket shell:
 # most fences are install lines or examples, and reading each costs more than this `in` test.
 _FENCE_FETCH = ("curl", "wget", "invoke-webrequest", "iwr ", "irm ", "downloadfile", "start-bitstransfer")
@@ -104,7 +113,9 @@ def judge(ctx: Context, add, found, line_offset: int = 0) -> None:
     """Report the parsed behaviours of one file through `add` (security.scan_text's), skipping what the text rules
     already reported on the same line, or as an error anywhere in the file for the same rule."""
     if not ctx.markdown:
-        if not (ctx.has(_SINKS) and (ctx.has(_SOURCES) or any(b in ctx.raw for b in _SOURCE_BYTES))):
+        sinks = ctx.has(_SINKS) or (ctx.file.endswith(".rb") and (b"`" in ctx.raw or b"%x" in ctx.raw))
+        if not (sinks and (ctx.has(_SOURCES) or any(b in ctx.raw for b in _SOURCE_BYTES) or
+                           _HIDDEN_NAME.search(ctx.raw)) or (ctx.file.endswith((".ps1", ".psm1")) and _CALL_OPERATOR.search(ctx.raw))):
             return
         language = treesit.language_of(ctx.file, ctx.text)
         if language is not None:

@@ -30,7 +30,8 @@ SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "pwsh", "powershell", "c
 INTERPRETERS = frozenset({"python", "python3", "python2", "node", "perl", "ruby", "php", "deno", "bun", "osascript"})
 CODE_RUNNERS = frozenset({"eval", "iex", "invoke-expression", "new function", "function", "instance_eval",
                           "class_eval", "module_eval", "runinnewcontext", "runinthiscontext", "runincontext",
-                          "invoke-command", "source", ".", "scriptblock.create", "create", "new vm.script"})
+                          "invoke-command", "source", ".", "scriptblock.create", "create", "new vm.script",
+                          "invokescript", "newscriptblock"})
 PROCESS_RUNNERS = frozenset({"exec", "execsync", "spawn", "spawnsync", "execfile", "execfilesync", "system", "popen",
                              "popen3", "capture2", "capture3", "`", "start-process", "saps", "start", "command",
                              "commandcontext", "invoke-item", "ii", "startfile"})
@@ -108,7 +109,7 @@ def is_fetch(op: Op) -> bool:
 def is_decode(op: Op) -> bool:
     if op.name in DECODE_NAMES:
         return True
-    if op.name == "base64":
+    if op.name in ("base64", "base32", "basenc"):
         return any(w in ("-d", "--decode", "-D") for w in op.words)
     if op.name == "openssl":
         return "-d" in op.words
@@ -285,7 +286,8 @@ class Flow:
     def __init__(self, facts: Facts, text: str):
         self.facts = facts
         self.child_process = "child_process" in text or facts.language not in ("javascript", "typescript") or \
-            any(op.name == "require" and "child_process" in op.words for op in facts.ops)  # `'child' + '_process'`
+            any(op.name in ("require", "import") and any(w.endswith("child_process") for w in op.words[:1])
+                for op in facts.ops)  # `'child' + '_process'`, `import('node:' + …)`
         self.sources: list[frozenset[Source]] = []
         self._run(text)
 

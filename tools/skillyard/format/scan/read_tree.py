@@ -118,6 +118,11 @@ class _Walker:
                               _text(node)))
 
     def call(self, node, callee: str, args: list) -> None:
+        hidden = self.g.extra.get("callee")
+        if hidden is not None:  # a callee whose name is built at run time (`g['ev'+'al']`, `&('I'+'EX')`, `send(:x)`)
+            found = hidden(self, node, callee, args)
+            if found is not None:
+                callee, args = found
         full = callee.lower()
         name = full.replace("::", ".").rsplit(".", 1)[-1].strip()
         if full.startswith((".\\", "./", "/", "~", "$")) or "\\" in full:
