@@ -97,6 +97,8 @@ def facts_for(language: str, source: str) -> Facts | None:
         return None
     try:
         facts = reader(source)
+        if language == "shell" and facts is not None:
+            _inline_python(facts)
     except (RecursionError, ValueError, UnicodeError):
         facts = None
     if len(source) <= FACTS_CACHE_CHARS:
@@ -107,6 +109,21 @@ def facts_for(language: str, source: str) -> Facts | None:
             _facts_held[0] -= len(oldest[1])
             del _facts_cache[oldest]
     return facts
+
+
+def _inline_python(facts: Facts) -> None:
+    """`python3 -c "…"` in a shell script: the inline program read as Python, its ops placed on the command's line
+    (they run through it, fed by what feeds it)."""
+    added = False
+    for op in list(facts.ops):
+        if op.name in ("python", "python3", "python2") and "-c" in op.words[:-1]:
+            inner = read_python.read(op.words[op.words.index("-c") + 1])
+            for sub in inner.ops[:200] if inner is not None else ():
+                facts.add(dataclasses.replace(sub, line=op.line, uses=sub.uses | op.uses, calls=sub.calls | op.calls,
+                                              text=op.text))
+                added = True
+    if added:
+        facts.ops.sort(key=lambda op: op.line)
 
 
 def judge(ctx: Context, add, found, line_offset: int = 0) -> None:

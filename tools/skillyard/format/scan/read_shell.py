@@ -147,9 +147,6 @@ class _Reader:
         if script is None and words[0] != (name_node.text.decode("utf-8", "replace") if name_node else "") and \
                 any(c in words[0].strip() for c in " \t;|&"):
             script = " ".join(words)  # `$(printf '\x63\x75…')`, `$a$b …`: a command line folded from its name
-        python = _python_script(name, words) if script is None and self.depth < MAX_DEPTH else None
-        if python:
-            self._python(python, node, uses, calls)
         if script and self.depth < MAX_DEPTH:
             before = len(self.facts.ops)
             read(script, self.facts, self._line(node), self.depth + 1)
@@ -157,18 +154,6 @@ class _Reader:
                 op = self.facts.ops[index]
                 self.facts.ops[index] = Op(op.line, op.name, op.full, op.words, op.uses | frozenset(uses),
                                            op.calls | frozenset(calls), op.target, op.text, op.redirects)
-
-    def _python(self, script: str, node, uses, calls) -> None:
-        """`python3 -c "…"`: the inline program read as Python, its ops placed on this command's line."""
-        from skillyard.format.scan import read_python
-
-        inner = read_python.read(script)
-        if inner is None:
-            return
-        line = self._line(node)
-        for op in inner.ops[:200]:
-            self.facts.add(Op(line, op.name, op.full, op.words, op.uses | frozenset(uses), op.calls | frozenset(calls),
-                              op.target, _text(node), op.redirects))
 
     def substitutions(self, node) -> None:
         """The commands inside `$(…)`, backticks and `<(…)` of a command's words, read before the command itself."""
@@ -257,13 +242,6 @@ def _inline_script(name: str, words: list[str]) -> str | None:
             if word.startswith("-") and "c" in word[1:] and not word.startswith("--"):
                 return words[index + 1] or None
     return None
-
-
-def _python_script(name: str, words: list[str]) -> str | None:
-    """The program `python -c TEXT` runs."""
-    if name not in ("python", "python3", "python2") or "-c" not in words[1:-1]:
-        return None
-    return words[words.index("-c", 1) + 1] or None
 
 
 def _unquote_word(value: str) -> str:
