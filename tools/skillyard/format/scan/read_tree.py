@@ -10,6 +10,7 @@ parameters assigned from that call, so the flow continues into it.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -17,6 +18,7 @@ from dataclasses import dataclass, field
 from skillyard.format.scan import fold, treesit
 from skillyard.format.scan.facts import MAX_TEXT, Facts, Op
 
+_METHOD_OF_VARIABLE = re.compile(r"\$[\w:]+\.[a-z_]\w*\Z")  # `$wc.downloadfile`: a method, not a program's path
 MAX_NODES = 20_000  # calls and assignments read per file; the rest of a generated file is not read
 MAX_INSIDE = 1000  # nodes looked at inside one call for the names and calls it reads
 
@@ -124,8 +126,10 @@ class _Walker:
             if found is not None:
                 callee, args = found
         full = callee.lower()
+        if full[:1] in ("'", '"') and full[-1:] == full[:1] and len(full) > 2:
+            full = full[1:-1]  # `& "$env:APPDATA\\nh.exe"`: the quoted path a call operator runs
         name = full.replace("::", ".").rsplit(".", 1)[-1].strip()
-        if full.startswith((".\\", "./", "/", "~", "$")) or "\\" in full:
+        if full.startswith((".\\", "./", "/", "~", "$")) and not _METHOD_OF_VARIABLE.match(full) or "\\" in full:
             name = full  # a program run by its path (`.\\setup.exe`, `$env:TEMP\\a.exe`): the path is the name
         words = tuple(self.word(a) for a in args[:32])
         uses, calls = self.inside(node)
