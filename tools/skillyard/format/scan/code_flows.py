@@ -55,6 +55,9 @@ _SOURCES = _words("curl", "wget", "fetch", "http", "https", "iwr", "irm", "invok
 # no source needed, the hidden name is the finding. Looked for only when a sink word is there.
 _HIDDEN_NAME = re.compile(rb"\b(?:require|import)\s*\(\s*(?!['\"][^'\"\n]*['\"]\s*\))|\]\s*\(|"
                           rb"\b(?:public_)?send\s*\(|__send__")
+# A vendor's key read from the environment by name, and a request: the key may go to another service's host.
+_FETCHES = _words("fetch", "get", "urlopen", "request", "post", "axios", "got", "iwr", "irm", "invoke", "curl")
+_NAMED_SECRET = re.compile(rb"(?:environ|getenv|Getenv|process\.env|\$env:|ENV\[)[^\n]{0,40}?(?:KEY|TOKEN|SECRET)")
 # PowerShell's call operator on an expression or a variable (`&('I'+'EX')`, `.($env:ComSpec[4,15,25]-join'')`,
 # `& $c`): the name may be built at run time whatever the script's other words.
 _CALL_OPERATOR = re.compile(rb"(?:^|[\s;|{(=])[&.]\s*[($]")
@@ -132,7 +135,8 @@ def judge(ctx: Context, add, found, line_offset: int = 0) -> None:
     if not ctx.markdown:
         sinks = ctx.has(_SINKS) or (ctx.file.endswith(".rb") and (b"`" in ctx.raw or b"%x" in ctx.raw))
         if not (sinks and (ctx.has(_SOURCES) or any(b in ctx.raw for b in _SOURCE_BYTES) or
-                           _HIDDEN_NAME.search(ctx.raw)) or (ctx.file.endswith((".ps1", ".psm1")) and _CALL_OPERATOR.search(ctx.raw))):
+                           _HIDDEN_NAME.search(ctx.raw)) or
+                (ctx.has(_FETCHES) and _NAMED_SECRET.search(ctx.raw)) or (ctx.file.endswith((".ps1", ".psm1")) and _CALL_OPERATOR.search(ctx.raw))):
             return
         language = treesit.language_of(ctx.file, ctx.text)
         if language is not None:

@@ -77,6 +77,7 @@ _CLIPBOARD_READ = frozenset({"pbpaste", "wl-paste", "get-clipboard", "paste", "c
 _OPTIONS = ("-i", "--netrc-file", "--kubeconfig", "--homedir", "--identity", "--key", "--cert", "--config",
             "--credentials-file", "--key-file", "-identityfile")
 _SECRET_WORDS = re.compile(r"key|token|secret|pass|cred|auth|api|session|cookie|private", re.I)
+_ENV_MEMBER = re.compile(r"(?:process\.env\.|process\.env\[['\"]|\$env:|ENV\[['\"]|os\.Getenv\(\")([A-Za-z_][\w]*)")
 
 
 def _as_option(words: tuple[str, ...], k: int) -> bool:
@@ -313,6 +314,12 @@ class Flow:
                 ("environ" in op.full or "getenv" in op.full or op.full.startswith("env.")) and \
                 _SECRET_WORDS.search(op.words[0]):  # one named secret (`os.environ.get("GITHUB_TOKEN")`)
             found.add(Source("envvar", op.line, f"reads the secret `{op.words[0][:40]}` from the environment"))
+        if op.name == "system" and op.words[:1] and op.words[0] in _CLIPBOARD_READ:
+            found.add(Source("secret", op.line, f"reads the clipboard with `{op.words[0]}`"))  # run(["pbpaste"])
+        if op.name == "=" and "env" in op.text:  # `const k = process.env.OPENAI_API_KEY`, `$k = $env:GITHUB_TOKEN`
+            named = _ENV_MEMBER.search(op.text)
+            if named and _SECRET_WORDS.search(named.group(1)):
+                found.add(Source("envvar", op.line, f"reads the secret `{named.group(1)[:40]}` from the environment"))
         if op.name in READ_FILE:
             path = next((w for w in op.words if w and not w.startswith("-") and ("/" in w or "\\" in w or "." in w)), "")
             if path:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from skillyard.format.scan import prose_exfil
 from skillyard.format.scan.context import ERROR, Add, Context, _host_is_vendor, _words
 from skillyard.format.scan.precision import known_vendor_url
 
@@ -33,6 +34,12 @@ _EVASION = re.compile(r"gatekeeper|com\.apple\.quarantine|xattr\s+-[a-z]*d|right
 _REQUIRED = re.compile(r"\b(?:prerequisites?|required|requires|must (?:first )?(?:download|install|run)|before (?:you |"
                        r"first |using|use)|will not work|won't work|otherwise|first)\b", re.I)
 _TRIGGERS = _words("run", "launch", "open", "execute", "double", "start", "install", "executable", "chmod")
+
+
+def told(ctx: Context, add: Add) -> None:
+    """The behaviours prose tells its reader to carry out: download-and-run, and data theft (`prose_exfil`)."""
+    prose_lure(ctx, add)
+    prose_exfil.prose_exfil(ctx, add)
 
 
 def prose_lure(ctx: Context, add: Add) -> None:

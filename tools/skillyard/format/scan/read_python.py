@@ -399,6 +399,13 @@ def read(source: str):
             if isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) and \
                     node.func.value.id in handles and node.func.attr in ("write", "writelines"):
                 name, words = "writefile", (handles[node.func.value.id], *words)
+            elif isinstance(node.func, ast.Attribute) and node.func.attr == "dump" and len(node.args) >= 2 and \
+                    (isinstance(node.args[1], ast.Name) and node.args[1].id in handles or
+                     isinstance(node.args[1], ast.Call) and _dotted(node.args[1].func) == "open" and
+                     _mode(node.args[1])[:1] in ("w", "a") and node.args[1].args):  # json.dump(x, open(p, "w"))
+                target = node.args[1]
+                name, words = "writefile", (handles[target.id] if isinstance(target, ast.Name) else
+                                            word(target.args[0]), words[0] if words else "")
             elif isinstance(node.func, ast.Attribute) and node.func.attr == "write" and \
                     isinstance(node.func.value, ast.Call) and _dotted(node.func.value.func) == "open" and \
                     _mode(node.func.value)[:1] in ("w", "a") and node.func.value.args:

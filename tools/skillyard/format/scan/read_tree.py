@@ -153,7 +153,23 @@ class _Walker:
             return value
         if node.type in self.g.names:
             return "$" + self.g.name_of(node)
+        if node.type in self.g.binary and b"+" in node.text[:4096]:
+            return self.partial(node)
         return ""
+
+    def partial(self, node, depth: int = 0) -> str:
+        """`os.homedir() + '/.ssh/id_rsa'`: the literal parts of a `+` chain, `…` for the parts not known, so the
+        path or address it spells still shows; "" when no part is known."""
+        parts, stack = [], [node]
+        while stack and len(parts) < 64:
+            current = stack.pop()
+            operator = current.child_by_field_name("operator") if current.type in self.g.binary else None
+            if current.type in self.g.binary and operator is not None and operator.text == b"+":
+                stack += [current.child_by_field_name("right"), current.child_by_field_name("left")]
+                continue
+            value = self.fold(current) if current is not None else None
+            parts.append(value if value is not None else "…")
+        return "".join(parts) if any(p != "…" for p in parts) else ""
 
     def inside(self, node, own: bool = False) -> tuple[set[str], set[str]]:
         """(names read, callees called) inside `node` (`own`: counting `node` itself when it is a call); a callback's

@@ -490,7 +490,7 @@ def scan(ctx: Context, add: Add, found_rules) -> None:
     that `add` keeps up to date), so concealment next to an action can be judged."""
     download_exec(ctx, add)
     archive_exec(ctx, add)
-    lures.prose_lure(ctx, add)
+    lures.told(ctx, add)
     decode_exec(ctx, add)
     exfiltration(ctx, add)
     secret_url(ctx, add)
