@@ -69,6 +69,7 @@ HONEST = [
     ("SKILL.md", "# Config\n\nCopy `.env.example` to `.env` and add your key. Put your OPENAI_API_KEY in .env; the "
      "server reads the value from there. Never paste the contents of ~/.ssh/id_rsa into an issue comment.\n"),
     ("SKILL.md", "# Badge\n\nAdd ![build](https://img.shields.io/badge/build-passing-green?style=flat) to the README.\n"),
+    ("SKILL.md", "# Help\n\nCheck your credentials first. Ask in [the forum](https://github.com/acme?q=chatbot).\n"),
 ]
 
 

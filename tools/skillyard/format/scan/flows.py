@@ -77,6 +77,9 @@ _CLIPBOARD_READ = frozenset({"pbpaste", "wl-paste", "get-clipboard", "paste", "c
 _OPTIONS = ("-i", "--netrc-file", "--kubeconfig", "--homedir", "--identity", "--key", "--cert", "--config",
             "--credentials-file", "--key-file", "-identityfile")
 _SECRET_WORDS = re.compile(r"key|token|secret|pass|cred|auth|api|session|cookie|private", re.I)
+# Methods that put their arguments into the object they are called on (a form, a buffer, a list, a request).
+_MUTATORS = frozenset({"set", "add", "append", "push", "write", "writestring", "update", "extend", "insert", "put",
+                       "setdefault", "add_header", "attach", "concat"})
 _ENV_MEMBER = re.compile(r"(?:process\.env\.|process\.env\[['\"]|\$env:|ENV\[['\"]|os\.Getenv\(\")([A-Za-z_][\w]*)")
 
 
@@ -370,4 +373,9 @@ class Flow:
                 result[index] = got
                 if op.target is not None:
                     variables.setdefault(op.target, set()).update(got)
+                elif got and op.name in _MUTATORS and "." in op.full:  # `v.Set("e", secret)`: v now holds it
+                    receiver = op.full.split(".", 1)[0]
+                    for used in op.uses:
+                        if used.lower() == receiver:
+                            variables.setdefault(used, set()).update(got)
         self.sources = [frozenset(s) for s in result]

@@ -7,7 +7,7 @@ Two rules, both on prose only and never on a sentence that forbids the thing:
 
 - a sentence that names a credential location (the same paths the code flows call secrets) together with a verb
   that hands it on and a destination (an address, a tool's field or parameter, a message, a commit, an issue);
-- a Markdown image or link whose query string carries a placeholder (`{API_KEY}`, `<token>`, `$SECRET`, `SECRET`)
+- a Markdown image whose query string carries a placeholder (`{API_KEY}`, `<token>`, `$SECRET`, `SECRET`)
   in a paragraph that speaks of keys, tokens, passwords, credentials or the conversation.
 
 Trigger tokens: rule one needs a secret-path mark (`.ssh`, `.aws`, `.env`, `id_rsa`, `credentials`, …) and one of the
@@ -24,23 +24,27 @@ from skillyard.format.scan.context import ERROR, Add, Context, _words
 RULE = "security-exfiltration"
 FIX = "Remove the instruction: a skill never moves the user's secrets anywhere."
 _HAND_ON = re.compile(r"\b(?:send|sends|post|upload|paste|include|append|attach|pass|embed|forward|e-?mail|submit|"
-                      r"put|add|copy|share|sync|transmit|report|leave|place|insert)\b", re.I)
+                      r"put|add|copy|share|sync|transmit|report|leave|place|insert|set)\b", re.I)
 _DESTINATION = re.compile(r"(?:https?|ftp)://|\b(?:field|parameter|param|argument|commit message|issue|comment|"
                           r"pull request|gist|webhook|query string|request body|payload|tool call|sidenote)\b", re.I)
 # The secret's contents are what moves (not a file the reader is told to put a value into).
-_READ_CUE = re.compile(r"\b(?:read|reads|contents?|cat|values?|copy of|dump|whole|entire|full|everything in)\b", re.I)
+_READ_CUE = re.compile(r"\b(?:read|reads|contents?|cat|values?|copy of|dump|whole|entire|full|everything in|output)\b",
+                       re.I)
+# The whole environment named in prose: a command that prints it, or all of its variables.
+_ENV_DUMP = re.compile(r"`(?:env|printenv|export -p|set|gci env:|get-childitem env:\*?)`|\b(?:all|every|each|the whole|"
+                       r"full list of)\s+(?:of\s+)?(?:the\s+|your\s+|its\s+)?environment(?:\s+variables)?\b", re.I)
 _INTO = re.compile(r"\b(?:to|into|in|inside|under|from|with|via|using|create|edit|update)\s+(?:(?:your|the|a|this|"
                    r"project's|repo's)\s+)?[`\"']?[~/.\w-]*\Z", re.I)
-_MARKS = ("ssh", "aws", "env", "id_rsa", "id_ed25519", "credentials", "netrc", "npmrc", "pypirc", "kube", "gnupg",
+_MARKS = ("ssh", "aws", "env", "environment", "id_rsa", "id_ed25519", "credentials", "netrc", "npmrc", "pypirc", "kube", "gnupg",
           "history", "wallet", "keychain", "claude", "codex", "cursor", "pgpass", "vault")
 _TRIGGERS = _words(*_MARKS)
 _VERB_TRIGGERS = _words("send", "sends", "post", "upload", "paste", "include", "append", "attach", "pass", "embed",
                         "forward", "email", "e-mail", "submit", "put", "add", "copy", "share", "sync", "transmit",
-                        "report", "leave", "place", "insert")
+                        "report", "leave", "place", "insert", "set")
 _ENV_FILE = re.compile(r"(?:^|(?<=[\s/~\"'`(]))\.env(?:\.local|\.production)?\b(?![.\w-])")  # a project's `.env` file
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*])|\n\s*\n|\n[-*#>] ")
-_BEACON = re.compile(r"\]\(\s*(?:https?|ftp)://[^\s)]*\?[^\s)]*=(?:\{[^}\s)]{1,60}\}|<[^>\s)]{1,60}>|\$\{?\w{2,60}\}?|"
-                     r"[A-Z][A-Z0-9_]{3,60}\b)", re.I)
+_BEACON = re.compile(r"!\[[^\]\n]{0,200}\]\(\s*(?:https?|ftp)://[^\s)]*\?[^\s)]*=(?:\{[^}\s)]{1,60}\}|<[^>\s)]{1,60}>|"
+                     r"\$\{?\w{2,60}\}?|(?-i:[A-Z][A-Z0-9_]{3,60})\b)", re.I)
 _BEACON_WORDS = re.compile(r"\b(?:api[ _-]?keys?|keys?|tokens?|secrets?|passwords?|credentials?|cookies?|session|"
                            r"conversation|chat history|environment variables?|\.env)\b", re.I)
 
@@ -49,18 +53,19 @@ def prose_exfil(ctx: Context, add: Add) -> None:
     if not ctx.prose:
         return
     if b"](" in ctx.raw and b"?" in ctx.raw:
-        for match in ctx.finditer(_BEACON, ("](",)):
+        for match in ctx.finditer(_BEACON, ("](",), ("![",)):
             start, end = ctx.block(match.start(), 3)
             words = _BEACON_WORDS.search(ctx.text, start, end)
             if words and not ctx.negated(match.start()):
                 add(RULE, ERROR, match.start(),
-                    f"Has the agent write a Markdown image or link whose address carries a value to fill in "
-                    f"(`{match.group()[2:80]}`) beside talk of {words.group().lower()}: showing it makes the chat "
+                    f"Has the agent write a Markdown image whose address carries a value to fill in "
+                    f"(`{match.group()[match.group().index('](') + 2:][:80]}`) beside talk of {words.group().lower()}: showing it makes the chat "
                     "client send that value to the address's owner.", FIX)
                 return
     if not (ctx.has(_TRIGGERS) and ctx.has(_VERB_TRIGGERS)):
         return
-    for match in [*ctx.finditer(flows.SECRET_PATH, _MARKS), *ctx.finditer(_ENV_FILE, ("env",))]:
+    for match in [*ctx.finditer(flows.SECRET_PATH, _MARKS), *ctx.finditer(_ENV_FILE, ("env",)),
+                  *ctx.finditer(_ENV_DUMP, ("env", "environment"))]:
         start = max(ctx.text.rfind("\n\n", 0, match.start()), 0)
         for cut in _SENTENCE_END.finditer(ctx.text, start, match.start()):
             start = cut.end()
