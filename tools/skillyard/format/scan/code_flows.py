@@ -102,6 +102,8 @@ def facts_for(language: str, source: str) -> Facts | None:
         facts = reader(source)
         if language == "shell" and facts is not None:
             _inline_python(facts)
+        elif language in ("javascript", "typescript", "tsx", "ruby", "go", "powershell") and facts is not None:
+            _inline_shell(facts)
     except (RecursionError, ValueError, UnicodeError):
         facts = None
     if len(source) <= FACTS_CACHE_CHARS:
@@ -125,6 +127,27 @@ def _inline_python(facts: Facts) -> None:
                 facts.add(dataclasses.replace(sub, line=op.line, uses=sub.uses | op.uses, calls=sub.calls | op.calls,
                                               text=op.text))
                 added = True
+    if added:
+        facts.ops.sort(key=lambda op: op.line)
+
+
+_SHELL_RUNNERS = frozenset({"exec", "execsync", "system", "`", "popen", "capture2", "capture3", "popen3"})
+
+
+def _inline_shell(facts: Facts) -> None:
+    """`execSync('curl … -o /tmp/a.tgz')`, `system("tar xzf …")`, `` `…` ``: a command line a script hands to a
+    shell, read as shell on the call's line, so steps spread over several such calls still make one flow."""
+    added = False
+    for op in list(facts.ops[:400]):
+        command = op.words[0] if op.words else ""
+        if op.name in _SHELL_RUNNERS and " " in command.strip() and len(command) <= 4096:
+            before = len(facts.ops)
+            read_shell.read(command, facts, op.line - 1, 1)
+            for index in range(before, len(facts.ops)):
+                inner = facts.ops[index]
+                facts.ops[index] = dataclasses.replace(inner, line=op.line, uses=inner.uses | op.uses,
+                                                       calls=inner.calls | op.calls)
+            added = added or len(facts.ops) > before
     if added:
         facts.ops.sort(key=lambda op: op.line)
 

@@ -31,7 +31,7 @@ INTERPRETERS = frozenset({"python", "python3", "python2", "node", "perl", "ruby"
 CODE_RUNNERS = frozenset({"eval", "iex", "invoke-expression", "new function", "function", "instance_eval",
                           "class_eval", "module_eval", "runinnewcontext", "runinthiscontext", "runincontext",
                           "invoke-command", "source", ".", "scriptblock.create", "create", "new vm.script",
-                          "invokescript", "newscriptblock"})
+                          "invokescript", "newscriptblock", "_compile"})
 PROCESS_RUNNERS = frozenset({"exec", "execsync", "spawn", "spawnsync", "execfile", "execfilesync", "system", "popen",
                              "popen3", "capture2", "capture3", "`", "start-process", "saps", "start", "command",
                              "commandcontext", "invoke-item", "ii", "startfile"})
@@ -221,8 +221,8 @@ def writes_to(op: Op) -> list[str]:
             out.append(words[0])
     elif name in ("writefile", "writefilesync", "appendfile", "appendfilesync", "createwritestream", "write",
                   "binwrite", "write_text", "write_bytes", "create", "openfile", "downloadfile", "urlretrieve",
-                  "copyfile", "copyfilesync", "rename", "renamesync"):
-        if name in ("downloadfile", "urlretrieve", "copyfile", "copyfilesync", "rename", "renamesync"):
+                  "copyfile", "copyfilesync", "rename", "renamesync", "copy_stream"):
+        if name in ("downloadfile", "urlretrieve", "copyfile", "copyfilesync", "rename", "renamesync", "copy_stream"):
             if len(words) >= 2:
                 out.append(words[1])
         elif words and op.full not in ("process.stdout.write", "…write", "res.write") and "stdout" not in op.full:
@@ -230,6 +230,32 @@ def writes_to(op: Op) -> list[str]:
     elif name == "open" and len(words) >= 2 and words[1][:1] in ("w", "a"):
         out.append(words[0])
     return [w for w in out if w]
+
+
+_EXTRACTORS = frozenset({"tar", "bsdtar", "unzip", "7z", "7za", "expand-archive", "extractall", "extract",
+                         "extractallto", "ditto", "x", "unrar", "gunzip", "cpio"})
+
+
+def extracts(op: Op) -> tuple[list[str], str] | None:
+    """(archive words, destination folder) when an op unpacks an archive: `tar xzf a.tgz -C d`, `unzip a.zip -d d`,
+    `Expand-Archive a.zip -DestinationPath d`, `zf.extractall(d)`; the destination is "" for the working folder."""
+    name, words = op.name, op.words
+    if name not in _EXTRACTORS:
+        return None
+    low = [w.lower() for w in words]
+    if name in ("tar", "bsdtar") and not any(w.startswith("-x") or (w[:1] != "-" and "x" in w and k == 0) or
+                                             w == "--extract" for k, w in enumerate(low)):
+        return None
+    if name in ("7z", "7za") and "x" not in low[:1] and "e" not in low[:1]:
+        return None
+    dest = ""
+    for key in ("-c", "-d", "-destinationpath", "--directory"):
+        if key in low[:-1]:
+            dest = words[low.index(key) + 1]
+    dest = dest or next((w[2:] for w in words if w.startswith("-o") and name in ("7z", "7za")), "")
+    if name in ("extractall", "extractallto", "extract") and words and not dest:
+        dest = words[0] if "." not in words[0].rsplit("/", 1)[-1] else ""
+    return [w for w in words if w and not w.startswith("-")], dest
 
 
 def chmods(op: Op) -> list[str]:

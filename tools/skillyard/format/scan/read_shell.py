@@ -60,7 +60,9 @@ class _Reader:
                 if body is not None and not redirects:
                     stack.append((body, feeding))
                     continue
-                if body is not None:  # `{ …; } > file`: each inner command writes there
+                if body is not None and body.type == "pipeline":  # `curl … | tee f > /dev/null`: still a pipeline
+                    stack.append((body, feeding))
+                elif body is not None:  # `{ …; } > file`: each inner command writes there
                     for child in reversed(body.named_children):
                         stack.append((child, feeding))
                 for redirect in redirects:
