@@ -156,7 +156,8 @@ def judge(ctx: Context, add, found, line_offset: int = 0) -> None:
     """Report the parsed behaviours of one file through `add` (security.scan_text's), skipping what the text rules
     already reported on the same line, or as an error anywhere in the file for the same rule."""
     if not ctx.markdown:
-        sinks = ctx.has(_SINKS) or (ctx.file.endswith(".rb") and (b"`" in ctx.raw or b"%x" in ctx.raw))
+        sinks = ctx.has(_SINKS) or (ctx.file.endswith(".rb") and (b"`" in ctx.raw or b"%x" in ctx.raw)) or \
+            b"./" in ctx.raw  # `./nh/bin/agent`: a program run by its path
         if not (sinks and (ctx.has(_SOURCES) or any(b in ctx.raw for b in _SOURCE_BYTES) or
                            _HIDDEN_NAME.search(ctx.raw)) or
                 (ctx.has(_FETCHES) and _NAMED_SECRET.search(ctx.raw)) or (ctx.file.endswith((".ps1", ".psm1")) and _CALL_OPERATOR.search(ctx.raw))):

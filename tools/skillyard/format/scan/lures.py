@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from skillyard.format.scan import prose_exfil
+from skillyard.format.scan import prose_exfil, takeover
 from skillyard.format.scan.context import ERROR, Add, Context, _host_is_vendor, _words
 from skillyard.format.scan.precision import known_vendor_url
 
@@ -37,9 +37,11 @@ _TRIGGERS = _words("run", "launch", "open", "execute", "double", "start", "insta
 
 
 def told(ctx: Context, add: Add) -> None:
-    """The behaviours prose tells its reader to carry out: download-and-run, and data theft (`prose_exfil`)."""
+    """The behaviours text tells its reader to carry out: download-and-run, data theft (`prose_exfil`) and handing
+    the agent over (`takeover`)."""
     prose_lure(ctx, add)
     prose_exfil.prose_exfil(ctx, add)
+    takeover.takeover(ctx, add)
 
 
 def prose_lure(ctx: Context, add: Add) -> None:
