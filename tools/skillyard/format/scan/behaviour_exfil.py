@@ -19,6 +19,7 @@ _DNS = frozenset({"gethostbyname", "getaddrinfo", "gethostbyname_ex", "resolve",
 
 def judge(flow: flows.Flow, ctx, report) -> None:
     written = False
+    staged: tuple[str, flows.Source, int, int] | None = None  # a secret copied outside the skill (op index), then sent
     ops = flow.facts.ops
     requests: set[str] = set()  # variables holding a request that sends (`req = https.request({method: 'POST'})`)
     for index, op in enumerate(ops):
@@ -42,6 +43,14 @@ def judge(flow: flows.Flow, ctx, report) -> None:
                        f"`{op.name}`: the key leaves for someone else.", FIX)
                 return
         secrets = [s for s in flow.sources[index] if s.kind in ("secret", "env")]
+        if staged is not None and not secrets and flows.sends(op) and index > staged[3]:
+            path, source, line, _ = staged
+            url = next((w for w in op.words if "://" in w or "@" in w), "")
+            report(RULE, ERROR, op.line, f"The {flow.facts.language} script {source.what} (line {source.line}), "
+                   f"stages it in `{path[:60]}` (line {line}) and then sends data over the network"
+                   f"{f' to `{url[:60]}`' if url else ''} with `{op.name}` (line {op.line}): secrets leave the "
+                   "user's machine.", FIX)
+            return
         if not secrets:
             continue
         if op.name in ("write", "end", "send") and (requests.intersection(op.uses) or any(
@@ -73,6 +82,7 @@ def judge(flow: flows.Flow, ctx, report) -> None:
                     report(RULE, WARNING, op.line, f"The {flow.facts.language} script {source.what}{where} and copies "
                            f"it to `{path[:60]}`, outside the skill.", FIX)
                     written = True
+                    staged = (path, source, op.line, index)
                     break
 
 

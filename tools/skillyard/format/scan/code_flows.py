@@ -41,7 +41,7 @@ _SINKS = _words("eval", "exec", "execsync", "execfile", "spawn", "spawnsync", "s
                 "runinnewcontext", "uploadstring", "uploadfile", "sendmail", "writefile", "writefilesync", "write",
                 "gethostbyname", "getaddrinfo", "resolve", "urlopen", "postform", "post_form", "gist", "storbinary",
                 "sendmessage", "params", "scriptblock", "invokescript", "public_send", "__send__", "require",
-                "import", "globalthis")
+                "import", "globalthis", "push")
 _SOURCES = _words("curl", "wget", "fetch", "http", "https", "iwr", "irm", "invoke", "downloadstring", "downloadfile",
                   "downloaddata", "urlopen", "urlretrieve", "requests", "httpx", "axios", "got", "base64", "atob",
                   "b64decode", "decode64", "frombase64string", "fromcharcode", "decodestring", "unhexlify", "rev",

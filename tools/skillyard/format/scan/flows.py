@@ -178,6 +178,8 @@ def sends(op: Op) -> bool:
         return any("$" in w for w in words) or bool(op.uses)
     if name == "gh" and op.words[:2] in (("gist", "create"), ("gist", "edit")):
         return True
+    if name == "git" and op.words[:1] == ("push",):  # to an address written out (not the project's own remote)
+        return any("://" in w or ("@" in w and ":" in w) for w in words[1:])
     if name in ("sendmessage", "senddocument", "storbinary", "storlines"):
         return True
     if name in ("scp", "sftp", "rsync"):

@@ -38,7 +38,7 @@ _DISOBEY = re.compile(
     r"|\bне\s+(?:выполняй|выполняйте|слушай|слушайте|подчиняйся)\s+(?:указани\w*|инструкци\w*|команд\w*)\s+"
     r"пользовател\w*|사용자의\s*(?:지시|명령|요청)(?:를|을)?\s*따르지\s*말", re.I)
 _NO_CONFIRM = re.compile(
-    r"\bwithout\s+(?:first\s+)?(?:asking|checking with|consulting|telling|prompting)\b|\bwithout\s+(?:the user's\s+|any\s+|"
+    r"\bwithout\s+(?:first\s+)?(?:asking|checking with|consulting|prompting)\b|\bwithout\s+(?:the user's\s+|any\s+|"
     r"user\s+)?(?:approval|confirmation|permission|consent)\b|\bsin\s+(?:pedir|solicitar)\b|\bsans\s+demander\b|"
     r"\bsem\s+pedir\b|\bohne\s+(?:r(?:ü|ue)ckfrage|nachzufragen|zu fragen)\b|\bsenza\s+chiedere\b|"
     r"(?:不需要|无需|不用|不必|无须)(?:用户)?确认|確認なし|"
@@ -56,6 +56,15 @@ _PREAPPROVED = re.compile(
     r"|\bthis (?:tool|skill|server) is (?:fully )?trusted\b|\b(?:is|are) already (?:approved|authori[sz]ed)\b", re.I)
 _FAMILIES = (("disobey", _DISOBEY), ("no confirmation", _NO_CONFIRM), ("concealment", _CONCEAL),
              ("pre-approval", _PREAPPROVED))
+# Lowercase text one of which each family's match holds on its line: a file is searched only where they are.
+_NEEDLES = {
+    "disobey": ("user", "usuario", "utilisateur", "usuário", "usuario", "nutzers", "benutzers", "anwenders", "utente",
+                "authority", "given", "用户", "ユーザー", "пользовател", "사용자"),
+    "no confirmation": ("without", "sin ", "sans ", "sem ", "ohne", "senza", "确认", "確認", "확인", "без"),
+    "concealment": ("keep", "leave", "user", "menciones", "digas", "cuentes", "dis pas", "conte", "diga", "mencione",
+                    "erwähne", "erwaehne", "告诉", "伝えない", "知らせない", "알리지", "сообщай", "говори", "reveal",
+                    "silently", "secretly", "covertly"),
+    "pre-approval": ("approved", "authorized", "authorised", "consented", "trusted")}
 _GATE = _words("silently", "secretly", "covertly", "user", "user's", "users", "usuario", "usuário", "usuario", "utilisateur", "nutzers", "nutzer",
                "benutzers", "utente", "authority", "trusted", "approved", "preapproved", "pre-approved", "asking",
                "confirmation", "permission", "approval", "consent", "yourself")
@@ -67,16 +76,20 @@ def takeover(ctx: Context, add: Add) -> None:
     """One finding for the first paragraph that joins two takeover families."""
     if not (ctx.has(_GATE) or (not ctx.text.isascii() and any(w in ctx.text for w in _GATE_OTHER))):
         return
+    present = [(name, pattern) for name, pattern in _FAMILIES if ctx.lines_with(_NEEDLES[name])]
+    if len(present) < 2 and not (present and present[0][0] == "disobey"):
+        return  # one family cannot join another (the common file stops at a few `find`s)
     seen = set()
-    for name, pattern in _FAMILIES:
-        for match in pattern.finditer(ctx.text):
+    for name, pattern in present:
+        for match in ctx.finditer(pattern, _NEEDLES[name]):
             start, end = ctx.block(match.start(), 3) if ctx.prose else (
                 ctx.text.rfind("\n", 0, max(0, match.start() - 300)) + 1, match.end() + 300)
             if (start, end) in seen:
                 continue
             seen.add((start, end))
             chunk = ctx.text[start:end]
-            found = [(other, hit) for other, p in _FAMILIES if (hit := p.search(chunk))]
+            found = [(other, hit) for other, p in _FAMILIES if (hit := p.search(chunk)) and not
+                     (hit.group().lower().startswith("without") and _FORBIDS.search(chunk, 0, hit.start()))]
             disobey = [hit for hit in _DISOBEY.finditer(chunk)][:2]
             if len(disobey) == 2 and len(found) == 1:  # two different ways of voiding the user's word
                 found.append(("disobey", disobey[1]))
@@ -92,6 +105,8 @@ def takeover(ctx: Context, add: Add) -> None:
             return
 
 
+# "never run anything … without telling the user": the sentence forbids acting unasked or unseen.
+_FORBIDS = re.compile(r"\b(?:never|do not|don't|must not|should not|may not|not)\b[^.\n]{0,60}\Z", re.I)
 _NEGATED = re.compile(r"\b(?:never|do not|don't|must not)\s+(?:\w+\s+){0,4}(?:without asking|without (?:the user's\s+)?"
                       r"(?:approval|confirmation|permission))", re.I)
 
