@@ -33,6 +33,8 @@ _EVASION = re.compile(r"gatekeeper|com\.apple\.quarantine|xattr\s+-[a-z]*d|right
                       re.I)
 _REQUIRED = re.compile(r"\b(?:prerequisites?|required|requires|must (?:first )?(?:download|install|run)|before (?:you |"
                        r"first |using|use)|will not work|won't work|otherwise|first)\b", re.I)
+_EXTENSIONS = re.compile(rb"\.(?:exe|msi|dmg|pkg|sh|bash|ps1|psm1|bat|cmd|scr|jar|appimage|command|run|bin|vbs|hta|zip|"
+                         rb"7z|rar|tgz|gz|deb|rpm|apk)\b", re.I)  # one pass over the bytes: an address may name one
 _TRIGGERS = _words("run", "launch", "open", "execute", "double", "start", "install", "executable", "chmod")
 
 
@@ -47,7 +49,8 @@ def told(ctx: Context, add: Add) -> None:
 def prose_lure(ctx: Context, add: Add) -> None:
     """Report the first paragraph of prose that tells its reader to download a program from a foreign address and
     run it, presented as required or with the system's warnings to get past."""
-    if not ctx.prose or b"://" not in ctx.raw or not ctx.has(_TRIGGERS):
+    if not ctx.prose or b"://" not in ctx.raw or not ctx.has(_TRIGGERS) or \
+            not _EXTENSIONS.search(ctx.raw):
         return
     for match in ctx.finditer(_RUNNABLE_URL, ("://",)):
         url = match.group()

@@ -35,9 +35,14 @@ _ENV_DUMP = re.compile(r"`(?:env|printenv|export -p|set|gci env:|get-childitem e
                        r"full list of)\s+(?:of\s+)?(?:the\s+|your\s+|its\s+)?environment(?:\s+variables)?\b", re.I)
 _INTO = re.compile(r"\b(?:to|into|in|inside|under|from|with|via|using|create|edit|update)\s+(?:(?:your|the|a|this|"
                    r"project's|repo's)\s+)?[`\"']?[~/.\w-]*\Z", re.I)
-_MARKS = ("ssh", "aws", "env", "environment", "id_rsa", "id_ed25519", "credentials", "netrc", "npmrc", "pypirc", "kube", "gnupg",
+_MARKS = ("ssh", "aws", "id_rsa", "id_ed25519", "credentials", "netrc", "npmrc", "pypirc", "kube", "gnupg",
           "history", "wallet", "keychain", "claude", "codex", "cursor", "pgpass", "vault")
-_TRIGGERS = _words(*_MARKS)
+_TRIGGERS = _words(*_MARKS, "env", "environment", "printenv")
+_PATH_TOKENS = _words(*(m for m in _MARKS if m not in ("claude", "codex", "cursor", "history", "credentials", "vault")))
+_PATH_BYTES = (b".credentials", b"auth.json", b"mcp.json", b"_history", b"/credentials", b".vault-token")
+_VERB_NEEDLES = ("send", "post", "upload", "paste", "include", "append", "attach", "pass", "embed", "forward", "mail",
+                 "submit", "put", "add", "copy", "share", "sync", "transmit", "report", "leave", "place", "insert",
+                 "set")  # one of which a hand-on sentence's line holds
 _VERB_TRIGGERS = _words("send", "sends", "post", "upload", "paste", "include", "append", "attach", "pass", "embed",
                         "forward", "email", "e-mail", "submit", "put", "add", "copy", "share", "sync", "transmit",
                         "report", "leave", "place", "insert", "set")
@@ -52,7 +57,7 @@ _BEACON_WORDS = re.compile(r"\b(?:api[ _-]?keys?|keys?|tokens?|secrets?|password
 def prose_exfil(ctx: Context, add: Add) -> None:
     if not ctx.prose:
         return
-    if b"](" in ctx.raw and b"?" in ctx.raw:
+    if b"![" in ctx.raw and b"?" in ctx.raw and b"=" in ctx.raw:
         for match in ctx.finditer(_BEACON, ("](",), ("![",)):
             start, end = ctx.block(match.start(), 3)
             words = _BEACON_WORDS.search(ctx.text, start, end)
@@ -64,8 +69,14 @@ def prose_exfil(ctx: Context, add: Add) -> None:
                 return
     if not (ctx.has(_TRIGGERS) and ctx.has(_VERB_TRIGGERS)):
         return
-    for match in [*ctx.finditer(flows.SECRET_PATH, _MARKS), *ctx.finditer(_ENV_FILE, ("env",)),
-                  *ctx.finditer(_ENV_DUMP, ("env", "environment"))]:
+    verbs = tuple(sorted(_VERB_NEEDLES))
+    found = [*ctx.finditer(flows.SECRET_PATH, _MARKS, verbs)] if ctx.has(_PATH_TOKENS) or \
+        any(mark in ctx.raw for mark in _PATH_BYTES) else []
+    if b".env" in ctx.raw:
+        found += ctx.finditer(_ENV_FILE, (".env",), verbs)
+    if b"`env`" in ctx.raw or b"`printenv`" in ctx.raw or b"nvironment" in ctx.raw:
+        found += ctx.finditer(_ENV_DUMP, ("`env`", "`printenv`", "`set`", "env:", "environment"), verbs)
+    for match in found:
         start = max(ctx.text.rfind("\n\n", 0, match.start()), 0)
         for cut in _SENTENCE_END.finditer(ctx.text, start, match.start()):
             start = cut.end()

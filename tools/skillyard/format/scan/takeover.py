@@ -58,17 +58,30 @@ _FAMILIES = (("disobey", _DISOBEY), ("no confirmation", _NO_CONFIRM), ("concealm
              ("pre-approval", _PREAPPROVED))
 # Lowercase text one of which each family's match holds on its line: a file is searched only where they are.
 _NEEDLES = {
-    "disobey": ("user", "usuario", "utilisateur", "usuário", "usuario", "nutzers", "benutzers", "anwenders", "utente",
-                "authority", "given", "用户", "ユーザー", "пользовател", "사용자"),
-    "no confirmation": ("without", "sin ", "sans ", "sem ", "ohne", "senza", "确认", "確認", "확인", "без"),
-    "concealment": ("keep", "leave", "user", "menciones", "digas", "cuentes", "dis pas", "conte", "diga", "mencione",
-                    "erwähne", "erwaehne", "告诉", "伝えない", "知らせない", "알리지", "сообщай", "говори", "reveal",
-                    "silently", "secretly", "covertly"),
+    "disobey": ("follow", "obey", "objects", "refuses", "says no", "disagrees", "declines", "ignore", "authority",
+                "given", "listen", "comply", "sigas", "siga ", "obedezc", "cumplas", "n'ob", "n’ob", "cumpra",
+                "gelten nicht", "seguire", "遵守", "听从", "服从", "遵循", "従わ", "выполняй", "слушай", "подчиняйся",
+                "따르지"),
+    "no confirmation": ("without", "sin pedir", "sin solicitar", "sans demander", "sem pedir", "ohne", "senza chiedere",
+                        "确认", "確認なし", "확인", "без подтвержд"),
+    "concealment": ("to yourself", "secret", "hidden", "between us", "tell the user", "show the user", "mention",
+                    "reveal", "disclose", "must not see", "should not see", "must not know", "should not know",
+                    "must not notice", "without telling", "without informing", "without notifying", "digas",
+                    "cuentes", "dis pas", "conte", "diga", "erwähne", "erwaehne", "告诉", "伝えない", "知らせない",
+                    "알리지", "сообщай", "говори", "silently", "secretly", "covertly"),
     "pre-approval": ("approved", "authorized", "authorised", "consented", "trusted")}
 _GATE = _words("silently", "secretly", "covertly", "user", "user's", "users", "usuario", "usuário", "usuario", "utilisateur", "nutzers", "nutzer",
                "benutzers", "utente", "authority", "trusted", "approved", "preapproved", "pre-approved", "asking",
                "confirmation", "permission", "approval", "consent", "yourself")
 _GATE_OTHER = ("пользовател", "用户", "ユーザー", "사용자", "確認", "确认", "확인", "usuário")
+# Each family's needles as the file's words (a set test): the first word of each ASCII needle.
+_TOKENS = {name: _words(*{re.split(r"[^\w]+", n.strip())[0] for n in needles if n.isascii() and n.strip()} -
+                        {"given", "listen", "says", "leave", "tell", "show", "must", "should", "without"})
+           for name, needles in _NEEDLES.items()}
+_TOKENS["concealment"] |= _words("telling", "informing", "notifying", "yourself", "user")
+_TOKENS["no confirmation"] |= _words("asking", "approval", "confirmation", "permission", "consent")
+_CODE_PROSE = (b'"""', b"'''", b"description", b".tool(", b"print(", b"console.log", b"echo ", b"Write-Host",
+               b"puts ")
 _SENTENCE = re.compile(r"[^.!?。！？\n]*(?:[.!?。！？]|\n|\Z)")
 
 
@@ -76,11 +89,17 @@ def takeover(ctx: Context, add: Add) -> None:
     """One finding for the first paragraph that joins two takeover families."""
     if not (ctx.has(_GATE) or (not ctx.text.isascii() and any(w in ctx.text for w in _GATE_OTHER))):
         return
-    present = [(name, pattern) for name, pattern in _FAMILIES if ctx.lines_with(_NEEDLES[name])]
+    if not ctx.prose and not any(mark in ctx.raw for mark in _CODE_PROSE):
+        return  # in code only docstrings, tool descriptions and printed text are read as instructions
+    ascii_text = ctx.text.isascii()
+    present = [(name, pattern) for name, pattern in _FAMILIES if ctx.has(_TOKENS[name]) or
+               (not ascii_text and any(n in ctx.low for n in _NEEDLES[name] if not n.isascii()))]
     if len(present) < 2 and not (present and present[0][0] == "disobey"):
-        return  # one family cannot join another (the common file stops at a few `find`s)
+        return  # one family cannot join another (the common file stops at a few set tests)
     seen = set()
     for name, pattern in present:
+        if name == "no confirmation" and len(present) > 1:
+            continue  # the most common family: every paragraph joining two holds another's hit, which opens it
         for match in ctx.finditer(pattern, _NEEDLES[name]):
             start, end = ctx.block(match.start(), 3) if ctx.prose else (
                 ctx.text.rfind("\n", 0, max(0, match.start() - 300)) + 1, match.end() + 300)
