@@ -7,8 +7,12 @@ honest look-alikes next to them left alone."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from skillyard.format.scan import flows
 from skillyard.format.scan import judge as security
+from skillyard.format.scan.facts import Op
 
 MALICIOUS = [
     ("scripts/a.js", "globalThis['ev' + 'al'](atob('Y29uc29sZS5sb2coMSk='));\n", "security-obfuscated-exec", 1,
@@ -108,3 +112,32 @@ def test_hidden_names_and_told_behaviours_are_blocked(file, text, rule, line, wo
 def test_honest_look_alikes_are_not_blocked(file, text):
     assert [(f.rule, f.line, f.message) for f in security.scan_text(text, file) if f.is_error and
             f.rule in ("security-obfuscated-exec", "security-exfiltration", "security-download-exec")] == []
+
+
+_PIECES = st.sampled_from(["'ev'", "+", "'al'", "[", "]", "(", ")", "require", "import", "&", "$c", "-join",
+                           "[char[]]", "105,", "send(", ":system", "globalThis", ".", "`", "\n", "exec", " "])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(_PIECES, max_size=30), st.sampled_from(["scripts/a.js", "scripts/a.ps1", "scripts/a.rb",
+                                                         "scripts/a.go", "scripts/a.sh", "scripts/a.py", "SKILL.md"]))
+def test_built_names_never_break_the_scan(pieces, file):
+    """Any arrangement of the pieces a run-time name is built from reads without raising, and every finding names
+    a line of the text."""
+    text = "".join(pieces)
+    lines = text.count("\n") + 1
+    for finding in security.scan_text(text, file):
+        assert finding.line is None or 1 <= finding.line <= lines
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.sampled_from(["tar", "unzip", "7z", "expand-archive", "extractall", "bsdtar", "ls"]),
+       st.lists(st.sampled_from(["xzf", "-x", "-C", "-d", "/tmp", "a.tgz", "-DestinationPath", "x", "-o/tmp/o", ""]),
+                max_size=6))
+def test_an_unpacking_names_its_archive_and_folder_or_nothing(name, words):
+    found = flows.extracts(Op(1, name, name, tuple(words)))
+    if found is not None:
+        archive, folder = found
+        assert all(w in words for w in archive) and isinstance(folder, str)
+    else:
+        assert name == "ls" or name in ("tar", "bsdtar", "7z") or name not in flows._EXTRACTORS

@@ -103,7 +103,7 @@ def _foreign_host(named, op) -> str | None:
     None: a key sent to its own service (or to the machine itself, or with no address to read) is the normal use."""
     url = next((w for w in op.words if "://" in w), "") or next(iter(_URL_IN.findall(op.text)), "")
     host = url.lower().split("://", 1)[-1].split("/", 1)[0].split("?")[0].split("@")[-1].split(":")[0]
-    if not host or host in ("localhost", "127.0.0.1", "0.0.0.0", "::1") or host.startswith("$") or "{" in host:
+    if not host or host in _LOCAL or host.startswith("$") or "{" in host:
         return None
     for source in named:
         variable = source.what.split("`", 2)[1] if source.what.count("`") >= 2 else ""
@@ -114,6 +114,7 @@ def _foreign_host(named, op) -> str | None:
     return None
 
 
+_LOCAL = frozenset({"localhost", "127.0.0.1", "0.0.0.0", "::1"})  # noqa: S104 (names the machine itself)
 _URL_IN = re.compile(r"(?:https?|wss?)://[^\s'\"`)>\]]+", re.I)
 
 

@@ -88,9 +88,8 @@ def _is_decoding(node: ast.AST, tainted: set[str]) -> bool:
                 return True
             if isinstance(sub.func, ast.Name) and sub.func.id + "()" in tainted:
                 return True
-        elif isinstance(sub, ast.BinOp) and isinstance(sub.op, ast.BitXor) or isinstance(sub, ast.Name) and sub.id in tainted:
-            return True
-        elif _reversed_slice(sub):
+        elif isinstance(sub, ast.BinOp) and isinstance(sub.op, ast.BitXor) or isinstance(sub, ast.Name) and \
+                sub.id in tainted or _reversed_slice(sub):
             return True
     return False
 
