@@ -16,8 +16,39 @@ _DANGEROUS = re.compile(r"\b(?:curl|wget|iwr|irm|invoke-webrequest|invoke-expres
                         r"base64\s+-d|frombase64string)\b|\|\s*(?:sudo\s+)?(?:ba|z)?sh\b|\bbash\s+-i\b", re.I)
 
 
+# Modules that run commands or code: loading one under a name spelled at run time hides what the script can do.
+_RUNNING_MODULES = frozenset({"child_process", "vm", "os", "subprocess", "pty", "commands", "builtins", "shelljs",
+                              "execa", "cross-spawn", "open3", "kernel", "os/exec", "syscall"})
+_HIDDEN_RUNNERS = (flows.CODE_RUNNERS | flows.PROCESS_RUNNERS | {"system", "execsync", "spawnsync"}) - {
+    ".", "source", "command", "start", "create", "function", "`", "call"}
+
+
+def hidden_name(op, language: str) -> str | None:
+    """What an op reaches under a name that is not written in its source: a runner (`globalThis['ev'+'al']`,
+    `&('I'+'EX')`, `send("sys" + "tem")`, a name built with `-join`) or a module that runs commands
+    (`require(['child', 'process'].join('_'))`, `import('node:' + …)`), in words; None for a plain call."""
+    if language in ("shell", "python"):
+        return None  # their readers name calls by their role (`subprocess.run` is `system`), not their spelling
+    low = op.text.lower()
+    if op.name == "(built at run time)":
+        return "runs a command whose name is built at run time"
+    if op.name in _HIDDEN_RUNNERS and op.name not in low and op.full.rsplit(".", 1)[-1] == op.name:
+        return f"calls `{op.name}` under a name built at run time"
+    if op.name in ("require", "import", "load", "import_module") and op.words and op.words[0]:
+        module = op.words[0].lower().removeprefix("node:")
+        if module in _RUNNING_MODULES and module not in low:
+            return f"loads `{module}` under a name built at run time"
+    return None
+
+
 def judge(flow: flows.Flow, ctx, report) -> None:
     ops = flow.facts.ops
+    for op in ops:
+        what = hidden_name(op, flow.facts.language)
+        if what is not None:
+            report(RULE, ERROR, op.line, f"The {flow.facts.language} script {what}: reviewers cannot see what it "
+                   "runs.", "Call commands and load modules by their literal names.")
+            return
     decoded_files: dict[str, int] = {}  # a file a decoder's output was written to -> the decoder's line
     for index, op in enumerate(ops):
         if op.name in (">", ">>") and op.words:

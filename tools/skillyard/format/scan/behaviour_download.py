@@ -21,6 +21,7 @@ def judge(flow: flows.Flow, ctx, report) -> None:
     ops = flow.facts.ops
     saved: list[tuple[str, flows.Source, int]] = []  # (path, the download, line written) for downloaded files
     made_executable: dict[str, int] = {}
+    folders: list[tuple[str, flows.Source, int]] = []  # (folder, the download, line) of unpacked downloads
     streams: dict[str, list[str]] = {}  # variable -> the paths the stream it holds writes
     done = False
     for index, op in enumerate(ops):
@@ -53,9 +54,24 @@ def judge(flow: flows.Flow, ctx, report) -> None:
             for name in op.uses:
                 for path in streams.get(name, ()):
                     saved.append((path, min(fetched, key=lambda s: s.line), op.line))
+        unpacked = flows.extracts(op)
+        if unpacked is not None:  # a downloaded archive unpacked: every file under its folder is downloaded too
+            archive, dest = unpacked
+            source = min(fetched, key=lambda s: s.line) if fetched else next(
+                (src for path, src, _ in saved if any(flows.same_file(path, w) for w in archive)), None)
+            if source is not None:
+                folders.append((dest.rstrip("/\\"), source, op.line))
         for path in flows.chmods(op):
             made_executable[path] = op.line
         targets = _targets(op, flow)
+        if targets and not done and folders:
+            inside = next(((dest, source, line) for dest, source, line in folders for target in targets
+                           if _under(target, dest) and source.line <= op.line), None)
+            if inside is not None:
+                dest, source, line = inside
+                _report(ctx, report, op, source, f"{source.what} (line {source.line}), unpacks it into "
+                        f"`{dest or '.'}` (line {line}) and runs a file from it (line {op.line})", flow.facts.language)
+                done = True
         if targets and not done:
             for path, source, written in saved:
                 if any(flows.same_file(path, target) for target in targets) and source.line <= op.line:
@@ -67,6 +83,15 @@ def judge(flow: flows.Flow, ctx, report) -> None:
                             flow.facts.language)
                     done = True
                     break
+
+
+def _under(target: str, folder: str) -> bool:
+    """Whether `target` names a file inside `folder` ("" for the working folder: any relative path)."""
+    target = target.strip("\"'").replace("\\", "/")
+    if not folder:
+        return target.startswith("./") or ("/" in target and not target.startswith(("/", "~", "$")))
+    folder = folder.strip("\"'").replace("\\", "/").rstrip("/")
+    return len(folder) >= 2 and target.startswith(folder + "/")
 
 
 def _targets(op, flow: flows.Flow) -> list[str]:

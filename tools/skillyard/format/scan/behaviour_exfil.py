@@ -3,6 +3,8 @@ network send, the clipboard, or a file outside the skill."""
 
 from __future__ import annotations
 
+import re
+
 from skillyard.format.scan import flows, precision
 from skillyard.format.scan.context import ERROR, WARNING
 
@@ -17,6 +19,7 @@ _DNS = frozenset({"gethostbyname", "getaddrinfo", "gethostbyname_ex", "resolve",
 
 def judge(flow: flows.Flow, ctx, report) -> None:
     written = False
+    staged: tuple[str, flows.Source, int, int] | None = None  # a secret copied outside the skill (op index), then sent
     ops = flow.facts.ops
     requests: set[str] = set()  # variables holding a request that sends (`req = https.request({method: 'POST'})`)
     for index, op in enumerate(ops):
@@ -31,7 +34,23 @@ def judge(flow: flows.Flow, ctx, report) -> None:
                    f"looks up a host name built from it with `{op.name}`: the lookup carries the secret to that "
                    "domain's name server.", FIX)
             return
+        if named and (flows.sends(op) or flows.is_fetch(op)):
+            stranger = _foreign_host(named, op)
+            if stranger:
+                source = min(named, key=lambda s: s.line)
+                report(RULE, ERROR, op.line, f"The {flow.facts.language} script {source.what} (line {source.line}) "
+                       f"and sends it to `{stranger}`, a host of another service than the one that issued it, with "
+                       f"`{op.name}`: the key leaves for someone else.", FIX)
+                return
         secrets = [s for s in flow.sources[index] if s.kind in ("secret", "env")]
+        if staged is not None and not secrets and flows.sends(op) and index > staged[3]:
+            path, source, line, _ = staged
+            url = next((w for w in op.words if "://" in w or "@" in w), "")
+            report(RULE, ERROR, op.line, f"The {flow.facts.language} script {source.what} (line {source.line}), "
+                   f"stages it in `{path[:60]}` (line {line}) and then sends data over the network"
+                   f"{f' to `{url[:60]}`' if url else ''} with `{op.name}` (line {op.line}): secrets leave the "
+                   "user's machine.", FIX)
+            return
         if not secrets:
             continue
         if op.name in ("write", "end", "send") and (requests.intersection(op.uses) or any(
@@ -63,7 +82,40 @@ def judge(flow: flows.Flow, ctx, report) -> None:
                     report(RULE, WARNING, op.line, f"The {flow.facts.language} script {source.what}{where} and copies "
                            f"it to `{path[:60]}`, outside the skill.", FIX)
                     written = True
+                    staged = (path, source, op.line, index)
                     break
+
+
+# A named key's vendor, from the variable's first word (`OPENAI_API_KEY`): the hosts it is meant for.
+_KEY_VENDORS = {"openai": ("openai.com", "openai.azure.com"), "anthropic": ("anthropic.com",), "github": ("github.com",
+                "githubusercontent.com"), "gh": ("github.com",), "aws": ("amazonaws.com", "aws.amazon.com"),
+                "stripe": ("stripe.com",), "slack": ("slack.com",), "gitlab": ("gitlab.com",), "npm": ("npmjs.org",
+                "npmjs.com"), "huggingface": ("huggingface.co",), "hf": ("huggingface.co",), "google": ("googleapis.com",
+                "google.com"), "gemini": ("googleapis.com",), "notion": ("notion.com", "notion.so"), "linear": (
+                "linear.app",), "vercel": ("vercel.com",), "cloudflare": ("cloudflare.com",), "discord": (
+                "discord.com",), "telegram": ("telegram.org",), "sentry": ("sentry.io",), "supabase": ("supabase.co",
+                "supabase.com"), "mistral": ("mistral.ai",), "groq": ("groq.com",), "cohere": ("cohere.com",
+                "cohere.ai"), "deepseek": ("deepseek.com",), "azure": ("azure.com", "windows.net", "azure.net")}
+
+
+def _foreign_host(named, op) -> str | None:
+    """The host a named vendor key is sent to when it is not that vendor's (`OPENAI_API_KEY` to `t.example`), else
+    None: a key sent to its own service (or to the machine itself, or with no address to read) is the normal use."""
+    url = next((w for w in op.words if "://" in w), "") or next(iter(_URL_IN.findall(op.text)), "")
+    host = url.lower().split("://", 1)[-1].split("/", 1)[0].split("?")[0].split("@")[-1].split(":")[0]
+    if not host or host in _LOCAL or host.startswith("$") or "{" in host:
+        return None
+    for source in named:
+        variable = source.what.split("`", 2)[1] if source.what.count("`") >= 2 else ""
+        vendor = _KEY_VENDORS.get(variable.lower().split("_", 1)[0])
+        if vendor and not any(host == h or host.endswith("." + h) for h in vendor) and \
+                variable.lower().split("_", 1)[0] not in host:
+            return host
+    return None
+
+
+_LOCAL = frozenset({"localhost", "127.0.0.1", "0.0.0.0", "::1"})  # noqa: S104 (names the machine itself)
+_URL_IN = re.compile(r"(?:https?|wss?)://[^\s'\"`)>\]]+", re.I)
 
 
 # The services that issue the tokens `flows` reads from their CLIs (`gh auth token`, `gcloud auth print-access-token`).

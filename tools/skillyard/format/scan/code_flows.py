@@ -40,7 +40,8 @@ _SINKS = _words("eval", "exec", "execsync", "execfile", "spawn", "spawnsync", "s
                 "stdin", "pipe", "nslookup", "dig", "scp", "python", "python3", "node", "source", "instance_eval",
                 "runinnewcontext", "uploadstring", "uploadfile", "sendmail", "writefile", "writefilesync", "write",
                 "gethostbyname", "getaddrinfo", "resolve", "urlopen", "postform", "post_form", "gist", "storbinary",
-                "sendmessage", "params")
+                "sendmessage", "params", "scriptblock", "invokescript", "public_send", "__send__", "require",
+                "import", "globalthis", "push")
 _SOURCES = _words("curl", "wget", "fetch", "http", "https", "iwr", "irm", "invoke", "downloadstring", "downloadfile",
                   "downloaddata", "urlopen", "urlretrieve", "requests", "httpx", "axios", "got", "base64", "atob",
                   "b64decode", "decode64", "frombase64string", "fromcharcode", "decodestring", "unhexlify", "rev",
@@ -48,10 +49,21 @@ _SOURCES = _words("curl", "wget", "fetch", "http", "https", "iwr", "irm", "invok
                   "gnupg", "netrc", "kube", "credentials", "keychain", "wallet", "environ", "printenv",
                   "getenvironmentvariables", "socket", "tcpclient", "tcpsocket", "dial", "webclient", "uri",
                   "history", "zsh_history", "bash_history", "claude", "codex", "cursor", "pbpaste", "paste", "gh",
-                  "gcloud", "security", "extension", "pgpass", "vault", "clipboard")
+                  "gcloud", "security", "extension", "pgpass", "vault", "clipboard", "hex", "fromhex", "b32decode",
+                  "b85decode", "a85decode", "base32", "tochararray", "marshal")
+# A callee or module whose name is built at run time (`require(a + b)`, `g['ev'+'al'](`, `&('I'+'EX')`, `send(`):
+# no source needed, the hidden name is the finding. Looked for only when a sink word is there.
+_HIDDEN_NAME = re.compile(rb"\b(?:require|import)\s*\(\s*(?!['\"][^'\"\n]*['\"]\s*\))|\]\s*\(|"
+                          rb"\b(?:public_)?send\s*\(|__send__")
+# A vendor's key read from the environment by name, and a request: the key may go to another service's host.
+_FETCHES = _words("fetch", "get", "urlopen", "request", "post", "axios", "got", "iwr", "irm", "invoke", "curl")
+_NAMED_SECRET = re.compile(rb"(?:environ|getenv|Getenv|process\.env|\$env:|ENV\[)[^\n]{0,40}?(?:KEY|TOKEN|SECRET)")
+# PowerShell's call operator on an expression or a variable (`&('I'+'EX')`, `.($env:ComSpec[4,15,25]-join'')`,
+# `& $c`): the name may be built at run time whatever the script's other words.
+_CALL_OPERATOR = re.compile(rb"(?:^|[\s;|{(=])[&.]\s*[($]")
 # Sources whose word is too common to gate on (`#!/usr/bin/env`, `/dev/null`): looked for as these bytes instead.
 _SOURCE_BYTES = (b"process.env", b"ENV", b"/dev/tcp", b"/dev/udp", b"env:", b"net.Dial", b"net.connect",
-                 b"net.Socket", b"net.createConnection")
+                 b"net.Socket", b"net.createConnection", b"N-ZA-M", b"n-za-m", b"[::-1]", b"chr(", b"[]byte{")
 # A fenced block in Markdown is parsed only when it downloads and then runs something, or names a socket shell:
 # most fences are install lines or examples, and reading each costs more than this `in` test.
 _FENCE_FETCH = ("curl", "wget", "invoke-webrequest", "iwr ", "irm ", "downloadfile", "start-bitstransfer")
@@ -88,6 +100,10 @@ def facts_for(language: str, source: str) -> Facts | None:
         return None
     try:
         facts = reader(source)
+        if language == "shell" and facts is not None:
+            _inline_python(facts)
+        elif language in ("javascript", "typescript", "tsx", "ruby", "go", "powershell") and facts is not None:
+            _inline_shell(facts)
     except (RecursionError, ValueError, UnicodeError):
         facts = None
     if len(source) <= FACTS_CACHE_CHARS:
@@ -100,11 +116,51 @@ def facts_for(language: str, source: str) -> Facts | None:
     return facts
 
 
+def _inline_python(facts: Facts) -> None:
+    """`python3 -c "…"` in a shell script: the inline program read as Python, its ops placed on the command's line
+    (they run through it, fed by what feeds it)."""
+    added = False
+    for op in list(facts.ops):
+        if op.name in ("python", "python3", "python2") and "-c" in op.words[:-1]:
+            inner = read_python.read(op.words[op.words.index("-c") + 1])
+            for sub in inner.ops[:200] if inner is not None else ():
+                facts.add(dataclasses.replace(sub, line=op.line, uses=sub.uses | op.uses, calls=sub.calls | op.calls,
+                                              text=op.text))
+                added = True
+    if added:
+        facts.ops.sort(key=lambda op: op.line)
+
+
+_SHELL_RUNNERS = frozenset({"exec", "execsync", "system", "`", "popen", "capture2", "capture3", "popen3"})
+
+
+def _inline_shell(facts: Facts) -> None:
+    """`execSync('curl … -o /tmp/a.tgz')`, `system("tar xzf …")`, `` `…` ``: a command line a script hands to a
+    shell, read as shell on the call's line, so steps spread over several such calls still make one flow."""
+    added = False
+    for op in list(facts.ops[:400]):
+        command = op.words[0] if op.words else ""
+        if op.name in _SHELL_RUNNERS and " " in command.strip() and len(command) <= 4096:
+            before = len(facts.ops)
+            read_shell.read(command, facts, op.line - 1, 1)
+            for index in range(before, len(facts.ops)):
+                inner = facts.ops[index]
+                facts.ops[index] = dataclasses.replace(inner, line=op.line, uses=inner.uses | op.uses,
+                                                       calls=inner.calls | op.calls)
+            added = added or len(facts.ops) > before
+    if added:
+        facts.ops.sort(key=lambda op: op.line)
+
+
 def judge(ctx: Context, add, found, line_offset: int = 0) -> None:
     """Report the parsed behaviours of one file through `add` (security.scan_text's), skipping what the text rules
     already reported on the same line, or as an error anywhere in the file for the same rule."""
     if not ctx.markdown:
-        if not (ctx.has(_SINKS) and (ctx.has(_SOURCES) or any(b in ctx.raw for b in _SOURCE_BYTES))):
+        sinks = ctx.has(_SINKS) or (ctx.file.endswith(".rb") and (b"`" in ctx.raw or b"%x" in ctx.raw)) or \
+            b"./" in ctx.raw  # `./nh/bin/agent`: a program run by its path
+        if not (sinks and (ctx.has(_SOURCES) or any(b in ctx.raw for b in _SOURCE_BYTES) or
+                           _HIDDEN_NAME.search(ctx.raw)) or
+                (ctx.has(_FETCHES) and _NAMED_SECRET.search(ctx.raw)) or (ctx.file.endswith((".ps1", ".psm1")) and _CALL_OPERATOR.search(ctx.raw))):
             return
         language = treesit.language_of(ctx.file, ctx.text)
         if language is not None:

@@ -59,9 +59,12 @@ REMOTE_RUN = re.compile(
     r"\bdeno\s+run\b[^\n]{0,200}?https?://\S+|\bnpx\s+(?:-y\s+|--yes\s+)?(?:github:|git\+|https?://)\S+|"
     r"\b(?:uvx|pipx\s+run)\b[^\n]{0,200}?(?:git\+)?https?://\S+|\bcertutil(?:\.exe)?\b[^\n]{0,100}-urlcache\b[^\n]{0,200}|"
     r"\b(?:mshta|regsvr32|rundll32)(?:\.exe)?\b[^\n]{0,200}?https?://\S+|\bimport\(\s*[\"'`]https?://\S+|"
-    r"\bgo\s+run\s+[\w.-]+\.[a-z]{2,}/\S+@\S+", re.I)
-_REMOTE_WORDS = _words("deno", "npx", "uvx", "pipx", "certutil", "mshta", "regsvr32", "rundll32", "import", "go")
-_REMOTE_NEEDLES = ("deno", "npx", "uvx", "pipx", "certutil", "mshta", "regsvr32", "rundll32", "import(", "go run")
+    r"\bgo\s+run\s+[\w.-]+\.[a-z]{2,}/\S+@\S+|\bbitsadmin(?:\.exe)?\b[^\n]{0,100}?/transfer\b[^\n]{0,200}?https?://\S+|"
+    r"\bmsiexec(?:\.exe)?\b[^\n]{0,100}?https?://\S+", re.I)
+_REMOTE_WORDS = _words("deno", "npx", "uvx", "pipx", "certutil", "mshta", "regsvr32", "rundll32", "import", "go",
+                       "bitsadmin", "msiexec")
+_REMOTE_NEEDLES = ("deno", "npx", "uvx", "pipx", "certutil", "mshta", "regsvr32", "rundll32", "import(", "go run",
+                   "bitsadmin", "msiexec")
 PIP_URL = re.compile(r"\bpip3?\s+install\s+(?:-\S+\s+)*(?:git\+)?https?://\S+", re.I)
 
 

@@ -30,7 +30,8 @@ SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "pwsh", "powershell", "c
 INTERPRETERS = frozenset({"python", "python3", "python2", "node", "perl", "ruby", "php", "deno", "bun", "osascript"})
 CODE_RUNNERS = frozenset({"eval", "iex", "invoke-expression", "new function", "function", "instance_eval",
                           "class_eval", "module_eval", "runinnewcontext", "runinthiscontext", "runincontext",
-                          "invoke-command", "source", ".", "scriptblock.create", "create", "new vm.script"})
+                          "invoke-command", "source", ".", "scriptblock.create", "create", "new vm.script",
+                          "invokescript", "newscriptblock", "_compile"})
 PROCESS_RUNNERS = frozenset({"exec", "execsync", "spawn", "spawnsync", "execfile", "execfilesync", "system", "popen",
                              "popen3", "capture2", "capture3", "`", "start-process", "saps", "start", "command",
                              "commandcontext", "invoke-item", "ii", "startfile"})
@@ -76,6 +77,10 @@ _CLIPBOARD_READ = frozenset({"pbpaste", "wl-paste", "get-clipboard", "paste", "c
 _OPTIONS = ("-i", "--netrc-file", "--kubeconfig", "--homedir", "--identity", "--key", "--cert", "--config",
             "--credentials-file", "--key-file", "-identityfile")
 _SECRET_WORDS = re.compile(r"key|token|secret|pass|cred|auth|api|session|cookie|private", re.I)
+# Methods that put their arguments into the object they are called on (a form, a buffer, a list, a request).
+_MUTATORS = frozenset({"set", "add", "append", "push", "write", "writestring", "update", "extend", "insert", "put",
+                       "setdefault", "add_header", "attach", "concat"})
+_ENV_MEMBER = re.compile(r"(?:process\.env\.|process\.env\[['\"]|\$env:|ENV\[['\"]|os\.Getenv\(\")([A-Za-z_][\w]*)")
 
 
 def _as_option(words: tuple[str, ...], k: int) -> bool:
@@ -114,7 +119,7 @@ def is_fetch(op: Op) -> bool:
 def is_decode(op: Op) -> bool:
     if op.name in DECODE_NAMES:
         return True
-    if op.name == "base64":
+    if op.name in ("base64", "base32", "basenc"):
         return any(w in ("-d", "--decode", "-D") for w in op.words)
     if op.name == "openssl":
         return "-d" in op.words
@@ -179,6 +184,8 @@ def sends(op: Op) -> bool:
         return any("$" in w for w in words) or bool(op.uses)
     if name == "gh" and op.words[:2] in (("gist", "create"), ("gist", "edit")):
         return True
+    if name == "git" and op.words[:1] == ("push",):  # to an address written out (not the project's own remote)
+        return any("://" in w or ("@" in w and ":" in w) for w in words[1:])
     if name in ("sendmessage", "senddocument", "storbinary", "storlines"):
         return True
     if name in ("scp", "sftp", "rsync"):
@@ -222,8 +229,8 @@ def writes_to(op: Op) -> list[str]:
             out.append(words[0])
     elif name in ("writefile", "writefilesync", "appendfile", "appendfilesync", "createwritestream", "write",
                   "binwrite", "write_text", "write_bytes", "create", "openfile", "downloadfile", "urlretrieve",
-                  "copyfile", "copyfilesync", "rename", "renamesync"):
-        if name in ("downloadfile", "urlretrieve", "copyfile", "copyfilesync", "rename", "renamesync"):
+                  "copyfile", "copyfilesync", "rename", "renamesync", "copy_stream"):
+        if name in ("downloadfile", "urlretrieve", "copyfile", "copyfilesync", "rename", "renamesync", "copy_stream"):
             if len(words) >= 2:
                 out.append(words[1])
         elif words and op.full not in ("process.stdout.write", "…write", "res.write") and "stdout" not in op.full:
@@ -231,6 +238,32 @@ def writes_to(op: Op) -> list[str]:
     elif name == "open" and len(words) >= 2 and words[1][:1] in ("w", "a"):
         out.append(words[0])
     return [w for w in out if w]
+
+
+_EXTRACTORS = frozenset({"tar", "bsdtar", "unzip", "7z", "7za", "expand-archive", "extractall", "extract",
+                         "extractallto", "ditto", "x", "unrar", "gunzip", "cpio"})
+
+
+def extracts(op: Op) -> tuple[list[str], str] | None:
+    """(archive words, destination folder) when an op unpacks an archive: `tar xzf a.tgz -C d`, `unzip a.zip -d d`,
+    `Expand-Archive a.zip -DestinationPath d`, `zf.extractall(d)`; the destination is "" for the working folder."""
+    name, words = op.name, op.words
+    if name not in _EXTRACTORS:
+        return None
+    low = [w.lower() for w in words]
+    if name in ("tar", "bsdtar") and not any(w.startswith("-x") or (w[:1] != "-" and "x" in w and k == 0) or
+                                             w == "--extract" for k, w in enumerate(low)):
+        return None
+    if name in ("7z", "7za") and "x" not in low[:1] and "e" not in low[:1]:
+        return None
+    dest = ""
+    for key in ("-c", "-d", "-destinationpath", "--directory"):
+        if key in low[:-1]:
+            dest = words[low.index(key) + 1]
+    dest = dest or next((w[2:] for w in words if w.startswith("-o") and name in ("7z", "7za")), "")
+    if name in ("extractall", "extractallto", "extract") and words and not dest:
+        dest = words[0] if "." not in words[0].rsplit("/", 1)[-1] else ""
+    return [w for w in words if w and not w.startswith("-")], dest
 
 
 def chmods(op: Op) -> list[str]:
@@ -291,7 +324,8 @@ class Flow:
     def __init__(self, facts: Facts, text: str):
         self.facts = facts
         self.child_process = "child_process" in text or facts.language not in ("javascript", "typescript") or \
-            any(op.name == "require" and "child_process" in op.words for op in facts.ops)  # `'child' + '_process'`
+            any(op.name in ("require", "import") and any(w.endswith("child_process") for w in op.words[:1])
+                for op in facts.ops)  # `'child' + '_process'`, `import('node:' + …)`
         self.sources: list[frozenset[Source]] = []
         self._run(text)
 
@@ -317,6 +351,12 @@ class Flow:
                 ("environ" in op.full or "getenv" in op.full or op.full.startswith("env.")) and \
                 _SECRET_WORDS.search(op.words[0]):  # one named secret (`os.environ.get("GITHUB_TOKEN")`)
             found.add(Source("envvar", op.line, f"reads the secret `{op.words[0][:40]}` from the environment"))
+        if op.name == "system" and op.words[:1] and op.words[0] in _CLIPBOARD_READ:
+            found.add(Source("secret", op.line, f"reads the clipboard with `{op.words[0]}`"))  # run(["pbpaste"])
+        if op.name == "=" and "env" in op.text:  # `const k = process.env.OPENAI_API_KEY`, `$k = $env:GITHUB_TOKEN`
+            named = _ENV_MEMBER.search(op.text)
+            if named and _SECRET_WORDS.search(named.group(1)):
+                found.add(Source("envvar", op.line, f"reads the secret `{named.group(1)[:40]}` from the environment"))
         if op.name in READ_FILE:
             path = next((w for w in op.words if w and not w.startswith("-") and ("/" in w or "\\" in w or "." in w)), "")
             if path:
@@ -367,4 +407,9 @@ class Flow:
                 result[index] = got
                 if op.target is not None:
                     variables.setdefault(op.target, set()).update(got)
+                elif got and op.name in _MUTATORS and "." in op.full:  # `v.Set("e", secret)`: v now holds it
+                    receiver = op.full.split(".", 1)[0]
+                    for used in op.uses:
+                        if used.lower() == receiver:
+                            variables.setdefault(used, set()).update(got)
         self.sources = [frozenset(s) for s in result]

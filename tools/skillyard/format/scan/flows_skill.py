@@ -96,8 +96,7 @@ def _crossing(texts: dict[str, str], findings: list[Finding]) -> list[Finding]:
             continue
         scripts += 1
         if language == "python":
-            writes += _python_writes(rel, text, findings)
-            continue
+            writes += _python_writes(rel, text, findings)  # then its parsed flows too (`json.dump(env, open(p))`)
         facts = code_flows.facts_for(language, text)
         if not facts or not facts.ops:
             continue

@@ -71,6 +71,11 @@ def _fold(walker, node, depth):
         return sep.join(items) if sep is not None and all(i is not None for i in items) else None  # type: ignore
     if callee in ("filepath.Join", "path.Join") and args:  # unknown parts kept as `…`: the path still shows
         return "/".join(walker.fold(a, depth + 1) or "…" for a in args)
+    if callee == "string" and args and args[0].type == "composite_literal":  # `string([]byte{99, 117, …})`
+        body = args[0].child_by_field_name("body")
+        numbers = [c.named_children[0].text.decode() if c.named_children else "x"
+                   for c in (body.named_children[:4096] if body is not None else [])]
+        return fold.chars(numbers) if numbers else None
     if callee == "string" and args:
         return walker.fold(args[0], depth + 1)
     return None

@@ -141,6 +141,19 @@ def _items(walker, node, depth):
 _ENV = re.compile(rb"(?<!\}\s=\s)(?<!\}=\s)(?<!\}\s=)(?<!\}=)\bprocess\.env\b(?!\s*(?:\.|\?\.|\[))")
 
 
+def _hidden_callee(walker, node, callee, args):
+    """`globalThis['ev' + 'al'](…)`, `cp['\\x65xec'](…)`: the method a subscript names, folded; else None."""
+    function = node.child_by_field_name("function")
+    if function is None or function.type != "subscript_expression":
+        return None
+    name = walker.fold(function.child_by_field_name("index"))
+    if not name or len(name) > 64:
+        return None
+    obj = function.child_by_field_name("object")
+    head = obj.text[:80].decode("utf-8", "replace") if obj is not None and obj.type in ("identifier", "this") else "…"
+    return f"{head}.{name}", args
+
+
 _STRINGS = frozenset({"string", "template_string"})
 GRAMMAR = Grammar(
     language="javascript",
@@ -154,10 +167,10 @@ GRAMMAR = Grammar(
     functions=frozenset({"arrow_function", "function_expression", "function"}),
     params=_params,
     exec_refs=frozenset({"eval", "function", "exec", "execsync"}),
-    extra={"fold": _fold, "env_re": _ENV},
+    extra={"fold": _fold, "env_re": _ENV, "callee": _hidden_callee},
 )
 TS_GRAMMAR = Grammar(**{**GRAMMAR.__dict__, "language": "typescript"})
-TSX_GRAMMAR = Grammar(**{**GRAMMAR.__dict__, "language": "typescript", "extra": {"fold": _fold, "env_re": _ENV, "tsx": True}})
+TSX_GRAMMAR = Grammar(**{**GRAMMAR.__dict__, "language": "typescript", "extra": {**GRAMMAR.extra, "tsx": True}})
 
 
 def read(source: str, language: str = "javascript") -> Facts | None:

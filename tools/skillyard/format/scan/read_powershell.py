@@ -111,6 +111,9 @@ def _fold(walker, node, depth):
     if kind == "unary_expression" and len(children) == 1 and node.text.lstrip().lower().startswith(b"-join"):
         items = _list(walker, children[0], depth)
         return "".join(items) if items is not None else None
+    if kind == "cast_expression" and len(children) == 2 and children[0].text.lower() in (b"[char[]]", b"[char]"):
+        numbers = [n.text.decode() for n in _leaves(children[1], "integer_literal")]
+        return fold.chars(numbers) if numbers else None  # `[char[]](105,101,120)`, `[char]105`
     if len(children) == 1 and kind not in ("command", "variable"):
         return walker.fold(children[0], depth + 1)
     if kind in ("comparison_expression",) and len(children) == 2 and b"-join" in node.text.lower():
@@ -118,6 +121,19 @@ def _fold(walker, node, depth):
         sep = walker.fold(children[1], depth + 1)
         return sep.join(items) if items is not None and sep is not None else None
     return None
+
+
+def _leaves(node, kind: str) -> list:
+    """The nodes of `kind` under `node`, in order (bounded)."""
+    out, stack, seen = [], [node], 0
+    while stack and seen < 20_000 and len(out) < 4096:
+        current = stack.pop()
+        seen += 1
+        if current.type == kind:
+            out.append(current)
+        else:
+            stack.extend(reversed(current.named_children))
+    return out
 
 
 def _list(walker, node, depth):
@@ -132,6 +148,28 @@ def _list(walker, node, depth):
             stack.append(current.named_children[0])
     value = walker.fold(node, depth + 1)
     return [value] if value is not None else None
+
+
+# What builds a command's name at run time: `&('I'+'EX')`, `.($env:ComSpec[4,15,25]-join'')`, `&([char]105+…)`.
+_BUILT_NAME = re.compile(rb"-join|\[char|-f\b|-replace|\+|\[[\d, -]+\]", re.I)
+
+
+def _hidden_callee(walker, node, callee, args):
+    """The command a call operator runs when its name is an expression: folded (`IEX`), or `(built at run time)`."""
+    if node.type != "command":
+        return None
+    if callee.startswith("$") and node.text.lstrip()[:1] in (b"&", b"."):  # `& $c`, `$c` folded to a command name
+        value = walker.facts.values.get(_name(node.child_by_field_name("command_name")))
+        return (value, args) if value and len(value) <= 64 and " " not in value else None
+    if not callee.startswith("("):
+        return None
+    name = node.child_by_field_name("command_name")
+    folded = walker.fold(name) if name is not None else None
+    if folded and len(folded) <= 64:
+        return folded, args
+    if name is not None and _BUILT_NAME.search(name.text):
+        return "(built at run time)", args
+    return None
 
 
 GRAMMAR = Grammar(
@@ -149,7 +187,7 @@ GRAMMAR = Grammar(
     parens=frozenset({"parenthesized_expression"}),
     name_of=_name,
     exec_refs=frozenset(),
-    extra={"fold": _fold},
+    extra={"fold": _fold, "callee": _hidden_callee},
 )
 
 

@@ -56,6 +56,14 @@ def fold(node: ast.expr) -> str | None:
     if isinstance(node, ast.JoinedStr):
         parts = [fold(v) if not isinstance(v, ast.FormattedValue) else "" for v in node.values]
         return "".join(p or "" for p in parts)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "chr" and \
+            len(node.args) == 1 and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, int) and \
+            0 <= node.args[0].value < 0x110000:
+        return chr(node.args[0].value)  # `chr(111) + chr(115)`
+    if _reversed_slice(node) and node.slice.step.operand.value == 1 and node.slice.lower is None \
+            and node.slice.upper is None:
+        inner = fold(node.value)
+        return inner[::-1] if inner is not None else None
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "join" \
             and len(node.args) == 1 and isinstance(node.args[0], (ast.List, ast.Tuple)):
         sep = fold(node.func.value)
@@ -66,8 +74,9 @@ def fold(node: ast.expr) -> str | None:
 
 
 def _is_decoding(node: ast.AST, tainted: set[str]) -> bool:
-    """Whether an expression decodes, unscrambles or builds text from numbers (XOR, `chr`) — or uses a name that
-    was assigned such a value."""
+    """Whether an expression decodes, unscrambles or builds text from numbers (XOR, `chr`, `bytes([…])`, a
+    reversed slice) — or uses a name that was assigned such a value, or calls a function of the script that
+    returns one (named in `tainted` as `name()`)."""
     for sub in ast.walk(node):
         if isinstance(sub, ast.Call):
             name = _name(sub.func).lstrip(".")
@@ -75,11 +84,32 @@ def _is_decoding(node: ast.AST, tainted: set[str]) -> bool:
                 return True
             if name == "decode" and sub.args and not any(_text_codec(a) for a in sub.args):  # codecs.decode(x, "rot13")
                 return True
-            if name == "chr" and any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.BitXor) for n in ast.walk(sub)):
+            if _builds_text(sub, name):
                 return True
-        elif isinstance(sub, ast.BinOp) and isinstance(sub.op, ast.BitXor) or isinstance(sub, ast.Name) and sub.id in tainted:
+            if isinstance(sub.func, ast.Name) and sub.func.id + "()" in tainted:
+                return True
+        elif isinstance(sub, ast.BinOp) and isinstance(sub.op, ast.BitXor) or isinstance(sub, ast.Name) and \
+                sub.id in tainted or _reversed_slice(sub):
             return True
     return False
+
+
+def _builds_text(call: ast.Call, name: str) -> bool:
+    """Text spelled as numbers: `chr(115)`, `map(chr, […])`, `bytes([99, 117])`, `bytearray((…))`."""
+    if name == "chr":
+        return True
+    if name == "map" and call.args and isinstance(call.args[0], ast.Name) and call.args[0].id == "chr":
+        return True
+    return name in ("bytes", "bytearray") and isinstance(call.func, ast.Name) and len(call.args) == 1 and \
+        isinstance(call.args[0], (ast.List, ast.Tuple, ast.ListComp, ast.GeneratorExp))
+
+
+def _reversed_slice(node: ast.AST) -> bool:
+    """`text[::-1]`: text stored backwards."""
+    if not isinstance(node, ast.Subscript) or not isinstance(node.slice, ast.Slice):
+        return False
+    step = node.slice.step
+    return isinstance(step, ast.UnaryOp) and isinstance(step.op, ast.USub) and isinstance(step.operand, ast.Constant)
 
 
 _TEXT_CODECS = frozenset({"utf-8", "utf8", "utf_8", "ascii", "latin-1", "latin1", "utf-16", "cp1252", "iso-8859-1"})
@@ -120,13 +150,13 @@ def _may_decode_or_fetch(nodes: list[ast.AST]) -> tuple[bool, bool]:
     for sub in nodes:
         if isinstance(sub, ast.Call):
             name = _name(sub.func).lstrip(".")
-            if name in _DECODERS or (name == "decode" and sub.args):
+            if name in _DECODERS or (name == "decode" and sub.args) or _builds_text(sub, name):
                 decode = True
             elif name in ("urlopen", "urlretrieve") or (
                     name in ("get", "post", "request") and isinstance(sub.func, ast.Attribute) and
                     isinstance(sub.func.value, ast.Name) and sub.func.value.id in ("requests", "httpx", "session")):
                 fetch = True
-        elif isinstance(sub, ast.BinOp) and isinstance(sub.op, ast.BitXor):
+        elif isinstance(sub, ast.BinOp) and isinstance(sub.op, ast.BitXor) or _reversed_slice(sub):
             decode = True
     return decode, fetch
 
@@ -164,6 +194,10 @@ def analyse(source: str) -> Facts | None:
                  for t in ast.walk(target) if isinstance(t, ast.Name)}, node.value)
                for node in nodes if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None] \
         if may_decode or may_fetch else []
+    if may_decode or may_fetch:  # a function of the script returning decoded (or downloaded) text: `name()`
+        assigns += [({node.name + "()"}, ret.value) for node in nodes if isinstance(node, (ast.FunctionDef,
+                     ast.AsyncFunctionDef)) for ret in ast.walk(node) if isinstance(ret, ast.Return) and ret.value]
+    runners = _runner_aliases(nodes)
     decoded: set[int] = set()  # assignments already found to decode (or download): a larger taint keeps them so
     downloaded: set[int] = set()
     for _ in range(2):  # two passes: a name may be assigned from another assigned later in the walk order
@@ -189,9 +223,15 @@ def analyse(source: str) -> Facts | None:
         if not isinstance(node, ast.Call):
             continue
         name = _name(node.func)
+        if name in runners or _builtins_item(node.func) is not None:
+            name = runners.get(name) or _builtins_item(node.func) or name  # `f = exec; f(x)`, `__builtins__.__dict__['ex'+'ec'](x)`
         bare = name.lstrip(".")
         args = list(node.args) + [k.value for k in node.keywords]
         line = node.lineno
+        if bare == "loads" and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) and \
+                node.func.value.id in ("pickle", "marshal", "dill", "cloudpickle") and args and may_decode and \
+                _is_decoding(args[0], tainted):
+            facts.decode_exec.append((line, f"{node.func.value.id}.loads() of decoded bytes, which runs code as it loads"))
         if bare == "join" and isinstance(node.func, ast.Attribute):
             folded = fold(node)
             if folded:
@@ -220,6 +260,29 @@ def analyse(source: str) -> Facts | None:
                 facts.computed_import.append((line, f"reaches `{spelled or 'a decoded name'}` through getattr "
                                                     "with a name built at run time"))
     return facts
+
+
+def _runner_aliases(nodes: list[ast.AST]) -> dict[str, str]:
+    """Names bound to a builtin that runs text (`run = exec`, `e = __builtins__.__dict__["ev" + "al"]`)."""
+    out: dict[str, str] = {}
+    for node in nodes:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            value = node.value
+            found = value.id if isinstance(value, ast.Name) and value.id in _EXEC_BUILTINS else _builtins_item(value)
+            if found:
+                out[node.targets[0].id] = found
+    return out
+
+
+def _builtins_item(node: ast.AST) -> str | None:
+    """`__builtins__.__dict__['ex' + 'ec']`, `vars(builtins)["eval"]`, `globals()['__builtins__']…`: the builtin
+    that runs text, reached by a subscript, or None."""
+    if not isinstance(node, ast.Subscript):
+        return None
+    key = fold(node.slice)
+    if key not in _EXEC_BUILTINS:
+        return None
+    return key if "builtins" in ast.dump(node.value) or isinstance(node.value, ast.Call) else None
 
 
 def _is_os_environ(node: ast.AST | None) -> bool:
@@ -335,6 +398,17 @@ def read(source: str):
             if isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) and \
                     node.func.value.id in handles and node.func.attr in ("write", "writelines"):
                 name, words = "writefile", (handles[node.func.value.id], *words)
+            elif isinstance(node.func, ast.Attribute) and node.func.attr == "dump" and len(node.args) >= 2 and \
+                    (isinstance(node.args[1], ast.Name) and node.args[1].id in handles or
+                     isinstance(node.args[1], ast.Call) and _dotted(node.args[1].func) == "open" and
+                     _mode(node.args[1])[:1] in ("w", "a") and node.args[1].args):  # json.dump(x, open(p, "w"))
+                target = node.args[1]
+                name, words = "writefile", (handles[target.id] if isinstance(target, ast.Name) else
+                                            word(target.args[0]), words[0] if words else "")
+            elif isinstance(node.func, ast.Attribute) and node.func.attr == "write" and \
+                    isinstance(node.func.value, ast.Call) and _dotted(node.func.value.func) == "open" and \
+                    _mode(node.func.value)[:1] in ("w", "a") and node.func.value.args:
+                name, words = "writefile", (word(node.func.value.args[0]), *words)  # `open(p, "wb").write(x)`
             op = Op(node.lineno, name, full, words, frozenset(uses), frozenset(calls), None, text_of(node))
             facts.add(op)
             shell = any(k.arg == "shell" and isinstance(k.value, ast.Constant) and k.value.value is True

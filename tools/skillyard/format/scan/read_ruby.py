@@ -27,6 +27,18 @@ def _call(node):
     return name, items
 
 
+def _hidden_callee(walker, node, callee, args):
+    """`Kernel.send(:system, x)`, `obj.public_send("sys" + "tem", x)`: the method the first argument names."""
+    if node.type != "call" or not args or callee.rsplit(".", 1)[-1] not in ("send", "public_send", "__send__"):
+        return None
+    first = args[0]
+    name = first.text[1:].decode("utf-8", "replace") if first.type == "simple_symbol" else walker.fold(first)
+    if not name or len(name) > 64:
+        return None
+    head = callee.rsplit(".", 1)[0] if "." in callee else ""
+    return (f"{head}.{name}" if head else name), args[1:]
+
+
 def _subshell(node):
     return "`", [node]
 
@@ -100,7 +112,7 @@ GRAMMAR = Grammar(
     arrays=frozenset({"array"}),
     parens=frozenset({"parenthesized_statements"}),
     exec_refs=frozenset(),
-    extra={"fold": _fold, "env_re": _ENV},
+    extra={"fold": _fold, "env_re": _ENV, "callee": _hidden_callee},
 )
 
 

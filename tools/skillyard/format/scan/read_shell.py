@@ -60,7 +60,9 @@ class _Reader:
                 if body is not None and not redirects:
                     stack.append((body, feeding))
                     continue
-                if body is not None:  # `{ …; } > file`: each inner command writes there
+                if body is not None and body.type == "pipeline":  # `curl … | tee f > /dev/null`: still a pipeline
+                    stack.append((body, feeding))
+                elif body is not None:  # `{ …; } > file`: each inner command writes there
                     for child in reversed(body.named_children):
                         stack.append((child, feeding))
                 for redirect in redirects:
@@ -144,6 +146,9 @@ class _Reader:
         self.facts.add(Op(self._line(node), name, words[0].lower(), tuple(words[1:]), frozenset(uses),
                           frozenset(calls), None, _text(node), redirects))
         script = _inline_script(name, words)
+        if script is None and words[0] != (name_node.text.decode("utf-8", "replace") if name_node else "") and \
+                any(c in words[0].strip() for c in " \t;|&"):
+            script = " ".join(words)  # `$(printf '\x63\x75…')`, `$a$b …`: a command line folded from its name
         if script and self.depth < MAX_DEPTH:
             before = len(self.facts.ops)
             read(script, self.facts, self._line(node), self.depth + 1)

@@ -10,6 +10,7 @@ parameters assigned from that call, so the flow continues into it.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -17,6 +18,7 @@ from dataclasses import dataclass, field
 from skillyard.format.scan import fold, treesit
 from skillyard.format.scan.facts import MAX_TEXT, Facts, Op
 
+_METHOD_OF_VARIABLE = re.compile(r"\$[\w:]+\.[a-z_]\w*\Z")  # `$wc.downloadfile`: a method, not a program's path
 MAX_NODES = 20_000  # calls and assignments read per file; the rest of a generated file is not read
 MAX_INSIDE = 1000  # nodes looked at inside one call for the names and calls it reads
 
@@ -118,9 +120,16 @@ class _Walker:
                               _text(node)))
 
     def call(self, node, callee: str, args: list) -> None:
+        hidden = self.g.extra.get("callee")
+        if hidden is not None:  # a callee whose name is built at run time (`g['ev'+'al']`, `&('I'+'EX')`, `send(:x)`)
+            found = hidden(self, node, callee, args)
+            if found is not None:
+                callee, args = found
         full = callee.lower()
+        if full[:1] in ("'", '"') and full[-1:] == full[:1] and len(full) > 2:
+            full = full[1:-1]  # `& "$env:APPDATA\\nh.exe"`: the quoted path a call operator runs
         name = full.replace("::", ".").rsplit(".", 1)[-1].strip()
-        if full.startswith((".\\", "./", "/", "~", "$")) or "\\" in full:
+        if full.startswith((".\\", "./", "/", "~", "$")) and not _METHOD_OF_VARIABLE.match(full) or "\\" in full:
             name = full  # a program run by its path (`.\\setup.exe`, `$env:TEMP\\a.exe`): the path is the name
         words = tuple(self.word(a) for a in args[:32])
         uses, calls = self.inside(node)
@@ -144,7 +153,23 @@ class _Walker:
             return value
         if node.type in self.g.names:
             return "$" + self.g.name_of(node)
+        if node.type in self.g.binary and b"+" in node.text[:4096]:
+            return self.partial(node)
         return ""
+
+    def partial(self, node, depth: int = 0) -> str:
+        """`os.homedir() + '/.ssh/id_rsa'`: the literal parts of a `+` chain, `…` for the parts not known, so the
+        path or address it spells still shows; "" when no part is known."""
+        parts, stack = [], [node]
+        while stack and len(parts) < 64:
+            current = stack.pop()
+            operator = current.child_by_field_name("operator") if current.type in self.g.binary else None
+            if current.type in self.g.binary and operator is not None and operator.text == b"+":
+                stack += [current.child_by_field_name("right"), current.child_by_field_name("left")]
+                continue
+            value = self.fold(current) if current is not None else None
+            parts.append(value if value is not None else "…")
+        return "".join(parts) if any(p != "…" for p in parts) else ""
 
     def inside(self, node, own: bool = False) -> tuple[set[str], set[str]]:
         """(names read, callees called) inside `node` (`own`: counting `node` itself when it is a call); a callback's

