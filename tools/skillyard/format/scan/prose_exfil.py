@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from skillyard.format.scan import flows
+from skillyard.format.scan import flows, precision
 from skillyard.format.scan.context import ERROR, Add, Context, _words
 
 RULE = "security-exfiltration"
@@ -61,8 +61,8 @@ def prose_exfil(ctx: Context, add: Add) -> None:
         for match in ctx.finditer(_BEACON, ("](",), ("![",)):
             start, end = ctx.block(match.start(), 3)
             words = _BEACON_WORDS.search(ctx.text, start, end)
-            if words and not ctx.negated(match.start()):
-                add(RULE, ERROR, match.start(),
+            if words and not ctx.negated(match.start()):  # a key to its own API's host: a warning (precision)
+                add(RULE, precision.secret_url_severity(match.group()), match.start(),
                     f"Has the agent write a Markdown image whose address carries a value to fill in "
                     f"(`{match.group()[match.group().index('](') + 2:][:80]}`) beside talk of {words.group().lower()}: showing it makes the chat "
                     "client send that value to the address's owner.", FIX)

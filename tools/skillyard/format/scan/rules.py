@@ -5,8 +5,7 @@ switch a safety control off, override the agent's instructions) and says where a
 blocking: a credential path needs a read or copy next to it, a network call needs a secret flowing into it, a
 vendor installer piped to a shell is a warning unless a "Prerequisites"-style lure or an unknown host goes with it.
 
-Speed: a file is lowered once and each rule family runs only when one of its literal keywords is in it (`in` is
-a C-speed substring search), so the common skill — prose and ordinary code — costs a handful of `in` tests.
+Speed: a file is lowered once; each rule family runs only when its trigger words are in it (`gates.py`).
 """
 
 from __future__ import annotations
