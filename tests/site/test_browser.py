@@ -15,7 +15,10 @@ import pytest
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 REPO = Path(__file__).resolve().parents[2]
-ARTIFACTS = REPO / "test-artifacts" / "site"
+# Screenshots and axe reports: $SKILLYARD_ARTEFACTS/site when the test session names a folder (CI keeps it as the
+# run's artefacts), else test-artifacts/site (ignored by git); never committed.
+ARTIFACTS = (Path(os.environ["SKILLYARD_ARTEFACTS"]) if os.environ.get("SKILLYARD_ARTEFACTS")
+             else REPO / "test-artifacts") / "site"
 CHROMIUM = os.environ.get("SKILLYARD_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--no-first-run", "--disable-sync"]
