@@ -214,3 +214,19 @@ def test_the_page_policy_blocks_script_that_slipped_into_a_page(browser, site_se
     assert tab.evaluate("typeof window.__csp") == "undefined"
     assert violations
     context.close()
+
+
+def test_search_matching_rules_over_the_columns(page, site_server):
+    """What search.js finds in search.json's columns: every term must match (AND), a name starting with the term
+    ranks above one holding it, a display title counts as the name, a long Chinese term falls back to its character
+    pairs (增值税收据: three of its four pairs are in the description), full-width letters are folded (NFKC), and a
+    term never matches across two skills' lines."""
+    page.goto(site_server + "/")
+    assert search(page, "pdf merge") == ["pdf-tools"]  # both terms, in name and description
+    assert search(page, "pdf calendar") == ["meeting-notes"]  # description and body keyword
+    assert search(page, "识别助手") == ["invoice-reader"]  # only in the display title
+    assert search(page, "增值税收据") == ["invoice-reader"]  # not a substring: 3 of 4 character pairs
+    assert search(page, "ＰＤＦ")[0] == "pdf-tools"  # full-width, folded by NFKC
+    assert search(page, "tag:pdf convert") == ["docs-converter"]
+    assert search(page, "filesinvoice") == []  # "inert-files" and "invoice-reader" are adjacent lines, not one text
+    assert page.problems == []
