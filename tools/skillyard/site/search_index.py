@@ -1,4 +1,4 @@
-"""The compact search data every visitor downloads: about 230 bytes per skill, not the 2 KB of a full-text index.
+"""The compact search data every visitor downloads: about 250 bytes per skill, not the 2 KB of a full-text index.
 
 Shape (version 3, columns rather than one array per skill, so the browser parses a handful of long strings
 instead of a hundred thousand short ones and searches each column with one native `indexOf` scan):
