@@ -266,7 +266,7 @@ def search_latency(out: Path, rounds: int, focused: bool = False) -> dict:
                     context = browser.new_context(viewport={"width": 1280, "height": 800})  # nothing cached
                     tab = context.new_page()
                     tab.goto(base, wait_until="load")
-                    if focused:  # a person clicks into the box, then types: search.json is fetched on focus
+                    if focused:  # a person clicks into the box, then types a little later
                         tab.focus("#sy-q")
                         tab.wait_for_timeout(FOCUS_TO_TYPING_MS)
                     found = tab.evaluate(SEARCH_TIMER, query)
