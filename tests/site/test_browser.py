@@ -15,7 +15,10 @@ import pytest
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 REPO = Path(__file__).resolve().parents[2]
-ARTIFACTS = REPO / "test-artifacts" / "site"
+# Screenshots and axe reports: $SKILLYARD_ARTEFACTS/site when the test session names a folder (CI keeps it as the
+# run's artefacts), else test-artifacts/site (ignored by git); never committed.
+ARTIFACTS = (Path(os.environ["SKILLYARD_ARTEFACTS"]) if os.environ.get("SKILLYARD_ARTEFACTS")
+             else REPO / "test-artifacts") / "site"
 CHROMIUM = os.environ.get("SKILLYARD_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--no-first-run", "--disable-sync"]
@@ -211,3 +214,19 @@ def test_the_page_policy_blocks_script_that_slipped_into_a_page(browser, site_se
     assert tab.evaluate("typeof window.__csp") == "undefined"
     assert violations
     context.close()
+
+
+def test_search_matching_rules_over_the_columns(page, site_server):
+    """What search.js finds in search.json's columns: every term must match (AND), a name starting with the term
+    ranks above one holding it, a display title counts as the name, a long Chinese term falls back to its character
+    pairs (增值税收据: three of its four pairs are in the description), full-width letters are folded (NFKC), and a
+    term never matches across two skills' lines."""
+    page.goto(site_server + "/")
+    assert search(page, "pdf merge") == ["pdf-tools"]  # both terms, in name and description
+    assert search(page, "pdf calendar") == ["meeting-notes"]  # description and body keyword
+    assert search(page, "识别助手") == ["invoice-reader"]  # only in the display title
+    assert search(page, "增值税收据") == ["invoice-reader"]  # not a substring: 3 of 4 character pairs
+    assert search(page, "ＰＤＦ")[0] == "pdf-tools"  # full-width, folded by NFKC
+    assert search(page, "tag:pdf convert") == ["docs-converter"]
+    assert search(page, "filesinvoice") == []  # "inert-files" and "invoice-reader" are adjacent lines, not one text
+    assert page.problems == []

@@ -2,11 +2,10 @@
 publisher, badges, a description cut at a word and an install line whose copy button copies (by mouse and by
 keyboard); the arrow keys walk the results; the count is announced; at phone width nothing overflows sideways; a
 registry made by `init-registry` is headed by its own name. Screenshots of the page states go to the artefacts
-folder ($SKILLYARD_ARTEFACTS, else under pytest's temporary folder), never into the repository."""
+folder ($SKILLYARD_ARTEFACTS/site, else test-artifacts/site, ignored by git), never committed."""
 
 from __future__ import annotations
 
-import os
 import re
 import threading
 from functools import partial
@@ -14,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from tests.site.test_a11y import SIZES
+from tests.site.test_browser import ARTIFACTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -22,10 +22,8 @@ _FOCUSED_OUTLINE = "() => { const s = getComputedStyle(document.activeElement); 
 
 
 @pytest.fixture(scope="session")
-def artefacts(tmp_path_factory) -> Path:
-    folder = Path(os.environ["SKILLYARD_ARTEFACTS"]) if os.environ.get("SKILLYARD_ARTEFACTS") \
-        else tmp_path_factory.getbasetemp() / "artefacts"
-    folder = folder / "site"
+def artefacts() -> Path:
+    folder = ARTIFACTS  # $SKILLYARD_ARTEFACTS/site, beside the other browser tests' screenshots
     folder.mkdir(parents=True, exist_ok=True)
     return folder
 
@@ -291,6 +289,49 @@ def test_a_registry_made_by_init_registry_is_its_own_front_door(browser, own_nam
         tab.screenshot(path=str(artefacts / f"init-registry-search-{size}.png"), full_page=True)
         tab.click("#sy-results a.sy-result__name >> nth=0")
         tab.wait_for_url(f"**/skills/{skill['name']}/")
+        assert tab.problems == []
+    finally:
+        context.close()
+
+
+@pytest.fixture(scope="module")
+def own_titled_site(tmp_path_factory):
+    """A registry made by `skillyard init-registry` whose settings give its own title, pitch and featured skill."""
+    from tests.site.test_served_tree import env_for, run
+
+    base = tmp_path_factory.mktemp("init-registry-titled")
+    env = env_for(base)
+    run(["skillyard", "init-registry", "acme-skills", "--host", "static"], base, env)
+    root = base / "acme-skills"
+    pyproject = root / "pyproject.toml"
+    text = pyproject.read_text(encoding="utf-8")
+    skill = sorted(p.name for p in (root / "skills").iterdir() if (p / "SKILL.md").is_file())[0]
+    settings = f'title = "Acme Skill Shelf"\npitch = "Skills the Acme data team trusts."\nfeatured = ["{skill}"]\n'
+    pyproject.write_text(text.replace("[tool.skillyard]\n", "[tool.skillyard]\n" + settings, 1), encoding="utf-8")
+    run(["skillyard", "build"], root, env)
+    run(["skillyard", "site", "build", "--out", "_site"], root, env)
+    server, url = _serve(root / "_site")
+    yield root, url, skill
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_a_registry_that_names_itself_is_headed_by_its_own_title(browser, own_titled_site, artefacts, size):
+    """The title and pitch a registry sets are its front door's heading and first line; no Skillyard branding in
+    the page title, header or heading; its featured skill is listed and found by search."""
+    root, base, skill = own_titled_site
+    context, tab = _open(browser, base, size)
+    try:
+        assert tab.inner_text("h1").strip() == "Acme Skill Shelf"
+        assert tab.inner_text(".sy-pitch").strip() == "Skills the Acme data team trusts."
+        for where in (tab.title(), tab.inner_text("header"), tab.inner_text("h1")):
+            assert "Skillyard" not in where
+        assert tab.locator(".sy-featured a.sy-list__name").count() == 1
+        hit = _search(tab, skill)[0]
+        assert hit["install"] == f"skill install {skill}"
+        assert _sideways(tab) <= 0
+        tab.screenshot(path=str(artefacts / f"init-registry-titled-{size}.png"), full_page=True)
         assert tab.problems == []
     finally:
         context.close()

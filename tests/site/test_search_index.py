@@ -20,6 +20,7 @@ from skillyard.site.search_index import (
     clip_words,
     dump_search_data,
     link_publisher_pages,
+    search_rows,
 )
 
 
@@ -34,7 +35,7 @@ def test_chinese_is_kept_as_utf8_not_escaped():
     data = build_search_data([{"name": "invoice-reader", "description": "提取增值税发票金额", "tags": ["ocr"]}], {})
     raw = dump_search_data(data)
     assert "发票".encode() in raw and b"\\u" not in raw
-    assert json.loads(raw)["skills"][0][:3] == ["invoice-reader", [0], "提取增值税发票金额"]
+    assert search_rows(json.loads(raw))[0][:3] == ["invoice-reader", [0], "提取增值税发票金额"]
 
 
 def test_body_keywords_come_from_headings_and_skip_known_words():
@@ -54,8 +55,8 @@ def test_tags_are_shared_and_display_name_only_when_it_differs():
               {"name": "ocr-kit", "display_name": "发票 OCR", "description": "d", "tags": ["pdf"]}]
     data = build_search_data(skills, {})
     assert data["tags"] == ["docs", "pdf"]
-    assert data["skills"][0] == ["pdf-tools", [1, 0], "d", "", "", -1, -1, 0]
-    assert data["skills"][1] == ["ocr-kit", [1], "d", "", "发票 OCR", -1, -1, 0]
+    assert search_rows(data)[0] == ["pdf-tools", [1, 0], "d", "", "", -1, -1, 0]
+    assert search_rows(data)[1] == ["ocr-kit", [1], "d", "", "发票 OCR", -1, -1, 0]
 
 
 def test_each_entry_carries_its_publisher_licence_and_badges():
@@ -67,14 +68,14 @@ def test_each_entry_carries_its_publisher_licence_and_badges():
     data = build_search_data(skills, {}, publisher_pages={"o-r"})
     assert data["publishers"] == [["Ada", ""], ["o/r", "o-r"]]  # only the page the site has is linked
     assert data["licenses"] == ["Apache-2.0", "MIT"]
-    assert [entry[5:] for entry in data["skills"]] == [[0, 1, SCRIPTS], [1, 0, POINTER | VERIFIED], [-1, -1, 0]]
+    assert [entry[5:] for entry in search_rows(data)] == [[0, 1, SCRIPTS], [1, 0, POINTER | VERIFIED], [-1, -1, 0]]
     assert link_publisher_pages(build_search_data(skills, {}), {"author-ada"})["publishers"] == \
         [["Ada", "author-ada"], ["o/r", ""]]
 
 
 def test_descriptions_are_cut_at_a_word_with_an_ellipsis():
     long = "Extracts tables from scanned invoices and receipts, " * 6
-    cut = build_search_data([{"name": "a", "description": long}], {})["skills"][0][2]
+    cut = search_rows(build_search_data([{"name": "a", "description": long}], {}))[0][2]
     assert cut.endswith("…") and len(cut.encode()) <= DESCRIPTION_BYTES
     assert long.startswith(cut[:-1]) and long[len(cut) - 1] in " ,"  # the cut falls between words
     assert clip_words("short text", DESCRIPTION_BYTES) == "short text"
@@ -102,5 +103,34 @@ def test_budget_of_300_bytes_per_skill_on_long_realistic_entries():
         bodies[name] = "\n".join(f"## {rng.choice(words)} section{j}" for j in range(10))
     raw = dump_search_data(build_search_data(skills, bodies))
     assert len(raw) / len(skills) <= 300
-    entry = json.loads(raw)["skills"][0]
+    entry = search_rows(json.loads(raw))[0]
     assert len(entry[2].encode()) <= DESCRIPTION_BYTES
+
+
+def test_columns_hold_one_line_per_skill_whatever_the_text_holds():
+    """A line break (or any other whitespace run) in a description, title or name-like field becomes one space: the
+    browser finds skill i at line i of every column."""
+    skills = [{"name": "a", "display_name": "Two\nlines", "description": "first\nsecond\r\nthird\u2028fourth",
+               "tags": ["x"]},
+              {"name": "b", "description": "", "tags": []},
+              {"name": "c", "description": "发票\n识别", "tags": ["x", "y"]}]
+    data = build_search_data(skills, {"a": "## Deep\n"})
+    assert data["v"] == 3 and data["count"] == 3
+    for key in ("names", "titles", "descriptions", "keywords"):
+        assert data[key].count("\n") == 2, key
+    assert data["names"] == "a\nb\nc" and data["skill_tags"] == [[0], [], [0, 1]] and len(data["facts"]) == 9
+    assert [row[2] for row in search_rows(data)] == ["first second third fourth", "", "发票 识别"]
+    assert search_rows(data)[0][4] == "Two lines"
+    assert search_rows(build_search_data([], {})) == []
+
+
+def test_the_document_matches_its_schema():
+    """schemas/search.schema.json describes what the site's search box reads."""
+    from pathlib import Path
+
+    import jsonschema
+
+    schema = json.loads((Path(__file__).resolve().parents[2] / "schemas" / "search.schema.json").read_text("utf-8"))
+    skills = [{"name": "a", "description": "d", "author": "Ada", "license": "MIT", "tags": ["t"],
+               "inventory": {"has_scripts": True}}, {"name": "b", "description": "发票"}]
+    jsonschema.validate(json.loads(dump_search_data(build_search_data(skills, {"a": "## Heading words\n"}))), schema)

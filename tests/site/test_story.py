@@ -18,6 +18,7 @@ from tests.site.pointerkit import tree_bytes
 from conftest import CONFIG, SKILLS, write_registry
 from skillyard.registry.compile import dumps
 from skillyard.site import history, publishers
+from skillyard.site.search_index import search_rows
 from skillyard.site.titles import MAX_TITLE, display_title, first_heading
 
 # ---- display title ----------------------------------------------------------------------------------------------
@@ -219,7 +220,7 @@ def test_the_skill_page_and_its_json_tell_the_history(history_site):
     assert [e["listed_at"] for e in doc["history"]["entries"]] == [r[1] for r in rows]
     assert doc["publisher"] == {"kind": "author", "name": "Ada", "url": None, "page": "publishers/author-ada/"}
     search = json.loads((out / "search.json").read_bytes())
-    assert [entry[4] for entry in search["skills"] if entry[0] == "a"] == ["A Kit"]
+    assert [entry[4] for entry in search_rows(search) if entry[0] == "a"] == ["A Kit"]
 
 
 def test_two_builds_of_one_registry_and_head_are_byte_identical(history_site):

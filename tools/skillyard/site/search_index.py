@@ -1,11 +1,15 @@
 """The compact search data every visitor downloads: about 250 bytes per skill, not the 2 KB of a full-text index.
 
-Shape (version 2): `{"v": 2, "tags": [tag, …], "publishers": [[name, page slug or ""], …], "licenses": [id, …],
-"skills": [[name, [tag index, …], description, keywords, display title or "", publisher index or -1, licence index
-or -1, flags], …]}`; flags: POINTER | VERIFIED | SCRIPTS. A result shows what a visitor acts on (publisher,
-badges, the install line) without opening the page; the shared tables keep that to a few bytes a skill.
-Descriptions are cut to DESCRIPTION_BYTES of UTF-8 at a word boundary with an ellipsis, and the body contributes
-only a few keywords from its headings, so size grows with the number of skills, not with how much they wrote.
+Shape (version 3, columns rather than one array per skill, so the browser parses a handful of long strings
+instead of a hundred thousand short ones and searches each column with one native `indexOf` scan):
+`{"v": 3, "count": N, "tags": [tag, …], "publishers": [[name, page slug or ""], …], "licenses": [id, …],
+"names": "a\nb\n…", "titles": …, "descriptions": …, "keywords": …, "skill_tags": [[tag index, …], …],
+"facts": [publisher index or -1, licence index or -1, flags, …]}`. The four text columns hold one line per skill
+in registry order (a title is "" when it is the name); `facts` holds three integers per skill; flags:
+POINTER | VERIFIED | SCRIPTS. A result shows what a visitor acts on (publisher, badges, the install line) without
+opening the page; the shared tables keep that to a few bytes a skill. Descriptions are cut to DESCRIPTION_BYTES of
+UTF-8 at a word boundary with an ellipsis, and the body contributes only a few keywords from its headings, so size
+grows with the number of skills, not with how much they wrote. schemas/search.schema.json describes the shape.
 Matching (substring for CJK, ranking name > tags > description > keywords) happens in `theme/assets/search.js`.
 """
 
@@ -79,13 +83,19 @@ def flags(skill: dict) -> int:
         (SCRIPTS if inventory.get("has_scripts") is True else 0)
 
 
+def one_line(text: str) -> str:
+    """`text` with every run of whitespace (line breaks included) made one space: a column holds a line a skill."""
+    return " ".join(text.split())
+
+
 def search_entry(skill: dict, body: str, tag_index: dict[str, int],
                  publisher_index: dict[tuple[str, str] | None, int] | None = None,
                  licence_index: dict[str, int] | None = None) -> list:
+    """One skill's fields: name, tag indexes, description, keywords, title or "", publisher, licence, flags."""
     name = skill["name"]
-    description = clip_words(" ".join(skill.get("description", "").split()), DESCRIPTION_BYTES)
+    description = clip_words(one_line(skill.get("description", "")), DESCRIPTION_BYTES)
     known = " ".join([name, *skill.get("tags", []), description.lower()])
-    display = display_title(skill, body)  # display_name, else the SKILL.md's first heading
+    display = one_line(display_title(skill, body) or "")  # display_name, else the SKILL.md's first heading
     return [name, [tag_index[t] for t in dict.fromkeys(skill.get("tags", []))], description,
             body_keywords(body, known), clip_utf8(display, 60) if display and display != name else "",
             (publisher_index or {}).get(publisher_key(skill), -1),
@@ -103,11 +113,23 @@ def build_search_data(skills: list[dict], bodies: dict[str, str], publisher_page
     licences = sorted({str(s.get("license")) for s in skills if s.get("license")})
     publisher_index: dict[tuple[str, str] | None, int] = {key: i for i, key in enumerate(keys)}
     licence_index = {name: i for i, name in enumerate(licences)}
-    data = {"v": 2, "tags": tags, "publishers": [[name, slugs[(kind, name)]] for kind, name in keys],
-            "licenses": licences,
-            "skills": [search_entry(s, bodies.get(s["name"], ""), tag_index, publisher_index, licence_index)
-                       for s in skills]}
+    entries = [search_entry(s, bodies.get(s["name"], ""), tag_index, publisher_index, licence_index) for s in skills]
+    data = {"v": 3, "count": len(entries), "tags": tags,
+            "publishers": [[name, slugs[(kind, name)]] for kind, name in keys], "licenses": licences,
+            "names": "\n".join(e[0] for e in entries), "titles": "\n".join(e[4] for e in entries),
+            "descriptions": "\n".join(e[2] for e in entries), "keywords": "\n".join(e[3] for e in entries),
+            "skill_tags": [e[1] for e in entries], "facts": [n for e in entries for n in e[5:8]]}
     return data if publisher_pages is None else link_publisher_pages(data, publisher_pages)
+
+
+def search_rows(data: dict) -> list[list]:
+    """The columns of `data` read back as one row per skill (the shape `search_entry` returns): for tests and
+    tools that look at one skill."""
+    count = data["count"]
+    columns = [data[key].split("\n") if count else [] for key in ("names", "descriptions", "keywords", "titles")]
+    facts = data["facts"]
+    return [[columns[0][i], data["skill_tags"][i], columns[1][i], columns[2][i], columns[3][i], *facts[3 * i:3 * i + 3]]
+            for i in range(count)]
 
 
 def link_publisher_pages(data: dict, pages: set[str]) -> dict:

@@ -1,4 +1,5 @@
-/* Skillyard search: loads search.json (a few hundred bytes per skill) and matches on the client.
+/* Skillyard search: loads search.json (a few hundred bytes per skill, in columns: site/search_index.py) as the page
+ * starts, and matches on the client.
  * Works for English and CJK alike: every term is matched as a lowercase substring, so "发票" finds a skill whose
  * description contains it anywhere in the indexed text; long CJK terms fall back to character bigrams.
  * Ranking: name > tags > description > body keywords. Results are built with textContent, never innerHTML.
@@ -17,18 +18,63 @@
   var MAX_RESULTS = 50;
   var CJK = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]/;
   var POINTER = 1, VERIFIED = 2, SCRIPTS = 4;  // an entry's flags (site/search_index.py)
-  var items = null;
+  var index = null;  // the prepared columns (prepare), once search.json is in
   var loading = null;
 
   var NOT_ASCII = /[^\x00-\x7f]/;
 
-  /* NFKC only where it can change something: at 20,000 skills normalising every ASCII field was most of the
-     first search's preparation. */
+  /* NFKC only where it can change something: most text is ASCII, and normalising it all was most of the first
+     search's preparation at 20,000 skills. */
   function norm(text) {
     text = text || "";
     return (NOT_ASCII.test(text) ? text.normalize("NFKC") : text).toLowerCase();
   }
 
+  /* Where each line of a "\n"-joined column starts: starts[i] for skill i, starts[count] one past the end. */
+  function lineStarts(text, count) {
+    var starts = new Int32Array(count + 1), at = 0;
+    for (var i = 0; i < count; i++) {
+      starts[i] = at;
+      var next = text.indexOf("\n", at);
+      at = next < 0 ? text.length + 1 : next + 1;
+    }
+    starts[count] = text.length + 1;
+    return starts;
+  }
+
+  /* A column as shown (lines) and as matched (the same lines normalised: NFKC and lower case can change a line's
+     length, so the matched text keeps its own line starts). One native call each, not one per skill. */
+  function column(text, count) {
+    var matched = norm(text);
+    return { text: text, starts: lineStarts(text, count), hay: matched, hayStarts: matched === text ? null : lineStarts(matched, count) };
+  }
+
+  function line(col, i) {
+    return col.text.slice(col.starts[i], col.starts[i + 1] - 1);
+  }
+
+  /* The skill whose line holds position `pos` of a column's matched text (binary search over the line starts). */
+  function owner(starts, pos) {
+    var lo = 0, hi = starts.length - 2;
+    while (lo < hi) {
+      var mid = (lo + hi + 1) >> 1;
+      if (starts[mid] <= pos) lo = mid; else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  function prepare(doc) {
+    var count = doc.count, tagNorm = doc.tags.map(norm);
+    return {
+      count: count, tags: doc.tags, tagNorm: tagNorm, publishers: doc.publishers || [], licences: doc.licenses || [],
+      names: column(doc.names, count), titles: column(doc.titles, count),
+      descs: column(doc.descriptions, count), keywords: column(doc.keywords, count),
+      skillTags: doc.skill_tags, facts: doc.facts
+    };
+  }
+
+  /* Fetched as soon as the page runs (a <link rel=preload> in the page head has usually brought it already), and
+     prepared before anyone types: the first keystroke only matches and draws. */
   function load() {
     if (!loading) {
       loading = fetch(box.getAttribute("data-index"))
@@ -37,16 +83,8 @@
           return response.json();
         })
         .then(function (doc) {
-          var tagNorm = doc.tags.map(norm), publishers = doc.publishers || [], licences = doc.licenses || [];
-          items = doc.skills.map(function (s) {
-            return {
-              name: s[0], title: s[4] || s[0], desc: s[2], tags: s[1].map(function (i) { return doc.tags[i]; }),
-              publisher: s[5] >= 0 ? publishers[s[5]] : null, licence: s[6] >= 0 ? licences[s[6]] : "",
-              flags: s[7] || 0,
-              n: norm(s[0]), t: norm(s[4] || ""), tl: s[1].map(function (i) { return tagNorm[i]; }),
-              d: norm(s[2]), k: norm(s[3])
-            };
-          });
+          if (doc.v !== 3) throw new Error("search.json: unknown version " + doc.v);
+          index = prepare(doc);
         });
     }
     return loading;
@@ -64,49 +102,100 @@
     return { terms: terms, tags: tags };
   }
 
-  function bigramShare(term, text) {
-    var hits = 0, total = term.length - 1;
-    for (var i = 0; i < total; i++) if (text.indexOf(term.substr(i, 2)) >= 0) hits++;
-    return total > 0 ? hits / total : 0;
+  /* Every skill whose matched line of `col` contains `needle`: calls found(skill, position in its line). One scan
+     of the whole column. */
+  function scan(col, needle, found) {
+    var hay = col.hay, starts = col.hayStarts || col.starts, pos = hay.indexOf(needle);
+    while (pos >= 0) {
+      var i = owner(starts, pos);
+      found(i, pos - starts[i]);
+      pos = hay.indexOf(needle, pos + 1);
+    }
   }
 
-  /* The best field decides (name 60-100, tags 40-50, description 20, body keywords 10); every further field that
-     also matches adds a little, so "pdf" ranks pdf-tools (name and tag) above a skill with "pdf" only in its name. */
-  function termScore(item, term) {
-    var name = 0, tag = 0, desc = 0, kw = 0;
-    if (item.n === term) name = 100;
-    else if (item.n.indexOf(term) === 0) name = 80;
-    else if (item.n.indexOf(term) >= 0 || item.t.indexOf(term) >= 0) name = 60;
-    for (var i = 0; i < item.tl.length; i++) {
-      if (item.tl[i] === term) { tag = 50; break; }
-      if (item.tl[i].indexOf(term) >= 0) tag = 40;
+  function lineLength(col, i) {
+    var starts = col.hayStarts || col.starts;
+    return starts[i + 1] - 1 - starts[i];
+  }
+
+  /* The share of a long CJK term's character pairs found in a skill's description or title (the better of that
+     and its keywords'), for skills where the term itself is not found. */
+  function bigramShares(term) {
+    var total = term.length - 1, inText = new Uint16Array(index.count), inKw = new Uint16Array(index.count);
+    var seen = new Int32Array(index.count).fill(-1), seenKw = new Int32Array(index.count).fill(-1);
+    for (var b = 0; b < total; b++) {
+      var pair = term.substr(b, 2);
+      var mark = function (i) { if (seen[i] !== b) { seen[i] = b; inText[i]++; } };
+      scan(index.descs, pair, mark);
+      scan(index.titles, pair, mark);
+      scan(index.keywords, pair, function (i) { if (seenKw[i] !== b) { seenKw[i] = b; inKw[i]++; } });
     }
-    if (item.d.indexOf(term) >= 0) desc = 20;
-    if (item.k.indexOf(term) >= 0) kw = 10;
-    if (!desc && !kw && CJK.test(term) && term.length > 2) {
-      var share = Math.max(bigramShare(term, item.d + " " + item.t), bigramShare(term, item.k));
-      if (share >= 0.6) desc = Math.round(12 * share);
+    return function (i) { return Math.max(inText[i], inKw[i]) / total; };
+  }
+
+  /* Per skill, the best field decides (name 60-100, tags 40-50, description 20, body keywords 10); every further
+     field that also matches adds a little, so "pdf" ranks pdf-tools (name and tag) above a skill with "pdf" only in
+     its name. Returns an array of scores, 0 where the term is not found. */
+  function termScores(term) {
+    var n = index.count, name = new Uint8Array(n), desc = new Uint8Array(n), kw = new Uint8Array(n);
+    var scores = new Int32Array(n), len = term.length;
+    scan(index.names, term, function (i, at) {
+      var level = at === 0 ? (len === lineLength(index.names, i) ? 100 : 80) : 60;
+      if (level > name[i]) name[i] = level;
+    });
+    scan(index.titles, term, function (i) { if (!name[i]) name[i] = 60; });
+    scan(index.descs, term, function (i) { desc[i] = 20; });
+    scan(index.keywords, term, function (i) { kw[i] = 10; });
+    var tagLevel = index.tagNorm.map(function (t) { return t === term ? 50 : (t.indexOf(term) >= 0 ? 40 : 0); });
+    var share = CJK.test(term) && len > 2 ? bigramShares(term) : null;
+    for (var i = 0; i < n; i++) {
+      var tag = 0, own = index.skillTags[i];
+      for (var k = 0; k < own.length; k++) if (tagLevel[own[k]] > tag) tag = tagLevel[own[k]];
+      var d = desc[i];
+      if (!d && !kw[i] && share) {
+        var s = share(i);
+        if (s >= 0.6) d = Math.round(12 * s);
+      }
+      var best = Math.max(name[i], tag, d, kw[i]);
+      if (!best) continue;
+      scores[i] = best + (name[i] && best !== name[i] ? 6 : 0) + (tag && best !== tag ? 4 : 0) +
+        (d && best !== d ? 2 : 0) + (kw[i] && best !== kw[i] ? 1 : 0);
     }
-    var best = Math.max(name, tag, desc, kw);
-    if (!best) return 0;
-    return best + (name && best !== name ? 6 : 0) + (tag && best !== tag ? 4 : 0) +
-      (desc && best !== desc ? 2 : 0) + (kw && best !== kw ? 1 : 0);
+    return scores;
+  }
+
+  /* What a result shows, read from the columns for the few skills drawn. */
+  function item(i) {
+    var f = index.facts, name = line(index.names, i), title = line(index.titles, i);
+    return {
+      name: name, title: title || name, desc: line(index.descs, i),
+      publisher: f[3 * i] >= 0 ? index.publishers[f[3 * i]] : null,
+      licence: f[3 * i + 1] >= 0 ? index.licences[f[3 * i + 1]] : "", flags: f[3 * i + 2] || 0
+    };
   }
 
   function search(query) {
     var q = parse(query), out = [];
     if (!q.terms.length && !q.tags.length) return out;
-    items.forEach(function (item) {
-      for (var f = 0; f < q.tags.length; f++) if (item.tl.indexOf(q.tags[f]) < 0) return;
-      var score = 0;
-      for (var t = 0; t < q.terms.length; t++) {
-        var s = termScore(item, q.terms[t]);
-        if (!s) return;
-        score += s;
+    var n = index.count, total = new Int32Array(n), alive = new Uint8Array(n).fill(1);
+    if (q.tags.length) {
+      for (var i = 0; i < n; i++) {
+        var own = index.skillTags[i];
+        for (var f = 0; f < q.tags.length && alive[i]; f++) {
+          var has = false;
+          for (var k = 0; k < own.length; k++) if (index.tagNorm[own[k]] === q.tags[f]) { has = true; break; }
+          if (!has) alive[i] = 0;
+        }
       }
-      out.push({ item: item, score: score });
+    }
+    q.terms.forEach(function (term) {
+      var scores = termScores(term);
+      for (var j = 0; j < n; j++) {
+        if (!scores[j]) alive[j] = 0; else total[j] += scores[j];
+      }
     });
-    out.sort(function (a, b) { return b.score - a.score || (a.item.name < b.item.name ? -1 : 1); });
+    for (var s = 0; s < n; s++) if (alive[s]) out.push({ at: s, score: total[s] });
+    out.sort(function (a, b) { return b.score - a.score || a.at - b.at; });  // ties: registry (name) order
     return out;
   }
 
@@ -205,7 +294,7 @@
       results.length + (results.length === 1 ? " skill" : " skills") +
       (results.length > MAX_RESULTS ? ", showing the first " + MAX_RESULTS : "");
     var fragment = document.createDocumentFragment();
-    results.slice(0, MAX_RESULTS).forEach(function (r) { fragment.appendChild(result(r.item)); });
+    results.slice(0, MAX_RESULTS).forEach(function (r) { fragment.appendChild(result(item(r.at))); });
     list.appendChild(fragment);
     list.hidden = results.length === 0;
   }
@@ -230,9 +319,10 @@
     if (link) move(event, link);
   });
 
-  var timer = null;
+  var timer = null, lastRun = -Infinity, PAUSE = 80;
   function update() {
     var query = input.value;
+    lastRun = performance.now();
     load().then(function () {
       show(query);
       var url = new URL(window.location.href);
@@ -243,11 +333,13 @@
     });
   }
 
+  /* The first keystroke searches at once; while someone types fast, at most one search per PAUSE ms, the last
+     one with what the box holds by then. */
   input.addEventListener("input", function () {
     clearTimeout(timer);
-    timer = setTimeout(update, 80);
+    var wait = lastRun + PAUSE - performance.now();
+    if (wait <= 0) update(); else timer = setTimeout(update, wait);
   });
-  input.addEventListener("focus", function () { load().catch(function () {}); }, { once: true });
   input.addEventListener("keydown", function (event) {
     if (event.key === "Enter") {
       var first = list.querySelector("a.sy-result__name");
@@ -257,5 +349,5 @@
     }
   });
   var initial = new URLSearchParams(window.location.search).get("q");
-  if (initial) { input.value = initial; update(); }
+  if (initial) { input.value = initial; update(); } else load().catch(function () {});
 }());
