@@ -28,7 +28,7 @@ def test_a_renamed_artifact_breaks_the_bot_run_that_downloads_it(sandbox):
                "workflow_run": {"id": 7001, "name": "validate", "event": "pull_request", "conclusion": "success",
                                 "head_sha": head, "head_branch": "add-greeting-card",
                                 "pull_requests": [{"number": event["number"]}]}}
-    result = sandbox.act("workflow_run", sandbox.caller_with_toolchain("pr-bot.yml"), payload, checkout="main")
+    result = sandbox.act("workflow_run", "pr-bot.yml", payload, checkout="main")
     assert result.returncode != 0
     assert result.step("Download the report artifact").outcome == "failure"
     assert not sandbox.standin.writes()   # no comment, no label
@@ -55,7 +55,7 @@ def test_a_permission_taken_from_the_bot_job_fails_its_run_at_the_stand_in(sandb
     run_event = sandbox.record_validate_run(event, "success")
     sandbox.git("checkout", "-q", "-B", "main", "origin/main")
     sandbox.break_workflow("pr-bot.yml", "      actions: read         # download", "      # download")
-    result = sandbox.act("workflow_run", sandbox.caller_with_toolchain("pr-bot.yml"), run_event, checkout="main")
+    result = sandbox.act("workflow_run", "pr-bot.yml", run_event, checkout="main")
     assert result.returncode != 0
     assert result.step("Download the report artifact").outcome == "failure"
     assert any("/actions/runs/7001/artifacts" in r.path for r in sandbox.standin.refused), sandbox.standin.refused
