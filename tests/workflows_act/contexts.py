@@ -176,9 +176,34 @@ def _job_spans(text: str) -> list[tuple[str, int, int]]:
             for i, m in enumerate(keys)]
 
 
+# ---- the one runner limit --------------------------------------------------------------------------------------
+# Not a context: act runs every job of a run on this one host, where they share the run's tool cache Python, and runs
+# a matrix four at a time (its default max-parallel; `--concurrent-jobs` does not bound a matrix). Two shards'
+# `pip install .` into that one Python race (an uninstalled `skillyard` mid-step); GitHub gives each job its own
+# machine. So a matrix job that sets no `max-parallel` runs one entry at a time here. Nothing a job computes
+# depends on it (our matrices set `fail-fast: false`).
+SERIAL_MATRIX = "      max-parallel: 1  # act: one host for every shard (tests/workflows_act/contexts.py)\n"
+
+
+def serialize_matrices(text: str, workflow: dict) -> str:
+    """`max-parallel: 1` under `strategy:` of each job with a matrix and no max-parallel of its own."""
+    out, last = [], 0
+    for job_id, start, end in _job_spans(text):
+        strategy = (((workflow.get("jobs") or {}).get(job_id) or {}).get("strategy")) or {}
+        if "matrix" not in strategy or "max-parallel" in strategy:
+            continue
+        m = re.compile(r"^    strategy:\s*\n", re.M).search(text, start, end)
+        if m is None:
+            raise ValueError(f"job {job_id}: expected `    strategy:` on a line of its own")
+        out += [text[last:m.end()], SERIAL_MATRIX]
+        last = m.end()
+    return "".join(out) + text[last:]
+
+
 def supply(text: str, file: str, folder: Path, workflows: dict[str, dict], commit: str, repository: str) -> str:
     """`text` with every reference in `LACKING` replaced by the value GitHub would give (a reference outside any
-    job, or to a property act lacks that the table does not name, is an error)."""
+    job, or to a property act lacks that the table does not name, is an error), and its matrices one at a time."""
+    text = serialize_matrices(text, workflows[file])
     spans = _job_spans(text)
     pieces, last = [], 0
     for ref, start, end in references(text):

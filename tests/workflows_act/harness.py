@@ -661,9 +661,6 @@ class Sandbox:
         command = [
             act_binary(), event, "-W", f".github/workflows/{workflow}", "-e", str(event_file),
             "-P", "ubuntu-latest=-self-hosted", "--action-offline-mode", "--no-skip-checkout",
-            # One job at a time: act runs a run's jobs on this one host, where they share the run's tool cache
-            # Python (two matrix shards' `pip install .` into it race); GitHub gives each job its own machine.
-            "--concurrent-jobs", "1",
             *self.flags,
             "--artifact-server-path", str(self.artifacts), "--artifact-server-addr", "127.0.0.1",
             "--artifact-server-port", str(free_port()),

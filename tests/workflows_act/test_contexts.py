@@ -58,6 +58,8 @@ def test_supplied_values_are_githubs_and_the_files_come_back_byte_for_byte(tmp_p
                             else data[True]["workflow_call"]["inputs"]["shards"]["default"])
         assert json.loads(table) == {prefix: i for i, prefix in enumerate(shards)}   # GitHub's job-index
         assert "[matrix.prefix]" in upload["with"]["name"]
+        # the one runner limit: shards one at a time on act's single host
+        assert data["jobs"]["verify"]["strategy"]["max-parallel"] == 1
         # run scripts are not expressions: the error text naming job.workflow_sha is left as written
         assert "(job.workflow_sha); set the workflow" in verify
     assert {p.name: p.read_bytes() for p in folder.iterdir()} == before
