@@ -86,7 +86,9 @@ def upstream_env(session_dir):
 
 @pytest.fixture
 def sandbox(tmp_path, action_flags, toolcache, standin, prepared_origin, upstream_env):
-    return Sandbox(tmp_path, action_flags, toolcache, standin, prepared=prepared_origin, env=upstream_env)
+    box = Sandbox(tmp_path, action_flags, toolcache, standin, prepared=prepared_origin, env=upstream_env)
+    yield box
+    box.close()
 
 
 # ---- the closing summary: each scenario, pass/fail, seconds ---------------------------------------------------

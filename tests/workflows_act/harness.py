@@ -36,6 +36,7 @@ from pathlib import Path
 from tests.support.gitserver import GIT_ENV, git
 from tests.workflows_act import events as ev
 from tests.workflows_act.contexts import Supplied
+from tests.workflows_act.gitsmart import SmartHTTPOrigin
 from tests.workflows_act.permissions import job_permissions, match_job
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -246,6 +247,8 @@ class Sandbox:
         self.repo = standin.add_repo(SLUG)
         self.repo.permissions.update({MAINTAINER: "maintain", "carol": "read", "dave": "read"})
         self.repo.git_dir = self.origin
+        # git's smart HTTP over TLS for what carries a token (a job's `git push`), checked like GitHub checks it
+        self.git_http = SmartHTTPOrigin(self.origin, SLUG, standin, tmp)
         self.run_ids = iter(range(7001, 8000))
         self.runs: list[Run] = []
         # Workflows GitHub would run that the harness records without executing: file -> (conclusion, why).
@@ -260,11 +263,16 @@ class Sandbox:
 
     @property
     def server_url(self) -> str:
-        """GITHUB_SERVER_URL. @actions/artifact (upload-/download-artifact v4) refuses any host but github.com,
-        *.ghe.com and *.localhost (it takes the rest for GitHub Enterprise Server, which lacks artifacts v4), so the
-        server is named under .localhost. Nothing fetches it over HTTP: git's insteadOf sends clones of it to the
-        bare origin, and the REST calls go to GITHUB_API_URL (the stand-in on 127.0.0.1)."""
-        return f"http://github.localhost:{self.standin.server.server_address[1]}"
+        """GITHUB_SERVER_URL: `https://github.localhost:PORT`, git's smart HTTP for the origin (gitsmart.py).
+        @actions/artifact (upload-/download-artifact v4) refuses any host but github.com, *.ghe.com and *.localhost
+        (it takes the rest for GitHub Enterprise Server, which lacks artifacts v4), hence the name; git's libcurl
+        resolves *.localhost to 127.0.0.1. Plain fetches of it (checkout, pip) go to the bare origin through git's
+        insteadOf; a URL carrying a token (a job's push) reaches the server, which checks the token's
+        `contents` permission. The REST calls go to GITHUB_API_URL (the stand-in on 127.0.0.1)."""
+        return self.git_http.url
+
+    def close(self) -> None:
+        self.git_http.stop()
 
     # ---- git ----------------------------------------------------------------------------------------------------
     def _clone(self, prepared: Path | None) -> None:
@@ -281,7 +289,8 @@ class Sandbox:
             "[user]\n\tname = Fixture\n\temail = fixture@example.invalid\n"
             "[safe]\n\tdirectory = *\n"
             f'[url "{origin_url}"]\n\tinsteadOf = {server}/{SLUG}.git\n\tinsteadOf = {server}/{SLUG}\n'
-            "[protocol \"file\"]\n\tallow = always\n")
+            "[protocol \"file\"]\n\tallow = always\n"
+            f'[http "{server}/"]\n\tsslCAInfo = {self.git_http.cert}\n')
         self.standin_sync_main()
 
     def git(self, *args: str) -> str:
@@ -650,7 +659,10 @@ class Sandbox:
         xdg = self.tmp / f"xdg-{run_id}"    # act's cache (its copies of the actions, the tool cache) per run
         (xdg / "act").mkdir(parents=True, exist_ok=True)
         (xdg / "act" / "tool_cache").symlink_to(toolcache)
-        env = {key: value for key, value in os.environ.items() if not key.startswith(("GITHUB_", "ACTIONS_", "PIP_"))}
+        # A job sees act's environment. This host's GIT_SSL_CAINFO (a CA bundle path) would beat the jobs' git
+        # config, which trusts the origin's certificate as a runner's CA store would; a hosted runner sets none.
+        env = {key: value for key, value in os.environ.items()
+               if not key.startswith(("GITHUB_", "ACTIONS_", "PIP_", "GIT_SSL_"))}
         env.update({"XDG_CACHE_HOME": str(xdg), "GIT_CONFIG_GLOBAL": str(self.gitconfig),
                     "GIT_CONFIG_NOSYSTEM": "1"})
         path = f"{HERE / 'standins' / 'bin'}:{env.get('PATH', '')}"

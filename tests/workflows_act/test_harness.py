@@ -80,3 +80,25 @@ def test_a_wrong_job_output_name_publishes_a_site_without_the_merged_skill(sandb
     assert publish.conclusion == "success", publish.result.log[-4000:]
     assert "greeting-card" in sandbox.origin_file("registry.json").decode()   # the registry job did its part
     assert not any("greeting-card" in m for m in site_members(sandbox, publish))
+
+
+def test_contents_write_taken_from_publish_makes_its_push_fail_at_the_git_endpoint(sandbox):
+    """publish.yml granting `contents: read` where it grants `contents: write`: the registry job rebuilds
+    registry.json and commits, but its `git push` with the job's token is refused by the origin's git endpoint
+    (403, GitHub's "Permission to ... denied"), so the run fails and main does not move."""
+    sandbox.commit_files("main", NEW_SKILL, "Add greeting-card (merged by hand, before this scenario)", push=False)
+    sandbox.git("push", "-q", "origin", "main:main")
+    sandbox.standin_sync_main()
+    before = sandbox.origin_head()
+    sandbox.break_workflow("publish.yml", "      contents: write       # the registry job pushes",
+                           "      contents: read        # the registry job pushes")
+    chain = sandbox.emit(sandbox.dispatch_event("publish.yml", {"merged-commit": ""}))
+    publish = chain.run("publish.yml")
+    assert publish.conclusion == "failure"
+    assert publish.result.step("Commit them if they changed").outcome == "failure", publish.result.log[-4000:]
+    assert publish.result.step("Rebuild registry.json").outcome == "success"
+    assert "Permission to skillyard/skillyard.git denied to github-actions[bot]" in publish.result.log
+    assert "The requested URL returned error: 403" in publish.result.log
+    assert [r["service"] for r in sandbox.git_http.refused] == ["git-receive-pack"], sandbox.git_http.refused
+    assert sandbox.git_http.refused[0]["contents"] == "read"
+    assert sandbox.origin_head() == before
