@@ -594,6 +594,8 @@ class Sandbox:
         import urllib.request
 
         token = next(t for t, login in self.standin.tokens.items() if login == actor)
+        self.standin.take_events()             # what happened before is not this merge's doing
+        self._refs_seen = self._origin_refs()
         request = urllib.request.Request(
             f"{self.standin.base_url}/repos/{SLUG}/pulls/{number}/merge", method="PUT",
             data=json.dumps({"merge_method": method, "sha": self.repo.pulls[number].head_sha}).encode(),
