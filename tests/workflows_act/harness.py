@@ -1,9 +1,9 @@
 """Run our GitHub Actions workflow files for real with nektos/act, offline, on this host (no Docker).
 
 One `Sandbox` per scenario: a throwaway clone of the committed tree with a local bare `origin`, the GitHub REST
-stand-in the bot tests use (tests/bot/ghstub.py) as GITHUB_API_URL and GITHUB_SERVER_URL, a git config that
-sends fetches of `<server>/<owner>/<repo>` to the bare origin (what actions/checkout and pip's git clone do on
-GitHub), act's own artifact server, and a fresh runner Python per run (what setup-python finds on a hosted
+stand-in the bot tests use (tests/bot/ghstub.py) as GITHUB_API_URL, the origin's git smart HTTP over TLS as
+GITHUB_SERVER_URL (gitsmart.py: a push needs the job token's `contents: write`), a git config that sends plain
+fetches of `<server>/<owner>/<repo>` to the bare origin (what actions/checkout and pip's git clone do on GitHub), act's own artifact server, and a fresh runner Python per run (what setup-python finds on a hosted
 runner). Nothing leaves 127.0.0.1.
 
 A scenario either runs one workflow (`run_workflow(file, event)`, or the older `act(...)`) or states what happened
