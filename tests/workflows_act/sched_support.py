@@ -20,7 +20,6 @@ import email.parser
 import email.policy
 import hashlib
 import io
-import json
 import os
 import re
 import subprocess
