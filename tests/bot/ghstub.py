@@ -85,6 +85,8 @@ class Repo:
                                                      #   size and claims_run override what the listing says)
     git_dir: object = None   # a bare repository backing it (the workflow harness): merges, commits, contents
     deployments: list = field(default_factory=list)  # Pages deployments: {"id", "artifact_id", "build_version"}
+    releases: dict = field(default_factory=dict)     # id -> {"tag_name", "name", "author", "generate_release_notes",
+                                                     #        "assets": {asset id: {"name", "data", "uploader"}}}
 
     @property
     def full_name(self) -> str:
@@ -324,6 +326,10 @@ class GitHubStandIn:
             ("POST", r"/check-runs", lambda: self._add_check_run(repo, body)),
             ("POST", r"/pages/deployments", lambda: self._deploy_pages(repo, body)),
             ("GET", r"/pages/deployments/(\d+)", lambda did: self._pages_deployment(repo, int(did))),
+            ("GET", r"/releases/tags/(.+)", lambda tag: self._release_by_tag(repo, urllib.parse.unquote(tag))),
+            ("POST", r"/releases", lambda: self._create_release(repo, body, login)),
+            ("GET", r"/releases/(\d+)/assets", lambda rid: (200, self._release_json(repo, int(rid))["assets"])),
+            ("DELETE", r"/releases/assets/(\d+)", lambda aid: self._delete_asset(repo, int(aid))),
             ("GET", r"/pages", lambda: (200, {"url": f"{api}/pages", "status": "built", "build_type": "workflow",
                                              "html_url": self._pages_url(repo)})),
         ]
@@ -332,6 +338,64 @@ class GitHubStandIn:
             if verb == method and hit:
                 return handler(*hit.groups())
         raise StubError(404, f"Not Found: {method} {rest}")
+
+    # ---- releases (gh release view / create / upload) -----------------------------------------------------------
+    def _release_json(self, repo: Repo, rid: int) -> dict:
+        rel = repo.releases.get(rid)
+        if rel is None:
+            raise StubError(404, "Not Found")
+        api = f"{self.base_url}/repos/{repo.full_name}"
+        return {"id": rid, "tag_name": rel["tag_name"], "name": rel["name"], "draft": False, "prerelease": False,
+                "author": self._user(rel["author"]), "url": f"{api}/releases/{rid}",
+                "html_url": f"{self.root}/{repo.full_name}/releases/tag/{rel['tag_name']}",
+                "upload_url": f"{self.root}/uploads/repos/{repo.full_name}/releases/{rid}/assets{{?name,label}}",
+                "assets": [{"id": aid, "name": a["name"], "size": len(a["data"]), "state": "uploaded",
+                            "uploader": self._user(a["uploader"]), "url": f"{api}/releases/assets/{aid}"}
+                           for aid, a in sorted(rel["assets"].items())]}
+
+    def _release_by_tag(self, repo: Repo, tag: str):
+        for rid, rel in repo.releases.items():
+            if rel["tag_name"] == tag:
+                return 200, self._release_json(repo, rid)
+        raise StubError(404, "Not Found")
+
+    def _create_release(self, repo: Repo, body: dict, login: str):
+        tag = body.get("tag_name") or ""
+        if any(rel["tag_name"] == tag for rel in repo.releases.values()):
+            raise StubError(422, "Validation Failed: tag_name already_exists")
+        rid = max(repo.releases, default=0) + 1
+        repo.releases[rid] = {"tag_name": tag, "name": body.get("name") or tag, "author": login, "assets": {},
+                              "generate_release_notes": bool(body.get("generate_release_notes")),
+                              "target_commitish": body.get("target_commitish")}
+        return 201, self._release_json(repo, rid)
+
+    def _delete_asset(self, repo: Repo, aid: int):
+        for rel in repo.releases.values():
+            if rel["assets"].pop(aid, None) is not None:
+                return 204, None
+        raise StubError(404, "Not Found")
+
+    def upload_asset(self, token: str, path: str, query: dict, data: bytes) -> tuple[int, dict]:
+        """POST <root>/uploads/repos/o/r/releases/ID/assets?name=N (GitHub's uploads host): binary body."""
+        m = re.fullmatch(r"/uploads(/repos/([^/]+)/([^/]+)/releases/(\d+)/assets)", path)
+        login = self.tokens.get(token)
+        if m is None:
+            return 404, {"message": "Not Found"}
+        if login is None:
+            return 401, {"message": "Bad credentials"}
+        if not self._allowed(token, "POST", m.group(1)):
+            self.refused.append(Recorded("POST", m.group(1), query, {}))
+            return 403, {"message": "Resource not accessible by integration"}
+        repo = self.repos.get(f"{m.group(2)}/{m.group(3)}")
+        rel = repo.releases.get(int(m.group(4))) if repo else None
+        name = query.get("name")
+        if rel is None or not name:
+            return 404, {"message": "Not Found"}
+        if any(a["name"] == name for a in rel["assets"].values()):
+            return 422, {"message": "Validation Failed: already_exists"}
+        aid = max((a for r in repo.releases.values() for a in r["assets"]), default=0) + 1
+        rel["assets"][aid] = {"name": name, "data": data, "uploader": login}
+        return 201, {"id": aid, "name": name, "size": len(data), "state": "uploaded"}
 
     # ---- the GITHUB_TOKEN's scopes -----------------------------------------------------------------------------
     NEEDS = [   # (methods, path under /repos/o/r, alternatives that allow it); the first match decides
@@ -350,6 +414,8 @@ class GitHubStandIn:
         ("POST", r"/actions/workflows/[^/]+/dispatches", [("actions", "write")]),
         ("GET", r"/actions/.*", [("actions", "read")]),
         ("POST", r"/pages/deployments", [("pages", "write")]),
+        ("GET", r"/releases(/.*)?", [("contents", "read")]),
+        ("POST PATCH DELETE", r"/releases(/.*)?", [("contents", "write")]),
         ("GET", r"/pages(/.*)?", [("pages", "read")]),
     ]
 
@@ -743,7 +809,7 @@ class GitHubStandIn:
                 parts = urllib.parse.urlsplit(self.path)
                 length = int(self.headers.get("Content-Length") or 0)
                 raw = self.rfile.read(length) if length else b""
-                body = json.loads(raw) if raw else {}
+                body = json.loads(raw) if raw and not parts.path.startswith("/uploads/") else {}
                 query = dict(urllib.parse.parse_qsl(parts.query))
                 path = parts.path
                 status, payload, headers = 404, {"message": "Not Found"}, {}
@@ -752,6 +818,18 @@ class GitHubStandIn:
                         auth = self.headers.get("Authorization", "")
                         stub.requests.append(Recorded(self.command, path, query, body))
                         status, payload = stub._oidc_token(auth.split(" ", 1)[-1])
+                        data = json.dumps(payload).encode()
+                        self.send_response(status)
+                        self.send_header("Content-Type", "application/json")
+                        self.send_header("Content-Length", str(len(data)))
+                        self.end_headers()
+                        self.wfile.write(data)
+                        return
+                    if path.startswith("/uploads/"):   # the uploads host: a release asset's bytes, not JSON
+                        auth = self.headers.get("Authorization", "")
+                        token = auth.split(" ", 1)[1] if " " in auth else ""
+                        stub.requests.append(Recorded(self.command, path, query, {}))
+                        status, payload = stub.upload_asset(token, path, query, raw)
                         data = json.dumps(payload).encode()
                         self.send_response(status)
                         self.send_header("Content-Type", "application/json")

@@ -1,9 +1,9 @@
 """Run our GitHub Actions workflow files for real with nektos/act, offline, on this host (no Docker).
 
 One `Sandbox` per scenario: a throwaway clone of the committed tree with a local bare `origin`, the GitHub REST
-stand-in the bot tests use (tests/bot/ghstub.py) as GITHUB_API_URL and GITHUB_SERVER_URL, a git config that
-sends fetches of `<server>/<owner>/<repo>` to the bare origin (what actions/checkout and pip's git clone do on
-GitHub), act's own artifact server, and a fresh runner Python per run (what setup-python finds on a hosted
+stand-in the bot tests use (tests/bot/ghstub.py) as GITHUB_API_URL, the origin's git smart HTTP over TLS as
+GITHUB_SERVER_URL (gitsmart.py: a push needs the job token's `contents: write`), a git config that sends plain
+fetches of `<server>/<owner>/<repo>` to the bare origin (what actions/checkout and pip's git clone do on GitHub), act's own artifact server, and a fresh runner Python per run (what setup-python finds on a hosted
 runner). Nothing leaves 127.0.0.1.
 
 A scenario either runs one workflow (`run_workflow(file, event)`, or the older `act(...)`) or states what happened
@@ -14,7 +14,7 @@ through the stand-in or the origin is an event by the Actions token, and only wh
 What act does not provide is supplied from here, never by editing a workflow: the repository name
 (GITHUB_REPOSITORY, which act otherwise reads from a github.com remote), the API/server URLs, the run id, a
 per-job GITHUB_TOKEN scope (the stand-in checks each request against the permissions of the job running), the
-runner's `gh`, OIDC for deploy-pages, and (`caller_with_toolchain`) the commit `job.workflow_sha` would name."""
+runner's `gh`, OIDC for deploy-pages, and the contexts act lacks (contexts.py: job.workflow_sha, strategy.job-index)."""
 
 from __future__ import annotations
 
@@ -35,6 +35,8 @@ from pathlib import Path
 
 from tests.support.gitserver import GIT_ENV, git
 from tests.workflows_act import events as ev
+from tests.workflows_act.contexts import Supplied
+from tests.workflows_act.gitsmart import SmartHTTPOrigin
 from tests.workflows_act.permissions import job_permissions, match_job
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -100,8 +102,8 @@ class RunnerPython:
     built once into the cache folder. Each act run gets its own tool cache whose `Python/<x.y.z>/x64` is a new,
     empty venv of this machine's Python that sees the shared packages through a .pth file: a run's `pip install`
     lands in its own venv (a PR's Skillyard never leaks into a trusted run, as each GitHub job gets a new runner)
-    and only builds the project itself. `wheel` is Skillyard built once from the session's committed tree, for
-    `caller_with_toolchain` (the commit `job.workflow_sha` names)."""
+    and only builds the project itself (from the checkout, or from the origin at job.workflow_sha; pip keeps a
+    wheel built from a pinned commit in `pip_cache`, shared by every run, as setup-python's `cache: pip` would)."""
 
     def __init__(self, cache: Path, session_dir: Path, origin: Path):
         self.version = ".".join(map(str, sys.version_info[:3]))
@@ -109,7 +111,7 @@ class RunnerPython:
         key = hashlib.sha256(((ROOT / "pyproject.toml").read_text() + self.version).encode()).hexdigest()[:12]
         self.deps = cache / f"runner-deps-{key}"
         self._prepare_deps()
-        self.wheel = self._build_wheel(origin, session_dir)
+        self.pip_cache = cache / "pip"
         self.site_packages = next((self.deps / "lib").glob("python3*/site-packages"))
 
     def _prepare_deps(self) -> None:
@@ -128,23 +130,6 @@ class RunnerPython:
                         "setuptools>=69", "wheel"], check=True)
         subprocess.run([py, "-m", "pip", "uninstall", "-q", "-y", "skillyard"], check=True)
         marker.write_text("")
-
-    def _build_wheel(self, origin: Path, session_dir: Path) -> Path:
-        """Skillyard at the origin's main, built once per commit into the cache folder (workers share it)."""
-        commit = git(origin, "rev-parse", "refs/heads/main").decode().strip()
-        self.wheelhouse = self.deps.parent / "wheels" / commit
-        with cache_lock(self.deps.parent / ".wheels.lock"):
-            found = sorted(self.wheelhouse.glob("skillyard-*.whl"))
-            if not found:
-                tree = session_dir / "wheel-src"
-                shutil.rmtree(tree, ignore_errors=True)
-                subprocess.run(["git", "clone", "-q", str(origin), str(tree)], check=True, env=GIT_ENV,
-                               capture_output=True)
-                self.wheelhouse.mkdir(parents=True, exist_ok=True)
-                subprocess.run([str(self.deps / "bin" / "python"), "-m", "pip", "wheel", "-q", "--no-deps",
-                                "--no-build-isolation", "-w", str(self.wheelhouse), str(tree)], check=True)
-                found = sorted(self.wheelhouse.glob("skillyard-*.whl"))
-        return found[0]
 
     def toolcache(self, into: Path, name: str) -> Path:
         """A fresh tool cache for one act run."""
@@ -210,7 +195,7 @@ def parse_steps(log: str) -> list[Step]:
 class Run:
     """One workflow run as GitHub would record it (its id is also act's GITHUB_RUN_ID)."""
     id: int
-    workflow: str            # the file GitHub ran (the committed one, even when act ran its toolchain copy)
+    workflow: str            # the file GitHub ran
     name: str
     event: ev.Event
     result: ActResult
@@ -262,6 +247,8 @@ class Sandbox:
         self.repo = standin.add_repo(SLUG)
         self.repo.permissions.update({MAINTAINER: "maintain", "carol": "read", "dave": "read"})
         self.repo.git_dir = self.origin
+        # git's smart HTTP over TLS for what carries a token (a job's `git push`), checked like GitHub checks it
+        self.git_http = SmartHTTPOrigin(self.origin, SLUG, standin, tmp)
         self.run_ids = iter(range(7001, 8000))
         self.runs: list[Run] = []
         # Workflows GitHub would run that the harness records without executing: file -> (conclusion, why).
@@ -269,16 +256,23 @@ class Sandbox:
         # recorded as succeeded so that what follows it (automerge on its workflow_run) is still driven.
         self.not_executed: dict[str, tuple[str, str]] = {
             "ci.yml": ("success", "the project's test suite; .ci/run runs it as `nox -s tests`")}
-        self.toolchain = f"skillyard[bot,site] @ {self.runner.wheel.as_uri()}" if self.runner else "."
         self._clone(prepared)
+        # The contexts GitHub gives that act lacks (contexts.py), supplied to this clone's workflow files while act
+        # runs. `contexts.enabled = False` runs the files exactly as committed.
+        self.contexts = Supplied(self.work / ".github" / "workflows", self.head, SLUG)
 
     @property
     def server_url(self) -> str:
-        """GITHUB_SERVER_URL. @actions/artifact (upload-/download-artifact v4) refuses any host but github.com,
-        *.ghe.com and *.localhost (it takes the rest for GitHub Enterprise Server, which lacks artifacts v4), so the
-        server is named under .localhost. Nothing fetches it over HTTP: git's insteadOf sends clones of it to the
-        bare origin, and the REST calls go to GITHUB_API_URL (the stand-in on 127.0.0.1)."""
-        return f"http://github.localhost:{self.standin.server.server_address[1]}"
+        """GITHUB_SERVER_URL: `https://github.localhost:PORT`, git's smart HTTP for the origin (gitsmart.py).
+        @actions/artifact (upload-/download-artifact v4) refuses any host but github.com, *.ghe.com and *.localhost
+        (it takes the rest for GitHub Enterprise Server, which lacks artifacts v4), hence the name; git's libcurl
+        resolves *.localhost to 127.0.0.1. Plain fetches of it (checkout, pip) go to the bare origin through git's
+        insteadOf; a URL carrying a token (a job's push) reaches the server, which checks the token's
+        `contents` permission. The REST calls go to GITHUB_API_URL (the stand-in on 127.0.0.1)."""
+        return self.git_http.url
+
+    def close(self) -> None:
+        self.git_http.stop()
 
     # ---- git ----------------------------------------------------------------------------------------------------
     def _clone(self, prepared: Path | None) -> None:
@@ -295,7 +289,8 @@ class Sandbox:
             "[user]\n\tname = Fixture\n\temail = fixture@example.invalid\n"
             "[safe]\n\tdirectory = *\n"
             f'[url "{origin_url}"]\n\tinsteadOf = {server}/{SLUG}.git\n\tinsteadOf = {server}/{SLUG}\n'
-            "[protocol \"file\"]\n\tallow = always\n")
+            "[protocol \"file\"]\n\tallow = always\n"
+            f'[http "{server}/"]\n\tsslCAInfo = {self.git_http.cert}\n')
         self.standin_sync_main()
 
     def git(self, *args: str) -> str:
@@ -497,36 +492,6 @@ class Sandbox:
         assert text.count(old) == 1, f"{workflow}: {old!r} is not there exactly once"
         path.write_text(text.replace(old, new))
 
-    def caller_with_toolchain(self, workflow: str, toolchain: str | None = None) -> str:
-        """A copy of caller `workflow` (beside it in the throwaway clone, never committed) that also passes the
-        reusable workflow's `toolchain` input: the stand-in for `job.workflow_sha`, which act does not provide
-        (without it the reusable workflow cannot tell which Skillyard commit to install and stops, as
-        test_pr_bot_as_committed_stops_where_act_lacks_job_workflow_sha shows). The default is the wheel built
-        once per session from the committed tree -- the same commit job.workflow_sha names for a caller in this
-        repository; `.` installs the checked-out tree instead. Every caller job that passes `skills-dir` gets it."""
-        toolchain = self.toolchain if toolchain is None else toolchain
-        text = (self.work / ".github" / "workflows" / workflow).read_text()
-        anchor = re.compile(r"^(?P<indent> +)skills-dir: .*\n", re.M)
-        assert anchor.search(text), f"{workflow}: expected a `skills-dir:` input line"
-        text = anchor.sub(lambda m: m.group(0) + f"{m.group('indent')}toolchain: {json.dumps(toolchain)}\n", text)
-        copy_name = workflow.replace(".yml", ".act-toolchain.yml")
-        (self.work / ".github" / "workflows" / copy_name).write_text(text)
-        return copy_name
-
-    def _needs_toolchain(self, workflow: str) -> bool:
-        """A caller of a local reusable workflow that takes `toolchain` but is not given one: on GitHub it installs
-        Skillyard at job.workflow_sha, which act lacks."""
-        folder = self.work / ".github" / "workflows"
-        data = ev.Workflow.load(folder / workflow).data
-        for job in (data.get("jobs") or {}).values():
-            uses = str(job.get("uses", ""))
-            if uses.startswith("./.github/workflows/") and "toolchain" not in (job.get("with") or {}):
-                called = ev.Workflow.load(ROOT / uses.removeprefix("./") if not (self.work / uses).exists()
-                                          else self.work / uses)
-                if "toolchain" in (called.on.get("workflow_call") or {}).get("inputs", {}):
-                    return True
-        return False
-
     # ---- driving the chain --------------------------------------------------------------------------------------
     def emit(self, *events: ev.Event, follow: bool = True) -> Chain:
         """Deliver `events` and everything they lead to, as GitHub would: each workflow the rules start runs (act),
@@ -579,18 +544,15 @@ class Sandbox:
         lanes: dict[str, list[tuple[ev.Event, str, int]]] = {}
         for event, workflow in pairs:
             lanes.setdefault(workflow, []).append((event, workflow, next(self.run_ids)))
-        for workflow in lanes:   # toolchain copies are written before any act starts
-            if self._needs_toolchain(workflow):
-                self.caller_with_toolchain(workflow)
-
         def lane(items):
             return [self.run_workflow(w, e, run_id=rid, checkout=None) for e, w, rid in items]
 
-        if len(lanes) == 1 or self.parallel <= 1:
-            results = [lane(items) for items in lanes.values()]
-        else:
-            with ThreadPoolExecutor(max_workers=self.parallel) as pool:
-                results = list(pool.map(lane, lanes.values()))
+        with self.contexts:   # one application of the contexts act lacks for the whole wave (one checkout)
+            if len(lanes) == 1 or self.parallel <= 1:
+                results = [lane(items) for items in lanes.values()]
+            else:
+                with ThreadPoolExecutor(max_workers=self.parallel) as pool:
+                    results = list(pool.map(lane, lanes.values()))
         return sorted((run for runs in results for run in runs), key=lambda r: r.id)
 
     def _side_events(self) -> list[ev.Event]:
@@ -632,6 +594,8 @@ class Sandbox:
         import urllib.request
 
         token = next(t for t, login in self.standin.tokens.items() if login == actor)
+        self.standin.take_events()             # what happened before is not this merge's doing
+        self._refs_seen = self._origin_refs()
         request = urllib.request.Request(
             f"{self.standin.base_url}/repos/{SLUG}/pulls/{number}/merge", method="PUT",
             data=json.dumps({"merge_method": method, "sha": self.repo.pulls[number].head_sha}).encode(),
@@ -646,13 +610,6 @@ class Sandbox:
         GitHub would: the run, its artifacts, and a check run per job on the PR's head commit."""
         run_id = run_id or next(self.run_ids)
         data = ev.Workflow.load(self.work / ".github" / "workflows" / workflow)
-        copy_name = workflow.replace(".yml", ".act-toolchain.yml")
-        if not self._needs_toolchain(workflow):
-            act_file = workflow
-        elif checkout is None and (self.work / ".github" / "workflows" / copy_name).exists():
-            act_file = copy_name
-        else:
-            act_file = self.caller_with_toolchain(workflow)
         if checkout == "event":
             checkout = event.sha or "HEAD"
         head_sha = event.payload.get("pull_request", {}).get("head", {}).get("sha") or event.sha
@@ -668,8 +625,8 @@ class Sandbox:
             log = f"[{job}] 🏁  Job {'succeeded' if conclusion == 'success' else 'failed'}\n({workflow}: {why})\n"
             result = ActResult(0 if conclusion == "success" else 1, log, 0.0, [])
         else:
-            result = self.act(event.name, act_file, event.payload, checkout=checkout, run_id=run_id,
-                              actor=event.actor, workflow_for_permissions=workflow)
+            result = self.act(event.name, workflow, event.payload, checkout=checkout, run_id=run_id,
+                              actor=event.actor)
         run = Run(run_id, workflow, data.name, event, result, head_sha,
                   level=event.depth if event.name == "workflow_run" else 0)
         self.repo.runs[run_id].update(status="completed", conclusion=run.conclusion)
@@ -686,11 +643,11 @@ class Sandbox:
 
     # ---- act ----------------------------------------------------------------------------------------------------
     def act(self, event: str, workflow: str, payload: dict, *, checkout: str = "HEAD", timeout: float = 600,
-            extra: tuple[str, ...] = (), run_id: int | None = None, actor: str | None = None,
-            workflow_for_permissions: str | None = None) -> ActResult:
+            extra: tuple[str, ...] = (), run_id: int | None = None, actor: str | None = None) -> ActResult:
         """Run `workflow` (a file under .github/workflows) for `event` with `payload`, act working in the clone at
         `checkout` (the commit GitHub would load the workflow from). While it runs, the stand-in checks each
-        request of the job's token against the permissions of the job act is running."""
+        request of the job's token against the permissions of the job act is running, and the workflow files carry
+        the values of the contexts act lacks (contexts.py; put back as committed when act ends)."""
         if checkout == "main":
             self.git("checkout", "-q", "-B", "main", "origin/main")
         elif checkout is not None:   # None: the caller has checked out (runs of one wave share the checkout)
@@ -704,13 +661,17 @@ class Sandbox:
         xdg = self.tmp / f"xdg-{run_id}"    # act's cache (its copies of the actions, the tool cache) per run
         (xdg / "act").mkdir(parents=True, exist_ok=True)
         (xdg / "act" / "tool_cache").symlink_to(toolcache)
-        env = {key: value for key, value in os.environ.items() if not key.startswith(("GITHUB_", "ACTIONS_", "PIP_"))}
+        # A job sees act's environment. This host's GIT_SSL_CAINFO (a CA bundle path) would beat the jobs' git
+        # config, which trusts the origin's certificate as a runner's CA store would; a hosted runner sets none.
+        env = {key: value for key, value in os.environ.items()
+               if not key.startswith(("GITHUB_", "ACTIONS_", "PIP_", "GIT_SSL_"))}
         env.update({"XDG_CACHE_HOME": str(xdg), "GIT_CONFIG_GLOBAL": str(self.gitconfig),
                     "GIT_CONFIG_NOSYSTEM": "1"})
         path = f"{HERE / 'standins' / 'bin'}:{env.get('PATH', '')}"
         pip_env = {"PIP_DISABLE_PIP_VERSION_CHECK": "1", "PIP_NO_INDEX": "1", "PIP_NO_BUILD_ISOLATION": "0",
                    "PIP_NO_COMPILE": "0",  # pip reads "0" as "no": no build isolation, no .pyc at install
-                   "PIP_FIND_LINKS": str(self.runner.wheelhouse) if self.runner else ""}
+                   # setup-python's pip cache: wheels pip builds from a pinned git commit are kept between runs
+                   "PIP_CACHE_DIR": str(self.runner.pip_cache) if self.runner else ""}
         command = [
             act_binary(), event, "-W", f".github/workflows/{workflow}", "-e", str(event_file),
             "-P", "ubuntu-latest=-self-hosted", "--action-offline-mode", "--no-skip-checkout",
@@ -730,23 +691,24 @@ class Sandbox:
             *(["--actor", actor] if actor else []),
             *extra,
         ]
-        scopes = job_permissions(self.work / ".github" / "workflows", workflow_for_permissions or workflow)
+        scopes = job_permissions(self.work / ".github" / "workflows", workflow)
         started = time.monotonic()
-        proc = subprocess.Popen(command, cwd=self.work, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                text=True, encoding="utf-8", errors="replace")
         lines: list[str] = []
-        timer = threading.Timer(timeout, proc.kill)
-        timer.start()
-        try:
-            for line in proc.stdout:
-                lines.append(line)
-                m = _JOB_START.match(line)
-                if m:   # the job act starts now is the one whose token scopes the stand-in applies
-                    self.standin.scopes[token] = match_job(scopes, m.group("job").strip())
-            proc.wait()
-        finally:
-            timer.cancel()
-            self.standin.scopes[token] = {}   # the run is over: its token can do nothing any more
+        with self.contexts:   # act reads a reusable workflow when its job starts: keep them supplied till the end
+            proc = subprocess.Popen(command, cwd=self.work, env=env, stdout=subprocess.PIPE,
+                                    stderr=subprocess.STDOUT, text=True, encoding="utf-8", errors="replace")
+            timer = threading.Timer(timeout, proc.kill)
+            timer.start()
+            try:
+                for line in proc.stdout:
+                    lines.append(line)
+                    m = _JOB_START.match(line)
+                    if m:   # the job act starts now is the one whose token scopes the stand-in applies
+                        self.standin.scopes[token] = match_job(scopes, m.group("job").strip())
+                proc.wait()
+            finally:
+                timer.cancel()
+                self.standin.scopes[token] = {}   # the run is over: its token can do nothing any more
         seconds = time.monotonic() - started
         log = "".join(lines)
         (self.tmp / f"act-{run_id}-{workflow}.log").write_text(log)

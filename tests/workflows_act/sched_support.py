@@ -20,7 +20,6 @@ import email.parser
 import email.policy
 import hashlib
 import io
-import json
 import os
 import re
 import subprocess
@@ -452,36 +451,3 @@ def release_wheels(cache: Path) -> tuple[str, ...]:
             raise RuntimeError(f"pip download {' '.join(RELEASE_TOOLS)} into {cache} failed:\n{proc.stderr[-2000:]}")
         done.write_text("ok\n")
     return ("--env", "PIP_NO_INDEX=1", "--env", f"PIP_FIND_LINKS={cache}")
-
-
-# ---- strategy.job-index, which act lacks ------------------------------------------------------------------------
-def verify_with_job_index(sandbox) -> str:
-    """external-verify.yml as GitHub runs it, for act: act 0.2.89 leaves `strategy.job-index` empty
-    (nektos/act#5976), so every shard would upload its report as `external-verify-` and the names collide. Copies
-    of the caller and of reusable-external-verify.yml are written beside them in the throwaway clone (never
-    committed) where `strategy.job-index` reads the index GitHub gives the shard: its position in the `shards`
-    input. And the shards run one at a time (`max-parallel: 1`): act runs a matrix's jobs side by side on this one
-    host, where they share the runner tool cache's Python, and two shards' `pip install .` into it race (an
-    uninstalled `skillyard` mid-step); on GitHub each job has its own machine. Nothing else differs. Returns the
-    caller copy's file name."""
-    import yaml
-
-    folder = sandbox.work / ".github" / "workflows"
-    reusable = (folder / "reusable-external-verify.yml").read_text()
-    doc = yaml.safe_load(reusable)
-    triggers = doc.get("on", doc.get(True))   # YAML 1.1 reads a bare `on` key as true
-    shards = json.loads(triggers["workflow_call"]["inputs"]["shards"]["default"])
-    index = json.dumps({prefix: i for i, prefix in enumerate(shards)}, separators=(",", ":"))  # no ": " in YAML
-    old = "${{ strategy.job-index }}"
-    assert reusable.count(old) == 1, "reusable-external-verify.yml: expected one strategy.job-index"
-    fail_fast = "      fail-fast: false\n"
-    assert reusable.count(fail_fast) == 1, "reusable-external-verify.yml: expected one `fail-fast: false`"
-    (folder / "reusable-external-verify.act-jobindex.yml").write_text(
-        reusable.replace(old, f"${{{{ fromJSON('{index}')[matrix.prefix] }}}}")
-        .replace(fail_fast, fail_fast + "      max-parallel: 1\n"))
-    caller = (folder / "external-verify.yml").read_text()
-    uses = "uses: ./.github/workflows/reusable-external-verify.yml"
-    assert caller.count(uses) == 1
-    (folder / "external-verify.act-jobindex.yml").write_text(
-        caller.replace(uses, uses.replace(".yml", ".act-jobindex.yml")))
-    return "external-verify.act-jobindex.yml"

@@ -135,3 +135,24 @@ def test_an_owners_update_is_automerged_and_automerge_starts_publish(sandbox):
     publish = _automerged_and_dispatched(sandbox, chain, pr, before)
     _assert_published(sandbox, publish, "greeting-card", "1.1.0")
     assert [r.workflow for r in chain.runs].count("publish.yml") == 1, chain.explain()
+
+
+def test_a_pr_merged_by_hand_is_published_by_the_maintainers_push(sandbox):
+    """A maintainer merges a new skill's PR with the merge button (their own token, not the Actions token): GitHub
+    delivers that push to main to `push` workflows, so publish.yml starts for it by itself (no dispatch), rebuilds
+    and deploys; its own push of the rebuilt registry (Actions token) starts nothing. (The PR's validate / pr-bot
+    runs are the other scenarios' subject; here the PR is opened without them.)"""
+    head = sandbox.commit_files("add-greeting-card", NEW_SKILL, "Add greeting-card")
+    number = sandbox.open_pull("add-greeting-card", head, author="carol", title="Add greeting-card")["number"]
+    pr = sandbox.repo.pulls[number]
+    sandbox.approve(number)
+    before = sandbox.origin_head()
+    chain = sandbox.merge_by_hand(number)
+    assert pr.merged and pr.merge_commit_sha != before
+    publish = chain.run("publish.yml")
+    assert publish.event.name == "push" and not publish.event.by_token, chain.explain()
+    assert publish.event.actor == "maintainer" and publish.head_sha == pr.merge_commit_sha
+    assert not sandbox.standin.calls("POST", r"/actions/workflows/.*/dispatches")
+    _assert_published(sandbox, publish, "greeting-card", "1.0.0")
+    assert "push on refs/heads/main by github-actions[bot] (GITHUB_TOKEN): publish.yml not started" in chain.explain()
+    assert [r.workflow for r in chain.runs].count("publish.yml") == 1, chain.explain()

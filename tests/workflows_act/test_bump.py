@@ -74,7 +74,7 @@ def _pull_event(sandbox, number: int) -> dict:
 def test_scheduled_bump_opens_a_validated_pr_that_automerges(sandbox, upstream):
     main = _behind_registry(sandbox, upstream, opted_in=True)
     older, pin = upstream.sha(SLUG, "older"), upstream.sha(SLUG, "pin")
-    caller = sandbox.caller_with_toolchain("external-bump.yml")
+    caller = "external-bump.yml"
     bump = sandbox.act("schedule", caller, _schedule_payload(sandbox), checkout="main",
                        extra=(*upstream.act_flags(), "-s", f"SKILLYARD_BUMP_TOKEN={BUMP_APP_TOKEN}"))
     assert bump.returncode == 0, bump.log[-6000:]
@@ -110,7 +110,7 @@ def test_scheduled_bump_opens_a_validated_pr_that_automerges(sandbox, upstream):
     # no maintainer, and starts publish for the merge commit.
     run_event = sandbox.record_validate_run(event, "success")
     sandbox.repo.checks[head] = [{"name": "validate / validate", "status": "completed", "conclusion": "success"}]
-    automerge = sandbox.act("workflow_run", sandbox.caller_with_toolchain("automerge.yml"), run_event,
+    automerge = sandbox.act("workflow_run", "automerge.yml", run_event,
                             checkout="main", extra=gh_path(sandbox.tmp))
     assert automerge.step("Merge if every rule allows it (a check run finished)").outcome == "success", \
         automerge.log[-6000:]
@@ -125,7 +125,7 @@ def test_scheduled_bump_opens_a_validated_pr_that_automerges(sandbox, upstream):
 def test_a_bump_whose_owners_did_not_opt_in_waits_for_a_maintainer(sandbox, upstream):
     """The same bump PR without `auto_bump`: validate passes, automerge merges nothing and says why on the PR."""
     _behind_registry(sandbox, upstream, opted_in=False)
-    bump = sandbox.act("schedule", sandbox.caller_with_toolchain("external-bump.yml"), _schedule_payload(sandbox),
+    bump = sandbox.act("schedule", "external-bump.yml", _schedule_payload(sandbox),
                        checkout="main",
                        extra=(*upstream.act_flags(), "-s", f"SKILLYARD_BUMP_TOKEN={BUMP_APP_TOKEN}"))
     assert bump.returncode == 0, bump.log[-6000:]
@@ -139,7 +139,7 @@ def test_a_bump_whose_owners_did_not_opt_in_waits_for_a_maintainer(sandbox, upst
     run_event = sandbox.record_validate_run(event, "success")
     sandbox.repo.checks[pr.head_sha] = [{"name": "validate / validate", "status": "completed",
                                          "conclusion": "success"}]
-    automerge = sandbox.act("workflow_run", sandbox.caller_with_toolchain("automerge.yml"), run_event,
+    automerge = sandbox.act("workflow_run", "automerge.yml", run_event,
                             checkout="main", extra=gh_path(sandbox.tmp))
     assert automerge.returncode == 0, automerge.log[-6000:]
     assert not pr.merged and pr.state == "open"

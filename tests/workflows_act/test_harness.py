@@ -28,7 +28,7 @@ def test_a_renamed_artifact_breaks_the_bot_run_that_downloads_it(sandbox):
                "workflow_run": {"id": 7001, "name": "validate", "event": "pull_request", "conclusion": "success",
                                 "head_sha": head, "head_branch": "add-greeting-card",
                                 "pull_requests": [{"number": event["number"]}]}}
-    result = sandbox.act("workflow_run", sandbox.caller_with_toolchain("pr-bot.yml"), payload, checkout="main")
+    result = sandbox.act("workflow_run", "pr-bot.yml", payload, checkout="main")
     assert result.returncode != 0
     assert result.step("Download the report artifact").outcome == "failure"
     assert not sandbox.standin.writes()   # no comment, no label
@@ -55,7 +55,7 @@ def test_a_permission_taken_from_the_bot_job_fails_its_run_at_the_stand_in(sandb
     run_event = sandbox.record_validate_run(event, "success")
     sandbox.git("checkout", "-q", "-B", "main", "origin/main")
     sandbox.break_workflow("pr-bot.yml", "      actions: read         # download", "      # download")
-    result = sandbox.act("workflow_run", sandbox.caller_with_toolchain("pr-bot.yml"), run_event, checkout="main")
+    result = sandbox.act("workflow_run", "pr-bot.yml", run_event, checkout="main")
     assert result.returncode != 0
     assert result.step("Download the report artifact").outcome == "failure"
     assert any("/actions/runs/7001/artifacts" in r.path for r in sandbox.standin.refused), sandbox.standin.refused
@@ -80,3 +80,25 @@ def test_a_wrong_job_output_name_publishes_a_site_without_the_merged_skill(sandb
     assert publish.conclusion == "success", publish.result.log[-4000:]
     assert "greeting-card" in sandbox.origin_file("registry.json").decode()   # the registry job did its part
     assert not any("greeting-card" in m for m in site_members(sandbox, publish))
+
+
+def test_contents_write_taken_from_publish_makes_its_push_fail_at_the_git_endpoint(sandbox):
+    """publish.yml granting `contents: read` where it grants `contents: write`: the registry job rebuilds
+    registry.json and commits, but its `git push` with the job's token is refused by the origin's git endpoint
+    (403, GitHub's "Permission to ... denied"), so the run fails and main does not move."""
+    sandbox.commit_files("main", NEW_SKILL, "Add greeting-card (merged by hand, before this scenario)", push=False)
+    sandbox.git("push", "-q", "origin", "main:main")
+    sandbox.standin_sync_main()
+    before = sandbox.origin_head()
+    sandbox.break_workflow("publish.yml", "      contents: write       # the registry job pushes",
+                           "      contents: read        # the registry job pushes")
+    chain = sandbox.emit(sandbox.dispatch_event("publish.yml", {"merged-commit": ""}))
+    publish = chain.run("publish.yml")
+    assert publish.conclusion == "failure"
+    assert publish.result.step("Commit them if they changed").outcome == "failure", publish.result.log[-4000:]
+    assert publish.result.step("Rebuild registry.json").outcome == "success"
+    assert "Permission to skillyard/skillyard.git denied to github-actions[bot]" in publish.result.log
+    assert "The requested URL returned error: 403" in publish.result.log
+    assert [r["service"] for r in sandbox.git_http.refused] == ["git-receive-pack"], sandbox.git_http.refused
+    assert sandbox.git_http.refused[0]["contents"] == "read"
+    assert sandbox.origin_head() == before

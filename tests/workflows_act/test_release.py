@@ -3,7 +3,8 @@ that `push`: the build job makes the sdist and the wheel (`python -m build`, `tw
 them as the `dist` artifact; the PyPI job downloads exactly those files and publishes them through
 pypa/gh-action-pypi-publish, here a stand-in with the same inputs (sched_support.pypi_publish_standin) that
 uploads them as twine does to a PyPI upload endpoint on 127.0.0.1. A tag that does not name the version stops at
-the build job and publishes nothing."""
+the build job and publishes nothing. The GitHub release job then creates the release through the runner's `gh`
+(standins/bin/gh), recorded by the API stand-in with its two assets."""
 
 from __future__ import annotations
 
@@ -34,6 +35,7 @@ def _push_tag(sandbox, tag: str) -> dict:
     sandbox.git("tag", tag, "origin/main")
     sandbox.git("push", "-q", "origin", f"refs/tags/{tag}")
     head = sandbox.head("origin/main")
+    sandbox.repo.refs[f"tags/{tag}"] = head   # what GitHub's API then knows (gh's --verify-tag asks it)
     return {"ref": f"refs/tags/{tag}", "ref_name": tag, "before": "0" * 40, "after": head, "created": True,
             "deleted": False, "base_ref": "refs/heads/main", "head_commit": {"id": head},
             "repository": sandbox._repository_json(), "pusher": {"name": "maintainer"},
@@ -74,14 +76,18 @@ def test_a_version_tag_builds_the_sdist_and_wheel_and_publishes_them(sandbox, py
         assert uploaded[name]["fields"]["version"] == VERSION
     assert uploaded[sdist]["fields"]["filetype"] == "sdist" and uploaded[wheel]["fields"]["filetype"] == "bdist_wheel"
 
-    # The GitHub release job comes next, after PyPI: this runner's `gh` (a stand-in for `gh workflow run` only)
-    # does not implement `gh release`, so the run stops there, the one job that does.
+    # Then the GitHub release, after PyPI, through the runner's `gh` (standins/bin/gh against the API stand-in,
+    # which checks the job's `contents: write`): no release yet, so `gh release create` makes one for the tag with
+    # generated notes and attaches the same two files.
+    assert result.returncode == 0, result.log[-6000:]
     release_job = [s for s in result.steps if s.job.endswith("attach the files to the GitHub release")]
-    create = [s for s in release_job if s.name.startswith("Create the release")]
-    assert [s.outcome for s in create] == ["failure"], [(s.name, s.outcome) for s in release_job]
-    assert re.search(r"gh.{0,40}(not implemented|does not implement)", result.log)
-    failed_jobs = {s.job for s in result.steps if s.outcome == "failure"}
-    assert failed_jobs == {release_job[0].job}, failed_jobs
+    assert [s.outcome for s in release_job if s.name.startswith("Create the release")] == ["success"]
+    (release,) = sandbox.repo.releases.values()
+    assert (release["tag_name"], release["name"], release["author"]) == (tag, f"skillyard {VERSION}",
+                                                                          "github-actions[bot]")
+    assert release["generate_release_notes"] is True
+    assert {a["name"]: a["data"] for a in release["assets"].values()} == built
+    assert sandbox.standin.refused == []
 
     # What was published is the tagged tree: the sdist's pyproject and the wheel's metadata name the version.
     sdist_path = sandbox.tmp / sdist
@@ -103,3 +109,4 @@ def test_a_tag_that_does_not_name_the_version_publishes_nothing(sandbox, pypi):
     assert f"tag v99.0.0 does not match pyproject.toml's version {VERSION}: tag v{VERSION} instead" in result.log
     assert not pypi.uploads
     assert not sorted(sandbox.artifacts.rglob("dist/*.zip"))
+    assert not sandbox.repo.releases
