@@ -10,11 +10,11 @@ import sys
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.security_sets import KINDS, materialize
 
 from skillyard.format import Policy, load_skill
 from skillyard.format.scan import code_flows, gates, judge, prose
 from skillyard.format.scan.context import Context, _words
-from tests.security_sets import KINDS, materialize
 
 
 def _fresh_caches(monkeypatch) -> None:

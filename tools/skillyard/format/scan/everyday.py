@@ -111,7 +111,7 @@ def installed_program_job(chunk: str) -> bool:
     `<string>/usr/local/bin/restic</string>`): the user's own program started at login, which the skill documents,
     as a documented crontab line is. A program in a temporary, hidden or skill-written place is not."""
     programs = [a or b for a, b in _JOB_PROGRAM.findall(chunk)]
-    return bool(programs) and all(_INSTALLED.match(p) and "/tmp/" not in p for p in programs)
+    return bool(programs) and all(_INSTALLED.match(p) and "/tmp/" not in p for p in programs)  # noqa: S108 (a path test)
 
 
 # A command that runs what follows inside a container or a dev container (not on the user's machine).

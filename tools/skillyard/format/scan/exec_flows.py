@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from skillyard.format.scan import precision
 from skillyard.format.scan.context import (  # noqa: F401
     _CHMOD_OR_PROCESS,
     _PASSWORD_WORDS,
@@ -18,7 +19,6 @@ from skillyard.format.scan.context import (  # noqa: F401
     _url_note,
     _words,
 )
-from skillyard.format.scan import precision
 from skillyard.format.scan.precision import known_vendor_url
 
 # ---------------------------------------------------------------- download and execute
