@@ -396,10 +396,17 @@ def test_unclosed_frontmatter_still_scans_the_whole_file(tmp_path):
 
 
 _hidden = st.sampled_from(INVISIBLE + ["\ufe0f", "\ufe0e"])
+# Scripts whose own typography uses these marks (a zero-width break in Thai, a non-joiner in Persian, direction marks
+# in Arabic, a variation selector after a CJK ideograph) are judged in tests/format/test_scan_precision_classes.py;
+# here the text around the inserted marks is written in any other script, where every one of them hides something.
+_NATIVE = ((0x0590, 0x0DFF), (0x0E00, 0x109F), (0x1780, 0x18AF), (0x3000, 0x9FFF), (0xAC00, 0xD7AF),
+           (0xF900, 0xFAFF), (0xFB1D, 0xFDFF), (0xFE70, 0xFEFF), (0x20000, 0x3FFFF))
+_other_script = st.characters(codec="utf-8", exclude_categories=("Cc", "Cs")).filter(
+    lambda c: not any(low <= ord(c) <= high for low, high in _NATIVE))
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.text(st.characters(codec="utf-8", exclude_categories=("Cc", "Cs")), max_size=300),
+@given(st.text(_other_script, max_size=300),
        st.lists(st.tuples(st.integers(min_value=0), _hidden), min_size=1, max_size=5),
        st.sampled_from([None, "markdown", "html", "rst"]))
 def test_inserted_hidden_characters_are_always_found(text, inserts, markup):
@@ -430,9 +437,10 @@ def test_validate_cli_refuses_a_hostile_folder_with_a_clear_message(tmp_path, ca
 
 
 def test_scanner_is_bounded_on_a_hostile_megabyte(tmp_path):
-    """1 MiB of mixed hidden characters and comment openers: every rule still reports at most its cap."""
+    """1 MiB of mixed hidden characters and comment openers: every rule still reports at most its cap. (`ESC[8m`,
+    conceal, hides text; a bold or colour escape alone is no finding.)"""
     text = textwrap.dedent("""\
-        <!-- a\u200b [//]: # (x) \x1b[1m <? \ufe01\ufe02
+        <!-- a\u200b [//]: # (x) \x1b[1m \x1b[8m <? \ufe01\ufe02
         """) * 20000
     findings = scan_text(text[: 1024 * 1024], "x.md", markup="markdown")
     per_rule: dict[str, int] = {}

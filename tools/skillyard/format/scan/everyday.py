@@ -236,7 +236,8 @@ def _rtl_typography(text: str, index: int) -> bool:
     start = text.rfind("\n", 0, index) + 1
     end = text.find("\n", index)
     line = text[start:end if end >= 0 else len(text)]
-    if not _RTL.search(line) or "\u202d" in line or "\u202e" in line:
+    if not any(unicodedata.category(m.group())[0] == "L" for m in _RTL.finditer(line)) or \
+            "\u202d" in line or "\u202e" in line:  # letters: U+061C and the other marks in the blocks are no script
         return False
     return sum(line.count(c) for c in "\u202a\u202b") == line.count("\u202c") and \
         sum(line.count(c) for c in "\u2066\u2067\u2068") == line.count("\u2069")
@@ -260,8 +261,20 @@ def native_mark(text: str, index: int) -> bool:
         return _rtl_typography(text, index)
     if "\U000e0100" <= char <= "\U000e01ef":
         return bool(before) and _ideograph(before) and not ("\U000e0100" <= after <= "\U000e01ef")
-    return char in _ZERO_WIDTH and bool(before) and bool(after) and not before.isascii() and not after.isascii() and \
-        unicodedata.category(before)[0] in "LM" and unicodedata.category(after)[0] in "LM"
+    return char in _ZERO_WIDTH and bool(before) and bool(after) and _joining_script(before) and \
+        _joining_script(after) and unicodedata.category(before)[0] in "LM" and unicodedata.category(after)[0] in "LM"
+
+
+# Scripts written with zero-width breaks, non-joiners or joiners: Hebrew to N'Ko, the Indic scripts, Thai, Lao,
+# Tibetan, Myanmar, Khmer, Mongolian, CJK and Japanese kana, Hangul, Arabic presentation forms. Never Latin, Greek
+# or Cyrillic: there a zero-width character inside a word only splits it.
+_JOINING_SCRIPTS = ((0x0590, 0x0DFF), (0x0E00, 0x109F), (0x1780, 0x18AF), (0x3000, 0x9FFF), (0xAC00, 0xD7AF),
+                    (0xF900, 0xFAFF), (0xFB1D, 0xFDFF), (0xFE70, 0xFEFF), (0x20000, 0x3FFFF))
+
+
+def _joining_script(char: str) -> bool:
+    code = ord(char)
+    return any(low <= code <= high for low, high in _JOINING_SCRIPTS)
 
 
 # A clause that forbids: from "never", "do not" … up to the end of the clause.
