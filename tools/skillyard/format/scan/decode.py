@@ -26,10 +26,8 @@ MIN_BASE64 = 24  # characters: 18 bytes, a short sentence
 # `bytes.find` (which skips ahead by the needle's length) and ended by the next byte of another class. A run counts as base64 when it holds a capital, a small letter and a digit
 # or `+`/`/` (encoded prose has all three; words, paths and identifiers lack one), as hex when all of it is hex.
 _RUN_NEEDLE = bytes([1]) * MIN_BASE64
-_RUN_END = re.compile(rb"[^\x01]")
 _B64_CLASSES = bytes(1 if chr(c).isascii() and (chr(c).isalnum() or chr(c) in "+/") else 0 for c in range(256))
-_HEX_FULL = re.compile(r"(?:[0-9A-Fa-f]{2}){16,}")
-_MIXED = (re.compile(r"[A-Z]"), re.compile(r"[a-z]"), re.compile(r"[0-9+/]"))
+_HEX_DIGITS = "0123456789abcdefABCDEF"
 _HEX_ESCAPES = re.compile(rf"\\x[0-9A-Fa-f]{{2}}(?:\\x[0-9A-Fa-f]{{2}}){{5,{MAX_RUN // 4}}}")
 _UNICODE_ESCAPES = re.compile(r"\\u[0-9A-Fa-f]{4}(?:[^\\\"'\n]{0,40}\\u[0-9A-Fa-f]{4}){2,400}[^\\\"'\n]{0,40}")
 _PERCENT = re.compile(r"%[0-9A-Fa-f]{2}(?:[^\s%\"'<>]{0,20}%[0-9A-Fa-f]{2}){3,200}[^\s%\"'<>]{0,40}")
@@ -82,8 +80,8 @@ def runs(text: str, classes: bytes | None = None, depth: int = 1, raw: bytes | N
             start = classes.find(_RUN_NEEDLE, end)
             if start < 0 or len(out) >= MAX_RUNS:
                 break
-            stop = _RUN_END.search(classes, start + MIN_BASE64)
-            end = stop.start() if stop else len(classes)
+            end = classes.find(b"\x00", start + MIN_BASE64)  # the classes are 0 or 1: a run ends at a 0 (memchr)
+            end = len(classes) if end < 0 else end
             if end - start > MAX_RUN:
                 continue
             if ascii_text:
@@ -95,9 +93,12 @@ def runs(text: str, classes: bytes | None = None, depth: int = 1, raw: bytes | N
                 start = char_at
             while text[start + len(run):start + len(run) + 1] == "=" and run.count("=") < 2:
                 run += "="
-            if _HEX_FULL.fullmatch(run):
+            # string methods, not regexes (one C pass each, no match object): a run is `[A-Za-z0-9+/]` and up to two
+            # `=`; hex when all of it is hex digits in pairs (16 or more), base64 when it holds a capital, a small
+            # letter, and a digit or `+`/`/` (what is left when the letters are not all of it)
+            if len(run) >= 32 and not len(run) % 2 and not run.strip(_HEX_DIGITS):
                 decoded, kind = _readable(bytes.fromhex(run)), "hex"
-            elif all(p.search(run) for p in _MIXED):
+            elif run.lower() != run and run.upper() != run and not run.rstrip("=").isalpha():
                 decoded, kind = _base64(run), "base64"
             else:
                 continue
