@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from skillyard.format.scan import flows, precision
+from skillyard.format.scan import flows, precision, vendor
 from skillyard.format.scan.context import ERROR, WARNING
 
 RULE = "security-exfiltration"
@@ -69,6 +69,11 @@ def judge(flow: flows.Flow, ctx, report) -> None:
             to = f" to `{url[:60]}`" if url else ""
             if _to_issuer(source.what, url) or precision.to_service(source.what, url):
                 continue  # `gh auth token` sent to api.github.com: the token goes back to the service that issued it
+            if source.what.startswith("reads the clipboard") and vendor.service_api(url):
+                report(RULE, WARNING, op.line, f"The {flow.facts.language} script {source.what}{where} and sends it "
+                       f"to a known web API's own host{to} with `{op.name}`: whatever the user copied goes to that "
+                       "service.", "Say in SKILL.md that the clipboard is sent, and to whom.")
+                return
             report(RULE, ERROR, op.line, f"The {flow.facts.language} script {source.what}{where} and sends it over "
                    f"the network{to} with `{op.name}`: secrets leave the user's machine.", FIX)
             return
