@@ -143,7 +143,9 @@ def test_a_frozen_heap_stays_frozen_and_a_thawed_one_thawed(forked) -> None:
         gc.freeze()
         frozen = gc.get_freeze_count()
         assert parallel.map_chunked(abs, list(range(-50, 50)), workers=2, size=5) == [abs(i) for i in range(-50, 50)]
-        assert gc.get_freeze_count() >= frozen > 0
+        # Frozen objects freed meanwhile (refcounts) leave the permanent generation, so the count may fall a little;
+        # a thaw would empty it.
+        assert gc.get_freeze_count() > frozen // 2 > 0
     finally:
         gc.unfreeze()
 
