@@ -43,12 +43,12 @@ def hidden_name(op, language: str) -> str | None:
 
 def judge(flow: flows.Flow, ctx, report) -> None:
     ops = flow.facts.ops
-    for op in ops:
-        what = hidden_name(op, flow.facts.language)
-        if what is not None:
-            report(RULE, ERROR, op.line, f"The {flow.facts.language} script {what}: reviewers cannot see what it "
-                   "runs.", "Call commands and load modules by their literal names.")
-            return
+    hidden = sorted((op.line, what) for op in ops if (what := hidden_name(op, flow.facts.language)) is not None)
+    if hidden:  # the first line, and on it the first in words: the same finding whatever order the reader gave
+        line, what = hidden[0]
+        report(RULE, ERROR, line, f"The {flow.facts.language} script {what}: reviewers cannot see what it "
+               "runs.", "Call commands and load modules by their literal names.")
+        return
     decoded_files: dict[str, int] = {}  # a file a decoder's output was written to -> the decoder's line
     for index, op in enumerate(ops):
         if op.name in (">", ">>") and op.words:
