@@ -818,24 +818,14 @@ class GitHubStandIn:
                         auth = self.headers.get("Authorization", "")
                         stub.requests.append(Recorded(self.command, path, query, body))
                         status, payload = stub._oidc_token(auth.split(" ", 1)[-1])
-                        data = json.dumps(payload).encode()
-                        self.send_response(status)
-                        self.send_header("Content-Type", "application/json")
-                        self.send_header("Content-Length", str(len(data)))
-                        self.end_headers()
-                        self.wfile.write(data)
+                        self._send_json(status, payload)
                         return
                     if path.startswith("/uploads/"):   # the uploads host: a release asset's bytes, not JSON
                         auth = self.headers.get("Authorization", "")
                         token = auth.split(" ", 1)[1] if " " in auth else ""
                         stub.requests.append(Recorded(self.command, path, query, {}))
                         status, payload = stub.upload_asset(token, path, query, raw)
-                        data = json.dumps(payload).encode()
-                        self.send_response(status)
-                        self.send_header("Content-Type", "application/json")
-                        self.send_header("Content-Length", str(len(data)))
-                        self.end_headers()
-                        self.wfile.write(data)
+                        self._send_json(status, payload)
                         return
                     if path.startswith("/blob/"):  # the artifact storage host: no token wanted
                         stub.blob_requests.append({"path": path, "authorization": self.headers.get("Authorization")})
@@ -867,6 +857,14 @@ class GitHubStandIn:
                 self.send_header("Content-Length", str(len(data)))
                 for name, value in headers.items():
                     self.send_header(name, value)
+                self.end_headers()
+                self.wfile.write(data)
+
+            def _send_json(self, status: int, payload) -> None:
+                data = json.dumps(payload).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
                 self.end_headers()
                 self.wfile.write(data)
 
