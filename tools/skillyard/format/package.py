@@ -398,7 +398,7 @@ def load_skill(folder: str | os.PathLike, policy: Policy | None = None, *, rel_p
             field_findings = located_in_manifest(field_findings, manifest, manifest_lines, fm.data)
         findings += field_findings
     subject = data.get("name") if isinstance(data.get("name"), str) else folder.name
-    homes = scan_vendor.declared_homes(data)
+    homes = scan_vendor.declared_homes({**data, **(manifest or {})})  # as for SKILL.md: skill.yaml's wins
     for rel, text in texts.items():
         if rel != skill_md_name:
             scanned = security.scan_text(text, rel, markup=security.markup_of(rel), raw=contents[rel],
