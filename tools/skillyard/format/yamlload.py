@@ -11,9 +11,10 @@ aliases are still shared nodes and nothing has been expanded -- its depth, node 
 from __future__ import annotations
 
 import math
-import re
 from collections import deque
 from functools import cache
+
+from skillyard.format.yamlfast import load_simple, load_simple_with_flows
 
 MAX_BYTES = 64 * 1024  # frontmatter; skill.yaml (which may hold the whole prompt) passes its own cap
 MAX_DEPTH = 32  # nested lists/mappings, the top-level mapping being 1
@@ -239,7 +240,7 @@ def flow_collections(text: str) -> list[tuple[int, str]]:
     Flow style (`[a, b]`, `{a: b}`, `[]`) is valid YAML but not the strict YAML the standard's reference reads.
     Called only on text already loaded (so bounded and valid) that holds a `[` or `{`. Text the fast path reads
     is answered by it (a property test holds the two answers equal); the rest by libyaml's event stream."""
-    simple = _load_simple(text) if len(text) <= PREPASS_BYTES else None
+    simple = load_simple_with_flows(text) if len(text) <= PREPASS_BYTES else None
     if simple is not None:
         return simple[2]
     return flow_collections_from_events(text)
@@ -279,154 +280,3 @@ def _alias_line(text: str) -> int | None:
     finally:
         loader.dispose()
     return None
-
-
-# Most frontmatter is a handful of `key: value` lines. Building a libyaml parser costs ~130 µs per document, more
-# than everything else a skill's check does, so those lines are read here when -- and only when -- the result is
-# certain to equal PyYAML's (a property test compares the two). Anything else goes to PyYAML.
-# (Linear on any line: a lazy value before a trailing ` *` backtracked quadratically on hostile lines.)
-_KEY_LINE = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*+):(?: ++(.*))?")
-_DOUBLE = re.compile(r'"([^"\\]*)"')
-_SINGLE = re.compile(r"'([^']*)'")
-_FLOW_ITEM = re.compile(r' *(?:"([^"\\]*)"|([A-Za-z][A-Za-z0-9_./-]*(?: [A-Za-z0-9_./-]+)*)) *(,|\])')
-_RESOLVED_WORDS = frozenset({"y", "n", "yes", "no", "true", "false", "on", "off", "null"})  # bool/null, any case
-# Outside the fast path: controls and tabs, C1 controls (U+0085 is a YAML line break), U+2028/2029 (line and
-# paragraph separators), surrogates, BOM and non-characters. Listed positively: a class of the allowed ranges costs
-# 10 ms to compile on every start.
-_UNUSUAL_CHAR = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]")
-
-
-_BOOLEANS = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
-# A dotted version with two or more dots is a string to PyYAML (its float pattern allows one dot); with one it is a
-# float, so `1.5` still goes to PyYAML.
-_DOTTED_VERSION = re.compile(r"[0-9]++(?:\.[0-9]++){2,}")
-
-
-def _simple_scalar(value: str) -> str | bool | list | None:
-    """The string, boolean (`true`/`false` as PyYAML spells them) or list of strings a one-line YAML value means,
-    or None when PyYAML must decide."""
-    if not value:
-        return None
-    first = value[0]
-    if first == '"':
-        match = _DOUBLE.fullmatch(value)
-        return match.group(1) if match else None
-    if first == "'":
-        match = _SINGLE.fullmatch(value)
-        return match.group(1) if match else None
-    if first == "[":
-        return _simple_flow_list(value)
-    if value in _BOOLEANS:
-        return _BOOLEANS[value]
-    if "0" <= first <= "9":
-        return value if _DOTTED_VERSION.fullmatch(value) else None
-    plain_start = "a" <= first <= "z" or "A" <= first <= "Z" or first >= "\u00a0"
-    if (not plain_start or "\t" in value or ": " in value or " #" in value or value.endswith(":")
-            or value.lower() in _RESOLVED_WORDS):
-        return None
-    return value
-
-
-def _simple_flow_list(value: str) -> list | None:
-    if value == "[]":
-        return []
-    items: list[str] = []
-    position = 1
-    while True:
-        match = _FLOW_ITEM.match(value, position)
-        if match is None:
-            return None
-        quoted, plain, end = match.groups()
-        if plain is not None and plain.lower() in _RESOLVED_WORDS:
-            return None
-        items.append(quoted if quoted is not None else plain)
-        position = match.end()
-        if end == "]":
-            return items if position == len(value) else None
-
-
-def load_simple(text: str) -> tuple[dict, dict[str, int]] | None:
-    """(mapping, key lines) for frontmatter made only of simple one-line `key: value` pairs, where a key with no
-    value may hold one indented block: a list of `- value` lines or a mapping of `key: value` lines, all at the same
-    indentation (`metadata:`, `allowed-tools:`). Anything else: None."""
-    loaded = _load_simple(text)
-    return None if loaded is None else loaded[:2]
-
-
-def _load_simple(text: str) -> tuple[dict, dict[str, int], list[tuple[int, str]]] | None:
-    """`load_simple`'s answer and its flow collections as `flow_collections` gives them: on this path the only
-    ones are values that start with `[` (one line each)."""
-    if "\r" in text or _UNUSUAL_CHAR.search(text):
-        return None
-    data: dict = {}
-    lines: dict[str, int] = {}
-    flows: list[tuple[int, str]] = []
-    block_key: str | None = None  # the key whose indented block is being read
-    block: list | dict | None = None
-    indent = 0
-    for number, line in enumerate(text.split("\n"), start=1):
-        if not line.strip(" "):
-            continue
-        if line[0] == " ":
-            if block_key is None:
-                return None  # an indented line after a value: a continuation PyYAML must read
-            spaces = len(line) - len(line.lstrip(" "))
-            if block is None:
-                indent = spaces
-                block = [] if line.startswith("- ", spaces) else {}
-            if spaces != indent or not _block_line(line[spaces:], block, number, flows):
-                return None
-            continue
-        if block_key is not None:
-            if not block:
-                return None  # `key:` with nothing under it is null to PyYAML
-            data[block_key], block_key, block = block, None, None
-        match = _KEY_LINE.fullmatch(line)
-        if match is None:
-            return None
-        key = match.group(1)
-        if key in data or key.lower() in _RESOLVED_WORDS:
-            return None
-        lines[key] = number
-        if match.group(2) is None or not match.group(2).strip(" "):
-            block_key = key
-            data[key] = None  # a placeholder keeping the key's place (and catching a duplicate)
-            continue
-        value = _simple_scalar(match.group(2).rstrip(" "))
-        if value is None:
-            return None
-        _note_flow(value, number, flows)
-        data[key] = value
-    if block_key is not None:
-        if not block:
-            return None
-        data[block_key] = block
-    return (data, lines, flows) if data else None
-
-
-def _note_flow(value: object, number: int, flows: list[tuple[int, str]]) -> None:
-    if isinstance(value, list):  # a simple scalar is a list only when written `[...]`
-        flows.append((number - 1, "list" if value else "empty list"))
-
-
-def _block_line(line: str, block: list | dict, number: int, flows: list[tuple[int, str]]) -> bool:
-    """Add one line of an indented block (already without its indentation) to it; False when PyYAML must read it."""
-    if isinstance(block, list):
-        if not line.startswith("- "):
-            return False
-        value = _simple_scalar(line[2:].rstrip(" "))
-        if value is None:
-            return False
-        _note_flow(value, number, flows)
-        block.append(value)
-        return True
-    match = _KEY_LINE.fullmatch(line)
-    if match is None or match.group(2) is None:
-        return False
-    key = match.group(1)
-    value = _simple_scalar(match.group(2).rstrip(" "))
-    if value is None or key in block or key.lower() in _RESOLVED_WORDS:
-        return False
-    _note_flow(value, number, flows)
-    block[key] = value
-    return True
