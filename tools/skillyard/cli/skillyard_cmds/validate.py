@@ -92,6 +92,23 @@ def run(args) -> int:
     finally:
         if thaw:
             gc.unfreeze()
+            _freeze_at_exit()
+
+
+def _freeze_at_exit() -> None:
+    """Freeze the heap again when the interpreter exits (once per process): the final collection at exit
+    otherwise walks every module's objects the command thawed (~30 ms of a 683-skill run's CPU, ~8 ms of one
+    skill's), only to free memory the exit frees anyway."""
+    import atexit
+    import gc
+
+    global _EXIT_FREEZE
+    if not _EXIT_FREEZE:
+        _EXIT_FREEZE = True
+        atexit.register(gc.freeze)
+
+
+_EXIT_FREEZE = False
 
 
 def _check_and_report(args, root, config, policy, folders, others, changed) -> int:
