@@ -76,7 +76,7 @@ def judge(folder: str | os.PathLike, policy: Policy, *, reviewed: list[dict] | t
         package.findings = [f for f in package.findings if f.rule != "exception-stale"]
         if reviewed:
             package.findings = exceptions.apply(package.findings, exceptions.from_entry(list(reviewed)))
-    package.findings = placed(package.findings, Path(folder), package.line_counts)
+    package.findings = placed(package.findings, package.folder, package.line_counts)  # the Path load_skill made
     return Verdict(package, withdrawn)
 
 
