@@ -2,9 +2,9 @@
 
 One `Sandbox` per scenario: a throwaway clone of the committed tree with a local bare `origin`, the GitHub REST
 stand-in the bot tests use (tests/bot/ghstub.py) as GITHUB_API_URL, the origin's git smart HTTP over TLS as
-GITHUB_SERVER_URL (gitsmart.py: a push needs the job token's `contents: write`), a git config that sends plain
-fetches of `<server>/<owner>/<repo>` to the bare origin (what actions/checkout and pip's git clone do on GitHub), act's own artifact server, and a fresh runner Python per run (what setup-python finds on a hosted
-runner). Nothing leaves 127.0.0.1.
+GITHUB_SERVER_URL (gitsmart.py: a push needs the job token's `contents: write`, a fetch with it `contents: read`;
+every fetch of the jobs -- actions/checkout's, pip's `git+` -- goes there), act's own artifact server, and a Python
+of its own for each job (what setup-python finds on a hosted runner). Nothing leaves 127.0.0.1.
 
 A scenario either runs one workflow (`run_workflow(file, event)`, or the older `act(...)`) or states what happened
 (`emit(event)`, `open_pr`, `add_label`, `push_as`) and lets the sandbox follow GitHub's rules (events.py) through
@@ -96,14 +96,19 @@ def prepare_origin(into: Path) -> Path:
 
 
 class RunnerPython:
-    """What setup-python finds in a hosted runner's tool cache, made once per session and fresh per run.
+    """What setup-python finds in a hosted runner's tool cache: a Python of this job's own, fresh per job.
 
     The dependencies of skillyard[bot,site] (plus setuptools and wheel to build it) live in one shared venv,
-    built once into the cache folder. Each act run gets its own tool cache whose `Python/<x.y.z>/x64` is a new,
-    empty venv of this machine's Python that sees the shared packages through a .pth file: a run's `pip install`
-    lands in its own venv (a PR's Skillyard never leaks into a trusted run, as each GitHub job gets a new runner)
-    and only builds the project itself (from the checkout, or from the origin at job.workflow_sha; pip keeps a
-    wheel built from a pinned commit in `pip_cache`, shared by every run, as setup-python's `cache: pip` would)."""
+    built once into the cache folder. act gives every job of a run one tool cache (`$XDG_CACHE_HOME/act/tool_cache`)
+    and runs a matrix's shards at once on this host, where GitHub gives each job its own machine: two shards'
+    `pip install` into one Python race (one uninstalls what the other is running). So the tool cache's
+    `Python/<x.y.z>/x64/bin` holds launchers, not an interpreter: a job's first `python` (or `pip`) makes that
+    job's own Python -- a new, empty venv of this machine's Python in the job's own folder (beside its RUNNER_TEMP,
+    which act makes per job) that sees the shared packages through a .pth file -- and every later call in the job
+    runs it. What a job installs lands in its own venv only (a PR's Skillyard never leaks into a trusted job), and
+    the console scripts it installs are reachable from setup-python's PATH entry through a dispatcher that runs
+    the calling job's copy (or fails with 127, as a runner without it would). pip keeps the wheels it builds in
+    `pip_cache`, shared by every run, as setup-python's `cache: pip` would."""
 
     def __init__(self, cache: Path, session_dir: Path, origin: Path):
         self.version = ".".join(map(str, sys.version_info[:3]))
@@ -132,14 +137,53 @@ class RunnerPython:
         marker.write_text("")
 
     def toolcache(self, into: Path, name: str) -> Path:
-        """A fresh tool cache for one act run."""
+        """A tool cache for one act run: setup-python finds `Python/<version>/x64` complete; its `bin` holds the
+        launchers of each job's own Python."""
         root = into / f"toolcache-{name}"
         install = root / "Python" / self.version / "x64"
-        subprocess.run([str(self.base), "-m", "venv", "--without-pip", str(install)], check=True)
-        (site,) = (install / "lib").glob("python3*/site-packages")
-        (site / "_runner_shared.pth").write_text(f"{self.site_packages}\n")
+        bindir = install / "bin"
+        bindir.mkdir(parents=True)
+        major_minor = ".".join(self.version.split(".")[:2])
+        site = f"lib/python{major_minor}/site-packages"
+        launcher = _JOB_PYTHON.format(base=self.base, site=site, shared=self.site_packages)
+        for command in ("python", "python3", f"python{major_minor}", "pip", "pip3", f"pip{major_minor}"):
+            (bindir / command).write_text(launcher)
+            (bindir / command).chmod(0o755)
+        (bindir / ".dispatch").write_text(_JOB_SCRIPT)
+        (bindir / ".dispatch").chmod(0o755)
         (root / "Python" / self.version / "x64.complete").write_text("")
         return root
+
+
+# The tool cache's python/pip: this job's own venv, made on the job's first call (a job's steps run one after
+# another, so no lock). Console scripts the call installed get a dispatcher beside the launcher (setup-python put
+# this folder on the job's PATH, not the job's venv).
+_JOB_PYTHON = """#!/bin/sh
+# the runner's Python for one act job (tests/workflows_act/harness.py, RunnerPython)
+: "${{RUNNER_TEMP:?the runner Python serves act jobs only: RUNNER_TEMP is unset}}"
+job="$(dirname "$RUNNER_TEMP")/runner-python"
+if [ ! -x "$job/bin/python" ]; then
+    "{base}" -m venv --without-pip "$job" || exit 1
+    echo "{shared}" > "$job/{site}/_runner_shared.pth"
+fi
+case "$(basename "$0")" in pip*) set -- -m pip "$@" ;; esac
+status=0
+"$job/bin/python" "$@" || status=$?
+here="$(dirname "$0")"
+for script in "$job"/bin/*; do
+    name="$(basename "$script")"
+    [ -e "$here/$name" ] || {{ cp "$here/.dispatch" "$here/.$name.$$" && mv -f "$here/.$name.$$" "$here/$name"; }}
+done
+exit "$status"
+"""
+
+_JOB_SCRIPT = """#!/bin/sh
+# a console script of the job's own runner Python (tests/workflows_act/harness.py, RunnerPython)
+script="$(dirname "${RUNNER_TEMP:?}")/runner-python/bin/$(basename "$0")"
+[ -x "$script" ] && exec "$script" "$@"
+echo "$(basename "$0"): command not found (not installed in this job)" >&2
+exit 127
+"""
 
 
 # ---- act's log --------------------------------------------------------------------------------------------------
@@ -266,9 +310,8 @@ class Sandbox:
         """GITHUB_SERVER_URL: `https://github.localhost:PORT`, git's smart HTTP for the origin (gitsmart.py).
         @actions/artifact (upload-/download-artifact v4) refuses any host but github.com, *.ghe.com and *.localhost
         (it takes the rest for GitHub Enterprise Server, which lacks artifacts v4), hence the name; git's libcurl
-        resolves *.localhost to 127.0.0.1. Plain fetches of it (checkout, pip) go to the bare origin through git's
-        insteadOf; a URL carrying a token (a job's push) reaches the server, which checks the token's
-        `contents` permission. The REST calls go to GITHUB_API_URL (the stand-in on 127.0.0.1)."""
+        resolves *.localhost to 127.0.0.1. Every fetch and push of the jobs reaches it, and it checks the token one
+        carries against the job's `contents` permission. The REST calls go to GITHUB_API_URL (the stand-in)."""
         return self.git_http.url
 
     def close(self) -> None:
@@ -283,13 +326,12 @@ class Sandbox:
         git(self.origin, "config", "uploadpack.allowAnySHA1InWant", "true")
         subprocess.run(["git", "clone", "-q", str(self.origin), str(self.work)], check=True, env=GIT_ENV,
                        capture_output=True)
-        origin_url = self.origin.as_uri()
         server = self.server_url
+        # The jobs' git trusts the origin's certificate (as a runner's CA store trusts github.com's); every fetch
+        # and push of theirs goes to the smart-HTTP origin, which checks the token a fetch or push carries.
         self.gitconfig.write_text(
             "[user]\n\tname = Fixture\n\temail = fixture@example.invalid\n"
             "[safe]\n\tdirectory = *\n"
-            f'[url "{origin_url}"]\n\tinsteadOf = {server}/{SLUG}.git\n\tinsteadOf = {server}/{SLUG}\n'
-            "[protocol \"file\"]\n\tallow = always\n"
             f'[http "{server}/"]\n\tsslCAInfo = {self.git_http.cert}\n')
         self.standin_sync_main()
 
@@ -593,6 +635,11 @@ class Sandbox:
         main, which GitHub does deliver to `push` workflows."""
         import urllib.request
 
+        pr = self.repo.pulls[number]
+        ran = [r for r in self.runs if r.event.name in ("pull_request", "pull_request_target")
+               and r.head_sha == pr.head_sha]
+        assert ran, (f"PR #{number}: GitHub ran its workflows when it was opened; open it with open_pr (or emit "
+                     "its pull_events) before a maintainer merges it")
         token = next(t for t, login in self.standin.tokens.items() if login == actor)
         self.standin.take_events()             # what happened before is not this merge's doing
         self._refs_seen = self._origin_refs()

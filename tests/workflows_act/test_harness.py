@@ -102,3 +102,21 @@ def test_contents_write_taken_from_publish_makes_its_push_fail_at_the_git_endpoi
     assert [r["service"] for r in sandbox.git_http.refused] == ["git-receive-pack"], sandbox.git_http.refused
     assert sandbox.git_http.refused[0]["contents"] == "read"
     assert sandbox.origin_head() == before
+
+
+def test_a_read_permission_taken_from_validate_fails_its_checkout_at_the_git_endpoint(sandbox):
+    """validate.yml's job granted no `contents: read`: actions/checkout fetches the PR's head with the job's token,
+    and the origin refuses that token the fetch (403, as GitHub holds a job's token on a private repository), so
+    the run fails at its first step and no report is uploaded."""
+    head = sandbox.commit_files("add-greeting-card", NEW_SKILL, "Add greeting-card")
+    event = sandbox.open_pull("add-greeting-card", head)
+    sandbox.git("checkout", "-q", "--detach", head)
+    sandbox.break_workflow("validate.yml", "    permissions:\n      contents: read\n    uses:",
+                           "    permissions: {}\n    uses:")
+    result = sandbox.act("pull_request", "validate.yml", event, checkout=None)
+    assert result.returncode != 0
+    assert result.step("actions/checkout@").outcome == "failure", result.log[-4000:]
+    assert "The requested URL returned error: 403" in result.log
+    assert sandbox.git_http.refused and {r["service"] for r in sandbox.git_http.refused} == {"git-upload-pack"}
+    assert all(r["contents"] == "none" for r in sandbox.git_http.refused), sandbox.git_http.refused
+    assert not list(sandbox.artifacts.rglob("*.zip"))
