@@ -98,10 +98,16 @@ def test_a_version_tag_builds_the_sdist_and_wheel_and_publishes_them(sandbox, py
         sandbox.repo.release_log == [("create", rid, tag, True), ("upload", rid, wheel, True),
                                      ("upload", rid, sdist, True), ("update", rid, tag, False)], \
         sandbox.repo.release_log
+    repo_api = "/repos/skillyard/skillyard"
     asked = [(r.method, r.path) for r in sandbox.standin.requests if "/releases" in r.path or "/git/ref" in r.path]
-    assert asked[:3] == [("HEAD", f"/repos/skillyard/skillyard/releases/tags/{tag}"),
-                         ("GET", f"/repos/skillyard/skillyard/git/ref/tags/{tag}"),
-                         ("POST", "/repos/skillyard/skillyard/releases")], asked
+    assert asked == [("GET", f"{repo_api}/releases/tags/{tag}"),      # gh release view: no published release,
+                     ("GET", f"{repo_api}/releases"),                  # ...and no draft of the tag
+                     ("HEAD", f"{repo_api}/releases/tags/{tag}"),     # gh release create: none published
+                     ("GET", f"{repo_api}/git/ref/tags/{tag}"),       # --verify-tag
+                     ("POST", f"{repo_api}/releases"),                # the draft
+                     ("POST", f"/uploads{repo_api}/releases/{rid}/assets"),
+                     ("POST", f"/uploads{repo_api}/releases/{rid}/assets"),
+                     ("PATCH", f"{repo_api}/releases/{rid}")], asked  # published
 
     # What was published is the tagged tree: the sdist's pyproject and the wheel's metadata name the version.
     sdist_path = sandbox.tmp / sdist
