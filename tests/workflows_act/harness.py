@@ -136,6 +136,53 @@ class RunnerPython:
         subprocess.run([py, "-m", "pip", "uninstall", "-q", "-y", "skillyard"], check=True)
         marker.write_text("")
 
+    # ---- one Skillyard wheel per package tree, for every commit that has that tree -------------------------------
+    # Our reusable workflows install `skillyard[...] @ git+<server>/<repo>@<job.workflow_sha>`; pip clones that
+    # commit, builds a wheel and keeps it in its cache under a key made of the URL. Nearly every run of the session
+    # installs a different commit (each scenario's PR head, merge, rebuild) whose package files -- pyproject.toml,
+    # README.md and tools/ -- are the same, so the wheel pip would build is the same. After a run, the wheel pip
+    # built for a commit is kept under its package tree's key; before a run at another commit with that package
+    # tree, it is put where pip looks for that commit's URL. The job still runs `pip install <url>`, finds a wheel
+    # for exactly that URL in its cache (as a runner's pip cache would hold one) and installs it; the first
+    # commit of each package tree is still cloned and built by pip.
+    PACKAGE_FILES = ("pyproject.toml", "README.md", "tools", "setup.py", "setup.cfg", "MANIFEST.in")
+
+    @staticmethod
+    def wheel_cache_dir(cache: Path, url: str) -> Path:
+        """Where pip (23.x's Cache._get_cache_path_parts) keeps the wheel it builds from `url`."""
+        key = {"url": url, "interpreter_name": "cp",
+               "interpreter_version": f"{sys.version_info[0]}{sys.version_info[1]}"}
+        hashed = hashlib.sha224(json.dumps(key, sort_keys=True, separators=(",", ":"),
+                                           ensure_ascii=True).encode("ascii")).hexdigest()
+        return cache / "wheels" / hashed[:2] / hashed[2:4] / hashed[4:6] / hashed[6:]
+
+    def package_key(self, git_dir: Path, sha: str) -> str:
+        listing = subprocess.run(["git", "ls-tree", sha, "--", *self.PACKAGE_FILES], cwd=git_dir,
+                                 capture_output=True, text=True, check=True, env=GIT_ENV).stdout
+        return hashlib.sha256(listing.encode()).hexdigest()[:24]
+
+    def before_run(self, git_dir: Path, url: str, sha: str) -> tuple[Path, Path]:
+        """Seed pip's cache entry for `url` from a wheel of the same package tree; returns (entry, kept folder)."""
+        entry = self.wheel_cache_dir(self.pip_cache, url)
+        kept = self.pip_cache / "skillyard-by-package-tree" / self.package_key(git_dir, sha)
+        wheels = sorted(kept.glob("skillyard-*.whl"))
+        if wheels and not any(entry.glob("*.whl")):
+            entry.mkdir(parents=True, exist_ok=True)
+            tmp = entry / f".{wheels[0].name}.{os.getpid()}"
+            shutil.copyfile(wheels[0], tmp)
+            tmp.rename(entry / wheels[0].name)
+        return entry, kept
+
+    @staticmethod
+    def after_run(entry: Path, kept: Path) -> None:
+        """Keep the wheel pip built for the run's commit under its package tree's key (the first build wins)."""
+        built = sorted(entry.glob("skillyard-*.whl"))
+        if built and not any(kept.glob("skillyard-*.whl")):
+            kept.mkdir(parents=True, exist_ok=True)
+            tmp = kept / f".{built[0].name}.{os.getpid()}"
+            shutil.copyfile(built[0], tmp)
+            tmp.rename(kept / built[0].name)
+
     def toolcache(self, into: Path, name: str) -> Path:
         """A tool cache for one act run: setup-python finds `Python/<version>/x64` complete; its `bin` holds the
         launchers of each job's own Python."""
@@ -710,12 +757,16 @@ class Sandbox:
         (xdg / "act" / "tool_cache").symlink_to(toolcache)
         # A job sees act's environment. This host's GIT_SSL_CAINFO (a CA bundle path) would beat the jobs' git
         # config, which trusts the origin's certificate as a runner's CA store would; a hosted runner sets none.
+        # Nor does a runner set PYTHONDONTWRITEBYTECODE (this host does): with it, every Python process of a job
+        # compiled each Skillyard module it imported again, as no .pyc could be kept.
         env = {key: value for key, value in os.environ.items()
-               if not key.startswith(("GITHUB_", "ACTIONS_", "PIP_", "GIT_SSL_"))}
+               if not key.startswith(("GITHUB_", "ACTIONS_", "PIP_", "GIT_SSL_"))
+               and key != "PYTHONDONTWRITEBYTECODE"}
         env.update({"XDG_CACHE_HOME": str(xdg), "GIT_CONFIG_GLOBAL": str(self.gitconfig),
                     "GIT_CONFIG_NOSYSTEM": "1"})
         path = f"{HERE / 'standins' / 'bin'}:{env.get('PATH', '')}"
         pip_env = {"PIP_DISABLE_PIP_VERSION_CHECK": "1", "PIP_NO_INDEX": "1", "PIP_NO_BUILD_ISOLATION": "0",
+                   "PIP_CONFIG_FILE": os.devnull,   # this host's pip.conf (find-links, indexes) is not a runner's
                    "PIP_NO_COMPILE": "0",  # pip reads "0" as "no": no build isolation, no .pyc at install
                    # setup-python's pip cache: wheels pip builds from a pinned git commit are kept between runs
                    "PIP_CACHE_DIR": str(self.runner.pip_cache) if self.runner else ""}
@@ -739,6 +790,10 @@ class Sandbox:
             *extra,
         ]
         scopes = job_permissions(self.work / ".github" / "workflows", workflow)
+        seeded = None
+        if self.runner:   # the wheel pip builds from git+<server>/<repo>@<job.workflow_sha> (see RunnerPython)
+            sha = self.head()
+            seeded = self.runner.before_run(self.work, f"git+{self.server_url}/{SLUG}@{sha}", sha)
         started = time.monotonic()
         lines: list[str] = []
         with self.contexts:   # act reads a reusable workflow when its job starts: keep them supplied till the end
@@ -757,6 +812,8 @@ class Sandbox:
                 timer.cancel()
                 self.standin.scopes[token] = {}   # the run is over: its token can do nothing any more
         seconds = time.monotonic() - started
+        if seeded:
+            self.runner.after_run(*seeded)
         log = "".join(lines)
         (self.tmp / f"act-{run_id}-{workflow}.log").write_text(log)
         return ActResult(proc.returncode, log, seconds, parse_steps(log))
