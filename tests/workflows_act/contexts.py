@@ -208,7 +208,7 @@ def edits_beyond_table(original: str, supplied: str) -> list[int]:
     bad = []
     offset = 0
     refs = [(start, end) for ref, start, end in references(original) if ref in LACKING]
-    for number, (a, b) in enumerate(zip(before, after), 1):
+    for number, (a, b) in enumerate(zip(before, after, strict=True), 1):
         line_refs = [(s - offset, e - offset) for s, e in refs if offset <= s < offset + len(a)]
         offset += len(a)
         if a == b:

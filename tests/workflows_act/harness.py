@@ -208,17 +208,17 @@ class RunnerPython:
 _JOB_PYTHON = """#!/bin/sh
 # the runner's Python for one act job (tests/workflows_act/harness.py, RunnerPython)
 : "${{RUNNER_TEMP:?the runner Python serves act jobs only: RUNNER_TEMP is unset}}"
-job="$(dirname "$RUNNER_TEMP")/runner-python"
+job="${{RUNNER_TEMP%/*}}/runner-python"
 if [ ! -x "$job/bin/python" ]; then
     "{base}" -m venv --without-pip "$job" || exit 1
     echo "{shared}" > "$job/{site}/_runner_shared.pth"
 fi
-case "$(basename "$0")" in pip*) set -- -m pip "$@" ;; esac
+case "${{0##*/}}" in pip*) set -- -m pip "$@" ;; esac
 status=0
 "$job/bin/python" "$@" || status=$?
-here="$(dirname "$0")"
+here="${{0%/*}}"
 for script in "$job"/bin/*; do
-    name="$(basename "$script")"
+    name="${{script##*/}}"
     [ -e "$here/$name" ] || {{ cp "$here/.dispatch" "$here/.$name.$$" && mv -f "$here/.$name.$$" "$here/$name"; }}
 done
 exit "$status"
@@ -226,9 +226,9 @@ exit "$status"
 
 _JOB_SCRIPT = """#!/bin/sh
 # a console script of the job's own runner Python (tests/workflows_act/harness.py, RunnerPython)
-script="$(dirname "${RUNNER_TEMP:?}")/runner-python/bin/$(basename "$0")"
+script="${RUNNER_TEMP%/*}/runner-python/bin/${0##*/}"
 [ -x "$script" ] && exec "$script" "$@"
-echo "$(basename "$0"): command not found (not installed in this job)" >&2
+echo "${0##*/}: command not found (not installed in this job)" >&2
 exit 127
 """
 
