@@ -327,7 +327,7 @@ class Sandbox:
         self.env = dict(env or {})
         self.flags = actions_flags
         self.standin = standin
-        # `toolcache`: a RunnerPython (fresh per run), or a tool cache folder shared by every run.
+        # `toolcache`: a RunnerPython (a Python per job), or a tool cache folder shared by every run.
         self.runner = toolcache if isinstance(toolcache, RunnerPython) else None
         self.shared_toolcache = None if self.runner else Path(toolcache)
         self.origin = tmp / "origin.git"
