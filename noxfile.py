@@ -112,12 +112,13 @@ XDIST = "pytest-xdist>=3.5"   # the workflow scenarios, two at a time
 def workflows(session: nox.Session) -> None:
     """Our GitHub Actions workflows executed for real (tests/workflows_act): nektos/act on this host (no Docker)
     over a throwaway clone with a local bare origin, the GitHub API stand-in, act's artifact server, a fresh runner
-    Python per run, and the pinned actions from ../shared/actions (missing dist/ bundles rebuilt once with npm into
+    Python per job, and the pinned actions from ../shared/actions (missing dist/ bundles rebuilt once with npm into
     ~/.cache/skillyard-workflows). GitHub's event rules (tests/workflows_act/events.py) drive each chain. Skips,
     saying why, where ../shared/actions is absent; with SKILLYARD_WORKFLOWS_REQUIRED=1 (CI) a skip fails.
 
     Independent scenarios run two at a time (pytest-xdist, `-n 2 --dist load`, the longest first: conftest.py);
-    pass `-- -n 0` for one at a time. The closing table lists each scenario, its outcome and its time."""
+    pass `-- -n 0` for one at a time. The closing table lists each scenario, its outcome, its time and the CPU it
+    used (on a busy machine the CPU is the figure to compare), and the load average."""
     if not os.path.exists("../shared/actions/index.json"):
         if os.environ.get("SKILLYARD_WORKFLOWS_REQUIRED") == "1":
             session.log("../shared/actions is absent: nothing to run the workflows with (a clone without ../shared)")

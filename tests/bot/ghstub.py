@@ -86,11 +86,32 @@ class Repo:
     git_dir: object = None   # a bare repository backing it (the workflow harness): merges, commits, contents
     deployments: list = field(default_factory=list)  # Pages deployments: {"id", "artifact_id", "build_version"}
     releases: dict = field(default_factory=dict)     # id -> {"tag_name", "name", "author", "generate_release_notes",
-                                                     #        "assets": {asset id: {"name", "data", "uploader"}}}
+                                                     #        "draft", "assets": {asset id: {"name", "data",
+                                                     #        "uploader", "while_draft"}}}
+    release_log: list = field(default_factory=list)  # what was done to releases, in order: (verb, id, tag, draft)
 
     @property
     def full_name(self) -> str:
         return f"{self.owner}/{self.name}"
+
+
+class _NoBody:
+    """A HEAD answer: the headers of the GET answer, its body dropped."""
+
+    def __init__(self, raw):
+        self.raw, self.headers_done = raw, False
+
+    def write(self, data: bytes) -> int:
+        if not self.headers_done:
+            head, sep, _ = bytes(data).partition(b"\r\n\r\n")
+            if sep:
+                self.headers_done = True
+                return self.raw.write(head + sep)
+            return self.raw.write(data)
+        return len(data)
+
+    def __getattr__(self, name):
+        return getattr(self.raw, name)
 
 
 class StubError(Exception):
@@ -327,7 +348,12 @@ class GitHubStandIn:
             ("POST", r"/pages/deployments", lambda: self._deploy_pages(repo, body)),
             ("GET", r"/pages/deployments/(\d+)", lambda did: self._pages_deployment(repo, int(did))),
             ("GET", r"/releases/tags/(.+)", lambda tag: self._release_by_tag(repo, urllib.parse.unquote(tag))),
+            ("HEAD", r"/releases/tags/(.+)", lambda tag: self._release_by_tag(repo, urllib.parse.unquote(tag))),
+            ("GET", r"/releases", lambda: (200, [self._release_json(repo, rid) for rid in sorted(repo.releases,
+                                                                                           reverse=True)])),
             ("POST", r"/releases", lambda: self._create_release(repo, body, login)),
+            ("PATCH", r"/releases/(\d+)", lambda rid: self._update_release(repo, int(rid), body, login)),
+            ("DELETE", r"/releases/(\d+)", lambda rid: self._delete_release(repo, int(rid), login)),
             ("GET", r"/releases/(\d+)/assets", lambda rid: (200, self._release_json(repo, int(rid))["assets"])),
             ("DELETE", r"/releases/assets/(\d+)", lambda aid: self._delete_asset(repo, int(aid))),
             ("GET", r"/pages", lambda: (200, {"url": f"{api}/pages", "status": "built", "build_type": "workflow",
@@ -345,7 +371,8 @@ class GitHubStandIn:
         if rel is None:
             raise StubError(404, "Not Found")
         api = f"{self.base_url}/repos/{repo.full_name}"
-        return {"id": rid, "tag_name": rel["tag_name"], "name": rel["name"], "draft": False, "prerelease": False,
+        return {"id": rid, "tag_name": rel["tag_name"], "name": rel["name"], "draft": rel.get("draft", False),
+                "prerelease": False,
                 "author": self._user(rel["author"]), "url": f"{api}/releases/{rid}",
                 "html_url": f"{self.root}/{repo.full_name}/releases/tag/{rel['tag_name']}",
                 "upload_url": f"{self.root}/uploads/repos/{repo.full_name}/releases/{rid}/assets{{?name,label}}",
@@ -354,8 +381,9 @@ class GitHubStandIn:
                            for aid, a in sorted(rel["assets"].items())]}
 
     def _release_by_tag(self, repo: Repo, tag: str):
+        """GitHub's "get a release by tag name" finds published releases only (a draft has no tag yet)."""
         for rid, rel in repo.releases.items():
-            if rel["tag_name"] == tag:
+            if rel["tag_name"] == tag and not rel.get("draft"):
                 return 200, self._release_json(repo, rid)
         raise StubError(404, "Not Found")
 
@@ -366,8 +394,28 @@ class GitHubStandIn:
         rid = max(repo.releases, default=0) + 1
         repo.releases[rid] = {"tag_name": tag, "name": body.get("name") or tag, "author": login, "assets": {},
                               "generate_release_notes": bool(body.get("generate_release_notes")),
-                              "target_commitish": body.get("target_commitish")}
+                              "target_commitish": body.get("target_commitish"), "draft": bool(body.get("draft"))}
+        repo.release_log.append(("create", rid, tag, bool(body.get("draft"))))
         return 201, self._release_json(repo, rid)
+
+    def _update_release(self, repo: Repo, rid: int, body: dict, login: str):
+        """PATCH .../releases/ID: `draft: false` publishes a draft (gh does it after the uploads)."""
+        rel = repo.releases.get(rid)
+        if rel is None:
+            raise StubError(404, "Not Found")
+        if "draft" in body:
+            rel["draft"] = bool(body["draft"])
+        for key in ("name", "tag_name"):
+            if body.get(key):
+                rel[key] = body[key]
+        repo.release_log.append(("update", rid, rel["tag_name"], rel["draft"]))
+        return 200, self._release_json(repo, rid)
+
+    def _delete_release(self, repo: Repo, rid: int, login: str):
+        if repo.releases.pop(rid, None) is None:
+            raise StubError(404, "Not Found")
+        repo.release_log.append(("delete", rid, "", False))
+        return 204, None
 
     def _delete_asset(self, repo: Repo, aid: int):
         for rel in repo.releases.values():
@@ -394,7 +442,8 @@ class GitHubStandIn:
         if any(a["name"] == name for a in rel["assets"].values()):
             return 422, {"message": "Validation Failed: already_exists"}
         aid = max((a for r in repo.releases.values() for a in r["assets"]), default=0) + 1
-        rel["assets"][aid] = {"name": name, "data": data, "uploader": login}
+        rel["assets"][aid] = {"name": name, "data": data, "uploader": login, "while_draft": bool(rel.get("draft"))}
+        repo.release_log.append(("upload", int(m.group(4)), name, bool(rel.get("draft"))))
         return 201, {"id": aid, "name": name, "size": len(data), "state": "uploaded"}
 
     # ---- the GITHUB_TOKEN's scopes -----------------------------------------------------------------------------
@@ -423,6 +472,7 @@ class GitHubStandIn:
         granted = self.scopes.get(token)
         if granted is None:
             return True
+        method = "GET" if method == "HEAD" else method
         m = re.match(r"^/repos/[^/]+/[^/]+(/.*)?$", path)
         rest = (m.group(1) or "") if m else None
         if rest is None:
@@ -876,5 +926,12 @@ class GitHubStandIn:
                 self.wfile.write(data or b"")
 
             do_GET = do_POST = do_PATCH = do_PUT = do_DELETE = _serve
+
+            def do_HEAD(self):   # GitHub answers HEAD like GET, without the body (gh asks whether a release exists)
+                raw, self.wfile = self.wfile, _NoBody(self.wfile)
+                try:
+                    self._serve()
+                finally:
+                    self.wfile = raw
 
         return Handler

@@ -26,9 +26,9 @@ _TIMES: dict[str, dict] = {}
 REQUIRED = os.environ.get("SKILLYARD_WORKFLOWS_REQUIRED") == "1"
 
 
-# The longest scenarios first (measured, each 2.5-3 min on a loaded 2-core host), so that with `--dist load` the two
-# workers start on them rather than ending on them one after another.
-SLOW_FIRST = ("test_verify.py", "test_automerge_publish.py", "test_must_not_merge.py", "test_bump.py")
+# The longest scenarios first (measured on a loaded 2-core host: a publish chain 1.8-2 min, a verify run 1.6-1.7 min
+# since its shards run at once), so that with `--dist load` the two workers start on them rather than ending on them.
+SLOW_FIRST = ("test_automerge_publish.py", "test_verify.py", "test_must_not_merge.py", "test_bump.py")
 
 
 def _slowness(item) -> int:
@@ -95,11 +95,22 @@ def upstream_env(session_dir):
     server.stop()
 
 
+def _cpu_seconds() -> float:
+    """CPU time of this process and of every child it has waited for (act, and through it the jobs' processes)."""
+    import resource
+
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
 @pytest.fixture
-def sandbox(tmp_path, action_flags, toolcache, standin, prepared_origin, upstream_env):
+def sandbox(request, tmp_path, action_flags, toolcache, standin, prepared_origin, upstream_env):
+    started = _cpu_seconds()
     box = Sandbox(tmp_path, action_flags, toolcache, standin, prepared=prepared_origin, env=upstream_env)
     yield box
     box.close()
+    # a busy machine stretches wall time; the CPU a scenario used is what it costs (the table shows both)
+    request.node.user_properties.append(("workflow_cpu", _cpu_seconds() - started))
 
 
 # ---- the closing summary: each scenario, pass/fail, seconds ---------------------------------------------------
@@ -121,8 +132,10 @@ def pytest_runtest_makereport(item, call):
 def pytest_runtest_logreport(report):
     if ("workflow_scenario", True) not in report.user_properties:
         return
-    entry = _TIMES.setdefault(report.nodeid, {"outcome": "passed", "seconds": 0.0})
+    entry = _TIMES.setdefault(report.nodeid, {"outcome": "passed", "seconds": 0.0, "cpu": 0.0})
     entry["seconds"] += report.duration
+    if report.when == "teardown":
+        entry["cpu"] = sum(v for k, v in report.user_properties if k == "workflow_cpu")
     if report.failed:
         entry["outcome"] = "FAILED"
     elif report.skipped and entry["outcome"] != "FAILED":
@@ -141,9 +154,11 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
     terminalreporter.section("workflow scenarios")
     width = max(len(k) for k in _TIMES)
     for nodeid, entry in _TIMES.items():
-        write(f"{entry['outcome']:8} {entry['seconds']:7.1f} s  {nodeid:{width}}")
+        write(f"{entry['outcome']:8} {entry['seconds']:7.1f} s {entry['cpu']:7.1f} s CPU  {nodeid:{width}}")
     total = sum(e["seconds"] for e in _TIMES.values())
+    cpu = sum(e["cpu"] for e in _TIMES.values())
     wall = time.monotonic() - getattr(config, "_workflows_started", time.monotonic())
     counts = {o: sum(1 for e in _TIMES.values() if e["outcome"] == o) for o in ("passed", "FAILED", "skipped")}
     write(f"{len(_TIMES)} scenario(s): {counts['passed']} passed, {counts['FAILED']} failed, "
-          f"{counts['skipped']} skipped; {total:.1f} s in scenarios, {wall:.1f} s for the whole session")
+          f"{counts['skipped']} skipped; {total:.1f} s in scenarios ({cpu:.1f} s of CPU), {wall:.1f} s for the "
+          f"whole session; load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}")

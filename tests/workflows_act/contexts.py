@@ -8,8 +8,8 @@ shard's artifact name); under act they read as empty strings.
 
 `LACKING` is the one declared list of those references, each with the value GitHub would give. Before act runs, the
 sandbox writes that value in place of each reference inside an expression (`${{ ... }}` or an `if:`) of the
-throwaway clone's workflow files, and puts the files back byte for byte afterwards (`Supplied`). The project's
-committed files are never touched; `test_contexts.py` checks that every reference our workflows make to a property
+throwaway clone's workflow files, and puts the files back byte for byte afterwards (`Supplied`); nothing else in
+them is changed (`edits_beyond_table`, checked at every application). The project's committed files are never touched; `test_contexts.py` checks that every reference our workflows make to a property
 act lacks is in the table, and that a run leaves the clone's workflow files as committed."""
 
 from __future__ import annotations
@@ -176,34 +176,10 @@ def _job_spans(text: str) -> list[tuple[str, int, int]]:
             for i, m in enumerate(keys)]
 
 
-# ---- the one runner limit --------------------------------------------------------------------------------------
-# Not a context: act runs every job of a run on this one host, where they share the run's tool cache Python, and runs
-# a matrix four at a time (its default max-parallel; `--concurrent-jobs` does not bound a matrix). Two shards'
-# `pip install .` into that one Python race (an uninstalled `skillyard` mid-step); GitHub gives each job its own
-# machine. So a matrix job that sets no `max-parallel` runs one entry at a time here. Nothing a job computes
-# depends on it (our matrices set `fail-fast: false`).
-SERIAL_MATRIX = "      max-parallel: 1  # act: one host for every shard (tests/workflows_act/contexts.py)\n"
-
-
-def serialize_matrices(text: str, workflow: dict) -> str:
-    """`max-parallel: 1` under `strategy:` of each job with a matrix and no max-parallel of its own."""
-    out, last = [], 0
-    for job_id, start, end in _job_spans(text):
-        strategy = (((workflow.get("jobs") or {}).get(job_id) or {}).get("strategy")) or {}
-        if "matrix" not in strategy or "max-parallel" in strategy:
-            continue
-        m = re.compile(r"^    strategy:\s*\n", re.M).search(text, start, end)
-        if m is None:
-            raise ValueError(f"job {job_id}: expected `    strategy:` on a line of its own")
-        out += [text[last:m.end()], SERIAL_MATRIX]
-        last = m.end()
-    return "".join(out) + text[last:]
-
-
 def supply(text: str, file: str, folder: Path, workflows: dict[str, dict], commit: str, repository: str) -> str:
     """`text` with every reference in `LACKING` replaced by the value GitHub would give (a reference outside any
-    job, or to a property act lacks that the table does not name, is an error), and its matrices one at a time."""
-    text = serialize_matrices(text, workflows[file])
+    job, or to a property act lacks that the table does not name, is an error). Nothing else is changed
+    (`edits_beyond_table` checks every application)."""
     spans = _job_spans(text)
     pieces, last = [], 0
     for ref, start, end in references(text):
@@ -221,6 +197,30 @@ def supply(text: str, file: str, folder: Path, workflows: dict[str, dict], commi
         pieces += [text[last:start], f"({LACKING[ref].supply(where)})"]
         last = end
     return "".join(pieces) + text[last:]
+
+
+def edits_beyond_table(original: str, supplied: str) -> list[int]:
+    """The (1-based) lines where `supplied` differs from `original` by more than a value, `(...)` on one line, in
+    place of each reference the table names; empty when the only edits are the table's."""
+    before, after = original.splitlines(keepends=True), supplied.splitlines(keepends=True)
+    if len(before) != len(after):
+        return [min(len(before), len(after)) + 1]
+    bad = []
+    offset = 0
+    refs = [(start, end) for ref, start, end in references(original) if ref in LACKING]
+    for number, (a, b) in enumerate(zip(before, after, strict=True), 1):
+        line_refs = [(s - offset, e - offset) for s, e in refs if offset <= s < offset + len(a)]
+        offset += len(a)
+        if a == b:
+            continue
+        pattern, last = [], 0
+        for start, end in line_refs:
+            pattern += [re.escape(a[last:start]), r"\([^\n]*?\)"]
+            last = end
+        pattern.append(re.escape(a[last:]))
+        if not line_refs or not re.fullmatch("".join(pattern), b):
+            bad.append(number)
+    return bad
 
 
 class Supplied:
@@ -254,9 +254,16 @@ class Supplied:
         texts = {p: p.read_bytes() for p in paths}
         workflows = {p.name: yaml.safe_load(t) or {} for p, t in texts.items()}
         commit = self.commit()
-        for path, data in texts.items():
+        changed = {}
+        for path, data in texts.items():   # all checked before any file is written
             text = data.decode("utf-8")
             new = supply(text, path.name, self.folder, workflows, commit, self.repository)
+            beyond = edits_beyond_table(text, new)
+            if beyond:
+                raise AssertionError(f"{path.name}: the sandbox changed more than the contexts table supplies "
+                                     f"(line {beyond[0]}): a workflow must run as committed")
             if new != text:
-                self._saved[path] = data
-                path.write_text(new, encoding="utf-8")
+                changed[path] = new
+        for path, new in changed.items():
+            self._saved[path] = texts[path]
+            path.write_text(new, encoding="utf-8")

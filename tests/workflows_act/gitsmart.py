@@ -8,10 +8,13 @@ the session's own CA is in the jobs' git config). A job that pushes does what ou
 - a token the API stand-in does not know: 401;
 - a job's token whose permissions (the stand-in's `scopes`, set while act runs that job) lack `contents: write`:
   403 "Permission to <repo>.git denied to github-actions[bot]." (GitHub's words), recorded in `refused`;
-- a fetch (`git-upload-pack`): anyone (a public repository), but a job's token needs `contents: read`.
+- a fetch (`git-upload-pack`) with a job's token: the token needs `contents: read` (403 otherwise), as GitHub holds
+  a job's token on a private repository -- the rule our reusable workflows must meet, since private registries call
+  them; actions/checkout fetches this way (its token in an `http.<server>/.extraheader`);
+- a fetch without credentials (pip's `git+<server>/<repo>@<sha>`): allowed while the repository is public, as
+  skillyard/skillyard is; the stand-in's `Repo.private` makes it GitHub's 401 "Authentication required" instead.
 
-Fetches without credentials (actions/checkout's and pip's plain URL) are sent to the bare origin by the jobs' git
-config (`insteadOf`); anything carrying a token comes here."""
+Every fetch and push of the jobs comes here; nothing reaches the bare origin around it."""
 
 from __future__ import annotations
 
@@ -120,7 +123,9 @@ class SmartHTTPOrigin:
             if login is None:
                 return self._answer(handler, 401, "Invalid username or token.\n",
                                     {"WWW-Authenticate": 'Basic realm="GitHub"'})
-        elif push:
+        elif push or self._private():
+            if not push:
+                self.refused.append({"service": service, "login": None, "token": None})
             return self._answer(handler, 401, "Authentication required.\n",
                                 {"WWW-Authenticate": 'Basic realm="GitHub"'})
         if token is not None:
@@ -137,6 +142,10 @@ class SmartHTTPOrigin:
         self._cgi(handler, rest, parts.query, body, login or "anonymous")
         if push and handler.command == "POST":
             self.pushes.append({"login": login, "token": token})
+
+    def _private(self) -> bool:
+        repo = self.standin.repos.get(self.slug) if hasattr(self.standin, "repos") else None
+        return bool(getattr(repo, "private", False))
 
     def _repo_permission(self, login: str) -> str:
         """A person's token (not a job's): the repository permission the stand-in gives them; the Actions bot

@@ -2,9 +2,9 @@
 
 One `Sandbox` per scenario: a throwaway clone of the committed tree with a local bare `origin`, the GitHub REST
 stand-in the bot tests use (tests/bot/ghstub.py) as GITHUB_API_URL, the origin's git smart HTTP over TLS as
-GITHUB_SERVER_URL (gitsmart.py: a push needs the job token's `contents: write`), a git config that sends plain
-fetches of `<server>/<owner>/<repo>` to the bare origin (what actions/checkout and pip's git clone do on GitHub), act's own artifact server, and a fresh runner Python per run (what setup-python finds on a hosted
-runner). Nothing leaves 127.0.0.1.
+GITHUB_SERVER_URL (gitsmart.py: a push needs the job token's `contents: write`, a fetch with it `contents: read`;
+every fetch of the jobs -- actions/checkout's, pip's `git+` -- goes there), act's own artifact server, and a Python
+of its own for each job (what setup-python finds on a hosted runner). Nothing leaves 127.0.0.1.
 
 A scenario either runs one workflow (`run_workflow(file, event)`, or the older `act(...)`) or states what happened
 (`emit(event)`, `open_pr`, `add_label`, `push_as`) and lets the sandbox follow GitHub's rules (events.py) through
@@ -96,14 +96,19 @@ def prepare_origin(into: Path) -> Path:
 
 
 class RunnerPython:
-    """What setup-python finds in a hosted runner's tool cache, made once per session and fresh per run.
+    """What setup-python finds in a hosted runner's tool cache: a Python of this job's own, fresh per job.
 
     The dependencies of skillyard[bot,site] (plus setuptools and wheel to build it) live in one shared venv,
-    built once into the cache folder. Each act run gets its own tool cache whose `Python/<x.y.z>/x64` is a new,
-    empty venv of this machine's Python that sees the shared packages through a .pth file: a run's `pip install`
-    lands in its own venv (a PR's Skillyard never leaks into a trusted run, as each GitHub job gets a new runner)
-    and only builds the project itself (from the checkout, or from the origin at job.workflow_sha; pip keeps a
-    wheel built from a pinned commit in `pip_cache`, shared by every run, as setup-python's `cache: pip` would)."""
+    built once into the cache folder. act gives every job of a run one tool cache (`$XDG_CACHE_HOME/act/tool_cache`)
+    and runs a matrix's shards at once on this host, where GitHub gives each job its own machine: two shards'
+    `pip install` into one Python race (one uninstalls what the other is running). So the tool cache's
+    `Python/<x.y.z>/x64/bin` holds launchers, not an interpreter: a job's first `python` (or `pip`) makes that
+    job's own Python -- a new, empty venv of this machine's Python in the job's own folder (beside its RUNNER_TEMP,
+    which act makes per job) that sees the shared packages through a .pth file -- and every later call in the job
+    runs it. What a job installs lands in its own venv only (a PR's Skillyard never leaks into a trusted job), and
+    the console scripts it installs are reachable from setup-python's PATH entry through a dispatcher that runs
+    the calling job's copy (or fails with 127, as a runner without it would). pip keeps the wheels it builds in
+    `pip_cache`, shared by every run, as setup-python's `cache: pip` would."""
 
     def __init__(self, cache: Path, session_dir: Path, origin: Path):
         self.version = ".".join(map(str, sys.version_info[:3]))
@@ -131,15 +136,101 @@ class RunnerPython:
         subprocess.run([py, "-m", "pip", "uninstall", "-q", "-y", "skillyard"], check=True)
         marker.write_text("")
 
+    # ---- one Skillyard wheel per package tree, for every commit that has that tree -------------------------------
+    # Our reusable workflows install `skillyard[...] @ git+<server>/<repo>@<job.workflow_sha>`; pip clones that
+    # commit, builds a wheel and keeps it in its cache under a key made of the URL. Nearly every run of the session
+    # installs a different commit (each scenario's PR head, merge, rebuild) whose package files -- pyproject.toml,
+    # README.md and tools/ -- are the same, so the wheel pip would build is the same. After a run, the wheel pip
+    # built for a commit is kept under its package tree's key; before a run at another commit with that package
+    # tree, it is put where pip looks for that commit's URL. The job still runs `pip install <url>`, finds a wheel
+    # for exactly that URL in its cache (as a runner's pip cache would hold one) and installs it; the first
+    # commit of each package tree is still cloned and built by pip.
+    PACKAGE_FILES = ("pyproject.toml", "README.md", "tools", "setup.py", "setup.cfg", "MANIFEST.in")
+
+    @staticmethod
+    def wheel_cache_dir(cache: Path, url: str) -> Path:
+        """Where pip (23.x's Cache._get_cache_path_parts) keeps the wheel it builds from `url`."""
+        key = {"url": url, "interpreter_name": "cp",
+               "interpreter_version": f"{sys.version_info[0]}{sys.version_info[1]}"}
+        hashed = hashlib.sha224(json.dumps(key, sort_keys=True, separators=(",", ":"),
+                                           ensure_ascii=True).encode("ascii")).hexdigest()
+        return cache / "wheels" / hashed[:2] / hashed[2:4] / hashed[4:6] / hashed[6:]
+
+    def package_key(self, git_dir: Path, sha: str) -> str:
+        listing = subprocess.run(["git", "ls-tree", sha, "--", *self.PACKAGE_FILES], cwd=git_dir,
+                                 capture_output=True, text=True, check=True, env=GIT_ENV).stdout
+        return hashlib.sha256(listing.encode()).hexdigest()[:24]
+
+    def before_run(self, git_dir: Path, url: str, sha: str) -> tuple[Path, Path]:
+        """Seed pip's cache entry for `url` from a wheel of the same package tree; returns (entry, kept folder)."""
+        entry = self.wheel_cache_dir(self.pip_cache, url)
+        kept = self.pip_cache / "skillyard-by-package-tree" / self.package_key(git_dir, sha)
+        wheels = sorted(kept.glob("skillyard-*.whl"))
+        if wheels and not any(entry.glob("*.whl")):
+            entry.mkdir(parents=True, exist_ok=True)
+            tmp = entry / f".{wheels[0].name}.{os.getpid()}"
+            shutil.copyfile(wheels[0], tmp)
+            tmp.rename(entry / wheels[0].name)
+        return entry, kept
+
+    @staticmethod
+    def after_run(entry: Path, kept: Path) -> None:
+        """Keep the wheel pip built for the run's commit under its package tree's key (the first build wins)."""
+        built = sorted(entry.glob("skillyard-*.whl"))
+        if built and not any(kept.glob("skillyard-*.whl")):
+            kept.mkdir(parents=True, exist_ok=True)
+            tmp = kept / f".{built[0].name}.{os.getpid()}"
+            shutil.copyfile(built[0], tmp)
+            tmp.rename(kept / built[0].name)
+
     def toolcache(self, into: Path, name: str) -> Path:
-        """A fresh tool cache for one act run."""
+        """A tool cache for one act run: setup-python finds `Python/<version>/x64` complete; its `bin` holds the
+        launchers of each job's own Python."""
         root = into / f"toolcache-{name}"
         install = root / "Python" / self.version / "x64"
-        subprocess.run([str(self.base), "-m", "venv", "--without-pip", str(install)], check=True)
-        (site,) = (install / "lib").glob("python3*/site-packages")
-        (site / "_runner_shared.pth").write_text(f"{self.site_packages}\n")
+        bindir = install / "bin"
+        bindir.mkdir(parents=True)
+        major_minor = ".".join(self.version.split(".")[:2])
+        site = f"lib/python{major_minor}/site-packages"
+        launcher = _JOB_PYTHON.format(base=self.base, site=site, shared=self.site_packages)
+        for command in ("python", "python3", f"python{major_minor}", "pip", "pip3", f"pip{major_minor}"):
+            (bindir / command).write_text(launcher)
+            (bindir / command).chmod(0o755)
+        (bindir / ".dispatch").write_text(_JOB_SCRIPT)
+        (bindir / ".dispatch").chmod(0o755)
         (root / "Python" / self.version / "x64.complete").write_text("")
         return root
+
+
+# The tool cache's python/pip: this job's own venv, made on the job's first call (a job's steps run one after
+# another, so no lock). Console scripts the call installed get a dispatcher beside the launcher (setup-python put
+# this folder on the job's PATH, not the job's venv).
+_JOB_PYTHON = """#!/bin/sh
+# the runner's Python for one act job (tests/workflows_act/harness.py, RunnerPython)
+: "${{RUNNER_TEMP:?the runner Python serves act jobs only: RUNNER_TEMP is unset}}"
+job="${{RUNNER_TEMP%/*}}/runner-python"
+if [ ! -x "$job/bin/python" ]; then
+    "{base}" -m venv --without-pip "$job" || exit 1
+    echo "{shared}" > "$job/{site}/_runner_shared.pth"
+fi
+case "${{0##*/}}" in pip*) set -- -m pip "$@" ;; esac
+status=0
+"$job/bin/python" "$@" || status=$?
+here="${{0%/*}}"
+for script in "$job"/bin/*; do
+    name="${{script##*/}}"
+    [ -e "$here/$name" ] || {{ cp "$here/.dispatch" "$here/.$name.$$" && mv -f "$here/.$name.$$" "$here/$name"; }}
+done
+exit "$status"
+"""
+
+_JOB_SCRIPT = """#!/bin/sh
+# a console script of the job's own runner Python (tests/workflows_act/harness.py, RunnerPython)
+script="${RUNNER_TEMP%/*}/runner-python/bin/${0##*/}"
+[ -x "$script" ] && exec "$script" "$@"
+echo "${0##*/}: command not found (not installed in this job)" >&2
+exit 127
+"""
 
 
 # ---- act's log --------------------------------------------------------------------------------------------------
@@ -236,7 +327,7 @@ class Sandbox:
         self.env = dict(env or {})
         self.flags = actions_flags
         self.standin = standin
-        # `toolcache`: a RunnerPython (fresh per run), or a tool cache folder shared by every run.
+        # `toolcache`: a RunnerPython (a Python per job), or a tool cache folder shared by every run.
         self.runner = toolcache if isinstance(toolcache, RunnerPython) else None
         self.shared_toolcache = None if self.runner else Path(toolcache)
         self.origin = tmp / "origin.git"
@@ -266,9 +357,8 @@ class Sandbox:
         """GITHUB_SERVER_URL: `https://github.localhost:PORT`, git's smart HTTP for the origin (gitsmart.py).
         @actions/artifact (upload-/download-artifact v4) refuses any host but github.com, *.ghe.com and *.localhost
         (it takes the rest for GitHub Enterprise Server, which lacks artifacts v4), hence the name; git's libcurl
-        resolves *.localhost to 127.0.0.1. Plain fetches of it (checkout, pip) go to the bare origin through git's
-        insteadOf; a URL carrying a token (a job's push) reaches the server, which checks the token's
-        `contents` permission. The REST calls go to GITHUB_API_URL (the stand-in on 127.0.0.1)."""
+        resolves *.localhost to 127.0.0.1. Every fetch and push of the jobs reaches it, and it checks the token one
+        carries against the job's `contents` permission. The REST calls go to GITHUB_API_URL (the stand-in)."""
         return self.git_http.url
 
     def close(self) -> None:
@@ -283,13 +373,12 @@ class Sandbox:
         git(self.origin, "config", "uploadpack.allowAnySHA1InWant", "true")
         subprocess.run(["git", "clone", "-q", str(self.origin), str(self.work)], check=True, env=GIT_ENV,
                        capture_output=True)
-        origin_url = self.origin.as_uri()
         server = self.server_url
+        # The jobs' git trusts the origin's certificate (as a runner's CA store trusts github.com's); every fetch
+        # and push of theirs goes to the smart-HTTP origin, which checks the token a fetch or push carries.
         self.gitconfig.write_text(
             "[user]\n\tname = Fixture\n\temail = fixture@example.invalid\n"
             "[safe]\n\tdirectory = *\n"
-            f'[url "{origin_url}"]\n\tinsteadOf = {server}/{SLUG}.git\n\tinsteadOf = {server}/{SLUG}\n'
-            "[protocol \"file\"]\n\tallow = always\n"
             f'[http "{server}/"]\n\tsslCAInfo = {self.git_http.cert}\n')
         self.standin_sync_main()
 
@@ -593,6 +682,11 @@ class Sandbox:
         main, which GitHub does deliver to `push` workflows."""
         import urllib.request
 
+        pr = self.repo.pulls[number]
+        ran = [r for r in self.runs if r.event.name in ("pull_request", "pull_request_target")
+               and r.head_sha == pr.head_sha]
+        assert ran, (f"PR #{number}: GitHub ran its workflows when it was opened; open it with open_pr (or emit "
+                     "its pull_events) before a maintainer merges it")
         token = next(t for t, login in self.standin.tokens.items() if login == actor)
         self.standin.take_events()             # what happened before is not this merge's doing
         self._refs_seen = self._origin_refs()
@@ -663,12 +757,16 @@ class Sandbox:
         (xdg / "act" / "tool_cache").symlink_to(toolcache)
         # A job sees act's environment. This host's GIT_SSL_CAINFO (a CA bundle path) would beat the jobs' git
         # config, which trusts the origin's certificate as a runner's CA store would; a hosted runner sets none.
+        # Nor does a runner set PYTHONDONTWRITEBYTECODE (this host does): with it, every Python process of a job
+        # compiled each Skillyard module it imported again, as no .pyc could be kept.
         env = {key: value for key, value in os.environ.items()
-               if not key.startswith(("GITHUB_", "ACTIONS_", "PIP_", "GIT_SSL_"))}
+               if not key.startswith(("GITHUB_", "ACTIONS_", "PIP_", "GIT_SSL_"))
+               and key != "PYTHONDONTWRITEBYTECODE"}
         env.update({"XDG_CACHE_HOME": str(xdg), "GIT_CONFIG_GLOBAL": str(self.gitconfig),
                     "GIT_CONFIG_NOSYSTEM": "1"})
         path = f"{HERE / 'standins' / 'bin'}:{env.get('PATH', '')}"
         pip_env = {"PIP_DISABLE_PIP_VERSION_CHECK": "1", "PIP_NO_INDEX": "1", "PIP_NO_BUILD_ISOLATION": "0",
+                   "PIP_CONFIG_FILE": os.devnull,   # this host's pip.conf (find-links, indexes) is not a runner's
                    "PIP_NO_COMPILE": "0",  # pip reads "0" as "no": no build isolation, no .pyc at install
                    # setup-python's pip cache: wheels pip builds from a pinned git commit are kept between runs
                    "PIP_CACHE_DIR": str(self.runner.pip_cache) if self.runner else ""}
@@ -692,6 +790,10 @@ class Sandbox:
             *extra,
         ]
         scopes = job_permissions(self.work / ".github" / "workflows", workflow)
+        seeded = None
+        if self.runner:   # the wheel pip builds from git+<server>/<repo>@<job.workflow_sha> (see RunnerPython)
+            sha = self.head()
+            seeded = self.runner.before_run(self.work, f"git+{self.server_url}/{SLUG}@{sha}", sha)
         started = time.monotonic()
         lines: list[str] = []
         with self.contexts:   # act reads a reusable workflow when its job starts: keep them supplied till the end
@@ -710,6 +812,8 @@ class Sandbox:
                 timer.cancel()
                 self.standin.scopes[token] = {}   # the run is over: its token can do nothing any more
         seconds = time.monotonic() - started
+        if seeded:
+            self.runner.after_run(*seeded)
         log = "".join(lines)
         (self.tmp / f"act-{run_id}-{workflow}.log").write_text(log)
         return ActResult(proc.returncode, log, seconds, parse_steps(log))

@@ -9,6 +9,7 @@ is the repository default, taken here as GitHub's permissive default (write to e
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import yaml
@@ -66,10 +67,19 @@ def job_permissions(folder: Path, workflow: str) -> dict[str, dict[str, str]]:
 
 
 def match_job(scopes: dict[str, dict[str, str]], display: str) -> dict[str, str]:
-    """The scopes of the job act names `display`; a job the workflow does not declare (cannot happen unless the
-    names are templated) gets none."""
+    """The scopes of the job act names `display`; a job the workflow does not declare gets none.
+
+    A matrix job's name is a template (`verify pointers ${{ matrix.prefix }}`) that act shows rendered, with its
+    own `-<n>` after it (`verify pointers c-d-2`): a declared name matches when its template does."""
     if display in scopes:
         return scopes[display]
+    bare = re.sub(r"-\d+$", "", display.rstrip())
+    candidates = [display, bare]
+    for key, value in scopes.items():
+        pattern = "".join(".+?" if part.startswith("${{") else re.escape(part)
+                          for part in re.split(r"(\$\{\{.*?\}\})", key))
+        if any(re.fullmatch(pattern, c) for c in candidates):
+            return value
     tail = display.rsplit("/", 1)[-1]
     hits = [v for k, v in scopes.items() if k.rsplit("/", 1)[-1] == tail]
     return hits[0] if len(hits) == 1 else {s: "none" for s in SCOPES}

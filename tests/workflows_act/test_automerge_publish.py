@@ -138,17 +138,34 @@ def test_an_owners_update_is_automerged_and_automerge_starts_publish(sandbox):
 
 
 def test_a_pr_merged_by_hand_is_published_by_the_maintainers_push(sandbox):
-    """A maintainer merges a new skill's PR with the merge button (their own token, not the Actions token): GitHub
-    delivers that push to main to `push` workflows, so publish.yml starts for it by itself (no dispatch), rebuilds
-    and deploys; its own push of the rebuilt registry (Actions token) starts nothing. (The PR's validate / pr-bot
-    runs are the other scenarios' subject; here the PR is opened without them.)"""
-    head = sandbox.commit_files("add-greeting-card", NEW_SKILL, "Add greeting-card")
-    number = sandbox.open_pull("add-greeting-card", head, author="carol", title="Add greeting-card")["number"]
+    """A maintainer merges a new skill's PR with the merge button (their own token, not the Actions token). GitHub
+    ran the PR's workflows when it opened: validate passed, pr-bot commented and labelled it, automerge (nobody
+    asked) merged nothing. The merge is a person's push to main, which GitHub delivers to `push` workflows, so
+    publish.yml starts for it by itself (no dispatch), rebuilds and deploys; its own push of the rebuilt registry
+    (Actions token) starts nothing."""
+    number, opened = sandbox.open_pr("add-greeting-card", NEW_SKILL, author="carol", title="Add greeting-card")
     pr = sandbox.repo.pulls[number]
+    validate = opened.run("validate.yml")
+    assert validate.conclusion == "success", validate.result.log[-4000:]
+    assert validate.event.name == "pull_request" and validate.head_sha == pr.head_sha
+    assert {"name": "validate / validate changed skills", "status": "completed", "conclusion": "success",
+            "suite": validate.id} in sandbox.repo.checks[pr.head_sha]
+    bot = opened.run("pr-bot.yml")
+    assert bot.conclusion == "success" and bot.event.payload["workflow_run"]["id"] == validate.id, \
+        bot.result.log[-4000:]
+    assert "new-skill" in pr.labels and not {"invalid", "security-finding", "needs-maintainer"} & set(pr.labels)
+    (comment,) = _comments(sandbox, number)
+    assert comment["user"] == BOT_LOGIN and "greeting-card" in comment["body"]
+    assert opened.run("automerge.yml").conclusion == "success" and not pr.merged
+    assert not opened.started("publish.yml"), opened.explain()
+
     sandbox.approve(number)
     before = sandbox.origin_head()
     chain = sandbox.merge_by_hand(number)
     assert pr.merged and pr.merge_commit_sha != before
+    # the merge (a person's push to main) starts ci.yml (recorded, not executed) and publish.yml
+    assert sorted(r.workflow for r in chain.runs if r.event.name == "push") == ["ci.yml", "publish.yml"], \
+        chain.explain()
     publish = chain.run("publish.yml")
     assert publish.event.name == "push" and not publish.event.by_token, chain.explain()
     assert publish.event.actor == "maintainer" and publish.head_sha == pr.merge_commit_sha
@@ -156,3 +173,6 @@ def test_a_pr_merged_by_hand_is_published_by_the_maintainers_push(sandbox):
     _assert_published(sandbox, publish, "greeting-card", "1.0.0")
     assert "push on refs/heads/main by github-actions[bot] (GITHUB_TOKEN): publish.yml not started" in chain.explain()
     assert [r.workflow for r in chain.runs].count("publish.yml") == 1, chain.explain()
+    # every run of the scenario, in order: the PR's, then the merge's
+    assert [r.workflow for r in sandbox.runs].index("publish.yml") > [r.workflow for r in sandbox.runs].index(
+        "pr-bot.yml")

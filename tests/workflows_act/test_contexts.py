@@ -58,11 +58,44 @@ def test_supplied_values_are_githubs_and_the_files_come_back_byte_for_byte(tmp_p
                             else data[True]["workflow_call"]["inputs"]["shards"]["default"])
         assert json.loads(table) == {prefix: i for i, prefix in enumerate(shards)}   # GitHub's job-index
         assert "[matrix.prefix]" in upload["with"]["name"]
-        # the one runner limit: shards one at a time on act's single host
-        assert data["jobs"]["verify"]["strategy"]["max-parallel"] == 1
+        # nothing but the table: the matrix runs as committed (no max-parallel; each job its own Python)
+        assert "max-parallel" not in data["jobs"]["verify"]["strategy"]
         # run scripts are not expressions: the error text naming job.workflow_sha is left as written
         assert "(job.workflow_sha); set the workflow" in verify
     assert {p.name: p.read_bytes() for p in folder.iterdir()} == before
+
+
+def test_every_committed_workflow_is_changed_by_the_table_only():
+    """Each file as the sandbox runs it differs from the committed one only where a reference of the table stood."""
+    workflows = {p.name: yaml.safe_load(p.read_text()) for p in WORKFLOWS.glob("*.yml")}
+    changed = 0
+    for path in sorted(WORKFLOWS.glob("*.yml")):
+        text = path.read_text()
+        new = contexts.supply(text, path.name, WORKFLOWS, workflows, "a" * 40, "skillyard/skillyard")
+        assert contexts.edits_beyond_table(text, new) == [], path.name
+        changed += new != text
+    assert changed >= 4   # pr-bot, automerge, publish, bump and verify read job.workflow_sha
+
+
+def test_an_edit_beyond_the_table_fails_the_run(tmp_path, monkeypatch):
+    """Were the sandbox to change a workflow for act's sake (say, `max-parallel: 1` on a matrix, as it once did),
+    the application fails before act runs, naming the file and line."""
+    folder = _copy(tmp_path)
+    real = contexts.supply
+
+    def serialising(text, file, *args):
+        out = real(text, file, *args)
+        return out.replace("      fail-fast: false\n", "      fail-fast: false\n      max-parallel: 1\n", 1)
+
+    monkeypatch.setattr(contexts, "supply", serialising)
+    before = {p.name: p.read_bytes() for p in folder.iterdir()}
+    with pytest.raises(AssertionError, match=r"reusable-external-verify.yml: the sandbox changed more than the "
+                                             r"contexts table supplies"):
+        contexts.Supplied(folder, lambda: "b" * 40, "skillyard/skillyard").__enter__()
+    assert {p.name: p.read_bytes() for p in folder.iterdir()} == before
+    # a value in place of a reference is not flagged; a value where no reference stood is
+    assert contexts.edits_beyond_table("a: ${{ job.workflow_sha }}\n", "a: ${{ ('x') }}\n") == []
+    assert contexts.edits_beyond_table("a: ${{ github.sha }}\n", "a: ${{ ('x') }}\n") == [1]
 
 
 def test_the_committed_workflow_files_are_untouched_by_a_supplied_run(tmp_path):

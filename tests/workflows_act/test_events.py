@@ -93,3 +93,18 @@ def test_the_stand_in_refuses_a_token_what_its_job_was_not_granted():
     assert stub._allowed("t", "GET", "/repos/o/r")                              # metadata
     assert stub._allowed("other", "PUT", "/repos/o/r/pulls/1/merge")            # a token not scoped: unchecked
     stub.server.server_close()
+
+
+def test_a_matrix_shard_as_act_names_it_gets_its_jobs_permissions():
+    """act shows a matrix job rendered and numbered (`verify pointers c-d-2`); it gets the scopes declared for
+    `verify pointers ${{ matrix.prefix }}` (contents: read), not none -- its checkout fetches with the token."""
+    from tests.workflows_act.harness import ROOT
+    from tests.workflows_act.permissions import job_permissions, match_job
+
+    scopes = job_permissions(ROOT / ".github" / "workflows", "external-verify.yml")
+    shard = match_job(scopes, "external verify/reusable external verify/verify pointers c-d-2")
+    assert shard["contents"] == "read" and shard["actions"] == "none"
+    record = match_job(scopes, "external verify/reusable external verify/record checked_at (one commit)")
+    assert record["contents"] == "write"
+    assert match_job(scopes, "external verify/reusable external verify/check the shard list")["contents"] == "none"
+    assert match_job(scopes, "something else")["contents"] == "none"

@@ -1,5 +1,6 @@
 """The origin's smart HTTP (gitsmart.py) with real git over TLS, without act: a job's token pushes only with
-`contents: write`, as on GitHub; a push without credentials is asked for them; a fetch is open."""
+`contents: write`, as on GitHub; a push without credentials is asked for them; a fetch with a job's token needs
+`contents: read`; a fetch without credentials is open while the repository is public, asked for them when private."""
 
 from __future__ import annotations
 
@@ -70,3 +71,45 @@ def test_a_push_without_credentials_or_with_an_unknown_token_is_refused_and_a_fe
                             timeout=60)
     assert listed.returncode == 0 and "refs/heads/main" in listed.stdout, listed.stderr
     assert os.path.exists(server.cert)
+
+
+def _fetch(server, env, token=None, *, extraheader=False):
+    """`git ls-remote` of the origin: anonymous, with the token in the URL, or as actions/checkout sends it (an
+    `http.<server>/.extraheader` with basic x-access-token:<token>)."""
+    import base64
+
+    url = f"{server.url}/{SLUG}"
+    args = ["git"]
+    if token and extraheader:
+        basic = base64.b64encode(f"x-access-token:{token}".encode()).decode()
+        args += ["-c", f"http.{server.url}/.extraheader=AUTHORIZATION: basic {basic}"]
+    elif token:
+        url = url.replace("https://", f"https://x-access-token:{token}@")
+    return subprocess.run([*args, "ls-remote", url], env=env, capture_output=True, text=True, timeout=60)
+
+
+def test_a_fetch_with_a_job_token_needs_contents_read(origin):
+    """actions/checkout fetches with the job's token: a job granted no `contents` permission is refused (403) and
+    recorded; with `contents: read` it fetches."""
+    server, standin, work, bare, env = origin
+    git(bare, "fetch", "-q", str(work), "main:main")
+    standin.scopes["job-token"] = {}
+    refused = _fetch(server, env, "job-token", extraheader=True)
+    assert refused.returncode != 0 and "403" in refused.stderr, refused.stderr
+    assert server.refused == [{"service": "git-upload-pack", "login": "github-actions[bot]", "token": "job-token",
+                               "contents": "none"}]
+    standin.scopes["job-token"] = {"contents": "read"}
+    fetched = _fetch(server, env, "job-token", extraheader=True)
+    assert fetched.returncode == 0 and "refs/heads/main" in fetched.stdout, fetched.stderr
+
+
+def test_an_anonymous_fetch_of_a_private_repository_is_asked_for_credentials(origin):
+    server, standin, work, bare, env = origin
+    git(bare, "fetch", "-q", str(work), "main:main")
+    standin.add_repo(SLUG).private = True
+    anonymous = _fetch(server, env)
+    # git asks for a username after the 401 (a runner has no terminal to ask on)
+    assert anonymous.returncode != 0 and "could not read Username" in anonymous.stderr, anonymous.stderr
+    assert server.refused[-1]["token"] is None
+    standin.scopes["job-token"] = {"contents": "read"}
+    assert _fetch(server, env, "job-token").returncode == 0

@@ -102,3 +102,65 @@ def test_contents_write_taken_from_publish_makes_its_push_fail_at_the_git_endpoi
     assert [r["service"] for r in sandbox.git_http.refused] == ["git-receive-pack"], sandbox.git_http.refused
     assert sandbox.git_http.refused[0]["contents"] == "read"
     assert sandbox.origin_head() == before
+
+
+def test_a_read_permission_taken_from_validate_fails_its_checkout_at_the_git_endpoint(sandbox):
+    """validate.yml's job granted no `contents: read`: actions/checkout fetches the PR's head with the job's token,
+    and the origin refuses that token the fetch (403, as GitHub holds a job's token on a private repository), so
+    the run fails at its first step and no report is uploaded."""
+    head = sandbox.commit_files("add-greeting-card", NEW_SKILL, "Add greeting-card")
+    event = sandbox.open_pull("add-greeting-card", head)
+    sandbox.git("checkout", "-q", "--detach", head)
+    sandbox.break_workflow("validate.yml", "    permissions:\n      contents: read\n    uses:",
+                           "    permissions: {}\n    uses:")
+    result = sandbox.act("pull_request", "validate.yml", event, checkout=None)
+    assert result.returncode != 0
+    checkout = [s.outcome for s in result.steps if s.name.startswith("actions/checkout@")]
+    assert checkout[0] == "failure", result.log[-4000:]   # the main step (its post step cleans up)
+    assert "The requested URL returned error: 403" in result.log
+    assert sandbox.git_http.refused and {r["service"] for r in sandbox.git_http.refused} == {"git-upload-pack"}
+    assert all(r["contents"] == "none" for r in sandbox.git_http.refused), sandbox.git_http.refused
+    assert not list(sandbox.artifacts.rglob("*.zip"))
+
+
+def test_the_seeded_wheel_lands_where_pip_looks_for_the_commits_url(tmp_path):
+    """RunnerPython's wheel seeding (no act): the cache folder it computes for a `git+<server>/<repo>@<sha>` URL is
+    the one pip's own WheelCache gives, and a wheel kept for one commit is put there for another commit with the
+    same package files only."""
+    import subprocess
+    import sys
+
+    from tests.support.gitserver import GIT_ENV, git
+    from tests.workflows_act.harness import RunnerPython
+
+    url = "git+https://github.localhost:4443/skillyard/skillyard@" + "ab" * 20
+    pips = subprocess.run([sys.executable, "-c", "import sys; from pip._internal.cache import SimpleWheelCache; "
+                           "from pip._internal.models.link import Link; "
+                           "print(SimpleWheelCache(sys.argv[1]).get_path_for_link(Link(sys.argv[2])))",
+                           str(tmp_path), url], capture_output=True, text=True, check=True).stdout.strip()
+    assert str(RunnerPython.wheel_cache_dir(tmp_path, url)) == pips
+
+    repo = tmp_path / "repo"
+    subprocess.run(["git", "init", "-q", str(repo)], check=True, env=GIT_ENV)
+    commits = []
+    for files in ({"pyproject.toml": "a", "tools/x.py": "1", "skills/a.md": "x"},
+                  {"pyproject.toml": "a", "tools/x.py": "1", "skills/a.md": "y"},     # a skill changed: same wheel
+                  {"pyproject.toml": "a", "tools/x.py": "2", "skills/a.md": "y"}):    # the code changed: rebuilt
+        for name, text in files.items():
+            (repo / name).parent.mkdir(parents=True, exist_ok=True)
+            (repo / name).write_text(text)
+        git(repo, "add", "-A")
+        git(repo, "-c", "user.name=x", "-c", "user.email=x@example.invalid", "commit", "-q", "-m", "c")
+        commits.append(git(repo, "rev-parse", "HEAD").decode().strip())
+    runner = RunnerPython.__new__(RunnerPython)
+    runner.pip_cache = tmp_path / "pip"
+    server = "git+https://github.localhost:4443/skillyard/skillyard@"
+    entry, kept = runner.before_run(repo, server + commits[0], commits[0])
+    assert not any(entry.glob("*.whl"))                 # nothing built yet: pip builds it in the job
+    entry.mkdir(parents=True)
+    (entry / "skillyard-0.1.0-py3-none-any.whl").write_bytes(b"built by pip")
+    runner.after_run(entry, kept)
+    second, _ = runner.before_run(repo, server + commits[1], commits[1])
+    assert (second / "skillyard-0.1.0-py3-none-any.whl").read_bytes() == b"built by pip"
+    third, _ = runner.before_run(repo, server + commits[2], commits[2])
+    assert not third.exists() or not any(third.glob("*.whl"))

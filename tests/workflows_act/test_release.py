@@ -88,6 +88,26 @@ def test_a_version_tag_builds_the_sdist_and_wheel_and_publishes_them(sandbox, py
     assert release["generate_release_notes"] is True
     assert {a["name"]: a["data"] for a in release["assets"].values()} == built
     assert sandbox.standin.refused == []
+    # gh's own order (cli/cli create.go, draftWhileUploading): the release is made as a draft, both files go up
+    # while it is one, and only then is it published -- nobody sees a release without its files.
+    assert release["draft"] is False
+    assert all(a["while_draft"] for a in release["assets"].values())
+    rid = next(iter(sandbox.repo.releases))
+    assert sandbox.repo.release_log == [("create", rid, tag, True), ("upload", rid, sdist, True),
+                                        ("upload", rid, wheel, True), ("update", rid, tag, False)] or \
+        sandbox.repo.release_log == [("create", rid, tag, True), ("upload", rid, wheel, True),
+                                     ("upload", rid, sdist, True), ("update", rid, tag, False)], \
+        sandbox.repo.release_log
+    repo_api = "/repos/skillyard/skillyard"
+    asked = [(r.method, r.path) for r in sandbox.standin.requests if "/releases" in r.path or "/git/ref" in r.path]
+    assert asked == [("GET", f"{repo_api}/releases/tags/{tag}"),      # gh release view: no published release,
+                     ("GET", f"{repo_api}/releases"),                  # ...and no draft of the tag
+                     ("HEAD", f"{repo_api}/releases/tags/{tag}"),     # gh release create: none published
+                     ("GET", f"{repo_api}/git/ref/tags/{tag}"),       # --verify-tag
+                     ("POST", f"{repo_api}/releases"),                # the draft
+                     ("POST", f"/uploads{repo_api}/releases/{rid}/assets"),
+                     ("POST", f"/uploads{repo_api}/releases/{rid}/assets"),
+                     ("PATCH", f"{repo_api}/releases/{rid}")], asked  # published
 
     # What was published is the tagged tree: the sdist's pyproject and the wheel's metadata name the version.
     sdist_path = sandbox.tmp / sdist
@@ -110,3 +130,63 @@ def test_a_tag_that_does_not_name_the_version_publishes_nothing(sandbox, pypi):
     assert not pypi.uploads
     assert not sorted(sandbox.artifacts.rglob("dist/*.zip"))
     assert not sandbox.repo.releases
+
+
+# ---- the runner's gh against the stand-in, without act ----------------------------------------------------------
+def _gh(standin, token, *args, cwd):
+    import os
+    import subprocess
+    import sys
+
+    from tests.workflows_act.harness import HERE
+
+    env = {**os.environ, "GH_TOKEN": token, "GH_REPO": "skillyard/skillyard", "GITHUB_API_URL": standin.base_url}
+    return subprocess.run([sys.executable, str(HERE / "standins" / "bin" / "gh"), *args], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_gh_release_create_publishes_only_after_the_uploads_and_removes_a_failed_draft(tmp_path):
+    """`gh release create TAG FILES`: a draft, the files, then `draft: false`; when an upload is refused (here a
+    token that may read but not write releases), gh deletes its draft and fails; `gh release view` finds a draft
+    too (gh's FetchRelease), while GitHub's by-tag endpoint knows published releases only."""
+    from tests.bot.ghstub import GitHubStandIn
+
+    standin = GitHubStandIn(tokens={"writer": "github-actions[bot]", "reader": "github-actions[bot]"}).start()
+    try:
+        repo = standin.add_repo("skillyard/skillyard")
+        repo.refs["tags/v1.0.0"] = "a" * 40
+        (tmp_path / "a.whl").write_bytes(b"wheel")
+        standin.scopes["reader"] = {"contents": "read"}
+        standin.scopes["writer"] = {"contents": "write"}
+        refused = _gh(standin, "reader", "release", "create", "v1.0.0", "a.whl", "--verify-tag", cwd=tmp_path)
+        assert refused.returncode == 1 and "403" in refused.stderr, refused.stderr
+        assert repo.releases == {}   # nothing was created (the POST itself was refused)
+
+        # A draft left by an earlier, interrupted create is found by `gh release view`, not by the tag endpoint.
+        repo.releases[7] = {"tag_name": "v1.0.0", "name": "x", "author": "github-actions[bot]", "assets": {},
+                            "generate_release_notes": False, "target_commitish": None, "draft": True}
+        view = _gh(standin, "reader", "release", "view", "v1.0.0", cwd=tmp_path)
+        assert view.returncode == 0 and "v1.0.0" in view.stdout, view.stderr
+        del repo.releases[7]
+
+        made = _gh(standin, "writer", "release", "create", "v1.0.0", "a.whl", "--title", "T", cwd=tmp_path)
+        assert made.returncode == 0, made.stderr
+        (rid,) = repo.releases
+        assert [e[0] for e in repo.release_log] == ["create", "upload", "update"]
+        assert repo.release_log[0][3] is True and repo.release_log[-1][3] is False
+        again = _gh(standin, "writer", "release", "create", "v1.0.0", "a.whl", cwd=tmp_path)
+        assert again.returncode == 1 and "already exists" in again.stderr
+
+        # An upload that fails after the draft exists: gh deletes the draft.
+        repo.refs["tags/v2.0.0"] = "b" * 40
+        (tmp_path / "big.whl").write_bytes(b"x")
+        standin.scopes["writer"] = {"contents": "write"}
+        original = standin.upload_asset
+        standin.upload_asset = lambda *a: (422, {"message": "Validation Failed"})
+        failed = _gh(standin, "writer", "release", "create", "v2.0.0", "big.whl", cwd=tmp_path)
+        standin.upload_asset = original
+        assert failed.returncode == 1
+        assert [t for r in repo.releases.values() for t in [r["tag_name"]]] == ["v1.0.0"]
+        assert repo.release_log[-1][0] == "delete"
+    finally:
+        standin.stop()
