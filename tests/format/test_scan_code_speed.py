@@ -66,3 +66,20 @@ def test_the_scan_imports_no_script_reader_until_a_script_needs_one():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split("\n")
     assert out[0] == "[]"
     assert out[1] == "True"
+
+
+def test_the_kept_children_walk_the_tree_as_ast_walk_does():
+    """read_python walks each cached tree from children kept on its nodes: the same nodes in the same order as
+    `ast.walk`, whole and from any node, over every module of this package (and again, from the kept lists)."""
+    import ast
+    from pathlib import Path
+
+    from skillyard.format.scan import read_python
+
+    for path in sorted(Path(read_python.__file__).parent.glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for _ in range(2):
+            assert read_python._nodes(tree) == list(ast.walk(tree))
+            for node in read_python._nodes(tree)[::7]:
+                assert list(read_python._walk(node)) == list(ast.walk(node))
+                assert read_python._children(node) == list(ast.iter_child_nodes(node))
