@@ -11,6 +11,10 @@ from __future__ import annotations
 import ast
 import functools
 
+from skillyard.format.scan.astwalk import children as _children
+from skillyard.format.scan.astwalk import nodes as _nodes
+from skillyard.format.scan.astwalk import walk as _walk
+
 MAX_SOURCE = 512 * 1024  # larger scripts are left to the text rules: parsing cost grows with size
 _EXEC_BUILTINS = frozenset({"exec", "eval", "compile", "execfile"})
 _RUNNERS = frozenset({"system", "popen", "Popen", "run", "call", "check_call", "check_output", "getoutput",
@@ -176,53 +180,6 @@ def parse(source: str) -> ast.Module | None:
         return ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
-
-
-def _children(node: ast.AST) -> list[ast.AST]:
-    """`ast.iter_child_nodes(node)` as a list, worked out once per node and kept on it: `analyse` and `read` walk
-    the same (cached) tree several times over, whole and in parts, and `iter_child_nodes` is two generators deep."""
-    try:
-        return node._skillyard_children  # type: ignore[attr-defined]
-    except AttributeError:
-        pass
-    found: list[ast.AST] = []
-    for name in node._fields:
-        try:
-            value = getattr(node, name)
-        except AttributeError:
-            continue
-        if isinstance(value, ast.AST):
-            found.append(value)
-        elif isinstance(value, list):
-            found += [item for item in value if isinstance(item, ast.AST)]
-    node._skillyard_children = found  # type: ignore[attr-defined]
-    return found
-
-
-def _walk(node: ast.AST):
-    """`ast.walk(node)`: the same nodes in the same (breadth-first) order, from the kept children."""
-    todo = [node]
-    at = 0
-    while at < len(todo):
-        current = todo[at]
-        at += 1
-        todo += _children(current)
-        yield current
-
-
-def _nodes(tree: ast.AST) -> list[ast.AST]:
-    """Every node of the tree in `ast.walk` order, listed once per tree (kept on its root)."""
-    try:
-        return tree._skillyard_nodes  # type: ignore[attr-defined]
-    except AttributeError:
-        pass
-    todo = [tree]
-    at = 0
-    while at < len(todo):
-        todo += _children(todo[at])
-        at += 1
-    tree._skillyard_nodes = todo  # type: ignore[attr-defined]
-    return todo
 
 
 def analyse(source: str) -> Facts | None:
