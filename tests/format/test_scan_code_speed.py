@@ -99,3 +99,25 @@ def test_a_lone_script_is_not_read_for_flows_across_files_and_two_still_are():
     found = flows_skill._crossing({"SKILL.md": "# x\n", "scripts/collect.sh": writer, "scripts/up.py": sender}, [])
     assert [f.rule for f in found] == ["security-exfiltration"] and found[0].file == "scripts/up.py"
 
+
+_FENCE_BITS = st.sampled_from(["curl", "WGET", "Invoke-WebRequest", "iwr ", "IRM ", "sh ", "bash ", "./", "&",
+                               "python", "/dev/tcp", "nc ", "SoCaT ", "\u0130wr ", "invo\u212ae-webrequest", "st",
+                               "a", " ", "\n", "x"])
+
+
+@given(st.lists(_FENCE_BITS, max_size=10), st.sampled_from(["bash", "sh", "powershell", "text"]))
+@settings(max_examples=400, deadline=None)
+def test_the_whole_file_fence_gate_lets_through_every_block_that_passes(bits, language):
+    """code_flows asks the whole file (`may_hold`) before splitting it into fences: whenever a block passes the
+    per-block test, the whole-file test passes too (Kelvin sign and dotted capital I included)."""
+    from skillyard.format.scan import code_flows
+
+    block = "".join(bits)
+    text = f"# T\n\n```{language}\n{block}\n```\n"
+    low = block.lower()
+    passes = (any(w in low for w in code_flows._FENCE_FETCH) and any(w in low for w in code_flows._FENCE_RUN)) or \
+        any(w in low for w in code_flows._FENCE_SHELL)
+    ctx = scan_context.Context(text, "SKILL.md", "markdown")
+    gate = (ctx.may_hold(code_flows._FENCE_FETCH_BYTES) and ctx.may_hold(code_flows._FENCE_RUN_BYTES)) or \
+        ctx.may_hold(code_flows._FENCE_SHELL_BYTES)
+    assert gate or not passes

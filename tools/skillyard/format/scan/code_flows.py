@@ -58,6 +58,12 @@ _FENCE_RUN = ("sh ", "bash ", "chmod", "./", ".\\", "start-process", "iex", "inv
 _FENCE_SHELL = ("/dev/tcp", "/dev/udp", "nc ", "ncat ", "socat ")
 _FENCE_TOKENS = _words("curl", "wget", "invoke", "iwr", "irm", "downloadfile", "start", "tcp", "udp", "nc", "ncat",
                        "socat")  # the file's words, already counted: most Markdown files stop here
+# The block tests above as lowercase bytes, asked of the whole file first (`Context.may_hold`, the bytes lowered once
+# and shared): a file none of whose blocks can pass is never split into fences here. Exact: lowering a block yields
+# an ASCII needle only where the file's bytes lowered hold it, save U+0130 and U+212A, for which may_hold says yes.
+_FENCE_FETCH_BYTES = tuple(w.encode() for w in _FENCE_FETCH)
+_FENCE_RUN_BYTES = tuple(w.encode() for w in _FENCE_RUN)
+_FENCE_SHELL_BYTES = tuple(w.encode() for w in _FENCE_SHELL)
 _FENCE_LANGUAGES = {"bash": "shell", "sh": "shell", "shell": "shell", "zsh": "shell", "console": "shell",
                     "powershell": "powershell", "ps1": "powershell", "pwsh": "powershell", "ps": "powershell"}
 _FENCE_INFO = re.compile(r"^ {0,3}(?:`{3,}|~{3,})[ \t]*([\w+-]*)", re.M)
@@ -175,7 +181,9 @@ def judge(ctx: Context, add, found, line_offset: int = 0) -> None:
         if language is not None:
             _judge_source(ctx, add, found, language, ctx.text, line_offset, line_offset, fence=False)
         return
-    if ctx.markdown and ctx.has(_FENCE_TOKENS) and ctx.fences:
+    if ctx.markdown and ctx.has(_FENCE_TOKENS) and ((ctx.may_hold(_FENCE_FETCH_BYTES) and
+                                                     ctx.may_hold(_FENCE_RUN_BYTES)) or
+                                                    ctx.may_hold(_FENCE_SHELL_BYTES)) and ctx.fences:
         for start, end in ctx.fences[:50]:
             info = _FENCE_INFO.match(ctx.text, start)
             language = _FENCE_LANGUAGES.get(info.group(1).lower()) if info else None
