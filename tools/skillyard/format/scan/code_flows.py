@@ -10,21 +10,7 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from skillyard.format.scan import (
-    behaviour_decode,
-    behaviour_download,
-    behaviour_exfil,
-    behaviour_persist,
-    behaviour_shell,
-    flows,
-    read_go,
-    read_js,
-    read_powershell,
-    read_python,
-    read_ruby,
-    read_shell,
-    treesit,
-)
+from skillyard.format.scan import treesit
 from skillyard.format.scan.context import Context, _words
 from skillyard.format.scan.exec_flows import _index_of_line
 from skillyard.format.scan.facts import Facts
@@ -72,12 +58,38 @@ _FENCE_RUN = ("sh ", "bash ", "chmod", "./", ".\\", "start-process", "iex", "inv
 _FENCE_SHELL = ("/dev/tcp", "/dev/udp", "nc ", "ncat ", "socat ")
 _FENCE_TOKENS = _words("curl", "wget", "invoke", "iwr", "irm", "downloadfile", "start", "tcp", "udp", "nc", "ncat",
                        "socat")  # the file's words, already counted: most Markdown files stop here
+# The block tests above as lowercase bytes, asked of the whole file first (`Context.may_hold`, the bytes lowered once
+# and shared): a file none of whose blocks can pass is never split into fences here. Exact: lowering a block yields
+# an ASCII needle only where the file's bytes lowered hold it, save U+0130 and U+212A, for which may_hold says yes.
+_FENCE_FETCH_BYTES = tuple(w.encode() for w in _FENCE_FETCH)
+_FENCE_RUN_BYTES = tuple(w.encode() for w in _FENCE_RUN)
+_FENCE_SHELL_BYTES = tuple(w.encode() for w in _FENCE_SHELL)
 _FENCE_LANGUAGES = {"bash": "shell", "sh": "shell", "shell": "shell", "zsh": "shell", "console": "shell",
                     "powershell": "powershell", "ps1": "powershell", "pwsh": "powershell", "ps": "powershell"}
 _FENCE_INFO = re.compile(r"^ {0,3}(?:`{3,}|~{3,})[ \t]*([\w+-]*)", re.M)
-_READERS = {"shell": read_shell.read, "powershell": read_powershell.read, "javascript": read_js.read,
-            "typescript": lambda s: read_js.read(s, "typescript"), "tsx": lambda s: read_js.read(s, "tsx"),
-            "ruby": read_ruby.read, "go": read_go.read, "python": read_python.read}
+_LANGUAGES = frozenset({"shell", "powershell", "javascript", "typescript", "tsx", "ruby", "go", "python"})
+
+
+def _read(language: str, source: str) -> Facts | None:
+    """Read one script with its language's reader. Each reader (and its grammar's patterns) is imported the first
+    time a script of that language passes the gates: most runs need few of them, many none."""
+    if language == "shell":
+        from skillyard.format.scan import read_shell
+        return read_shell.read(source)
+    if language == "python":
+        from skillyard.format.scan import read_python
+        return read_python.read(source)
+    if language in ("javascript", "typescript", "tsx"):
+        from skillyard.format.scan import read_js
+        return read_js.read(source) if language == "javascript" else read_js.read(source, language)
+    if language == "powershell":
+        from skillyard.format.scan import read_powershell
+        return read_powershell.read(source)
+    if language == "ruby":
+        from skillyard.format.scan import read_ruby
+        return read_ruby.read(source)
+    from skillyard.format.scan import read_go
+    return read_go.read(source)
 
 
 # The facts of the last scripts read, kept while their sources add up to at most this many characters: the per-file
@@ -95,11 +107,10 @@ def facts_for(language: str, source: str) -> Facts | None:
         facts = _facts_cache.pop(key)
         _facts_cache[key] = facts  # the most recently used last
         return facts
-    reader = _READERS.get(language)
-    if reader is None:
+    if language not in _LANGUAGES:
         return None
     try:
-        facts = reader(source)
+        facts = _read(language, source)
         if language == "shell" and facts is not None:
             _inline_python(facts)
         elif language in ("javascript", "typescript", "tsx", "ruby", "go", "powershell") and facts is not None:
@@ -119,6 +130,8 @@ def facts_for(language: str, source: str) -> Facts | None:
 def _inline_python(facts: Facts) -> None:
     """`python3 -c "…"` in a shell script: the inline program read as Python, its ops placed on the command's line
     (they run through it, fed by what feeds it)."""
+    from skillyard.format.scan import read_python
+
     added = False
     for op in list(facts.ops):
         if op.name in ("python", "python3", "python2") and "-c" in op.words[:-1]:
@@ -137,6 +150,8 @@ _SHELL_RUNNERS = frozenset({"exec", "execsync", "system", "`", "popen", "capture
 def _inline_shell(facts: Facts) -> None:
     """`execSync('curl … -o /tmp/a.tgz')`, `system("tar xzf …")`, `` `…` ``: a command line a script hands to a
     shell, read as shell on the call's line, so steps spread over several such calls still make one flow."""
+    from skillyard.format.scan import read_shell
+
     added = False
     for op in list(facts.ops[:400]):
         command = op.words[0] if op.words else ""
@@ -166,7 +181,9 @@ def judge(ctx: Context, add, found, line_offset: int = 0) -> None:
         if language is not None:
             _judge_source(ctx, add, found, language, ctx.text, line_offset, line_offset, fence=False)
         return
-    if ctx.markdown and ctx.has(_FENCE_TOKENS) and ctx.fences:
+    if ctx.markdown and ctx.has(_FENCE_TOKENS) and ((ctx.may_hold(_FENCE_FETCH_BYTES) and
+                                                     ctx.may_hold(_FENCE_RUN_BYTES)) or
+                                                    ctx.may_hold(_FENCE_SHELL_BYTES)) and ctx.fences:
         for start, end in ctx.fences[:50]:
             info = _FENCE_INFO.match(ctx.text, start)
             language = _FENCE_LANGUAGES.get(info.group(1).lower()) if info else None
@@ -187,6 +204,15 @@ def _judge_source(ctx: Context, add, found, language: str, source: str, offset: 
                   fence: bool) -> None:
     """Judge one script (or one fenced block): `offset` turns its lines into the file's, as every message names
     them; `line_offset` is the part of it that scan_text adds itself (SKILL.md's frontmatter)."""
+    from skillyard.format.scan import (  # imported with the first script that passes the gates
+        behaviour_decode,
+        behaviour_download,
+        behaviour_exfil,
+        behaviour_persist,
+        behaviour_shell,
+        flows,
+    )
+
     facts = facts_for(language, source)
     if facts is not None and offset:
         facts = Facts(facts.language, [dataclasses.replace(op, line=op.line + offset) for op in facts.ops],

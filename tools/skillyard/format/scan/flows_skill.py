@@ -89,12 +89,11 @@ def _data_urls(texts: dict[str, str], findings: list[Finding]) -> list[Finding]:
 def _crossing(texts: dict[str, str], findings: list[Finding]) -> list[Finding]:
     writes: list[tuple[str, int, str, str, str]] = []  # (file, line, path, kind, what)
     readers: list[tuple[str, flows.Flow]] = []
-    scripts = 0
-    for rel, text in sorted(texts.items()):
-        language = treesit.language_of(rel, text)
-        if language is None or scripts >= MAX_SCRIPTS:
-            continue
-        scripts += 1
+    scripts = [(rel, text, language) for rel, text in sorted(texts.items())
+               if (language := treesit.language_of(rel, text)) is not None][:MAX_SCRIPTS]
+    if len({rel for rel, _, _ in scripts} | {rel for rel in texts if rel.lower().endswith(_CODE_SUFFIXES)}) < 2:
+        return []  # a flow crosses from a script to another file, a script or code: a lone script is never read here
+    for rel, text, language in scripts:
         if language == "python":
             writes += _python_writes(rel, text, findings)  # then its parsed flows too (`json.dump(env, open(p))`)
         facts = code_flows.facts_for(language, text)

@@ -11,6 +11,10 @@ from __future__ import annotations
 import ast
 import functools
 
+from skillyard.format.scan.astwalk import children as _children
+from skillyard.format.scan.astwalk import nodes as _nodes
+from skillyard.format.scan.astwalk import walk as _walk
+
 MAX_SOURCE = 512 * 1024  # larger scripts are left to the text rules: parsing cost grows with size
 _EXEC_BUILTINS = frozenset({"exec", "eval", "compile", "execfile"})
 _RUNNERS = frozenset({"system", "popen", "Popen", "run", "call", "check_call", "check_output", "getoutput",
@@ -77,7 +81,7 @@ def _is_decoding(node: ast.AST, tainted: set[str]) -> bool:
     """Whether an expression decodes, unscrambles or builds text from numbers (XOR, `chr`, `bytes([…])`, a
     reversed slice) — or uses a name that was assigned such a value, or calls a function of the script that
     returns one (named in `tainted` as `name()`)."""
-    for sub in ast.walk(node):
+    for sub in _walk(node):
         if isinstance(sub, ast.Call):
             name = _name(sub.func).lstrip(".")
             if name in _DECODERS and not _plain_data(sub):
@@ -129,7 +133,7 @@ def _plain_data(call: ast.Call) -> bool:
 def _is_fetching(node: ast.AST, fetched: set[str]) -> bool:
     """Whether an expression downloads (`urlopen`, `requests.get`, `httpx.get`, ...) or uses a name that holds a
     download."""
-    for sub in ast.walk(node):
+    for sub in _walk(node):
         if isinstance(sub, ast.Call):
             name = _name(sub.func).lstrip(".")
             if name in ("urlopen", "urlretrieve"):
@@ -186,17 +190,17 @@ def analyse(source: str) -> Facts | None:
     facts = Facts()
     tainted: set[str] = set()  # names holding decoded text
     fetched: set[str] = set()  # names holding downloaded content
-    nodes = list(ast.walk(tree))
+    nodes = _nodes(tree)
     # Nothing in the script decodes (or downloads): then no name is ever tainted (or fetched), and no expression in
     # it can be decoding (or fetching), so the per-expression walks below are skipped. One walk each, same facts.
     may_decode, may_fetch = _may_decode_or_fetch(nodes)
     assigns = [({t.id for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
-                 for t in ast.walk(target) if isinstance(t, ast.Name)}, node.value)
+                 for t in _walk(target) if isinstance(t, ast.Name)}, node.value)
                for node in nodes if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None] \
         if may_decode or may_fetch else []
     if may_decode or may_fetch:  # a function of the script returning decoded (or downloaded) text: `name()`
         assigns += [({node.name + "()"}, ret.value) for node in nodes if isinstance(node, (ast.FunctionDef,
-                     ast.AsyncFunctionDef)) for ret in ast.walk(node) if isinstance(ret, ast.Return) and ret.value]
+                     ast.AsyncFunctionDef)) for ret in _walk(node) if isinstance(ret, ast.Return) and ret.value]
     runners = _runner_aliases(nodes)
     decoded: set[int] = set()  # assignments already found to decode (or download): a larger taint keeps them so
     downloaded: set[int] = set()
@@ -326,7 +330,7 @@ def read(source: str):
             return facts.values.get(node.id, "$" + node.id)
         return ""
 
-    parents = {child: parent for parent in ast.walk(tree) for child in ast.iter_child_nodes(parent)} \
+    parents = {child: parent for parent in _nodes(tree) for child in _children(parent)} \
         if "environ" in source else {}
 
     def env_item(attr) -> bool:
@@ -340,7 +344,7 @@ def read(source: str):
         while stack and seen < 600:  # bounded: a call nesting a whole program is read for its first names
             sub = stack.pop()
             seen += 1
-            stack.extend(ast.iter_child_nodes(sub))
+            stack.extend(_children(sub))
             if isinstance(sub, ast.Name):
                 uses.add(sub.id)
             elif isinstance(sub, ast.Call):
@@ -351,12 +355,12 @@ def read(source: str):
                 uses.add("$ENV")
         return uses, calls
 
-    for node in ast.walk(tree):
+    for node in _nodes(tree):
         if len(facts.ops) > 4000:
             break
         if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)) and node.value is not None:
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            names = [t.id for target in targets for t in ast.walk(target) if isinstance(t, ast.Name)]
+            names = [t.id for target in targets for t in _walk(target) if isinstance(t, ast.Name)]
             uses, calls = inside(node.value)
             folded = word(node.value)
             for name in names[:8]:

@@ -70,6 +70,37 @@ _NEEDLES = {
                     "cuentes", "dis pas", "conte", "diga", "erwähne", "erwaehne", "告诉", "伝えない", "知らせない",
                     "알리지", "сообщай", "говори", "silently", "secretly", "covertly"),
     "pre-approval": ("approved", "authorized", "authorised", "consented", "trusted")}
+_ASCII_NEEDLES = {name: tuple(n for n in needles if n.isascii()) for name, needles in _NEEDLES.items()}
+# Every character whose lowercase holds a needle's non-ASCII character: that one and its upper and title cases
+# (tests/format/test_scan_takeover.py checks this against every code point).
+_CASES = {c: frozenset((c, c.upper(), c.title())) for needles in _NEEDLES.values() for n in needles for c in n
+          if not c.isascii()}
+_ASCII = bytes(range(128))
+_FEW_OTHERS = 8  # at most one byte in this many outside ASCII: their characters are collected to gate needles by
+
+
+def _other_chars(raw: bytes) -> frozenset[str] | None:
+    """The distinct non-ASCII characters of a mostly-ASCII text (a few dashes, quotes, an emoji), or None for text
+    with many (there, each needle is looked for)."""
+    others = raw.translate(None, _ASCII)
+    if len(others) * _FEW_OTHERS > len(raw):
+        return None
+    return frozenset(others.decode("utf-8", "surrogatepass"))
+
+
+def _possible(name: str, ascii_text: bool, chars: frozenset[str] | None) -> tuple[str, ...]:
+    """The family's needles that can occur in the lowered text: a non-ASCII needle needs each of its non-ASCII
+    characters, in some case, among the text's (`chars`; none in ASCII text). Dropping the rest finds the same
+    lines without a search of the whole text per absent needle."""
+    if ascii_text:
+        return _ASCII_NEEDLES[name]
+    if chars is None:
+        return _NEEDLES[name]
+    kept = tuple(n for n in _NEEDLES[name] if n.isascii() or
+                 all(c.isascii() or not _CASES[c].isdisjoint(chars) for c in n))
+    return _ASCII_NEEDLES[name] if len(kept) == len(_ASCII_NEEDLES[name]) else kept
+
+
 _GATE = _words("silently", "secretly", "covertly", "user", "user's", "users", "usuario", "usuário", "usuario", "utilisateur", "nutzers", "nutzer",
                "benutzers", "utente", "authority", "trusted", "approved", "preapproved", "pre-approved", "asking",
                "confirmation", "permission", "approval", "consent", "yourself")
@@ -92,15 +123,17 @@ def takeover(ctx: Context, add: Add) -> None:
     if not ctx.prose and not any(mark in ctx.raw for mark in _CODE_PROSE):
         return  # in code only docstrings, tool descriptions and printed text are read as instructions
     ascii_text = ctx.text.isascii()
+    chars = None if ascii_text else _other_chars(ctx.raw)
+    needles = {name: _possible(name, ascii_text, chars) for name in _NEEDLES}
     present = [(name, pattern) for name, pattern in _FAMILIES if ctx.has(_TOKENS[name]) or
-               (not ascii_text and any(n in ctx.low for n in _NEEDLES[name] if not n.isascii()))]
+               (not ascii_text and any(n in ctx.low for n in needles[name] if not n.isascii()))]
     if len(present) < 2 and not (present and present[0][0] == "disobey"):
         return  # one family cannot join another (the common file stops at a few set tests)
     seen = set()
     for name, pattern in present:
         if name == "no confirmation" and len(present) > 1:
             continue  # the most common family: every paragraph joining two holds another's hit, which opens it
-        for match in ctx.finditer(pattern, _NEEDLES[name]):
+        for match in ctx.finditer(pattern, needles[name]):
             start, end = ctx.block(match.start(), 3) if ctx.prose else (
                 ctx.text.rfind("\n", 0, max(0, match.start() - 300)) + 1, match.end() + 300)
             if (start, end) in seen:
