@@ -12,13 +12,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from skillyard.format.scan import context as scan_context
+from skillyard.format.scan import layout as scan_layout
 from skillyard.format.scan import judge  # noqa: F401  (imports every rule module: their patterns are compiled)
 
 
 def _scanner_patterns() -> list[re.Pattern]:
     found = {id(p): p for p in gc.get_objects() if isinstance(p, re.Pattern) and p.flags & re.I
              and isinstance(p.pattern, str)}
-    return [p for p in found.values() if scan_context.lowered_candidate(scan_context.line_local(p)) is not None]
+    return [p for p in found.values() if scan_layout.lowered_candidate(scan_context.line_local(p)) is not None]
 
 
 PATTERNS = _scanner_patterns()
@@ -65,9 +66,9 @@ def test_every_scanner_pattern_on_its_own_words_in_capitals():
 def test_refused_sources():
     refuse = [r"[!-Z]x", r"(?-i:a)b", r"\x41b", r"(a)\1", r"(?P<n>a)"]
     for source in refuse:
-        assert scan_context.lowered_candidate(re.compile(source, re.I)) is None, source
-    assert scan_context.lowered_candidate(re.compile(r"\bfoo", 0)) is None  # case-sensitive already
-    made = scan_context.lowered_candidate(re.compile(r"\b(?:Ab|c\b)|\bDAN\S[A-Z]", re.I))
+        assert scan_layout.lowered_candidate(re.compile(source, re.I)) is None, source
+    assert scan_layout.lowered_candidate(re.compile(r"\bfoo", 0)) is None  # case-sensitive already
+    made = scan_layout.lowered_candidate(re.compile(r"\b(?:Ab|c\b)|\bDAN\S[A-Z]", re.I))
     assert made is not None and made.pattern == r"(?:ab|c\b)|dan\S[a-z]" and not made.flags & re.I
 
 

@@ -80,54 +80,10 @@ def _asked() -> frozenset[bytes]:
     return _asked_frozen[0]
 
 
-# id(pattern) -> (pattern, line_local(pattern), its `lowered_candidate`)
-_LINE_LOCAL: dict[int, tuple[re.Pattern, re.Pattern, re.Pattern | None]] = {}
+_LINE_LOCAL: dict[int, tuple[re.Pattern, re.Pattern, re.Pattern | None]] = {}  # id -> (it, line-local, candidate)
 
 
 line_local = layout.line_local  # the pattern each line is searched with (`Context.finditer`)
-
-
-def lowered_candidate(pattern: re.Pattern) -> re.Pattern | None:
-    """For an IGNORECASE `pattern`, a case-sensitive one that matches the ASCII text lowered wherever `pattern`
-    matches the text (at least there): its letters lowered (escapes kept) and the `\\b` that opens each top-level
-    alternative dropped, so it starts with a literal or a set of first letters and the engine's prefix scan skips
-    between candidates at C speed (IGNORECASE and a leading `\\b` both turn that scan off). None when that cannot
-    be promised from the source: a non-ASCII or numeric escape, an inline flag, a named group, or a class range
-    that holds some letters of one case but not the other."""
-    source = pattern.pattern
-    if not pattern.flags & re.I or not isinstance(source, str) or not source.isascii() or \
-            re.search(r"\\[0-9xuUN]|\(\?[a-zA-Z<]|\(\?P", source.replace("(?<=", "").replace("(?<!", "")):
-        return None
-    out: list[str] = []
-    i, in_class, depth = 0, False, 0
-    while i < len(source):
-        char = source[i]
-        if char == "\\":
-            if source.startswith("\\b", i) and not in_class and depth == 0 and (not out or out[-1] == "|"):
-                i += 2  # a top-level alternative's opening `\b`: dropped (the pattern itself confirms it)
-                continue
-            out.append(source[i:i + 2])
-            i += 2
-            continue
-        if char == "[" and not in_class:
-            in_class = True
-        elif char == "]" and in_class and source[i - 1] not in "[^":
-            in_class = False
-        elif in_class and char == "-" and source[i - 1] not in "[^" and i + 1 < len(source) and \
-                source[i + 1] not in "]\\":
-            low_end, high_end = source[i - 1], source[i + 1]
-            if not (low_end.isalpha() and high_end.isalpha() and low_end.islower() == high_end.islower() or
-                    low_end.isdigit() and high_end.isdigit() or high_end < "A" or low_end > "z" or
-                    ("Z" < low_end and high_end < "a")):
-                return None
-        elif not in_class and char == "(":
-            depth += 1
-        elif not in_class and char == ")":
-            depth -= 1
-        out.append(char.lower())
-        i += 1
-    return re.compile("".join(out), pattern.flags & ~re.I)
-
 
 
 @functools.lru_cache(maxsize=512)
@@ -362,29 +318,12 @@ class Context:
             if len(_LINE_LOCAL) > 256:  # bounded, should a caller ever pass patterns it builds per file
                 _LINE_LOCAL.clear()
             local_pattern = line_local(pattern)
-            local = _LINE_LOCAL[id(pattern)] = (pattern, local_pattern, lowered_candidate(local_pattern))
+            local = _LINE_LOCAL[id(pattern)] = (pattern, local_pattern, layout.lowered_candidate(local_pattern))
         pattern, candidate = local[1], local[2]
         if candidate is not None and self._ascii is None:
             self._ascii = self.text.isascii()
         if candidate is not None and self._ascii:
-            # ASCII text: candidates found case-sensitively in the text lowered (same positions), each confirmed by
-            # the pattern itself matching there; the first confirmed one is what `finditer` would yield next
-            low, text = self.low, self.text
-            for start, end in lines:
-                at = start
-                while True:
-                    hint = candidate.search(low, at, end)
-                    if hint is None:
-                        break
-                    match = pattern.match(text, hint.start(), end)
-                    if match is None:
-                        at = hint.start() + 1
-                        continue
-                    yield match
-                    seen += 1
-                    if seen >= MAX_MATCHES:
-                        return
-                    at = match.end() if match.end() > match.start() else match.start() + 1
+            yield from layout.confirmed_matches(pattern, candidate, self.text, self.low, lines, MAX_MATCHES)
             return
         for start, end in lines:
             for match in pattern.finditer(self.text, start, end):
