@@ -10,7 +10,7 @@ from bisect import bisect_right
 from collections.abc import Callable
 
 from skillyard.format.findings import Severity
-from skillyard.format.scan import gates, layout
+from skillyard.format.scan import gates, layout, lowered
 from skillyard.format.scan import read_python as scan_python
 from skillyard.format.scan import vendor as scan_vendor
 
@@ -318,12 +318,10 @@ class Context:
             if len(_LINE_LOCAL) > 256:  # bounded, should a caller ever pass patterns it builds per file
                 _LINE_LOCAL.clear()
             local_pattern = line_local(pattern)
-            local = _LINE_LOCAL[id(pattern)] = (pattern, local_pattern, layout.lowered_candidate(local_pattern))
+            local = _LINE_LOCAL[id(pattern)] = (pattern, local_pattern, lowered.lowered_candidate(local_pattern))
         pattern, candidate = local[1], local[2]
-        if candidate is not None and self._ascii is None:
-            self._ascii = self.text.isascii()
-        if candidate is not None and self._ascii:
-            yield from layout.confirmed_matches(pattern, candidate, self.text, self.low, lines, MAX_MATCHES)
+        if candidate is not None and not self.folds:  # (`lowered` says why any other text will do)
+            yield from lowered.confirmed_matches(pattern, candidate, self.text, self.low, lines, MAX_MATCHES)
             return
         for start, end in lines:
             for match in pattern.finditer(self.text, start, end):
