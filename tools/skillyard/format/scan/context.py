@@ -10,7 +10,7 @@ from bisect import bisect_right
 from collections.abc import Callable
 
 from skillyard.format.findings import Severity
-from skillyard.format.scan import gates, layout
+from skillyard.format.scan import gates, layout, lowered
 from skillyard.format.scan import read_python as scan_python
 from skillyard.format.scan import vendor as scan_vendor
 
@@ -80,7 +80,7 @@ def _asked() -> frozenset[bytes]:
     return _asked_frozen[0]
 
 
-_LINE_LOCAL: dict[int, tuple[re.Pattern, re.Pattern]] = {}  # id(pattern) -> (pattern, line_local(pattern))
+_LINE_LOCAL: dict[int, tuple[re.Pattern, re.Pattern, re.Pattern | None]] = {}  # id -> (it, line-local, candidate)
 
 
 line_local = layout.line_local  # the pattern each line is searched with (`Context.finditer`)
@@ -317,8 +317,12 @@ class Context:
         if local is None or local[0] is not pattern:  # a pattern's hash reads its whole compiled code: ~10 µs
             if len(_LINE_LOCAL) > 256:  # bounded, should a caller ever pass patterns it builds per file
                 _LINE_LOCAL.clear()
-            local = _LINE_LOCAL[id(pattern)] = (pattern, line_local(pattern))
-        pattern = local[1]
+            local_pattern = line_local(pattern)
+            local = _LINE_LOCAL[id(pattern)] = (pattern, local_pattern, lowered.lowered_candidate(local_pattern))
+        pattern, candidate = local[1], local[2]
+        if candidate is not None and not self.folds:  # (`lowered` says why any other text will do)
+            yield from lowered.confirmed_matches(pattern, candidate, self.text, self.low, lines, MAX_MATCHES)
+            return
         for start, end in lines:
             for match in pattern.finditer(self.text, start, end):
                 yield match
