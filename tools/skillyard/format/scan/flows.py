@@ -311,6 +311,10 @@ def same_file(a: str, b: str) -> bool:
     return bool(base_a) and base_a == base_b and len(base_a) >= 2 and base_a not in (".", "..")
 
 
+def _source_order(source: Source) -> tuple[int, str, str]:
+    return source.line, source.kind, source.what
+
+
 def flow_of(facts: Facts, text: str) -> Flow:
     """The facts' flow, computed once (the per-file judge and the skill-level flows share it)."""
     if facts.flow is None:
@@ -326,7 +330,7 @@ class Flow:
         self.child_process = "child_process" in text or facts.language not in ("javascript", "typescript") or \
             any(op.name in ("require", "import") and any(w.endswith("child_process") for w in op.words[:1])
                 for op in facts.ops)  # `'child' + '_process'`, `import('node:' + …)`
-        self.sources: list[frozenset[Source]] = []
+        self.sources: list[tuple[Source, ...]] = []
         self._run(text)
 
     def own(self, op: Op) -> set[Source]:
@@ -403,7 +407,7 @@ class Flow:
                         not _SECRET_WORDS.search(" ".join(op.words)) and "-v" not in op.words:
                     got = {src for src in got if src.kind != "env"}  # `printenv | grep '^CI_'`: named variables
                 if len(got) > 16:
-                    got = set(sorted(got, key=lambda s: (s.line, s.kind))[:16])
+                    got = set(sorted(got, key=_source_order)[:16])
                 result[index] = got
                 if op.target is not None:
                     variables.setdefault(op.target, set()).update(got)
@@ -412,4 +416,6 @@ class Flow:
                     for used in op.uses:
                         if used.lower() == receiver:
                             variables.setdefault(used, set()).update(got)
-        self.sources = [frozenset(s) for s in result]
+        # Each op's sources in one total order (line, kind, words), never a set's: a finding names the first of them,
+        # and a set's order follows the interpreter's string hashes (the same file got two messages under two seeds).
+        self.sources = [tuple(sorted(s, key=_source_order)) for s in result]
