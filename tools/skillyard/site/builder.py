@@ -424,7 +424,7 @@ def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | Non
     # A site built before into this work folder: only the per-skill JSON documents that changed are made (`api_plan`);
     # else the forked child makes them all while the pages are rendered.
     warm = use_cache and any((output._tree_home(work_dir, out) / name).is_file() for name in ("live.json", "spare.json"))
-    with overlap.Background(partial(publishers_and_keys, registry, titles, history, digests,
+    with overlap.frozen_heap(), overlap.Background(partial(publishers_and_keys, registry, titles, history, digests,
                                     work_dir / "cache" / "publishers" if use_cache else None)) as side, \
             overlap.Background(partial(search_and_sparse, registry, bodies, served_registry, titles, history,
                                        not warm)) as background:
