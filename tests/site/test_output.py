@@ -120,11 +120,11 @@ def test_a_sync_stopped_halfway_leaves_a_tree_nothing_trusts(tmp_path, monkeypat
     writes = []
     real_write = output._write
 
-    def failing(path, source):
+    def failing(path, source, *rest):
         if len(writes) == 1:
             raise KeyboardInterrupt
         writes.append(path)
-        return real_write(path, source)
+        return real_write(path, source, *rest)
 
     monkeypatch.setattr(output, "_write", failing)
     changed = {rel: data + b"2" for rel, data in FILES.items()}
@@ -141,10 +141,10 @@ def test_many_files_are_written_by_several_threads_to_the_same_tree(tmp_path, mo
     threads = set()
     real_write = output._write
 
-    def recording(path, source):
+    def recording(path, source, *rest):
         import threading
         threads.add(threading.get_ident())
-        return real_write(path, source)
+        return real_write(path, source, *rest)
 
     monkeypatch.setattr(output, "_write", recording)
     assert output.sync(tmp_path / "t", tmp_path / "t.json", plan_of(files))["written"] == len(files)
@@ -222,7 +222,7 @@ def test_a_failed_write_leaves_the_previous_site(tmp_path, monkeypatch):
     before, served = tree(out), out.resolve()
     build(root, registry, tmp_path / "elsewhere", work)  # nothing of another --out is shared
 
-    def broken(path, source):
+    def broken(path, source, *rest):
         raise OSError("disk full")
 
     monkeypatch.setattr(output, "_write", broken)

@@ -56,3 +56,21 @@ def test_a_build_that_stops_early_does_not_wait_for_a_large_result():
         pid = background._pid
     with pytest.raises(ChildProcessError):
         os.waitpid(pid, os.WNOHANG)
+
+
+def test_the_heap_is_frozen_for_the_block_and_thawed_after_unless_it_was_frozen_before():
+    import gc
+
+    from skillyard.site.overlap import frozen_heap
+
+    assert gc.get_freeze_count() == 0
+    with frozen_heap():
+        assert gc.get_freeze_count() > 0
+    assert gc.get_freeze_count() == 0
+    gc.freeze()
+    try:
+        with frozen_heap():
+            pass
+        assert gc.get_freeze_count() > 0  # the caller's freeze is the caller's to undo
+    finally:
+        gc.unfreeze()

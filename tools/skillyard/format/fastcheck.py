@@ -156,6 +156,13 @@ def _items(rule, schema) -> Check:
     return lambda value: not isinstance(value, list) or all(one(v) for v in value)
 
 
+def _dependent_required(rule, schema) -> Check:
+    """`dependentRequired`: when an object has a listed name, it has every name that name requires."""
+    pairs = [(name, tuple(needed)) for name, needed in rule.items()]
+    return lambda value: not isinstance(value, dict) or all(
+        all(other in value for other in needed) for name, needed in pairs if name in value)
+
+
 def _size(key: str) -> Callable:
     kind = list if key.endswith("Items") else str
     if key.startswith("min"):
@@ -225,7 +232,7 @@ _KEYWORDS: dict[str, Callable] = {
     "items": _items, "minItems": _size("minItems"), "maxItems": _size("maxItems"), "minLength": _size("minLength"),
     "maxLength": _size("maxLength"), "uniqueItems": _unique, "pattern": _pattern, "enum": _enum, "const": _const,
     "minimum": _bound("minimum"), "maximum": _bound("maximum"), "oneOf": _one_of, "anyOf": _any_of,
-    "allOf": _all_of_keyword, "if": _if, "$ref": _ref,
+    "allOf": _all_of_keyword, "if": _if, "$ref": _ref, "dependentRequired": _dependent_required,
 }
 _COMPILED: dict[int, tuple[object, Check]] = {}
 

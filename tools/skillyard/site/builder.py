@@ -44,9 +44,11 @@ from skillyard.site import (
 )
 from skillyard.site.history import read_history
 from skillyard.site.page_cache import CachedPage, CheckedSkills, PageCache, entry_digest, page_text
+from skillyard.site.problem_cache import all_problems
 from skillyard.site.publishers import publisher_docs, publisher_pages
-from skillyard.site.search_index import build_search_data, dump_search_data, link_publisher_pages
-from skillyard.site.skill_api import API_DIR, api_files, api_plan
+from skillyard.site.search_index import dump_search_data, link_publisher_pages
+from skillyard.site.side_work import publishers_and_keys, search_and_sparse
+from skillyard.site.skill_api import API_DIR, document_maker
 from skillyard.site.skill_pages import render_skill_pages
 from skillyard.site.story import with_story
 from skillyard.site.titles import all_titles
@@ -278,13 +280,13 @@ def generate_docs(registry: dict, bodies: dict[str, str], site_src: Path, docs: 
                   cache: PageCache | None = None, served: set[str] | None = None,
                   notes: list[str] | None = None,
                   rendered: tuple[list[str | CachedPage], int] | None = None,
-                  tag_cache: PageCache | None = None, home: dict | None = None, titles: dict | None = None
-                  ) -> tuple[list[tuple[str, str | CachedPage]], int, int, dict[str, str]]:
+                  tag_cache: PageCache | None = None, home: dict | None = None, titles: dict | None = None,
+                  publisher_parts: tuple[dict, dict] | None = None) -> tuple[list[tuple[str, str | CachedPage]], int, int, dict[str, str]]:
     """Write every page but the skill and tag pages into `docs` (emptied first), with the shells those are stamped
     from; returns ((skill name, page Markdown) in registry order, generated pages, skill pages from the cache,
     {docs path: Markdown} of the tag pages). `rendered`: the skill pages already rendered by
     `render_skill_pages` (else rendered here); `tag_cache`: the tag pages of the build before; `home`: the registry's
-    home page settings (`RegistryConfig.home_page`)."""
+    home page settings (`RegistryConfig.home_page`); `publisher_parts`: `publisher_docs`' result, made elsewhere."""
     if docs.exists():
         shutil.rmtree(docs)
     docs.mkdir(parents=True)
@@ -306,8 +308,8 @@ def generate_docs(registry: dict, bodies: dict[str, str], site_src: Path, docs: 
         tag_pages.update(pages.cached_tag_pages(group, tag_cache) if tag_cache is not None
                          else pages.render_tag_pages(group))
     folder = tag_cache.folder if tag_cache is not None else None  # the publisher pages' cache sits beside it
-    index, listed = publisher_docs(registry, titles or all_titles(registry, bodies),
-                                   folder.with_name("publishers") if folder else None)
+    index, listed = publisher_parts or publisher_docs(registry, titles or all_titles(registry, bodies),
+                                                      folder.with_name("publishers") if folder else None)
     tag_pages.update(listed)  # stamped from the tag pages' shells (same depth and meta)
     if tag_cache is not None:
         tag_cache.prune(tag_cache.used)
@@ -412,7 +414,9 @@ def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | Non
     titles = all_titles(registry, bodies)
     history = read_history(registry_path, work_dir / "cache" if use_cache else None)  # one git call, cached by HEAD
     page_registry, digests = with_story(page_registry, digests, titles, history)
-    problems = {skill["name"]: served_problems(skill, contents) for skill in registry["skills"]}
+    problems, unpackable = all_problems(registry["skills"], checked.digests, set(shown_files(contents)),
+                            partial(served_problems, contents=contents),
+                            work_dir / "cache" / "problems.json" if use_cache else None)
     served_registry, served_bytes, note = (registry, registry_bytes, None) if not static_host else \
         machine.served_here(registry, registry_bytes, [s["name"] for s in registry["skills"]
                                                        if problems[s["name"]] and "source_url" not in s])
@@ -420,8 +424,10 @@ def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | Non
     # A site built before into this work folder: only the per-skill JSON documents that changed are made (`api_plan`);
     # else the forked child makes them all while the pages are rendered.
     warm = use_cache and any((output._tree_home(work_dir, out) / name).is_file() for name in ("live.json", "spare.json"))
-    with overlap.Background(partial(_search_and_sparse, registry, bodies, served_registry, titles, history,
-                                            not warm)) as background:
+    with overlap.frozen_heap(), overlap.Background(partial(publishers_and_keys, registry, titles, history, digests,
+                                    work_dir / "cache" / "publishers" if use_cache else None)) as side, \
+            overlap.Background(partial(search_and_sparse, registry, bodies, served_registry, titles, history,
+                                       not warm)) as background:
         well_known = work_dir / "well-known"
         cache = PageCache(work_dir / "cache" / "pages" if use_cache else None)
         guess = {name for name, found in problems.items() if not found}  # served unless their files fail to read
@@ -434,7 +440,7 @@ def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | Non
             staged.append(machine.stage_well_known(registry, root, well_known, notes, reuse=use_cache,
                                                    folders=folders, known_problems=problems, identities=identities,
                                                    digests=digests, pointer_files=shown_files(contents),
-                                                   raw=raw, archives=archives))
+                                                   raw=raw, archives=archives, known_unpackable=unpackable))
             timings["read"] = time.perf_counter() - start
             return staged[0]
 
@@ -445,7 +451,7 @@ def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | Non
         skill_pages, page_count, cached, tag_pages = generate_docs(
             registry, bodies, site_src, work_dir / "docs", cache, served, notes, rendered,
             PageCache(work_dir / "cache" / "tags") if use_cache else None, load_registry_config(root).home_page(),
-            titles)
+            titles, (parts := side.result())[0])
         timings["generate"] = time.perf_counter() - mark
         mark = time.perf_counter()
         site = work_dir / "site"  # mkdocs' output: the hand-written, home and tag pages, the theme, the shell
@@ -468,10 +474,11 @@ def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | Non
         search = dump_search_data(link_publisher_pages(search_data, publisher_pages(work_dir / "docs", stamped_paths)))
         plan.add_bytes(SEARCH_FILE, search)
         # /api/skills/NAME.json and its index (skill_api), by the same keys whoever made the bytes.
-        index, documents = api_plan(registry, digests, titles, history)
+        index, documents = parts[1]
         plan.add_bytes(f"{API_DIR}/index.json", index)
-        for rel, key, make in documents:
-            plan.add_lazy(rel, key, partial(bytes, api[rel]) if rel in api else make)
+        make = document_maker(registry, titles, history)
+        for rel, key in documents:
+            plan.add_lazy(rel, key, partial(bytes, api[rel]) if rel in api else make(rel[len(API_DIR) + 1:-5]))
         machine.plan_machine_files(plan, served_registry, served_bytes, index_bytes, served, identities,
                                    sparse=sparse, raw=raw, archives=archives)
         timings["machine"] = time.perf_counter() - mark
@@ -484,12 +491,3 @@ def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | Non
                            files_written=counts["written"], files_kept=counts["kept"],
                            upstream=dict(sorted(Counter(c.state for c in contents.values()).items())))
 
-
-def _search_and_sparse(registry: dict, bodies: dict[str, str], served: dict, titles: dict[str, str], history: dict,
-                       api: bool = True) -> tuple[dict, dict[str, bytes], dict[str, bytes]]:
-    """The search data, the sparse index (of the registry.json served, `served`) and the per-skill JSON: made
-    while the pages are (`overlap`)."""
-    from skillyard.format.sparse import sparse_files
-
-    return (build_search_data(registry["skills"], bodies), sparse_files(served),
-            api_files(registry, titles, history) if api else {})

@@ -258,7 +258,8 @@ def stage_well_known(registry: dict, root: Path, folder: Path, notes: list[str],
                      digests: dict[str, str] | None = None,
                      pointer_files: dict[str, dict[str, bytes]] | None = None,
                      raw: dict[str, dict[str, tuple[str, Callable[[], bytes]]]] | None = None,
-                     archives: dict[str, tuple[str, Callable[[], bytes], str]] | None = None) -> set[str]:
+                     archives: dict[str, tuple[str, Callable[[], bytes], str]] | None = None,
+                     known_unpackable: dict[str, list[str]] | None = None) -> set[str]:
     """Decide which skills are served under the well-known path and check their files; returns the names whose
     files are served one by one (inert in a browser: the pages link them) and adds a note for every skill served
     in no form (why, and how to get it instead). Nothing is copied here: `identities` is filled with each served
@@ -276,7 +277,9 @@ def stage_well_known(registry: dict, root: Path, folder: Path, notes: list[str],
     `archives`: filled with {name: (key, maker, digest)} of every skill served as a `.tar.gz` for the discovery
     index (`publish.archive_problems`: active content included, an archive is never run by a browser), the same
     bytes as the copies served one by one; the digest is remembered in `folder` + "-archives.json" by the archive's
-    key, so a rebuild that changed nothing reads no source to write the index."""
+    key, so a rebuild that changed nothing reads no source to write the index. `known_unpackable`:
+    `publish.archive_problems` of each skill, when the caller has them already (`problem_cache`)."""
+    unpackable_of = (known_unpackable or {}).get
     manifest = staged.Manifest(folder.with_name(folder.name + ".json"), reuse, digests)
     packed = ArchiveDigests(folder.with_name(folder.name + "-archives.json"), reuse)
     if os.path.lexists(folder):
@@ -295,13 +298,13 @@ def stage_well_known(registry: dict, root: Path, folder: Path, notes: list[str],
                     identities[name] = copies
                 published.add(name)
             if archives is not None:
-                unpackable = publish.archive_problems(skill) or _archive(skill, copies, packed, archives)
+                unpackable = _unpackable(skill, unpackable_of) or _archive(skill, copies, packed, archives)
                 if unpackable:
                     notes.append(f"skill {name!r} is not listed in /{WELL_KNOWN}/index.json (no archive): "
                                  + "; ".join(unpackable[:3]))
             continue
         problems = list(known_problems[name]) if known_problems is not None else publish.skill_problems(skill)
-        unpackable = publish.archive_problems(skill)
+        unpackable = _unpackable(skill, unpackable_of)
         if not unpackable or not problems:
             try:
                 source = known_folder(skill, root, folders)
@@ -361,6 +364,11 @@ def archive_mtime(skill: dict) -> int:
     except ValueError:
         return 0
     return max(0, int(stamp.timestamp())) if stamp.tzinfo is not None else 0
+
+
+def _unpackable(skill: dict, known: Callable) -> list[str]:
+    found = known(skill["name"])
+    return list(found) if found is not None else publish.archive_problems(skill)
 
 
 def _archive(skill: dict, copies: dict[str, tuple[str, Callable[[], bytes]]], packed: ArchiveDigests,

@@ -200,7 +200,9 @@ def sync(tree: Path, manifest: Path | None, plan: Plan) -> dict[str, int]:
             kept[rel] = record
         else:
             todo.append(rel)
-    records = in_parallel(lambda rel: _write(os.path.join(base, rel), plan.files[rel][1]), todo)
+    new = wanted - present  # made just now: nothing is in them to remove first
+    records = in_parallel(lambda rel: _write(os.path.join(base, rel), plan.files[rel][1],
+                                             rel.rpartition("/")[0] not in new), todo)
     made = dict(zip(todo, records, strict=True))
     files = {rel: kept.get(rel) or [plan.files[rel][0], *made[rel]] for rel in plan.files}
     written = len(todo)
@@ -250,9 +252,11 @@ def _check_folders(base: str, wanted: set[str], old_dirs: dict, files: dict) -> 
     return present, proven
 
 
-def _write(path: str, source: Source) -> list[int]:
-    """Write one file (never into an existing one) and return its recorded identity."""
-    remove(path)
+def _write(path: str, source: Source, clear: bool = True) -> list[int]:
+    """Write one file (never into an existing one) and return its recorded identity. `clear`: remove what is at
+    `path` first (False in a folder this sync made: O_EXCL still refuses anything found there)."""
+    if clear:
+        remove(path)
     data = source if isinstance(source, bytes) else source()
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o666)
     try:

@@ -200,6 +200,23 @@ def api_plan(registry: dict, digests: dict[str, str] | None = None, titles: dict
     return index_file(registry, titles, table), plan
 
 
+def document_maker(registry: dict, titles: dict[str, str] | None = None,
+                   history: dict | None = None) -> Callable[[str], Callable[[], bytes]]:
+    """make(name) -> a function giving that skill's document bytes (`api_plan`'s third items, for a plan whose
+    keys were worked out elsewhere); the publisher table is made once, and only when a document is."""
+    by_name = {skill["name"]: skill for skill in registry["skills"]}
+    titles, table = titles or {}, []
+
+    def make(name: str) -> Callable[[], bytes]:
+        def run() -> bytes:
+            if not table:
+                table.append(publishers.slugs(registry["skills"]))
+            return _document_bytes(registry, by_name[name], titles.get(name), history, table[0])
+        return run
+
+    return make
+
+
 def _document_bytes(registry: dict, skill: dict, title: str | None = None, history: dict | None = None,
                     table: dict | None = None) -> bytes:
     return _dump(skill_document(registry, skill, title, history, table))
