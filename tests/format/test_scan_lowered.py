@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from skillyard.format.scan import context as scan_context
-from skillyard.format.scan import lowered as scan_lowered
 from skillyard.format.scan import judge  # noqa: F401  (imports every rule module: their patterns are compiled)
+from skillyard.format.scan import lowered as scan_lowered
 
 
 def _scanner_patterns() -> list[re.Pattern]:

@@ -45,7 +45,7 @@ def lowered_candidate(pattern: re.Pattern) -> re.Pattern | None:
             low_end, high_end = source[i - 1], source[i + 1]
             if not (low_end.isalpha() and high_end.isalpha() and low_end.islower() == high_end.islower() or
                     low_end.isdigit() and high_end.isdigit() or high_end < "A" or low_end > "z" or
-                    ("Z" < low_end and high_end < "a")):
+                    (low_end > "Z" and high_end < "a")):
                 return None
         elif not in_class and char == "(":
             depth += 1
