@@ -167,21 +167,28 @@ class RunnerPython:
         kept = self.pip_cache / "skillyard-by-package-tree" / self.package_key(git_dir, sha)
         wheels = sorted(kept.glob("skillyard-*.whl"))
         if wheels and not any(entry.glob("*.whl")):
-            entry.mkdir(parents=True, exist_ok=True)
-            tmp = entry / f".{wheels[0].name}.{os.getpid()}"
-            shutil.copyfile(wheels[0], tmp)
-            tmp.rename(entry / wheels[0].name)
+            self._place(wheels[0], entry)
         return entry, kept
 
-    @staticmethod
-    def after_run(entry: Path, kept: Path) -> None:
+    def _place(self, wheel: Path, folder: Path) -> None:
+        """Copy `wheel` into `folder` whole or not at all: written beside the cache (a private name), then renamed in.
+        Seeding is only a shortcut: where it fails (a CI run saw a copy vanish from pip's wheel folder between the
+        copy and the rename, its deleter untraced), the job's pip builds the wheel itself, as on a fresh runner."""
+        staging = self.pip_cache / "skillyard-staging"
+        tmp = staging / f"{wheel.name}.{os.getpid()}.{threading.get_ident()}"
+        try:
+            staging.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(wheel, tmp)
+            folder.mkdir(parents=True, exist_ok=True)
+            os.replace(tmp, folder / wheel.name)
+        except OSError:
+            tmp.unlink(missing_ok=True)
+
+    def after_run(self, entry: Path, kept: Path) -> None:
         """Keep the wheel pip built for the run's commit under its package tree's key (the first build wins)."""
         built = sorted(entry.glob("skillyard-*.whl"))
         if built and not any(kept.glob("skillyard-*.whl")):
-            kept.mkdir(parents=True, exist_ok=True)
-            tmp = kept / f".{built[0].name}.{os.getpid()}"
-            shutil.copyfile(built[0], tmp)
-            tmp.rename(kept / built[0].name)
+            self._place(built[0], kept)
 
     def toolcache(self, into: Path, name: str) -> Path:
         """A tool cache for one act run: setup-python finds `Python/<version>/x64` complete; its `bin` holds the

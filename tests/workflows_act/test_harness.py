@@ -164,3 +164,21 @@ def test_the_seeded_wheel_lands_where_pip_looks_for_the_commits_url(tmp_path):
     assert (second / "skillyard-0.1.0-py3-none-any.whl").read_bytes() == b"built by pip"
     third, _ = runner.before_run(repo, server + commits[2], commits[2])
     assert not third.exists() or not any(third.glob("*.whl"))
+
+
+def test_a_seed_that_cannot_be_placed_leaves_the_build_to_pip(tmp_path):
+    """Seeding pip's cache is a shortcut: where the copy cannot land, nothing half-written is left and no error
+    stops the run (pip then builds the wheel in the job)."""
+    from tests.workflows_act.harness import RunnerPython
+
+    runner = RunnerPython.__new__(RunnerPython)
+    runner.pip_cache = tmp_path / "pip"
+    wheel = tmp_path / "skillyard-0.1.0-py3-none-any.whl"
+    wheel.write_bytes(b"wheel")
+    blocked = tmp_path / "entry"
+    blocked.write_text("a file where the folder should be")
+    runner._place(wheel, blocked)
+    assert blocked.read_text() == "a file where the folder should be"
+    assert not any((runner.pip_cache / "skillyard-staging").iterdir())
+    runner._place(wheel, tmp_path / "free")
+    assert (tmp_path / "free" / wheel.name).read_bytes() == b"wheel"
