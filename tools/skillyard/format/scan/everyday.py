@@ -11,6 +11,7 @@ import binascii
 import re
 import unicodedata
 
+from skillyard.format import safety
 from skillyard.format.scan import layout
 from skillyard.format.scan import phrases as ph
 from skillyard.format.scan import vendor as scan_vendor
@@ -243,6 +244,11 @@ def _rtl_typography(text: str, index: int) -> bool:
         sum(line.count(c) for c in "\u2066\u2067\u2068") == line.count("\u2069")
 
 
+# A neighbour that is itself invisible (Khmer's inherent vowels U+17B4/U+17B5 are marks of the script) makes no
+# word of the script: a zero-width space between two of them hides as much as anywhere else.
+_INVISIBLE = safety.INVISIBLE
+
+
 def _ideograph(char: str) -> bool:
     code = ord(char)
     return 0x3400 <= code <= 0x9FFF or 0xF900 <= code <= 0xFAFF or 0x20000 <= code <= 0x3FFFF
@@ -262,7 +268,8 @@ def native_mark(text: str, index: int) -> bool:
     if "\U000e0100" <= char <= "\U000e01ef":
         return bool(before) and _ideograph(before) and not ("\U000e0100" <= after <= "\U000e01ef")
     return char in _ZERO_WIDTH and bool(before) and bool(after) and _joining_script(before) and \
-        _joining_script(after) and unicodedata.category(before)[0] in "LM" and unicodedata.category(after)[0] in "LM"
+        _joining_script(after) and unicodedata.category(before)[0] in "LM" and \
+        unicodedata.category(after)[0] in "LM" and not _INVISIBLE.match(before) and not _INVISIBLE.match(after)
 
 
 # Scripts written with zero-width breaks, non-joiners or joiners: Hebrew to N'Ko, the Indic scripts, Thai, Lao,
