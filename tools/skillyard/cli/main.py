@@ -119,8 +119,11 @@ def dispatch(prog: str, package: str, description: str, argv: list[str] | None =
     from skillyard.cli.common import label_json
 
     label_json(args.command if prog == "skill" else None)  # `skill --json` output says its release and format
+    from skillyard.recache import active
+
     try:
-        return int(args._run(args) or 0)
+        with active():  # the patterns a command compiles come from the last run's (skillyard/recache.py)
+            return int(args._run(args) or 0)
     except SkillyardError as exc:
         from skillyard.cli.common import from_package, print_error, unexpected_error
 
