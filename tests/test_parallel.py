@@ -111,6 +111,19 @@ def test_an_interrupted_caller_leaves_no_children(forked) -> None:
     assert reaped(forked) and forked
 
 
+@pytest.mark.parametrize(("count", "workers"), [(1, 2), (5, 3), (200, 2), (683, 2), (20_000, 2), (20_000, 7),
+                                               (300_000, 2), (parallel.MAX_CHUNKS * 64, 2)])
+def test_chunks_cover_the_items_in_order_and_shrink_as_the_work_runs_out(count, workers) -> None:
+    chunks = parallel.chunk_ranges(count, workers)
+    assert [i for chunk in chunks for i in chunk] == list(range(count))
+    assert len(chunks) <= parallel.MAX_CHUNKS
+    sizes = [len(chunk) for chunk in chunks]
+    assert max(sizes) <= parallel.chunk_size(count, workers)
+    if len(chunks) < parallel.MAX_CHUNKS:  # (at the queue's limit the chunks are all the same size)
+        assert sizes == sorted(sizes, reverse=True) and sizes[-1] == 1
+        assert sum(sizes[-workers * 4:]) <= max(workers * 4, count // 10)  # the last few chunks are small
+
+
 def test_chunk_sizes_keep_the_queue_within_its_pipe() -> None:
     assert parallel.chunk_size(600, 2) == 18
     assert parallel.chunk_size(20, 2) == 1

@@ -38,6 +38,22 @@ def chunk_size(count: int, workers: int, *, most: int = 64) -> int:
     return max(size, -(-count // MAX_CHUNKS))
 
 
+def chunk_ranges(count: int, workers: int) -> list[range]:
+    """The items' chunks, in order: `chunk_size` items each while much is left, then fewer, down to one, as the
+    work runs out (each about a quarter of a worker's share of what remains). Whoever takes the last chunk then
+    finishes about when the others do: with same-size chunks a core idled for half a chunk on average at the end
+    (683 real skills, chunks of 21: ~40 ms of a 0.5 s run)."""
+    most = chunk_size(count, workers)
+    chunks, start = [], 0
+    while start < count:
+        step = max(1, min(most, -(-(count - start) // (workers * 4))))
+        chunks.append(range(start, min(count, start + step)))
+        start += step
+    if len(chunks) > MAX_CHUNKS:  # (a queue that would not fit its pipe: same-size chunks)
+        return [range(start, min(start + most, count)) for start in range(0, count, most)]
+    return chunks
+
+
 def map_chunked(work: Callable[[T], R], items: Sequence[T], *, workers: int, size: int | None = None,
                 progress: Callable[[int], None] | None = None) -> list[R]:
     """`[work(item) for item in items]`, computed by this process and `workers - 1` forked children.
@@ -46,8 +62,10 @@ def map_chunked(work: Callable[[T], R], items: Sequence[T], *, workers: int, siz
     workers = min(workers, len(items))
     if workers <= 1 or not hasattr(os, "fork"):
         return _serial(work, items, progress)
-    size = size or chunk_size(len(items), workers)
-    chunks = [range(start, min(start + size, len(items))) for start in range(0, len(items), size)]
+    if size:
+        chunks = [range(start, min(start + size, len(items))) for start in range(0, len(items), size)]
+    else:
+        chunks = chunk_ranges(len(items), workers)
     if len(chunks) > MAX_CHUNKS:
         raise ValueError(f"{len(chunks)} chunks: the queue holds at most {MAX_CHUNKS}")
     import pickle  # noqa: F401 - here, before the fork: the children send with it, this process reads with it
