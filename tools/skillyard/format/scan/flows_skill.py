@@ -43,12 +43,15 @@ def _data_secrets(texts: dict[str, str]) -> list[Finding]:
         if not rel.lower().endswith(_DATA_SUFFIXES[:4]) or len(text) > 200_000 or \
                 not any(mark in text for mark in _SECRET_MARKS):
             continue
-        secret = flows.SECRET_PATH.search(text)
         name = rel.rsplit("/", 1)[-1]
-        if secret is None or len(name) < 4:
+        # The scripts that name the file, before the (slow, caseless) credential search: most data files have none.
+        readers = [(script, code) for script, code in sorted(texts.items())
+                   if script.lower().endswith(_CODE_SUFFIXES) and name in code] if len(name) >= 4 else []
+        secret = flows.SECRET_PATH.search(text) if readers else None
+        if secret is None:
             continue
-        for script, code in sorted(texts.items()):
-            sink = _SEND.search(code) if script.lower().endswith(_CODE_SUFFIXES) and name in code else None
+        for script, code in readers:
+            sink = _SEND.search(code)
             if sink is not None:
                 line = text.count("\n", 0, secret.start()) + 1
                 return [Finding("security-exfiltration", Severity.ERROR,
