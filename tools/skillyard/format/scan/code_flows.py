@@ -7,7 +7,6 @@ one a behaviour module can act on, so an ordinary script is never parsed.
 
 from __future__ import annotations
 
-import dataclasses
 import re
 
 from skillyard.format.scan import treesit
@@ -137,7 +136,7 @@ def _inline_python(facts: Facts) -> None:
         if op.name in ("python", "python3", "python2") and "-c" in op.words[:-1]:
             inner = read_python.read(op.words[op.words.index("-c") + 1])
             for sub in inner.ops[:200] if inner is not None else ():
-                facts.add(dataclasses.replace(sub, line=op.line, uses=sub.uses | op.uses, calls=sub.calls | op.calls,
+                facts.add(sub.replace(line=op.line, uses=sub.uses | op.uses, calls=sub.calls | op.calls,
                                               text=op.text))
                 added = True
     if added:
@@ -160,7 +159,7 @@ def _inline_shell(facts: Facts) -> None:
             read_shell.read(command, facts, op.line - 1, 1)
             for index in range(before, len(facts.ops)):
                 inner = facts.ops[index]
-                facts.ops[index] = dataclasses.replace(inner, line=op.line, uses=inner.uses | op.uses,
+                facts.ops[index] = inner.replace(line=op.line, uses=inner.uses | op.uses,
                                                        calls=inner.calls | op.calls)
             added = added or len(facts.ops) > before
     if added:
@@ -215,7 +214,7 @@ def _judge_source(ctx: Context, add, found, language: str, source: str, offset: 
 
     facts = facts_for(language, source)
     if facts is not None and offset:
-        facts = Facts(facts.language, [dataclasses.replace(op, line=op.line + offset) for op in facts.ops],
+        facts = Facts(facts.language, [op.replace(line=op.line + offset) for op in facts.ops],
                       facts.values)
     flow = flows.flow_of(facts, source) if facts is not None and facts.ops else None
 

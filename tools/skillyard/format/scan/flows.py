@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from dataclasses import dataclass
 
+from skillyard.format.record import FrozenRecord
 from skillyard.format.scan.facts import Facts, Op
 
 FETCH_NAMES = frozenset({"curl", "wget", "fetch", "invoke-webrequest", "iwr", "invoke-restmethod", "irm",
@@ -94,11 +94,19 @@ def _as_option(words: tuple[str, ...], k: int) -> bool:
 _FETCH_GLOBALS = ("window", "globalthis", "self", "this", "global", "deno")  # receivers of the Fetch API
 
 
-@dataclass(frozen=True, slots=True)
-class Source:
-    kind: str  # "fetch", "decode", "secret", "env"
-    line: int
-    what: str  # in words, for the finding
+class Source(FrozenRecord):
+    """Where a flow starts: `kind` ("fetch", "decode", "secret", "env", ...), its `line`, and `what` in words (for
+    the finding). A frozen record, equal and hashed by its fields as the frozen dataclass it was."""
+
+    __slots__ = FIELDS = ("kind", "line", "what")
+
+    def __init__(self, kind: str, line: int, what: str):
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "line", line)
+        object.__setattr__(self, "what", what)
+
+    def _values(self) -> tuple:
+        return (self.kind, self.line, self.what)
 
 
 def is_fetch(op: Op) -> bool:
