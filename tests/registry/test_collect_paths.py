@@ -8,9 +8,11 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from skillyard.errors import SkillyardError
-from skillyard.registry.collect import _real_path, collect
+from skillyard.registry.collect import _path_string, _real_path, collect
 from skillyard.registry.config import load_registry_config
 
 
@@ -70,3 +72,10 @@ def test_many_paths_scanned_by_several_processes_give_the_same_list(tmp_path: Pa
     assert len(serial) == 40 + 8
     with pytest.raises(SkillyardError, match="no such folder"):
         collect(root, config, [*given, str(root / "missing")], nested=True)
+
+
+@given(st.text(alphabet="/.a-é ~", max_size=24))
+def test_path_strings_are_what_path_makes_of_them(path):
+    """The short cut for paths given already in normal form changes nothing: `str(Path(path))` for every string."""
+    assert _path_string(path) == str(Path(path))
+    assert _path_string(Path(path)) == str(Path(path))

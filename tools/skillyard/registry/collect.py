@@ -36,7 +36,7 @@ def collect(root: Path, config: RegistryConfig, paths: list[str] | None = None, 
     prefix = repo_prefix(root)
     root_real = os.path.realpath(root)
     root_inside = root_real if root_real.endswith(os.sep) else root_real + os.sep
-    tops = [str(Path(p)) for p in paths] if paths else [str(config.skills_dir)]
+    tops = [_path_string(p) for p in paths] if paths else [str(config.skills_dir)]
     for top in tops:
         if not os.path.exists(top):
             raise SkillyardError(f"{top}: no such folder.", "Pass a skill folder or a folder of skills.")
@@ -59,6 +59,16 @@ def collect(root: Path, config: RegistryConfig, paths: list[str] | None = None, 
                 rel = folder.replace(os.sep, "/")
             found.setdefault(rel, folder)
     return [(found[rel], rel) for rel in sorted(found)]
+
+
+def _path_string(path: str) -> str:
+    """`str(Path(path))`, without making a Path (~12 µs each, 8 ms of a 683-folder validate before its work is
+    shared out) when the string is already in that form: a POSIX path that `normpath` leaves as it is (and that does
+    not start with `//`, which the two keep differently) is one `Path` leaves as it is too."""
+    path = str(path)
+    if os.sep == "/" and path and not path.startswith("//") and os.path.normpath(path) == path:
+        return path
+    return str(Path(path))
 
 
 def _real_path(path: str, parents: dict[str, str]) -> str:
