@@ -45,9 +45,15 @@ class _Cache:
 
     def __init__(self, path: str | None):
         self.path = path
-        self.table: dict = self._load(path) if path else {}
+        self._table: dict | None = None  # read at the first pattern compiled: a command may compile none
         self.used: set = set()
         self.new: dict = {}
+
+    @property
+    def table(self) -> dict:
+        if self._table is None:
+            self._table = self._load(self.path) if self.path else {}
+        return self._table
 
     @staticmethod
     def _load(path: str) -> dict:
@@ -85,7 +91,7 @@ class _Cache:
     def save(self) -> None:
         """Write the table with this run's new entries (atomically), when there are any and Python writes bytecode
         here. Over MAX_ENTRIES, only what this run used is kept."""
-        if not self.new or not self.path or sys.dont_write_bytecode:
+        if not self.new or not self.path or sys.dont_write_bytecode:  # (no new entry: the table was read)
             return
         import marshal
 
