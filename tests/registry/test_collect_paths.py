@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given as hypothesis_given
 from hypothesis import strategies as st
 
 from skillyard.errors import SkillyardError
@@ -74,7 +74,7 @@ def test_many_paths_scanned_by_several_processes_give_the_same_list(tmp_path: Pa
         collect(root, config, [*given, str(root / "missing")], nested=True)
 
 
-@given(st.text(alphabet="/.a-é ~", max_size=24))
+@hypothesis_given(st.text(alphabet="/.a-é ~", max_size=24))
 def test_path_strings_are_what_path_makes_of_them(path):
     """The short cut for paths given already in normal form changes nothing: `str(Path(path))` for every string."""
     assert _path_string(path) == str(Path(path))

@@ -15,6 +15,7 @@ Python writes bytecode (not under PYTHONDONTWRITEBYTECODE), and an unwritable ca
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 
@@ -61,7 +62,7 @@ class _Cache:
 
         try:
             with open(path, "rb") as handle:
-                header, version, table = marshal.load(handle)
+                header, version, table = marshal.load(handle)  # noqa: S302 - our own file, beside the bytecode
         except (OSError, EOFError, ValueError, TypeError):
             return {}
         return table if header == _HEADER and version == _version() and isinstance(table, dict) else {}
@@ -107,10 +108,8 @@ class _Cache:
                 marshal.dump((_HEADER, _version(), table), handle)
             os.replace(temporary, self.path)
         except OSError:
-            try:
+            with contextlib.suppress(OSError):
                 os.unlink(temporary)
-            except OSError:
-                pass
 
 
 def _entry(pattern, flags: int) -> tuple:
@@ -126,9 +125,8 @@ def _entry(pattern, flags: int) -> tuple:
 
 def _from_entry(pattern, entry: tuple):
     """The pattern object `re._compiler.compile` returns, made from a cached entry (as its last line makes it)."""
-    import array
-
     import _sre
+    import array
 
     flags, code, groups, groupindex = entry
     indexgroup = [None] * groups

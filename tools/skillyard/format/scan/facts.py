@@ -49,7 +49,7 @@ class Op(FrozenRecord):
 
     def replace(self, **changes) -> Op:
         """A copy with `changes` (field: value), as `dataclasses.replace` made one."""
-        return Op(**{**dict(zip(self.FIELDS, self._values())), **changes})
+        return Op(**{**dict(zip(self.FIELDS, self._values(), strict=True)), **changes})
 
 
 class Facts(Record):
