@@ -15,6 +15,7 @@ Python writes bytecode (not under PYTHONDONTWRITEBYTECODE), and an unwritable ca
 
 from __future__ import annotations
 
+import _thread
 import contextlib
 import os
 import sys
@@ -140,24 +141,28 @@ class active:
     other Pythons (no `_sre.compile`) leave the compiler alone."""
 
     _depth = 0
+    _lock = _thread.allocate_lock()  # commands run in threads (tests, servers) enter and leave in any order
 
     def __enter__(self):
         from re import _compiler
 
         self.cache = None
-        if active._depth == 0 and hasattr(_compiler, "compile") and os.environ.get("SKILLYARD_RECACHE") != "0":
-            original = _compiler.compile
-            self.cache = cache = _Cache(cache_file())
-            self.original = original
-            _compiler.compile = lambda pattern, flags=0: cache.compile(original, pattern, flags)
-        active._depth += 1
+        with active._lock:
+            if active._depth == 0 and hasattr(_compiler, "compile") and os.environ.get("SKILLYARD_RECACHE") != "0":
+                original = _compiler.compile
+                self.cache = cache = _Cache(cache_file())
+                self.original = original
+                _compiler.compile = lambda pattern, flags=0: cache.compile(original, pattern, flags)
+            active._depth += 1
         return self
 
     def __exit__(self, *exc):
-        active._depth -= 1
-        if self.cache is not None:
-            from re import _compiler
+        with active._lock:
+            active._depth -= 1
+            if self.cache is not None:
+                from re import _compiler
 
-            _compiler.compile = self.original
+                _compiler.compile = self.original
+        if self.cache is not None:
             self.cache.save()
         return False
