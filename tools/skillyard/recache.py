@@ -11,6 +11,7 @@ The answer never depends on the cache: an entry is the compiler's own output for
 this exact Python version; anything unexpected (a damaged file, another version, an entry `_sre` refuses: it
 checks every program it is given) falls back to the normal compiler. Like bytecode, the file is written only where
 Python writes bytecode (not under PYTHONDONTWRITEBYTECODE), and an unwritable cache folder only means no cache.
+`SKILLYARD_RECACHE=0` turns it off (to measure or rule it out).
 """
 
 from __future__ import annotations
