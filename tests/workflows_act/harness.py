@@ -95,11 +95,17 @@ def prepare_origin(into: Path) -> Path:
     return origin
 
 
+# The pip the runner's Python has. A hosted runner's setup-python Python ships a recent pip (24.x or later), not the
+# 23.2 this host's Python 3.11.7 bundles; 23.2 parsed every installed distribution's requirements with pyparsing on
+# each install (its conflict check): 0.9 s of CPU per `pip install` of a cached wheel here, against 0.6 s for 26.3.
+RUNNER_PIP = "pip==26.3"
+
+
 class RunnerPython:
     """What setup-python finds in a hosted runner's tool cache: a Python of this job's own, fresh per job.
 
-    The dependencies of skillyard[bot,site] (plus setuptools and wheel to build it) live in one shared venv,
-    built once into the cache folder. act gives every job of a run one tool cache (`$XDG_CACHE_HOME/act/tool_cache`)
+    The dependencies of skillyard[bot,site] (plus setuptools and wheel to build it, and RUNNER_PIP) live in one
+    shared venv, built once into the cache folder. act gives every job of a run one tool cache (`$XDG_CACHE_HOME/act/tool_cache`)
     and runs a matrix's shards at once on this host, where GitHub gives each job its own machine: two shards'
     `pip install` into one Python race (one uninstalls what the other is running). So the tool cache's
     `Python/<x.y.z>/x64/bin` holds launchers, not an interpreter: a job's first `python` (or `pip`) makes that
@@ -113,7 +119,8 @@ class RunnerPython:
     def __init__(self, cache: Path, session_dir: Path, origin: Path):
         self.version = ".".join(map(str, sys.version_info[:3]))
         self.base = Path(getattr(sys, "_base_executable", sys.executable))
-        key = hashlib.sha256(((ROOT / "pyproject.toml").read_text() + self.version).encode()).hexdigest()[:12]
+        key = hashlib.sha256(((ROOT / "pyproject.toml").read_text() + self.version + RUNNER_PIP).encode()
+                             ).hexdigest()[:12]
         self.deps = cache / f"runner-deps-{key}"
         self._prepare_deps()
         self.pip_cache = cache / "pip"
@@ -132,7 +139,7 @@ class RunnerPython:
         subprocess.run([str(self.base), "-m", "venv", str(self.deps)], check=True)
         py = str(self.deps / "bin" / "python")
         subprocess.run([py, "-m", "pip", "install", "-q", "--disable-pip-version-check", f"{ROOT}[bot,site]",
-                        "setuptools>=69", "wheel"], check=True)
+                        "setuptools>=69", "wheel", RUNNER_PIP], check=True)
         subprocess.run([py, "-m", "pip", "uninstall", "-q", "-y", "skillyard"], check=True)
         marker.write_text("")
 
@@ -149,7 +156,7 @@ class RunnerPython:
 
     @staticmethod
     def wheel_cache_dir(cache: Path, url: str) -> Path:
-        """Where pip (23.x's Cache._get_cache_path_parts) keeps the wheel it builds from `url`."""
+        """Where pip (Cache._get_cache_path_parts, the same from 23.x to 26.x) keeps the wheel it builds from `url`."""
         key = {"url": url, "interpreter_name": "cp",
                "interpreter_version": f"{sys.version_info[0]}{sys.version_info[1]}"}
         hashed = hashlib.sha224(json.dumps(key, sort_keys=True, separators=(",", ":"),
