@@ -446,6 +446,25 @@ class GitHubStandIn:
         repo.release_log.append(("upload", int(m.group(4)), name, bool(rel.get("draft"))))
         return 201, {"id": aid, "name": name, "size": len(data), "state": "uploaded"}
 
+    # ---- requests without a token -----------------------------------------------------------------------------
+    def _anonymous(self, method: str, path: str, query: dict, body) -> tuple[int, dict | list | None, dict]:
+        """A request with no Authorization header, answered as GitHub does: a read (GET/HEAD) of a public
+        repository is served (GitHub only rate-limits it); a private repository is hidden (404, as if absent); a
+        write, or anything outside /repos (`/user`), wants credentials (401 "Requires authentication"). A token
+        GitHub does not know is a different case: 401 "Bad credentials" even for a public read."""
+        m = re.match(r"^/repos/([^/]+)/([^/]+)(/.*)?$", path)
+        if method not in ("GET", "HEAD") or m is None:
+            return 401, {"message": "Requires authentication"}, {}
+        repo = self.repos.get(f"{m.group(1)}/{m.group(2)}")
+        if repo is None or repo.private:
+            return 404, {"message": "Not Found"}, {}
+        self._token = ""
+        try:
+            status, payload, *extra = self.dispatch("GET", path, query, body, "")
+        except StubError as exc:
+            return exc.status, {"message": exc.message}, {}
+        return status, payload, (extra[0] if extra else {})
+
     # ---- the GITHUB_TOKEN's scopes -----------------------------------------------------------------------------
     NEEDS = [   # (methods, path under /repos/o/r, alternatives that allow it); the first match decides
         ("GET", r"/commits/[0-9a-f]{40}/pulls", [("pull-requests", "read")]),
@@ -885,8 +904,12 @@ class GitHubStandIn:
                     auth = self.headers.get("Authorization", "")
                     token = auth.split(" ", 1)[1] if " " in auth else ""
                     login = stub.tokens.get(token)
+                    anonymous = not auth.strip()
                     if not path.startswith(PREFIX + "/"):
                         status, payload = 404, {"message": "wrong base path"}
+                    elif anonymous:
+                        status, payload, headers = stub._anonymous(self.command, path.removeprefix(PREFIX), query,
+                                                                   body)
                     elif login is None:
                         status, payload = 401, {"message": "Bad credentials"}
                     elif not stub._allowed(token, self.command, path.removeprefix(PREFIX)):
