@@ -145,7 +145,7 @@ def _workflows_scratch() -> str | None:
     and each is deleted again: on this host's ext4 (mounted with `discard`) that file churn cost the kernel more CPU
     than on a tmpfs (a clone and delete of this repository: 0.85 s of CPU against 0.16 s). A passed scenario's act
     folders are removed at once (conftest.py), so the session holds a few hundred MB; it wants 4 GB free."""
-    shm = "/dev/shm"
+    shm = "/dev/shm"   # noqa: S108 - a tmpfs on purpose; the folder itself is a private mkdtemp
     try:
         stat = os.statvfs(shm)
     except OSError:

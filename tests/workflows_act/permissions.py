@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import yaml
+from tests.workflows_act import yamlcache
 
 SCOPES = ("actions", "attestations", "checks", "contents", "deployments", "discussions", "id-token", "issues",
           "packages", "pages", "pull-requests", "repository-projects", "security-events", "statuses")
@@ -41,7 +41,7 @@ def lower(a: dict[str, str], b: dict[str, str]) -> dict[str, str]:
 
 
 def _load(path: Path) -> dict:
-    return yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    return yamlcache.safe_load(path.read_bytes()) or {}
 
 
 def job_permissions(folder: Path, workflow: str) -> dict[str, dict[str, str]]:
