@@ -33,11 +33,12 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tests.bot.ghstub import PerJob
 from tests.support.gitserver import GIT_ENV, git
 from tests.workflows_act import events as ev
 from tests.workflows_act.contexts import Supplied
 from tests.workflows_act.gitsmart import SmartHTTPOrigin
-from tests.workflows_act.permissions import job_permissions, match_job
+from tests.workflows_act.permissions import job_permissions, job_permissions_by_id, match_job
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
@@ -804,6 +805,7 @@ class Sandbox:
             *extra,
         ]
         scopes = job_permissions(self.work / ".github" / "workflows", workflow)
+        by_id = job_permissions_by_id(self.work / ".github" / "workflows", workflow)
         seeded = None
         if self.runner:   # the wheel pip builds from git+<server>/<repo>@<job.workflow_sha> (see RunnerPython)
             sha = self.head()
@@ -816,11 +818,19 @@ class Sandbox:
             timer = threading.Timer(timeout, proc.kill)
             timer.start()
             try:
+                active: dict[str, dict] = {}    # the jobs running now (act's display name) -> their scopes
                 for line in proc.stdout:
                     lines.append(line)
-                    m = _JOB_START.match(line)
-                    if m:   # the job act starts now is the one whose token scopes the stand-in applies
-                        self.standin.scopes[token] = match_job(scopes, m.group("job").strip())
+                    start, end = _JOB_START.match(line), _JOB_END.match(line)
+                    if start:   # the job act starts now: its token scopes apply (with any job still running)
+                        active[start.group("job").strip()] = match_job(scopes, start.group("job").strip())
+                    elif not (end and active.pop(end.group("job").strip(), None) is not None and active):
+                        continue
+                    distinct = {json.dumps(v, sort_keys=True): v for v in active.values()}
+                    # one set of scopes among the running jobs: the token has it; several (jobs with different
+                    # permissions at once): each request gets its own job's (PerJob, matched by the sender)
+                    self.standin.scopes[token] = (next(iter(distinct.values())) if len(distinct) == 1
+                                                  else PerJob(by_id))
                 proc.wait()
             finally:
                 timer.cancel()

@@ -66,6 +66,25 @@ def job_permissions(folder: Path, workflow: str) -> dict[str, dict[str, str]]:
     return out
 
 
+def job_permissions_by_id(folder: Path, workflow: str) -> dict[tuple[str, str], dict[str, str]]:
+    """The same scopes keyed as a job's own environment names it: (GITHUB_WORKFLOW, GITHUB_JOB), which act sets
+    to the workflow's name (the called workflow's, for a job of a reusable workflow) and the job's id."""
+    data = _load(folder / workflow)
+    top = expand(data.get("permissions"), PERMISSIVE)
+    out: dict[tuple[str, str], dict[str, str]] = {}
+    for job_id, job in (data.get("jobs") or {}).items():
+        granted = expand(job.get("permissions"), top)
+        uses = str(job.get("uses") or "")
+        if uses.startswith("./.github/workflows/"):
+            called = _load(folder / uses.rsplit("/", 1)[1])
+            for called_id, called_job in (called.get("jobs") or {}).items():
+                own = expand(called_job.get("permissions"), expand(called.get("permissions"), granted))
+                out[(str(called.get("name") or uses), str(called_id))] = lower(granted, own)
+        else:
+            out[(str(data.get("name") or f".github/workflows/{workflow}"), str(job_id))] = granted
+    return out
+
+
 def match_job(scopes: dict[str, dict[str, str]], display: str) -> dict[str, str]:
     """The scopes of the job act names `display`; a job the workflow does not declare gets none.
 
