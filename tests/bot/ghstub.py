@@ -121,6 +121,62 @@ class StubError(Exception):
         self.message = message
 
 
+def client_environ(client: tuple, server_port: int) -> dict[str, str] | None:
+    """The environment of the local process that holds the TCP connection from `client` (host, port) to
+    `server_port` on 127.0.0.1 (Linux /proc: the socket's inode in /proc/net/tcp, then the process with that
+    socket open), or None when it cannot be found."""
+    import os
+    from pathlib import Path
+
+    wanted = None
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            lines = Path(table).read_text(encoding="ascii").splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            fields = line.split()
+            local, remote = fields[1].rsplit(":", 1)[1], fields[2].rsplit(":", 1)[1]
+            if int(local, 16) == client[1] and int(remote, 16) == server_port:
+                wanted = f"socket:[{fields[9]}]"
+                break
+        if wanted:
+            break
+    if wanted is None:
+        return None
+    for pid in (p for p in os.listdir("/proc") if p.isdigit()):
+        try:
+            fds = os.listdir(f"/proc/{pid}/fd")
+        except OSError:
+            continue
+        for fd in fds:
+            try:
+                if os.readlink(f"/proc/{pid}/fd/{fd}") != wanted:
+                    continue
+                raw = Path(f"/proc/{pid}/environ").read_bytes()
+            except OSError:
+                continue
+            return dict(item.decode(errors="replace").split("=", 1) for item in raw.split(b"\0") if b"=" in item)
+    return None
+
+
+class PerJob:
+    """The scopes of one token that several jobs with different permissions use at the same time. act hands
+    every job of a run the one GITHUB_TOKEN, where GitHub gives each job its own; so a request is matched to its
+    job by the process that sent it: act sets GITHUB_WORKFLOW (the workflow's name, the called one's for a job of
+    a reusable workflow) and GITHUB_JOB (the job's id) in every job's environment. A request that cannot be
+    matched gets nothing (refused), never another job's permissions."""
+
+    NOTHING: dict = {}
+
+    def __init__(self, by_job: dict[tuple[str, str], dict]):
+        self.by_job = by_job
+
+    def for_client(self, client: tuple, server_port: int) -> dict:
+        env = client_environ(client, server_port) or {}
+        return self.by_job.get((env.get("GITHUB_WORKFLOW", ""), env.get("GITHUB_JOB", "")), self.NOTHING)
+
+
 class GitHubStandIn:
     def __init__(self, tokens: dict[str, str] | None = None):
         self.tokens = tokens or {"bot-token": "skillyard-bot"}
@@ -423,7 +479,8 @@ class GitHubStandIn:
                 return 204, None
         raise StubError(404, "Not Found")
 
-    def upload_asset(self, token: str, path: str, query: dict, data: bytes) -> tuple[int, dict]:
+    def upload_asset(self, token: str, path: str, query: dict, data: bytes,
+                     client: tuple | None = None) -> tuple[int, dict]:
         """POST <root>/uploads/repos/o/r/releases/ID/assets?name=N (GitHub's uploads host): binary body."""
         m = re.fullmatch(r"/uploads(/repos/([^/]+)/([^/]+)/releases/(\d+)/assets)", path)
         login = self.tokens.get(token)
@@ -431,7 +488,7 @@ class GitHubStandIn:
             return 404, {"message": "Not Found"}
         if login is None:
             return 401, {"message": "Bad credentials"}
-        if not self._allowed(token, "POST", m.group(1)):
+        if not self._allowed(token, "POST", m.group(1), client):
             self.refused.append(Recorded("POST", m.group(1), query, {}))
             return 403, {"message": "Resource not accessible by integration"}
         repo = self.repos.get(f"{m.group(2)}/{m.group(3)}")
@@ -445,6 +502,25 @@ class GitHubStandIn:
         rel["assets"][aid] = {"name": name, "data": data, "uploader": login, "while_draft": bool(rel.get("draft"))}
         repo.release_log.append(("upload", int(m.group(4)), name, bool(rel.get("draft"))))
         return 201, {"id": aid, "name": name, "size": len(data), "state": "uploaded"}
+
+    # ---- requests without a token -----------------------------------------------------------------------------
+    def _anonymous(self, method: str, path: str, query: dict, body) -> tuple[int, dict | list | None, dict]:
+        """A request with no Authorization header, answered as GitHub does: a read (GET/HEAD) of a public
+        repository is served (GitHub only rate-limits it); a private repository is hidden (404, as if absent); a
+        write, or anything outside /repos (`/user`), wants credentials (401 "Requires authentication"). A token
+        GitHub does not know is a different case: 401 "Bad credentials" even for a public read."""
+        m = re.match(r"^/repos/([^/]+)/([^/]+)(/.*)?$", path)
+        if method not in ("GET", "HEAD") or m is None:
+            return 401, {"message": "Requires authentication"}, {}
+        repo = self.repos.get(f"{m.group(1)}/{m.group(2)}")
+        if repo is None or repo.private:
+            return 404, {"message": "Not Found"}, {}
+        self._token = ""
+        try:
+            status, payload, *extra = self.dispatch("GET", path, query, body, "")
+        except StubError as exc:
+            return exc.status, {"message": exc.message}, {}
+        return status, payload, (extra[0] if extra else {})
 
     # ---- the GITHUB_TOKEN's scopes -----------------------------------------------------------------------------
     NEEDS = [   # (methods, path under /repos/o/r, alternatives that allow it); the first match decides
@@ -468,8 +544,18 @@ class GitHubStandIn:
         ("GET", r"/pages(/.*)?", [("pages", "read")]),
     ]
 
-    def _allowed(self, token: str, method: str, path: str) -> bool:
+    def granted(self, token: str, client: tuple | None = None, server_port: int | None = None) -> dict | None:
+        """The scopes of `token` for a request from `client` (host, port) to `server_port` (default: this
+        stand-in's): a PerJob entry (several jobs with different permissions running with one token) answers for
+        the job whose process sent the request."""
         granted = self.scopes.get(token)
+        if isinstance(granted, PerJob):
+            port = server_port or self.server.server_address[1]
+            return granted.for_client(client, port) if client else PerJob.NOTHING
+        return granted
+
+    def _allowed(self, token: str, method: str, path: str, client: tuple | None = None) -> bool:
+        granted = self.granted(token, client)
         if granted is None:
             return True
         method = "GET" if method == "HEAD" else method
@@ -567,9 +653,9 @@ class GitHubStandIn:
             raise StubError(404, "Not Found")
         return 200, {"status": "succeed"}
 
-    def _oidc_token(self, token: str) -> tuple[int, dict]:
+    def _oidc_token(self, token: str, client: tuple | None = None) -> tuple[int, dict]:
         """The runtime's OIDC endpoint (ACTIONS_ID_TOKEN_REQUEST_URL): only a job granted `id-token: write`."""
-        granted = self.scopes.get(token)
+        granted = self.granted(token, client)
         if token not in self.tokens or granted is None or granted.get("id-token") != "write":
             return 403, {"message": "id-token: write is not granted to this job"}
         value = f"oidc-{next(self.ids)}"
@@ -867,14 +953,14 @@ class GitHubStandIn:
                     if path == "/_oidc/token":   # the runner's OIDC endpoint, for deploy-pages
                         auth = self.headers.get("Authorization", "")
                         stub.requests.append(Recorded(self.command, path, query, body))
-                        status, payload = stub._oidc_token(auth.split(" ", 1)[-1])
+                        status, payload = stub._oidc_token(auth.split(" ", 1)[-1], self.client_address)
                         self._send_json(status, payload)
                         return
                     if path.startswith("/uploads/"):   # the uploads host: a release asset's bytes, not JSON
                         auth = self.headers.get("Authorization", "")
                         token = auth.split(" ", 1)[1] if " " in auth else ""
                         stub.requests.append(Recorded(self.command, path, query, {}))
-                        status, payload = stub.upload_asset(token, path, query, raw)
+                        status, payload = stub.upload_asset(token, path, query, raw, self.client_address)
                         self._send_json(status, payload)
                         return
                     if path.startswith("/blob/"):  # the artifact storage host: no token wanted
@@ -885,11 +971,15 @@ class GitHubStandIn:
                     auth = self.headers.get("Authorization", "")
                     token = auth.split(" ", 1)[1] if " " in auth else ""
                     login = stub.tokens.get(token)
+                    anonymous = not auth.strip()
                     if not path.startswith(PREFIX + "/"):
                         status, payload = 404, {"message": "wrong base path"}
+                    elif anonymous:
+                        status, payload, headers = stub._anonymous(self.command, path.removeprefix(PREFIX), query,
+                                                                   body)
                     elif login is None:
                         status, payload = 401, {"message": "Bad credentials"}
-                    elif not stub._allowed(token, self.command, path.removeprefix(PREFIX)):
+                    elif not stub._allowed(token, self.command, path.removeprefix(PREFIX), self.client_address):
                         status, payload = 403, {"message": "Resource not accessible by integration"}
                         stub.refused.append(Recorded(self.command, path.removeprefix(PREFIX), query, body))
                     else:

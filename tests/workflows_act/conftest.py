@@ -6,6 +6,7 @@ its time."""
 from __future__ import annotations
 
 import os
+import shutil
 import time
 
 import pytest
@@ -109,6 +110,11 @@ def sandbox(request, tmp_path, action_flags, toolcache, standin, prepared_origin
     box = Sandbox(tmp_path, action_flags, toolcache, standin, prepared=prepared_origin, env=upstream_env)
     yield box
     box.close()
+    if not getattr(request.node, "_workflow_failed", True):
+        # A passed scenario's act folders (each job's workspace, its copies of the actions, its Python: ~50 MB a
+        # job) go at once: under `nox -s workflows` they live in RAM (a tmpfs, noxfile.py); a failed one's stay.
+        for folder in tmp_path.glob("xdg-*"):
+            shutil.rmtree(folder, ignore_errors=True)
     # a busy machine stretches wall time; the CPU a scenario used is what it costs (the table shows both)
     request.node.user_properties.append(("workflow_cpu", _cpu_seconds() - started))
 
@@ -122,6 +128,8 @@ def pytest_runtest_makereport(item, call):
     report = outcome.get_result()
     if "sandbox" not in getattr(item, "fixturenames", ()):
         return
+    if report.when == "call":
+        item._workflow_failed = not report.passed
     report.user_properties.append(("workflow_scenario", True))
     if report.skipped and REQUIRED and ACTIONS.is_dir():
         reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
+from tests.workflows_act import yamlcache
 
 # What act 0.2.89 puts in these contexts (its `toJSON(job)`, `toJSON(strategy)` and `toJSON(github)`, printed by a
 # job run with `-P ubuntu-latest=-self-hosted`). A reference to any other property of them is one act lacks.
@@ -252,7 +252,7 @@ class Supplied:
     def _apply(self) -> None:
         paths = sorted(p for p in self.folder.glob("*.y*ml"))
         texts = {p: p.read_bytes() for p in paths}
-        workflows = {p.name: yaml.safe_load(t) or {} for p, t in texts.items()}
+        workflows = {p.name: yamlcache.safe_load(t) or {} for p, t in texts.items()}
         commit = self.commit()
         changed = {}
         for path, data in texts.items():   # all checked before any file is written

@@ -28,7 +28,7 @@ import fnmatch
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import yaml
+from tests.workflows_act import yamlcache
 
 ACTIONS_BOT = "github-actions[bot]"
 SKIP_CI = ("[skip ci]", "[ci skip]", "[no ci]", "[skip actions]", "[actions skip]")
@@ -47,7 +47,7 @@ class Workflow:
 
     @classmethod
     def load(cls, path: Path) -> Workflow:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        data = yamlcache.safe_load(path.read_bytes()) or {}
         raw = data.get("on", data.get(True))
         return cls(path.name, data.get("name") or f".github/workflows/{path.name}", normalize_on(raw), data)
 

@@ -129,7 +129,7 @@ class SmartHTTPOrigin:
             return self._answer(handler, 401, "Authentication required.\n",
                                 {"WWW-Authenticate": 'Basic realm="GitHub"'})
         if token is not None:
-            granted = self.standin.scopes.get(token)
+            granted = self.standin.granted(token, handler.client_address, self.server.server_address[1])
             needed = "write" if push else "read"
             if granted is not None and LEVELS[granted.get("contents", "none")] < LEVELS[needed]:
                 self.refused.append({"service": service, "login": login, "token": token,

@@ -33,11 +33,12 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tests.bot.ghstub import PerJob
 from tests.support.gitserver import GIT_ENV, git
 from tests.workflows_act import events as ev
 from tests.workflows_act.contexts import Supplied
 from tests.workflows_act.gitsmart import SmartHTTPOrigin
-from tests.workflows_act.permissions import job_permissions, match_job
+from tests.workflows_act.permissions import job_permissions, job_permissions_by_id, match_job
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
@@ -95,11 +96,17 @@ def prepare_origin(into: Path) -> Path:
     return origin
 
 
+# The pip the runner's Python has. A hosted runner's setup-python Python ships a recent pip (24.x or later), not the
+# 23.2 this host's Python 3.11.7 bundles; 23.2 parsed every installed distribution's requirements with pyparsing on
+# each install (its conflict check): 0.9 s of CPU per `pip install` of a cached wheel here, against 0.6 s for 26.3.
+RUNNER_PIP = "pip==26.3"
+
+
 class RunnerPython:
     """What setup-python finds in a hosted runner's tool cache: a Python of this job's own, fresh per job.
 
-    The dependencies of skillyard[bot,site] (plus setuptools and wheel to build it) live in one shared venv,
-    built once into the cache folder. act gives every job of a run one tool cache (`$XDG_CACHE_HOME/act/tool_cache`)
+    The dependencies of skillyard[bot,site] (plus setuptools and wheel to build it, and RUNNER_PIP) live in one
+    shared venv, built once into the cache folder. act gives every job of a run one tool cache (`$XDG_CACHE_HOME/act/tool_cache`)
     and runs a matrix's shards at once on this host, where GitHub gives each job its own machine: two shards'
     `pip install` into one Python race (one uninstalls what the other is running). So the tool cache's
     `Python/<x.y.z>/x64/bin` holds launchers, not an interpreter: a job's first `python` (or `pip`) makes that
@@ -113,7 +120,8 @@ class RunnerPython:
     def __init__(self, cache: Path, session_dir: Path, origin: Path):
         self.version = ".".join(map(str, sys.version_info[:3]))
         self.base = Path(getattr(sys, "_base_executable", sys.executable))
-        key = hashlib.sha256(((ROOT / "pyproject.toml").read_text() + self.version).encode()).hexdigest()[:12]
+        key = hashlib.sha256(((ROOT / "pyproject.toml").read_text() + self.version + RUNNER_PIP).encode()
+                             ).hexdigest()[:12]
         self.deps = cache / f"runner-deps-{key}"
         self._prepare_deps()
         self.pip_cache = cache / "pip"
@@ -132,7 +140,7 @@ class RunnerPython:
         subprocess.run([str(self.base), "-m", "venv", str(self.deps)], check=True)
         py = str(self.deps / "bin" / "python")
         subprocess.run([py, "-m", "pip", "install", "-q", "--disable-pip-version-check", f"{ROOT}[bot,site]",
-                        "setuptools>=69", "wheel"], check=True)
+                        "setuptools>=69", "wheel", RUNNER_PIP], check=True)
         subprocess.run([py, "-m", "pip", "uninstall", "-q", "-y", "skillyard"], check=True)
         marker.write_text("")
 
@@ -149,7 +157,7 @@ class RunnerPython:
 
     @staticmethod
     def wheel_cache_dir(cache: Path, url: str) -> Path:
-        """Where pip (23.x's Cache._get_cache_path_parts) keeps the wheel it builds from `url`."""
+        """Where pip (Cache._get_cache_path_parts, the same from 23.x to 26.x) keeps the wheel it builds from `url`."""
         key = {"url": url, "interpreter_name": "cp",
                "interpreter_version": f"{sys.version_info[0]}{sys.version_info[1]}"}
         hashed = hashlib.sha224(json.dumps(key, sort_keys=True, separators=(",", ":"),
@@ -797,6 +805,7 @@ class Sandbox:
             *extra,
         ]
         scopes = job_permissions(self.work / ".github" / "workflows", workflow)
+        by_id = job_permissions_by_id(self.work / ".github" / "workflows", workflow)
         seeded = None
         if self.runner:   # the wheel pip builds from git+<server>/<repo>@<job.workflow_sha> (see RunnerPython)
             sha = self.head()
@@ -809,11 +818,19 @@ class Sandbox:
             timer = threading.Timer(timeout, proc.kill)
             timer.start()
             try:
+                active: dict[str, dict] = {}    # the jobs running now (act's display name) -> their scopes
                 for line in proc.stdout:
                     lines.append(line)
-                    m = _JOB_START.match(line)
-                    if m:   # the job act starts now is the one whose token scopes the stand-in applies
-                        self.standin.scopes[token] = match_job(scopes, m.group("job").strip())
+                    start, end = _JOB_START.match(line), _JOB_END.match(line)
+                    if start:   # the job act starts now: its token scopes apply (with any job still running)
+                        active[start.group("job").strip()] = match_job(scopes, start.group("job").strip())
+                    elif not (end and active.pop(end.group("job").strip(), None) is not None and active):
+                        continue
+                    distinct = {json.dumps(v, sort_keys=True): v for v in active.values()}
+                    # one set of scopes among the running jobs: the token has it; several (jobs with different
+                    # permissions at once): each request gets its own job's (PerJob, matched by the sender)
+                    self.standin.scopes[token] = (next(iter(distinct.values())) if len(distinct) == 1
+                                                  else PerJob(by_id))
                 proc.wait()
             finally:
                 timer.cancel()

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import yaml
+from tests.workflows_act import yamlcache
 
 SCOPES = ("actions", "attestations", "checks", "contents", "deployments", "discussions", "id-token", "issues",
           "packages", "pages", "pull-requests", "repository-projects", "security-events", "statuses")
@@ -41,7 +41,7 @@ def lower(a: dict[str, str], b: dict[str, str]) -> dict[str, str]:
 
 
 def _load(path: Path) -> dict:
-    return yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    return yamlcache.safe_load(path.read_bytes()) or {}
 
 
 def job_permissions(folder: Path, workflow: str) -> dict[str, dict[str, str]]:
@@ -63,6 +63,25 @@ def job_permissions(folder: Path, workflow: str) -> dict[str, dict[str, str]]:
                 out[display] = lower(granted, own)
         else:
             out[name] = granted
+    return out
+
+
+def job_permissions_by_id(folder: Path, workflow: str) -> dict[tuple[str, str], dict[str, str]]:
+    """The same scopes keyed as a job's own environment names it: (GITHUB_WORKFLOW, GITHUB_JOB), which act sets
+    to the workflow's name (the called workflow's, for a job of a reusable workflow) and the job's id."""
+    data = _load(folder / workflow)
+    top = expand(data.get("permissions"), PERMISSIVE)
+    out: dict[tuple[str, str], dict[str, str]] = {}
+    for job_id, job in (data.get("jobs") or {}).items():
+        granted = expand(job.get("permissions"), top)
+        uses = str(job.get("uses") or "")
+        if uses.startswith("./.github/workflows/"):
+            called = _load(folder / uses.rsplit("/", 1)[1])
+            for called_id, called_job in (called.get("jobs") or {}).items():
+                own = expand(called_job.get("permissions"), expand(called.get("permissions"), granted))
+                out[(str(called.get("name") or uses), str(called_id))] = lower(granted, own)
+        else:
+            out[(str(data.get("name") or f".github/workflows/{workflow}"), str(job_id))] = granted
     return out
 
 

@@ -182,3 +182,53 @@ def test_a_seed_that_cannot_be_placed_leaves_the_build_to_pip(tmp_path):
     assert not any((runner.pip_cache / "skillyard-staging").iterdir())
     runner._place(wheel, tmp_path / "free")
     assert (tmp_path / "free" / wheel.name).read_bytes() == b"wheel"
+
+
+# Two jobs of one run, side by side (no `needs`), with different permissions. Each waits until the other has
+# started before it calls the API and until the other has called before it ends, so both run while either calls.
+CALL = """
+      - name: Post a status while the {other} runs
+        env: {{TOKEN: "${{{{ github.token }}}}", ME: {me}, OTHER: {other}}}
+        run: |
+          touch "$BARRIER/$ME"
+          for _ in $(seq 900); do [ -e "$BARRIER/$OTHER" ] && break; sleep 0.1; done
+          [ -e "$BARRIER/$OTHER" ] && echo "$ME: $OTHER is running"
+          code=$(curl -s -o /dev/null -w '%{{http_code}}' -X POST -H "Authorization: token $TOKEN" \\
+            -d "{{\\"state\\": \\"success\\", \\"context\\": \\"$ME\\"}}" \\
+            "$GITHUB_API_URL/repos/$GITHUB_REPOSITORY/statuses/$GITHUB_SHA")
+          echo "$ME: POST statuses answered $code"
+          touch "$BARRIER/$ME-called"
+          for _ in $(seq 900); do [ -e "$BARRIER/$OTHER-called" ] && break; sleep 0.1; done
+"""
+TWO_TOKENS = f"""name: two tokens
+on: workflow_dispatch
+permissions: {{}}
+jobs:
+  writer:
+    runs-on: ubuntu-latest
+    permissions:
+      statuses: write
+    steps:{CALL.format(me="writer", other="reader")}
+  reader:
+    runs-on: ubuntu-latest
+    permissions:
+      statuses: read
+    steps:{CALL.format(me="reader", other="writer")}"""
+
+
+def test_two_jobs_running_at_once_with_different_permissions_each_get_their_own(sandbox, tmp_path):
+    """act gives every job of a run one token; the stand-in still answers each job with its own permissions
+    (GitHub gives each job its own token): the writer's status is accepted, the reader's refused (403)."""
+    barrier = tmp_path / "barrier"
+    barrier.mkdir()
+    (sandbox.work / ".github" / "workflows" / "two-tokens.yml").write_text(TWO_TOKENS)
+    sandbox.env["BARRIER"] = str(barrier)
+    payload = {"inputs": {}, "ref": "refs/heads/main", "repository": sandbox._repository_json(),
+               "sender": {"login": "maintainer"}}
+    result = sandbox.act("workflow_dispatch", "two-tokens.yml", payload)
+    assert "writer: reader is running" in result.log and "reader: writer is running" in result.log, result.log[-4000:]
+    assert "writer: POST statuses answered 201" in result.log, result.log[-4000:]
+    assert "reader: POST statuses answered 403" in result.log, result.log[-4000:]
+    statuses = [s["context"] for entries in sandbox.repo.statuses.values() for s in entries]
+    assert statuses == ["writer"]
+    assert [r.path.rsplit("/", 2)[1] for r in sandbox.standin.refused] == ["statuses"]
