@@ -379,16 +379,26 @@ def loopback_url(url: str) -> bool:
 _SENTENCE_END = re.compile(r"(?<=[.!?\u3002\uff01\uff1f])\s+|\n[ \t]*(?:\n|(?=[-*+#>]|\d{1,3}[.)]))")  # a line break inside a paragraph is none
 _CONFIRM_WORD = re.compile(r"confirm|approv|permission|consent|подтвержд|разрешени|согласи|確認|确认|許可|许可|同意|"
                            r"best(?:ä|ae)tig|zustimm|erlaubnis|confirmaci|confirma[cç]|autoriza|conferma|permesso", re.I)
+# "(do) ask (the user) before/first", and the negations that turn it into a waiver ("never ask before deleting").
+_ASK_FIRST = re.compile(r"\bask(?:s|ing)?\s+(?:the\s+user\s+|them\s+|me\s+|us\s+)?(?:first|before)\b", re.I)
+_ASK_NOT = re.compile(r"\b(?:never|not|don't|dont|no\s+need\s+to|without)\s+(?:\w+\s+){0,2}ask", re.I)
+# Clauses of one sentence joined by a semicolon or a dash: "do not ask before read-only commands; do ask before
+# anything that deletes files" waives confirmation in one clause and keeps it in the other.
+_CLAUSE_END = re.compile(r";\s+|\s+[\u2013\u2014-]{1,2}\s+")
 
 
 def without_confirmed(chunk: str) -> str:
     """The text with every sentence that asks for confirmation blanked ("Удалять файлы можно только после явного
     подтверждения", "always ask before deleting"): the actions such a sentence names happen only when the user
     agrees, so they are not what a "without confirmation" next to them lets through. A sentence that itself waives
-    confirmation is kept."""
+    confirmation is kept. Clauses count on their own: "no need to confirm read-only commands; do ask before anything
+    that deletes files" waives it only for what reads."""
     kept = []
     for sentence in _SENTENCE_END.split(chunk):
-        asks = _CONFIRM_WORD.search(sentence) and not (ph.NO_CONFIRM.search(sentence) or
-                                                        ph.NO_CONFIRM_INTL.search(sentence))
-        kept.append(" " * len(sentence) if asks else sentence)
+        clauses = []
+        for clause in _CLAUSE_END.split(sentence):
+            asks = (_CONFIRM_WORD.search(clause) or _ASK_FIRST.search(clause) and not _ASK_NOT.search(clause)) \
+                and not (ph.NO_CONFIRM.search(clause) or ph.NO_CONFIRM_INTL.search(clause))
+            clauses.append(" " * len(clause) if asks else clause)
+        kept.append(" ; ".join(clauses))
     return " ".join(kept)

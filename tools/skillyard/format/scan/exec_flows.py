@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from skillyard.format.scan import precision
+from skillyard.format.scan.behaviour_pipe import stdin_is_data
 from skillyard.format.scan.context import (  # noqa: F401
     _CHMOD_OR_PROCESS,
     _PASSWORD_WORDS,
@@ -177,6 +178,9 @@ def download_exec(ctx: Context, add: Add) -> None:
 def download_finding(ctx: Context, add: Add, rule: str, index: int, command: str) -> None:
     """One download-and-run command: a warning for a vendor's installer (or a prose mention with no address), an
     error for any other host or under a lure."""
+    at = ctx.text.find(command, index)
+    if at >= 0 and stdin_is_data(ctx.text, at, at + len(command)):
+        return  # `curl … | python3 -c 'print(json.load(sys.stdin)[…])'`: the download is parsed, not run
     if not _URL.search(command):
         command = ctx.line_at(index).strip()
     if ctx.prose and not _URL.search(command) and not ctx.in_fence(index):
