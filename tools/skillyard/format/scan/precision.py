@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 
+from skillyard.format.findings import Severity
 from skillyard.format.scan.context import Context
 from skillyard.format.scan.everyday import (  # noqa: F401  (the rules call them here)
     api_client,
@@ -298,3 +299,33 @@ def detection_pattern(ctx: Context, index: int, rule: str) -> bool:
         if line.strip() and len(line) - len(line.lstrip(" \t")) < indent:
             return bool(_DETECTION_KEY.match(line))
     return False
+
+
+# Microsoft Defender exclusions (issue 34, fourth pass). Microsoft's build-performance guidance excludes a project's
+# folder, package caches and compilers; malware excludes where it drops (temp, downloads, a whole profile or drive)
+# or the script hosts it runs through, and switches scanning off outright.
+_EXCLUSION = re.compile(r"Add-MpPreference\s+-Exclusion(?:Path|Process)\b", re.I)
+_BROAD_EXCLUSION = re.compile(
+    r"-ExclusionExtension|Set-MpPreference|\$env:(?:TEMP|TMP)\b|%TEMP%|%TMP%|\\Temp\b|/tmp\b|Downloads|ProgramData|"
+    r"\\Users\\Public|Startup|System32|SysWOW64|\\Windows\b|\$env:(?:windir|SystemRoot|ProgramFiles\w*)\b|"
+    r"\$env:(?:USERPROFILE|APPDATA|LOCALAPPDATA|HOMEDRIVE|HOMEPATH)[\"')]|[\"'][A-Za-z]:\\?[\"']|"
+    r"\b(?:powershell|pwsh|cmd|wscript|cscript|mshta|rundll32|regsvr32|msiexec|certutil|bitsadmin|explorer|"
+    r"conhost|svchost|wmic|schtasks|installutil|msbuild\.exe\s*-|\w{1,12}\.(?:scr|vbs|js|bat|cmd|hta))(?:\.exe)?[\"']",
+    re.I)
+_FETCHES = re.compile(r"https?://|\b(?:Invoke-WebRequest|Invoke-RestMethod|iwr|irm|curl|wget|Start-BitsTransfer|"
+                      r"DownloadFile|DownloadString|DownloadData|WebClient|HttpClient|bitsadmin|certutil)\b", re.I)
+
+
+def scoped_exclusion(ctx: Context, index: int, command: str, add) -> bool:
+    """A Defender exclusion at `index` for named build folders and tools, in a file that downloads nothing, names no
+    broad or drop location (temp, downloads, a profile's or drive's root, system folders), no script host and no
+    extension, and switches nothing off: a slower-build fix that lowers protection for the user's own folders, so
+    a warning to review (added here), not a block. A payload fetched elsewhere in the skill is that file's own
+    finding."""
+    if not _EXCLUSION.match(ctx.text, index) or _BROAD_EXCLUSION.search(ctx.text) or _FETCHES.search(ctx.text):
+        return False
+    add("security-safety-bypass", Severity.WARNING, index, f"Adds a Microsoft Defender exclusion (`{command[:60]}`) "
+        "for named folders or build tools: files there are no longer scanned. Nothing in this file downloads "
+        "anything; check the paths are the user's own.",
+        "Prefer a Dev Drive; otherwise exclude only the project's folders, and ask the user first.")
+    return True

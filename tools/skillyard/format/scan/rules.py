@@ -269,8 +269,8 @@ def safety_off(ctx: Context, add: Add) -> None:
     if not ctx.has(_SAFETY_TOKENS) and not (ctx.has(_BASH_OR_ALLOW) and b"(*)" in ctx.raw):
         return
     for match in ctx.finditer(SAFETY_OFF, _SAFETY_WORDS):
-        if ctx.prose and (ctx.negated(match.start()) or ctx.quoted(match.start()) or
-                          precision.warned_about(ctx, match.start())):
+        if ctx.prose and (ctx.negated(match.start()) or ctx.quoted(match.start()) or precision.warned_about(
+                ctx, match.start())) or precision.scoped_exclusion(ctx, match.start(), match.group(), add):
             continue
         if ctx.prose and (precision.user_chooses(ctx, match.group()) or precision.in_container(ctx, match.start())):
             add("security-safety-bypass", WARNING, match.start(),
