@@ -49,7 +49,7 @@ from skillyard.format.scan.flows import AGENT_AND_HISTORY_SECRETS
 # ---------------------------------------------------------------- secrets flowing to the network
 SECRET_SOURCE = re.compile(
     r"(?<![\w-])\.ssh\b(?!/(?:[\w.-]+\.pub|known_hosts|config|authorized_keys)\b)|(?<![\w-])\.(?:aws|kube|gnupg|netrc|npmrc|pypirc|git-credentials|docker[/\\]config\.json|"
-    r"config[/\\](?:solana|gcloud|gh)|ethereum|bitcoin|electrum)\b"
+    r"config[/\\](?:solana|gcloud|gh)(?![\w-])|ethereum|bitcoin|electrum)\b"
     r"|\bid_(?:rsa|ed25519|ecdsa|dsa)\b(?!\.pub)|/etc/shadow\b|\bLogin Data\b|\bwallet\.dat\b|\bkeychain\b|"
     r"\bkeystore\b|\*\.(?:pem|key|p12|pfx|kdbx|ppk|jks)\b|\.aws/credentials|(?<![\w/.-])\.env(?:\.local|\.production)?\b(?![\w.-])|" + AGENT_AND_HISTORY_SECRETS,
     re.I)
