@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from skillyard.format.findings import Finding, Severity
-from skillyard.format.scan import code_flows, flows, treesit
+from skillyard.format.scan import code_flows, flows, treesit, vendor
 
 MAX_SCRIPTS = 64  # scripts compared per skill
 _DATA_SUFFIXES = (".json", ".yaml", ".yml", ".toml", ".txt", ".ini", ".cfg", ".conf", ".env", ".csv")
@@ -62,17 +62,29 @@ def _data_secrets(texts: dict[str, str]) -> list[Finding]:
 
 def _data_urls(texts: dict[str, str], findings: list[Finding]) -> list[Finding]:
     """The other end of a download-and-run whose address is not in the script: a data file of the skill that the
-    script names and that holds a URL (a second stage kept in YAML or JSON, where no code rule looks)."""
+    script names and that holds a URL (a second stage kept in YAML or JSON, where no code rule looks).
+
+    When every address the data files the script names hold is a known publisher's own host over HTTPS (a manifest
+    of vendor installers: 7-Zip from 7-zip.org, Git for Windows from its GitHub organisation), the download is a
+    vendor's installer, judged as one in a script: the script's finding becomes a warning, in `findings` itself."""
     out = []
-    for finding in findings:
+    for at, finding in enumerate(findings):
         if finding.rule != "security-download-exec" or not finding.is_error or not finding.file or \
                 finding.file not in texts or "://" in finding.message:
             continue
         script = texts[finding.file]
-        for rel, text in sorted(texts.items()):
-            name = rel.rsplit("/", 1)[-1]
-            if rel == finding.file or not rel.lower().endswith(_DATA_SUFFIXES) or len(name) < 4 or name not in script:
-                continue
+        named = [(rel, text) for rel, text in sorted(texts.items()) if rel != finding.file and
+                 rel.lower().endswith(_DATA_SUFFIXES) and len(rel.rsplit("/", 1)[-1]) >= 4 and
+                 rel.rsplit("/", 1)[-1] in script]
+        urls = [url.group() for _, text in named for url in _URL.finditer(text)][:200]
+        if urls and all(url.lower().startswith("https://") and vendor.publisher_host(url) for url in urls):
+            files = ", ".join(f"`{rel}`" for rel, _ in named)
+            findings[at] = Finding(finding.rule, Severity.WARNING, "Downloads and runs vendor installers: every "
+                                   f"address it reads them from ({files}) is a known publisher's own host over HTTPS.",
+                                   "Prefer the vendors' packages (winget, brew, apt) or verify each checksum.",
+                                   finding.file, finding.line, finding.field, finding.allowed, finding.digest)
+            continue
+        for rel, text in named:
             url = _URL.search(text)
             if url:
                 line = text.count("\n", 0, url.start()) + 1
