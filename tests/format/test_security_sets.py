@@ -1,6 +1,7 @@
 """Recall and false positives of the security scan on the committed labelled sets (tests/security_sets): at least
-90% of the malicious samples flagged and 75% blocked (an error), at most 10% of the hard negatives flagged and 5%
-blocked. Behaviour only: the timing side lives in benchmarks/bench_security.py."""
+90% of the malicious samples flagged and 75% blocked (an error), at most 15% of the hard negatives flagged (issue 34's
+bar, 3 in 20: a vendor's installer run by a script, a scheduled job or an attack quoted to teach it stays a warning
+to review) and none blocked. Behaviour only: the timing side lives in benchmarks/bench_security.py."""
 
 from __future__ import annotations
 
@@ -41,8 +42,8 @@ def test_hard_negatives_stay_quiet(verdicts):
     results = verdicts["benign"]
     flagged = sorted(name for name, (f, _) in results.items() if f)
     blocked = sorted(name for name, (_, b) in results.items() if b)
-    assert len(flagged) <= 0.10 * len(results), flagged
-    assert len(blocked) <= 0.05 * len(results), blocked
+    assert len(flagged) <= 0.15 * len(results), flagged
+    assert not blocked, blocked
 
 
 def test_every_class_is_blocked_somewhere(verdicts):
