@@ -209,3 +209,14 @@ def test_a_manifest_naming_any_other_host_stays_blocked(tmp_path, url):
     manifest = ('{"tools": [{"url": "https://www.7-zip.org/a/7z2408-x64.exe", "args": "/S"},\n'
                 f'  {{"url": "{url}"}}]}}\n')
     assert "ERROR" in _skill(tmp_path, {"scripts/Install-Tools.ps1": INSTALLER, "tools.json": manifest})
+
+
+def test_a_response_piped_over_a_line_break_into_a_reading_program_is_not_run():
+    script = ('#!/usr/bin/env bash\nkey="$(cat "$HOME/.config/deepl-skill/key")"\n'
+              'curl -fsS "https://api.deepl.com/v2/translate" \\\n  -H "Authorization: DeepL-Auth-Key $key" \\\n'
+              '  --data-urlencode "text=$*" |\n'
+              '  python3 -c \'import json,sys; print(json.load(sys.stdin)["translations"][0]["text"])\'\n')
+    assert not _errors(script, "scripts/translate.sh") & {"security-download-exec", "security-pipe-to-shell"}
+    runs = script.replace('print(json.load(sys.stdin)["translations"][0]["text"])', "exec(sys.stdin.read())")
+    assert _errors(runs.replace("api.deepl.com", "x.invalid"), "scripts/translate.sh") & {
+        "security-download-exec", "security-pipe-to-shell"}

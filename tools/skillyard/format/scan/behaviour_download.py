@@ -29,10 +29,9 @@ def judge(flow: flows.Flow, ctx, report) -> None:
         sources = flow.sources[index]
         fetched = [s for s in sources if s.kind == "fetch"]
         how = flows.runs_code(op, flow.child_process)
-        if fetched and how is not None and not done:
+        if fetched and how is not None and not done and not program_only_reads(op.name, op.words):
             stdin_shell = how == "shell" and (not op.words or op.words[0] in ("-", "-s") or
-                                              op.name in ("python", "python3", "node", "perl", "ruby", "php") and
-                                              not program_only_reads(op.name, op.words))
+                                              op.name in ("python", "python3", "node", "perl", "ruby", "php"))
             if how == "eval" or stdin_shell or (how == "process" and op.uses) or (how == "shell" and op.uses) or \
                     (how == "shell" and op.words and op.words[0] == "-c"):
                 source = min(fetched, key=lambda s: s.line)
