@@ -192,9 +192,14 @@ def module_as_url(command: str) -> str:
 
 
 # `ssh host '… >> ~/.ssh/authorized_keys' < ~/.ssh/id_ed25519.pub`: the user's own public key, appended on the server.
-_OWN_KEY_TO_SERVER = re.compile(r"\bssh\s+(?:-\w+\s+(?:\S+\s+)?)*[\w.@-]+\s+[\"'][^\"'\n]*authorized_keys[^\"'\n]*[\"']\s*<\s*"
-                                r"(?:~|\$HOME|\$\{HOME\})/\.ssh/[\w.-]+\.pub\s*\Z")
-_REMOTE_COMMAND = re.compile(r"\bssh\s+(?:-\w+\s+(?:\S+\s+)?)*[\w.@-]+\s+[\"'][^\"'\n]*authorized_keys")
+# `cat ~/.ssh/id_ed25519.pub | ssh "$host" '… >> ~/.ssh/authorized_keys'`: the same, piped (the host may be a variable).
+_HOST = r"(?:[\w.@-]+|\"[\w.@${}-]+\"|\$\{?\w+\}?)"
+_OWN_PUB = r"[\"']?(?:~|\$HOME|\$\{HOME\})/\.ssh/[\w.-]+\.pub[\"']?"
+_OWN_KEY_TO_SERVER = re.compile(r"\bssh\s+(?:-\w+\s+(?:\S+\s+)?)*" + _HOST + r"\s+[\"'][^\"'\n]*authorized_keys[^\"'\n]*"
+                                r"[\"']\s*<\s*" + _OWN_PUB + r"\s*\Z|\A(?:cat|type|Get-Content)\s+" + _OWN_PUB +
+                                r"\s*\|\s*ssh\s+(?:-\w+\s+(?:\S+\s+)?)*" + _HOST + r"\s+[\"'][^\"'\n]*authorized_keys[^\"'\n]*"
+                                r"[\"']\s*\Z")
+_REMOTE_COMMAND = re.compile(r"\bssh\s+(?:-\w+\s+(?:\S+\s+)?)*" + _HOST + r"\s+[\"'][^\"'\n]*authorized_keys")
 _APPENDS = re.compile(r">>|\btee\b|[\"']a[\"']|Add-Content|append", re.I)
 
 
@@ -385,6 +390,12 @@ _ASK_NOT = re.compile(r"\b(?:never|not|don't|dont|no\s+need\s+to|without)\s+(?:\
 # Clauses of one sentence joined by a semicolon or a dash: "do not ask before read-only commands; do ask before
 # anything that deletes files" waives confirmation in one clause and keeps it in the other.
 _CLAUSE_END = re.compile(r";\s+|\s+[\u2013\u2014-]{1,2}\s+")
+# A clause that forbids what it names ("Never push, never delete branches"): those actions do not happen at all. A
+# clause that forbids asking ("never ask before deleting") is a waiver, not a prohibition.
+_FORBIDS = re.compile(r"\A\W*(?:and\s+|but\s+)?(?:never|do not|don't|must not|should not|you must never)\s+"
+                      r"(?!(?:ever\s+)?(?:ask|wait|prompt|check|request|seek|get|confirm|bother|need|require|stop|hesitate|forget|"
+                      r"fail|omit|skip|neglect|hold|worry|miss|be\s+afraid|be\s+shy)\w*\b)"
+                      r"[^.!?\n]*[.!?]?\s*\Z", re.I)
 
 
 def without_confirmed(chunk: str) -> str:
@@ -392,13 +403,14 @@ def without_confirmed(chunk: str) -> str:
     подтверждения", "always ask before deleting"): the actions such a sentence names happen only when the user
     agrees, so they are not what a "without confirmation" next to them lets through. A sentence that itself waives
     confirmation is kept. Clauses count on their own: "no need to confirm read-only commands; do ask before anything
-    that deletes files" waives it only for what reads."""
+    that deletes files" waives it only for what reads; "never push, never delete branches" forbids what it names."""
     kept = []
     for sentence in _SENTENCE_END.split(chunk):
         clauses = []
         for clause in _CLAUSE_END.split(sentence):
-            asks = (_CONFIRM_WORD.search(clause) or _ASK_FIRST.search(clause) and not _ASK_NOT.search(clause)) \
-                and not (ph.NO_CONFIRM.search(clause) or ph.NO_CONFIRM_INTL.search(clause))
+            waives = ph.NO_CONFIRM.search(clause) or ph.NO_CONFIRM_INTL.search(clause)
+            asks = (_CONFIRM_WORD.search(clause) or _ASK_FIRST.search(clause) and not _ASK_NOT.search(clause) or
+                    _FORBIDS.match(clause)) and not waives
             clauses.append(" " * len(clause) if asks else clause)
         kept.append(" ; ".join(clauses))
     return " ".join(kept)

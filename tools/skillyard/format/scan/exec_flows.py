@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+import sys
 
 from skillyard.format.scan import precision
 from skillyard.format.scan.behaviour_pipe import stdin_is_data
@@ -381,6 +382,8 @@ def decode_exec(ctx: Context, add: Add) -> None:
         if facts is None:
             return
         for line, what in facts.decode_exec + facts.computed_import:
+            if _plugin_import(what):
+                continue
             add("security-obfuscated-exec", ERROR, _index_of_line(ctx.text, line),
                 f"The script runs code it hides: {what}. Reviewers cannot see what runs.",
                 "Write the code out in plain text; import modules by their literal name.")
@@ -395,6 +398,19 @@ def decode_exec(ctx: Context, add: Add) -> None:
                     f"The script decodes text and runs the result with `{call[:30]}`: reviewers see only the "
                     "encoding.", "Ship the code in plain text.")
                 break
+
+
+# `importlib.import_module(f"plugins.{name}")`: the name built at run time is a module inside a named package.
+_PACKAGE_PREFIX = re.compile(r"imports a module whose name is built at run time \(([A-Za-z_]\w*)(?:\.\w+)*\.\)\Z")
+
+
+def _plugin_import(what: str) -> bool:
+    """A module imported by a name that is a literal package prefix and a run-time part (a plugin, a command, a
+    handler looked up by name): it loads one of that package's modules, which are the skill's own files, scanned
+    as such. A standard-library package (`os.`, `urllib.`) could reach anything, so it stays a finding, and so does
+    a name with no package before the run-time part (`"o" + "s"`, `f"{x}"`)."""
+    match = _PACKAGE_PREFIX.match(what)
+    return bool(match) and match.group(1) not in sys.stdlib_module_names
 
 
 def _index_of_line(text: str, line: int) -> int:
