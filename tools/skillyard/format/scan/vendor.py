@@ -45,7 +45,7 @@ convex.dev pocketbase.io appwrite.io wp-cli.org trunk.io mozilla.org getsentry.c
 oracle.com ibm.com redhat.com suse.com nvidia.com intel.com amd.com arm.com apple.com jfrog.io jfrog.com
 sonarsource.com codecov.io circleci.com travis-ci.com buildkite.com gitlab.com atlassian.com slack.com twilio.com
 cli.github.com gh.io coderabbit.ai factory.ai modular.com daytona.io encore.dev porter.sh nhost.io openbao.org
-7-zip.org git-scm.com videolan.org notepad-plus-plus.org sublimetext.com wireshark.org putty.org
+aka.ms 7-zip.org git-scm.com videolan.org notepad-plus-plus.org sublimetext.com wireshark.org putty.org
 winscp.net gimp.org inkscape.org blender.org obsproject.com libreoffice.org documentfoundation.org ghostscript.com
 imagemagick.org ffmpeg.org graphviz.org plantuml.com eclipse.org adoptium.net azul.com
 lunarvim.org pantsbuild.org pypa.io uber.org honnef.co mvdan.cc gotest.tools cosmos.network getsolana.com rye.astral.sh astral.sh getmonero.org bitcoin.org ethereum.org foundry-rs.dev risczero.com aptoslabs.com sui.io
