@@ -125,7 +125,7 @@ _FRAME_BEFORE = 300  # characters before a fence read for its caption
 # A skill whose name says it teaches, reviews or detects attacks.
 _SECURITY_NAME = re.compile(r"secur|scan|audit|vuln|threat|attack|exploit|pentest|malware|injection|guard|harden|"
                             r"red-?team|forensic|incident|ctf|owasp|sast|cve|review|safe|phish|detect|defen|protect|"
-                            r"risk|trust|sandbox|abuse|hack|privacy|supply-?chain", re.I)
+                            r"risk|trust|sandbox|abuse|hack|privacy|supply-?chain|homoglyph|confusable|spoof|awareness", re.I)
 
 
 def security_skill(ctx: Context) -> bool:
@@ -329,3 +329,10 @@ def scoped_exclusion(ctx: Context, index: int, command: str, add) -> bool:
         "anything; check the paths are the user's own.",
         "Prefer a Dev Drive; otherwise exclude only the project's folders, and ask the user first.")
     return True
+
+
+def taught_lookalike(ctx: Context, index: int, taught) -> bool:
+    """A takeover written in look-alike letters that a security skill quotes to teach the trick (inside quotation
+    marks, a fence or a paragraph about attacks: `taught`, prose's judgement): a warning to review, as an encoded
+    attack sample is, not a block. Anywhere else the letters hide the order, which stays an error."""
+    return ctx.prose and security_skill(ctx) and (ctx.in_fence(index) or taught(ctx, index))

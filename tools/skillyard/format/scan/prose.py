@@ -419,7 +419,9 @@ def _folded(ctx: Context, add: Add, folded: str) -> None:
         number = text.ctx.text.count("\n", 0, index)
         if (rule, number) in seen_plain:
             continue
-        add("security-prompt-injection" if family != "conceal" else "security-concealment", ERROR,
+        at = starts[changed[number]] + min(index - text.ctx.text.rfind("\n", 0, index) - 1, len(lines[changed[number]]))
+        add("security-prompt-injection" if family != "conceal" else "security-concealment",
+            WARNING if precision.taught_lookalike(ctx, at, _taught) else ERROR,
             starts[changed[number]], f"Written with look-alike letters (Cyrillic, Greek, fullwidth or invisible "
             f"characters mixed into Latin text), this line {what}: \"{text.ctx.sentence(index).strip()[:100]}\".",
             _FIX[family])
