@@ -312,11 +312,11 @@ def _report(ctx: Context, add: Add, text: _Text, where: str, label: str) -> None
                 _FIX[family])
             continue
         if where == "tool":
-            if family == "confirm":
-                start, end = text.ctx.block(index, 6)
-                if not (_ACTION.search(text.ctx.text, start, end) or DOWNLOAD_EXEC.search(text.ctx.text, start, end)):
-                    continue  # "no need to confirm: it only reads public data", as in prose (below)
-            add("security-tool-poisoning", ERROR, at, f"A tool description {what}: \"{quote}\". The agent reads "
+            start, end = text.ctx.block(index, 6)
+            acts = _ACTION.search(text.ctx.text, start, end) or DOWNLOAD_EXEC.search(text.ctx.text, start, end)
+            if family == "confirm" and not acts:
+                continue  # "no need to confirm: it only reads public data", as in prose (below)
+            add("security-tool-poisoning", ERROR if acts or family != "conceal" else WARNING, at,  # hides a field f"A tool description {what}: \"{quote}\". The agent reads "
                 "every tool's description before any call, so this acts whenever the tool is listed.", _FIX[family])
             continue
         severity = ERROR
