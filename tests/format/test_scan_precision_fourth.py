@@ -340,8 +340,10 @@ TOOLS = ('"""Orders MCP server."""\nfrom mcp.server.fastmcp import FastMCP\n\nmc
 
 
 def test_a_tool_description_keeping_an_internal_field_from_the_user_is_a_warning():
-    found = {f.rule: f.is_error for f in security.scan_text(TOOLS, "server.py", markup=security.markup_of("server.py"))}
+    scanned = security.scan_text(TOOLS, "server.py", markup=security.markup_of("server.py"))
+    found = {f.rule: f.is_error for f in scanned}
     assert found.get("security-tool-poisoning") is False
+    assert any("internal customer ID" in f.message for f in scanned)  # the finding quotes what it judged
 
 
 @pytest.mark.parametrize("order", [
