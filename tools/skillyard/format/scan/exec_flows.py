@@ -191,6 +191,13 @@ def download_finding(ctx: Context, add: Add, rule: str, index: int, command: str
                 "Download to a file, verify its checksum, then run it; or vendor the script under scripts/.")
         return
     line_start = ctx.text.rfind("\n", 0, index) + 1
+    bare = None if _URL.search(command) else _BARE_HOST.search(command)
+    if bare and not (ctx.prose and ctx.lured(index)) and _host_is_vendor("https://" + bare.group(1),
+                                                                        ctx if ctx.markdown else None):
+        add(rule, WARNING, index, f"Downloads and runs a vendor installer in one step, from `{bare.group(1)[:60]}` "
+            f"written without a scheme (PowerShell and curl try plain HTTP first): `{command[:80]}`.",
+            "Write the address with https://, or install the vendor's package.")
+        return
     bang = ctx.text.rfind("!`", line_start, index)  # `!`cmd`` in SKILL.md: Claude Code runs it as the skill loads
     vendor = _host_is_vendor(command, ctx) and not (ctx.markdown and bang >= 0 and "`" not in ctx.text[bang + 2:index])
     lured = ctx.prose and ctx.lured(index)
@@ -214,6 +221,12 @@ def download_finding(ctx: Context, add: Add, rule: str, index: int, command: str
 # Only words that call the command itself bad: "# do not skip this" or "# never mind" is an instruction, not a label.
 _DANGER_LABEL = re.compile(r"(?:#|//|--|<!--)\s*(?:DANGEROUS|MALICIOUS|VULNERABLE|BAD|INSECURE|UNSAFE|EXPLOIT|"
                            r"ATTACK)\b|\u274c|\U0001f6ab", re.I)
+
+
+# `irm get.scoop.sh | iex`, `irm bun.sh/install.ps1|iex`: a downloader given a host and path with no scheme.
+_BARE_HOST = re.compile(r"\b(?:irm|iwr|Invoke-RestMethod|Invoke-WebRequest|curl|wget)(?:\s+-{1,2}[A-Za-z][\w-]*)*\s+"
+                        r"[\"']?((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,24}(?:/[^\s\"'|;)]*)?)(?=[\s\"'|;)]|\Z)",
+                        re.I)
 
 
 def _labelled_dangerous(ctx: Context, index: int) -> bool:
