@@ -47,8 +47,11 @@ def _data_secrets(texts: dict[str, str]) -> list[Finding]:
         name = rel.rsplit("/", 1)[-1]
         if secret is None or len(name) < 4:
             continue
+        key = _TOOL_FILE_KEY.match(text, text.rfind("\n", 0, secret.start()) + 1)
         for script, code in sorted(texts.items()):
             sink = _SEND.search(code) if script.lower().endswith(_CODE_SUFFIXES) and name in code else None
+            if sink is not None and key is not None and not _reads_key(code, key.group(1)):
+                continue  # `kubeconfig: ~/.kube/config` handed to the cluster client, never read by the script
             if sink is not None:
                 line = text.count("\n", 0, secret.start()) + 1
                 return [Finding("security-exfiltration", Severity.ERROR,
@@ -58,6 +61,23 @@ def _data_secrets(texts: dict[str, str]) -> list[Finding]:
                                 "it.", "Do not read secrets from the user's machine; ask for the one value the skill "
                                 "needs as an input.", rel, line)]
     return []
+
+
+# A data file's setting that names a file a tool logs in with (`kubeconfig: ~/.kube/config`, `ssh_key_file: …`,
+# `credentials_file = …`): the script hands the path to that tool, as `--kubeconfig` or `ssh -i` does.
+_TOOL_FILE_KEY = re.compile(r"[ \t\-\"']*([\w-]*(?:kubeconfig|config_?file|key_?file|identity_?file|credentials?_?file|"
+                            r"cert_?file|netrc_?file|key_?path|config_?path|ssh_?key|private_?key_?path)[\w-]*)[\"']?"
+                            r"[ \t]*[:=]", re.I)
+
+
+def _reads_key(code: str, key: str) -> bool:
+    """Whether the script reads the file a setting names itself (`open(cfg["kubeconfig"])`, `Path(…).read_text()`,
+    `readFileSync(cfg.kubeconfig)`, `cat "$KUBECONFIG_PATH"`), instead of handing the path to a tool."""
+    names = [key] + re.findall(rf"^[ \t]*(?:const\s+|let\s+|var\s+|local\s+|\$)?(\w+)[ \t]*:?=[^\n]*{re.escape(key)}",
+                               code, re.M)  # and the variables assigned from it, one hop
+    return any(re.search(rf"(?:\bopen|read_text|read_bytes|readFile\w*|File\.(?:read|binread)|Get-Content|\bcat|"
+                         rf"\bcopy\w*|\bshutil\.\w+|\btar\b|\bzip\b|\bfiles\s*=)[^\n]{{0,120}}\b{re.escape(name)}\b|"
+                         rf"\b{re.escape(name)}\b[^\n]{{0,120}}\)\.read\w*\(", code, re.I) for name in names[:20])
 
 
 def _data_urls(texts: dict[str, str], findings: list[Finding]) -> list[Finding]:
