@@ -151,6 +151,8 @@ def _crossing(texts: dict[str, str], findings: list[Finding]) -> list[Finding]:
         for rel, code in sorted(texts.items()):
             sink = _SEND.search(code) if rel != wrote_in and rel.lower().endswith(_CODE_SUFFIXES) and base in code \
                 else None
+            if sink is not None and _project_dotenv(path, code):
+                continue
             if sink is not None:
                 line = code.count("\n", 0, sink.start()) + 1
                 return [Finding("security-exfiltration", Severity.ERROR,
@@ -182,6 +184,21 @@ def _crossing(texts: dict[str, str], findings: list[Finding]) -> list[Finding]:
                                        "reviewed.", rel, op.line))
                     return out
     return out
+
+
+_DOTENV_LOAD = re.compile(r"\bload_dotenv\b|\bdotenv_values\b|require\(\s*[\"']dotenv[\"']|from\s+[\"']dotenv|"
+                          r"import\s+[\"']dotenv/config|godotenv\.Load|Dotenv\.load|\bdotenv\.config\(", re.I)
+
+
+def _project_dotenv(path: str, code: str) -> bool:
+    """The project's own `.env` (in the working folder, which a setup script fills from `.env.example`) loaded by a
+    dotenv library in a script whose every address is a known web API's own host over HTTPS: the keys go to the
+    services they are for, as the single-file rule judges `.env` (precision.to_service). A key file outside the
+    project, or a send to any other address, stays a finding."""
+    if path.strip("\"'").removeprefix("./") not in (".env", ".env.local") or not _DOTENV_LOAD.search(code):
+        return False
+    urls = _URL.findall(code)
+    return bool(urls) and all(vendor.service_api(url) for url in urls)
 
 
 def _python_writes(rel: str, text: str, findings: list[Finding]) -> list[tuple[str, int, str, str, str]]:
