@@ -422,3 +422,30 @@ def test_the_projects_own_env_file_loaded_for_its_apis_is_not_a_crossing_flow(tm
 ])
 def test_an_env_file_sent_elsewhere_or_kept_outside_the_project_stays_blocked(tmp_path, files):
     assert "ERROR" in _exfil(tmp_path, files)
+
+
+OWN_CLI = ('#!/usr/bin/env bash\nset -euo pipefail\nbin="$HOME/.cache/acmectl/acmectl"\n'
+           'url="$(jq -r .url versions.json)"\ncurl -fsSL "$url" -o "$bin"\nchmod +x "$bin"\nexec "$bin" "$@"\n')
+OWN_SKILL = ("---\nname: acmectl\ndescription: Use the acmectl CLI.\nmetadata:\n"
+             "  repository: https://github.com/acme-cloud/acmectl\n---\n\n# acmectl\n")
+
+
+def _download_severities(tmp_path, files: dict[str, str]) -> set[str]:
+    from skillyard.format import Policy, load_skill
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    found = load_skill(tmp_path, Policy(strict=False)).findings
+    return {f.severity.name for f in found if f.rule == "security-download-exec"}
+
+
+def test_the_skills_own_release_named_in_a_manifest_is_a_warning(tmp_path):
+    manifest = '{"url": "https://github.com/acme-cloud/acmectl/releases/download/v1.8.2/acmectl-linux-amd64"}\n'
+    assert _download_severities(tmp_path, {"SKILL.md": OWN_SKILL, "scripts/run.sh": OWN_CLI,
+                                           "versions.json": manifest}) == {"WARNING"}
+
+
+def test_another_owners_release_named_in_the_manifest_stays_blocked(tmp_path):
+    manifest = '{"url": "https://github.com/someone-else/acmectl/releases/download/v1.8.2/acmectl-linux-amd64"}\n'
+    assert "ERROR" in _download_severities(tmp_path, {"SKILL.md": OWN_SKILL, "scripts/run.sh": OWN_CLI,
+                                                      "versions.json": manifest})

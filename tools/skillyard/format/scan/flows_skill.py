@@ -18,9 +18,11 @@ _URL = re.compile(r"(?:https?|ftp)://[^\s'\"`<>)\]]+", re.I)
 _PY_PATH = re.compile(r"""["']((?:/tmp|/var/tmp|~|/dev/shm)/[^"'\s]{2,200})["']""")
 
 
-def scan(texts: dict[str, str], findings: list[Finding]) -> list[Finding]:
+def scan(texts: dict[str, str], findings: list[Finding], homes: tuple[str, ...] = ()) -> list[Finding]:
+    """`homes`: the skill's declared homepage and repository (`vendor.declared_homes`), whose own downloads are
+    its vendor's."""
     crossing = _crossing(texts, findings)
-    return crossing + _data_urls(texts, findings) + (_data_secrets(texts) if not crossing else [])
+    return crossing + _data_urls(texts, findings, homes) + (_data_secrets(texts) if not crossing else [])
 
 
 # A send in any script language (a POST, an upload, a socket write, a request with data or parameters).
@@ -80,12 +82,13 @@ def _reads_key(code: str, key: str) -> bool:
                          rf"\b{re.escape(name)}\b[^\n]{{0,120}}\)\.read\w*\(", code, re.I) for name in names[:20])
 
 
-def _data_urls(texts: dict[str, str], findings: list[Finding]) -> list[Finding]:
+def _data_urls(texts: dict[str, str], findings: list[Finding], homes: tuple[str, ...] = ()) -> list[Finding]:
     """The other end of a download-and-run whose address is not in the script: a data file of the skill that the
     script names and that holds a URL (a second stage kept in YAML or JSON, where no code rule looks).
 
     When every address the data files the script names hold is a known publisher's own host over HTTPS (a manifest
-    of vendor installers: 7-Zip from 7-zip.org, Git for Windows from its GitHub organisation), the download is a
+    of vendor installers: 7-Zip from 7-zip.org, Git for Windows from its GitHub organisation) or the skill's own
+    declared site or repository (its own CLI from its own releases), the download is a
     vendor's installer, judged as one in a script: the script's finding becomes a warning, in `findings` itself."""
     out = []
     for at, finding in enumerate(findings):
@@ -97,10 +100,11 @@ def _data_urls(texts: dict[str, str], findings: list[Finding]) -> list[Finding]:
                  rel.lower().endswith(_DATA_SUFFIXES) and len(rel.rsplit("/", 1)[-1]) >= 4 and
                  rel.rsplit("/", 1)[-1] in script]
         urls = [url.group() for _, text in named for url in _URL.finditer(text)][:200]
-        if urls and all(url.lower().startswith("https://") and vendor.publisher_host(url) for url in urls):
+        if urls and all(url.lower().startswith("https://") and (vendor.publisher_host(url) or
+                                                                 vendor.declared_host(url, homes)) for url in urls):
             files = ", ".join(f"`{rel}`" for rel, _ in named)
             findings[at] = Finding(finding.rule, Severity.WARNING, "Downloads and runs vendor installers: every "
-                                   f"address it reads them from ({files}) is a known publisher's own host over HTTPS.",
+                                   f"address it reads them from ({files}) is a known publisher's or the skill's own declared host, over HTTPS.",
                                    "Prefer the vendors' packages (winget, brew, apt) or verify each checksum.",
                                    finding.file, finding.line, finding.field, finding.allowed, finding.digest)
             continue
