@@ -13,9 +13,8 @@ from __future__ import annotations
 import re
 
 from skillyard.format.findings import Finding, Severity
-from skillyard.format.scan import flows_skill
+from skillyard.format.scan import flows_skill, vendor
 from skillyard.format.scan import rules as scan_rules
-from skillyard.format.scan import vendor
 
 # Names of widely installed skills (Anthropic's examples, obra/superpowers, popular community ones): a near miss of
 # one of these is a typosquat. Sorted, so that a name near two of them always names the same one.
