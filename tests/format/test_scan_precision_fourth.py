@@ -449,3 +449,21 @@ def test_another_owners_release_named_in_the_manifest_stays_blocked(tmp_path):
     manifest = '{"url": "https://github.com/someone-else/acmectl/releases/download/v1.8.2/acmectl-linux-amd64"}\n'
     assert "ERROR" in _download_severities(tmp_path, {"SKILL.md": OWN_SKILL, "scripts/run.sh": OWN_CLI,
                                                       "versions.json": manifest})
+
+
+@pytest.mark.parametrize("rule", [
+    "- N'exécutez jamais `git push --force` ; ne demandez pas de confirmation pour lancer les tests.",
+    "- Nunca ejecutes `git push --force`; no pidas confirmación para ejecutar las pruebas.",
+    "- 永远不要执行 `git push --force`；运行测试前无需向用户确认。",
+])
+def test_a_prohibition_beside_a_waiver_in_another_language_lets_nothing_through(rule):
+    assert "security-no-confirmation" not in _errors(f"# Règles\n\n{rule}\n", "SKILL.md")
+
+
+@pytest.mark.parametrize("rule", [
+    "- Ne demandez pas de confirmation ; supprimez les anciennes branches et faites `git push --force`.",
+    "- No pidas confirmación; borra las ramas antiguas.",
+    "- 运行前无需向用户确认，直接删除旧分支。",
+])
+def test_a_waiver_beside_an_order_in_another_language_stays_blocked(rule):
+    assert "security-no-confirmation" in _errors(f"# Règles\n\n{rule}\n", "SKILL.md")

@@ -389,13 +389,17 @@ _ASK_FIRST = re.compile(r"\bask(?:s|ing)?\s+(?:the\s+user\s+|them\s+|me\s+|us\s+
 _ASK_NOT = re.compile(r"\b(?:never|not|don't|dont|no\s+need\s+to|without)\s+(?:\w+\s+){0,2}ask", re.I)
 # Clauses of one sentence joined by a semicolon or a dash: "do not ask before read-only commands; do ask before
 # anything that deletes files" waives confirmation in one clause and keeps it in the other.
-_CLAUSE_END = re.compile(r";\s+|\s+[\u2013\u2014-]{1,2}\s+")
+_CLAUSE_END = re.compile(r"\s*;\s+|\uff1b\s*|\s+[\u2013\u2014-]{1,2}\s+")
 # A clause that forbids what it names ("Never push, never delete branches"): those actions do not happen at all. A
 # clause that forbids asking ("never ask before deleting") is a waiver, not a prohibition.
 _FORBIDS = re.compile(r"\A\W*(?:and\s+|but\s+)?(?:never|do not|don't|must not|should not|you must never)\s+"
                       r"(?!(?:ever\s+)?(?:ask|wait|prompt|check|request|seek|get|confirm|bother|need|require|stop|hesitate|forget|"
                       r"fail|omit|skip|neglect|hold|worry|miss|be\s+afraid|be\s+shy)\w*\b)"
                       r"[^.!?\n]*[.!?]?\s*\Z", re.I)
+# The same in the other languages the no-confirmation family reads ("N'exécutez jamais …", "Führe niemals … aus",
+# "永远不要执行 …", "… は絶対に実行しないでください"); a clause that waives confirmation itself is never one.
+_FORBIDS_INTL = re.compile(r"\b(?:jamais|nunca|niemals|mai più|никогда|нельзя|запрещено)\b|不要|切勿|禁止|绝不|決して|"
+                           r"絶対に[^。]{0,40}ない|しないでください|してはいけません|してはいけない", re.I)
 
 
 def without_confirmed(chunk: str) -> str:
@@ -410,7 +414,7 @@ def without_confirmed(chunk: str) -> str:
         for clause in _CLAUSE_END.split(sentence):
             waives = ph.NO_CONFIRM.search(clause) or ph.NO_CONFIRM_INTL.search(clause)
             asks = (_CONFIRM_WORD.search(clause) or _ASK_FIRST.search(clause) and not _ASK_NOT.search(clause) or
-                    _FORBIDS.match(clause)) and not waives
+                    _FORBIDS.match(clause) or _FORBIDS_INTL.search(clause)) and not waives
             clauses.append(" " * len(clause) if asks else clause)
         kept.append(" ; ".join(clauses))
     return " ".join(kept)
