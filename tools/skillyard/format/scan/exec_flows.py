@@ -208,6 +208,11 @@ def download_finding(ctx: Context, add: Add, rule: str, index: int, command: str
     elif vendor and not lured:
         add(rule, WARNING, index, f"Downloads and runs a vendor installer in one step: `{command[:80]}`.",
             "Prefer the vendor's package (brew, apt, pip, npm) or download, verify the checksum, then run.")
+    elif vendor and _host_is_vendor(command) and all(u.lower().startswith("https://") for u in _URL.findall(command)):
+        # a known publisher's own host over HTTPS, whatever the skill declares
+        add(rule, WARNING, index, f"Downloads and runs a known vendor's installer in one step, under a "
+            f"\"Prerequisites\"-style heading: `{command[:80]}`. The host is the vendor's own; a lure names another.",
+            "Prefer the vendor's package (brew, apt, pip, npm) or link its install page.")
     else:
         why = " under a \"Prerequisites\"-style heading that presents it as required (the ClawHavoc lure)" \
             if lured else ""
