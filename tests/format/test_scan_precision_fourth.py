@@ -491,3 +491,11 @@ def test_a_known_vendors_installer_under_prerequisites_is_a_warning(tmp_path):
 ])
 def test_any_other_installer_under_prerequisites_stays_blocked(tmp_path, extra, url):
     assert "ERROR" in _skill_md(tmp_path, PREREQ.format(extra=extra, url=url))
+
+
+@pytest.mark.parametrize("url, blocked", [("https://github.com/openai/whisper.git", False),
+                                          ("https://github.com/helperkit-invalid/setup.git", True),
+                                          ("http://github.com/openai/whisper.git", True)])
+def test_a_pip_install_from_git_under_prerequisites_is_judged_by_its_host(url, blocked):
+    text = f"# Transcribe\n\n## Prerequisites\n\n```bash\npip install git+{url}\n```\n"
+    assert ("security-download-exec" in _errors(text, "SKILL.md")) is blocked

@@ -77,7 +77,9 @@ def remote_run(ctx: Context, add: Add) -> None:
                              precision.module_as_url(match.group().strip()))  # `go run host/mod@v`: judged by host
     if ctx.has(_PIP_WORD):
         for match in ctx.finditer(PIP_URL, ("pip",)):
-            lured = ctx.prose and ctx.lured(match.start())
+            url = _URL.search(match.group())  # a known publisher's repository over HTTPS is no lure's address
+            lured = ctx.prose and ctx.lured(match.start()) and not (
+                url and url.group().lower().startswith("https://") and _host_is_vendor(url.group()))
             add("security-download-exec", ERROR if lured else WARNING, match.start(),
                 f"Installs a package from an address instead of the package index (`{match.group()[:80]}`): its "
                 "setup code runs unreviewed" + (", under a heading that presents it as required." if lured else "."),
