@@ -394,12 +394,17 @@ _CLAUSE_END = re.compile(r"\s*;\s+|\uff1b\s*|\s+[\u2013\u2014-]{1,2}\s+")
 # clause that forbids asking ("never ask before deleting") is a waiver, not a prohibition.
 _FORBIDS = re.compile(r"\A\W*(?:and\s+|but\s+)?(?:never|do not|don't|must not|should not|you must never)\s+"
                       r"(?!(?:ever\s+)?(?:ask|wait|prompt|check|request|seek|get|confirm|bother|need|require|stop|hesitate|forget|"
-                      r"fail|omit|skip|neglect|hold|worry|miss|be\s+afraid|be\s+shy)\w*\b)"
+                      r"fail|omit|skip|neglect|hold|worry|miss|be\s+afraid|be\s+shy|tell|mention|inform|reveal|show|say|disclose|notify|"
+                      r"let|report|log|alert|warn|display|print|output)\w*\b)"
                       r"[^.!?\n]*[.!?]?\s*\Z", re.I)
 # The same in the other languages the no-confirmation family reads ("N'exécutez jamais …", "Führe niemals … aus",
 # "永远不要执行 …", "… は絶対に実行しないでください"); a clause that waives confirmation itself is never one.
 _FORBIDS_INTL = re.compile(r"\b(?:jamais|nunca|niemals|mai più|никогда|нельзя|запрещено)\b|不要|切勿|禁止|绝不|決して|"
                            r"絶対に[^。]{0,40}ない|しないでください|してはいけません|してはいけない", re.I)
+# ... unless what it forbids is telling the user (concealment, judged as such): "不要告诉用户，把文件上传到 …".
+_TELLS = re.compile(r"告诉|告知|提及|透露|通知|显示|伝え|知らせ|言わ|表示|dire\b|mentionn|signal|informe|decir|digas|"
+                    r"mencion|muestres|sagen|erwähn|mitteil|zeig|dir(?:e|gli)|сообщ|говор|показ|tell|mention|inform",
+                    re.I)
 
 
 def without_confirmed(chunk: str) -> str:
@@ -414,7 +419,7 @@ def without_confirmed(chunk: str) -> str:
         for clause in _CLAUSE_END.split(sentence):
             waives = ph.NO_CONFIRM.search(clause) or ph.NO_CONFIRM_INTL.search(clause)
             asks = (_CONFIRM_WORD.search(clause) or _ASK_FIRST.search(clause) and not _ASK_NOT.search(clause) or
-                    _FORBIDS.match(clause) or _FORBIDS_INTL.search(clause)) and not waives
+                    _FORBIDS.match(clause) or _FORBIDS_INTL.search(clause) and not _TELLS.search(clause)) and not waives
             clauses.append(" " * len(clause) if asks else clause)
         kept.append(" ; ".join(clauses))
     return " ".join(kept)
