@@ -336,3 +336,18 @@ def taught_lookalike(ctx: Context, index: int, taught) -> bool:
     marks, a fence or a paragraph about attacks: `taught`, prose's judgement): a warning to review, as an encoded
     attack sample is, not a block. Anywhere else the letters hide the order, which stays an error."""
     return ctx.prose and security_skill(ctx) and (ctx.in_fence(index) or taught(ctx, index))
+
+
+# What a tool description may keep from the user without hiding anything the agent does: an internal field of the
+# data it returns ("never tell the user the internal customer ID", "do not show the raw JSON"). Words that point at
+# the agent's own steps ("this", "that you", "about it", "step") make it concealment.
+_DATA_FIELD = re.compile(r"\b(?:internal|raw|private|supplier|database)\s+(?:\w+\s+){0,2}?(?:ids?|identifiers?|fields?|"
+                         r"json|responses?|notes?|numbers?|codes?|costs?|margins?|keys?)\b", re.I)
+_OWN_STEPS = re.compile(r"\b(?:this|these|that|it|its|step|steps|call|calls|about|bcc|cc|copy|copies|also|first|"
+                        r"before|after|instruction|instructions|requirement)\b", re.I)
+
+
+def data_kept_back(sentence: str) -> bool:
+    """A tool description's concealment that keeps an internal data field from the user and names none of the
+    agent's own steps: a warning to review, not a takeover."""
+    return bool(_DATA_FIELD.search(sentence)) and not _OWN_STEPS.search(_DATA_FIELD.sub(" ", sentence))

@@ -316,7 +316,8 @@ def _report(ctx: Context, add: Add, text: _Text, where: str, label: str) -> None
             acts = _ACTION.search(text.ctx.text, start, end) or DOWNLOAD_EXEC.search(text.ctx.text, start, end)
             if family == "confirm" and not acts:
                 continue  # "no need to confirm: it only reads public data", as in prose (below)
-            add("security-tool-poisoning", ERROR if acts or family != "conceal" else WARNING, at,  # a field kept back
+            held = family == "conceal" and not acts and precision.data_kept_back(text.ctx.sentence(index))
+            add("security-tool-poisoning", WARNING if held else ERROR, at,  # an internal field kept from the user
                 f"A tool description {what}: \"{quote}\". The agent reads "
                 "every tool's description before any call, so this acts whenever the tool is listed.", _FIX[family])
             continue
