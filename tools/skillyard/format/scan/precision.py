@@ -351,3 +351,23 @@ def data_kept_back(sentence: str) -> bool:
     """A tool description's concealment that keeps an internal data field from the user and names none of the
     agent's own steps: a warning to review, not a takeover."""
     return bool(_DATA_FIELD.search(sentence)) and not _OWN_STEPS.search(_DATA_FIELD.sub(" ", sentence))
+
+
+# A style guide's exception: a kind of document or file (never the agent) may set aside this guide's own rules on a
+# named topic ("Release notes may ignore the previous rules on sentence length", "Test files may ignore the earlier
+# rules on docstrings"). A topic about safety, permissions or instructions makes it an override again.
+_SCOPED_EXCEPTION = re.compile(r"\W*((?:[\w-]+\s+){1,5}?)(?:may|can|should|are allowed to|need not)\s+(?:also\s+)?"
+                               r"(?:ignore|disregard|override|set aside)\s+(?:the\s+)?(?:[\w-]+\s+){0,3}?(?:previous|prior|"
+                               r"earlier|above|preceding)\s+(?:[\w-]+\s+){0,2}?(?:rules?|guidelines?|guidance|conventions?)"
+                               r"\s+(?:on|about|for|regarding)\s+\w", re.I)
+_AGENT_SUBJECT = re.compile(r"\b(?:you|your|agents?|assistants?|models?|ai|llms?|claude|codex|gemini|cursor|copilot|"
+                            r"bots?|we|i)\b", re.I)
+_GUARDED_TOPIC = re.compile(r"\b(?:safety|security|confirm\w*|permissions?|privacy|secrets?|credentials?|instructions?|"
+                            r"system|polic\w+|approvals?|consent|tools?|users?|guardrails?|restrictions?)\b", re.I)
+
+
+def scoped_exception(sentence: str) -> bool:
+    """`sentence` lets a kind of document or file set aside this guide's own rules on a named topic: a style
+    exception, not an order to the agent to drop its instructions."""
+    match = _SCOPED_EXCEPTION.match(sentence.strip())
+    return bool(match) and not _AGENT_SUBJECT.search(match.group(1)) and not _GUARDED_TOPIC.search(sentence)

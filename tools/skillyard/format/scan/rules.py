@@ -341,7 +341,7 @@ def injection(ctx: Context, add: Add, found_rules) -> None:
             (ctx.has(_NOW_OR_NEW) and ctx.has(_INJECT_ROLES)) or \
             (ctx.has(_PROMPT_WORD) and ctx.has(_REVEAL_VERBS)):
         for match in ctx.finditer(OVERRIDE, _INJECT_WORDS):
-            if ctx.as_code(match.start()) or ctx.quoted(match.start()) or _discussed(ctx, match.start()):
+            if ctx.as_code(match.start()) or ctx.quoted(match.start()) or _discussed(ctx, match.start()) or precision.scoped_exception(ctx.sentence(match.start())):  # noqa: E501
                 continue
             add("security-prompt-injection", ERROR, match.start(),
                 f"Tells the agent to drop its other instructions: \"{ctx.sentence(match.start()).strip()[:100]}\". "
