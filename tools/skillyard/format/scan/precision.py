@@ -366,8 +366,35 @@ _GUARDED_TOPIC = re.compile(r"\b(?:safety|security|confirm\w*|permissions?|priva
                             r"system|polic\w+|approvals?|consent|tools?|users?|guardrails?|restrictions?)\b", re.I)
 
 
+# A how-to's branch for another setup: "If you use Yarn, ignore the instructions above and run `yarn install`",
+# "On Windows, skip the steps above and run setup.cmd". Reaching the network, secrets or deletions makes it no branch.
+_BRANCH = re.compile(r"\W*(?:if\s+(?:you(?:'re|\s+are)?\s+(?:use|using|on|run|running|prefer|work\s+with)|"
+                     r"(?:the|your)\s+(?:project|repo\w*|package|app|codebase|team|machine)\s+(?:uses?|has|is|already)"
+                     r")|on\s+(?:windows|macos|mac|linux|wsl|freebsd)\b|when\s+using|for\s+[\w.-]+\s+(?:projects?|repos?"
+                     r"|users?|installs?))\b[^.\n]{0,80}?(?:ignore|disregard|skip)\s+the\s+(?:[\w-]+\s+){0,2}?"
+                     r"(?:instructions|steps|rules|guidance)\s+above\b", re.I)
+_REACHES = re.compile(r"https?://|\b(?:send|upload|post|curl|wget|ssh|env|token|keys?|secrets?|passwords?|credentials?|"
+                      r"delete|rm|claude|agent|assistant|model)\b|\.ssh\b|\.env\b", re.I)
+
+
+# A convention's precedence over others of the same topic: "These conventions override any other commit message
+# rules you may have" (the topic words stand between "other" and the rules).
+_PRECEDENCE = re.compile(r"\W*(?:these|this|our|the)\s+(?:[\w-]+\s+){0,2}(?:conventions|rules|guidelines|style|standards)"
+                         r"\s+(?:override|supersede|replace|take\s+precedence\s+over)\s+(?:any|all)\s+other\s+"
+                         r"((?:[\w-]+\s+){1,3})(?:rules|conventions|guidelines|styles?|standards)\b", re.I)
+
+
 def scoped_exception(sentence: str) -> bool:
-    """`sentence` lets a kind of document or file set aside this guide's own rules on a named topic: a style
-    exception, not an order to the agent to drop its instructions."""
-    match = _SCOPED_EXCEPTION.match(sentence.strip())
-    return bool(match) and not _AGENT_SUBJECT.search(match.group(1)) and not _GUARDED_TOPIC.search(sentence)
+    """`sentence` lets a kind of document or file set aside this guide's own rules on a named topic (a style
+    exception), or branches a how-to for another setup (another package manager, another system): not an order to
+    the agent to drop its instructions."""
+    text = sentence.strip()
+    match = _SCOPED_EXCEPTION.match(text)
+    if match:
+        return not _AGENT_SUBJECT.search(match.group(1)) and not _GUARDED_TOPIC.search(text)
+    precedence = _PRECEDENCE.match(text)
+    if precedence:
+        return not _GUARDED_TOPIC.search(precedence.group(1)) and not _REACHES.search(text)
+    branch = _BRANCH.match(text)
+    rest = text[:branch.start()] + text[branch.end():] if branch else text  # the set-aside noun itself aside
+    return bool(branch) and not _GUARDED_TOPIC.search(rest) and not _REACHES.search(text)
