@@ -398,3 +398,19 @@ def scoped_exception(sentence: str) -> bool:
     branch = _BRANCH.match(text)
     rest = text[:branch.start()] + text[branch.end():] if branch else text  # the set-aside noun itself aside
     return bool(branch) and not _GUARDED_TOPIC.search(rest) and not _REACHES.search(text)
+
+
+# "**ADMIN NOTE:** only org owners can change this": a note from staff in a runbook. A SYSTEM note, a message or an
+# instruction in capitals is the fake-authority marker itself, and so is a note that orders anything that acts.
+_STAFF_NOTE = re.compile(r"[*_\[(\s]*(?:ADMIN|ADMINISTRATOR|DEVELOPER|MAINTAINER|EDITOR|AUTHOR)S?\s+NOTES?\b[*_\])]*\s*:")
+_NOTE_ACTS = re.compile(r"https?://|\b(?:ignore|disregard|override|forget|bypass|do not tell|don't tell|never tell|"
+                        r"without (?:asking|confirm\w*)|curl|wget|upload|send|post|delete|rm|sudo|install|run|execute|"
+                        r"read|open|fetch|token|secret|password|credential|key)\b|\.ssh\b|\.env\b", re.I)
+
+
+def staff_note(ctx: Context, index: int) -> bool:
+    """The role marker at `index` is a staff note (ADMIN NOTE, DEVELOPER NOTE) whose line orders nothing that acts
+    or takes over: a warning to review, not a fake system message."""
+    line = ctx.line_at(index)
+    mark = _STAFF_NOTE.search(line)
+    return bool(mark) and not _NOTE_ACTS.search(line[mark.end():])

@@ -321,7 +321,7 @@ def _report(ctx: Context, add: Add, text: _Text, where: str, label: str) -> None
                 f"A tool description {what}: \"{quote}\". The agent reads "
                 "every tool's description before any call, so this acts whenever the tool is listed.", _FIX[family])
             continue
-        severity = ERROR
+        severity = WARNING if family == "role" and where == "prose" and precision.staff_note(text.ctx, index) else ERROR
         if family == "confirm" and _forbids_without(text.ctx, index):
             continue  # "do not delete old notes without the user's confirmation" asks for it
         if family in ("conceal", "confirm"):
