@@ -1,6 +1,9 @@
 """Recall and false positives of the security scan on the committed labelled sets (tests/security_sets): at least
-90% of the malicious samples flagged and 75% blocked (an error), at most 10% of the hard negatives flagged and 5%
-blocked. Behaviour only: the timing side lives in benchmarks/bench_security.py."""
+90% of the malicious samples flagged and 75% blocked (an error), at most 20% of the hard negatives flagged and none
+blocked. The tuned hard negatives are chosen at the edge on purpose (a vendor's installer run by a script, a scheduled
+job for the user's own program, an attack quoted to teach it): a warning to review is the designed verdict there, a
+block never is (issue 34, item 4). The held-out bar (3 of 20 flagged) is measured by benchmarks/bench_security.py,
+which also holds the timing side."""
 
 from __future__ import annotations
 
@@ -41,8 +44,8 @@ def test_hard_negatives_stay_quiet(verdicts):
     results = verdicts["benign"]
     flagged = sorted(name for name, (f, _) in results.items() if f)
     blocked = sorted(name for name, (_, b) in results.items() if b)
-    assert len(flagged) <= 0.10 * len(results), flagged
-    assert len(blocked) <= 0.05 * len(results), blocked
+    assert len(flagged) <= 0.20 * len(results), flagged
+    assert not blocked, blocked
 
 
 def test_every_class_is_blocked_somewhere(verdicts):

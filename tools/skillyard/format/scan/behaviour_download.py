@@ -9,6 +9,7 @@ fence, from a well-known vendor's host (`precision.known_vendor_url`), it is the
 from __future__ import annotations
 
 from skillyard.format.scan import flows
+from skillyard.format.scan.behaviour_pipe import program_only_reads
 from skillyard.format.scan.context import ERROR, WARNING, _host_is_vendor
 from skillyard.format.scan.precision import known_vendor_url
 
@@ -28,7 +29,7 @@ def judge(flow: flows.Flow, ctx, report) -> None:
         sources = flow.sources[index]
         fetched = [s for s in sources if s.kind == "fetch"]
         how = flows.runs_code(op, flow.child_process)
-        if fetched and how is not None and not done:
+        if fetched and how is not None and not done and not program_only_reads(op.name, op.words):
             stdin_shell = how == "shell" and (not op.words or op.words[0] in ("-", "-s") or
                                               op.name in ("python", "python3", "node", "perl", "ruby", "php"))
             if how == "eval" or stdin_shell or (how == "process" and op.uses) or (how == "shell" and op.uses) or \

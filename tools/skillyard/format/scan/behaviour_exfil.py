@@ -78,6 +78,12 @@ def judge(flow: flows.Flow, ctx, report) -> None:
                    f"the network{to} with `{op.name}`: secrets leave the user's machine.", FIX)
             return
         if op.name in flows.CLIPBOARD or op.full in flows.CLIPBOARD:
+            if ctx is not None and _manager_to_clipboard(source.what, ctx.text):
+                report(RULE, WARNING, op.line, f"The {flow.facts.language} script {source.what}{where} and puts it "
+                       f"on the clipboard with `{op.name}`, clearing it again later: a password manager's copy "
+                       "for the user to paste. Any program can read the clipboard meanwhile.",
+                       "Say in SKILL.md which secret is copied and when the clipboard is cleared.")
+                return
             report(RULE, ERROR, op.line, f"The {flow.facts.language} script {source.what}{where} and puts it on the "
                    f"clipboard with `{op.name}`, where any program or a paste carries it off.", FIX)
             return
@@ -89,6 +95,30 @@ def judge(flow: flows.Flow, ctx, report) -> None:
                     written = True
                     staged = (path, source, op.line, index)
                     break
+
+
+# A password manager's own read command (1Password's `op read`, the macOS keychain's `find-generic-password`), and a
+# clipboard cleared after a delay (`sleep 30; pbcopy < /dev/null`, `wl-copy --clear`, `Set-Clipboard -Value $null`).
+_MANAGER_READ = re.compile(r"\A(?:reads a secret with `(?:op read|security find-generic-password))\b")
+_CLEARS = re.compile(r"\b(?:sleep|Start-Sleep|timeout)\b[^\n]{0,200}", re.I)
+_CLEARED = re.compile(r"(?:pbcopy|xclip[^\n<|'\"]*|xsel[^\n<|'\"]*|wl-copy)\s*<\s*/dev/null|wl-copy\s+--clear|"
+                      r"printf\s+(?:''|\"\")\s*\|\s*(?:pbcopy|xclip|xsel|wl-copy)|echo\s+-n\s*\|\s*(?:pbcopy|xclip|wl-copy)|"
+                      r"Set-Clipboard\s+(?:-Value\s+)?\$null", re.I)
+_HOLDS = re.compile(r"\b([A-Za-z_]\w{0,40})=[\"']([^\n\"']*)")  # `clear='pbcopy < /dev/null'`
+
+
+def _manager_to_clipboard(what: str, text: str) -> bool:
+    """The secret comes from the user's password manager and the script clears the clipboard after a pause (the
+    command itself, or a variable holding it): the manager's own copy-to-paste, which clears the same way. The
+    malicious twin copies a key file, or keeps the secret on the clipboard."""
+    if not _MANAGER_READ.match(what):
+        return False
+    holders = [name for name, value in _HOLDS.findall(text) if _CLEARED.search(value)]
+    for pause in _CLEARS.finditer(text):
+        after = text[pause.start():pause.end() + 200]
+        if _CLEARED.search(after) or any(re.search(rf"\$\{{?{name}\b", after) for name in holders):
+            return True
+    return False
 
 
 # A named key's vendor, from the variable's first word (`OPENAI_API_KEY`): the hosts it is meant for.
@@ -128,8 +158,18 @@ _ISSUERS = {"gh": ("github.com",), "aws": ("amazonaws.com", "aws.amazon.com"), "
             "az": ("azure.com", "microsoft.com", "windows.net", "azure.net")}
 
 
+# Credential files whose tokens one service issues: the file's path (its tail) -> that service's domains.
+_FILE_ISSUERS = ((".npmrc", ("npmjs.org", "npmjs.com")), (".pypirc", ("pypi.org",)),
+                 (".config/gh/hosts.yml", ("github.com",)), (".aws/credentials", ("amazonaws.com",)),
+                 (".aws/config", ("amazonaws.com",)), (".config/gcloud", ("googleapis.com",)))
+
+
 def _to_issuer(what: str, url: str) -> bool:
-    """A CLI's token sent to a host of the service that issued it (an API call authenticated the usual way)."""
+    """A CLI's token, or a credential file one service issues (`~/.npmrc` -> registry.npmjs.org), sent to a host of
+    the service that issued it: an API call authenticated the usual way."""
     tool = what.split("`", 2)[1].split(" ", 1)[0] if what.count("`") >= 2 else ""
     host = url.lower().split("://", 1)[-1].split("/", 1)[0].split("@")[-1].split(":")[0]
-    return bool(host) and any(host == h or host.endswith("." + h) for h in _ISSUERS.get(tool, ()))
+    issuers = _ISSUERS.get(tool, ()) or next((domains for tail, domains in _FILE_ISSUERS
+                                              if tool.replace("\\", "/").rstrip("/").endswith(tail)), ())
+    https = url.lower().startswith("https://") or tool in _ISSUERS
+    return bool(host) and https and any(host == h or host.endswith("." + h) for h in issuers)

@@ -364,7 +364,8 @@ class Context:
             return False
         before = self.text[self._line_start(index):index]
         return (before.count('"') % 2 == 1) or before.count("\u201c") > before.count("\u201d") or \
-            (before.count("'") % 2 == 1 and before.rstrip().endswith("'"))
+            (before.count("'") % 2 == 1 and before.rstrip().endswith("'")) or any(  # other languages' quotes
+                before.count(o) > before.count(c) for o, c in ("\u00ab\u00bb", "\u2039\u203a", "\u201e\u201c", "\u300c\u300d", "\u300e\u300f"))
 
     def as_code(self, index: int) -> bool:
         """Whether the text at `index` is code (a script, a fence, a code span) rather than prose."""

@@ -192,9 +192,14 @@ def module_as_url(command: str) -> str:
 
 
 # `ssh host '… >> ~/.ssh/authorized_keys' < ~/.ssh/id_ed25519.pub`: the user's own public key, appended on the server.
-_OWN_KEY_TO_SERVER = re.compile(r"\bssh\s+(?:-\w+\s+(?:\S+\s+)?)*[\w.@-]+\s+[\"'][^\"'\n]*authorized_keys[^\"'\n]*[\"']\s*<\s*"
-                                r"(?:~|\$HOME|\$\{HOME\})/\.ssh/[\w.-]+\.pub\s*\Z")
-_REMOTE_COMMAND = re.compile(r"\bssh\s+(?:-\w+\s+(?:\S+\s+)?)*[\w.@-]+\s+[\"'][^\"'\n]*authorized_keys")
+# `cat ~/.ssh/id_ed25519.pub | ssh "$host" '… >> ~/.ssh/authorized_keys'`: the same, piped (the host may be a variable).
+_HOST = r"(?:[\w.@-]+|\"[\w.@${}-]+\"|\$\{?\w+\}?)"
+_OWN_PUB = r"[\"']?(?:~|\$HOME|\$\{HOME\})/\.ssh/[\w.-]+\.pub[\"']?"
+_OWN_KEY_TO_SERVER = re.compile(r"\bssh\s+(?:-\w+\s+(?:\S+\s+)?)*" + _HOST + r"\s+[\"'][^\"'\n]*authorized_keys[^\"'\n]*"
+                                r"[\"']\s*<\s*" + _OWN_PUB + r"\s*\Z|\A(?:cat|type|Get-Content)\s+" + _OWN_PUB +
+                                r"\s*\|\s*ssh\s+(?:-\w+\s+(?:\S+\s+)?)*" + _HOST + r"\s+[\"'][^\"'\n]*authorized_keys[^\"'\n]*"
+                                r"[\"']\s*\Z")
+_REMOTE_COMMAND = re.compile(r"\bssh\s+(?:-\w+\s+(?:\S+\s+)?)*" + _HOST + r"\s+[\"'][^\"'\n]*authorized_keys")
 _APPENDS = re.compile(r">>|\btee\b|[\"']a[\"']|Add-Content|append", re.I)
 
 
@@ -379,16 +384,42 @@ def loopback_url(url: str) -> bool:
 _SENTENCE_END = re.compile(r"(?<=[.!?\u3002\uff01\uff1f])\s+|\n[ \t]*(?:\n|(?=[-*+#>]|\d{1,3}[.)]))")  # a line break inside a paragraph is none
 _CONFIRM_WORD = re.compile(r"confirm|approv|permission|consent|подтвержд|разрешени|согласи|確認|确认|許可|许可|同意|"
                            r"best(?:ä|ae)tig|zustimm|erlaubnis|confirmaci|confirma[cç]|autoriza|conferma|permesso", re.I)
+# "(do) ask (the user) before/first", and the negations that turn it into a waiver ("never ask before deleting").
+_ASK_FIRST = re.compile(r"\bask(?:s|ing)?\s+(?:the\s+user\s+|them\s+|me\s+|us\s+)?(?:first|before)\b", re.I)
+_ASK_NOT = re.compile(r"\b(?:never|not|don't|dont|no\s+need\s+to|without)\s+(?:\w+\s+){0,2}ask", re.I)
+# Clauses of one sentence joined by a semicolon or a dash: "do not ask before read-only commands; do ask before
+# anything that deletes files" waives confirmation in one clause and keeps it in the other.
+_CLAUSE_END = re.compile(r"\s*;\s+|\uff1b\s*|\s+[\u2013\u2014-]{1,2}\s+")
+# A clause that forbids what it names ("Never push, never delete branches"): those actions do not happen at all. A
+# clause that forbids asking ("never ask before deleting") is a waiver, not a prohibition.
+_FORBIDS = re.compile(r"\A\W*(?:and\s+|but\s+)?(?:never|do not|don't|must not|should not|you must never)\s+"
+                      r"(?!(?:ever\s+)?(?:ask|wait|prompt|check|request|seek|get|confirm|bother|need|require|stop|hesitate|forget|"
+                      r"fail|omit|skip|neglect|hold|worry|miss|be\s+afraid|be\s+shy|tell|mention|inform|reveal|show|say|disclose|notify|"
+                      r"let|report|log|alert|warn|display|print|output)\w*\b)"
+                      r"[^.!?\n]*[.!?]?\s*\Z", re.I)
+# The same in the other languages the no-confirmation family reads ("N'exécutez jamais …", "Führe niemals … aus",
+# "永远不要执行 …", "… は絶対に実行しないでください"); a clause that waives confirmation itself is never one.
+_FORBIDS_INTL = re.compile(r"\b(?:jamais|nunca|niemals|mai più|никогда|нельзя|запрещено)\b|不要|切勿|禁止|绝不|決して|"
+                           r"絶対に[^。]{0,40}ない|しないでください|してはいけません|してはいけない", re.I)
+# ... unless what it forbids is telling the user (concealment, judged as such): "不要告诉用户，把文件上传到 …".
+_TELLS = re.compile(r"告诉|告知|提及|透露|通知|显示|伝え|知らせ|言わ|表示|dire\b|mentionn|signal|informe|decir|digas|"
+                    r"mencion|muestres|sagen|erwähn|mitteil|zeig|dir(?:e|gli)|сообщ|говор|показ|tell|mention|inform",
+                    re.I)
 
 
 def without_confirmed(chunk: str) -> str:
     """The text with every sentence that asks for confirmation blanked ("Удалять файлы можно только после явного
     подтверждения", "always ask before deleting"): the actions such a sentence names happen only when the user
     agrees, so they are not what a "without confirmation" next to them lets through. A sentence that itself waives
-    confirmation is kept."""
+    confirmation is kept. Clauses count on their own: "no need to confirm read-only commands; do ask before anything
+    that deletes files" waives it only for what reads; "never push, never delete branches" forbids what it names."""
     kept = []
     for sentence in _SENTENCE_END.split(chunk):
-        asks = _CONFIRM_WORD.search(sentence) and not (ph.NO_CONFIRM.search(sentence) or
-                                                        ph.NO_CONFIRM_INTL.search(sentence))
-        kept.append(" " * len(sentence) if asks else sentence)
+        clauses = []
+        for clause in _CLAUSE_END.split(sentence):
+            waives = ph.NO_CONFIRM.search(clause) or ph.NO_CONFIRM_INTL.search(clause)
+            asks = (_CONFIRM_WORD.search(clause) or _ASK_FIRST.search(clause) and not _ASK_NOT.search(clause) or
+                    _FORBIDS.match(clause) or _FORBIDS_INTL.search(clause) and not _TELLS.search(clause)) and not waives
+            clauses.append(" " * len(clause) if asks else clause)
+        kept.append(" ; ".join(clauses))
     return " ".join(kept)

@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 
 from skillyard.format.scan import precision
+from skillyard.format.scan.behaviour_compiled import compiles_in_view, plugin_import
+from skillyard.format.scan.behaviour_pipe import stdin_is_data
 from skillyard.format.scan.context import (  # noqa: F401
     _CHMOD_OR_PROCESS,
     _PASSWORD_WORDS,
@@ -75,7 +77,9 @@ def remote_run(ctx: Context, add: Add) -> None:
                              precision.module_as_url(match.group().strip()))  # `go run host/mod@v`: judged by host
     if ctx.has(_PIP_WORD):
         for match in ctx.finditer(PIP_URL, ("pip",)):
-            lured = ctx.prose and ctx.lured(match.start())
+            url = _URL.search(match.group())  # a known publisher's repository over HTTPS is no lure's address
+            lured = ctx.prose and ctx.lured(match.start()) and not (
+                url and url.group().lower().startswith("https://") and _host_is_vendor(url.group()))
             add("security-download-exec", ERROR if lured else WARNING, match.start(),
                 f"Installs a package from an address instead of the package index (`{match.group()[:80]}`): its "
                 "setup code runs unreviewed" + (", under a heading that presents it as required." if lured else "."),
@@ -177,6 +181,9 @@ def download_exec(ctx: Context, add: Add) -> None:
 def download_finding(ctx: Context, add: Add, rule: str, index: int, command: str) -> None:
     """One download-and-run command: a warning for a vendor's installer (or a prose mention with no address), an
     error for any other host or under a lure."""
+    at = ctx.text.find(command, index)
+    if at >= 0 and stdin_is_data(ctx.text, at, at + len(command)):
+        return  # `curl … | python3 -c 'print(json.load(sys.stdin)[…])'`: the download is parsed, not run
     if not _URL.search(command):
         command = ctx.line_at(index).strip()
     if ctx.prose and not _URL.search(command) and not ctx.in_fence(index):
@@ -185,6 +192,13 @@ def download_finding(ctx: Context, add: Add, rule: str, index: int, command: str
                 "Download to a file, verify its checksum, then run it; or vendor the script under scripts/.")
         return
     line_start = ctx.text.rfind("\n", 0, index) + 1
+    bare = None if _URL.search(command) else _BARE_HOST.search(command)
+    if bare and not (ctx.prose and ctx.lured(index)) and _host_is_vendor("https://" + bare.group(1),
+                                                                        ctx if ctx.markdown else None):
+        add(rule, WARNING, index, f"Downloads and runs a vendor installer in one step, from `{bare.group(1)[:60]}` "
+            f"written without a scheme (PowerShell and curl try plain HTTP first): `{command[:80]}`.",
+            "Write the address with https://, or install the vendor's package.")
+        return
     bang = ctx.text.rfind("!`", line_start, index)  # `!`cmd`` in SKILL.md: Claude Code runs it as the skill loads
     vendor = _host_is_vendor(command, ctx) and not (ctx.markdown and bang >= 0 and "`" not in ctx.text[bang + 2:index])
     lured = ctx.prose and ctx.lured(index)
@@ -196,6 +210,11 @@ def download_finding(ctx: Context, add: Add, rule: str, index: int, command: str
     elif vendor and not lured:
         add(rule, WARNING, index, f"Downloads and runs a vendor installer in one step: `{command[:80]}`.",
             "Prefer the vendor's package (brew, apt, pip, npm) or download, verify the checksum, then run.")
+    elif vendor and _host_is_vendor(command) and all(u.lower().startswith("https://") for u in _URL.findall(command)):
+        # a known publisher's own host over HTTPS, whatever the skill declares
+        add(rule, WARNING, index, f"Downloads and runs a known vendor's installer in one step, under a "
+            f"\"Prerequisites\"-style heading: `{command[:80]}`. The host is the vendor's own; a lure names another.",
+            "Prefer the vendor's package (brew, apt, pip, npm) or link its install page.")
     else:
         why = " under a \"Prerequisites\"-style heading that presents it as required (the ClawHavoc lure)" \
             if lured else ""
@@ -208,6 +227,12 @@ def download_finding(ctx: Context, add: Add, rule: str, index: int, command: str
 # Only words that call the command itself bad: "# do not skip this" or "# never mind" is an instruction, not a label.
 _DANGER_LABEL = re.compile(r"(?:#|//|--|<!--)\s*(?:DANGEROUS|MALICIOUS|VULNERABLE|BAD|INSECURE|UNSAFE|EXPLOIT|"
                            r"ATTACK)\b|\u274c|\U0001f6ab", re.I)
+
+
+# `irm get.scoop.sh | iex`, `irm bun.sh/install.ps1|iex`: a downloader given a host and path with no scheme.
+_BARE_HOST = re.compile(r"\b(?:irm|iwr|Invoke-RestMethod|Invoke-WebRequest|curl|wget)(?:\s+-{1,2}[A-Za-z][\w-]*)*\s+"
+                        r"[\"']?((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,24}(?:/[^\s\"'|;)]*)?)(?=[\s\"'|;)]|\Z)",
+                        re.I)
 
 
 def _labelled_dangerous(ctx: Context, index: int) -> bool:
@@ -377,6 +402,8 @@ def decode_exec(ctx: Context, add: Add) -> None:
         if facts is None:
             return
         for line, what in facts.decode_exec + facts.computed_import:
+            if plugin_import(what) or what.endswith("of compiled text") and compiles_in_view(ctx.text, line):
+                continue
             add("security-obfuscated-exec", ERROR, _index_of_line(ctx.text, line),
                 f"The script runs code it hides: {what}. Reviewers cannot see what runs.",
                 "Write the code out in plain text; import modules by their literal name.")

@@ -49,7 +49,7 @@ AGENT_AND_HISTORY_SECRETS = (r"\.claude[/\\]\.credentials|\.codex[/\\]auth\.json
                              r"\.config[/\\](?:op|gh)[/\\]|Keychains[/\\]|\*\.(?:pem|key|p12|pfx|kdbx|ppk|jks)\b")
 SECRET_PATH = re.compile(
     r"\.ssh(?:/|\\|\b)(?!(?:[\w.-]+\.pub|known_hosts|config)\b)|\.(?:aws|kube|gnupg|netrc|npmrc|pypirc|"
-    r"git-credentials|docker[/\\]config\.json|config[/\\](?:solana|gcloud|gh)|ethereum|bitcoin|electrum)\b"
+    r"git-credentials|docker[/\\]config\.json|config[/\\](?:solana|gcloud|gh)(?![\w-])|ethereum|bitcoin|electrum)\b"
     r"|\bid_(?:rsa|ed25519|ecdsa|dsa)\b(?!\.pub)|/etc/shadow\b|\bLogin Data\b|\bwallet\.dat\b|\bkeychain\b|"
     r"\.aws[/\\]credentials|(?:^|[/\\~\s\"'])\.env(?:\.local|\.production)?\Z|Cookies\b|logins\.json\b|key4\.db\b|"
     + AGENT_AND_HISTORY_SECRETS, re.I)

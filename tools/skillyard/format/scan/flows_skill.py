@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from skillyard.format.findings import Finding, Severity
-from skillyard.format.scan import code_flows, flows, treesit
+from skillyard.format.scan import code_flows, flows, treesit, vendor
 
 MAX_SCRIPTS = 64  # scripts compared per skill
 _DATA_SUFFIXES = (".json", ".yaml", ".yml", ".toml", ".txt", ".ini", ".cfg", ".conf", ".env", ".csv")
@@ -18,9 +18,11 @@ _URL = re.compile(r"(?:https?|ftp)://[^\s'\"`<>)\]]+", re.I)
 _PY_PATH = re.compile(r"""["']((?:/tmp|/var/tmp|~|/dev/shm)/[^"'\s]{2,200})["']""")
 
 
-def scan(texts: dict[str, str], findings: list[Finding]) -> list[Finding]:
+def scan(texts: dict[str, str], findings: list[Finding], homes: tuple[str, ...] = ()) -> list[Finding]:
+    """`homes`: the skill's declared homepage and repository (`vendor.declared_homes`), whose own downloads are
+    its vendor's."""
     crossing = _crossing(texts, findings)
-    return crossing + _data_urls(texts, findings) + (_data_secrets(texts) if not crossing else [])
+    return crossing + _data_urls(texts, findings, homes) + (_data_secrets(texts) if not crossing else [])
 
 
 # A send in any script language (a POST, an upload, a socket write, a request with data or parameters).
@@ -50,8 +52,11 @@ def _data_secrets(texts: dict[str, str]) -> list[Finding]:
         secret = flows.SECRET_PATH.search(text) if readers else None
         if secret is None:
             continue
+        key = _TOOL_FILE_KEY.match(text, text.rfind("\n", 0, secret.start()) + 1)
         for script, code in readers:
             sink = _SEND.search(code)
+            if sink is not None and key is not None and not _reads_key(code, key.group(1)):
+                continue  # `kubeconfig: ~/.kube/config` handed to the cluster client, never read by the script
             if sink is not None:
                 line = text.count("\n", 0, secret.start()) + 1
                 return [Finding("security-exfiltration", Severity.ERROR,
@@ -63,19 +68,50 @@ def _data_secrets(texts: dict[str, str]) -> list[Finding]:
     return []
 
 
-def _data_urls(texts: dict[str, str], findings: list[Finding]) -> list[Finding]:
+# A data file's setting that names a file a tool logs in with (`kubeconfig: ~/.kube/config`, `ssh_key_file: …`,
+# `credentials_file = …`): the script hands the path to that tool, as `--kubeconfig` or `ssh -i` does.
+_TOOL_FILE_KEY = re.compile(r"[ \t\-\"']*([\w-]*(?:kubeconfig|config_?file|key_?file|identity_?file|credentials?_?file|"
+                            r"cert_?file|netrc_?file|key_?path|config_?path|ssh_?key|private_?key_?path)[\w-]*)[\"']?"
+                            r"[ \t]*[:=]", re.I)
+
+
+def _reads_key(code: str, key: str) -> bool:
+    """Whether the script reads the file a setting names itself (`open(cfg["kubeconfig"])`, `Path(…).read_text()`,
+    `readFileSync(cfg.kubeconfig)`, `cat "$KUBECONFIG_PATH"`), instead of handing the path to a tool."""
+    names = [key] + re.findall(rf"^[ \t]*(?:const\s+|let\s+|var\s+|local\s+|\$)?(\w+)[ \t]*:?=[^\n]*{re.escape(key)}",
+                               code, re.M)  # and the variables assigned from it, one hop
+    return any(re.search(rf"(?:\bopen|read_text|read_bytes|readFile\w*|File\.(?:read|binread)|Get-Content|\bcat|"
+                         rf"\bcopy\w*|\bshutil\.\w+|\btar\b|\bzip\b|\bfiles\s*=)[^\n]{{0,120}}\b{re.escape(name)}\b|"
+                         rf"\b{re.escape(name)}\b[^\n]{{0,120}}\)\.read\w*\(", code, re.I) for name in names[:20])
+
+
+def _data_urls(texts: dict[str, str], findings: list[Finding], homes: tuple[str, ...] = ()) -> list[Finding]:
     """The other end of a download-and-run whose address is not in the script: a data file of the skill that the
-    script names and that holds a URL (a second stage kept in YAML or JSON, where no code rule looks)."""
+    script names and that holds a URL (a second stage kept in YAML or JSON, where no code rule looks).
+
+    When every address the data files the script names hold is a known publisher's own host over HTTPS (a manifest
+    of vendor installers: 7-Zip from 7-zip.org, Git for Windows from its GitHub organisation) or the skill's own
+    declared site or repository (its own CLI from its own releases), the download is a
+    vendor's installer, judged as one in a script: the script's finding becomes a warning, in `findings` itself."""
     out = []
-    for finding in findings:
+    for at, finding in enumerate(findings):
         if finding.rule != "security-download-exec" or not finding.is_error or not finding.file or \
                 finding.file not in texts or "://" in finding.message:
             continue
         script = texts[finding.file]
-        for rel, text in sorted(texts.items()):
-            name = rel.rsplit("/", 1)[-1]
-            if rel == finding.file or not rel.lower().endswith(_DATA_SUFFIXES) or len(name) < 4 or name not in script:
-                continue
+        named = [(rel, text) for rel, text in sorted(texts.items()) if rel != finding.file and
+                 rel.lower().endswith(_DATA_SUFFIXES) and len(rel.rsplit("/", 1)[-1]) >= 4 and
+                 rel.rsplit("/", 1)[-1] in script]
+        urls = [url.group() for _, text in named for url in _URL.finditer(text)][:200]
+        if urls and all(url.lower().startswith("https://") and (vendor.publisher_host(url) or
+                                                                 vendor.declared_host(url, homes)) for url in urls):
+            files = ", ".join(f"`{rel}`" for rel, _ in named)
+            findings[at] = Finding(finding.rule, Severity.WARNING, "Downloads and runs vendor installers: every "
+                                   f"address it reads them from ({files}) is a known publisher's or the skill's own declared host, over HTTPS.",
+                                   "Prefer the vendors' packages (winget, brew, apt) or verify each checksum.",
+                                   finding.file, finding.line, finding.field, finding.allowed, finding.digest)
+            continue
+        for rel, text in named:
             url = _URL.search(text)
             if url:
                 line = text.count("\n", 0, url.start()) + 1
@@ -122,6 +158,8 @@ def _crossing(texts: dict[str, str], findings: list[Finding]) -> list[Finding]:
         for rel, code in sorted(texts.items()):
             sink = _SEND.search(code) if rel != wrote_in and rel.lower().endswith(_CODE_SUFFIXES) and base in code \
                 else None
+            if sink is not None and _project_dotenv(path, code):
+                continue
             if sink is not None:
                 line = code.count("\n", 0, sink.start()) + 1
                 return [Finding("security-exfiltration", Severity.ERROR,
@@ -153,6 +191,21 @@ def _crossing(texts: dict[str, str], findings: list[Finding]) -> list[Finding]:
                                        "reviewed.", rel, op.line))
                     return out
     return out
+
+
+_DOTENV_LOAD = re.compile(r"\bload_dotenv\b|\bdotenv_values\b|require\(\s*[\"']dotenv[\"']|from\s+[\"']dotenv|"
+                          r"import\s+[\"']dotenv/config|godotenv\.Load|Dotenv\.load|\bdotenv\.config\(", re.I)
+
+
+def _project_dotenv(path: str, code: str) -> bool:
+    """The project's own `.env` (in the working folder, which a setup script fills from `.env.example`) loaded by a
+    dotenv library in a script whose every address is a known web API's own host over HTTPS: the keys go to the
+    services they are for, as the single-file rule judges `.env` (precision.to_service). A key file outside the
+    project, or a send to any other address, stays a finding."""
+    if path.strip("\"'").removeprefix("./") not in (".env", ".env.local") or not _DOTENV_LOAD.search(code):
+        return False
+    urls = _URL.findall(code)
+    return bool(urls) and all(vendor.service_api(url) for url in urls)
 
 
 def _python_writes(rel: str, text: str, findings: list[Finding]) -> list[tuple[str, int, str, str, str]]:

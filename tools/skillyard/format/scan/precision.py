@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 
+from skillyard.format.findings import Severity
 from skillyard.format.scan.context import Context
 from skillyard.format.scan.everyday import (  # noqa: F401  (the rules call them here)
     api_client,
@@ -124,7 +125,7 @@ _FRAME_BEFORE = 300  # characters before a fence read for its caption
 # A skill whose name says it teaches, reviews or detects attacks.
 _SECURITY_NAME = re.compile(r"secur|scan|audit|vuln|threat|attack|exploit|pentest|malware|injection|guard|harden|"
                             r"red-?team|forensic|incident|ctf|owasp|sast|cve|review|safe|phish|detect|defen|protect|"
-                            r"risk|trust|sandbox|abuse|hack|privacy|supply-?chain", re.I)
+                            r"risk|trust|sandbox|abuse|hack|privacy|supply-?chain|homoglyph|confusable|spoof|awareness", re.I)
 
 
 def security_skill(ctx: Context) -> bool:
@@ -298,3 +299,118 @@ def detection_pattern(ctx: Context, index: int, rule: str) -> bool:
         if line.strip() and len(line) - len(line.lstrip(" \t")) < indent:
             return bool(_DETECTION_KEY.match(line))
     return False
+
+
+# Microsoft Defender exclusions (issue 34, fourth pass). Microsoft's build-performance guidance excludes a project's
+# folder, package caches and compilers; malware excludes where it drops (temp, downloads, a whole profile or drive)
+# or the script hosts it runs through, and switches scanning off outright.
+_EXCLUSION = re.compile(r"Add-MpPreference\s+-Exclusion(?:Path|Process)\b", re.I)
+_BROAD_EXCLUSION = re.compile(
+    r"-ExclusionExtension|Set-MpPreference|\$env:(?:TEMP|TMP)\b|%TEMP%|%TMP%|\\Temp\b|/tmp\b|Downloads|ProgramData|"
+    r"\\Users\\Public|Startup|System32|SysWOW64|\\Windows\b|\$env:(?:windir|SystemRoot|ProgramFiles\w*)\b|"
+    r"\$env:(?:USERPROFILE|APPDATA|LOCALAPPDATA|HOMEDRIVE|HOMEPATH)[\"')]|[\"'][A-Za-z]:\\?[\"']|"
+    r"\b(?:powershell|pwsh|cmd|wscript|cscript|mshta|rundll32|regsvr32|msiexec|certutil|bitsadmin|explorer|"
+    r"conhost|svchost|wmic|schtasks|installutil|msbuild\.exe\s*-|\w{1,12}\.(?:scr|vbs|js|bat|cmd|hta))(?:\.exe)?[\"']",
+    re.I)
+_FETCHES = re.compile(r"https?://|\b(?:Invoke-WebRequest|Invoke-RestMethod|iwr|irm|curl|wget|Start-BitsTransfer|"
+                      r"DownloadFile|DownloadString|DownloadData|WebClient|HttpClient|bitsadmin|certutil)\b", re.I)
+
+
+def scoped_exclusion(ctx: Context, index: int, command: str, add) -> bool:
+    """A Defender exclusion at `index` for named build folders and tools, in a file that downloads nothing, names no
+    broad or drop location (temp, downloads, a profile's or drive's root, system folders), no script host and no
+    extension, and switches nothing off: a slower-build fix that lowers protection for the user's own folders, so
+    a warning to review (added here), not a block. A payload fetched elsewhere in the skill is that file's own
+    finding."""
+    if not _EXCLUSION.match(ctx.text, index) or _BROAD_EXCLUSION.search(ctx.text) or _FETCHES.search(ctx.text):
+        return False
+    add("security-safety-bypass", Severity.WARNING, index, f"Adds a Microsoft Defender exclusion (`{command[:60]}`) "
+        "for named folders or build tools: files there are no longer scanned. Nothing in this file downloads "
+        "anything; check the paths are the user's own.",
+        "Prefer a Dev Drive; otherwise exclude only the project's folders, and ask the user first.")
+    return True
+
+
+def taught_lookalike(ctx: Context, index: int, taught) -> bool:
+    """A takeover written in look-alike letters that a security skill quotes to teach the trick (inside quotation
+    marks, a fence or a paragraph about attacks: `taught`, prose's judgement): a warning to review, as an encoded
+    attack sample is, not a block. Anywhere else the letters hide the order, which stays an error."""
+    return ctx.prose and security_skill(ctx) and (ctx.in_fence(index) or taught(ctx, index))
+
+
+# What a tool description may keep from the user without hiding anything the agent does: an internal field of the
+# data it returns ("never tell the user the internal customer ID", "do not show the raw JSON"). Words that point at
+# the agent's own steps ("this", "that you", "about it", "step") make it concealment.
+_DATA_FIELD = re.compile(r"\b(?:internal|raw|private|supplier|database)\s+(?:\w+\s+){0,2}?(?:ids?|identifiers?|fields?|"
+                         r"json|responses?|notes?|numbers?|codes?|costs?|margins?|keys?)\b", re.I)
+_OWN_STEPS = re.compile(r"\b(?:this|these|that|it|its|step|steps|call|calls|about|bcc|cc|copy|copies|also|first|"
+                        r"before|after|instruction|instructions|requirement)\b", re.I)
+
+
+def data_kept_back(sentence: str) -> bool:
+    """A tool description's concealment that keeps an internal data field from the user and names none of the
+    agent's own steps: a warning to review, not a takeover."""
+    return bool(_DATA_FIELD.search(sentence)) and not _OWN_STEPS.search(_DATA_FIELD.sub(" ", sentence))
+
+
+# A style guide's exception: a kind of document or file (never the agent) may set aside this guide's own rules on a
+# named topic ("Release notes may ignore the previous rules on sentence length", "Test files may ignore the earlier
+# rules on docstrings"). A topic about safety, permissions or instructions makes it an override again.
+_SCOPED_EXCEPTION = re.compile(r"\W*((?:[\w-]+\s+){1,5}?)(?:may|can|should|are allowed to|need not)\s+(?:also\s+)?"
+                               r"(?:ignore|disregard|override|set aside)\s+(?:the\s+)?(?:[\w-]+\s+){0,3}?(?:previous|prior|"
+                               r"earlier|above|preceding)\s+(?:[\w-]+\s+){0,2}?(?:rules?|guidelines?|guidance|conventions?)"
+                               r"\s+(?:on|about|for|regarding)\s+\w", re.I)
+_AGENT_SUBJECT = re.compile(r"\b(?:you|your|agents?|assistants?|models?|ai|llms?|claude|codex|gemini|cursor|copilot|"
+                            r"bots?|we|i)\b", re.I)
+_GUARDED_TOPIC = re.compile(r"\b(?:safety|security|confirm\w*|permissions?|privacy|secrets?|credentials?|instructions?|"
+                            r"system|polic\w+|approvals?|consent|tools?|users?|guardrails?|restrictions?)\b", re.I)
+
+
+# A how-to's branch for another setup: "If you use Yarn, ignore the instructions above and run `yarn install`",
+# "On Windows, skip the steps above and run setup.cmd". Reaching the network, secrets or deletions makes it no branch.
+_BRANCH = re.compile(r"\W*(?:if\s+(?:you(?:'re|\s+are)?\s+(?:use|using|on|run|running|prefer|work\s+with)|"
+                     r"(?:the|your)\s+(?:project|repo\w*|package|app|codebase|team|machine)\s+(?:uses?|has|is|already)"
+                     r")|on\s+(?:windows|macos|mac|linux|wsl|freebsd)\b|when\s+using|for\s+[\w.-]+\s+(?:projects?|repos?"
+                     r"|users?|installs?))\b[^.\n]{0,80}?(?:ignore|disregard|skip)\s+the\s+(?:[\w-]+\s+){0,2}?"
+                     r"(?:instructions|steps|rules|guidance)\s+above\b", re.I)
+_REACHES = re.compile(r"https?://|\b(?:send|upload|post|curl|wget|ssh|env|token|keys?|secrets?|passwords?|credentials?|"
+                      r"delete|rm|claude|agent|assistant|model)\b|\.ssh\b|\.env\b", re.I)
+
+
+# A convention's precedence over others of the same topic: "These conventions override any other commit message
+# rules you may have" (the topic words stand between "other" and the rules).
+_PRECEDENCE = re.compile(r"\W*(?:these|this|our|the)\s+(?:[\w-]+\s+){0,2}(?:conventions|rules|guidelines|style|standards)"
+                         r"\s+(?:override|supersede|replace|take\s+precedence\s+over)\s+(?:any|all)\s+other\s+"
+                         r"((?:[\w-]+\s+){1,3})(?:rules|conventions|guidelines|styles?|standards)\b", re.I)
+
+
+def scoped_exception(sentence: str) -> bool:
+    """`sentence` lets a kind of document or file set aside this guide's own rules on a named topic (a style
+    exception), or branches a how-to for another setup (another package manager, another system): not an order to
+    the agent to drop its instructions."""
+    text = sentence.strip()
+    match = _SCOPED_EXCEPTION.match(text)
+    if match:
+        return not _AGENT_SUBJECT.search(match.group(1)) and not _GUARDED_TOPIC.search(text)
+    precedence = _PRECEDENCE.match(text)
+    if precedence:
+        return not _GUARDED_TOPIC.search(precedence.group(1)) and not _REACHES.search(text)
+    branch = _BRANCH.match(text)
+    rest = text[:branch.start()] + text[branch.end():] if branch else text  # the set-aside noun itself aside
+    return bool(branch) and not _GUARDED_TOPIC.search(rest) and not _REACHES.search(text)
+
+
+# "**ADMIN NOTE:** only org owners can change this": a note from staff in a runbook. A SYSTEM note, a message or an
+# instruction in capitals is the fake-authority marker itself, and so is a note that orders anything that acts.
+_STAFF_NOTE = re.compile(r"[*_\[(\s]*(?:ADMIN|ADMINISTRATOR|DEVELOPER|MAINTAINER|EDITOR|AUTHOR)S?\s+NOTES?\b[*_\])]*\s*:")
+_NOTE_ACTS = re.compile(r"https?://|\b(?:ignore|disregard|override|forget|bypass|do not tell|don't tell|never tell|"
+                        r"without (?:asking|confirm\w*)|curl|wget|upload|send|post|delete|rm|sudo|install|run|execute|"
+                        r"read|open|fetch|token|secret|password|credential|key)\b|\.ssh\b|\.env\b", re.I)
+
+
+def staff_note(ctx: Context, index: int) -> bool:
+    """The role marker at `index` is a staff note (ADMIN NOTE, DEVELOPER NOTE) whose line orders nothing that acts
+    or takes over: a warning to review, not a fake system message."""
+    line = ctx.line_at(index)
+    mark = _STAFF_NOTE.search(line)
+    return bool(mark) and not _NOTE_ACTS.search(line[mark.end():])

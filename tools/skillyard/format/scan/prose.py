@@ -312,14 +312,16 @@ def _report(ctx: Context, add: Add, text: _Text, where: str, label: str) -> None
                 _FIX[family])
             continue
         if where == "tool":
-            if family == "confirm":
-                start, end = text.ctx.block(index, 6)
-                if not (_ACTION.search(text.ctx.text, start, end) or DOWNLOAD_EXEC.search(text.ctx.text, start, end)):
-                    continue  # "no need to confirm: it only reads public data", as in prose (below)
-            add("security-tool-poisoning", ERROR, at, f"A tool description {what}: \"{quote}\". The agent reads "
+            start, end = text.ctx.block(index, 6)
+            acts = _ACTION.search(text.ctx.text, start, end) or DOWNLOAD_EXEC.search(text.ctx.text, start, end)
+            if family == "confirm" and not acts:
+                continue  # "no need to confirm: it only reads public data", as in prose (below)
+            held = family == "conceal" and not acts and precision.data_kept_back(text.ctx.sentence(index))
+            add("security-tool-poisoning", WARNING if held else ERROR, at,  # an internal field kept from the user
+                f"A tool description {what}: \"{quote}\". The agent reads "
                 "every tool's description before any call, so this acts whenever the tool is listed.", _FIX[family])
             continue
-        severity = ERROR
+        severity = WARNING if family == "role" and where == "prose" and precision.staff_note(text.ctx, index) else ERROR
         if family == "confirm" and _forbids_without(text.ctx, index):
             continue  # "do not delete old notes without the user's confirmation" asks for it
         if family in ("conceal", "confirm"):
@@ -419,7 +421,9 @@ def _folded(ctx: Context, add: Add, folded: str) -> None:
         number = text.ctx.text.count("\n", 0, index)
         if (rule, number) in seen_plain:
             continue
-        add("security-prompt-injection" if family != "conceal" else "security-concealment", ERROR,
+        at = starts[changed[number]] + min(index - text.ctx.text.rfind("\n", 0, index) - 1, len(lines[changed[number]]))
+        add("security-prompt-injection" if family != "conceal" else "security-concealment",
+            WARNING if precision.taught_lookalike(ctx, at, _taught) else ERROR,
             starts[changed[number]], f"Written with look-alike letters (Cyrillic, Greek, fullwidth or invisible "
             f"characters mixed into Latin text), this line {what}: \"{text.ctx.sentence(index).strip()[:100]}\".",
             _FIX[family])

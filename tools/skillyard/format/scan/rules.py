@@ -49,7 +49,7 @@ from skillyard.format.scan.flows import AGENT_AND_HISTORY_SECRETS
 # ---------------------------------------------------------------- secrets flowing to the network
 SECRET_SOURCE = re.compile(
     r"(?<![\w-])\.ssh\b(?!/(?:[\w.-]+\.pub|known_hosts|config|authorized_keys)\b)|(?<![\w-])\.(?:aws|kube|gnupg|netrc|npmrc|pypirc|git-credentials|docker[/\\]config\.json|"
-    r"config[/\\](?:solana|gcloud|gh)|ethereum|bitcoin|electrum)\b"
+    r"config[/\\](?:solana|gcloud|gh)(?![\w-])|ethereum|bitcoin|electrum)\b"
     r"|\bid_(?:rsa|ed25519|ecdsa|dsa)\b(?!\.pub)|/etc/shadow\b|\bLogin Data\b|\bwallet\.dat\b|\bkeychain\b|"
     r"\bkeystore\b|\*\.(?:pem|key|p12|pfx|kdbx|ppk|jks)\b|\.aws/credentials|(?<![\w/.-])\.env(?:\.local|\.production)?\b(?![\w.-])|" + AGENT_AND_HISTORY_SECRETS,
     re.I)
@@ -269,8 +269,8 @@ def safety_off(ctx: Context, add: Add) -> None:
     if not ctx.has(_SAFETY_TOKENS) and not (ctx.has(_BASH_OR_ALLOW) and b"(*)" in ctx.raw):
         return
     for match in ctx.finditer(SAFETY_OFF, _SAFETY_WORDS):
-        if ctx.prose and (ctx.negated(match.start()) or ctx.quoted(match.start()) or
-                          precision.warned_about(ctx, match.start())):
+        if ctx.prose and (ctx.negated(match.start()) or ctx.quoted(match.start()) or precision.warned_about(
+                ctx, match.start())) or precision.scoped_exclusion(ctx, match.start(), match.group(), add):
             continue
         if ctx.prose and (precision.user_chooses(ctx, match.group()) or precision.in_container(ctx, match.start())):
             add("security-safety-bypass", WARNING, match.start(),
@@ -341,7 +341,7 @@ def injection(ctx: Context, add: Add, found_rules) -> None:
             (ctx.has(_NOW_OR_NEW) and ctx.has(_INJECT_ROLES)) or \
             (ctx.has(_PROMPT_WORD) and ctx.has(_REVEAL_VERBS)):
         for match in ctx.finditer(OVERRIDE, _INJECT_WORDS):
-            if ctx.as_code(match.start()) or ctx.quoted(match.start()) or _discussed(ctx, match.start()):
+            if ctx.as_code(match.start()) or ctx.quoted(match.start()) or _discussed(ctx, match.start()) or precision.scoped_exception(ctx.sentence(match.start())):  # noqa: E501
                 continue
             add("security-prompt-injection", ERROR, match.start(),
                 f"Tells the agent to drop its other instructions: \"{ctx.sentence(match.start()).strip()[:100]}\". "

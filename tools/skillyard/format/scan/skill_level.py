@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from skillyard.format.findings import Finding, Severity
-from skillyard.format.scan import flows_skill
+from skillyard.format.scan import flows_skill, vendor
 from skillyard.format.scan import rules as scan_rules
 
 # Names of widely installed skills (Anthropic's examples, obra/superpowers, popular community ones): a near miss of
@@ -65,7 +65,8 @@ def scan_skill(data: dict, texts: dict[str, str], skill_md: str | None, findings
             break
     if skill_md and skill_md in texts:
         out += _followed_files(texts[skill_md], skill_md, texts, findings)
-    out += flows_skill.scan(texts, findings)  # one script leaves a secret or a download in a file, another uses it
+    out += flows_skill.scan(texts, findings, vendor.declared_homes(data))  # one script leaves a secret or a download
+    # in a file, another uses it
     out += _runs_compiled(texts, findings)
     return out
 

@@ -45,6 +45,9 @@ convex.dev pocketbase.io appwrite.io wp-cli.org trunk.io mozilla.org getsentry.c
 oracle.com ibm.com redhat.com suse.com nvidia.com intel.com amd.com arm.com apple.com jfrog.io jfrog.com
 sonarsource.com codecov.io circleci.com travis-ci.com buildkite.com gitlab.com atlassian.com slack.com twilio.com
 cli.github.com gh.io coderabbit.ai factory.ai modular.com daytona.io encore.dev porter.sh nhost.io openbao.org
+aka.ms 7-zip.org git-scm.com videolan.org notepad-plus-plus.org sublimetext.com wireshark.org putty.org
+winscp.net gimp.org inkscape.org blender.org obsproject.com libreoffice.org documentfoundation.org ghostscript.com
+imagemagick.org ffmpeg.org graphviz.org plantuml.com eclipse.org adoptium.net azul.com
 lunarvim.org pantsbuild.org pypa.io uber.org honnef.co mvdan.cc gotest.tools cosmos.network getsolana.com rye.astral.sh astral.sh getmonero.org bitcoin.org ethereum.org foundry-rs.dev risczero.com aptoslabs.com sui.io
 """.split())  # noqa: SIM905  (a word list)
 # Hosts that serve anyone's files: their registered domain says nothing about who published a given file.
@@ -73,6 +76,7 @@ neovim atuinsh supabase railwayapp superfly pulumi tailscale openai modelcontext
 nodejs golang mozilla apple facebook vitejs withastro sveltejs vuejs angular nrwl netlify gohugoio pypa
 python-poetry pyenv rbenv asdf-vm direnv twpayne sharkdp burntsushi eza-community foundry-rs solana-labs anza-xyz
 protonmail github gitlab-org jetbrains nvidia intel docker-library containers podman-desktop lima-vm
+git-for-windows powershell protocolbuffers adoptium jqlang
 """.split())  # noqa: SIM905  (a word list)
 # Public suffixes of two labels under which a registered domain has three (`example.co.uk`).
 _TWO_LABEL_SUFFIXES = frozenset({"co.uk", "org.uk", "ac.uk", "gov.uk", "com.au", "net.au", "org.au", "co.jp",

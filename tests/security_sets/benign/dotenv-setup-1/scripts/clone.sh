@@ -1,0 +1,4 @@
+#!/usr/bin/env bash
+set -euo pipefail
+go run scripts/netrc.go
+git clone https://git.example.com/platform/infra.git
