@@ -6,8 +6,6 @@ from __future__ import annotations
 import re
 
 from skillyard.format.scan import precision
-from skillyard.format.scan.behaviour_compiled import compiles_in_view, plugin_import
-from skillyard.format.scan.behaviour_pipe import stdin_is_data
 from skillyard.format.scan.context import (  # noqa: F401
     _CHMOD_OR_PROCESS,
     _PASSWORD_WORDS,
@@ -181,6 +179,8 @@ def download_exec(ctx: Context, add: Add) -> None:
 def download_finding(ctx: Context, add: Add, rule: str, index: int, command: str) -> None:
     """One download-and-run command: a warning for a vendor's installer (or a prose mention with no address), an
     error for any other host or under a lure."""
+    from skillyard.format.scan.behaviour_pipe import stdin_is_data  # read only when a download is found
+
     at = ctx.text.find(command, index)
     if at >= 0 and stdin_is_data(ctx.text, at, at + len(command)):
         return  # `curl … | python3 -c 'print(json.load(sys.stdin)[…])'`: the download is parsed, not run
@@ -401,6 +401,8 @@ def decode_exec(ctx: Context, add: Add) -> None:
         facts = ctx.facts
         if facts is None:
             return
+        if facts.decode_exec or facts.computed_import:
+            from skillyard.format.scan.behaviour_compiled import compiles_in_view, plugin_import
         for line, what in facts.decode_exec + facts.computed_import:
             if plugin_import(what) or what.endswith("of compiled text") and compiles_in_view(ctx.text, line):
                 continue
