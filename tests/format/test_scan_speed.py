@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -261,6 +262,36 @@ def test_lines_with_finds_the_lines_that_hold_a_non_ascii_word(text):
     reference = _lines_with_reference(ctx, tuple(w for w, token in scan_context._needles(words)
                                                   if not token or ctx._has_token(token)))
     assert found == reference
+
+
+@given(WIDE_TEXT)
+@settings(max_examples=300, deadline=None)
+def test_lines_with_the_empty_needle_is_every_line(text):
+    """The empty needle occurs on every line, the last (maybe empty) one included, and the search ends: it once
+    searched the same line forever."""
+    ctx = scan_context.Context(text, "SKILL.md", "markdown")
+    assert ctx._lines_of("") == set(_lines_with_reference(ctx, ("",)))
+    assert ctx.lines_with(("", "curl")) == _lines_with_reference(ctx, tuple(
+        w for w, token in scan_context._needles(("", "curl")) if not token or ctx._has_token(token)))
+
+
+@pytest.mark.timeout(10)
+def test_lines_of_the_empty_needle_ends_on_every_shape_of_text():
+    for text in ("", "\n", "a", "a\n", "\n\n", "a\nb", "é\nb\n", "x" * 5000 + "\n" + "y"):
+        ctx = scan_context.Context(text, "SKILL.md", "markdown")
+        assert len(ctx._lines_of("")) == text.count("\n") + 1, text
+
+
+def test_needle_tuples_built_per_file_share_one_search_plan():
+    """A needle tuple is planned once (its words and the needles each gates), whichever tuple object carries it."""
+    words = ("zzplanned", "yy planned", "<|")
+    scan_context._PLANS.pop(words, None)
+    ctx = scan_context.Context("a zzplanned line\nyy planned here <|\nnone", "SKILL.md", "markdown")
+    assert ctx.lines_with(words) == [(0, 16), (17, 35)]
+    plan = scan_context._PLANS[words]
+    assert plan[0] == ("<|",) and plan[1] == {b"zzplanned": ("zzplanned",), b"planned": ("yy planned",)}
+    assert scan_context.Context("nothing", "SKILL.md", "markdown").lines_with(tuple(list(words))) == []
+    assert scan_context._PLANS[words] is plan
 
 
 MARK_TEXT = st.lists(st.sampled_from(["<<", "<|", "<", "|", "SYSTEM", "system", "CLAUDE.md", "claude.MD", ".cursor",

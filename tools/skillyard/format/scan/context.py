@@ -102,6 +102,25 @@ def _needles(words: tuple[str, ...]) -> tuple[tuple[str, bytes], ...]:
     return tuple((word, _token_of(word)) for word in words)
 
 
+_PLANS: dict[tuple[str, ...], tuple[tuple[str, ...], dict[bytes, tuple[str, ...]], frozenset[bytes]]] = {}
+
+
+def _plan(words: tuple[str, ...]) -> tuple[tuple[str, ...], dict[bytes, tuple[str, ...]], frozenset[bytes]]:
+    """How `Context.lines_with` searches for `words`, worked out once per needle tuple: (the needles without a word,
+    always looked for; each word's needles; the words), so a file's words pick the needles with one intersection."""
+    if len(_PLANS) > 512:  # bounded, should a caller build needle tuples per file
+        _PLANS.clear()
+    always: list[str] = []
+    by_token: dict[bytes, list[str]] = {}
+    for word, token in _needles(words):
+        if token:
+            by_token.setdefault(token, []).append(word)
+        else:
+            always.append(word)
+    plan = _PLANS[words] = (tuple(always), {t: tuple(w) for t, w in by_token.items()}, frozenset(by_token))
+    return plan
+
+
 @functools.lru_cache(maxsize=1024)
 def _encoded(word: str) -> bytes:
     return word.encode()
@@ -227,17 +246,33 @@ class Context:
 
     def lines_with(self, words: tuple[str, ...]) -> list[tuple[int, int]]:
         """(start, end) of each line holding one of the lowercase `words`, found with `find` (C speed); only
-        the words whose own word occurs in the file are looked for, each once per file (rules share needles).
-        ASCII text is searched as its bytes lowered (positions are the same, and lowering bytes is several times
-        cheaper than lowering a `str`)."""
-        words = tuple(w for w, token in _needles(words) if not token or self._has_token(token))
-        return sorted(set().union(*(self._lines_of(word) for word in words)))
+        the words whose own word occurs in the file are looked for (one set intersection, `_plan`), each once per
+        file (rules share needles). ASCII text is searched as its bytes lowered (positions are the same, and
+        lowering bytes is several times cheaper than lowering a `str`)."""
+        plan = _PLANS.get(words)
+        if plan is None:
+            plan = _plan(words)
+        always, by_token, tokens = plan
+        if tokens <= self.asked:
+            present = self.words.intersection(tokens)
+        else:  # a word first asked about after this file's words were kept (a needle's first use): read them again
+            present = tokens.intersection(self.raw.translate(_TOKEN_TABLE).split())
+        if not present and not always:
+            return []
+        known = self._needle_lines
+        spans: list[set[tuple[int, int]]] = [known[w] if w in known else self._lines_of(w) for w in always]
+        for token in present:
+            spans += [known[w] if w in known else self._lines_of(w) for w in by_token[token]]
+        if len(spans) == 1:
+            return sorted(spans[0])
+        return sorted(set().union(*spans))
 
     def _lines_of(self, word: str) -> set[tuple[int, int]]:
         """The (start, end) of every line holding `word` (lowercase), searched once per file. An ASCII word is
         looked for in the bytes with ASCII lowered, in non-ASCII text too: only `İ` and the Kelvin sign lower onto
         ASCII (`folds`), so elsewhere it occurs where it does in the lowered text; each line found is then counted
-        in characters (lowering the whole text as a `str` costs several times more)."""
+        in characters (lowering the whole text as a `str` costs several times more). After a line holding it the
+        search goes on at the next line (so the empty word, found everywhere, is on every line)."""
         spans = self._needle_lines.get(word)
         if spans is not None:
             return spans
@@ -258,7 +293,7 @@ class Context:
             start = low.rfind(newline, 0, at) + 1  # type: ignore[arg-type]
             end = low.find(newline, at)  # type: ignore[arg-type]
             end = size if end < 0 else end
-            at = low.find(needle, end)  # type: ignore[arg-type]
+            at = low.find(needle, end + 1) if end < size else -1  # type: ignore[arg-type]
             if as_bytes and not self._ascii:
                 char_at += len(self.raw[byte_at:start].decode("utf-8", "surrogatepass"))
                 line = len(self.raw[start:end].decode("utf-8", "surrogatepass"))
