@@ -17,33 +17,8 @@ from skillyard.format.scan import vendor as scan_vendor
 ERROR, WARNING = Severity.ERROR, Severity.WARNING
 CODE_SUFFIXES = frozenset({".py", ".pyw", ".sh", ".bash", ".zsh", ".fish", ".js", ".mjs", ".cjs", ".ts", ".tsx",
                            ".jsx", ".ps1", ".psm1", ".bat", ".cmd", ".rb", ".pl", ".php", ".lua", ".command"})
-# Hosts of well-known vendor installers: piping them to a shell is how their own docs install them.
-VENDOR_HOSTS = ("sh.rustup.rs", "rustup.rs", "astral.sh", "raw.githubusercontent.com/homebrew/", "brew.sh",
-                "raw.githubusercontent.com/nvm-sh/", "get.docker.com", "bun.sh", "deno.land", "deno.com",
-                "install.python-poetry.org", "get.pnpm.io", "get.sdkman.io", "ollama.com", "claude.ai/install",
-                "pyenv.run", "mise.run", "get.volta.sh", "tailscale.com/install", "fly.io/install", "starship.rs",
-                "raw.githubusercontent.com/helm/", "get.helm.sh", "foundry.paradigm.xyz", "sh.pulumi.com",
-                "get.pulumi.com", "cli.doppler.com", "dot.net/v1/dotnet-install", "get.k3s.io", "opencode.ai/install",
-                "cursor.com/install", "install.determinate.systems", "nixos.org/nix/install", "get.rvm.io",
-                "raw.githubusercontent.com/ohmyzsh/", "sh.uv.dev", "supabase.com", "vercel.com", "railway.app",
-                "railway.com", "cli.expo.dev", "setup.ts.net", "get.jenkins.io", "downloads.sentry-cdn.com",
-                "cli.sentry.dev", "releases.hashicorp.com", "github.com/cli/cli", "npmjs.org", "pypi.org",
-                "download.pytorch.org", "get.rio.app", "install.pulumi.com", "volta.sh", "getcomposer.org",
-                "sdk.cloud.google.com", "aka.ms/install-azd", "aka.ms/installazurecli", "awscli.amazonaws.com",
-                "raw.githubusercontent.com/anthropics/", "raw.githubusercontent.com/getsentry/",
-                "raw.githubusercontent.com/expo/", "raw.githubusercontent.com/hashicorp/", "hashicorp.com",
-                "install.julialang.org", "community.chocolatey.org", "get.nextflow.io", "get-ghcup.haskell.org", "deb.nodesource.com", "rpm.nodesource.com")
-PACKAGE_INDEXES = ("pypi.org", "files.pythonhosted.org", "download.pytorch.org", "registry.npmjs.org",
-                   "registry.yarnpkg.com", "test.pypi.org", "pypi.python.org", "npm.pkg.github.com")
-# Well-known npm packages agents run with `npx -y`: a near miss of one of these is a typosquat.
-NPX_PACKAGES = ("@modelcontextprotocol/server-filesystem", "@modelcontextprotocol/server-github",
-                "@modelcontextprotocol/server-memory", "@modelcontextprotocol/server-puppeteer",
-                "@modelcontextprotocol/server-everything", "@modelcontextprotocol/server-sequential-thinking",
-                "@modelcontextprotocol/create-server", "@modelcontextprotocol/inspector", "@playwright/mcp",
-                "@anthropic-ai/claude-code", "@openai/codex", "playwright", "eslint", "prettier", "typescript",
-                "create-react-app", "create-next-app", "create-vite", "eslint-config-airbnb", "skills", "vitest",
-                "tsx", "serve", "http-server", "wrangler", "vercel", "netlify-cli", "firebase-tools",
-                "@upstash/context7-mcp", "mcp-remote", "@sentry/wizard", "expo", "create-expo-app", "shadcn")
+# The vendor installer hosts, package indexes and well-known `npx` packages (layout.py) are re-exported here.
+VENDOR_HOSTS, PACKAGE_INDEXES, NPX_PACKAGES = layout.VENDOR_HOSTS, layout.PACKAGE_INDEXES, layout.NPX_PACKAGES
 
 _NEGATION = re.compile(r"\b(?:never|not|don't|dont|do not|avoid|without|instead of|rather than|refuse|warn|"
                        r"detect|flag|block|reject|watch for|look for|dangerous|malicious)\b", re.I)
@@ -106,18 +81,14 @@ _PLANS: dict[tuple[str, ...], tuple[tuple[str, ...], dict[bytes, tuple[str, ...]
 
 
 def _plan(words: tuple[str, ...]) -> tuple[tuple[str, ...], dict[bytes, tuple[str, ...]], frozenset[bytes]]:
-    """How `Context.lines_with` searches for `words`, worked out once per needle tuple: (the needles without a word,
-    always looked for; each word's needles; the words), so a file's words pick the needles with one intersection."""
+    """(the needles without a word, always looked for; each word's needles; the words) for `Context.lines_with`,
+    worked out once per needle tuple: a file's words then pick the needles to search with one intersection."""
     if len(_PLANS) > 512:  # bounded, should a caller build needle tuples per file
         _PLANS.clear()
-    always: list[str] = []
-    by_token: dict[bytes, list[str]] = {}
+    by_token: dict[bytes, tuple[str, ...]] = {}
     for word, token in _needles(words):
-        if token:
-            by_token.setdefault(token, []).append(word)
-        else:
-            always.append(word)
-    plan = _PLANS[words] = (tuple(always), {t: tuple(w) for t, w in by_token.items()}, frozenset(by_token))
+        by_token[token] = by_token.get(token, ()) + (word,)
+    plan = _PLANS[words] = (by_token.pop(b"", ()), by_token, frozenset(by_token))
     return plan
 
 
@@ -257,15 +228,10 @@ class Context:
             present = self.words.intersection(tokens)
         else:  # a word first asked about after this file's words were kept (a needle's first use): read them again
             present = tokens.intersection(self.raw.translate(_TOKEN_TABLE).split())
-        if not present and not always:
-            return []
-        known = self._needle_lines
-        spans: list[set[tuple[int, int]]] = [known[w] if w in known else self._lines_of(w) for w in always]
+        spans = [self._lines_of(w) for w in always]
         for token in present:
-            spans += [known[w] if w in known else self._lines_of(w) for w in by_token[token]]
-        if len(spans) == 1:
-            return sorted(spans[0])
-        return sorted(set().union(*spans))
+            spans += [self._lines_of(w) for w in by_token[token]]
+        return sorted(spans[0] if len(spans) == 1 else set().union(*spans))
 
     def _lines_of(self, word: str) -> set[tuple[int, int]]:
         """The (start, end) of every line holding `word` (lowercase), searched once per file. An ASCII word is

@@ -8,6 +8,35 @@ import functools
 import re
 
 
+# Hosts of well-known vendor installers: piping them to a shell is how their own docs install them.
+VENDOR_HOSTS = ("sh.rustup.rs", "rustup.rs", "astral.sh", "raw.githubusercontent.com/homebrew/", "brew.sh",
+                "raw.githubusercontent.com/nvm-sh/", "get.docker.com", "bun.sh", "deno.land", "deno.com",
+                "install.python-poetry.org", "get.pnpm.io", "get.sdkman.io", "ollama.com", "claude.ai/install",
+                "pyenv.run", "mise.run", "get.volta.sh", "tailscale.com/install", "fly.io/install", "starship.rs",
+                "raw.githubusercontent.com/helm/", "get.helm.sh", "foundry.paradigm.xyz", "sh.pulumi.com",
+                "get.pulumi.com", "cli.doppler.com", "dot.net/v1/dotnet-install", "get.k3s.io", "opencode.ai/install",
+                "cursor.com/install", "install.determinate.systems", "nixos.org/nix/install", "get.rvm.io",
+                "raw.githubusercontent.com/ohmyzsh/", "sh.uv.dev", "supabase.com", "vercel.com", "railway.app",
+                "railway.com", "cli.expo.dev", "setup.ts.net", "get.jenkins.io", "downloads.sentry-cdn.com",
+                "cli.sentry.dev", "releases.hashicorp.com", "github.com/cli/cli", "npmjs.org", "pypi.org",
+                "download.pytorch.org", "get.rio.app", "install.pulumi.com", "volta.sh", "getcomposer.org",
+                "sdk.cloud.google.com", "aka.ms/install-azd", "aka.ms/installazurecli", "awscli.amazonaws.com",
+                "raw.githubusercontent.com/anthropics/", "raw.githubusercontent.com/getsentry/",
+                "raw.githubusercontent.com/expo/", "raw.githubusercontent.com/hashicorp/", "hashicorp.com",
+                "install.julialang.org", "community.chocolatey.org", "get.nextflow.io", "get-ghcup.haskell.org", "deb.nodesource.com", "rpm.nodesource.com")
+PACKAGE_INDEXES = ("pypi.org", "files.pythonhosted.org", "download.pytorch.org", "registry.npmjs.org",
+                   "registry.yarnpkg.com", "test.pypi.org", "pypi.python.org", "npm.pkg.github.com")
+# Well-known npm packages agents run with `npx -y`: a near miss of one of these is a typosquat.
+NPX_PACKAGES = ("@modelcontextprotocol/server-filesystem", "@modelcontextprotocol/server-github",
+                "@modelcontextprotocol/server-memory", "@modelcontextprotocol/server-puppeteer",
+                "@modelcontextprotocol/server-everything", "@modelcontextprotocol/server-sequential-thinking",
+                "@modelcontextprotocol/create-server", "@modelcontextprotocol/inspector", "@playwright/mcp",
+                "@anthropic-ai/claude-code", "@openai/codex", "playwright", "eslint", "prettier", "typescript",
+                "create-react-app", "create-next-app", "create-vite", "eslint-config-airbnb", "skills", "vitest",
+                "tsx", "serve", "http-server", "wrangler", "vercel", "netlify-cli", "firebase-tools",
+                "@upstash/context7-mcp", "mcp-remote", "@sentry/wizard", "expo", "create-expo-app", "shadcn")
+
+
 def outside_html_blocks(text: str, fences: list[tuple[int, int]], html_block: re.Pattern,
                         start: int = 0) -> list[tuple[int, int]]:
     """The fences not inside an HTML block (`<pre>`, `<script>` …), read in document order: a `<script src=…>` line
