@@ -385,3 +385,21 @@ def test_rot13_mark_test_is_the_search_for_each_mark(text):
     assert decode._says_rot13(raw) == any(mark in raw for mark in decode._ROT13_MARKS)
     many = b"13 " * 100 + raw  # past the places it looks at one by one
     assert decode._says_rot13(many) == any(mark in many for mark in decode._ROT13_MARKS)
+
+
+FOLD_TEXT = st.lists(st.sampled_from(["ignore", "іgnоrе", "ｉｇｎｏｒｅ", "x", " ", "\n", "\u200b", "α", "Ρ", "é", "日本",
+                                      "\U0001d41a", "\U000e0041", "ⓐ", "ᴀ", "\u2066", "кот", "Ω"]), max_size=25).map("".join)
+
+
+@given(FOLD_TEXT)
+@settings(max_examples=500, deadline=None)
+def test_fold_replaces_as_the_table_translates(text):
+    """`confusables.fold` replaces only the table's characters present, one `str.replace` each: the text
+    `str.translate` with the whole table gives (or None where that changes nothing or nothing is disguised)."""
+    from skillyard.format.scan import confusables
+
+    folded = confusables.fold(text)
+    if folded is not None:
+        assert folded == text.translate(confusables.table())
+    if "іgnоrе" in text or "ｉｇｎｏｒｅ" in text:
+        assert folded is not None and "ignore" in folded

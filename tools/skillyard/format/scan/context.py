@@ -260,10 +260,10 @@ class Context:
             end = low.find(newline, at)  # type: ignore[arg-type]
             end = size if end < 0 else end
             at = low.find(needle, end + 1) if end < size else -1  # type: ignore[arg-type]
-            if as_bytes and not self._ascii:
-                char_at += len(self.raw[byte_at:start].decode("utf-8", "surrogatepass"))
-                line = len(self.raw[start:end].decode("utf-8", "surrogatepass"))
-                byte_at, start, char_at = end, char_at, char_at + line
+            if as_bytes and not self._ascii:  # one decode to the line's end; the line starts after its last `\n`
+                passed = self.raw[byte_at:end].decode("utf-8", "surrogatepass")
+                start = char_at + passed.rfind("\n") + 1
+                byte_at, char_at = end, char_at + len(passed)
                 end = char_at
             spans.add((start, end))
         self._needle_lines[word] = spans
