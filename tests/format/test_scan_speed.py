@@ -403,3 +403,22 @@ def test_fold_replaces_as_the_table_translates(text):
         assert folded == text.translate(confusables.table())
     if "іgnоrе" in text or "ｉｇｎｏｒｅ" in text:
         assert folded is not None and "ignore" in folded
+
+
+@given(LINE_TEXT, st.booleans())
+@settings(max_examples=500, deadline=None)
+def test_finditer_with_also_keeps_the_lines_holding_a_needle_of_each_side(text, swap):
+    """Whichever side has fewer needles is searched first and the other tested on its lines: the lines holding one
+    needle of each side, as the plain lowered search finds them."""
+    words, also = ("curl", "wget", ".env", "<|", "ss"), ("password", "k")
+    if swap:
+        words, also = also, words
+    ctx = scan_context.Context(text, "SKILL.md", "markdown")
+    pattern = re.compile(r"[^\n]+")
+
+    def gated(needles):
+        return tuple(w for w, token in scan_context._needles(needles) if not token or ctx._has_token(token))
+
+    lines = sorted(set(_lines_with_reference(ctx, gated(words))) & set(_lines_with_reference(ctx, gated(also))))
+    expected = [m.span() for a, b in lines for m in pattern.finditer(text, a, b)]
+    assert [m.span() for m in ctx.finditer(pattern, words, also)] == expected

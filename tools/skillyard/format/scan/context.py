@@ -217,21 +217,21 @@ class Context:
 
     def lines_with(self, words: tuple[str, ...]) -> list[tuple[int, int]]:
         """(start, end) of each line holding one of the lowercase `words`, found with `find` (C speed); only
-        the words whose own word occurs in the file are looked for (one set intersection, `_plan`), each once per
-        file (rules share needles). ASCII text is searched as its bytes lowered (positions are the same, and
-        lowering bytes is several times cheaper than lowering a `str`)."""
+        the words whose own word occurs in the file are looked for (`_gated`), each once per file (rules share
+        needles). ASCII text is searched as its bytes lowered (positions are the same, and lowering bytes is
+        several times cheaper than lowering a `str`)."""
+        spans = [self._lines_of(w) for w in self._gated(words)]
+        return sorted(spans[0] if len(spans) == 1 else set().union(*spans))
+
+    def _gated(self, words: tuple[str, ...]) -> list[str]:
+        """The needles of `words` whose own word the file holds (or that have none): one set intersection (`_plan`)."""
         plan = _PLANS.get(words)
-        if plan is None:
-            plan = _plan(words)
-        always, by_token, tokens = plan
+        always, by_token, tokens = plan if plan is not None else _plan(words)
         if tokens <= self.asked:
             present = self.words.intersection(tokens)
         else:  # a word first asked about after this file's words were kept (a needle's first use): read them again
             present = tokens.intersection(self.raw.translate(_TOKEN_TABLE).split())
-        spans = [self._lines_of(w) for w in always]
-        for token in present:
-            spans += [self._lines_of(w) for w in by_token[token]]
-        return sorted(spans[0] if len(spans) == 1 else set().union(*spans))
+        return [*always, *(w for token in present for w in by_token[token])]
 
     def _lines_of(self, word: str) -> set[tuple[int, int]]:
         """The (start, end) of every line holding `word` (lowercase), searched once per file. An ASCII word is
@@ -295,10 +295,13 @@ class Context:
         would otherwise cost its length times the number of matches. With `also`, only the lines that hold one of
         those too (every match of the pattern holds one of each)."""
         seen = 0
-        if also:  # every match also holds one of `also` on its line: those lines (the rarer needles), then each
-            lines = self.lines_with(also)  # is kept when it holds one of `words` too (no needle spans a line end)
-            wanted = [w for w, token in _needles(words) if not token or self._has_token(token)]
-            if lines and wanted:
+        if also:  # every match also holds one of `also` on its line: the lines of the side with fewer needles,
+            first, wanted = self._gated(also), self._gated(words)  # then each kept when it holds one of the other
+            if len(wanted) < len(first):  # side's too (the same lines either way; no needle spans a line end)
+                first, wanted = wanted, first
+            spans = [self._lines_of(w) for w in first] if wanted else []
+            lines = sorted(spans[0] if len(spans) == 1 else set().union(*spans))
+            if lines:
                 if self._ascii:
                     low, wanted = self._low_bytes, [_encoded(w) for w in wanted]  # type: ignore[misc]
                     lines = [(a, b) for a, b in lines if any(w in low[a:b] for w in wanted)]  # type: ignore[operator]
@@ -308,8 +311,6 @@ class Context:
                 else:  # each line lowered on its own: the same ASCII letters as in the whole text lowered
                     text = self.text
                     lines = [(a, b) for a, b in lines if any(w in text[a:b].lower() for w in wanted)]
-            elif not wanted:
-                lines = []
         else:
             lines = self.lines_with(words)
         if not lines:
