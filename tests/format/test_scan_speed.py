@@ -422,3 +422,27 @@ def test_finditer_with_also_keeps_the_lines_holding_a_needle_of_each_side(text, 
     lines = sorted(set(_lines_with_reference(ctx, gated(words))) & set(_lines_with_reference(ctx, gated(also))))
     expected = [m.span() for a, b in lines for m in pattern.finditer(text, a, b)]
     assert [m.span() for m in ctx.finditer(pattern, words, also)] == expected
+
+
+def test_the_irregular_lowercase_table_is_every_such_character_of_unicode():
+    found = {}
+    for code in range(0x110000):
+        char = chr(code)
+        low = char.lower()
+        if len(low) == 1 and low != char and char not in (low.upper(), low.title()):
+            found[char] = low
+    assert found == scan_context._IRREGULAR_LOWER
+
+
+CASE_TEXT = st.lists(st.sampled_from(["ω", "Ω", "\u2126", "ß", "\u1e9e", "SS", "å", "\u212b", "Å", "θ", "\u03f4",
+                                      "удал", "УДАЛ", "x", " ", "\n", "İ"]), max_size=25).map("".join)
+
+
+@given(CASE_TEXT)
+@settings(max_examples=500, deadline=None)
+def test_non_ascii_needles_skipped_for_a_missing_character_lose_no_line(text):
+    """A non-ASCII needle is searched only when the text holds each of its characters in some case that lowers to
+    it: the Ohm sign lowers to ω, the capital sharp s to ß, the Angstrom sign to å."""
+    words = ("ω", "ß", "å", "θ", "удал", "xω")
+    ctx = scan_context.Context(text, "SKILL.md", "markdown")
+    assert ctx.lines_with(words) == _lines_with_reference(ctx, words)

@@ -12,13 +12,13 @@ from collections.abc import Callable
 from skillyard.format.findings import Severity
 from skillyard.format.scan import gates, layout, lowered
 from skillyard.format.scan import read_python as scan_python
-from skillyard.format.scan import vendor as scan_vendor
 
 ERROR, WARNING = Severity.ERROR, Severity.WARNING
 CODE_SUFFIXES = frozenset({".py", ".pyw", ".sh", ".bash", ".zsh", ".fish", ".js", ".mjs", ".cjs", ".ts", ".tsx",
                            ".jsx", ".ps1", ".psm1", ".bat", ".cmd", ".rb", ".pl", ".php", ".lua", ".command"})
 # The vendor installer hosts, package indexes and well-known `npx` packages (layout.py) are re-exported here.
 VENDOR_HOSTS, PACKAGE_INDEXES, NPX_PACKAGES = layout.VENDOR_HOSTS, layout.PACKAGE_INDEXES, layout.NPX_PACKAGES
+_URL, _host_is_vendor, _url_note = layout.URL, layout.host_is_vendor, layout.url_note  # (layout.py)
 
 _NEGATION = re.compile(r"\b(?:never|not|don't|dont|do not|avoid|without|instead of|rather than|refuse|warn|"
                        r"detect|flag|block|reject|watch for|look for|dangerous|malicious)\b", re.I)
@@ -27,7 +27,6 @@ _HTML_BLOCK = re.compile(r"^ {0,3}<(pre|script|style|textarea)\b.*?(?:</\1\s*>|\
 _HTML_BLOCK_TAG = re.compile(r"<(?:pre|script|style|textarea)\b", re.I)  # in every `_HTML_BLOCK` match
 _HEADING = re.compile(r"^#{1,6}[ \t]+([^\n]{0,300})", re.M)
 _LURE = re.compile(r"prereq|requirement|required|before (?:you|using|use|first)|must (?:be )?install", re.I)
-_URL = re.compile(r"(?:https?|ftp)://[^\s'\"`)>\]]+", re.I)
 
 Add = Callable[[str, Severity, int, object, str], None]
 WINDOW = 500  # characters of context any one check reads around a match
@@ -77,18 +76,31 @@ def _needles(words: tuple[str, ...]) -> tuple[tuple[str, bytes], ...]:
     return tuple((word, _token_of(word)) for word in words)
 
 
-_PLANS: dict[tuple[str, ...], tuple[tuple[str, ...], dict[bytes, tuple[str, ...]], frozenset[bytes]]] = {}
+_PLANS: dict[tuple[str, ...], tuple] = {}
+# The characters whose lowercase is one character other than them yet neither that one's capital nor its title form
+# (all of Unicode: tests/format/test_scan_speed.py). A needle's character `c` is in the text lowered only where the
+# text holds `c`, `c.upper()`, `c.title()` or one of these.
+_IRREGULAR_LOWER = {"\u03f4": "\u03b8", "\u1e9e": "\u00df", "\u2126": "\u03c9", "\u212a": "k", "\u212b": "\u00e5"}
+_ASCII_BYTES = bytes(range(128))
 
 
-def _plan(words: tuple[str, ...]) -> tuple[tuple[str, ...], dict[bytes, tuple[str, ...]], frozenset[bytes]]:
-    """(the needles without a word, always looked for; each word's needles; the words) for `Context.lines_with`,
-    worked out once per needle tuple: a file's words then pick the needles to search with one intersection."""
+def _cases(needle: str) -> tuple[frozenset[str], ...]:
+    """For each non-ASCII character of `needle`, the characters of a text that lower to it."""
+    return tuple(frozenset({c, c.upper(), c.title(), *(k for k, v in _IRREGULAR_LOWER.items() if v == c)})
+                 for c in dict.fromkeys(needle) if not c.isascii())
+
+
+def _plan(words: tuple[str, ...]) -> tuple:
+    """(the needles without a word, always looked for; each word's needles; the words; each non-ASCII needle's
+    `_cases`) for `Context._gated`, worked out once per needle tuple: a file's words then pick the needles to search
+    with one intersection, and its characters the non-ASCII ones."""
     if len(_PLANS) > 512:  # bounded, should a caller build needle tuples per file
         _PLANS.clear()
     by_token: dict[bytes, tuple[str, ...]] = {}
     for word, token in _needles(words):
         by_token[token] = by_token.get(token, ()) + (word,)
-    plan = _PLANS[words] = (by_token.pop(b"", ()), by_token, frozenset(by_token))
+    cased = {w: _cases(w) for w in words if not w.isascii()}
+    plan = _PLANS[words] = (by_token.pop(b"", ()), by_token, frozenset(by_token), cased)
     return plan
 
 
@@ -141,6 +153,7 @@ class Context:
         self._mark_found: dict[bytes, bool] = {}
         self._needle_lines: dict[str, set[tuple[int, int]]] = {}  # rules share needles: each is searched once
         self._folds: bool | None = None
+        self._others: frozenset[str] | None = None
         self._low_found: dict[bytes, bool] = {}
         suffix = file[file.rfind("."):].lower() if "." in file.rsplit("/", 1)[-1] else ""
         self.code = suffix in CODE_SUFFIXES
@@ -224,14 +237,26 @@ class Context:
         return sorted(spans[0] if len(spans) == 1 else set().union(*spans))
 
     def _gated(self, words: tuple[str, ...]) -> list[str]:
-        """The needles of `words` whose own word the file holds (or that have none): one set intersection (`_plan`)."""
+        """The needles of `words` whose own word the file holds (or that have none), one set intersection (`_plan`),
+        less the non-ASCII ones lacking a character (in every case that lowers to it) among the text's (`others`)."""
         plan = _PLANS.get(words)
-        always, by_token, tokens = plan if plan is not None else _plan(words)
+        always, by_token, tokens, cased = plan if plan is not None else _plan(words)
         if tokens <= self.asked:
             present = self.words.intersection(tokens)
         else:  # a word first asked about after this file's words were kept (a needle's first use): read them again
             present = tokens.intersection(self.raw.translate(_TOKEN_TABLE).split())
-        return [*always, *(w for token in present for w in by_token[token])]
+        needles = [*always, *(w for token in present for w in by_token[token])]
+        if cased:
+            others = self.others
+            needles = [w for w in needles if w not in cased or all(not c.isdisjoint(others) for c in cased[w])]
+        return needles
+
+    @property
+    def others(self) -> frozenset[str]:
+        """The text's distinct non-ASCII characters (its bytes less ASCII, decoded), collected once."""
+        if self._others is None:
+            self._others = frozenset(self.raw.translate(None, _ASCII_BYTES).decode("utf-8", "ignore"))
+        return self._others
 
     def _lines_of(self, word: str) -> set[tuple[int, int]]:
         """The (start, end) of every line holding `word` (lowercase), searched once per file. An ASCII word is
@@ -429,45 +454,6 @@ class Context:
         start, end = self.block(index, 3)
         return bool(re.search(r"\b(?:required|must install|will not work|won't work|cannot work|needs? the helper)\b",
                               self.text[start:end], re.I))
-
-
-_RISKY_HOST = re.compile(r"^(?:\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-f:]+\])(?::\d+)?\Z|(?:^|\.)(?:bit\.ly|tinyurl\.com|t\.co|"
-                         r"is\.gd|pastebin\.com|paste\.ee|hastebin\.com|ghostbin\.\w+|transfer\.sh|ngrok\.io|"
-                         r"ngrok-free\.app|gist\.githubusercontent\.com|discord(?:app)?\.com|cdn\.discordapp\.com|"
-                         r"trycloudflare\.com|glitch\.me|workers\.dev)\Z", re.I)
-
-
-# A host named like this is nobody's product, whatever a declared homepage says ("the attacker's server").
-_ATTACK_NAME = re.compile(r"attack|evil|malic|payload|exfil|steal|hack|pwn|phish|backdoor|exploit|leak|grab|"
-                          r"dump|collect|harvest|beacon|implant|trojan|stealer|loot", re.I)
-
-
-def _host_is_vendor(command: str, ctx: Context | None = None) -> bool:
-    """Every address in `command` is a vendor's own host: a well-known installer host, a known publisher's
-    registered domain, or (given the file) the skill's declared homepage/repository (scan/vendor.py). The URL's
-    host decides, never the words around it. Bare IP addresses, URL shorteners, paste sites and tunnels never
-    count."""
-    urls = _URL.findall(command)
-    if not urls:
-        return False
-    for url in urls:
-        low = url.lower()
-        if layout.on_listed_host(low, VENDOR_HOSTS):
-            continue
-        host = scan_vendor.host_of(low)[0]
-        if _RISKY_HOST.search(host):
-            return False
-        if scan_vendor.publisher_host(low):
-            continue
-        if ctx is None or not scan_vendor.declared_host(low, ctx.homes) or \
-                _ATTACK_NAME.search(scan_vendor.registered_domain(host).split(".")[0]):
-            return False
-    return True
-
-
-def _url_note(command: str) -> str:
-    url = _URL.search(command)
-    return f" from `{url.group()[:80]}`" if url else ""
 
 
 # The gates `Context` uses to pick the lines a rule family searches.

@@ -7,6 +7,8 @@ from __future__ import annotations
 import functools
 import re
 
+from skillyard.format.scan import vendor as scan_vendor
+
 
 # Hosts of well-known vendor installers: piping them to a shell is how their own docs install them.
 VENDOR_HOSTS = ("sh.rustup.rs", "rustup.rs", "astral.sh", "raw.githubusercontent.com/homebrew/", "brew.sh",
@@ -35,6 +37,48 @@ NPX_PACKAGES = ("@modelcontextprotocol/server-filesystem", "@modelcontextprotoco
                 "create-react-app", "create-next-app", "create-vite", "eslint-config-airbnb", "skills", "vitest",
                 "tsx", "serve", "http-server", "wrangler", "vercel", "netlify-cli", "firebase-tools",
                 "@upstash/context7-mcp", "mcp-remote", "@sentry/wizard", "expo", "create-expo-app", "shadcn")
+
+
+URL = re.compile(r"(?:https?|ftp)://[^\s'\"`)>\]]+", re.I)
+
+
+_RISKY_HOST = re.compile(r"^(?:\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-f:]+\])(?::\d+)?\Z|(?:^|\.)(?:bit\.ly|tinyurl\.com|t\.co|"
+                         r"is\.gd|pastebin\.com|paste\.ee|hastebin\.com|ghostbin\.\w+|transfer\.sh|ngrok\.io|"
+                         r"ngrok-free\.app|gist\.githubusercontent\.com|discord(?:app)?\.com|cdn\.discordapp\.com|"
+                         r"trycloudflare\.com|glitch\.me|workers\.dev)\Z", re.I)
+
+
+# A host named like this is nobody's product, whatever a declared homepage says ("the attacker's server").
+_ATTACK_NAME = re.compile(r"attack|evil|malic|payload|exfil|steal|hack|pwn|phish|backdoor|exploit|leak|grab|"
+                          r"dump|collect|harvest|beacon|implant|trojan|stealer|loot", re.I)
+
+
+def host_is_vendor(command: str, ctx=None) -> bool:
+    """Every address in `command` is a vendor's own host: a well-known installer host, a known publisher's
+    registered domain, or (given the file) the skill's declared homepage/repository (scan/vendor.py). The URL's
+    host decides, never the words around it. Bare IP addresses, URL shorteners, paste sites and tunnels never
+    count."""
+    urls = URL.findall(command)
+    if not urls:
+        return False
+    for url in urls:
+        low = url.lower()
+        if on_listed_host(low, VENDOR_HOSTS):
+            continue
+        host = scan_vendor.host_of(low)[0]
+        if _RISKY_HOST.search(host):
+            return False
+        if scan_vendor.publisher_host(low):
+            continue
+        if ctx is None or not scan_vendor.declared_host(low, ctx.homes) or \
+                _ATTACK_NAME.search(scan_vendor.registered_domain(host).split(".")[0]):
+            return False
+    return True
+
+
+def url_note(command: str) -> str:
+    url = URL.search(command)
+    return f" from `{url.group()[:80]}`" if url else ""
 
 
 def outside_html_blocks(text: str, fences: list[tuple[int, int]], html_block: re.Pattern,
