@@ -153,7 +153,7 @@ class Context:
         self._mark_found: dict[bytes, bool] = {}
         self._needle_lines: dict[str, set[tuple[int, int]]] = {}  # rules share needles: each is searched once
         self._folds: bool | None = None
-        self._others: frozenset[str] | None = None
+        self._others: frozenset[str] | bool | None = None
         self._low_found: dict[bytes, bool] = {}
         suffix = file[file.rfind("."):].lower() if "." in file.rsplit("/", 1)[-1] else ""
         self.code = suffix in CODE_SUFFIXES
@@ -246,17 +246,19 @@ class Context:
         else:  # a word first asked about after this file's words were kept (a needle's first use): read them again
             present = tokens.intersection(self.raw.translate(_TOKEN_TABLE).split())
         needles = [*always, *(w for token in present for w in by_token[token])]
-        if cased:
-            others = self.others
+        others = self.others if cased else None
+        if others is not None:
             needles = [w for w in needles if w not in cased or all(not c.isdisjoint(others) for c in cased[w])]
         return needles
 
     @property
-    def others(self) -> frozenset[str]:
-        """The text's distinct non-ASCII characters (its bytes less ASCII, decoded), collected once."""
+    def others(self) -> frozenset[str] | None:
+        """The distinct non-ASCII characters of a mostly-ASCII text (collected once), or None when more than one
+        byte in eight is not ASCII (there most needles' characters occur: each is looked for)."""
         if self._others is None:
-            self._others = frozenset(self.raw.translate(None, _ASCII_BYTES).decode("utf-8", "ignore"))
-        return self._others
+            rest = self.raw.translate(None, _ASCII_BYTES)
+            self._others = frozenset(rest.decode("utf-8", "ignore")) if len(rest) * 8 <= len(self.raw) else False
+        return None if self._others is False else self._others  # type: ignore[return-value]
 
     def _lines_of(self, word: str) -> set[tuple[int, int]]:
         """The (start, end) of every line holding `word` (lowercase), searched once per file. An ASCII word is
