@@ -1,6 +1,6 @@
 """What every behaviour rule shares: the keyword tables a file is gated on, the per-file `Context` (the text
-lowered once, its fences, headings and lines) and the vendor-host judgement; the rules are in exec_flows.py and
-rules.py."""
+lowered once, its fences, headings and lines) and the vendor-host judgement (layout.py's, re-exported); the rules
+are in exec_flows.py and rules.py."""
 
 from __future__ import annotations
 

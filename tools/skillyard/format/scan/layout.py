@@ -1,6 +1,8 @@
 """Where things are: the Markdown code fences of a text, which of them are real, given the HTML blocks (`<pre>`, `<script>` …) around
-them (`context.Context.fences` calls it), and whether a URL is on one of a list of hosts (its host itself, not a
-look-alike that only contains the name), and `line_local`, the one-line form of a pattern the rules search lines with."""
+them (`context.Context.fences` calls it), whether a URL is on one of a list of hosts (its host itself, not a
+look-alike that only contains the name) and the lists of vendor installer hosts, package indexes and `npx` packages,
+whether a command's addresses are all a vendor's own (`host_is_vendor`), and `line_local`, the one-line form of a
+pattern the rules search lines with. context.py re-exports the lists and the host judgement under their old names."""
 
 from __future__ import annotations
 
@@ -8,7 +10,6 @@ import functools
 import re
 
 from skillyard.format.scan import vendor as scan_vendor
-
 
 # Hosts of well-known vendor installers: piping them to a shell is how their own docs install them.
 VENDOR_HOSTS = ("sh.rustup.rs", "rustup.rs", "astral.sh", "raw.githubusercontent.com/homebrew/", "brew.sh",
