@@ -121,3 +121,39 @@ def test_lowering_keeps_what_a_lowered_candidate_needs_in_all_of_unicode():
         if len(low) == 1:
             assert not low.isascii(), hex(point)
             assert [bool(k.match(char)) for k in kinds] == [bool(k.match(low)) for k in kinds], hex(point)
+
+
+# The non-ASCII letters of the scanner's patterns (Spanish, French, German, Cyrillic, CJK …) and every character
+# IGNORECASE matches to one of them (`ᲀ` for `в`, a final `Σ` lowering to `ς`)
+OTHER_LETTERS = sorted({c for p in PATTERNS for c in p.pattern if not c.isascii() and c.isalpha()})
+OTHER_WORDS = sorted({w for p in PATTERNS for w in re.findall(r"[^\W\d_]{2,}", p.pattern) if not w.isascii()})
+
+
+def test_non_ascii_letters_become_every_lowercase_ignorecase_matches_them_to():
+    """For each non-ASCII letter of a scanner pattern, every character of Unicode that IGNORECASE matches to it
+    lowers (as `str.lower` lowers it alone) to one of the letter's `_cases`."""
+    assert len(OTHER_LETTERS) > 20
+    any_letter = re.compile("[" + "".join(OTHER_LETTERS) + "]", re.I)
+    for point in range(0x80, 0x110000):
+        char = chr(point)
+        if 0xD800 <= point <= 0xDFFF or not any_letter.match(char) or char == "\u0130":
+            continue
+        for letter in OTHER_LETTERS:
+            if re.fullmatch(letter, char, re.I):
+                assert char.lower() in scan_lowered._cases(letter), (letter, hex(point))
+
+
+OTHER_PIECE = st.one_of(st.sampled_from(OTHER_WORDS), st.sampled_from(OTHER_WORDS).map(str.upper),
+                        st.sampled_from(OTHER_WORDS).map(str.title), st.sampled_from(WORDS),
+                        st.sampled_from([" ", "\n", "'", "\u2019", "ᲀ", "ᲂ", "ᲃ", "ΟΔΟΣ", "σ", "ς", "\u0130", "É",
+                                         "\U0001f600", "-", "."]))
+
+
+@given(JOINER, st.lists(OTHER_PIECE, max_size=40), st.integers(min_value=0))
+@settings(max_examples=400, deadline=None)
+def test_candidate_search_of_patterns_with_other_scripts_finds_the_same_matches(joiner, pieces, which):
+    others = [p for p in PATTERNS if not p.pattern.isascii()]
+    assert others
+    text = joiner.join(pieces)
+    pattern = others[which % len(others)]
+    assert _fast(text, pattern) == _plain(text, pattern), pattern.pattern

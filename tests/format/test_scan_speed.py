@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -263,6 +264,36 @@ def test_lines_with_finds_the_lines_that_hold_a_non_ascii_word(text):
     assert found == reference
 
 
+@given(WIDE_TEXT)
+@settings(max_examples=300, deadline=None)
+def test_lines_with_the_empty_needle_is_every_line(text):
+    """The empty needle occurs on every line, the last (maybe empty) one included, and the search ends: it once
+    searched the same line forever."""
+    ctx = scan_context.Context(text, "SKILL.md", "markdown")
+    assert ctx._lines_of("") == set(_lines_with_reference(ctx, ("",)))
+    assert ctx.lines_with(("", "curl")) == _lines_with_reference(ctx, tuple(
+        w for w, token in scan_context._needles(("", "curl")) if not token or ctx._has_token(token)))
+
+
+@pytest.mark.timeout(10)
+def test_lines_of_the_empty_needle_ends_on_every_shape_of_text():
+    for text in ("", "\n", "a", "a\n", "\n\n", "a\nb", "é\nb\n", "x" * 5000 + "\n" + "y"):
+        ctx = scan_context.Context(text, "SKILL.md", "markdown")
+        assert len(ctx._lines_of("")) == text.count("\n") + 1, text
+
+
+def test_needle_tuples_built_per_file_share_one_search_plan():
+    """A needle tuple is planned once (its words and the needles each gates), whichever tuple object carries it."""
+    words = ("zzplanned", "yy planned", "<|")
+    scan_context._PLANS.pop(words, None)
+    ctx = scan_context.Context("a zzplanned line\nyy planned here <|\nnone", "SKILL.md", "markdown")
+    assert ctx.lines_with(words) == [(0, 16), (17, 35)]
+    plan = scan_context._PLANS[words]
+    assert plan[0] == ("<|",) and plan[1] == {b"zzplanned": ("zzplanned",), b"planned": ("yy planned",)}
+    assert scan_context.Context("nothing", "SKILL.md", "markdown").lines_with(tuple(list(words))) == []
+    assert scan_context._PLANS[words] is plan
+
+
 MARK_TEXT = st.lists(st.sampled_from(["<<", "<|", "<", "|", "SYSTEM", "system", "CLAUDE.md", "claude.MD", ".cursor",
                                       "ADMIN", "x", " ", "\n", "é", "_of_turn>", "[INST", "<system", ".mcp.json",
                                       "AGENTS", ".md"]), max_size=20).map("".join)
@@ -354,3 +385,64 @@ def test_rot13_mark_test_is_the_search_for_each_mark(text):
     assert decode._says_rot13(raw) == any(mark in raw for mark in decode._ROT13_MARKS)
     many = b"13 " * 100 + raw  # past the places it looks at one by one
     assert decode._says_rot13(many) == any(mark in many for mark in decode._ROT13_MARKS)
+
+
+FOLD_TEXT = st.lists(st.sampled_from(["ignore", "іgnоrе", "ｉｇｎｏｒｅ", "x", " ", "\n", "\u200b", "α", "Ρ", "é", "日本",
+                                      "\U0001d41a", "\U000e0041", "ⓐ", "ᴀ", "\u2066", "кот", "Ω"]), max_size=25).map("".join)
+
+
+@given(FOLD_TEXT)
+@settings(max_examples=500, deadline=None)
+def test_fold_replaces_as_the_table_translates(text):
+    """`confusables.fold` replaces only the table's characters present, one `str.replace` each: the text
+    `str.translate` with the whole table gives (or None where that changes nothing or nothing is disguised)."""
+    from skillyard.format.scan import confusables
+
+    folded = confusables.fold(text)
+    if folded is not None:
+        assert folded == text.translate(confusables.table())
+    if "іgnоrе" in text or "ｉｇｎｏｒｅ" in text:
+        assert folded is not None and "ignore" in folded
+
+
+@given(LINE_TEXT, st.booleans())
+@settings(max_examples=500, deadline=None)
+def test_finditer_with_also_keeps_the_lines_holding_a_needle_of_each_side(text, swap):
+    """Whichever side has fewer needles is searched first and the other tested on its lines: the lines holding one
+    needle of each side, as the plain lowered search finds them."""
+    words, also = ("curl", "wget", ".env", "<|", "ss"), ("password", "k")
+    if swap:
+        words, also = also, words
+    ctx = scan_context.Context(text, "SKILL.md", "markdown")
+    pattern = re.compile(r"[^\n]+")
+
+    def gated(needles):
+        return tuple(w for w, token in scan_context._needles(needles) if not token or ctx._has_token(token))
+
+    lines = sorted(set(_lines_with_reference(ctx, gated(words))) & set(_lines_with_reference(ctx, gated(also))))
+    expected = [m.span() for a, b in lines for m in pattern.finditer(text, a, b)]
+    assert [m.span() for m in ctx.finditer(pattern, words, also)] == expected
+
+
+def test_the_irregular_lowercase_table_is_every_such_character_of_unicode():
+    found = {}
+    for code in range(0x110000):
+        char = chr(code)
+        low = char.lower()
+        if len(low) == 1 and low != char and char not in (low.upper(), low.title()):
+            found[char] = low
+    assert found == scan_context._IRREGULAR_LOWER
+
+
+CASE_TEXT = st.lists(st.sampled_from(["ω", "Ω", "\u2126", "ß", "\u1e9e", "SS", "å", "\u212b", "Å", "θ", "\u03f4",
+                                      "удал", "УДАЛ", "x", " ", "\n", "İ"]), max_size=25).map("".join)
+
+
+@given(CASE_TEXT)
+@settings(max_examples=500, deadline=None)
+def test_non_ascii_needles_skipped_for_a_missing_character_lose_no_line(text):
+    """A non-ASCII needle is searched only when the text holds each of its characters in some case that lowers to
+    it: the Ohm sign lowers to ω, the capital sharp s to ß, the Angstrom sign to å."""
+    words = ("ω", "ß", "å", "θ", "удал", "xω")
+    ctx = scan_context.Context(text, "SKILL.md", "markdown")
+    assert ctx.lines_with(words) == _lines_with_reference(ctx, words)

@@ -85,5 +85,11 @@ def fold(text: str, raw: bytes | None = None) -> str | None:
         letters = "".join(sorted(present))
         if not re.search(f"[A-Za-z][{letters}]|[{letters}][A-Za-z]", text):
             return None
-    folded = text.translate(table())
+    # `str.translate` with a 2,500-entry table looks each character up; only the few table characters present are
+    # replaced instead, one `str.replace` each (every key is non-ASCII and every value ASCII or nothing, so no
+    # replacement makes a key again: the text `translate` gives)
+    folded, marks = text, table()
+    for char in others:
+        if ord(char) in marks:
+            folded = folded.replace(char, marks[ord(char)] or "")
     return folded if folded != text else None

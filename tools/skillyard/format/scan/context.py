@@ -1,6 +1,6 @@
 """What every behaviour rule shares: the keyword tables a file is gated on, the per-file `Context` (the text
-lowered once, its fences, headings and lines) and the vendor-host judgement; the rules are in exec_flows.py and
-rules.py."""
+lowered once, its fences, headings and lines) and the vendor-host judgement (layout.py's, re-exported); the rules
+are in exec_flows.py and rules.py."""
 
 from __future__ import annotations
 
@@ -12,38 +12,13 @@ from collections.abc import Callable
 from skillyard.format.findings import Severity
 from skillyard.format.scan import gates, layout, lowered
 from skillyard.format.scan import read_python as scan_python
-from skillyard.format.scan import vendor as scan_vendor
 
 ERROR, WARNING = Severity.ERROR, Severity.WARNING
 CODE_SUFFIXES = frozenset({".py", ".pyw", ".sh", ".bash", ".zsh", ".fish", ".js", ".mjs", ".cjs", ".ts", ".tsx",
                            ".jsx", ".ps1", ".psm1", ".bat", ".cmd", ".rb", ".pl", ".php", ".lua", ".command"})
-# Hosts of well-known vendor installers: piping them to a shell is how their own docs install them.
-VENDOR_HOSTS = ("sh.rustup.rs", "rustup.rs", "astral.sh", "raw.githubusercontent.com/homebrew/", "brew.sh",
-                "raw.githubusercontent.com/nvm-sh/", "get.docker.com", "bun.sh", "deno.land", "deno.com",
-                "install.python-poetry.org", "get.pnpm.io", "get.sdkman.io", "ollama.com", "claude.ai/install",
-                "pyenv.run", "mise.run", "get.volta.sh", "tailscale.com/install", "fly.io/install", "starship.rs",
-                "raw.githubusercontent.com/helm/", "get.helm.sh", "foundry.paradigm.xyz", "sh.pulumi.com",
-                "get.pulumi.com", "cli.doppler.com", "dot.net/v1/dotnet-install", "get.k3s.io", "opencode.ai/install",
-                "cursor.com/install", "install.determinate.systems", "nixos.org/nix/install", "get.rvm.io",
-                "raw.githubusercontent.com/ohmyzsh/", "sh.uv.dev", "supabase.com", "vercel.com", "railway.app",
-                "railway.com", "cli.expo.dev", "setup.ts.net", "get.jenkins.io", "downloads.sentry-cdn.com",
-                "cli.sentry.dev", "releases.hashicorp.com", "github.com/cli/cli", "npmjs.org", "pypi.org",
-                "download.pytorch.org", "get.rio.app", "install.pulumi.com", "volta.sh", "getcomposer.org",
-                "sdk.cloud.google.com", "aka.ms/install-azd", "aka.ms/installazurecli", "awscli.amazonaws.com",
-                "raw.githubusercontent.com/anthropics/", "raw.githubusercontent.com/getsentry/",
-                "raw.githubusercontent.com/expo/", "raw.githubusercontent.com/hashicorp/", "hashicorp.com",
-                "install.julialang.org", "community.chocolatey.org", "get.nextflow.io", "get-ghcup.haskell.org", "deb.nodesource.com", "rpm.nodesource.com")
-PACKAGE_INDEXES = ("pypi.org", "files.pythonhosted.org", "download.pytorch.org", "registry.npmjs.org",
-                   "registry.yarnpkg.com", "test.pypi.org", "pypi.python.org", "npm.pkg.github.com")
-# Well-known npm packages agents run with `npx -y`: a near miss of one of these is a typosquat.
-NPX_PACKAGES = ("@modelcontextprotocol/server-filesystem", "@modelcontextprotocol/server-github",
-                "@modelcontextprotocol/server-memory", "@modelcontextprotocol/server-puppeteer",
-                "@modelcontextprotocol/server-everything", "@modelcontextprotocol/server-sequential-thinking",
-                "@modelcontextprotocol/create-server", "@modelcontextprotocol/inspector", "@playwright/mcp",
-                "@anthropic-ai/claude-code", "@openai/codex", "playwright", "eslint", "prettier", "typescript",
-                "create-react-app", "create-next-app", "create-vite", "eslint-config-airbnb", "skills", "vitest",
-                "tsx", "serve", "http-server", "wrangler", "vercel", "netlify-cli", "firebase-tools",
-                "@upstash/context7-mcp", "mcp-remote", "@sentry/wizard", "expo", "create-expo-app", "shadcn")
+# The vendor installer hosts, package indexes and well-known `npx` packages (layout.py) are re-exported here.
+VENDOR_HOSTS, PACKAGE_INDEXES, NPX_PACKAGES = layout.VENDOR_HOSTS, layout.PACKAGE_INDEXES, layout.NPX_PACKAGES
+_URL, _host_is_vendor, _url_note = layout.URL, layout.host_is_vendor, layout.url_note  # (layout.py)
 
 _NEGATION = re.compile(r"\b(?:never|not|don't|dont|do not|avoid|without|instead of|rather than|refuse|warn|"
                        r"detect|flag|block|reject|watch for|look for|dangerous|malicious)\b", re.I)
@@ -52,7 +27,6 @@ _HTML_BLOCK = re.compile(r"^ {0,3}<(pre|script|style|textarea)\b.*?(?:</\1\s*>|\
 _HTML_BLOCK_TAG = re.compile(r"<(?:pre|script|style|textarea)\b", re.I)  # in every `_HTML_BLOCK` match
 _HEADING = re.compile(r"^#{1,6}[ \t]+([^\n]{0,300})", re.M)
 _LURE = re.compile(r"prereq|requirement|required|before (?:you|using|use|first)|must (?:be )?install", re.I)
-_URL = re.compile(r"(?:https?|ftp)://[^\s'\"`)>\]]+", re.I)
 
 Add = Callable[[str, Severity, int, object, str], None]
 WINDOW = 500  # characters of context any one check reads around a match
@@ -100,6 +74,34 @@ def _token_of(needle: str) -> bytes:
 def _needles(words: tuple[str, ...]) -> tuple[tuple[str, bytes], ...]:
     """Each search needle with its word (`_token_of`), worked out once per needle tuple rather than per file."""
     return tuple((word, _token_of(word)) for word in words)
+
+
+_PLANS: dict[tuple[str, ...], tuple] = {}
+# The characters whose lowercase is one character other than them yet neither that one's capital nor its title form
+# (all of Unicode: tests/format/test_scan_speed.py). A needle's character `c` is in the text lowered only where the
+# text holds `c`, `c.upper()`, `c.title()` or one of these.
+_IRREGULAR_LOWER = {"\u03f4": "\u03b8", "\u1e9e": "\u00df", "\u2126": "\u03c9", "\u212a": "k", "\u212b": "\u00e5"}
+_ASCII_BYTES = bytes(range(128))
+
+
+def _cases(needle: str) -> tuple[frozenset[str], ...]:
+    """For each non-ASCII character of `needle`, the characters of a text that lower to it."""
+    return tuple(frozenset({c, c.upper(), c.title(), *(k for k, v in _IRREGULAR_LOWER.items() if v == c)})
+                 for c in dict.fromkeys(needle) if not c.isascii())
+
+
+def _plan(words: tuple[str, ...]) -> tuple:
+    """(the needles without a word, always looked for; each word's needles; the words; each non-ASCII needle's
+    `_cases`) for `Context._gated`, worked out once per needle tuple: a file's words then pick the needles to search
+    with one intersection, and its characters the non-ASCII ones."""
+    if len(_PLANS) > 512:  # bounded, should a caller build needle tuples per file
+        _PLANS.clear()
+    by_token: dict[bytes, tuple[str, ...]] = {}
+    for word, token in _needles(words):
+        by_token[token] = by_token.get(token, ()) + (word,)
+    cased = {w: _cases(w) for w in words if not w.isascii()}
+    plan = _PLANS[words] = (by_token.pop(b"", ()), by_token, frozenset(by_token), cased)
+    return plan
 
 
 @functools.lru_cache(maxsize=1024)
@@ -151,6 +153,7 @@ class Context:
         self._mark_found: dict[bytes, bool] = {}
         self._needle_lines: dict[str, set[tuple[int, int]]] = {}  # rules share needles: each is searched once
         self._folds: bool | None = None
+        self._others: frozenset[str] | bool | None = None
         self._low_found: dict[bytes, bool] = {}
         suffix = file[file.rfind("."):].lower() if "." in file.rsplit("/", 1)[-1] else ""
         self.code = suffix in CODE_SUFFIXES
@@ -227,17 +230,42 @@ class Context:
 
     def lines_with(self, words: tuple[str, ...]) -> list[tuple[int, int]]:
         """(start, end) of each line holding one of the lowercase `words`, found with `find` (C speed); only
-        the words whose own word occurs in the file are looked for, each once per file (rules share needles).
-        ASCII text is searched as its bytes lowered (positions are the same, and lowering bytes is several times
-        cheaper than lowering a `str`)."""
-        words = tuple(w for w, token in _needles(words) if not token or self._has_token(token))
-        return sorted(set().union(*(self._lines_of(word) for word in words)))
+        the words whose own word occurs in the file are looked for (`_gated`), each once per file (rules share
+        needles). ASCII text is searched as its bytes lowered (positions are the same, and lowering bytes is
+        several times cheaper than lowering a `str`)."""
+        spans = [self._lines_of(w) for w in self._gated(words)]
+        return sorted(spans[0] if len(spans) == 1 else set().union(*spans))
+
+    def _gated(self, words: tuple[str, ...]) -> list[str]:
+        """The needles of `words` whose own word the file holds (or that have none), one set intersection (`_plan`),
+        less the non-ASCII ones lacking a character (in every case that lowers to it) among the text's (`others`)."""
+        plan = _PLANS.get(words)
+        always, by_token, tokens, cased = plan if plan is not None else _plan(words)
+        if tokens <= self.asked:
+            present = self.words.intersection(tokens)
+        else:  # a word first asked about after this file's words were kept (a needle's first use): read them again
+            present = tokens.intersection(self.raw.translate(_TOKEN_TABLE).split())
+        needles = [*always, *(w for token in present for w in by_token[token])]
+        others = self.others if cased else None
+        if others is not None:
+            needles = [w for w in needles if w not in cased or all(not c.isdisjoint(others) for c in cased[w])]
+        return needles
+
+    @property
+    def others(self) -> frozenset[str] | None:
+        """The distinct non-ASCII characters of a mostly-ASCII text (collected once), or None when more than one
+        byte in eight is not ASCII (there most needles' characters occur: each is looked for)."""
+        if self._others is None:
+            rest = self.raw.translate(None, _ASCII_BYTES)
+            self._others = frozenset(rest.decode("utf-8", "ignore")) if len(rest) * 8 <= len(self.raw) else False
+        return None if self._others is False else self._others  # type: ignore[return-value]
 
     def _lines_of(self, word: str) -> set[tuple[int, int]]:
         """The (start, end) of every line holding `word` (lowercase), searched once per file. An ASCII word is
         looked for in the bytes with ASCII lowered, in non-ASCII text too: only `İ` and the Kelvin sign lower onto
         ASCII (`folds`), so elsewhere it occurs where it does in the lowered text; each line found is then counted
-        in characters (lowering the whole text as a `str` costs several times more)."""
+        in characters (lowering the whole text as a `str` costs several times more). After a line holding it the
+        search goes on at the next line (so the empty word, found everywhere, is on every line)."""
         spans = self._needle_lines.get(word)
         if spans is not None:
             return spans
@@ -258,11 +286,11 @@ class Context:
             start = low.rfind(newline, 0, at) + 1  # type: ignore[arg-type]
             end = low.find(newline, at)  # type: ignore[arg-type]
             end = size if end < 0 else end
-            at = low.find(needle, end)  # type: ignore[arg-type]
-            if as_bytes and not self._ascii:
-                char_at += len(self.raw[byte_at:start].decode("utf-8", "surrogatepass"))
-                line = len(self.raw[start:end].decode("utf-8", "surrogatepass"))
-                byte_at, start, char_at = end, char_at, char_at + line
+            at = low.find(needle, end + 1) if end < size else -1  # type: ignore[arg-type]
+            if as_bytes and not self._ascii:  # one decode to the line's end; the line starts after its last `\n`
+                passed = self.raw[byte_at:end].decode("utf-8", "surrogatepass")
+                start = char_at + passed.rfind("\n") + 1
+                byte_at, char_at = end, char_at + len(passed)
                 end = char_at
             spans.add((start, end))
         self._needle_lines[word] = spans
@@ -294,10 +322,13 @@ class Context:
         would otherwise cost its length times the number of matches. With `also`, only the lines that hold one of
         those too (every match of the pattern holds one of each)."""
         seen = 0
-        if also:  # every match also holds one of `also` on its line: those lines (the rarer needles), then each
-            lines = self.lines_with(also)  # is kept when it holds one of `words` too (no needle spans a line end)
-            wanted = [w for w, token in _needles(words) if not token or self._has_token(token)]
-            if lines and wanted:
+        if also:  # every match also holds one of `also` on its line: the lines of the side with fewer needles,
+            first, wanted = self._gated(also), self._gated(words)  # then each kept when it holds one of the other
+            if len(wanted) < len(first):  # side's too (the same lines either way; no needle spans a line end)
+                first, wanted = wanted, first
+            spans = [self._lines_of(w) for w in first] if wanted else []
+            lines = sorted(spans[0] if len(spans) == 1 else set().union(*spans))
+            if lines:
                 if self._ascii:
                     low, wanted = self._low_bytes, [_encoded(w) for w in wanted]  # type: ignore[misc]
                     lines = [(a, b) for a, b in lines if any(w in low[a:b] for w in wanted)]  # type: ignore[operator]
@@ -307,8 +338,6 @@ class Context:
                 else:  # each line lowered on its own: the same ASCII letters as in the whole text lowered
                     text = self.text
                     lines = [(a, b) for a, b in lines if any(w in text[a:b].lower() for w in wanted)]
-            elif not wanted:
-                lines = []
         else:
             lines = self.lines_with(words)
         if not lines:
@@ -428,45 +457,6 @@ class Context:
         start, end = self.block(index, 3)
         return bool(re.search(r"\b(?:required|must install|will not work|won't work|cannot work|needs? the helper)\b",
                               self.text[start:end], re.I))
-
-
-_RISKY_HOST = re.compile(r"^(?:\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-f:]+\])(?::\d+)?\Z|(?:^|\.)(?:bit\.ly|tinyurl\.com|t\.co|"
-                         r"is\.gd|pastebin\.com|paste\.ee|hastebin\.com|ghostbin\.\w+|transfer\.sh|ngrok\.io|"
-                         r"ngrok-free\.app|gist\.githubusercontent\.com|discord(?:app)?\.com|cdn\.discordapp\.com|"
-                         r"trycloudflare\.com|glitch\.me|workers\.dev)\Z", re.I)
-
-
-# A host named like this is nobody's product, whatever a declared homepage says ("the attacker's server").
-_ATTACK_NAME = re.compile(r"attack|evil|malic|payload|exfil|steal|hack|pwn|phish|backdoor|exploit|leak|grab|"
-                          r"dump|collect|harvest|beacon|implant|trojan|stealer|loot", re.I)
-
-
-def _host_is_vendor(command: str, ctx: Context | None = None) -> bool:
-    """Every address in `command` is a vendor's own host: a well-known installer host, a known publisher's
-    registered domain, or (given the file) the skill's declared homepage/repository (scan/vendor.py). The URL's
-    host decides, never the words around it. Bare IP addresses, URL shorteners, paste sites and tunnels never
-    count."""
-    urls = _URL.findall(command)
-    if not urls:
-        return False
-    for url in urls:
-        low = url.lower()
-        if layout.on_listed_host(low, VENDOR_HOSTS):
-            continue
-        host = scan_vendor.host_of(low)[0]
-        if _RISKY_HOST.search(host):
-            return False
-        if scan_vendor.publisher_host(low):
-            continue
-        if ctx is None or not scan_vendor.declared_host(low, ctx.homes) or \
-                _ATTACK_NAME.search(scan_vendor.registered_domain(host).split(".")[0]):
-            return False
-    return True
-
-
-def _url_note(command: str) -> str:
-    url = _URL.search(command)
-    return f" from `{url.group()[:80]}`" if url else ""
 
 
 # The gates `Context` uses to pick the lines a rule family searches.

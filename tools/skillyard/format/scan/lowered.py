@@ -14,17 +14,34 @@ from __future__ import annotations
 import re
 
 _REFUSED = re.compile(r"\\[0-9xuUN]|\(\?[-a-zA-Z<]")
+try:  # the characters IGNORECASE matches beyond those with the same simple lowercase (`ſ` for `s`, `ᲀ` for `в`)
+    from _sre import unicode_tolower as _simple_lower
+    from re._casefix import _EXTRA_CASES
+except ImportError:  # another Python: patterns with non-ASCII letters keep the plain search
+    _simple_lower, _EXTRA_CASES = None, None
+
+
+def _cases(char: str) -> str | None:
+    """The lowered text's characters where IGNORECASE matches non-ASCII `char`: its simple lowercase and the extra
+    cases of that (each a lowercase; `str.lower` differs from the simple one only for `İ`, which `Context.folds`
+    catches, and for a final `Σ`, whose `ς` is among `σ`'s extra cases). None on a Python without the tables."""
+    if _simple_lower is None:
+        return None
+    low = _simple_lower(ord(char))
+    return "".join(dict.fromkeys(chr(c) for c in (low, *_EXTRA_CASES.get(low, ()))))
 
 
 def lowered_candidate(pattern: re.Pattern) -> re.Pattern | None:
     """For an IGNORECASE `pattern`, a case-sensitive one that matches the text lowered wherever `pattern` matches the
-    text (and maybe elsewhere): its letters lowered (escapes kept) and the `\\b` that opens each top-level
-    alternative dropped. None when that cannot be promised from the source: a non-ASCII or numeric escape, an inline
-    flag, a named group, or a class range that holds some letters of one case but not the other."""
+    text (and maybe elsewhere): its letters lowered (escapes kept; a non-ASCII letter becomes every lowercase
+    IGNORECASE matches it to, `_cases`) and the `\\b` that opens each top-level alternative dropped. None when that
+    cannot be promised from the source: a non-ASCII or numeric escape, an inline flag, a named group, a range with a
+    non-ASCII end, or a class range that holds some letters of one case but not the other."""
     source = pattern.pattern
-    if not pattern.flags & re.I or not isinstance(source, str) or not source.isascii() or \
-            _REFUSED.search(source.replace("(?<=", "").replace("(?<!", "")):
-        return None
+    if not pattern.flags & re.I or not isinstance(source, str) or \
+            _REFUSED.search(source.replace("(?<=", "").replace("(?<!", "")) or \
+            (not source.isascii() and (_simple_lower is None or re.search(r"[^\x00-\x7f]-|-[^\x00-\x7f]|\\[^\x00-\x7f]", source))):
+        return None  # (a range with a non-ASCII end is refused: its cases are not one range)
     out: list[str] = []
     i, in_class, depth = 0, False, 0
     while i < len(source):
@@ -51,7 +68,11 @@ def lowered_candidate(pattern: re.Pattern) -> re.Pattern | None:
             depth += 1
         elif not in_class and char == ")":
             depth -= 1
-        out.append(char.lower())
+        if char.isascii():
+            out.append(char.lower())
+        else:  # every character IGNORECASE lets stand for it, lowered: one of them, or all of them inside a class
+            cases = _cases(char)
+            out.append(cases if in_class or len(cases) == 1 else f"[{cases}]")  # type: ignore[arg-type]
         i += 1
     return re.compile("".join(out), pattern.flags & ~re.I)
 

@@ -100,7 +100,16 @@ class _Family:
         self._prose_marks = _marks_pattern(marks[:prose_marks]) if marks else None
 
     def needles(self, ctx: Context, ascii_only: bool, where: str = "prose") -> tuple[str, ...]:
-        """The needles to search `ctx` for: none when a gate fails (set tests first, then one byte search)."""
+        """The needles to search `ctx` for: none when a gate fails (set tests first, then one byte search). Asked
+        once per file and form (`_possible`, then `_hits`, ask the same)."""
+        key = (self, ascii_only, where != "prose")
+        memo = vars(ctx).setdefault("_family_needles", {})
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = self._needles(ctx, ascii_only, where)
+        return found
+
+    def _needles(self, ctx: Context, ascii_only: bool, where: str) -> tuple[str, ...]:
         fail = () if ascii_only else self.others
         if self.also is not None:
             for words in self.also:
