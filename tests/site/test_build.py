@@ -222,6 +222,39 @@ def test_a_cached_rebuild_packs_a_changed_skill_again_and_its_digest_follows(tmp
         (tmp_path / "two/.well-known/agent-skills/evil-skill.tar.gz").read_bytes()
 
 
+def test_a_first_build_reads_each_served_file_once_and_writes_what_it_checked(tmp_path, monkeypatch):
+    """The bytes checked against registry.json when a skill is staged are the ones written (served copies and
+    archive, packed once): no served file is read again. With no room to keep them (`HELD_BYTES` 0) every file is
+    read again when written, and the site is the same bytes."""
+    from collections import Counter
+
+    from skillyard.site import machine, publish
+
+    root = tmp_path / "repo"
+    write_registry(root, SKILLS)
+    reads: Counter = Counter()
+    real_read = publish.read_regular
+
+    def counted(folder, rel, limit):
+        reads[f"{Path(folder).name}/{rel}"] += 1
+        return real_read(folder, rel, limit)
+
+    monkeypatch.setattr(publish, "read_regular", counted)
+    build_site(root / "registry.json", root, tmp_path / "held", config=CONFIG, work_dir=tmp_path / "w1")
+    served = {p.relative_to(tmp_path / "held/.well-known/agent-skills").as_posix()
+              for p in (tmp_path / "held/.well-known/agent-skills").rglob("*") if p.is_file()}
+    served_files = [rel for rel in reads if rel in served]
+    assert len(served_files) >= 5
+    assert {rel: reads[rel] for rel in served_files if reads[rel] > (2 if rel.endswith("/SKILL.md") else 1)} == {}
+    reads.clear()
+    monkeypatch.setattr(machine, "HELD_BYTES", 0)
+    build_site(root / "registry.json", root, tmp_path / "read", config=CONFIG, work_dir=tmp_path / "w2")
+    assert all(reads[rel] >= 2 for rel in served_files if not rel.endswith("/SKILL.md"))
+    first = {p.relative_to(tmp_path / "held"): p.read_bytes() for p in (tmp_path / "held").rglob("*") if p.is_file()}
+    second = {p.relative_to(tmp_path / "read"): p.read_bytes() for p in (tmp_path / "read").rglob("*") if p.is_file()}
+    assert first == second
+
+
 def test_a_failed_build_keeps_the_previous_site(tmp_path):
     root = tmp_path / "repo"
     registry = write_registry(root, SKILLS[:2])

@@ -30,6 +30,7 @@ import os
 import shutil
 from collections.abc import Callable
 from datetime import datetime
+from functools import partial
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -217,12 +218,14 @@ def raw_copy(folder: Path, entry: dict) -> tuple[str, Callable[[], bytes]]:
     return "s" + entry["sha256"], make
 
 
-def served_copy(skill: dict, folder: Path, entry: dict, digest: str | None = None) -> tuple[str, Callable[[], bytes]]:
+def served_copy(skill: dict, folder: Path, entry: dict, digest: str | None = None,
+                held: bytes | None = None) -> tuple[str, Callable[[], bytes]]:
     """(content key, maker) of one served file: the maker reads the source again, checks its sha256 and fills the
     inputs' defaults in (`rendered_with_defaults`), so the bytes written are always bytes registry.json vouches
     for. The key changes whenever those bytes would: the sha256 alone for a file served as it is; with the
     defaults (or `digest`, the skill's `page_cache.entry_digest`, which covers them) and the serving code for a
-    rendered one."""
+    rendered one. `held`: those very bytes, when this build has just read, checked and rendered them (the maker
+    then hands them back instead of reading the file a second time)."""
     rel, sha = entry["path"], entry["sha256"]
     values = defaults(skill.get("inputs")) if rel in RENDERED_FILES else {}
     if not values:
@@ -232,6 +235,8 @@ def served_copy(skill: dict, folder: Path, entry: dict, digest: str | None = Non
     else:
         key = "r" + hashlib.sha256(json.dumps([staged.code_fingerprint(), sha, values], ensure_ascii=False,
                                               sort_keys=True).encode("utf-8")).hexdigest()
+    if held is not None:
+        return key, partial(bytes, held)
 
     def make() -> bytes:
         try:
@@ -285,6 +290,7 @@ def stage_well_known(registry: dict, root: Path, folder: Path, notes: list[str],
     if os.path.lexists(folder):
         _remove(folder)
     published: set[str] = set()
+    budget = HELD_BYTES  # the checked bytes kept for the output tree (and the archive), instead of reading them again
     for skill in registry["skills"]:
         name = skill["name"]
         if "source_url" in skill:  # a pointer entry: its files are upstream (its page says so; no note needed)
@@ -305,13 +311,16 @@ def stage_well_known(registry: dict, root: Path, folder: Path, notes: list[str],
             continue
         problems = list(known_problems[name]) if known_problems is not None else publish.skill_problems(skill)
         unpackable = _unpackable(skill, unpackable_of)
+        held: dict[str, bytes] = {}
         if not unpackable or not problems:
             try:
                 source = known_folder(skill, root, folders)
                 if not manifest.unchanged(skill, source):
                     checked_ns = staged.now_ns()
-                    rendered_with_defaults(skill, read_skill_files(skill, root, source))
+                    held = rendered_with_defaults(skill, read_skill_files(skill, root, source))
                     manifest.record(skill, source, checked_ns)
+                    size = sum(map(len, held.values()))
+                    held, budget = (held, budget - size) if size <= budget else ({}, budget)
             except publish.UnreadableFile as exc:  # the file types' reasons (if any) first: they decide the most
                 unpackable = [str(exc)]
                 problems = [*problems, *unpackable]
@@ -321,7 +330,8 @@ def stage_well_known(registry: dict, root: Path, folder: Path, notes: list[str],
         copies = None
         if not unpackable and archives is not None:
             digest = (digests or {}).get(name)
-            copies = {entry["path"]: served_copy(skill, source, entry, digest) for entry in skill["files"]}
+            copies = {entry["path"]: served_copy(skill, source, entry, digest, held.get(entry["path"]))
+                      for entry in skill["files"]}
             unpackable = _archive(skill, copies, packed, archives)
         if unpackable and not problems and archives is not None:
             notes.append(f"skill {name!r} is served file by file but not listed in /{WELL_KNOWN}/index.json (no "
@@ -346,7 +356,8 @@ def stage_well_known(registry: dict, root: Path, folder: Path, notes: list[str],
             continue
         if identities is not None:
             digest = (digests or {}).get(name)
-            identities[name] = copies or {entry["path"]: served_copy(skill, source, entry, digest)
+            identities[name] = copies or {entry["path"]: served_copy(skill, source, entry, digest,
+                                                                     held.get(entry["path"]))
                                           for entry in skill["files"]}
         if raw is not None:
             raw[name] = {entry["path"]: raw_copy(source, entry) for entry in skill["files"]}
@@ -354,6 +365,9 @@ def stage_well_known(registry: dict, root: Path, folder: Path, notes: list[str],
     manifest.save()
     packed.save()
     return published
+
+
+HELD_BYTES = 1 << 29  # checked source bytes a build keeps in memory for writing (beyond: read again when written)
 
 
 def archive_mtime(skill: dict) -> int:
@@ -387,9 +401,11 @@ def _archive(skill: dict, copies: dict[str, tuple[str, Callable[[], bytes]]], pa
     digest = packed.known(key)
     if digest is None:
         try:
-            digest = packed.record(key, make())
+            data = make()
         except skill_archive.NotPackable as exc:
             return [str(exc)]
+        digest = packed.record(key, data)
+        make = partial(bytes, data)  # packed once: the output tree writes these bytes when it lacks them
     archives[skill["name"]] = (key, make, digest)
     return []
 
