@@ -29,18 +29,16 @@ import json
 import os
 import shutil
 from collections.abc import Callable
-from datetime import datetime
 from functools import partial
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from skillyard.errors import SkillyardError
-from skillyard.format import skill_archive
 from skillyard.format.inputs import RENDERED_FILES, RenderTooLarge, defaults, render_bytes
 from skillyard.format.paths import path_problem
-from skillyard.fsutil import write_atomic
 from skillyard.registry.compile import dumps, index_document
 from skillyard.site import publish, staged
+from skillyard.site.archives import ArchiveDigests, plan_archive
 from skillyard.site.model import WELL_KNOWN
 
 
@@ -304,7 +302,7 @@ def stage_well_known(registry: dict, root: Path, folder: Path, notes: list[str],
                     identities[name] = copies
                 published.add(name)
             if archives is not None:
-                unpackable = _unpackable(skill, unpackable_of) or _archive(skill, copies, packed, archives)
+                unpackable = _unpackable(skill, unpackable_of) or plan_archive(skill, copies, packed, archives)
                 if unpackable:
                     notes.append(f"skill {name!r} is not listed in /{WELL_KNOWN}/index.json (no archive): "
                                  + "; ".join(unpackable[:3]))
@@ -332,7 +330,7 @@ def stage_well_known(registry: dict, root: Path, folder: Path, notes: list[str],
             digest = (digests or {}).get(name)
             copies = {entry["path"]: served_copy(skill, source, entry, digest, held.get(entry["path"]))
                       for entry in skill["files"]}
-            unpackable = _archive(skill, copies, packed, archives)
+            unpackable = plan_archive(skill, copies, packed, archives)
         if unpackable and not problems and archives is not None:
             notes.append(f"skill {name!r} is served file by file but not listed in /{WELL_KNOWN}/index.json (no "
                          "archive): " + "; ".join(unpackable[:3]))
@@ -370,73 +368,9 @@ def stage_well_known(registry: dict, root: Path, folder: Path, notes: list[str],
 HELD_BYTES = 1 << 29  # checked source bytes a build keeps in memory for writing (beyond: read again when written)
 
 
-def archive_mtime(skill: dict) -> int:
-    """The one mtime of every member of the skill's archive: its `updated_at` (0 when it has none), so rebuilding
-    gives the same bytes."""
-    try:
-        stamp = datetime.fromisoformat(str(skill.get("updated_at", "")).replace("Z", "+00:00"))
-    except ValueError:
-        return 0
-    return max(0, int(stamp.timestamp())) if stamp.tzinfo is not None else 0
-
-
 def _unpackable(skill: dict, known: Callable) -> list[str]:
     found = known(skill["name"])
     return list(found) if found is not None else publish.archive_problems(skill)
-
-
-def _archive(skill: dict, copies: dict[str, tuple[str, Callable[[], bytes]]], packed: ArchiveDigests,
-             archives: dict) -> list[str]:
-    """Plan the skill's archive from its served copies (each maker checks its bytes against registry.json); returns
-    why they cannot be packed (empty: planned)."""
-    mtime = archive_mtime(skill)
-    executable = {entry["path"]: bool(entry.get("executable")) for entry in skill["files"]}
-    key = "a" + hashlib.sha256(json.dumps(
-        [skill_archive.fingerprint(), staged.code_fingerprint(), mtime,
-         sorted([rel, key, executable[rel]] for rel, (key, _) in copies.items())]).encode()).hexdigest()
-
-    def make() -> bytes:
-        return skill_archive.pack({rel: (maker(), executable[rel]) for rel, (_, maker) in copies.items()}, mtime)
-
-    digest = packed.known(key)
-    if digest is None:
-        try:
-            data = make()
-        except skill_archive.NotPackable as exc:
-            return [str(exc)]
-        digest = packed.record(key, data)
-        make = partial(bytes, data)  # packed once: the output tree writes these bytes when it lacks them
-    archives[skill["name"]] = (key, make, digest)
-    return []
-
-
-class ArchiveDigests:
-    """{archive key: digest} of the archives packed by the last build, in one file in the work folder (removed when
-    read, written at the end, like `staged.Manifest`)."""
-
-    def __init__(self, path: Path, reuse: bool) -> None:
-        self.path, self.old, self.new = path, {}, {}
-        if reuse:
-            try:
-                data = json.loads(path.read_text(encoding="utf-8"))
-                if isinstance(data, dict) and all(isinstance(v, str) for v in data.values()):
-                    self.old = data
-            except (OSError, ValueError):
-                pass
-        path.unlink(missing_ok=True)
-
-    def known(self, key: str) -> str | None:
-        digest = self.old.get(key)
-        if digest is not None:
-            self.new[key] = digest
-        return digest
-
-    def record(self, key: str, data: bytes) -> str:
-        self.new[key] = skill_archive.digest(data)
-        return self.new[key]
-
-    def save(self) -> None:
-        write_atomic(self.path, json.dumps(self.new, sort_keys=True), mode=0o600)
 
 
 def _remove(path: Path) -> None:
@@ -470,6 +404,20 @@ def plan_machine_files(plan, registry: dict, registry_bytes: bytes, index_bytes:
     plan.add_bytes("index.json", index_bytes)
     for rel, data in (sparse if sparse is not None else sparse_files(registry)).items():  # clients that read it refresh by the file (format/sparse.py)
         plan.add_bytes(f"sparse/{rel}", data)
+    plan_served_files(plan, registry, published, identities, archives)
+    prefix = raw_prefix(registry) if raw else None
+    if prefix is not None:
+        _plan_raw_files(plan, registry, prefix, published, raw)
+    archives = archives or {}
+    index = well_known_index(registry, {name: digest for name, (_, _, digest) in archives.items()})
+    plan.add_bytes(f"{WELL_KNOWN}/index.json", dump_well_known_index(index))
+    plan.add_bytes(".nojekyll", b"")  # GitHub Pages: serve dot-folders such as .well-known as they are
+
+
+def plan_served_files(plan, registry: dict, published: set[str], identities: dict[str, dict[str, tuple]],
+                      archives: dict[str, tuple] | None) -> None:
+    """The well-known tree's copies and archives (`plan_machine_files`), which a first build starts writing
+    while the pages are made (`output.write_early`)."""
     for skill in registry["skills"]:
         name = skill["name"]
         if name in published:
@@ -477,15 +425,8 @@ def plan_machine_files(plan, registry: dict, registry_bytes: bytes, index_bytes:
             for entry in skill["files"]:
                 key, make = planned[entry["path"]]
                 plan.add_lazy(f"{WELL_KNOWN}/{name}/{entry['path']}", key, make)
-    prefix = raw_prefix(registry) if raw else None
-    if prefix is not None:
-        _plan_raw_files(plan, registry, prefix, published, raw)
-    archives = archives or {}
-    for name, (key, make, _) in sorted(archives.items()):
+    for name, (key, make, _) in sorted((archives or {}).items()):
         plan.add_lazy(f"{WELL_KNOWN}/{name}.tar.gz", key, make)
-    index = well_known_index(registry, {name: digest for name, (_, _, digest) in archives.items()})
-    plan.add_bytes(f"{WELL_KNOWN}/index.json", dump_well_known_index(index))
-    plan.add_bytes(".nojekyll", b"")  # GitHub Pages: serve dot-folders such as .well-known as they are
 
 
 def _plan_raw_files(plan, registry: dict, prefix: str, published: set[str], raw: dict[str, dict[str, tuple]]) -> None:

@@ -1,0 +1,80 @@
+"""Each served skill's `.tar.gz` for the discovery index (`machine.stage_well_known`): planned by a key that covers
+every byte it holds, its digest remembered between builds by that key (`ArchiveDigests`), packed once by a build
+that must know a new digest, and those bytes written."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from datetime import datetime
+from functools import partial
+from pathlib import Path
+
+from skillyard.format import skill_archive
+from skillyard.fsutil import write_atomic
+from skillyard.site import staged
+
+
+def archive_mtime(skill: dict) -> int:
+    """The one mtime of every member of the skill's archive: its `updated_at` (0 when it has none), so rebuilding
+    gives the same bytes."""
+    try:
+        stamp = datetime.fromisoformat(str(skill.get("updated_at", "")).replace("Z", "+00:00"))
+    except ValueError:
+        return 0
+    return max(0, int(stamp.timestamp())) if stamp.tzinfo is not None else 0
+
+
+def plan_archive(skill: dict, copies: dict[str, tuple[str, Callable[[], bytes]]], packed: ArchiveDigests,
+                 archives: dict) -> list[str]:
+    """Plan the skill's archive from its served copies (each maker checks its bytes against registry.json); returns
+    why they cannot be packed (empty: planned)."""
+    mtime = archive_mtime(skill)
+    executable = {entry["path"]: bool(entry.get("executable")) for entry in skill["files"]}
+    key = "a" + hashlib.sha256(json.dumps(
+        [skill_archive.fingerprint(), staged.code_fingerprint(), mtime,
+         sorted([rel, key, executable[rel]] for rel, (key, _) in copies.items())]).encode()).hexdigest()
+
+    def make() -> bytes:
+        return skill_archive.pack({rel: (maker(), executable[rel]) for rel, (_, maker) in copies.items()}, mtime)
+
+    digest = packed.known(key)
+    if digest is None:
+        try:
+            data = make()
+        except skill_archive.NotPackable as exc:
+            return [str(exc)]
+        digest = packed.record(key, data)
+        make = partial(bytes, data)  # packed once: the output tree writes these bytes when it lacks them
+    archives[skill["name"]] = (key, make, digest)
+    return []
+
+
+class ArchiveDigests:
+    """{archive key: digest} of the archives packed by the last build, in one file in the work folder (removed when
+    read, written at the end, like `staged.Manifest`)."""
+
+    def __init__(self, path: Path, reuse: bool) -> None:
+        self.path, self.old, self.new = path, {}, {}
+        if reuse:
+            try:
+                data = json.loads(path.read_text(encoding="utf-8"))
+                if isinstance(data, dict) and all(isinstance(v, str) for v in data.values()):
+                    self.old = data
+            except (OSError, ValueError):
+                pass
+        path.unlink(missing_ok=True)
+
+    def known(self, key: str) -> str | None:
+        digest = self.old.get(key)
+        if digest is not None:
+            self.new[key] = digest
+        return digest
+
+    def record(self, key: str, data: bytes) -> str:
+        self.new[key] = skill_archive.digest(data)
+        return self.new[key]
+
+    def save(self) -> None:
+        write_atomic(self.path, json.dumps(self.new, sort_keys=True), mode=0o600)
