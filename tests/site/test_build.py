@@ -255,6 +255,24 @@ def test_a_first_build_reads_each_served_file_once_and_writes_what_it_checked(tm
     assert first == second
 
 
+def test_our_templates_compiled_code_is_kept_for_the_next_build(tmp_path):
+    """A cached build keeps the compiled code of the page templates beside mkdocs' (a one-skill rebuild then compiles
+    nothing); the environment forgets the folder when the build ends, and the pages are the same bytes."""
+    from skillyard.site import pages
+
+    root = tmp_path / "repo"
+    registry = write_registry(root, SKILLS)
+    pages.environment().cache.clear()  # templates loaded by earlier tests would not be compiled again
+    build_site(registry, root, tmp_path / "one", config=CONFIG, work_dir=tmp_path / "work")
+    assert pages.environment().bytecode_cache is None
+    kept = {p.parent.name for p in (tmp_path / "work/cache/templates").glob("*/*.cache")}
+    assert len(kept) == 2  # mkdocs' environment and ours, apart
+    pages.environment().cache.clear()
+    build_site(registry, root, tmp_path / "two", config=CONFIG, work_dir=tmp_path / "work")
+    files = sorted(p.relative_to(tmp_path / "one") for p in (tmp_path / "one").rglob("*") if p.is_file())
+    assert all((tmp_path / "one" / rel).read_bytes() == (tmp_path / "two" / rel).read_bytes() for rel in files)
+
+
 def test_a_failed_build_keeps_the_previous_site(tmp_path):
     root = tmp_path / "repo"
     registry = write_registry(root, SKILLS[:2])
