@@ -451,29 +451,35 @@ def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | Non
             mark = time.perf_counter()
             site = work_dir / "site"  # mkdocs' output: the hand-written, home and tag pages, the theme, the shell
             output.remove(site)
-            warnings = run_mkdocs(config, work_dir / "docs", site, source_epoch(registry), site_url,
-                                  mkdocs_env.registry_settings(registry) if config == default_config().resolve() else None,
-                                  work_dir / "cache" / "templates" if use_cache else None)
+            # mkdocs runs in a forked child (the build's own process runs it again should the child fail, for the
+            # real error) while this one makes what needs no page of mkdocs'.
+            mkdocs_run = stack.enter_context(overlap.Background(partial(
+                run_mkdocs, config, work_dir / "docs", site, source_epoch(registry), site_url,
+                mkdocs_env.registry_settings(registry) if config == default_config().resolve() else None,
+                work_dir / "cache" / "templates" if use_cache else None)))
+            search_data, sparse, api = background.result()
+            search = dump_search_data(link_publisher_pages(search_data, publisher_pages(work_dir / "docs", tag_pages)))
+            index, documents = parts[1]
+            make = document_maker(registry, titles, history)
+            api_files = [(rel, key, partial(bytes, api[rel]) if rel in api else make(rel[len(API_DIR) + 1:-5]))
+                         for rel, key in documents]
+            del api
+            warnings = mkdocs_run.result()
             timings["mkdocs"] = time.perf_counter() - mark
             mark = time.perf_counter()
             plan = output.Plan()
             stamped = shell.stamp_pages(site, skill_pages, tag_pages) if skill_pages or tag_pages else []
-            stamped_paths = [rel[:-len("index.html")] + "index.md" for rel, _, _ in stamped if rel.endswith("/index.html")]
             plan.add_folder(site)
             for rel, key, make in stamped:
                 plan.add_lazy(rel, key, make)
             del skill_pages, tag_pages
             timings["stamp"] = time.perf_counter() - mark
             mark = time.perf_counter()
-            search_data, sparse, api = background.result()
-            search = dump_search_data(link_publisher_pages(search_data, publisher_pages(work_dir / "docs", stamped_paths)))
             plan.add_bytes(SEARCH_FILE, search)
             # /api/skills/NAME.json and its index (skill_api), by the same keys whoever made the bytes.
-            index, documents = parts[1]
             plan.add_bytes(f"{API_DIR}/index.json", index)
-            make = document_maker(registry, titles, history)
-            for rel, key in documents:
-                plan.add_lazy(rel, key, partial(bytes, api[rel]) if rel in api else make(rel[len(API_DIR) + 1:-5]))
+            for rel, key, make in api_files:
+                plan.add_lazy(rel, key, make)
             machine.plan_machine_files(plan, served_registry, served_bytes, index_bytes, served, identities,
                                        sparse=sparse, raw=raw, archives=archives)
             timings["machine"] = time.perf_counter() - mark
