@@ -255,6 +255,42 @@ def test_a_first_build_reads_each_served_file_once_and_writes_what_it_checked(tm
     assert first == second
 
 
+def test_archives_compressed_beside_the_stage_are_the_packed_bytes_and_no_thread_outlives_a_failure(tmp_path):
+    """Each archive's tar is compressed in a thread while the next skill is read: the bytes are `pack`'s; a stage
+    that stops (a file no longer matching registry.json) leaves no such thread behind."""
+    import threading
+
+    from skillyard.format import skill_archive
+
+    root = tmp_path / "repo"
+    registry = write_registry(root, SKILLS)
+    build_site(registry, root, tmp_path / "out", config=CONFIG, work_dir=tmp_path / "work", use_cache=False)
+    entries = json.loads(registry.read_text(encoding="utf-8"))["skills"]
+    well_known = tmp_path / "out/.well-known/agent-skills"
+    for entry in entries:
+        archive = well_known / f"{entry['name']}.tar.gz"
+        if archive.is_file():
+            files = archive_files(archive.read_bytes())
+            executable = {f["path"]: bool(f.get("executable")) for f in entry["files"]}
+            repacked = skill_archive.pack({rel: (data, executable[rel]) for rel, data in files.items()},
+                                          _member_mtime(archive.read_bytes()))
+            assert archive.read_bytes() == repacked
+    last = entries[-1]
+    (root / last["path"] / "SKILL.md").write_text("changed after the build\n", encoding="utf-8")
+    with pytest.raises(SkillyardError, match="sha256"):
+        build_site(registry, root, tmp_path / "again", config=CONFIG, work_dir=tmp_path / "work2", use_cache=False)
+    assert [t.name for t in threading.enumerate() if t.name.startswith("site-archives")] == []
+
+
+def _member_mtime(data: bytes) -> int:
+    import gzip
+    import io
+    import tarfile
+
+    with tarfile.open(fileobj=io.BytesIO(gzip.decompress(data))) as tar:
+        return tar.getmembers()[0].mtime
+
+
 def test_our_templates_compiled_code_is_kept_for_the_next_build(tmp_path):
     """A cached build keeps the compiled code of the page templates beside mkdocs' (a one-skill rebuild then compiles
     nothing); the environment forgets the folder when the build ends, and the pages are the same bytes."""

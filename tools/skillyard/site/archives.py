@@ -42,11 +42,11 @@ def plan_archive(skill: dict, copies: dict[str, tuple[str, Callable[[], bytes]]]
     digest = packed.known(key)
     if digest is None:
         try:
-            data = make()
+            raw = skill_archive.ustar({rel: (maker(), executable[rel]) for rel, (_, maker) in copies.items()}, mtime)
         except skill_archive.NotPackable as exc:
             return [str(exc)]
-        digest = packed.record(key, data)
-        make = partial(bytes, data)  # packed once: the output tree writes these bytes when it lacks them
+        packed.compress(skill["name"], key, raw, archives)  # packed once: its bytes are written, not packed again
+        return []
     archives[skill["name"]] = (key, make, digest)
     return []
 
@@ -57,6 +57,8 @@ class ArchiveDigests:
 
     def __init__(self, path: Path, reuse: bool) -> None:
         self.path, self.old, self.new = path, {}, {}
+        self._pool = None
+        self._pending: list = []
         if reuse:
             try:
                 data = json.loads(path.read_text(encoding="utf-8"))
@@ -76,5 +78,36 @@ class ArchiveDigests:
         self.new[key] = skill_archive.digest(data)
         return self.new[key]
 
+    def compress(self, name: str, key: str, raw: bytes, archives: dict) -> None:
+        """Compress an archive's tar in a thread while the caller goes on (zlib and sha256 let go of the GIL: the
+        other core compresses while this one reads the next skill); `finish` puts it in `archives` as
+        (key, its bytes, digest)."""
+        if self._pool is None:
+            from concurrent.futures import ThreadPoolExecutor
+
+            self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="site-archives")
+        self._pending.append((name, key, self._pool.submit(_compressed, raw)))
+
+    def finish(self, archives: dict) -> None:
+        """Wait for the archives `compress` was given and put them in `archives`; no thread is left running."""
+        try:
+            for name, key, future in self._pending:
+                data, digest = future.result()
+                self.new[key] = digest
+                archives[name] = (key, partial(bytes, data), digest)
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+        self._pending = []
+
     def save(self) -> None:
         write_atomic(self.path, json.dumps(self.new, sort_keys=True), mode=0o600)
+
+
+def _compressed(raw: bytes) -> tuple[bytes, str]:
+    data = skill_archive.gzipped(raw)
+    return data, skill_archive.digest(data)

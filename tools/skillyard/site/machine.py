@@ -289,77 +289,82 @@ def stage_well_known(registry: dict, root: Path, folder: Path, notes: list[str],
         _remove(folder)
     published: set[str] = set()
     budget = HELD_BYTES  # the checked bytes kept for the output tree (and the archive), instead of reading them again
-    for skill in registry["skills"]:
-        name = skill["name"]
-        if "source_url" in skill:  # a pointer entry: its files are upstream (its page says so; no note needed)
-            files = (pointer_files or {}).get(name)
-            if files is None:
+    try:
+        for skill in registry["skills"]:
+            name = skill["name"]
+            if "source_url" in skill:  # a pointer entry: its files are upstream (its page says so; no note needed)
+                files = (pointer_files or {}).get(name)
+                if files is None:
+                    continue
+                copies = {entry["path"]: _held(entry, files[entry["path"]]) for entry in skill["files"]}
+                found = known_problems[name] if known_problems is not None else ["not fetched"]
+                if not found:
+                    if identities is not None:
+                        identities[name] = copies
+                    published.add(name)
+                if archives is not None:
+                    unpackable = _unpackable(skill, unpackable_of) or plan_archive(skill, copies, packed, archives)
+                    if unpackable:
+                        notes.append(f"skill {name!r} is not listed in /{WELL_KNOWN}/index.json (no archive): "
+                                     + "; ".join(unpackable[:3]))
                 continue
-            copies = {entry["path"]: _held(entry, files[entry["path"]]) for entry in skill["files"]}
-            found = known_problems[name] if known_problems is not None else ["not fetched"]
-            if not found:
-                if identities is not None:
-                    identities[name] = copies
-                published.add(name)
-            if archives is not None:
-                unpackable = _unpackable(skill, unpackable_of) or plan_archive(skill, copies, packed, archives)
+            problems = list(known_problems[name]) if known_problems is not None else publish.skill_problems(skill)
+            unpackable = _unpackable(skill, unpackable_of)
+            held: dict[str, bytes] = {}
+            if not unpackable or not problems:
+                try:
+                    source = known_folder(skill, root, folders)
+                    if not manifest.unchanged(skill, source):
+                        checked_ns = staged.now_ns()
+                        held = rendered_with_defaults(skill, read_skill_files(skill, root, source))
+                        manifest.record(skill, source, checked_ns)
+                        size = sum(map(len, held.values()))
+                        held, budget = (held, budget - size) if size <= budget else ({}, budget)
+                except publish.UnreadableFile as exc:  # the file types' reasons (if any) first: they decide the most
+                    unpackable = [str(exc)]
+                    problems = [*problems, *unpackable]
+                except RenderTooLarge as exc:
+                    unpackable = [f"its inputs' defaults: {exc.message}"]
+                    problems = [*problems, *unpackable]
+            copies = None
+            if not unpackable and archives is not None:
+                digest = (digests or {}).get(name)
+                copies = {entry["path"]: served_copy(skill, source, entry, digest, held.get(entry["path"]))
+                          for entry in skill["files"]}
+                unpackable = plan_archive(skill, copies, packed, archives)
+            if unpackable and not problems and archives is not None:
+                notes.append(f"skill {name!r} is served file by file but not listed in /{WELL_KNOWN}/index.json (no "
+                             "archive): " + "; ".join(unpackable[:3]))
+            if problems:
+                more = f"; and {len(problems) - 3} more" if len(problems) > 3 else ""
                 if unpackable:
-                    notes.append(f"skill {name!r} is not listed in /{WELL_KNOWN}/index.json (no archive): "
-                                 + "; ".join(unpackable[:3]))
-            continue
-        problems = list(known_problems[name]) if known_problems is not None else publish.skill_problems(skill)
-        unpackable = _unpackable(skill, unpackable_of)
-        held: dict[str, bytes] = {}
-        if not unpackable or not problems:
-            try:
-                source = known_folder(skill, root, folders)
-                if not manifest.unchanged(skill, source):
-                    checked_ns = staged.now_ns()
-                    held = rendered_with_defaults(skill, read_skill_files(skill, root, source))
-                    manifest.record(skill, source, checked_ns)
-                    size = sum(map(len, held.values()))
-                    held, budget = (held, budget - size) if size <= budget else ({}, budget)
-            except publish.UnreadableFile as exc:  # the file types' reasons (if any) first: they decide the most
-                unpackable = [str(exc)]
-                problems = [*problems, *unpackable]
-            except RenderTooLarge as exc:
-                unpackable = [f"its inputs' defaults: {exc.message}"]
-                problems = [*problems, *unpackable]
-        copies = None
-        if not unpackable and archives is not None:
-            digest = (digests or {}).get(name)
-            copies = {entry["path"]: served_copy(skill, source, entry, digest, held.get(entry["path"]))
-                      for entry in skill["files"]}
-            unpackable = plan_archive(skill, copies, packed, archives)
-        if unpackable and not problems and archives is not None:
-            notes.append(f"skill {name!r} is served file by file but not listed in /{WELL_KNOWN}/index.json (no "
-                         "archive): " + "; ".join(unpackable[:3]))
-        if problems:
-            more = f"; and {len(problems) - 3} more" if len(problems) > 3 else ""
-            if unpackable:
-                where = (f"its page links the files at the pinned commit; `skill install {name}` works"
-                         if raw is None else "nor beside registry.json, so this folder cannot install it; serve "
-                         "`skillyard build --serve-dir` from another origin for it")
-                notes.append(f"skill {name!r} is not served under /{WELL_KNOWN}/ ({where}): "
-                             + "; ".join(problems[:3]) + more)
-            elif raw is None:
-                notes.append(f"skill {name!r} is served under /{WELL_KNOWN}/ only as {name}.tar.gz, not file by "
-                             "file (its page links the files at the pinned commit): " + "; ".join(problems[:3])
-                             + more)
-            else:  # archived for `npx skills`, but `skill install` from this folder needs the files
-                notes.append(f"skill {name!r} is served only as /{WELL_KNOWN}/{name}.tar.gz (for `npx skills`), "
-                             "not beside registry.json, so `skill install` from this folder cannot install it; serve "
-                             "`skillyard build --serve-dir` from another origin for it: " + "; ".join(problems[:3])
-                             + more)
-            continue
-        if identities is not None:
-            digest = (digests or {}).get(name)
-            identities[name] = copies or {entry["path"]: served_copy(skill, source, entry, digest,
-                                                                     held.get(entry["path"]))
-                                          for entry in skill["files"]}
-        if raw is not None:
-            raw[name] = {entry["path"]: raw_copy(source, entry) for entry in skill["files"]}
-        published.add(name)
+                    where = (f"its page links the files at the pinned commit; `skill install {name}` works"
+                             if raw is None else "nor beside registry.json, so this folder cannot install it; serve "
+                             "`skillyard build --serve-dir` from another origin for it")
+                    notes.append(f"skill {name!r} is not served under /{WELL_KNOWN}/ ({where}): "
+                                 + "; ".join(problems[:3]) + more)
+                elif raw is None:
+                    notes.append(f"skill {name!r} is served under /{WELL_KNOWN}/ only as {name}.tar.gz, not file by "
+                                 "file (its page links the files at the pinned commit): " + "; ".join(problems[:3])
+                                 + more)
+                else:  # archived for `npx skills`, but `skill install` from this folder needs the files
+                    notes.append(f"skill {name!r} is served only as /{WELL_KNOWN}/{name}.tar.gz (for `npx skills`), "
+                                 "not beside registry.json, so `skill install` from this folder cannot install it; serve "
+                                 "`skillyard build --serve-dir` from another origin for it: " + "; ".join(problems[:3])
+                                 + more)
+                continue
+            if identities is not None:
+                digest = (digests or {}).get(name)
+                identities[name] = copies or {entry["path"]: served_copy(skill, source, entry, digest,
+                                                                         held.get(entry["path"]))
+                                              for entry in skill["files"]}
+            if raw is not None:
+                raw[name] = {entry["path"]: raw_copy(source, entry) for entry in skill["files"]}
+            published.add(name)
+    except BaseException:
+        packed.close()  # no compressing thread outlives a failed stage
+        raise
+    packed.finish(archives if archives is not None else {})
     manifest.save()
     packed.save()
     return published
