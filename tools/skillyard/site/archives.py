@@ -51,6 +51,9 @@ def plan_archive(skill: dict, copies: dict[str, tuple[str, Callable[[], bytes]]]
     return []
 
 
+AHEAD = 32  # archives read and waiting for the compressing thread, at most (20,000 tars held cost 600 MB at peak)
+
+
 class ArchiveDigests:
     """{archive key: digest} of the archives packed by the last build, in one file in the work folder (removed when
     read, written at the end, like `staged.Manifest`)."""
@@ -59,6 +62,7 @@ class ArchiveDigests:
         self.path, self.old, self.new = path, {}, {}
         self._pool = None
         self._pending: list = []
+        self._waited = 0
         if reuse:
             try:
                 data = json.loads(path.read_text(encoding="utf-8"))
@@ -87,6 +91,9 @@ class ArchiveDigests:
 
             self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="site-archives")
         self._pending.append((name, key, self._pool.submit(_compressed, raw)))
+        if len(self._pending) > self._waited + AHEAD:  # tars wait in memory uncompressed: never more than AHEAD
+            self._pending[self._waited][2].result()
+            self._waited += 1
 
     def finish(self, archives: dict) -> None:
         """Wait for the archives `compress` was given and put them in `archives`; no thread is left running."""
@@ -102,7 +109,7 @@ class ArchiveDigests:
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
-        self._pending = []
+        self._pending, self._waited = [], 0
 
     def save(self) -> None:
         write_atomic(self.path, json.dumps(self.new, sort_keys=True), mode=0o600)
