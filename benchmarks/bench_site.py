@@ -149,14 +149,22 @@ def folder_bytes(path: Path) -> int:
 
 
 def child(script: str, *args: str) -> dict:
-    """Run one build in a fresh Python process; its JSON report plus wall time (start-up and imports included)."""
+    """Run one build in a fresh Python process; its JSON report plus wall time (start-up and imports included) and
+    CPU time (user + system of the process and every process it waited for: forked children, page workers), the
+    figure to compare on a loaded machine."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     proc = subprocess.run([sys.executable, "-c", script, *args], capture_output=True, text=True, check=False,
                           env={**os.environ, "PYTHONHASHSEED": "0"})
     wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode != 0:
         raise SystemExit(f"build failed ({args}):\n{proc.stderr[-3000:]}")
-    return {**json.loads(proc.stdout.strip().splitlines()[-1]), "wall": wall}
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return {**json.loads(proc.stdout.strip().splitlines()[-1]), "wall": wall, "cpu": cpu,
+            "load": os.getloadavg()[0]}
 
 
 def ours(root: Path, work: Path, cache: bool) -> dict:
@@ -301,7 +309,8 @@ def measure(count: int, repeat: int, yardstick_runs: bool = True, search_rounds:
             scratch.append(ours(root, root / f"work-{round_}", cache=False))
             if yardstick_runs:
                 plain.append(yardstick(root, root / f"plain-site-{round_}"))
-            print(f"  {count}: round {round_ + 1}/{repeat}: ours {scratch[-1]['wall']:.1f} s, "
+            print(f"  {count}: round {round_ + 1}/{repeat}: ours {scratch[-1]['wall']:.1f} s "
+                  f"({scratch[-1]['cpu']:.1f} s CPU, load {scratch[-1]['load']:.1f}), "
                   f"yardstick {plain[-1]['wall'] if plain else float('nan'):.1f} s", flush=True)
         for _ in range(2):  # fills the page cache and both output trees (site/output.py); each round then
             ours(root, root / "warm", cache=True)  # changes one skill
@@ -309,7 +318,8 @@ def measure(count: int, repeat: int, yardstick_runs: bool = True, search_rounds:
             touch_one(root, round_)
             incremental.append(ours(root, root / "warm", cache=True))
             print(f"  {count}: incremental {round_ + 1}/{repeat}: {incremental[-1]['wall']:.2f} s "
-                  f"({incremental[-1]['cached']} pages from the cache)", flush=True)
+                  f"({incremental[-1]['cpu']:.2f} s CPU, load {incremental[-1]['load']:.1f}; "
+                  f"{incremental[-1]['cached']} pages from the cache)", flush=True)
         walls = [r["wall"] for r in scratch]
         report = sorted(scratch, key=lambda r: r["wall"])[(len(scratch) - 1) // 2]  # the (lower) median build
         out = root / "_site"
@@ -325,9 +335,12 @@ def measure(count: int, repeat: int, yardstick_runs: bool = True, search_rounds:
             "runs": repeat,
             "fixture_seconds": round(fixture_seconds, 2),
             "ours_scratch_seconds": spread(walls),
+            "ours_scratch_cpu_seconds": spread([r["cpu"] for r in scratch]),
+            "load_during_scratch": spread([r["load"] for r in scratch]),
             "yardstick_mkdocs_plain_seconds": spread([r["wall"] for r in plain]) if plain else None,
             "ratio_ours_to_yardstick": round(ours_median / plain_median, 2) if plain else None,
             "incremental_seconds": spread([r["wall"] for r in incremental]),
+            "incremental_cpu_seconds": spread([r["cpu"] for r in incremental]),
             "incremental_cached_pages": [r["cached"] for r in incremental],
             "ratio_incremental_to_scratch": round(statistics.median([r["wall"] for r in incremental]) / ours_median,
                                                   3),
@@ -377,6 +390,9 @@ def table(rows: list[dict]) -> str:
             f"{(row['yardstick_mkdocs_plain_seconds'] or {}).get('median', '-')} s)",
             f"  rebuild after 1 change   {row['incremental_seconds']['median']:8.2f} s   (target "
             f"{target.get('incremental', '-')} s, before issue 37 {before.get('incremental', '-')} s)",
+            f"  CPU (user+sys, all processes)  {row['ours_scratch_cpu_seconds']['median']:.2f} s from scratch, "
+            f"{row['incremental_cpu_seconds']['median']:.2f} s after 1 change  (load average "
+            f"{row['load_during_scratch']['min']:.1f}-{row['load_during_scratch']['max']:.1f} during the builds)",
             f"  peak memory              {row['peak_memory_mb']:8.0f} MB  (target {PEAK_MB} MB)",
             f"  search.json              {row['search_bytes']:8d} B   ({row['search_bytes'] / count:.0f} B a skill, "
             f"{row['search_bytes_gzip']} B gzipped; before {old.get('search_bytes', '-')} B)",

@@ -222,6 +222,93 @@ def test_a_cached_rebuild_packs_a_changed_skill_again_and_its_digest_follows(tmp
         (tmp_path / "two/.well-known/agent-skills/evil-skill.tar.gz").read_bytes()
 
 
+def test_a_first_build_reads_each_served_file_once_and_writes_what_it_checked(tmp_path, monkeypatch):
+    """The bytes checked against registry.json when a skill is staged are the ones written (served copies and
+    archive, packed once): no served file is read again. With no room to keep them (`HELD_BYTES` 0) every file is
+    read again when written, and the site is the same bytes."""
+    from collections import Counter
+
+    from skillyard.site import machine, publish
+
+    root = tmp_path / "repo"
+    write_registry(root, SKILLS)
+    reads: Counter = Counter()
+    real_read = publish.read_regular
+
+    def counted(folder, rel, limit):
+        reads[f"{Path(folder).name}/{rel}"] += 1
+        return real_read(folder, rel, limit)
+
+    monkeypatch.setattr(publish, "read_regular", counted)
+    build_site(root / "registry.json", root, tmp_path / "held", config=CONFIG, work_dir=tmp_path / "w1")
+    served = {p.relative_to(tmp_path / "held/.well-known/agent-skills").as_posix()
+              for p in (tmp_path / "held/.well-known/agent-skills").rglob("*") if p.is_file()}
+    served_files = [rel for rel in reads if rel in served]
+    assert len(served_files) >= 5
+    assert {rel: reads[rel] for rel in served_files if reads[rel] > (2 if rel.endswith("/SKILL.md") else 1)} == {}
+    reads.clear()
+    monkeypatch.setattr(machine, "HELD_BYTES", 0)
+    build_site(root / "registry.json", root, tmp_path / "read", config=CONFIG, work_dir=tmp_path / "w2")
+    assert all(reads[rel] >= 2 for rel in served_files if not rel.endswith("/SKILL.md"))
+    first = {p.relative_to(tmp_path / "held"): p.read_bytes() for p in (tmp_path / "held").rglob("*") if p.is_file()}
+    second = {p.relative_to(tmp_path / "read"): p.read_bytes() for p in (tmp_path / "read").rglob("*") if p.is_file()}
+    assert first == second
+
+
+def test_archives_compressed_beside_the_stage_are_the_packed_bytes_and_no_thread_outlives_a_failure(tmp_path):
+    """Each archive's tar is compressed in a thread while the next skill is read: the bytes are `pack`'s; a stage
+    that stops (a file no longer matching registry.json) leaves no such thread behind."""
+    import threading
+
+    from skillyard.format import skill_archive
+
+    root = tmp_path / "repo"
+    registry = write_registry(root, SKILLS)
+    build_site(registry, root, tmp_path / "out", config=CONFIG, work_dir=tmp_path / "work", use_cache=False)
+    entries = json.loads(registry.read_text(encoding="utf-8"))["skills"]
+    well_known = tmp_path / "out/.well-known/agent-skills"
+    for entry in entries:
+        archive = well_known / f"{entry['name']}.tar.gz"
+        if archive.is_file():
+            files = archive_files(archive.read_bytes())
+            executable = {f["path"]: bool(f.get("executable")) for f in entry["files"]}
+            repacked = skill_archive.pack({rel: (data, executable[rel]) for rel, data in files.items()},
+                                          _member_mtime(archive.read_bytes()))
+            assert archive.read_bytes() == repacked
+    last = entries[-1]
+    (root / last["path"] / "SKILL.md").write_text("changed after the build\n", encoding="utf-8")
+    with pytest.raises(SkillyardError, match="sha256"):
+        build_site(registry, root, tmp_path / "again", config=CONFIG, work_dir=tmp_path / "work2", use_cache=False)
+    assert [t.name for t in threading.enumerate() if t.name.startswith("site-archives")] == []
+
+
+def _member_mtime(data: bytes) -> int:
+    import gzip
+    import io
+    import tarfile
+
+    with tarfile.open(fileobj=io.BytesIO(gzip.decompress(data))) as tar:
+        return tar.getmembers()[0].mtime
+
+
+def test_our_templates_compiled_code_is_kept_for_the_next_build(tmp_path):
+    """A cached build keeps the compiled code of the page templates beside mkdocs' (a one-skill rebuild then compiles
+    nothing); the environment forgets the folder when the build ends, and the pages are the same bytes."""
+    from skillyard.site import pages
+
+    root = tmp_path / "repo"
+    registry = write_registry(root, SKILLS)
+    pages.environment().cache.clear()  # templates loaded by earlier tests would not be compiled again
+    build_site(registry, root, tmp_path / "one", config=CONFIG, work_dir=tmp_path / "work")
+    assert pages.environment().bytecode_cache is None
+    kept = {p.parent.name for p in (tmp_path / "work/cache/templates").glob("*/*.cache")}
+    assert len(kept) == 2  # mkdocs' environment and ours, apart
+    pages.environment().cache.clear()
+    build_site(registry, root, tmp_path / "two", config=CONFIG, work_dir=tmp_path / "work")
+    files = sorted(p.relative_to(tmp_path / "one") for p in (tmp_path / "one").rglob("*") if p.is_file())
+    assert all((tmp_path / "one" / rel).read_bytes() == (tmp_path / "two" / rel).read_bytes() for rel in files)
+
+
 def test_a_failed_build_keeps_the_previous_site(tmp_path):
     root = tmp_path / "repo"
     registry = write_registry(root, SKILLS[:2])

@@ -173,6 +173,29 @@ def test_an_error_in_one_writer_thread_stops_the_sync_and_nothing_trusts_the_tre
     assert tree(target) == files
 
 
+@pytest.mark.parametrize("tamper", ["none", "edit", "extra-file", "removed"])
+def test_files_written_early_are_completed_by_sync_and_proven_like_a_manifest(tmp_path, tamper):
+    """A first build writes part of its tree early (`write_early`); the sync of the whole site keeps those files only
+    when their identity is the one recorded, writes the rest, and counts all of them as written. The tree is the
+    one a sync from nothing writes, whatever happened to it in between."""
+    files = {**FILES, "skills/c/x/index.html": b"c\n", ".well-known/a/SKILL.md": b"a\n", ".well-known/a.tar.gz": b"z"}
+    part = plan_of({rel: data for rel, data in files.items() if rel.startswith((".well-known/", "skills/c/"))})
+    target, manifest = tmp_path / "t", tmp_path / "t.json"
+    target.mkdir()
+    early = output.write_early(target, part)
+    assert sorted(early["files"]) == sorted(part.files) and tree(target) == {rel: data for rel, data in files.items()
+                                                                             if rel in part.files}
+    if tamper == "edit":
+        (target / ".well-known/a/SKILL.md").write_bytes(b"b\n")
+    elif tamper == "extra-file":
+        (target / ".well-known/a/extra.html").write_bytes(b"<script>1</script>")
+    elif tamper == "removed":
+        (target / ".well-known/a.tar.gz").unlink()
+    assert output.sync(target, manifest, plan_of(files), early) == {"written": len(files), "kept": 0}
+    assert tree(target) == files and everything(target) == everything_of(tmp_path, files)
+    assert output.sync(target, manifest, plan_of(files)) == {"written": 0, "kept": len(files)}  # its manifest holds
+
+
 # Whole builds: --out is a real folder, exchanged with a spare copy kept up to date in the work folder.
 
 @pytest.fixture(autouse=True)
@@ -205,6 +228,43 @@ def test_out_is_a_real_folder_rebuilt_in_place_and_equal_to_a_fresh_build(tmp_pa
     copied = tmp_path / "copied"
     shutil.copytree(out, copied, symlinks=True)  # what `cp -a` does: no link to follow, nothing dangling
     assert tree(copied) == tree(scratch)
+
+
+@pytest.mark.parametrize("where", ["new-out", "spare"])
+def test_a_first_build_writes_the_served_files_early_and_the_site_is_the_same(tmp_path, monkeypatch, where):
+    """A tree written whole (a new --out; a spare tree with no manifest) gets the well-known files from a forked
+    child while the pages are made; when that child fails, the build writes them itself: same bytes either way,
+    every file counted as written, nothing left beside --out."""
+    from skillyard.site import real_out
+
+    root = tmp_path / "repo"
+    registry = write_registry(root, SKILLS)
+    scratch = tmp_path / "scratch"
+    build(root, registry, scratch, tmp_path / "scratch-work", use_cache=False)
+    calls = tmp_path / "early-pids"  # the child's memory is its own: it leaves its pid in a file
+    real = output.write_early
+
+    def counted(tree_path, plan):
+        with calls.open("a") as log:
+            log.write(f"{os.getpid()}\n")
+        return real(tree_path, plan)
+
+    def failing(tree_path, plan):
+        real(tree_path, output.Plan())
+        os._exit(3)
+
+    for attempt, early in enumerate((counted, failing)):
+        monkeypatch.setattr(output, "write_early", early)
+        out = tmp_path / f"out-{attempt}"
+        if where == "spare":
+            shutil.copytree(scratch, out)  # an --out from elsewhere: this work folder has no spare tree for it yet
+        result = build(root, registry, out, tmp_path / f"work-{attempt}")
+        assert tree(out) == tree(scratch) and everything(out) == everything(scratch)
+        assert result.files_written == len(tree(scratch)) and result.files_kept == 0
+        assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []
+    pids = calls.read_text().split()
+    assert len(pids) == 1 and str(os.getpid()) not in pids  # written by the forked child, not by the build itself
+    assert real_out.write_early_in_child(tmp_path / "unused", output.Plan(), os.getpid()) is None
 
 
 def test_an_unchanged_rebuild_writes_almost_nothing(tmp_path):

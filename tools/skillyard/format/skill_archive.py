@@ -37,6 +37,12 @@ def size_problem(sizes: list[int]) -> str | None:
 
 def pack(files: dict[str, tuple[bytes, bool]], mtime: int = 0) -> bytes:
     """The `.tar.gz` of {path: (bytes, executable)}. Raises NotPackable."""
+    return gzipped(ustar(files, mtime))
+
+
+def ustar(files: dict[str, tuple[bytes, bool]], mtime: int = 0) -> bytes:
+    """The uncompressed tar of `pack` (raises NotPackable); `gzipped` compresses it, apart, so a caller can compress
+    in another thread (zlib lets go of the GIL)."""
     problem = size_problem([len(data) for data, _ in files.values()])
     if problem:
         raise NotPackable(problem)
@@ -53,9 +59,14 @@ def pack(files: dict[str, tuple[bytes, bool]], mtime: int = 0) -> bytes:
                 tar.addfile(info, io.BytesIO(data))
             except ValueError as exc:  # ustar: a name over 100 bytes that no `/` splits into prefix + name
                 raise NotPackable(f"`{rel}` cannot be stored in a ustar archive ({exc})") from None
+    return raw.getvalue()
+
+
+def gzipped(raw: bytes) -> bytes:
+    """`raw` in the gzip stream `pack` writes (level 9, mtime 0, no file name)."""
     out = io.BytesIO()
     with gzip.GzipFile(filename="", mode="wb", fileobj=out, compresslevel=9, mtime=0) as packed:
-        packed.write(raw.getvalue())
+        packed.write(raw)
     return out.getvalue()
 
 

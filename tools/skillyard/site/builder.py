@@ -14,7 +14,6 @@ exchanged with a spare copy kept up to date in the work folder (`real_out`; only
 from __future__ import annotations
 
 import contextlib
-import html
 import json
 import logging
 import os
@@ -361,22 +360,6 @@ def run_mkdocs(config: Path, docs: Path, site_dir: Path, epoch: int, site_url: s
     return collect.messages
 
 
-_PLAIN_URL = re.compile(r"https?://[^\s\"'<>`\\]+")
-
-
-def registry_settings(registry: dict) -> dict:
-    """The default config names no registry: take its name, description and homepage from registry.json. mkdocs
-    puts these into every page's head and header without escaping, so they are escaped here (they come from the
-    registry, not from a maintainer's mkdocs.yml), and the homepage is used only when it is a plain http(s) URL."""
-    settings = {"site_name": html.escape(str(registry["name"]), quote=True)}
-    if registry.get("description"):
-        settings["site_description"] = html.escape(str(registry["description"]), quote=True)
-    homepage = registry.get("homepage")
-    if isinstance(homepage, str) and _PLAIN_URL.fullmatch(homepage):
-        settings["site_url"] = homepage
-    return settings
-
-
 def _out_path(out: Path) -> Path:
     """`out` made absolute with its parent resolved, itself not followed (it may be our symlink)."""
     out = out.absolute()
@@ -424,70 +407,91 @@ def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | Non
     # A site built before into this work folder: only the per-skill JSON documents that changed are made (`api_plan`);
     # else the forked child makes them all while the pages are rendered.
     warm = use_cache and any((output._tree_home(work_dir, out) / name).is_file() for name in ("live.json", "spare.json"))
-    with overlap.frozen_heap(), overlap.Background(partial(publishers_and_keys, registry, titles, history, digests,
-                                    work_dir / "cache" / "publishers" if use_cache else None)) as side, \
-            overlap.Background(partial(search_and_sparse, registry, bodies, served_registry, titles, history,
-                                       not warm)) as background:
-        well_known = work_dir / "well-known"
-        cache = PageCache(work_dir / "cache" / "pages" if use_cache else None)
-        guess = {name for name, found in problems.items() if not found}  # served unless their files fail to read
-        staged: list[set[str]] = []
-        identities: dict = {}
-        raw: dict | None = {} if machine.raw_prefix(served_registry) is not None else None
-        archives: dict = {}
+    tree: Path | None = None
+    try:
+        with contextlib.ExitStack() as stack, overlap.frozen_heap(), \
+                overlap.Background(partial(publishers_and_keys, registry, titles, history, digests,
+                                           work_dir / "cache" / "publishers" if use_cache else None)) as side, \
+                overlap.Background(partial(search_and_sparse, registry, bodies, served_registry, titles, history,
+                                           not warm)) as background:
+            stack.enter_context(pages.compiled_templates(work_dir / "cache" / "templates" if use_cache else None))
+            well_known = work_dir / "well-known"
+            cache = PageCache(work_dir / "cache" / "pages" if use_cache else None)
+            guess = {name for name, found in problems.items() if not found}  # served unless their files fail to read
+            staged: list[set[str]] = []
+            identities: dict = {}
+            raw: dict | None = {} if machine.raw_prefix(served_registry) is not None else None
+            archives: dict = {}
 
-        def stage() -> set[str]:  # runs while the workers render the pages
-            staged.append(machine.stage_well_known(registry, root, well_known, notes, reuse=use_cache,
-                                                   folders=folders, known_problems=problems, identities=identities,
-                                                   digests=digests, pointer_files=shown_files(contents),
-                                                   raw=raw, archives=archives, known_unpackable=unpackable))
-            timings["read"] = time.perf_counter() - start
-            return staged[0]
+            def stage() -> set[str]:  # runs while the workers render the pages
+                staged.append(machine.stage_well_known(registry, root, well_known, notes, reuse=use_cache,
+                                                       folders=folders, known_problems=problems, identities=identities,
+                                                       digests=digests, pointer_files=shown_files(contents),
+                                                       raw=raw, archives=archives, known_unpackable=unpackable))
+                timings["read"] = time.perf_counter() - start
+                return staged[0]
 
-        rendered = render_skill_pages(page_registry, bodies, cache=cache, served=guess, notes=notes, meanwhile=stage,
-                                      digests=digests, lazy=True)
-        served = staged[0]
-        mark = start + timings["read"]
-        skill_pages, page_count, cached, tag_pages = generate_docs(
-            registry, bodies, site_src, work_dir / "docs", cache, served, notes, rendered,
-            PageCache(work_dir / "cache" / "tags") if use_cache else None, load_registry_config(root).home_page(),
-            titles, (parts := side.result())[0])
-        timings["generate"] = time.perf_counter() - mark
-        mark = time.perf_counter()
-        site = work_dir / "site"  # mkdocs' output: the hand-written, home and tag pages, the theme, the shell
-        output.remove(site)
-        warnings = run_mkdocs(config, work_dir / "docs", site, source_epoch(registry), site_url,
-                              registry_settings(registry) if config == default_config().resolve() else None,
-                              work_dir / "cache" / "templates" if use_cache else None)
-        timings["mkdocs"] = time.perf_counter() - mark
-        mark = time.perf_counter()
-        plan = output.Plan()
-        stamped = shell.stamp_pages(site, skill_pages, tag_pages) if skill_pages or tag_pages else []
-        stamped_paths = [rel[:-len("index.html")] + "index.md" for rel, _, _ in stamped if rel.endswith("/index.html")]
-        plan.add_folder(site)
-        for rel, key, make in stamped:
-            plan.add_lazy(rel, key, make)
-        del skill_pages, tag_pages
-        timings["stamp"] = time.perf_counter() - mark
-        mark = time.perf_counter()
-        search_data, sparse, api = background.result()
-        search = dump_search_data(link_publisher_pages(search_data, publisher_pages(work_dir / "docs", stamped_paths)))
-        plan.add_bytes(SEARCH_FILE, search)
-        # /api/skills/NAME.json and its index (skill_api), by the same keys whoever made the bytes.
-        index, documents = parts[1]
-        plan.add_bytes(f"{API_DIR}/index.json", index)
-        make = document_maker(registry, titles, history)
-        for rel, key in documents:
-            plan.add_lazy(rel, key, partial(bytes, api[rel]) if rel in api else make(rel[len(API_DIR) + 1:-5]))
-        machine.plan_machine_files(plan, served_registry, served_bytes, index_bytes, served, identities,
-                                   sparse=sparse, raw=raw, archives=archives)
-        timings["machine"] = time.perf_counter() - mark
-        mark = time.perf_counter()
-        counts = real_out.publish(out, work_dir, plan)
-        timings["write"] = time.perf_counter() - mark
-        timings["total"] = time.perf_counter() - start
-        return BuildResult(out=out, skills=len(registry["skills"]), pages=page_count, seconds=timings,
-                           search_bytes=len(search), cached_pages=cached, warnings=warnings, notes=notes,
-                           files_written=counts["written"], files_kept=counts["kept"],
-                           upstream=dict(sorted(Counter(c.state for c in contents.values()).items())))
-
+            rendered = render_skill_pages(page_registry, bodies, cache=cache, served=guess, notes=notes, meanwhile=stage,
+                                          digests=digests, lazy=True)
+            served = staged[0]
+            # A tree written whole (a first build): a forked child writes the served files and archives into it now, on
+            # the core the single-threaded steps below leave free.
+            tree = real_out.whole_tree(out, work_dir)
+            early = None
+            if tree is not None:
+                early_plan = output.Plan()
+                machine.plan_served_files(early_plan, served_registry, served, identities, archives)
+                early = stack.enter_context(overlap.Background(partial(real_out.write_early_in_child, tree, early_plan, os.getpid())))
+            mark = start + timings["read"]
+            skill_pages, page_count, cached, tag_pages = generate_docs(
+                registry, bodies, site_src, work_dir / "docs", cache, served, notes, rendered,
+                PageCache(work_dir / "cache" / "tags") if use_cache else None, load_registry_config(root).home_page(),
+                titles, (parts := side.result())[0])
+            timings["generate"] = time.perf_counter() - mark
+            mark = time.perf_counter()
+            site = work_dir / "site"  # mkdocs' output: the hand-written, home and tag pages, the theme, the shell
+            output.remove(site)
+            # mkdocs runs in a forked child (the build's own process runs it again should the child fail, for the
+            # real error) while this one makes what needs no page of mkdocs'.
+            mkdocs_run = stack.enter_context(overlap.Background(partial(
+                run_mkdocs, config, work_dir / "docs", site, source_epoch(registry), site_url,
+                mkdocs_env.registry_settings(registry) if config == default_config().resolve() else None,
+                work_dir / "cache" / "templates" if use_cache else None)))
+            search_data, sparse, api = background.result()
+            search = dump_search_data(link_publisher_pages(search_data, publisher_pages(work_dir / "docs", tag_pages)))
+            index, documents = parts[1]
+            make = document_maker(registry, titles, history)
+            api_files = [(rel, key, partial(bytes, api[rel]) if rel in api else make(rel[len(API_DIR) + 1:-5]))
+                         for rel, key in documents]
+            del api
+            warnings = mkdocs_run.result()
+            timings["mkdocs"] = time.perf_counter() - mark
+            mark = time.perf_counter()
+            plan = output.Plan()
+            stamped = shell.stamp_pages(site, skill_pages, tag_pages) if skill_pages or tag_pages else []
+            plan.add_folder(site)
+            for rel, key, make in stamped:
+                plan.add_lazy(rel, key, make)
+            del skill_pages, tag_pages
+            timings["stamp"] = time.perf_counter() - mark
+            mark = time.perf_counter()
+            plan.add_bytes(SEARCH_FILE, search)
+            # /api/skills/NAME.json and its index (skill_api), by the same keys whoever made the bytes.
+            plan.add_bytes(f"{API_DIR}/index.json", index)
+            for rel, key, make in api_files:
+                plan.add_lazy(rel, key, make)
+            machine.plan_machine_files(plan, served_registry, served_bytes, index_bytes, served, identities,
+                                       sparse=sparse, raw=raw, archives=archives)
+            timings["machine"] = time.perf_counter() - mark
+            mark = time.perf_counter()
+            counts = real_out.publish(out, work_dir, plan, (tree, early.result()) if tree is not None else None)
+            tree = None  # publish owns it now
+            timings["write"] = time.perf_counter() - mark
+            timings["total"] = time.perf_counter() - start
+            return BuildResult(out=out, skills=len(registry["skills"]), pages=page_count, seconds=timings,
+                               search_bytes=len(search), cached_pages=cached, warnings=warnings, notes=notes,
+                               files_written=counts["written"], files_kept=counts["kept"],
+                               upstream=dict(sorted(Counter(c.state for c in contents.values()).items())))
+    finally:
+        if tree is not None:  # the build failed after making it (and the child writing there has stopped)
+            output.remove(tree)

@@ -29,17 +29,16 @@ import json
 import os
 import shutil
 from collections.abc import Callable
-from datetime import datetime
+from functools import partial
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from skillyard.errors import SkillyardError
-from skillyard.format import skill_archive
 from skillyard.format.inputs import RENDERED_FILES, RenderTooLarge, defaults, render_bytes
 from skillyard.format.paths import path_problem
-from skillyard.fsutil import write_atomic
 from skillyard.registry.compile import dumps, index_document
 from skillyard.site import publish, staged
+from skillyard.site.archives import ArchiveDigests, plan_archive
 from skillyard.site.model import WELL_KNOWN
 
 
@@ -217,12 +216,14 @@ def raw_copy(folder: Path, entry: dict) -> tuple[str, Callable[[], bytes]]:
     return "s" + entry["sha256"], make
 
 
-def served_copy(skill: dict, folder: Path, entry: dict, digest: str | None = None) -> tuple[str, Callable[[], bytes]]:
+def served_copy(skill: dict, folder: Path, entry: dict, digest: str | None = None,
+                held: bytes | None = None) -> tuple[str, Callable[[], bytes]]:
     """(content key, maker) of one served file: the maker reads the source again, checks its sha256 and fills the
     inputs' defaults in (`rendered_with_defaults`), so the bytes written are always bytes registry.json vouches
     for. The key changes whenever those bytes would: the sha256 alone for a file served as it is; with the
     defaults (or `digest`, the skill's `page_cache.entry_digest`, which covers them) and the serving code for a
-    rendered one."""
+    rendered one. `held`: those very bytes, when this build has just read, checked and rendered them (the maker
+    then hands them back instead of reading the file a second time)."""
     rel, sha = entry["path"], entry["sha256"]
     values = defaults(skill.get("inputs")) if rel in RENDERED_FILES else {}
     if not values:
@@ -232,6 +233,8 @@ def served_copy(skill: dict, folder: Path, entry: dict, digest: str | None = Non
     else:
         key = "r" + hashlib.sha256(json.dumps([staged.code_fingerprint(), sha, values], ensure_ascii=False,
                                               sort_keys=True).encode("utf-8")).hexdigest()
+    if held is not None:
+        return key, partial(bytes, held)
 
     def make() -> bytes:
         try:
@@ -285,142 +288,94 @@ def stage_well_known(registry: dict, root: Path, folder: Path, notes: list[str],
     if os.path.lexists(folder):
         _remove(folder)
     published: set[str] = set()
-    for skill in registry["skills"]:
-        name = skill["name"]
-        if "source_url" in skill:  # a pointer entry: its files are upstream (its page says so; no note needed)
-            files = (pointer_files or {}).get(name)
-            if files is None:
+    budget = HELD_BYTES  # the checked bytes kept for the output tree (and the archive), instead of reading them again
+    try:
+        for skill in registry["skills"]:
+            name = skill["name"]
+            if "source_url" in skill:  # a pointer entry: its files are upstream (its page says so; no note needed)
+                files = (pointer_files or {}).get(name)
+                if files is None:
+                    continue
+                copies = {entry["path"]: _held(entry, files[entry["path"]]) for entry in skill["files"]}
+                found = known_problems[name] if known_problems is not None else ["not fetched"]
+                if not found:
+                    if identities is not None:
+                        identities[name] = copies
+                    published.add(name)
+                if archives is not None:
+                    unpackable = _unpackable(skill, unpackable_of) or plan_archive(skill, copies, packed, archives)
+                    if unpackable:
+                        notes.append(f"skill {name!r} is not listed in /{WELL_KNOWN}/index.json (no archive): "
+                                     + "; ".join(unpackable[:3]))
                 continue
-            copies = {entry["path"]: _held(entry, files[entry["path"]]) for entry in skill["files"]}
-            found = known_problems[name] if known_problems is not None else ["not fetched"]
-            if not found:
-                if identities is not None:
-                    identities[name] = copies
-                published.add(name)
-            if archives is not None:
-                unpackable = _unpackable(skill, unpackable_of) or _archive(skill, copies, packed, archives)
+            problems = list(known_problems[name]) if known_problems is not None else publish.skill_problems(skill)
+            unpackable = _unpackable(skill, unpackable_of)
+            held: dict[str, bytes] = {}
+            if not unpackable or not problems:
+                try:
+                    source = known_folder(skill, root, folders)
+                    if not manifest.unchanged(skill, source):
+                        checked_ns = staged.now_ns()
+                        held = rendered_with_defaults(skill, read_skill_files(skill, root, source))
+                        manifest.record(skill, source, checked_ns)
+                        size = sum(map(len, held.values()))
+                        held, budget = (held, budget - size) if size <= budget else ({}, budget)
+                except publish.UnreadableFile as exc:  # the file types' reasons (if any) first: they decide the most
+                    unpackable = [str(exc)]
+                    problems = [*problems, *unpackable]
+                except RenderTooLarge as exc:
+                    unpackable = [f"its inputs' defaults: {exc.message}"]
+                    problems = [*problems, *unpackable]
+            copies = None
+            if not unpackable and archives is not None:
+                digest = (digests or {}).get(name)
+                copies = {entry["path"]: served_copy(skill, source, entry, digest, held.get(entry["path"]))
+                          for entry in skill["files"]}
+                unpackable = plan_archive(skill, copies, packed, archives)
+            if unpackable and not problems and archives is not None:
+                notes.append(f"skill {name!r} is served file by file but not listed in /{WELL_KNOWN}/index.json (no "
+                             "archive): " + "; ".join(unpackable[:3]))
+            if problems:
+                more = f"; and {len(problems) - 3} more" if len(problems) > 3 else ""
                 if unpackable:
-                    notes.append(f"skill {name!r} is not listed in /{WELL_KNOWN}/index.json (no archive): "
-                                 + "; ".join(unpackable[:3]))
-            continue
-        problems = list(known_problems[name]) if known_problems is not None else publish.skill_problems(skill)
-        unpackable = _unpackable(skill, unpackable_of)
-        if not unpackable or not problems:
-            try:
-                source = known_folder(skill, root, folders)
-                if not manifest.unchanged(skill, source):
-                    checked_ns = staged.now_ns()
-                    rendered_with_defaults(skill, read_skill_files(skill, root, source))
-                    manifest.record(skill, source, checked_ns)
-            except publish.UnreadableFile as exc:  # the file types' reasons (if any) first: they decide the most
-                unpackable = [str(exc)]
-                problems = [*problems, *unpackable]
-            except RenderTooLarge as exc:
-                unpackable = [f"its inputs' defaults: {exc.message}"]
-                problems = [*problems, *unpackable]
-        copies = None
-        if not unpackable and archives is not None:
-            digest = (digests or {}).get(name)
-            copies = {entry["path"]: served_copy(skill, source, entry, digest) for entry in skill["files"]}
-            unpackable = _archive(skill, copies, packed, archives)
-        if unpackable and not problems and archives is not None:
-            notes.append(f"skill {name!r} is served file by file but not listed in /{WELL_KNOWN}/index.json (no "
-                         "archive): " + "; ".join(unpackable[:3]))
-        if problems:
-            more = f"; and {len(problems) - 3} more" if len(problems) > 3 else ""
-            if unpackable:
-                where = (f"its page links the files at the pinned commit; `skill install {name}` works"
-                         if raw is None else "nor beside registry.json, so this folder cannot install it; serve "
-                         "`skillyard build --serve-dir` from another origin for it")
-                notes.append(f"skill {name!r} is not served under /{WELL_KNOWN}/ ({where}): "
-                             + "; ".join(problems[:3]) + more)
-            elif raw is None:
-                notes.append(f"skill {name!r} is served under /{WELL_KNOWN}/ only as {name}.tar.gz, not file by "
-                             "file (its page links the files at the pinned commit): " + "; ".join(problems[:3])
-                             + more)
-            else:  # archived for `npx skills`, but `skill install` from this folder needs the files
-                notes.append(f"skill {name!r} is served only as /{WELL_KNOWN}/{name}.tar.gz (for `npx skills`), "
-                             "not beside registry.json, so `skill install` from this folder cannot install it; serve "
-                             "`skillyard build --serve-dir` from another origin for it: " + "; ".join(problems[:3])
-                             + more)
-            continue
-        if identities is not None:
-            digest = (digests or {}).get(name)
-            identities[name] = copies or {entry["path"]: served_copy(skill, source, entry, digest)
-                                          for entry in skill["files"]}
-        if raw is not None:
-            raw[name] = {entry["path"]: raw_copy(source, entry) for entry in skill["files"]}
-        published.add(name)
+                    where = (f"its page links the files at the pinned commit; `skill install {name}` works"
+                             if raw is None else "nor beside registry.json, so this folder cannot install it; serve "
+                             "`skillyard build --serve-dir` from another origin for it")
+                    notes.append(f"skill {name!r} is not served under /{WELL_KNOWN}/ ({where}): "
+                                 + "; ".join(problems[:3]) + more)
+                elif raw is None:
+                    notes.append(f"skill {name!r} is served under /{WELL_KNOWN}/ only as {name}.tar.gz, not file by "
+                                 "file (its page links the files at the pinned commit): " + "; ".join(problems[:3])
+                                 + more)
+                else:  # archived for `npx skills`, but `skill install` from this folder needs the files
+                    notes.append(f"skill {name!r} is served only as /{WELL_KNOWN}/{name}.tar.gz (for `npx skills`), "
+                                 "not beside registry.json, so `skill install` from this folder cannot install it; serve "
+                                 "`skillyard build --serve-dir` from another origin for it: " + "; ".join(problems[:3])
+                                 + more)
+                continue
+            if identities is not None:
+                digest = (digests or {}).get(name)
+                identities[name] = copies or {entry["path"]: served_copy(skill, source, entry, digest,
+                                                                         held.get(entry["path"]))
+                                              for entry in skill["files"]}
+            if raw is not None:
+                raw[name] = {entry["path"]: raw_copy(source, entry) for entry in skill["files"]}
+            published.add(name)
+    except BaseException:
+        packed.close()  # no compressing thread outlives a failed stage
+        raise
+    packed.finish(archives if archives is not None else {})
     manifest.save()
     packed.save()
     return published
 
 
-def archive_mtime(skill: dict) -> int:
-    """The one mtime of every member of the skill's archive: its `updated_at` (0 when it has none), so rebuilding
-    gives the same bytes."""
-    try:
-        stamp = datetime.fromisoformat(str(skill.get("updated_at", "")).replace("Z", "+00:00"))
-    except ValueError:
-        return 0
-    return max(0, int(stamp.timestamp())) if stamp.tzinfo is not None else 0
+HELD_BYTES = 1 << 29  # checked source bytes a build keeps in memory for writing (beyond: read again when written)
 
 
 def _unpackable(skill: dict, known: Callable) -> list[str]:
     found = known(skill["name"])
     return list(found) if found is not None else publish.archive_problems(skill)
-
-
-def _archive(skill: dict, copies: dict[str, tuple[str, Callable[[], bytes]]], packed: ArchiveDigests,
-             archives: dict) -> list[str]:
-    """Plan the skill's archive from its served copies (each maker checks its bytes against registry.json); returns
-    why they cannot be packed (empty: planned)."""
-    mtime = archive_mtime(skill)
-    executable = {entry["path"]: bool(entry.get("executable")) for entry in skill["files"]}
-    key = "a" + hashlib.sha256(json.dumps(
-        [skill_archive.fingerprint(), staged.code_fingerprint(), mtime,
-         sorted([rel, key, executable[rel]] for rel, (key, _) in copies.items())]).encode()).hexdigest()
-
-    def make() -> bytes:
-        return skill_archive.pack({rel: (maker(), executable[rel]) for rel, (_, maker) in copies.items()}, mtime)
-
-    digest = packed.known(key)
-    if digest is None:
-        try:
-            digest = packed.record(key, make())
-        except skill_archive.NotPackable as exc:
-            return [str(exc)]
-    archives[skill["name"]] = (key, make, digest)
-    return []
-
-
-class ArchiveDigests:
-    """{archive key: digest} of the archives packed by the last build, in one file in the work folder (removed when
-    read, written at the end, like `staged.Manifest`)."""
-
-    def __init__(self, path: Path, reuse: bool) -> None:
-        self.path, self.old, self.new = path, {}, {}
-        if reuse:
-            try:
-                data = json.loads(path.read_text(encoding="utf-8"))
-                if isinstance(data, dict) and all(isinstance(v, str) for v in data.values()):
-                    self.old = data
-            except (OSError, ValueError):
-                pass
-        path.unlink(missing_ok=True)
-
-    def known(self, key: str) -> str | None:
-        digest = self.old.get(key)
-        if digest is not None:
-            self.new[key] = digest
-        return digest
-
-    def record(self, key: str, data: bytes) -> str:
-        self.new[key] = skill_archive.digest(data)
-        return self.new[key]
-
-    def save(self) -> None:
-        write_atomic(self.path, json.dumps(self.new, sort_keys=True), mode=0o600)
 
 
 def _remove(path: Path) -> None:
@@ -454,6 +409,20 @@ def plan_machine_files(plan, registry: dict, registry_bytes: bytes, index_bytes:
     plan.add_bytes("index.json", index_bytes)
     for rel, data in (sparse if sparse is not None else sparse_files(registry)).items():  # clients that read it refresh by the file (format/sparse.py)
         plan.add_bytes(f"sparse/{rel}", data)
+    plan_served_files(plan, registry, published, identities, archives)
+    prefix = raw_prefix(registry) if raw else None
+    if prefix is not None:
+        _plan_raw_files(plan, registry, prefix, published, raw)
+    archives = archives or {}
+    index = well_known_index(registry, {name: digest for name, (_, _, digest) in archives.items()})
+    plan.add_bytes(f"{WELL_KNOWN}/index.json", dump_well_known_index(index))
+    plan.add_bytes(".nojekyll", b"")  # GitHub Pages: serve dot-folders such as .well-known as they are
+
+
+def plan_served_files(plan, registry: dict, published: set[str], identities: dict[str, dict[str, tuple]],
+                      archives: dict[str, tuple] | None) -> None:
+    """The well-known tree's copies and archives (`plan_machine_files`), which a first build starts writing
+    while the pages are made (`output.write_early`)."""
     for skill in registry["skills"]:
         name = skill["name"]
         if name in published:
@@ -461,15 +430,8 @@ def plan_machine_files(plan, registry: dict, registry_bytes: bytes, index_bytes:
             for entry in skill["files"]:
                 key, make = planned[entry["path"]]
                 plan.add_lazy(f"{WELL_KNOWN}/{name}/{entry['path']}", key, make)
-    prefix = raw_prefix(registry) if raw else None
-    if prefix is not None:
-        _plan_raw_files(plan, registry, prefix, published, raw)
-    archives = archives or {}
-    for name, (key, make, _) in sorted(archives.items()):
+    for name, (key, make, _) in sorted((archives or {}).items()):
         plan.add_lazy(f"{WELL_KNOWN}/{name}.tar.gz", key, make)
-    index = well_known_index(registry, {name: digest for name, (_, _, digest) in archives.items()})
-    plan.add_bytes(f"{WELL_KNOWN}/index.json", dump_well_known_index(index))
-    plan.add_bytes(".nojekyll", b"")  # GitHub Pages: serve dot-folders such as .well-known as they are
 
 
 def _plan_raw_files(plan, registry: dict, prefix: str, published: set[str], raw: dict[str, dict[str, tuple]]) -> None:

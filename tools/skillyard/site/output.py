@@ -167,15 +167,35 @@ def _all_plain(rels: list[str]) -> bool:
     return not rels or (joined.count("\n") == len(rels) - 1 and _NOT_PLAIN.search(joined) is None)
 
 
-def sync(tree: Path, manifest: Path | None, plan: Plan) -> dict[str, int]:
+def sync(tree: Path, manifest: Path | None, plan: Plan, early: dict | None = None) -> dict[str, int]:
     """Make `tree` hold exactly `plan`, trusting what `manifest` proves (None: no manifest, write all); returns
-    counts of files written and kept."""
+    counts of files written and kept. `early`: what `write_early` recorded of the files this build already wrote
+    into `tree` (trusted instead of the manifest, and proven the same way; counted as written)."""
     old = load_manifest(manifest) if manifest is not None else None
     if manifest is not None:
         manifest.unlink(missing_ok=True)
+    if early is not None:
+        old = early
     if old is None or _dir_record(_identity(str(tree))) is None:
         remove(tree)
         old = {"files": {}, "dirs": {}}
+    files, dirs, written = _apply(tree, old, plan)
+    if manifest is not None:
+        write_atomic(manifest, dump_manifest(files, dirs), mode=0o600)
+    if early is not None:  # the files written early are this build's writes too
+        written += sum(1 for rel in early["files"] if rel in plan.files and files[rel] == early["files"][rel])
+    return {"written": written, "kept": len(plan.files) - written}
+
+
+def write_early(tree: Path, plan: Plan) -> dict:
+    """Write `plan` (part of a site) into `tree`, a new empty folder a later `sync` of the whole site completes,
+    while the rest of the site is still being made; returns the records `sync(..., early=)` takes."""
+    files, dirs, _ = _apply(tree, {"files": {}, "dirs": {}}, plan)
+    return {"files": files, "dirs": {rel: record for rel, record in dirs.items() if record is not None}}
+
+
+def _apply(tree: Path, old: dict, plan: Plan) -> tuple[dict[str, list], dict[str, list | None], int]:
+    """The work of `sync` once it knows what to trust: (file records, folder records, files written)."""
     tree.mkdir(parents=True, exist_ok=True)
     base = str(tree)
     wanted = plan.folders()
@@ -209,9 +229,7 @@ def sync(tree: Path, manifest: Path | None, plan: Plan) -> dict[str, int]:
     touched.update(rel.rpartition("/")[0] for rel in todo)
     dirs = {rel: old_dirs[rel] if rel in proven and rel not in touched
             else _dir_record(_identity(os.path.join(base, rel)) if rel else _identity(base)) for rel in wanted}
-    if manifest is not None:
-        write_atomic(manifest, dump_manifest(files, dirs), mode=0o600)
-    return {"written": written, "kept": len(plan.files) - written}
+    return files, dirs, written
 
 
 def _check_folders(base: str, wanted: set[str], old_dirs: dict, files: dict) -> tuple[set[str], set[str]]:
@@ -332,16 +350,29 @@ def _umask() -> int:
     return mask
 
 
-def swap(out: Path, plan: Plan, manifest: Path | None = None) -> dict[str, int]:
-    """Write the whole site beside `out`, then rename it over `out` (a failed build never leaves half a site).
-    `manifest`: where to record the tree written (`sync`), for a later build that keeps it up to date."""
+def staging_beside(out: Path) -> Path:
+    """A new empty folder beside `out`, where `swap` writes the site before renaming it over `out`."""
     out.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
     try:
         os.chmod(staging, 0o777 & ~_umask())  # mkdtemp's 0700 would hide the site from a server run as another user
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return staging
+
+
+def swap(out: Path, plan: Plan, manifest: Path | None = None, staging: Path | None = None,
+         early: dict | None = None) -> dict[str, int]:
+    """Write the whole site beside `out`, then rename it over `out` (a failed build never leaves half a site).
+    `manifest`: where to record the tree written (`sync`), for a later build that keeps it up to date.
+    `staging`: the folder from `staging_beside` to write in (removed if this fails), holding what `write_early`
+    wrote there and recorded (`early`)."""
+    staging = staging or staging_beside(out)
+    try:
         if manifest is not None:
             manifest.unlink(missing_ok=True)  # nothing is trusted: the tree is new (sync makes it again)
-        counts = sync(staging, manifest, plan)
+        counts = sync(staging, manifest, plan, early)
         replace_dir(staging, out)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)

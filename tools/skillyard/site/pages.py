@@ -7,11 +7,14 @@ autoescapes every value, and the page title meta is HTML-escaped because Materia
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import html
 import json
 import re
+from collections.abc import Iterator
 from functools import cache
+from pathlib import Path
 
 from markupsafe import Markup
 
@@ -58,6 +61,24 @@ def environment():
     env.filters["human_size"] = human_size
     env.filters["show_value"] = model.show_value
     return env
+
+
+@contextlib.contextmanager
+def compiled_templates(folder: Path | None) -> Iterator[None]:
+    """Our templates' compiled code kept in `folder` while the block runs (`page_cache.template_cache`): a one-skill
+    rebuild renders a few pages, and compiling the templates for them took longer than rendering them. Compiled
+    code is checked against each template's source, so the pages are the same bytes with or without it."""
+    env = environment()
+    if folder is None or env.bytecode_cache is not None:
+        yield
+        return
+    from skillyard.site.page_cache import template_cache
+
+    env.bytecode_cache = template_cache(env, folder)
+    try:
+        yield
+    finally:
+        env.bytecode_cache = None
 
 
 def render_skill(registry: dict, skill: dict, body_html: str, *, served: bool = True) -> str:

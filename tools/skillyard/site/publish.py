@@ -139,9 +139,9 @@ def read_regular(folder: Path | str, rel: str, limit: int) -> bytes:
         chunks, left = [], limit + 1
         while left > 0:
             chunk = os.read(fd, left)
-            if not chunk:
-                break
             chunks.append(chunk)
+            if len(chunk) < left:  # a regular file reads short only at its end: no further read to get b""
+                break
             left -= len(chunk)
         return b"".join(chunks)
     finally:

@@ -47,15 +47,39 @@ def _exchange(a: Path, b: Path) -> bool:
     raise OSError(error, os.strerror(error), str(b))
 
 
-def publish(out: Path, work_dir: Path, plan: output.Plan) -> dict[str, int]:
-    """Make the real folder `out` hold exactly `plan`; returns counts of files written and kept."""
+def whole_tree(out: Path, work_dir: Path) -> Path | None:
+    """The folder `publish` will write whole, because nothing proves any of it (the first build into `out`, or a
+    spare tree without its manifest), made empty now so that part of the site can be written there while the rest
+    is being made (`output.write_early`); None when `publish` will bring a tree it trusts up to date."""
+    home = output._tree_home(work_dir, out)
+    home.mkdir(parents=True, exist_ok=True)
+    if not os.path.isdir(out) or os.path.islink(out) or not _same_device(home, out):
+        return output.staging_beside(out)
+    if os.path.lexists(home / "spare.json"):
+        return None  # (a manifest that does not hold together costs a whole write, as it always did)
+    spare = home / "spare"
+    output.remove(spare)
+    spare.mkdir()
+    return spare
+
+
+def publish(out: Path, work_dir: Path, plan: output.Plan,
+            early: tuple[Path, dict | None] | None = None) -> dict[str, int]:
+    """Make the real folder `out` hold exactly `plan`; returns counts of files written and kept. `early`: the
+    folder from `whole_tree` and what `output.write_early` recorded of the files written there (None: nothing
+    to trust)."""
     home = output._tree_home(work_dir, out)
     spare, spare_manifest, live_manifest = home / "spare", home / "spare.json", home / "live.json"
     home.mkdir(parents=True, exist_ok=True)
+    tree, known = early or (None, None)
     if not os.path.isdir(out) or os.path.islink(out) or not _same_device(home, out):
         output.remove(live_manifest)  # the first build, or from the A/B trees: written whole, with its manifest
-        return output.swap(out, plan, live_manifest if not os.path.lexists(out) or os.path.islink(out) else None)
-    counts = output.sync(spare, spare_manifest, plan)
+        staging = tree if tree is not None and tree.parent == out.parent else None
+        return output.swap(out, plan, live_manifest if not os.path.lexists(out) or os.path.islink(out) else None,
+                           staging, known if staging is not None else None)
+    if tree is not None and tree != spare:
+        output.remove(tree)  # made for a first build, and `out` has appeared since
+    counts = output.sync(spare, spare_manifest, plan, known if tree == spare else None)
     if not _exchange(spare, out):
         output.remove(spare_manifest)
         output.remove(live_manifest)
@@ -75,3 +99,9 @@ def _same_device(home: Path, out: Path) -> bool:
         return os.stat(home).st_dev == os.lstat(out).st_dev
     except OSError:
         return False
+
+
+def write_early_in_child(tree: Path, plan: output.Plan, parent: int) -> dict | None:
+    """`output.write_early` in a forked child (`overlap.Background`); in the build's own process (the child failed,
+    or there is no fork) None, so `publish` writes the whole tree and reports any real error itself."""
+    return output.write_early(tree, plan) if os.getpid() != parent else None
