@@ -79,3 +79,48 @@ def test_one_file_in_two_skills_is_judged_once_per_class_of_name(monkeypatch):
     assert real(text, "references/rules.yaml", skill_name="release-notes") == \
         judge.scan_text(text, "references/rules.yaml", skill_name="release-notes")
 
+
+def _skill(tmp_path, frontmatter: str, manifest: str | None):
+    folder = tmp_path / "tool-skill"
+    (folder / "scripts").mkdir(parents=True)
+    (folder / "SKILL.md").write_text(f"---\nname: tool-skill\ndescription: Does things. Use when asked.\n{frontmatter}"
+                                     "---\n# Tool\n\nRun scripts/run.sh.\n")
+    (folder / "scripts" / "run.sh").write_text("#!/bin/sh\necho hi\n")
+    if manifest is not None:
+        (folder / "skill.yaml").write_text(f'schema_version: "1.0"\n{manifest}')
+    return folder
+
+
+def test_the_homes_each_scan_is_given_are_the_ones_it_would_work_out(tmp_path, monkeypatch):
+    """load_skill works out the skill's declared homes once and hands them to every scan: each must be what that
+    scan would get from the data it was asked about (skill.yaml's value wins; a conflicting or 64-key document
+    works them out again)."""
+    from skillyard.format import package
+    from skillyard.format.scan import skill_level, vendor
+
+    given_to: dict[str, tuple] = {}
+    scan_text, scan_skill = package.security.scan_text, skill_level.scan_skill
+
+    def spy_text(text, file, **kw):
+        given_to[file] = kw.get("homes", ())
+        return scan_text(text, file, **kw)
+
+    def spy_skill(data, *args, homes=None, **kw):
+        given_to["(skill)"] = homes
+        assert homes is None or homes == vendor.declared_homes(data)
+        return scan_skill(data, *args, homes=homes, **kw)
+
+    monkeypatch.setattr(package.security, "scan_text", spy_text)
+    monkeypatch.setattr(package.scan_skill, "scan_skill", spy_skill)
+    many = "".join(f"k{n}: v\n" for n in range(70))
+    cases = [("homepage: https://a.example\n", None, True),
+             ("homepage: https://a.example\n", "repository: https://b.example/x\n", True),
+             ("homepage: https://a.example\n", "homepage: https://b.example\n", False),  # a conflict
+             ("homepage: https://a.example\n", many, False)]  # over 64 keys
+    for number, (frontmatter, manifest, reused) in enumerate(cases):
+        given_to.clear()
+        package_ = package.load_skill(_skill(tmp_path / str(number), frontmatter, manifest))
+        manifest_data = package.parse_manifest((package_.folder / "skill.yaml").read_text())[0] if manifest else {}
+        expected = vendor.declared_homes({**package_.data, **(manifest_data or {})})
+        assert expected and given_to["scripts/run.sh"] == expected, (package_.data, given_to)
+        assert (given_to["(skill)"] is not None) == reused
