@@ -18,7 +18,8 @@
   folders, one run (it takes minutes).
 - build A/B (--ab-commit, default 5deeb7c^: the tree before the behaviour-based scan landed): the same registry
   built from scratch by our tree and by that commit's tree (`git archive`, put first on PYTHONPATH), alternating,
-  --build-repeat times each; the figure is the CPU ratio ours / theirs (issue 34: at most 1).
+  --build-repeat times each; the figure is the CPU ratio ours / theirs (issue 34: at most 1). Beside it, ours with
+  the text scan switched off (the validate ceiling's switch): the part of the ratio that is the scan's.
 - build: from scratch (`--no-cache`) at 20,000 skills, and incremental (cache warm) after one skill changed and was
   committed; peak memory is the largest resident set of the build or any of its workers (wait4's ru_maxrss).
   Yardstick: the issue's targets (8 s, 1 s, 1 GB), and the from-scratch build for the incremental ratio.
@@ -355,18 +356,26 @@ def build_ab(commit: str, count: int, repeat: int, scratch: Path) -> dict:
     where = [sys.executable, "-c", "import skillyard, sys; print(skillyard.__file__)"]
     if not subprocess.run(where, env=old_env, capture_output=True, text=True).stdout.startswith(str(old)):
         raise SystemExit(f"bench: PYTHONPATH={old / 'tools'} does not reach the old tree's skillyard")
+    no_scan_cmd = [sys.executable, "-c", NO_SCAN, "build", "--root", str(root), "--no-cache"]
     for one in (env, old_env):  # warm bytecode and the disk, untimed
         run(ours_cmd("build", "--root", str(root), "--no-cache"), one)
-    ours, theirs = [], []
+    run(no_scan_cmd, env)
+    ours, theirs, no_scan = [], [], []
     for _ in range(repeat):
         ours.append(run(ours_cmd("build", "--root", str(root), "--no-cache"), env))
         theirs.append(run(ours_cmd("build", "--root", str(root), "--no-cache"), old_env))
+        no_scan.append(run(no_scan_cmd, env))
     shutil.rmtree(root, ignore_errors=True)  # a git maintenance child may still be writing in .git
     return {"skills": count, "against": f"{commit} = {sha}", "ours_cpu_seconds": stats([r["cpu"] for r in ours]),
             "theirs_cpu_seconds": stats([r["cpu"] for r in theirs]),
             "ours_wall_seconds": stats([r["wall"] for r in ours]),
             "theirs_wall_seconds": stats([r["wall"] for r in theirs]),
             "ratio_cpu_ours_over_theirs": stats([o["cpu"] / t["cpu"] for o, t in zip(ours, theirs, strict=True)], 2),
+            # Ours with the text scan switched off (as validate's ceiling): how much of the ratio the scan is, and
+            # what the rest of the build costs beside the older tree's whole build.
+            "ours_no_text_scan_cpu_seconds": stats([r["cpu"] for r in no_scan]),
+            "ratio_cpu_ours_no_text_scan_over_theirs": stats([n["cpu"] / t["cpu"] for n, t in zip(no_scan, theirs,
+                                                                                                  strict=True)], 2),
             "target": "at most 1.0 (issue 34: no more CPU than before the behaviour scan)"}
 
 

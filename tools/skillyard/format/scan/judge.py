@@ -120,26 +120,34 @@ def _column(text: str, index: int) -> int:
     return index - text.rfind("\n", 0, index)
 
 
-# The findings of the texts judged last, by (text, file, line offset, markup, skill name): the same file shipped in
-# several skills (a vendored reference, a copied script) is judged once per process. At most this many characters
-# of text are held (the least recently judged go first).
+# The findings of the texts judged last, by (text, file, line offset, markup, skill-name class, declared homes): the
+# same file shipped in several skills (a vendored reference, a copied script, a shared helper) is judged once per
+# process. At most this many characters of text are held (the least recently judged go first).
 SEEN_CHARS = 8 * 1024 * 1024
 SEEN_MIN_CHARS = 2048  # shorter texts are judged every time
-_seen: dict[tuple[str, str, int, str | None, str, tuple[str, ...]], tuple[Finding, ...]] = {}
+_seen: dict[tuple[str, str, int, str | None, bool, tuple[str, ...]], tuple[Finding, ...]] = {}
 _held = [0]  # characters of text `_seen` holds
+
+
+def name_class(skill_name: str) -> bool:
+    """All a text's findings take from the skill's name: whether it names security work (`precision.security_skill`,
+    read as `Context` keeps the name, lowered). Skills whose names fall in the same class share `_seen`'s entries, so
+    a file shipped in several skills is judged once (keyed by the name itself, it never was).
+    tests/format/test_scan_seen.py fails when a rule reads the name any other way."""
+    return bool(scan_precision._SECURITY_NAME.search(skill_name.lower()))
 
 
 def scan_text(text: str, file: str, *, line_offset: int = 0, is_markdown: bool = False,
               markup: str | None = None, raw: bytes | None = None, skill_name: str = "",
               homes: tuple[str, ...] = ()) -> list[Finding]:
     """Security findings for one file's text (see `_scan_text`); a text already judged with the same file name,
-    offset, markup, skill name and declared homes gets the same findings without being judged again (they depend on
-    nothing else)."""
+    offset, markup, class of skill name (`name_class`) and declared homes gets the same findings without being
+    judged again (they depend on nothing else)."""
     markup = markup or ("markdown" if is_markdown else None)
     if len(text) < SEEN_MIN_CHARS:  # judged in less time than the look-up costs beside it
         return _scan_text(text, file, line_offset=line_offset, markup=markup, raw=raw, skill_name=skill_name,
                           homes=homes)
-    key = (text, file, line_offset, markup, skill_name, homes)
+    key = (text, file, line_offset, markup, name_class(skill_name), homes)
     found = _seen.pop(key, None)
     if found is None:
         found = tuple(_scan_text(text, file, line_offset=line_offset, markup=markup, raw=raw, skill_name=skill_name,
