@@ -118,19 +118,44 @@ def warned_about(ctx: Context, index: int) -> bool:
 # comments or (for a code span) its sentence.
 _ATTACK_FRAME = re.compile(r"\b(?:attack(?:er|ers|er's|s)?|malicious|exploit(?:s|ed|ing|ation)?|payloads?|vulnerable|"
                            r"insecure|steal(?:s|ing)?|exfiltrat\w*|compromised?|backdoor(?:ed|s)?|proof of concept|"
-                           r"red flags?|dangerous|risky|pwn\w*|don't do this|bad example)\b", re.I)
+                           r"red flags?|dangerous|risky|pwn\w*|don't do this|bad example|malware|droppers?|"
+                           r"poison(?:ed|ing)|typosquat\w*|trojan\w*|stealers?|"
+                           # "(do not run)", "never run them": said of the quote itself, not "do not run in production"
+                           r"(?:do not|don't|never) (?:run|execute)(?: (?:it|this|them|these))?(?=\s*[):.;,]|\s*$)|"
+                           # the same in German, French, Spanish, Italian and Portuguese guides
+                           r"b(?:ö|oe)sartig\w*|sch(?:ä|ae)dlich\w*|angriff\w*|angreifer\w*|"
+                           r"(?:niemals|nicht) ausf(?:ü|ue)hren|malveillant\w*|attaques?|maliciosos?|maliciosas?|"
+                           r"ataques?|atacantes?|dannos[oia]|attacc\w*|n'ex(?:é|e)cutez (?:jamais|pas)|"
+                           r"nunca (?:lo )?ejecut\w*|non eseguire|nunca execute)\b", re.I)
+# A frame word the sentence itself denies ("it is not dangerous", "no red flag"): no caption.
+_DENIED = re.compile(r"\b(?:not|no|isn't|never|nothing|without|hardly)\b[^.\n]{0,24}\Z", re.I)
 _FRAME_BEFORE = 300  # characters before a fence read for its caption
 
 
 # A skill whose name says it teaches, reviews or detects attacks.
 _SECURITY_NAME = re.compile(r"secur|scan|audit|vuln|threat|attack|exploit|pentest|malware|injection|guard|harden|"
                             r"red-?team|forensic|incident|ctf|owasp|sast|cve|review|safe|phish|detect|defen|protect|"
-                            r"risk|trust|sandbox|abuse|hack|privacy|supply-?chain|homoglyph|confusable|spoof|awareness", re.I)
+                            r"risk|trust|sandbox|abuse|hack|privacy|supply-?chain|homoglyph|confusable|spoof|awareness|"
+                            # "security" in German, French, Spanish, Portuguese, Italian, Dutch, Polish, Turkish
+                            r"sicherheit|s[eé]curit[eé]|seguridad|seguran[cç]a|sicurezza|beveilig|bezpiecz|g[uü]venlik",
+                            re.I)
 
 
 def security_skill(ctx: Context) -> bool:
     """A skill whose name says it teaches, reviews or detects attacks (`gha-security-review`, `injection-guard`)."""
     return bool(_SECURITY_NAME.search(ctx.skill_name))
+
+
+def _framed_after(text: str, index: int) -> bool:
+    """The rest of a code span's sentence calls it an attack ("Code like `eval(atob(…))` in a utility is a red
+    flag"), unless it denies it ("… is not dangerous")."""
+    close = text.find("`", index)
+    if close < 0:
+        return False
+    end = re.compile(r"[.!?](?:\s|\Z)|\n").search(text, close + 1, close + 240)
+    tail = text[close + 1:end.start() if end else close + 240]
+    found = _ATTACK_FRAME.search(tail)
+    return bool(found) and not _DENIED.search(tail, 0, found.start())
 
 
 def _title(text: str) -> str:
@@ -161,7 +186,8 @@ def attack_example(ctx: Context, index: int) -> bool:
         comments = "\n".join(line for line in inside.split("\n") if line.lstrip().startswith(("#", "//", "<!--", "--")))
         framed = _ATTACK_FRAME.search(caption) or _ATTACK_FRAME.search(comments)
     elif ctx.in_code_span(index):  # its sentence, or the lead-in of the list or paragraph it is in
-        framed = _ATTACK_FRAME.search(text, max(0, index - _FRAME_BEFORE, text.rfind("\n#", 0, index) + 1), index)
+        framed = _ATTACK_FRAME.search(text, max(0, index - _FRAME_BEFORE, text.rfind("\n#", 0, index) + 1), index) \
+            or _framed_after(text, index)
     else:
         return False
     if not framed and not _ATTACK_FRAME.search(ctx.heading(index)) and not _ATTACK_FRAME.search(_title(text)):
@@ -255,6 +281,60 @@ def path_as_option(text: str, index: int) -> bool:
     `--netrc-file "$HOME/.netrc"`, `KUBECONFIG=~/.kube/config`): the tool logs in with it; nothing reads it."""
     start = max(text.rfind("\n", 0, index) + 1, index - 120)
     return bool(_AS_OPTION.search(text, start, index))
+
+
+# `echo 'export PATH=$PATH:/usr/local/go/bin' >> ~/.profile`, maybe after a guard (`grep -q … ~/.profile ||`):
+# `echo`/`printf` of one literal (single-quoted, or double-quoted expanding at most $PATH, $HOME, $PWD, $USER)
+# appended or written to a file, and nothing after it on the line.
+_LITERAL_WRITE = re.compile(r"(?:^|\|\||&&|;)[ \t]*(?:echo|printf)[ \t]+(?:-e[ \t]+)?(?:'[^'\n]*'|\"(?:[^\"$`\\\n]|"
+                            r"\$\{?(?:PATH|HOME|PWD|USER)\b\}?)*\")[ \t]*>>?[ \t]*\S+[ \t]*\Z")
+
+
+def literal_write_line(text: str, index: int) -> tuple[int, int] | None:
+    """The span of the line holding `index` when that line writes a literal text to a file (see `_LITERAL_WRITE`):
+    what it writes is on the line itself, so a command elsewhere in the script is not part of it."""
+    start = text.rfind("\n", 0, index) + 1
+    end = text.find("\n", index)
+    end = len(text) if end < 0 else end
+    return (start, end) if _LITERAL_WRITE.search(text, start, end) else None
+
+
+# Right before a path a script writes: a write call's first argument, a shell redirect or `tee`.
+_WRITE_BEFORE = re.compile(r"(?:\b(?:writeFileSync|writeFile|appendFileSync|appendFile|createWriteStream|File\.write|"
+                           r"IO\.write|os\.WriteFile|ioutil\.WriteFile|os\.Create)\(\s*|"
+                           r"\b(?:Set-Content|Out-File|Add-Content)(?:\s+-(?:Path|FilePath|LiteralPath))?\s+|"
+                           r"(?:^|[^<>&\d])>>?\s*|\btee\s+(?:-a\s+)?|\bmkdir\s+(?:-p\s+)?(?:-m\s*\d+\s+)?|"
+                           r"\bchmod\s+(?:-R\s+)?[0-7]{3,4}\s+|\bssh-keygen\b[^\n|;&]{0,120}?\s-f\s+)"
+                           r"[\"'`]?(?:~/|\./|\$\{?HOME\}?/)?\Z")
+# Right after one opened for writing: `open(".env.local", "w")`, `File.open(p, "a")`, `Path(".env").write_text(`.
+_OPEN_BEFORE = re.compile(r"\b(?:open|File\.open|Path)\(\s*[\"'](?:~/|\./)?\Z")
+# What follows `.ssh` in a path that holds no secret (rules.SECRET_SOURCE does not read these either).
+_NO_SECRET = re.compile(r"(?<=\.ssh)/(?:[\w.-]+\.pub|known_hosts|config|authorized_keys)\b")
+# Inside the text of a message printed or logged (`console.log(`wrote 3 variables to .env.local`)`), no call between.
+_MESSAGE_BEFORE = re.compile(r"\b(?:console\.(?:log|info|warn|error)|print|puts|echo|Write-(?:Host|Output)|"
+                             r"fmt\.Print\w*|log\.(?:Print\w*|info|warning)|logger\.\w+)\(?\s*f?[`\"'][^`\"'()\n]*\Z")
+_WRITE_AFTER = re.compile(r"[\w.-]*[\"']\s*(?:,\s*(?:mode\s*=\s*)?[\"'][wax]b?\+?[\"']|\)\.write_(?:text|bytes)\()")
+
+
+def only_written(text: str, index: int, what: str) -> bool:
+    """Every mention of the secret file `what` on the line holding `index` is a file the script writes
+    (`writeFileSync(".env.local", …)`, `open(".env", "w")`, `> .env.local`) or words of a message it prints
+    (`console.log(`wrote .env.local`)`), a folder it makes or a key it generates (`mkdir -p ~/.ssh`, `chmod 700
+    ~/.ssh`, `ssh-keygen -f ~/.ssh/id_ed25519_ci`): it makes that file or names it, and reads nothing."""
+    start = text.rfind("\n", 0, index) + 1
+    end = text.find("\n", index)
+    line = text[start:len(text) if end < 0 else end]
+    at = line.find(what) if what else -1
+    if at < 0:
+        return False
+    while at >= 0:
+        before = line[max(0, at - 80):at]
+        if not (_WRITE_BEFORE.search(before) or _MESSAGE_BEFORE.search(before) or
+                _NO_SECRET.match(line, at + len(what)) or
+                (_OPEN_BEFORE.search(before) and _WRITE_AFTER.match(line, at + len(what)))):
+            return False
+        at = line.find(what, at + len(what))
+    return True
 
 
 _SECRET_NAMES = re.compile(r"key|token|secret|pass|cred|auth|api|session|cookie|private", re.I)

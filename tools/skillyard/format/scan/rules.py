@@ -126,6 +126,8 @@ def exfiltration(ctx: Context, add: Add) -> None:
     for index, what in sources[:200]:
         if index < 0:  # a line the parser named that the text does not have: never placed on another
             continue
+        if precision.only_written(ctx.text, index, what):  # a file the script makes, not one it reads
+            continue
         if ctx.prose and (ctx.negated(index) or ctx.quoted(index)):
             continue
         if ctx.prose and not ctx.in_fence(index) and not _READ_VERB.search(ctx.line_at(index)):
@@ -230,7 +232,8 @@ def persistence(ctx: Context, add: Add) -> None:
     for match in ctx.finditer(_RC_WRITE, _RC_WORDS):
         # What is written: the write's own line in prose; in code, the statement around it (a heredoc or the
         # lines building the text written), never a download somewhere else in the same script.
-        start, end = (match.start(), match.end()) if ctx.prose else _lines_around(ctx.text, match.start(), 6)
+        start, end = (match.start(), match.end()) if ctx.prose else \
+            precision.literal_write_line(ctx.text, match.start()) or _lines_around(ctx.text, match.start(), 6)
         if _PAYLOAD.search(ctx.text, start, end):
             add("security-persistence", ERROR, match.start(),
                 f"Writes a command into a shell start-up file (`{match.group().strip()[:80]}`): it runs in every "
