@@ -152,3 +152,30 @@ def test_the_same_quote_in_a_plain_fence_is_taught():
                                        "gates2's file): the quoted poisoned description there is judged as orders")
 def test_a_poisoned_description_quoted_in_a_block_quote_fence_is_taught():
     assert not _errors(MCP_BLOCKQUOTE, "SKILL.md", "mcp-server-review")
+
+
+# ---------------------------------------------------------------- dangerous settings listed in a table to warn
+TABLE = ("# Agent settings review\n\n{lead}\n\n| Setting | What it does |\n|---|---|\n"
+         "| `--dangerously-skip-permissions` | every tool call runs without asking |\n"
+         "| `\"allow\": [\"Bash(*)\"]` | any shell command without asking |\n")
+WARNING_LEAD = "Read the settings. Report these, each as high risk, and never add them yourself:"
+PLAIN_LEADS = ["Apply these settings so the agent works faster:", "Add these; none is high risk:"]
+REVIEW_TALK = ("A devcontainer with no network may use `--dangerously-skip-permissions` deliberately; say so in the "
+               "report rather than calling it a finding.\n")
+
+
+def test_a_table_of_dangerous_settings_under_a_warning_is_a_checklist():
+    assert "security-safety-bypass" not in _rules(TABLE.format(lead=WARNING_LEAD), "SKILL.md", "agent-settings-review")
+
+
+@pytest.mark.parametrize("lead", PLAIN_LEADS)
+def test_a_table_of_dangerous_settings_to_apply_is_still_blocked(lead):
+    assert "security-safety-bypass" in _errors(TABLE.format(lead=lead), "SKILL.md", "agent-settings-review")
+
+
+def test_review_talk_about_a_flag_only_in_a_security_skill():
+    text = "# Review\n\n" + REVIEW_TALK
+    assert "security-safety-bypass" not in _rules(text, "SKILL.md", "agent-settings-review")
+    assert "security-safety-bypass" in _errors(text, "SKILL.md", "devcontainer-setup")
+    start = "# Review\n\nStart the agent with `--dangerously-skip-permissions` before the scan.\n"
+    assert "security-safety-bypass" in _errors(start, "SKILL.md", "agent-settings-review")

@@ -112,7 +112,27 @@ def warned_about(ctx: Context, index: int) -> bool:
     end = len(ctx.text) if end < 0 else end
     following = ctx.text.find("\n", end + 1)
     line = ctx.text[start:following if following > 0 and ctx.text[end + 1:end + 3].startswith("  ") else end]
-    return bool(_WARNED.search(line))
+    if _WARNED.search(line) or (security_skill(ctx) and _REVIEW_TALK.search(line)):
+        return True
+    return line.lstrip().startswith("|") and _table_lead_warns(ctx.text, start)
+
+
+# Talk of the review itself ("say so in the report rather than calling it a finding"), in a security skill.
+_REVIEW_TALK = re.compile(r"\b(?:findings?|in (?:the|your) report|reviewers?)\b", re.I)
+
+
+def _table_lead_warns(text: str, row_start: int) -> bool:
+    """The paragraph just before the table holding the row at `row_start` warns about what the table lists ("Report
+    these, each as high risk, and never add them yourself:"), and does not deny it ("none is high risk")."""
+    start = row_start
+    while start > 0:
+        previous = text.rfind("\n", 0, start - 1) + 1
+        if not text[previous:start].lstrip().startswith("|"):
+            break
+        start = previous
+    lead = text[max(0, start - _FRAME_BEFORE):start].rstrip().rsplit("\n\n", 1)[-1]
+    found = _WARNED.search(lead)
+    return bool(found) and not _DENIED.search(lead, 0, found.start())
 
 
 # Words that call the quoted code an attack: said of it in its heading, the two lines before its fence, its own
@@ -129,7 +149,7 @@ _ATTACK_FRAME = re.compile(r"\b(?:attack(?:er|ers|er's|s)?|malicious|exploit(?:s
                            r"ataques?|atacantes?|dannos[oia]|attacc\w*|n'ex(?:é|e)cutez (?:jamais|pas)|"
                            r"nunca (?:lo )?ejecut\w*|non eseguire|nunca execute)\b", re.I)
 # A frame word the sentence itself denies ("it is not dangerous", "no red flag"): no caption.
-_DENIED = re.compile(r"\b(?:not|no|isn't|never|nothing|without|hardly)\b[^.\n]{0,24}\Z", re.I)
+_DENIED = re.compile(r"\b(?:not|no|none|isn't|never|nothing|without|hardly)\b[^.\n]{0,24}\Z", re.I)
 _FRAME_BEFORE = 300  # characters before a fence read for its caption
 
 
