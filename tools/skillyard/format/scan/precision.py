@@ -140,7 +140,7 @@ def _table_lead_warns(text: str, row_start: int) -> bool:
 _ATTACK_FRAME = re.compile(r"\b(?:attack(?:er|ers|er's|s)?|malicious|exploit(?:s|ed|ing|ation)?|payloads?|vulnerable|"
                            r"insecure|steal(?:s|ing)?|exfiltrat\w*|compromised?|backdoor(?:ed|s)?|proof of concept|"
                            r"red flags?|dangerous|risky|pwn\w*|don't do this|bad example|malware|droppers?|"
-                           r"poison(?:ed|ing)|typosquat\w*|trojan\w*|stealers?|"
+                           r"poison(?:ed|ing)|typosquat\w*|trojan\w*|stealers?|iocs?|"
                            # "(do not run)", "never run them": said of the quote itself, not "do not run in production"
                            r"(?:do not|don't|never) (?:run|execute)(?: (?:it|this|them|these))?(?=\s*[):.;,]|\s*$)|"
                            # the same in German, French, Spanish, Italian and Portuguese guides
@@ -158,7 +158,8 @@ _SECURITY_NAME = re.compile(r"secur|scan|audit|vuln|threat|attack|exploit|pentes
                             r"red-?team|forensic|incident|ctf|owasp|sast|cve|review|safe|phish|detect|defen|protect|"
                             r"risk|trust|sandbox|abuse|hack|privacy|supply-?chain|homoglyph|confusable|spoof|awareness|"
                             # "security" in German, French, Spanish, Portuguese, Italian, Dutch, Polish, Turkish
-                            r"sicherheit|s[eé]curit[eé]|seguridad|seguran[cç]a|sicurezza|beveilig|bezpiecz|g[uü]venlik",
+                            r"sicherheit|s[eé]curit[eé]|seguridad|seguran[cç]a|sicurezza|beveilig|bezpiecz|g[uü]venlik|"
+                            r"(?:^|-)iocs?(?:-|$)",
                             re.I)
 
 
@@ -213,7 +214,11 @@ def attack_example(ctx: Context, index: int) -> bool:
         return False
     if not framed and not _ATTACK_FRAME.search(ctx.heading(index)) and not _ATTACK_FRAME.search(_title(text)):
         return False
-    return not ctx.lured(index)
+    return not ctx.lured(index) or bool(_LURE_NAMED_ATTACK.search(ctx.heading(index)))
+
+
+# A heading that names the lure itself as the attack ("Attack: fake prerequisite", "Malicious requirements").
+_LURE_NAMED_ATTACK = re.compile(r"\b(?:fake|malicious|bogus|rogue|poisoned)[ -]+[\"'\u201c]?(?:prereq|requirement)", re.I)
 
 
 # Asking the user before using a flag: Claude Code's AskUserQuestion tool, or the words.
