@@ -96,9 +96,6 @@ def test_every_sample_loads(verdicts):
     assert set(verdicts) == set(_labels())
 
 
-@pytest.mark.xfail(strict=True, reason="issue 34 is open: on 2026-11-29 (third session) one held-out hard negative is still "
-                   "blocked (three before the second precision pass; flagged 5 -> 3 of 20 in the third); strict, so "
-                   "the day none is, this xfail must go")
 def test_no_hard_negative_is_blocked(verdicts):
     blocked = sorted(name for name, (_, b) in verdicts.items() if name.startswith("benign/") and b)
     assert not blocked

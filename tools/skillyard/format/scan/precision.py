@@ -47,6 +47,7 @@ from skillyard.format.scan.everyday import (  # noqa: F401  (the rules call them
     withheld_until,
     without_confirmed,
 )
+from skillyard.format.scan.written import literal_write_line, only_written, written_span  # noqa: F401  (re-exported)
 
 # `name = os.environ.copy()` / `dict(os.environ)` / `{**os.environ}` / `Object.assign({}, process.env)`.
 _ENV_ASSIGN = re.compile(r"^[ \t]*(?:const\s+|let\s+|var\s+)?([A-Za-z_]\w{0,60})\s*(?::[^=\n]{1,40})?=\s*"
@@ -111,26 +112,72 @@ def warned_about(ctx: Context, index: int) -> bool:
     end = len(ctx.text) if end < 0 else end
     following = ctx.text.find("\n", end + 1)
     line = ctx.text[start:following if following > 0 and ctx.text[end + 1:end + 3].startswith("  ") else end]
-    return bool(_WARNED.search(line))
+    if _WARNED.search(line) or (security_skill(ctx) and _REVIEW_TALK.search(line)):
+        return True
+    return line.lstrip().startswith("|") and _table_lead_warns(ctx.text, start)
+
+
+# Talk of the review itself ("say so in the report rather than calling it a finding"), in a security skill.
+_REVIEW_TALK = re.compile(r"\b(?:findings?|in (?:the|your) report|reviewers?)\b", re.I)
+
+
+def _table_lead_warns(text: str, row_start: int) -> bool:
+    """The paragraph just before the table holding the row at `row_start` warns about what the table lists ("Report
+    these, each as high risk, and never add them yourself:"), and does not deny it ("none is high risk")."""
+    start = row_start
+    while start > 0:
+        previous = text.rfind("\n", 0, start - 1) + 1
+        if not text[previous:start].lstrip().startswith("|"):
+            break
+        start = previous
+    lead = text[max(0, start - _FRAME_BEFORE):start].rstrip().rsplit("\n\n", 1)[-1]
+    found = _WARNED.search(lead)
+    return bool(found) and not _DENIED.search(lead, 0, found.start())
 
 
 # Words that call the quoted code an attack: said of it in its heading, the two lines before its fence, its own
 # comments or (for a code span) its sentence.
 _ATTACK_FRAME = re.compile(r"\b(?:attack(?:er|ers|er's|s)?|malicious|exploit(?:s|ed|ing|ation)?|payloads?|vulnerable|"
                            r"insecure|steal(?:s|ing)?|exfiltrat\w*|compromised?|backdoor(?:ed|s)?|proof of concept|"
-                           r"red flags?|dangerous|risky|pwn\w*|don't do this|bad example)\b", re.I)
+                           r"red flags?|dangerous|risky|pwn\w*|don't do this|bad example|malware|droppers?|"
+                           r"poison(?:ed|ing)|typosquat\w*|trojan\w*|stealers?|iocs?|"
+                           # "(do not run)", "never run them": said of the quote itself, not "do not run in production"
+                           r"(?:do not|don't|never) (?:run|execute)(?: (?:it|this|them|these))?(?=\s*[):.;,]|\s*$)|"
+                           # the same in German, French, Spanish, Italian and Portuguese guides
+                           r"b(?:ö|oe)sartig\w*|sch(?:ä|ae)dlich\w*|angriff\w*|angreifer\w*|"
+                           r"(?:niemals|nicht) ausf(?:ü|ue)hren|malveillant\w*|attaques?|maliciosos?|maliciosas?|"
+                           r"ataques?|atacantes?|dannos[oia]|attacc\w*|n'ex(?:é|e)cutez (?:jamais|pas)|"
+                           r"nunca (?:lo )?ejecut\w*|non eseguire|nunca execute)\b", re.I)
+# A frame word the sentence itself denies ("it is not dangerous", "no red flag"): no caption.
+_DENIED = re.compile(r"\b(?:not|no|none|isn't|never|nothing|without|hardly)\b[^.\n]{0,24}\Z", re.I)
 _FRAME_BEFORE = 300  # characters before a fence read for its caption
 
 
 # A skill whose name says it teaches, reviews or detects attacks.
 _SECURITY_NAME = re.compile(r"secur|scan|audit|vuln|threat|attack|exploit|pentest|malware|injection|guard|harden|"
                             r"red-?team|forensic|incident|ctf|owasp|sast|cve|review|safe|phish|detect|defen|protect|"
-                            r"risk|trust|sandbox|abuse|hack|privacy|supply-?chain|homoglyph|confusable|spoof|awareness", re.I)
+                            r"risk|trust|sandbox|abuse|hack|privacy|supply-?chain|homoglyph|confusable|spoof|awareness|"
+                            # "security" in German, French, Spanish, Portuguese, Italian, Dutch, Polish, Turkish
+                            r"sicherheit|s[eé]curit[eé]|seguridad|seguran[cç]a|sicurezza|beveilig|bezpiecz|g[uü]venlik|"
+                            r"(?:^|-)iocs?(?:-|$)",
+                            re.I)
 
 
 def security_skill(ctx: Context) -> bool:
     """A skill whose name says it teaches, reviews or detects attacks (`gha-security-review`, `injection-guard`)."""
     return bool(_SECURITY_NAME.search(ctx.skill_name))
+
+
+def _framed_after(text: str, index: int) -> bool:
+    """The rest of a code span's sentence calls it an attack ("Code like `eval(atob(…))` in a utility is a red
+    flag"), unless it denies it ("… is not dangerous")."""
+    close = text.find("`", index)
+    if close < 0:
+        return False
+    end = re.compile(r"[.!?](?:\s|\Z)|\n").search(text, close + 1, close + 240)
+    tail = text[close + 1:end.start() if end else close + 240]
+    found = _ATTACK_FRAME.search(tail)
+    return bool(found) and not _DENIED.search(tail, 0, found.start())
 
 
 def _title(text: str) -> str:
@@ -161,12 +208,17 @@ def attack_example(ctx: Context, index: int) -> bool:
         comments = "\n".join(line for line in inside.split("\n") if line.lstrip().startswith(("#", "//", "<!--", "--")))
         framed = _ATTACK_FRAME.search(caption) or _ATTACK_FRAME.search(comments)
     elif ctx.in_code_span(index):  # its sentence, or the lead-in of the list or paragraph it is in
-        framed = _ATTACK_FRAME.search(text, max(0, index - _FRAME_BEFORE, text.rfind("\n#", 0, index) + 1), index)
+        framed = _ATTACK_FRAME.search(text, max(0, index - _FRAME_BEFORE, text.rfind("\n#", 0, index) + 1), index) \
+            or _framed_after(text, index)
     else:
         return False
     if not framed and not _ATTACK_FRAME.search(ctx.heading(index)) and not _ATTACK_FRAME.search(_title(text)):
         return False
-    return not ctx.lured(index)
+    return not ctx.lured(index) or bool(_LURE_NAMED_ATTACK.search(ctx.heading(index)))
+
+
+# A heading that names the lure itself as the attack ("Attack: fake prerequisite", "Malicious requirements").
+_LURE_NAMED_ATTACK = re.compile(r"\b(?:fake|malicious|bogus|rogue|poisoned)[ -]+[\"'\u201c]?(?:prereq|requirement)", re.I)
 
 
 # Asking the user before using a flag: Claude Code's AskUserQuestion tool, or the words.

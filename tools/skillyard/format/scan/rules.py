@@ -45,6 +45,7 @@ from skillyard.format.scan.exec_flows import (
     download_exec,
 )
 from skillyard.format.scan.flows import AGENT_AND_HISTORY_SECRETS
+from skillyard.format.scan.written import written_span
 
 # ---------------------------------------------------------------- secrets flowing to the network
 SECRET_SOURCE = re.compile(
@@ -124,8 +125,8 @@ def exfiltration(ctx: Context, add: Add) -> None:
     reported_sink = False
     sinks: dict[tuple[int, int], re.Match | None] = {}  # a script's sources share one block: searched once
     for index, what in sources[:200]:
-        if index < 0:  # a line the parser named that the text does not have: never placed on another
-            continue
+        if index < 0 or precision.only_written(ctx.text, index, what):  # a line the parser named that the text
+            continue  # does not have (never placed on another), or a file the script makes and does not read
         if ctx.prose and (ctx.negated(index) or ctx.quoted(index)):
             continue
         if ctx.prose and not ctx.in_fence(index) and not _READ_VERB.search(ctx.line_at(index)):
@@ -229,24 +230,13 @@ def persistence(ctx: Context, add: Add) -> None:
         return
     for match in ctx.finditer(_RC_WRITE, _RC_WORDS):
         # What is written: the write's own line in prose; in code, the statement around it (a heredoc or the
-        # lines building the text written), never a download somewhere else in the same script.
-        start, end = (match.start(), match.end()) if ctx.prose else _lines_around(ctx.text, match.start(), 6)
+        # lines building the text written; a literal's own line), never a download elsewhere in the same script.
+        start, end = (match.start(), match.end()) if ctx.prose else written_span(ctx.text, match.start(), 6)
         if _PAYLOAD.search(ctx.text, start, end):
             add("security-persistence", ERROR, match.start(),
                 f"Writes a command into a shell start-up file (`{match.group().strip()[:80]}`): it runs in every "
                 "new shell, long after the task.", "Remove the step; tell the user what to add themselves.")
             return
-
-
-def _lines_around(text: str, index: int, lines: int) -> tuple[int, int]:
-    """The span from `lines` lines before the one holding `index` to `lines` lines after it."""
-    start = end = index
-    for _ in range(lines + 1):
-        start = text.rfind("\n", 0, max(0, start - 1)) + 1 if start > 0 else 0
-    for _ in range(lines + 1):
-        found = text.find("\n", end + 1)
-        end = len(text) if found < 0 else found
-    return start, end
 
 
 # ---------------------------------------------------------------- agent-safety tampering
