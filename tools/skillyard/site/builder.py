@@ -413,7 +413,8 @@ def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | Non
                 overlap.Background(partial(publishers_and_keys, registry, titles, history, digests,
                                            work_dir / "cache" / "publishers" if use_cache else None)) as side, \
                 overlap.Background(partial(search_and_sparse, registry, bodies, served_registry, titles, history,
-                                           not warm)) as background:
+                                           not warm, work_dir / "cache" / "search-text.json" if use_cache else None)) \
+                as background:
             stack.enter_context(pages.compiled_templates(work_dir / "cache" / "templates" if use_cache else None))
             well_known = work_dir / "well-known"
             cache = PageCache(work_dir / "cache" / "pages" if use_cache else None)

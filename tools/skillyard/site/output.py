@@ -212,14 +212,7 @@ def _apply(tree: Path, old: dict, plan: Plan) -> tuple[dict[str, list], dict[str
         touched.add(folder.rpartition("/")[0])
     for depth in sorted(levels):
         in_parallel(os.mkdir, sorted(levels[depth]))
-    kept: dict[str, list] = {}
-    todo: list[str] = []
-    for rel, (key, _source) in plan.files.items():
-        record = old_files.get(rel)
-        if record is not None and record[0] == key and _same_file(record[1:], _identity(os.path.join(base, rel))):
-            kept[rel] = record
-        else:
-            todo.append(rel)
+    kept, todo = _kept_files(os.path.join(base, ""), old_files, plan.files)
     new = wanted - present  # made just now: nothing is in them to remove first
     records = in_parallel(lambda rel: _write(os.path.join(base, rel), plan.files[rel][1],
                                              rel.rpartition("/")[0] not in new), todo)
@@ -232,22 +225,51 @@ def _apply(tree: Path, old: dict, plan: Plan) -> tuple[dict[str, list], dict[str
     return files, dirs, written
 
 
+def _kept_files(prefix: str, old_files: dict, files: dict) -> tuple[dict[str, list], list[str]]:
+    """({rel: record} of the planned files the tree holds as recorded under the same key, [the others' rel]):
+    `_same_file` of each, inlined (one `lstat` and one list comparison a file: this loop runs over every file of
+    the site on each build). `prefix`: the tree's path ending in a slash."""
+    kept: dict[str, list] = {}
+    todo: list[str] = []
+    lstat, is_reg = os.lstat, stat.S_ISREG
+    for rel, (key, _source) in files.items():
+        record = old_files.get(rel)
+        if record is None or record[0] != key:
+            todo.append(rel)
+            continue
+        try:
+            info = lstat(prefix + rel)
+        except OSError:
+            todo.append(rel)
+            continue
+        if is_reg(info.st_mode) and len(record) == 5 and \
+                record[1:] == [info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns]:
+            kept[rel] = record
+        else:
+            todo.append(rel)
+    return kept, todo
+
+
 def _check_folders(base: str, wanted: set[str], old_dirs: dict, files: dict) -> tuple[set[str], set[str]]:
     """Remove every folder the site no longer has and every entry a changed folder holds that the site does not;
     returns the wanted folders that are there (real folders, proven or cleaned), and those of them proven by
     their recorded identity (untouched here)."""
     present: set[str] = set()
     changed: set[str] = set()  # folders an entry was removed from here
+    prefix, lstat, is_dir = os.path.join(base, ""), os.lstat, stat.S_ISDIR
     for rel in sorted(old_dirs, key=lambda rel: rel.count("/")):
         parent = rel.rpartition("/")[0]
         if rel and parent not in present:
             continue  # its parent was removed or is listed below
         if rel not in wanted:
-            remove(os.path.join(base, rel))
+            remove(prefix + rel)
             changed.add(parent)
             continue
-        recorded = _dir_record(_identity(os.path.join(base, rel) if rel else base))
-        if recorded is not None and recorded == old_dirs[rel]:
+        try:  # `_dir_record(_identity(…)) == old_dirs[rel]`, inlined (a call a folder of the site, every build)
+            info = lstat(prefix + rel if rel else base)
+        except OSError:
+            continue
+        if is_dir(info.st_mode) and [info.st_ino, info.st_mtime_ns, info.st_ctime_ns] == old_dirs[rel]:
             present.add(rel)
     proven = present - changed
     # Folders not proven: list them (and any unrecorded folder they keep) and drop what the site does not have.
