@@ -49,6 +49,32 @@ def test_sync_writes_only_what_changed_and_keeps_what_it_can_prove(tmp_path):
                                          "skills/b/", "skills/b/index.html", "skills/c/", "skills/c/index.html"])
 
 
+def test_a_renamed_tree_is_listed_but_its_folders_are_still_proven_by_their_own_identity(tmp_path, monkeypatch):
+    """Every exchange renames the tree (its ctime moves): only the tree itself is listed again, and what someone
+    put into it, or into a folder of it, while it was elsewhere is still removed."""
+    target, manifest = tmp_path / "t", tmp_path / "t.json"
+    output.sync(target, manifest, plan_of(FILES))
+    os.rename(target, tmp_path / "moved")
+    os.rename(tmp_path / "moved", target)
+    listed: list[str] = []
+    scandir = os.scandir
+    monkeypatch.setattr(output.os, "scandir", lambda path: listed.append(str(path)) or scandir(path))
+    assert output.sync(target, manifest, plan_of(FILES)) == {"written": 0, "kept": len(FILES)}
+    assert listed == [str(target)]
+    os.rename(target, tmp_path / "moved")
+    (tmp_path / "moved" / "stray.html").write_bytes(b"x")
+    (tmp_path / "moved" / "skills" / "a" / "stray.html").write_bytes(b"x")
+    (tmp_path / "moved" / "assets" / "x" / "extra").mkdir()
+    os.rename(tmp_path / "moved", target)
+    listed.clear()
+    assert output.sync(target, manifest, plan_of(FILES)) == {"written": 0, "kept": len(FILES)}
+    # the changed folders, and below a changed folder its folders (shutil.rmtree lists "extra" by descriptor)
+    assert sorted(path for path in listed if path.startswith(str(target))) == \
+        sorted(str(target / rel).rstrip("/.") for rel in ("", "skills/a", "assets/x", "assets/x/y"))
+    assert tree(target) == FILES
+    assert everything(target) == everything_of(tmp_path, FILES)
+
+
 def test_lazy_files_are_made_only_when_written(tmp_path):
     made: list[str] = []
 

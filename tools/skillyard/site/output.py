@@ -257,9 +257,12 @@ def _check_folders(base: str, wanted: set[str], old_dirs: dict, files: dict) -> 
     present: set[str] = set()
     changed: set[str] = set()  # folders an entry was removed from here
     prefix, lstat, is_dir = os.path.join(base, ""), os.lstat, stat.S_ISDIR
+    # The tree itself is renamed by every exchange (`real_out`), which moves its ctime: it is listed below, yet
+    # while it is a real folder (no symlink on the way) each folder in it is still proven by its own identity.
+    real_root = False
     for rel in sorted(old_dirs, key=lambda rel: rel.count("/")):
         parent = rel.rpartition("/")[0]
-        if rel and parent not in present:
+        if rel and parent not in present and not (real_root and not parent):
             continue  # its parent was removed or is listed below
         if rel not in wanted:
             remove(prefix + rel)
@@ -271,6 +274,8 @@ def _check_folders(base: str, wanted: set[str], old_dirs: dict, files: dict) -> 
             continue
         if is_dir(info.st_mode) and [info.st_ino, info.st_mtime_ns, info.st_ctime_ns] == old_dirs[rel]:
             present.add(rel)
+        elif not rel:
+            real_root = is_dir(info.st_mode)
     proven = present - changed
     # Folders not proven: list them (and any unrecorded folder they keep) and drop what the site does not have.
     unproven = [rel for rel in wanted if rel not in present and (rel == "" or rel.rpartition("/")[0] in present)]
