@@ -366,6 +366,7 @@ def _out_path(out: Path) -> Path:
     return out.parent.resolve() / out.name if out.name not in ("", ".", "..") else out.resolve()
 
 
+@overlap.fewer_collections
 def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | None = None,
                work_dir: Path | None = None, site_url: str | None = None, use_cache: bool = True,
                fetcher: upstream.Fetcher | None = None, static_host: bool = False) -> BuildResult:

@@ -142,8 +142,10 @@ def load_manifest(path: Path) -> dict | None:
         return None
     if not _all_plain(paths) or not _all_plain([rel for rel in dir_paths if rel]):
         return None  # a damaged manifest proves nothing, and never names a path outside its tree
-    return {"files": {rel: [key, *ids[4 * i:4 * i + 4]] for i, (rel, key) in enumerate(zip(paths, keys, strict=True))},
-            "dirs": {rel: dir_ids[3 * i:3 * i + 3] for i, rel in enumerate(dir_paths)}}
+    # The records zipped from strided slices (C loops; the lengths were checked above): 40,000 records a build.
+    records = map(list, zip(keys, ids[0::4], ids[1::4], ids[2::4], ids[3::4], strict=True))
+    dir_records = map(list, zip(dir_ids[0::3], dir_ids[1::3], dir_ids[2::3], strict=True))
+    return {"files": dict(zip(paths, records, strict=True)), "dirs": dict(zip(dir_paths, dir_records, strict=True))}
 
 
 def dump_manifest(files: dict[str, list], dirs: dict[str, list | None]) -> str:
