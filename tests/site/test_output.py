@@ -5,10 +5,13 @@ writes leaves the site before it whole."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conftest import CONFIG, SKILLS, write_registry
 from skillyard.site import output, staged
@@ -450,3 +453,15 @@ def test_folders_changed_by_a_sync_are_recorded_anew_and_the_others_need_no_list
     output.sync(target, manifest, plan_of(fewer))
     assert tree(target) == fewer
     assert everything(target) == everything_of(tmp_path, fewer)
+
+
+_NOT_PLAIN = re.compile(r"(?:^|/)\.{0,2}(?:/|$)|\x00", re.MULTILINE)  # the rule as one regex (the old check)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.text(alphabet="a./\x00\n", max_size=7), max_size=5))
+def test_the_plain_path_check_is_the_regex_it_replaced(rels):
+    """`_all_plain` searches three substrings instead of a regex: the same verdict on any list of paths."""
+    joined = "\n".join(rels)
+    expected = not rels or (joined.count("\n") == len(rels) - 1 and _NOT_PLAIN.search(joined) is None)
+    assert output._all_plain(rels) == expected

@@ -159,14 +159,17 @@ def dump_manifest(files: dict[str, list], dirs: dict[str, list | None]) -> str:
                       separators=(",", ":"))
 
 
-_NOT_PLAIN = re.compile(r"(?:^|/)\.{0,2}(?:/|$)|\x00", re.MULTILINE)  # an empty, `.` or `..` part, or a NUL
-
-
 def _all_plain(rels: list[str]) -> bool:
-    """Every path relative and staying inside its tree: no empty, `.` or `..` component, no leading slash (one
-    regex over them all, joined by line feeds, which no path may hold)."""
+    """Every path relative and staying inside its tree: no empty, `.` or `..` component, no leading slash, no NUL.
+    The paths are joined by line feeds (which no path may hold) and each put between slashes, so a bad component
+    is `//`, `/./` or `/../` somewhere: three substring searches, not a regex tried at each of 2 MB of positions."""
     joined = "\n".join(rels)
-    return not rels or (joined.count("\n") == len(rels) - 1 and _NOT_PLAIN.search(joined) is None)
+    if not rels:
+        return True
+    if joined.count("\n") != len(rels) - 1 or "\x00" in joined:
+        return False
+    wrapped = "/" + joined.replace("\n", "/\n/") + "/"
+    return "//" not in wrapped and "/./" not in wrapped and "/../" not in wrapped
 
 
 def sync(tree: Path, manifest: Path | None, plan: Plan, early: dict | None = None) -> dict[str, int]:
