@@ -73,12 +73,10 @@ class Plan:
         """Every folder the files need, "" (the tree itself) included."""
         out = {""}
         for rel in self.files:
-            parts = rel.split("/")[:-1]
-            for i in range(len(parts), 0, -1):
-                folder = "/".join(parts[:i])
-                if folder in out:
-                    break
+            folder = rel.rpartition("/")[0]
+            while folder not in out:  # up to the first folder known already ("" at the latest)
                 out.add(folder)
+                folder = folder.rpartition("/")[0]
         return out
 
 
