@@ -5,10 +5,13 @@ writes leaves the site before it whole."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conftest import CONFIG, SKILLS, write_registry
 from skillyard.site import output, staged
@@ -47,6 +50,32 @@ def test_sync_writes_only_what_changed_and_keeps_what_it_can_prove(tmp_path):
     assert tree(target) == changed
     assert everything(target) == sorted([".nojekyll", "index.html", "skills/", "skills/a/", "skills/a/index.html",
                                          "skills/b/", "skills/b/index.html", "skills/c/", "skills/c/index.html"])
+
+
+def test_a_renamed_tree_is_listed_but_its_folders_are_still_proven_by_their_own_identity(tmp_path, monkeypatch):
+    """Every exchange renames the tree (its ctime moves): only the tree itself is listed again, and what someone
+    put into it, or into a folder of it, while it was elsewhere is still removed."""
+    target, manifest = tmp_path / "t", tmp_path / "t.json"
+    output.sync(target, manifest, plan_of(FILES))
+    os.rename(target, tmp_path / "moved")
+    os.rename(tmp_path / "moved", target)
+    listed: list[str] = []
+    scandir = os.scandir
+    monkeypatch.setattr(output.os, "scandir", lambda path: listed.append(str(path)) or scandir(path))
+    assert output.sync(target, manifest, plan_of(FILES)) == {"written": 0, "kept": len(FILES)}
+    assert listed == [str(target)]
+    os.rename(target, tmp_path / "moved")
+    (tmp_path / "moved" / "stray.html").write_bytes(b"x")
+    (tmp_path / "moved" / "skills" / "a" / "stray.html").write_bytes(b"x")
+    (tmp_path / "moved" / "assets" / "x" / "extra").mkdir()
+    os.rename(tmp_path / "moved", target)
+    listed.clear()
+    assert output.sync(target, manifest, plan_of(FILES)) == {"written": 0, "kept": len(FILES)}
+    # the changed folders, and below a changed folder its folders (shutil.rmtree lists "extra" by descriptor)
+    assert sorted(path for path in listed if path.startswith(str(target))) == \
+        sorted(str(target / rel).rstrip("/.") for rel in ("", "skills/a", "assets/x", "assets/x/y"))
+    assert tree(target) == FILES
+    assert everything(target) == everything_of(tmp_path, FILES)
 
 
 def test_lazy_files_are_made_only_when_written(tmp_path):
@@ -424,3 +453,15 @@ def test_folders_changed_by_a_sync_are_recorded_anew_and_the_others_need_no_list
     output.sync(target, manifest, plan_of(fewer))
     assert tree(target) == fewer
     assert everything(target) == everything_of(tmp_path, fewer)
+
+
+_NOT_PLAIN = re.compile(r"(?:^|/)\.{0,2}(?:/|$)|\x00", re.MULTILINE)  # the rule as one regex (the old check)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.text(alphabet="a./\x00\n", max_size=7), max_size=5))
+def test_the_plain_path_check_is_the_regex_it_replaced(rels):
+    """`_all_plain` searches three substrings instead of a regex: the same verdict on any list of paths."""
+    joined = "\n".join(rels)
+    expected = not rels or (joined.count("\n") == len(rels) - 1 and _NOT_PLAIN.search(joined) is None)
+    assert output._all_plain(rels) == expected

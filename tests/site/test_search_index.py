@@ -8,6 +8,7 @@ import random
 from hypothesis import given
 from hypothesis import strategies as st
 
+from skillyard.site import search_index
 from skillyard.site.search_index import (
     DESCRIPTION_BYTES,
     KEYWORD_BYTES,
@@ -134,3 +135,30 @@ def test_the_document_matches_its_schema():
     skills = [{"name": "a", "description": "d", "author": "Ada", "license": "MIT", "tags": ["t"],
                "inventory": {"has_scripts": True}}, {"name": "b", "description": "发票"}]
     jsonschema.validate(json.loads(dump_search_data(build_search_data(skills, {"a": "## Heading words\n"}))), schema)
+
+
+def test_search_texts_kept_between_builds_give_the_same_search_data(tmp_path):
+    """`search_cache`: a text found in the file is the one worked out afresh; a changed body, description or tag
+    misses; a damaged file or one from other code proves nothing. The search data is the same bytes throughout."""
+    from skillyard.site import search_cache
+
+    skills = [{"name": "a", "description": "Reads invoices", "tags": ["pdf"]},
+              {"name": "b", "description": "合同审阅 " * 40, "tags": ["legal", "pdf"], "display_name": "Bee"}]
+    bodies = {"a": "# A\n\n## Extract totals\n\n## OCR pipeline\n", "b": "## 合同 审阅 条款\n"}
+    path = tmp_path / "search-text.json"
+    fresh = dump_search_data(build_search_data(skills, bodies))
+    first = search_cache.entry_texts(skills, bodies, path)
+    assert path.is_file()
+    again = search_cache.entry_texts(skills, bodies, path)
+    assert first == again == {s["name"]: search_index.entry_text(s, bodies[s["name"]]) for s in skills}
+    assert dump_search_data(build_search_data(skills, bodies, texts=again)) == fresh
+    bodies2 = {**bodies, "a": bodies["a"] + "## Ledger reconciliation\n"}
+    changed = search_cache.entry_texts(skills, bodies2, path)
+    assert "ledger" in changed["a"][1] and changed["b"] == first["b"]
+    path.write_text("{not json", encoding="utf-8")
+    assert search_cache.entry_texts(skills, bodies, path) == first
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["texts"] = {key: ["stale", "stale"] for key in data["texts"]}
+    data["fingerprint"] = "other code"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert search_cache.entry_texts(skills, bodies, path) == first

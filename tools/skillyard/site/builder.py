@@ -366,6 +366,7 @@ def _out_path(out: Path) -> Path:
     return out.parent.resolve() / out.name if out.name not in ("", ".", "..") else out.resolve()
 
 
+@overlap.fewer_collections
 def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | None = None,
                work_dir: Path | None = None, site_url: str | None = None, use_cache: bool = True,
                fetcher: upstream.Fetcher | None = None, static_host: bool = False) -> BuildResult:
@@ -413,7 +414,8 @@ def build_site(registry_path: Path, root: Path, out: Path, *, config: Path | Non
                 overlap.Background(partial(publishers_and_keys, registry, titles, history, digests,
                                            work_dir / "cache" / "publishers" if use_cache else None)) as side, \
                 overlap.Background(partial(search_and_sparse, registry, bodies, served_registry, titles, history,
-                                           not warm)) as background:
+                                           not warm, work_dir / "cache" / "search-text.json" if use_cache else None)) \
+                as background:
             stack.enter_context(pages.compiled_templates(work_dir / "cache" / "templates" if use_cache else None))
             well_known = work_dir / "well-known"
             cache = PageCache(work_dir / "cache" / "pages" if use_cache else None)

@@ -11,6 +11,7 @@ output.
 from __future__ import annotations
 
 import contextlib
+import functools
 import gc
 import os
 import pickle
@@ -33,6 +34,27 @@ def frozen_heap() -> Iterator[None]:
     finally:
         if thaw:
             gc.unfreeze()
+
+
+YOUNG_OBJECTS = 20_000  # allocations between two young-generation collections during a build (Python's default: 700)
+
+
+def fewer_collections(build: Callable[..., T]) -> Callable[..., T]:
+    """`build` run with the cyclic collector's first threshold raised to YOUNG_OBJECTS (restored after). A build
+    allocates millions of small acyclic objects (registry entries, keys, records), and at the default threshold
+    the collector ran about a thousand times in a one-skill rebuild at 5,000 skills: 0.2-0.3 s of its 3 s of
+    CPU. The forked children inherit the setting. Cyclic garbage waits a little longer; peak memory is unchanged."""
+
+    @functools.wraps(build)
+    def run(*args: object, **kwargs: object) -> T:
+        before = gc.get_threshold()
+        gc.set_threshold(max(before[0], YOUNG_OBJECTS), *before[1:])
+        try:
+            return build(*args, **kwargs)
+        finally:
+            gc.set_threshold(*before)
+
+    return run
 
 
 class Background(Generic[T]):

@@ -88,24 +88,35 @@ def one_line(text: str) -> str:
     return " ".join(text.split())
 
 
+def entry_text(skill: dict, body: str) -> tuple[str, str]:
+    """(description as shown, keywords from the body): the part of a search entry that reads the body."""
+    description = clip_words(one_line(skill.get("description", "")), DESCRIPTION_BYTES)
+    known = " ".join([skill["name"], *skill.get("tags", []), description.lower()])
+    return description, body_keywords(body, known)
+
+
 def search_entry(skill: dict, body: str, tag_index: dict[str, int],
                  publisher_index: dict[tuple[str, str] | None, int] | None = None,
-                 licence_index: dict[str, int] | None = None) -> list:
-    """One skill's fields: name, tag indexes, description, keywords, title or "", publisher, licence, flags."""
+                 licence_index: dict[str, int] | None = None, title: str | None = None,
+                 text: tuple[str, str] | None = None) -> list:
+    """One skill's fields: name, tag indexes, description, keywords, title or "", publisher, licence, flags.
+    `title`: `display_title(skill, body)` when the caller has it; `text`: `entry_text(skill, body)`, likewise."""
     name = skill["name"]
-    description = clip_words(one_line(skill.get("description", "")), DESCRIPTION_BYTES)
-    known = " ".join([name, *skill.get("tags", []), description.lower()])
-    display = one_line(display_title(skill, body) or "")  # display_name, else the SKILL.md's first heading
+    description, keywords = text or entry_text(skill, body)
+    # display_name, else the SKILL.md's first heading
+    display = one_line((display_title(skill, body) if title is None else title) or "")
     return [name, [tag_index[t] for t in dict.fromkeys(skill.get("tags", []))], description,
-            body_keywords(body, known), clip_utf8(display, 60) if display and display != name else "",
+            keywords, clip_utf8(display, 60) if display and display != name else "",
             (publisher_index or {}).get(publisher_key(skill), -1),
             (licence_index or {}).get(str(skill.get("license") or ""), -1), flags(skill)]
 
 
-def build_search_data(skills: list[dict], bodies: dict[str, str], publisher_pages: set[str] | None = None) -> dict:
+def build_search_data(skills: list[dict], bodies: dict[str, str], publisher_pages: set[str] | None = None,
+                      titles: dict[str, str] | None = None, texts: dict[str, tuple[str, str]] | None = None) -> dict:
     """The search document for `skills` (sorted by name in registry.json) with their SKILL.md bodies.
     `publisher_pages`: the slugs of the publisher pages this site has (a result links its publisher to one; the
-    others keep an empty slug). None: every publisher's slug, for `link_publisher_pages` to settle later."""
+    others keep an empty slug). None: every publisher's slug, for `link_publisher_pages` to settle later.
+    `titles`: `titles.all_titles` of the same skills and bodies; `texts`: {name: `entry_text`} (`search_cache`)."""
     tags = sorted({tag for skill in skills for tag in skill.get("tags", [])})
     tag_index = {tag: i for i, tag in enumerate(tags)}
     slugs = publisher_slugs(skills)
@@ -113,7 +124,9 @@ def build_search_data(skills: list[dict], bodies: dict[str, str], publisher_page
     licences = sorted({str(s.get("license")) for s in skills if s.get("license")})
     publisher_index: dict[tuple[str, str] | None, int] = {key: i for i, key in enumerate(keys)}
     licence_index = {name: i for i, name in enumerate(licences)}
-    entries = [search_entry(s, bodies.get(s["name"], ""), tag_index, publisher_index, licence_index) for s in skills]
+    titles, texts = titles or {}, texts or {}
+    entries = [search_entry(s, bodies.get(s["name"], ""), tag_index, publisher_index, licence_index,
+                            titles.get(s["name"]), texts.get(s["name"])) for s in skills]
     data = {"v": 3, "count": len(entries), "tags": tags,
             "publishers": [[name, slugs[(kind, name)]] for kind, name in keys], "licenses": licences,
             "names": "\n".join(e[0] for e in entries), "titles": "\n".join(e[4] for e in entries),

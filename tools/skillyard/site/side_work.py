@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from skillyard.site.publishers import publisher_docs
+from skillyard.site.search_cache import entry_texts
 from skillyard.site.search_index import build_search_data
 from skillyard.site.skill_api import api_files, api_plan
 
@@ -25,9 +26,11 @@ def publishers_and_keys(registry: dict, titles: dict[str, str], history: dict, d
 
 
 def search_and_sparse(registry: dict, bodies: dict[str, str], served: dict, titles: dict[str, str], history: dict,
-                      api: bool = True) -> tuple[dict, dict[str, bytes], dict[str, bytes]]:
-    """The search data, the sparse index (of the registry.json served, `served`) and the per-skill JSON."""
+                      api: bool = True, search_cache: Path | None = None) -> tuple[dict, dict[str, bytes], dict[str, bytes]]:
+    """The search data, the sparse index (of the registry.json served, `served`) and the per-skill JSON.
+    `search_cache`: the file keeping each skill's search text between builds (`search_cache`)."""
     from skillyard.format.sparse import sparse_files
 
-    return (build_search_data(registry["skills"], bodies), sparse_files(served),
+    texts = entry_texts(registry["skills"], bodies, search_cache)
+    return (build_search_data(registry["skills"], bodies, titles=titles, texts=texts), sparse_files(served),
             api_files(registry, titles, history) if api else {})
