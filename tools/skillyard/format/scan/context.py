@@ -63,9 +63,12 @@ line_local = layout.line_local  # the pattern each line is searched with (`Conte
 @functools.lru_cache(maxsize=512)
 def _token_of(needle: str) -> bytes:
     """The longest word in a search needle (`.ssh` -> `ssh`): if the file lacks that word, the needle cannot occur
-    either. Each needle's words must be whole words where it occurs (`](http` would miss `](https`); a needle
-    without a word (`<|`) is always looked for."""
-    token = max(needle.encode().translate(_TOKEN_TABLE).split(), key=len, default=b"")
+    either. That holds where the needle's pattern keeps each of its words whole; for a stem (`gates.STEMS`: a word
+    at its edge may run on, `obedezc` in `obedezcas`) only a word bounded inside the needle on both sides counts
+    (`must not notice` -> `not`; a non-ASCII character bounds one, as `Context` splits words at them). A needle
+    without such a word (`<|`, `obedezc`) is always looked for, a substring search (`Context._lines_of`)."""
+    words = needle.encode().translate(_TOKEN_TABLE).split(b" ")
+    token = max(words[1:-1] if needle in gates.STEMS else words, key=len, default=b"")
     _ASKED.add(token)
     return token
 
@@ -241,6 +244,8 @@ class Context:
         less the non-ASCII ones lacking a character (in every case that lowers to it) among the text's (`others`)."""
         plan = _PLANS.get(words)
         always, by_token, tokens, cased = plan if plan is not None else _plan(words)
+        if not gates.ENABLED or self.folds:  # gates off, or a letter IGNORECASE folds onto ASCII: every needle
+            return list(words)
         if tokens <= self.asked:
             present = self.words.intersection(tokens)
         else:  # a word first asked about after this file's words were kept (a needle's first use): read them again

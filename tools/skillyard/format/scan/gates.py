@@ -46,6 +46,33 @@ def folds_to_ascii(raw: bytes) -> bool:
         (b"\xc5" in raw and b"\xc5\xbf" in raw) or b"\xe2\x84\xaa" in raw
 
 
+# Search needles (`Context.finditer`'s `words`) whose pattern lets a word at the needle's edge run on into a longer
+# word: `obedezc` (obedezcas), `follow` (followed: `follow\w*`), `approved` (preapproved), `http` (`xhttps://`),
+# `_history` (`.zsh_history` is one word), `<system` (`<system_prompt>`), `.mcp.json` (no `\b` after it). A
+# needle counts as absent only when it cannot occur, so these are never gated on a whole word at their edge, only
+# on a word inside them bounded on both sides (`must not notice` -> `not`), or, having none, always looked for
+# (`context._token_of`). tests/format/test_scan_gate_stems.py generates each rule's matches (hypothesis
+# `from_regex`) and fails on a needle missing here; with `nc `, `curl` and such in code_flows (a byte search there).
+STEMS = frozenset({
+    # takeover.py
+    "follow", "obey", "obedezc", "n’ob", "n'ob", "must not notice", "approved", "authorised", "authorized",
+    # rules.py: injection, concealment, secrets, environment, index flags, decoding
+    "supersede", "no longer", "apply", "invalid", "revoked", "tell", "inform", "notify", "alert", "_history",
+    "history", "keychain", "keychains", "environ", "pip_extra_index_url", "base64", "frombase64string",
+    # phrases.py: other languages' nouns, conversation markers, agent configuration files
+    "instruktionen", "anwender", "benutzer", "nutzer", "utilisateur", "conferma", "confirmacao", "confirmation",
+    "authorization", "permiso", "erlaubnis", "</system", "<system", "_of_turn>", ".cursorrules", ".mcp.json",
+    # exec_flows.py, lures.py: fetches and URLs
+    "fetch(", "http", "https", "ftp",
+    # found by the generated matches in a second pass (takeover, prose, rules, phrases)
+    ".clinerules", ".windsurfrules", "anweisungen", "authorisation", "authority", "bestaetigung", "bestätigung",
+    "cancel", "confirmacion", "consent", "consented", "instruction>", "instructions>", "objects", "obsolete",
+    "permesso", "permissao", "pip_index_url", "index-url", "regeln", "richtlinien", "rueckfrage", "secret",
+    "to yourself", "usuario", "usuarios", "utente", "utenti", "zustimmung", "approval", "hidden", "outdated",
+    "permission", "rückfrage", "void", "refuses", "disagrees", "declines", "says no",
+})
+
+
 class Bytes(tuple):
     """A need met by any of these byte strings occurring in the file: as written (`Bytes(..., lowered=False)`,
     case-sensitive, for a pattern without IGNORECASE) or in the file's bytes with ASCII lowered (lowercase needles,

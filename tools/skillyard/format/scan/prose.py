@@ -91,7 +91,10 @@ class _Family:
         self.ascii, self.others = words
         tokens = [_token_of(w) for w in self.ascii]
         self.gate = frozenset(t for t in tokens if t)
-        self.always = any(not t for t in tokens)  # a needle with no word in it (`<|`) is always looked for
+        # a needle with no word in it (`<|`) is always looked for; a stem with no inner word (`gates.STEMS`:
+        # `confirmation` runs on into `confirmations`) is looked for as lowercase bytes
+        self.stems = tuple(w.encode() for w, t in zip(self.ascii, tokens) if not t and w in gates.STEMS)
+        self.always = any(not t and w not in gates.STEMS for w, t in zip(self.ascii, tokens))
         self.also = also  # sets of words an ASCII match's file also holds, one of each (a verb beside the noun)
         self.marks = marks  # case-sensitive bytes one of which an ASCII match holds
         prose_marks = len(marks) if prose_marks is None else prose_marks  # the first N, in a skill's own text
@@ -111,18 +114,23 @@ class _Family:
 
     def _needles(self, ctx: Context, ascii_only: bool, where: str) -> tuple[str, ...]:
         fail = () if ascii_only else self.others
+        if gates.ENABLED and not ctx.folds and not self._passes(ctx):
+            return fail
+        marks = self._marks if where != "prose" else self._prose_marks
+        if marks is not None and not ctx.raw_has(marks):  # also what a match may rest on (`<INSTRUCTIONS>` in
+            return fail  # a tool description only, `ROLE_MARKER_PROSE_MARKS`): asked with the gates off too
+        return self.ascii if ascii_only else self.ascii + self.others
+
+    def _passes(self, ctx: Context) -> bool:
+        """The family's gates (its `also` words, its needles' words and stems, its trigger), all of which every
+        match passes; skipped with the gates off (`gates.ENABLED`), so tests/format/test_scan_gates.py compares them."""
         if self.also is not None:
             for words in self.also:
                 if not ctx.has(words):
-                    return fail
-        if not (self.always or ctx.has(self.gate)):
-            return fail
-        if self.trigger is not None and not self.trigger.fires(ctx):
-            return fail
-        marks = self._marks if where != "prose" else self._prose_marks
-        if marks is not None and not ctx.raw_has(marks):
-            return fail
-        return self.ascii if ascii_only else self.ascii + self.others
+                    return False
+        if not (self.always or ctx.has(self.gate) or (self.stems and ctx.low_has(self.stems))):
+            return False
+        return self.trigger is None or self.trigger.fires(ctx)
 
 
 # What every match of phrases.ROLE_MARKER holds: `<<SYS>>`; `<|…|>` around one of its words; `<start_of_turn>`; a
@@ -183,25 +191,32 @@ _TOOL = _Family(ph.TOOL_ORDER, ph.TOOL_ORDER_WORDS, "security-tool-poisoning", "
                 "tools or files", "tool")
 _REMOTE = _Family(ph.REMOTE_ORDER, ph.REMOTE_WORDS, "security-remote-instructions", "", "remote",
                   also=(_words(*ph.SCHEDULE_WORDS), _words(*ph.REMOTE_ORDER_WORDS)))
+# No `also` words: a write is reported when its paragraph holds a takeover, a concealment, an override or a remote
+# order (`_hits`), and `ph.TAKEOVER_WORDS` covers only the first ("do not tell the user" holds none of them).
 _CONFIG = _Family(ph.AGENT_CONFIG, ph.AGENT_CONFIG_WORDS, "security-agent-config-write", "", "config",
-                  also=(_words(*ph.TAKEOVER_WORDS),), marks=ph.AGENT_CONFIG_MARKS, trigger=_AGENT_CONFIG_TRIGGER)
+                  marks=ph.AGENT_CONFIG_MARKS, trigger=_AGENT_CONFIG_TRIGGER)
 
 
 def _families(where: str) -> tuple[_Family, ...]:
     return _EVERYWHERE + (_ENGLISH if where != "prose" else ()) + (_TOOL,) * (where == "tool") + (_REMOTE, _CONFIG)
 
 
-def _prefilter(where: str) -> tuple[frozenset[bytes], tuple[bytes, ...] | None]:
-    """(words one of which a file holds if any family with words can match, marks of the families that have none):
+def _prefilter(where: str) -> tuple[frozenset[bytes], tuple[bytes, ...] | None, tuple[bytes, ...]]:
+    """(words one of which a file holds if any family with words can match, marks of the families that have none,
+    the stems of those with words, `_Family.stems`):
     the common file is ruled out with one set test and one byte search."""
     words: set[bytes] = set()
     marks: list[bytes] = []
+    stems: list[bytes] = []
     for family in _families(where):
         if family.always:
             marks += family.marks if where != "prose" else family.marks[:family.prose_count]
+        elif family.also:
+            words |= family.also[0]
         else:
-            words |= family.also[0] if family.also else family.gate
-    return frozenset(words), _marks_pattern(tuple(marks)) if marks else None
+            words |= family.gate
+            stems += family.stems
+    return frozenset(words), _marks_pattern(tuple(marks)) if marks else None, tuple(dict.fromkeys(stems))
 
 
 _PREFILTERS = {where: _prefilter(where) for where in ("prose", "tool", "string", "hidden")}
@@ -209,9 +224,9 @@ _PREFILTERS = {where: _prefilter(where) for where in ("prose", "tool", "string",
 
 def _possible(ctx: Context, where: str, ascii_only: bool) -> bool:
     """Whether any family can match in `ctx` (set tests and a few byte searches; no text is searched)."""
-    if ascii_only:
-        words, marks = _PREFILTERS[where]
-        if not ctx.has(words) and (marks is None or not ctx.raw_has(marks)):
+    if ascii_only and gates.ENABLED and not ctx.folds:
+        words, marks, stems = _PREFILTERS[where]
+        if not ctx.has(words) and (marks is None or not ctx.raw_has(marks)) and not (stems and ctx.low_has(stems)):
             return False
     return any(f.needles(ctx, ascii_only, where) for f in _families(where))
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 
+from skillyard.format.scan import gates
 from skillyard.format.scan.context import ERROR, Add, Context, _discussed, _words
 
 RULE = "security-prompt-injection"
@@ -105,12 +106,18 @@ _GATE = _words("silently", "secretly", "covertly", "user", "user's", "users", "u
                "benutzers", "utente", "authority", "trusted", "approved", "preapproved", "pre-approved", "asking",
                "confirmation", "permission", "approval", "consent", "yourself")
 _GATE_OTHER = ("пользовател", "用户", "ユーザー", "사용자", "確認", "确认", "확인", "usuário")
+# The gate words a pattern ends on, so that a longer word holds them (`del usuario` matches `del usuarios`): looked
+# for as lowercase bytes anywhere when no whole gate word is there.
+_GATE_STEMS = (b"usuario", b"utilisateur", b"utente", b"nutzer", b"authority")
 # Each family's needles as the file's words (a set test): the first word of each ASCII needle.
 _TOKENS = {name: _words(*{re.split(r"[^\w]+", n.strip())[0] for n in needles if n.isascii() and n.strip()} -
                         {"given", "listen", "says", "leave", "tell", "show", "must", "should", "without"})
            for name, needles in _NEEDLES.items()}
 _TOKENS["concealment"] |= _words("telling", "informing", "notifying", "yourself", "user")
 _TOKENS["no confirmation"] |= _words("asking", "approval", "confirmation", "permission", "consent")
+# Each family's stems (`gates.STEMS`: `obedezc` in `obedezcas`, `follow` in `followed`) as lowercase bytes: a family
+# whose words (`_TOKENS`, which keep a needle's first word whole) are absent is still present when one occurs.
+_STEM_BYTES = {name: tuple(n.encode() for n in needles if n in gates.STEMS) for name, needles in _ASCII_NEEDLES.items()}
 _CODE_PROSE = (b'"""', b"'''", b"description", b".tool(", b"print(", b"console.log", b"echo ", b"Write-Host",
                b"puts ")
 _SENTENCE = re.compile(r"[^.!?。！？\n]*(?:[.!?。！？]|\n|\Z)")
@@ -118,14 +125,16 @@ _SENTENCE = re.compile(r"[^.!?。！？\n]*(?:[.!?。！？]|\n|\Z)")
 
 def takeover(ctx: Context, add: Add) -> None:
     """One finding for the first paragraph that joins two takeover families."""
-    if not (ctx.has(_GATE) or (not ctx.text.isascii() and any(w in ctx.text for w in _GATE_OTHER))):
+    if gates.ENABLED and not ctx.folds and not (ctx.has(_GATE) or ctx.low_has(_GATE_STEMS) or (
+            not ctx.text.isascii() and any(w in ctx.text for w in _GATE_OTHER))):
         return
     if not ctx.prose and not any(mark in ctx.raw for mark in _CODE_PROSE):
         return  # in code only docstrings, tool descriptions and printed text are read as instructions
     ascii_text = ctx.text.isascii()
     chars = None if ascii_text else _other_chars(ctx.raw)
     needles = {name: _possible(name, ascii_text, chars) for name in _NEEDLES}
-    present = [(name, pattern) for name, pattern in _FAMILIES if ctx.has(_TOKENS[name]) or
+    present = [(name, pattern) for name, pattern in _FAMILIES if not gates.ENABLED or ctx.folds or
+               ctx.has(_TOKENS[name]) or ctx.low_has(_STEM_BYTES[name]) or
                (not ascii_text and any(n in ctx.low for n in needles[name] if not n.isascii()))]
     if len(present) < 2 and not (present and present[0][0] == "disobey"):
         return  # one family cannot join another (the common file stops at a few set tests)
