@@ -289,7 +289,7 @@ def test_needle_tuples_built_per_file_share_one_search_plan():
     ctx = scan_context.Context("a zzplanned line\nyy planned here <|\nnone", "SKILL.md", "markdown")
     assert ctx.lines_with(words) == [(0, 16), (17, 35)]
     plan = scan_context._PLANS[words]
-    assert plan[0] == ("<|",) and plan[1] == {b"zzplanned": ("zzplanned",), b"planned": ("yy planned",)}
+    assert plan[0] == ("<|",) and plan[2] == {b"zzplanned": ("zzplanned",), b"planned": ("yy planned",)}
     assert scan_context.Context("nothing", "SKILL.md", "markdown").lines_with(tuple(list(words))) == []
     assert scan_context._PLANS[words] is plan
 

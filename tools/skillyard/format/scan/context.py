@@ -103,13 +103,20 @@ def _plan(words: tuple[str, ...]) -> tuple:
     for word, token in _needles(words):
         by_token[token] = by_token.get(token, ()) + (word,)
     cased = {w: _cases(w) for w in words if not w.isascii()}
-    plan = _PLANS[words] = (by_token.pop(b"", ()), by_token, frozenset(by_token), cased)
+    wordless = by_token.pop(b"", ())
+    stems = tuple(w for w in wordless if w in gates.STEMS and w.isascii())
+    always = tuple(w for w in wordless if w not in stems)
+    plan = _PLANS[words] = (always, stems, by_token, frozenset(by_token), cased)
     return plan
 
 
 @functools.lru_cache(maxsize=1024)
 def _encoded(word: str) -> bytes:
     return word.encode()
+
+
+# Each stem's shorter stems that it holds (`usuarios` -> `usuario`, `https` -> `http`): absent when one of them is.
+_CORES = {s.encode(): tuple(c.encode() for c in gates.STEMS if c != s and c in s) for s in gates.STEMS if s.isascii()}
 
 
 # Word sets the rules below test (built once, not per file).
@@ -231,6 +238,19 @@ class Context:
         known, low = self._low_found, self._low_bytes
         return any(known[n] if n in known else known.setdefault(n, n in low) for n in needles)
 
+    def stem_has(self, stem: bytes) -> bool:
+        """Whether the lowercase ASCII `stem` occurs in the bytes ASCII-lowered (a `gates.STEMS` needle, which may run
+        on into longer words): one C-speed `in`, cached per file and shared with `low_has` and `_lines_of`; a stem
+        holding a shorter one already found absent (`usuarios` holds `usuario`) is absent without a search."""
+        known = self._low_found.get(stem)
+        if known is None:
+            if self._low_bytes is None:
+                self._low_bytes = self.raw.lower()
+            found = self._low_found
+            known = found[stem] = not any(found.get(core) is False for core in _CORES.get(stem, ())) and \
+                stem in self._low_bytes
+        return known
+
     def lines_with(self, words: tuple[str, ...]) -> list[tuple[int, int]]:
         """(start, end) of each line holding one of the lowercase `words`, found with `find` (C speed); only
         the words whose own word occurs in the file are looked for (`_gated`), each once per file (rules share
@@ -243,7 +263,7 @@ class Context:
         """The needles of `words` whose own word the file holds (or that have none), one set intersection (`_plan`),
         less the non-ASCII ones lacking a character (in every case that lowers to it) among the text's (`others`)."""
         plan = _PLANS.get(words)
-        always, by_token, tokens, cased = plan if plan is not None else _plan(words)
+        always, stems, by_token, tokens, cased = plan if plan is not None else _plan(words)
         if not gates.ENABLED or self.folds:  # gates off, or a letter IGNORECASE folds onto ASCII: every needle
             return list(words)
         if tokens <= self.asked:
@@ -251,6 +271,8 @@ class Context:
         else:  # a word first asked about after this file's words were kept (a needle's first use): read them again
             present = tokens.intersection(self.raw.translate(_TOKEN_TABLE).split())
         needles = [*always, *(w for token in present for w in by_token[token])]
+        if stems:  # a stem with no word bounded inside it: kept where its bytes occur (one cached `in`, `stem_has`)
+            needles += [w for w in stems if self.stem_has(_encoded(w))]
         others = self.others if cased else None
         if others is not None:
             needles = [w for w in needles if w not in cased or all(not c.isdisjoint(others) for c in cased[w])]
@@ -274,6 +296,8 @@ class Context:
         spans = self._needle_lines.get(word)
         if spans is not None:
             return spans
+        if self._low_found.get(_encoded(word)) is False:  # already found absent (`stem_has`, `low_has`)
+            return set()
         if self._ascii is None:
             self._ascii = self.text.isascii()
         as_bytes = self._ascii or (word.isascii() and not self.folds)

@@ -114,22 +114,24 @@ class _Family:
 
     def _needles(self, ctx: Context, ascii_only: bool, where: str) -> tuple[str, ...]:
         fail = () if ascii_only else self.others
-        if gates.ENABLED and not ctx.folds and not self._passes(ctx):
+        gated = gates.ENABLED and not ctx.folds
+        if gated and not self._passes(ctx):
             return fail
         marks = self._marks if where != "prose" else self._prose_marks
         if marks is not None and not ctx.raw_has(marks):  # also what a match may rest on (`<INSTRUCTIONS>` in
             return fail  # a tool description only, `ROLE_MARKER_PROSE_MARKS`): asked with the gates off too
+        if gated and not (self.always or ctx.has(self.gate) or any(ctx.stem_has(s) for s in self.stems)):
+            return fail  # the stems last: each is a search of the file (cached), the tests above are set tests
         return self.ascii if ascii_only else self.ascii + self.others
 
     def _passes(self, ctx: Context) -> bool:
-        """The family's gates (its `also` words, its needles' words and stems, its trigger), all of which every
-        match passes; skipped with the gates off (`gates.ENABLED`), so tests/format/test_scan_gates.py compares them."""
+        """The family's cheap gates (its `also` words, its trigger), which every match passes; its needles' words and
+        stems are asked after them (`_needles`). Skipped with the gates off (`gates.ENABLED`), so
+        tests/format/test_scan_gates.py compares them."""
         if self.also is not None:
             for words in self.also:
                 if not ctx.has(words):
                     return False
-        if not (self.always or ctx.has(self.gate) or (self.stems and ctx.low_has(self.stems))):
-            return False
         return self.trigger is None or self.trigger.fires(ctx)
 
 
@@ -226,7 +228,8 @@ def _possible(ctx: Context, where: str, ascii_only: bool) -> bool:
     """Whether any family can match in `ctx` (set tests and a few byte searches; no text is searched)."""
     if ascii_only and gates.ENABLED and not ctx.folds:
         words, marks, stems = _PREFILTERS[where]
-        if not ctx.has(words) and (marks is None or not ctx.raw_has(marks)) and not (stems and ctx.low_has(stems)):
+        if not ctx.has(words) and (marks is None or not ctx.raw_has(marks)) and \
+                not any(ctx.stem_has(s) for s in stems):
             return False
     return any(f.needles(ctx, ascii_only, where) for f in _families(where))
 

@@ -125,7 +125,7 @@ _SENTENCE = re.compile(r"[^.!?。！？\n]*(?:[.!?。！？]|\n|\Z)")
 
 def takeover(ctx: Context, add: Add) -> None:
     """One finding for the first paragraph that joins two takeover families."""
-    if gates.ENABLED and not ctx.folds and not (ctx.has(_GATE) or ctx.low_has(_GATE_STEMS) or (
+    if gates.ENABLED and not ctx.folds and not (ctx.has(_GATE) or any(ctx.stem_has(s) for s in _GATE_STEMS) or (
             not ctx.text.isascii() and any(w in ctx.text for w in _GATE_OTHER))):
         return
     if not ctx.prose and not any(mark in ctx.raw for mark in _CODE_PROSE):
@@ -134,7 +134,7 @@ def takeover(ctx: Context, add: Add) -> None:
     chars = None if ascii_text else _other_chars(ctx.raw)
     needles = {name: _possible(name, ascii_text, chars) for name in _NEEDLES}
     present = [(name, pattern) for name, pattern in _FAMILIES if not gates.ENABLED or ctx.folds or
-               ctx.has(_TOKENS[name]) or ctx.low_has(_STEM_BYTES[name]) or
+               ctx.has(_TOKENS[name]) or any(ctx.stem_has(s) for s in _STEM_BYTES[name]) or
                (not ascii_text and any(n in ctx.low for n in needles[name] if not n.isascii()))]
     if len(present) < 2 and not (present and present[0][0] == "disobey"):
         return  # one family cannot join another (the common file stops at a few set tests)
