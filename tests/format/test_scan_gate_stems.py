@@ -155,3 +155,38 @@ def test_generated_stem_text_gives_the_same_findings_with_and_without_gates(text
 
 def test_code_flows_no_longer_asks_for_whole_words():
     assert not hasattr(code_flows, "_FENCE_TOKENS")
+
+
+STEM_HAY = st.lists(st.sampled_from([*gates.ASCII_STEMS, b"X", b" ", b"\n", b"FOLLOW", b"Usuario", b"\xc3\xa9",
+                                     b"HTTPS://", b"_", b"-"]), max_size=12).map(b"".join)
+
+
+@given(STEM_HAY)
+@settings(max_examples=300, deadline=None)
+def test_the_one_pass_matcher_finds_what_an_in_per_stem_finds(raw):
+    """`gates.stems_in` (hyperscan, one pass) and the fallback (an `in` per stem on the bytes ASCII-lowered) agree,
+    stem by stem, in any ASCII case."""
+    low = raw.lower()
+    found = gates.stems_in(raw)
+    if found is None:
+        pytest.skip("hyperscan is not installed here: only the fallback runs")
+    assert found == {s for s in gates.ASCII_STEMS if s in low}
+    with_matcher = Context(raw.decode("utf-8", "replace"), "SKILL.md", "markdown", raw=raw)
+    saved = gates.USE_MATCHER
+    try:
+        gates.USE_MATCHER = False
+        without = Context(raw.decode("utf-8", "replace"), "SKILL.md", "markdown", raw=raw)
+        assert [without.stem_has(s) for s in gates.ASCII_STEMS] == [with_matcher.stem_has(s) for s in gates.ASCII_STEMS]
+    finally:
+        gates.USE_MATCHER = saved
+
+
+@pytest.mark.parametrize("text", INFLECTED)
+def test_inflected_text_gives_the_same_findings_without_the_matcher(text):
+    saved = gates.USE_MATCHER
+    try:
+        with_matcher = _both(text)
+        gates.USE_MATCHER = False
+        assert _both(text) == with_matcher
+    finally:
+        gates.USE_MATCHER = saved

@@ -165,6 +165,7 @@ class Context:
         self._folds: bool | None = None
         self._others: frozenset[str] | bool | None = None
         self._low_found: dict[bytes, bool] = {}
+        self._stems: frozenset[bytes] | bool | None = None  # the stems the file holds (`gates.stems_in`), or False
         suffix = file[file.rfind("."):].lower() if "." in file.rsplit("/", 1)[-1] else ""
         self.code = suffix in CODE_SUFFIXES
         self.python = suffix in (".py", ".pyw")
@@ -244,11 +245,17 @@ class Context:
         holding a shorter one already found absent (`usuarios` holds `usuario`) is absent without a search."""
         known = self._low_found.get(stem)
         if known is None:
-            if self._low_bytes is None:
-                self._low_bytes = self.raw.lower()
-            found = self._low_found
-            known = found[stem] = not any(found.get(core) is False for core in _CORES.get(stem, ())) and \
-                stem in self._low_bytes
+            if gates.is_ascii_stem(stem):
+                if self._stems is None:  # every stem the file holds, in one pass (when `hyperscan` is there)
+                    found = gates.stems_in(self.raw)
+                    self._stems = False if found is None else found
+                if self._stems is not False:
+                    known = stem in self._stems  # type: ignore[operator]
+            if known is None:
+                if self._low_bytes is None:
+                    self._low_bytes = self.raw.lower()
+                known = all(self.stem_has(core) for core in _CORES.get(stem, ())) and stem in self._low_bytes
+            self._low_found[stem] = known
         return known
 
     def lines_with(self, words: tuple[str, ...]) -> list[tuple[int, int]]:
