@@ -237,7 +237,8 @@ class Context:
         if self._low_bytes is None:
             self._low_bytes = self.raw.lower()
         known, low = self._low_found, self._low_bytes
-        return any(known[n] if n in known else known.setdefault(n, n in low) for n in needles)
+        return any(known[n] if n in known else self.stem_has(n) if gates.is_ascii_stem(n) else
+                   known.setdefault(n, n in low) for n in needles)
 
     def stem_has(self, stem: bytes) -> bool:
         """Whether the lowercase ASCII `stem` occurs in the bytes ASCII-lowered (a `gates.STEMS` needle, which may run

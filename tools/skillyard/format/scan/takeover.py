@@ -114,6 +114,41 @@ _TOKENS["no confirmation"] |= _words("asking", "approval", "confirmation", "perm
 # Each family's stems (`gates.STEMS`: `obedezc` in `obedezcas`, `follow` in `followed`) as lowercase bytes: a family
 # whose words (`_TOKENS`, which keep a needle's first word whole) are absent is still present when one occurs.
 _STEM_BYTES = {name: tuple(n.encode() for n in needles if n in gates.STEMS) for name, needles in _ASCII_NEEDLES.items()}
+# Where a family's ASCII matches can be, as `gates.Trigger`s read off each alternative of its pattern (the words every
+# match of it holds whole; `Bytes` for a stem that runs on, found in one pass with the other stems): narrower than
+# `_TOKENS` for the two families whose needles are common words (`user`, `given`, `follow` in `following`).
+_W = _words
+_NOT = _W("not", "don", "never")
+_PRESENT = {
+    "disobey": gates.Trigger(
+        "takeover-disobey",
+        (_NOT | _W("longer", "stop"), _W("user"), _W("listen", "comply")),
+        (_NOT | _W("longer", "stop"), _W("user"), gates.Bytes(b"follow", b"obey")),
+        (_W("even", "regardless"), _W("user")),
+        (_W("ignore"), _W("user")),
+        (_W("user"), _W("instructions", "rules", "requests", "wishes"), _W("no", "do")),
+        (_W("only"),),  # the only authority
+        (_W("given"), _W("you")),
+        (_W("no"), _W("del")),  # no sigas … del usuario
+        (_W("plus", "pas"), _W("de")),  # n'obéis plus aux … de l'utilisateur
+        (_W("do"), _W("siga", "cumpra", "obedeca", "obede")),  # não siga … do usuário
+        (_W("des"), _W("gelten")),  # … des Nutzers gelten nicht mehr
+        (_W("non"), _W("seguire")),  # non seguire … dell'utente
+    ),
+    "concealment": gates.Trigger(
+        "takeover-concealment",
+        (_W("keep", "leave"), _W("this", "it", "these")),
+        (_NOT, _W("user"), _W("show", "tell", "mention", "reveal", "disclose")),
+        (_W("user"), _W("must", "should"), _W("not")),
+        (_W("without"), _W("telling", "informing", "notifying"), _W("user")),
+        (_W("no"), _W("menciones", "digas", "cuentes")),
+        (_W("ne"), _W("dis"), _W("pas")),
+        (_W("conte", "diga", "mencione"),),  # não conte / nao diga
+        (_W("das", "es", "dies"), _W("nicht")),  # erwähne das nicht
+        (_W("reveal"), _NOT),
+        (_W("silently", "secretly", "covertly"),),
+    ),
+}
 _CODE_PROSE = (b'"""', b"'''", b"description", b".tool(", b"print(", b"console.log", b"echo ", b"Write-Host",
                b"puts ")
 _SENTENCE = re.compile(r"[^.!?。！？\n]*(?:[.!?。！？]|\n|\Z)")
@@ -127,7 +162,8 @@ def takeover(ctx: Context, add: Add) -> None:
     chars = None if ascii_text else _other_chars(ctx.raw)
     needles = {name: _possible(name, ascii_text, chars) for name in _NEEDLES}
     present = [(name, pattern) for name, pattern in _FAMILIES if not gates.ENABLED or ctx.folds or
-               ctx.has(_TOKENS[name]) or any(ctx.stem_has(s) for s in _STEM_BYTES[name]) or
+               (_PRESENT[name].fires(ctx) if name in _PRESENT else
+                ctx.has(_TOKENS[name]) or any(ctx.stem_has(s) for s in _STEM_BYTES[name])) or
                (not ascii_text and any(n in ctx.low for n in needles[name] if not n.isascii()))]
     if len(present) < 2 and not (present and present[0][0] == "disobey"):
         return  # one family cannot join another (the common file stops at a few set tests)
