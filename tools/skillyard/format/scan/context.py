@@ -115,6 +115,8 @@ def _encoded(word: str) -> bytes:
     return word.encode()
 
 
+_MATCHED: set[int] = set()  # the `may_hold` needle tuples handed to the matcher (`gates.literals`), by id
+_MATCHED_KEEP: list[tuple[bytes, ...]] = []  # (kept alive, so an id is never reused)
 # Each stem's shorter stems that it holds (`usuarios` -> `usuario`, `https` -> `http`): absent when one of them is.
 _CORES = {s.encode(): tuple(c.encode() for c in gates.STEMS if c != s and c in s) for s in gates.STEMS if s.isascii()}
 
@@ -165,7 +167,7 @@ class Context:
         self._folds: bool | None = None
         self._others: frozenset[str] | bool | None = None
         self._low_found: dict[bytes, bool] = {}
-        self._stems: frozenset[bytes] | bool | None = None  # the stems the file holds (`gates.stems_in`), or False
+        self._stems: tuple[frozenset[bytes], frozenset[bytes]] | bool | None = None  # the stems the file holds (`gates.stems_in`), or False
         suffix = file[file.rfind("."):].lower() if "." in file.rsplit("/", 1)[-1] else ""
         self.code = suffix in CODE_SUFFIXES
         self.python = suffix in (".py", ".pyw")
@@ -236,9 +238,7 @@ class Context:
         """Whether a lowercase ASCII needle occurs in the bytes ASCII-lowered, each searched once (`gates.Bytes`)."""
         if self._low_bytes is None:
             self._low_bytes = self.raw.lower()
-        known, low = self._low_found, self._low_bytes
-        return any(known[n] if n in known else self.stem_has(n) if gates.is_ascii_stem(n) else
-                   known.setdefault(n, n in low) for n in needles)
+        return any(self.stem_has(n) for n in needles)
 
     def stem_has(self, stem: bytes) -> bool:
         """Whether the lowercase ASCII `stem` occurs in the bytes ASCII-lowered (a `gates.STEMS` needle, which may run
@@ -246,12 +246,10 @@ class Context:
         holding a shorter one already found absent (`usuarios` holds `usuario`) is absent without a search."""
         known = self._low_found.get(stem)
         if known is None:
-            if gates.is_ascii_stem(stem):
-                if self._stems is None:  # every stem the file holds, in one pass (when `hyperscan` is there)
-                    found = gates.stems_in(self.raw)
-                    self._stems = False if found is None else found
-                if self._stems is not False:
-                    known = stem in self._stems  # type: ignore[operator]
+            if self._stems is None:  # every needle of the matcher the file holds, in one pass (`hyperscan`)
+                self._stems = gates.stems_in(self.raw) or False
+            if self._stems is not False and stem in self._stems[1]:  # type: ignore[index]
+                known = stem in self._stems[0]  # type: ignore[index]
             if known is None:
                 if self._low_bytes is None:
                     self._low_bytes = self.raw.lower()
@@ -348,9 +346,11 @@ class Context:
             self._ascii = self.text.isascii()
         if not self._ascii and (not gates.ENABLED or self.folds):
             return True
-        if self._low_bytes is None:
-            self._low_bytes = self.raw.lower()
-        return any(needle in self._low_bytes for needle in needles)
+        if id(needles) not in _MATCHED:  # a module-level tuple: the matcher looks for it from the next file on
+            _MATCHED.add(id(needles))
+            _MATCHED_KEEP.append(needles)
+            gates.literals(needles)
+        return any(self.stem_has(needle) for needle in needles)
 
     def finditer(self, pattern: re.Pattern, words: tuple[str, ...], also: tuple[str, ...] = ()):
         """`pattern`'s matches, run only over the lines that hold one of `words` (every match of a line-local

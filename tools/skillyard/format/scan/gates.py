@@ -78,45 +78,50 @@ STEMS = frozenset({
 # (`stems_in`: ~60 times cheaper than an `in` per stem over the real folders, README "Dependencies, and why each");
 # without it each stem is one cached `in`. The two give the same answer (tests/format/test_scan_gate_stems.py).
 ASCII_STEMS = tuple(sorted(s.encode() for s in STEMS if s.isascii()))
-_ASCII_STEM_SET = frozenset(ASCII_STEMS)
+# What the one-pass matcher looks for: the stems, and the byte needles `Context.may_hold` and `low_has` are asked
+# about (added on first use, `literals`; the matcher is then built again, once per new tuple).
+_LITERALS: dict[bytes, None] = dict.fromkeys(ASCII_STEMS)
 try:
     import hyperscan as _hyperscan
 except ImportError:  # pragma: no cover - the platforms without a wheel
     _hyperscan = None
-_matcher: list = []  # [database, per-thread scratch], built on first use (import stays cheap)
+_matcher: list = []  # [database, per-thread scratch, literals, their set], built on first use (import stays cheap)
+USE_MATCHER = True  # tests turn it off to compare with the `in` per stem
+
+
+def literals(needles: tuple[bytes, ...]) -> None:
+    """Have the matcher find these lowercase ASCII byte needles too (from the next file on)."""
+    new = [n for n in needles if n not in _LITERALS and n.isascii() and n == n.lower() and n]
+    if new:
+        _LITERALS.update(dict.fromkeys(new))
+        _matcher.clear()
 
 
 def _build_matcher() -> list:
     import re
     import threading
 
+    found = tuple(_LITERALS)
     database = _hyperscan.Database(mode=_hyperscan.HS_MODE_BLOCK)
-    flags = _hyperscan.HS_FLAG_SINGLEMATCH | _hyperscan.HS_FLAG_CASELESS  # each stem reported once, ASCII case
-    database.compile(expressions=[re.escape(s) for s in ASCII_STEMS], ids=list(range(len(ASCII_STEMS))),
-                     elements=len(ASCII_STEMS), flags=[flags] * len(ASCII_STEMS))
-    _matcher[:] = [database, threading.local()]
+    flags = _hyperscan.HS_FLAG_SINGLEMATCH | _hyperscan.HS_FLAG_CASELESS  # each needle reported once, ASCII case
+    database.compile(expressions=[re.escape(s) for s in found], ids=list(range(len(found))),
+                     elements=len(found), flags=[flags] * len(found))
+    _matcher[:] = [database, threading.local(), found, frozenset(found)]
     return _matcher
 
 
-def stems_in(raw: bytes) -> frozenset[bytes] | None:
-    """The `ASCII_STEMS` that occur in `raw` in any ASCII case (the bytes ASCII-lowered hold them), found in one
-    pass; None without `hyperscan` (then `Context.stem_has` asks each stem with `in`)."""
+def stems_in(raw: bytes) -> tuple[frozenset[bytes], frozenset[bytes]] | None:
+    """(the needles of the matcher that occur in `raw` in any ASCII case, the needles it looked for), found in one
+    pass; None without `hyperscan` (then `Context.stem_has` asks each needle with `in`)."""
     if _hyperscan is None or not USE_MATCHER:
         return None
-    database, local = _matcher or _build_matcher()
-    scratch = getattr(local, "scratch", None)
-    if scratch is None:
-        scratch = local.scratch = _hyperscan.Scratch(database)
+    database, local, needles, covered = _matcher or _build_matcher()
+    if getattr(local, "database", None) is not database:
+        local.scratch, local.database = _hyperscan.Scratch(database), database
     found: set[int] = set()
-    database.scan(raw, match_event_handler=lambda at, start, end, flags, context: found.add(at), scratch=scratch)
-    return frozenset(ASCII_STEMS[at] for at in found)
-
-
-USE_MATCHER = True  # tests turn it off to compare with the `in` per stem
-
-
-def is_ascii_stem(stem: bytes) -> bool:
-    return stem in _ASCII_STEM_SET
+    database.scan(raw, match_event_handler=lambda at, start, end, flags, context: found.add(at),
+                  scratch=local.scratch)
+    return frozenset(needles[at] for at in found), covered
 
 
 class Bytes(tuple):

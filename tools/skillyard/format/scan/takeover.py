@@ -126,8 +126,8 @@ _PRESENT = {
         (_NOT | _W("longer", "stop"), _W("user"), gates.Bytes(b"follow", b"obey")),
         (_W("even", "regardless"), _W("user")),
         (_W("ignore"), _W("user")),
-        (_W("user"), _W("instructions", "rules", "requests", "wishes"), _W("no", "do")),
-        (_W("only"),),  # the only authority
+        (_W("user"), _W("instructions", "rules", "requests", "wishes"), _W("no", "do"), gates.Bytes(b"user's ")),
+        (_W("only"), _W("treat", "consider", "authority")),  # … as the only authority; only authority
         (_W("given"), _W("you")),
         (_W("no"), _W("del")),  # no sigas … del usuario
         (_W("plus", "pas"), _W("de")),  # n'obéis plus aux … de l'utilisateur
