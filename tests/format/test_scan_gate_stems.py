@@ -54,7 +54,7 @@ def test_every_rule_family_is_reached():
 def test_a_needle_a_match_holds_is_never_gated_away(pattern, words):
     """Texts the pattern matches (hypothesis `from_regex`, the needle often running on into a longer word or beside
     punctuation, in any case): when the match's line holds a needle, the gated needle list keeps one it holds."""
-    @settings(max_examples=300, deadline=None, database=None, suppress_health_check=list(HealthCheck), derandomize=True,
+    @settings(max_examples=40, deadline=None, database=None, suppress_health_check=list(HealthCheck), derandomize=True,
               phases=[Phase.generate])
     @given(st.from_regex(pattern))
     def check(text):
@@ -192,3 +192,29 @@ def test_inflected_text_gives_the_same_findings_without_the_matcher(text):
         assert _both(text) == with_matcher
     finally:
         gates.USE_MATCHER = saved
+
+
+def _pattern_id(pair) -> str:
+    return pair[0].pattern[:30] if isinstance(pair, tuple) else ""
+
+
+@pytest.mark.parametrize("pair", SEARCHES, ids=_pattern_id)
+def test_a_match_of_each_searched_pattern_gives_the_same_findings_with_and_without_gates(pair):
+    """Every gate in front of a rule's line search (its word sets, its family's also-words and trigger, the switch
+    reaching all of them) lets a line holding one of the rule's own matches through: one match per ASCII
+    alternative, drawn from the pattern (hypothesis `from_regex`), as a line of prose and of a script."""
+    from tests.format.test_scan_takeover_gates import _TEXT, _alternatives
+
+    alternatives = _alternatives(pair[0])
+    if not alternatives:
+        pytest.skip("no ASCII alternative")
+
+    @settings(max_examples=40, deadline=None, database=None, suppress_health_check=list(HealthCheck),
+              derandomize=True, phases=[Phase.generate])
+    @given(st.sampled_from(alternatives).flatmap(lambda alt: st.from_regex(alt, fullmatch=True, alphabet=_TEXT)),
+           st.sampled_from(["SKILL.md", "notes.txt", "scripts/tool.py"]))
+    def check(match, file):
+        gated, ungated = _both(f"Setup\n\n{match}\n", file)
+        assert gated == ungated
+
+    check()

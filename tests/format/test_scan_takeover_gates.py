@@ -17,18 +17,29 @@ def _alternatives(pattern: re.Pattern) -> list[re.Pattern]:
     """The pattern's top-level alternatives that are ASCII (the other scripts are gated by their own characters,
     tests/format/test_scan_takeover.py), each compiled on its own so that every one is drawn."""
     parts, depth, start, source = [], 0, 0, pattern.pattern
-    for at, char in enumerate(source):
-        if char == "\\" or (at and source[at - 1] == "\\" and (at < 2 or source[at - 2] != "\\")):
+    at, in_class = 0, False
+    while at < len(source):
+        char = source[at]
+        if char == "\\":
+            at += 2
             continue
-        depth += (char == "(") - (char == ")")
-        if char == "|" and depth == 0:
-            parts.append(source[start:at])
-            start = at + 1
+        if in_class:
+            in_class = char != "]" or source[at - 1] == "["
+        elif char == "[":
+            in_class = True
+            if source[at + 1:at + 2] == "^":
+                at += 1
+        else:
+            depth += (char == "(") - (char == ")")
+            if char == "|" and depth == 0:
+                parts.append(source[start:at])
+                start = at + 1
+        at += 1
     parts.append(source[start:])
     return [re.compile(part, pattern.flags) for part in parts if part.isascii()]
 
 
-_TEXT = st.characters(codec="ascii", categories=("L", "Nd", "Zs", "Po", "Pd"))
+_TEXT = st.characters(min_codepoint=32, max_codepoint=126)  # printable ASCII, no line break
 MATCHES = st.sampled_from([alt for _, pattern in takeover._FAMILIES for alt in _alternatives(pattern)]).flatmap(
     lambda alt: st.from_regex(alt, fullmatch=True, alphabet=_TEXT))
 

@@ -115,12 +115,6 @@ def _encoded(word: str) -> bytes:
     return word.encode()
 
 
-_MATCHED: set[int] = set()  # the `may_hold` needle tuples handed to the matcher (`gates.literals`), by id
-_MATCHED_KEEP: list[tuple[bytes, ...]] = []  # (kept alive, so an id is never reused)
-# Each stem's shorter stems that it holds (`usuarios` -> `usuario`, `https` -> `http`): absent when one of them is.
-_CORES = {s.encode(): tuple(c.encode() for c in gates.STEMS if c != s and c in s) for s in gates.STEMS if s.isascii()}
-
-
 # Word sets the rules below test (built once, not per file).
 _CHMOD_OR_PROCESS = _words("chmod", "process", "hdiutil", "installer", "msiexec")
 _PASSWORD_WORDS = _words("password", "passcode")
@@ -191,6 +185,12 @@ class Context:
                                                           self.text.rfind("\n", 0, tag.start()) + 1)
         return self._fences
 
+    @property
+    def gates_off(self) -> bool:
+        """Whether a rule's own word gates are skipped: the switch is off (`gates.ENABLED`, so
+        tests/format/test_scan_gates.py compares them) or a letter folds onto ASCII (`folds`)."""
+        return not gates.ENABLED or self.folds
+
     def has(self, words: frozenset[bytes]) -> bool:
         """Whether any of `words` (lowercase, whole words, made by `_words`) occurs in the file."""
         return not self.words.isdisjoint(words)
@@ -238,24 +238,14 @@ class Context:
         """Whether a lowercase ASCII needle occurs in the bytes ASCII-lowered, each searched once (`gates.Bytes`)."""
         if self._low_bytes is None:
             self._low_bytes = self.raw.lower()
+        gates.literals(needles)  # (a module-level tuple: the matcher looks for it too, from the next file on)
         return any(self.stem_has(n) for n in needles)
 
     def stem_has(self, stem: bytes) -> bool:
-        """Whether the lowercase ASCII `stem` occurs in the bytes ASCII-lowered (a `gates.STEMS` needle, which may run
-        on into longer words): one C-speed `in`, cached per file and shared with `low_has` and `_lines_of`; a stem
-        holding a shorter one already found absent (`usuarios` holds `usuario`) is absent without a search."""
+        """Whether the lowercase ASCII `stem` (a `gates.STEMS` needle, which may run on into longer words) occurs in
+        the bytes ASCII-lowered: cached per file and shared with `low_has` and `_lines_of` (`gates.stem_found`)."""
         known = self._low_found.get(stem)
-        if known is None:
-            if self._stems is None:  # every needle of the matcher the file holds, in one pass (`hyperscan`)
-                self._stems = gates.stems_in(self.raw) or False
-            if self._stems is not False and stem in self._stems[1]:  # type: ignore[index]
-                known = stem in self._stems[0]  # type: ignore[index]
-            if known is None:
-                if self._low_bytes is None:
-                    self._low_bytes = self.raw.lower()
-                known = all(self.stem_has(core) for core in _CORES.get(stem, ())) and stem in self._low_bytes
-            self._low_found[stem] = known
-        return known
+        return gates.stem_found(self, stem) if known is None else known
 
     def lines_with(self, words: tuple[str, ...]) -> list[tuple[int, int]]:
         """(start, end) of each line holding one of the lowercase `words`, found with `find` (C speed); only
@@ -346,10 +336,7 @@ class Context:
             self._ascii = self.text.isascii()
         if not self._ascii and (not gates.ENABLED or self.folds):
             return True
-        if id(needles) not in _MATCHED:  # a module-level tuple: the matcher looks for it from the next file on
-            _MATCHED.add(id(needles))
-            _MATCHED_KEEP.append(needles)
-            gates.literals(needles)
+        gates.literals(needles)  # (a module-level tuple: the matcher looks for it too, from the next file on)
         return any(self.stem_has(needle) for needle in needles)
 
     def finditer(self, pattern: re.Pattern, words: tuple[str, ...], also: tuple[str, ...] = ()):
@@ -496,21 +483,7 @@ class Context:
                               self.text[start:end], re.I))
 
 
-# The gates `Context` uses to pick the lines a rule family searches.
-_DOT_GATE = re.compile(r"\.(?:ssh|aws|kube|gnupg|netrc|npmrc|pypirc|git-credentials|docker|config|ethereum|bitcoin|"
-                       r"electrum|env|bashrc|zshrc|zprofile|zshenv|profile|bash_profile|bash_login)\b")
-_UNDERSCORE_GATE = re.compile(r"_(?:rsa|ed25519|ecdsa|dsa|keys)\b")
-GATES = {
-    "dot": _DOT_GATE, "underscore": _UNDERSCORE_GATE,
-    # flags: --dangerously-…, --user, --index-url, -y/--yes, -enc/-EncodedCommand, -Disable…/-Exclusion…
-    "dash": re.compile(r"-(?:-(?:dangerously|user\b|(?:extra-)?index-url|registry|trusted-host|master-disable|yes\b|"
-                       r"yolo\b)|[Ee]nc|[Ee]ncodedCommand|Disable|Exclusion|y\b)"),
-    # calls: fetch(, exec(, eval(, Function(, atob(, urlopen(, Bash(*)
-    "paren": re.compile(r"\((?:\*\)|(?<=fetch\()|(?<=exec\()|(?<=eval\()|(?<=Function\()|(?<=atob\()|"
-                        r"(?<=urlopen\())"),
-    "tag": re.compile(r"<(?:/?(?:system|assistant|skill|developer|system_prompt)>|\|)"),
-    "bracket": re.compile(r"\[/?(?:SYSTEM|INST)\]"),
-}
+GATES = gates.PATTERNS  # the anchored gate patterns (`Context.gate`), in gates.py
 
 
 _DISCUSS = re.compile(r"\b(?:detect|flag|watch for|look for|such as|e\.g\.|for example|attacks?|injections?|"

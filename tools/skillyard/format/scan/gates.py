@@ -29,6 +29,7 @@ to a set, or drop a set from an alternative: a looser trigger only costs time, a
 from __future__ import annotations
 
 import os
+import re
 
 ENABLED = os.environ.get("SKILLYARD_SCAN_GATES", "1") != "0"
 
@@ -70,6 +71,8 @@ STEMS = frozenset({
     "permesso", "permissao", "pip_index_url", "index-url", "regeln", "richtlinien", "rueckfrage", "secret",
     "to yourself", "usuario", "usuarios", "utente", "utenti", "zustimmung", "approval", "hidden", "outdated",
     "permission", "rückfrage", "void", "refuses", "disagrees", "declines", "says no",
+    # found by the generated matches in a third pass (rules: `Microsoft.PowerShell_profile.ps1`)
+    "profile",
 })
 
 
@@ -89,8 +92,31 @@ _matcher: list = []  # [database, per-thread scratch, literals, their set], buil
 USE_MATCHER = True  # tests turn it off to compare with the `in` per stem
 
 
+_ASKED_TUPLES: dict[int, tuple[bytes, ...]] = {}  # the needle tuples handed to `literals`, by id (kept alive)
+# Each stem's shorter stems that it holds (`usuarios` -> `usuario`, `https` -> `http`): absent when one of them is.
+_CORES = {s.encode(): tuple(c.encode() for c in STEMS if c != s and c in s) for s in STEMS if s.isascii()}
+
+
+def stem_found(ctx, stem: bytes) -> bool:
+    """`Context.stem_has` on a first ask: the file's matcher pass (`stems_in`, once per file), else one `in` on the
+    bytes ASCII-lowered (a stem holding a shorter one found absent is absent without it); cached in the context."""
+    if ctx._stems is None:
+        ctx._stems = stems_in(ctx.raw) or False
+    if ctx._stems is not False and stem in ctx._stems[1]:
+        known = stem in ctx._stems[0]
+    else:
+        if ctx._low_bytes is None:
+            ctx._low_bytes = ctx.raw.lower()
+        known = all(ctx.stem_has(core) for core in _CORES.get(stem, ())) and stem in ctx._low_bytes
+    ctx._low_found[stem] = known
+    return known
+
+
 def literals(needles: tuple[bytes, ...]) -> None:
     """Have the matcher find these lowercase ASCII byte needles too (from the next file on)."""
+    if id(needles) in _ASKED_TUPLES:
+        return
+    _ASKED_TUPLES[id(needles)] = needles
     new = [n for n in needles if n not in _LITERALS and n.isascii() and n == n.lower() and n]
     if new:
         _LITERALS.update(dict.fromkeys(new))
@@ -98,7 +124,6 @@ def literals(needles: tuple[bytes, ...]) -> None:
 
 
 def _build_matcher() -> list:
-    import re
     import threading
 
     found = tuple(_LITERALS)
@@ -165,3 +190,21 @@ class Trigger:
             else:
                 return True
         return False
+
+
+# The anchored gates `Context.gate` asks (each pattern starts with one literal character, so the regex engine
+# skips between candidates at C speed).
+_DOT_GATE = re.compile(r"\.(?:ssh|aws|kube|gnupg|netrc|npmrc|pypirc|git-credentials|docker|config|ethereum|bitcoin|"
+                       r"electrum|env|bashrc|zshrc|zprofile|zshenv|profile|bash_profile|bash_login)\b")
+_UNDERSCORE_GATE = re.compile(r"_(?:rsa|ed25519|ecdsa|dsa|keys)\b")
+PATTERNS = {
+    "dot": _DOT_GATE, "underscore": _UNDERSCORE_GATE,
+    # flags: --dangerously-…, --user, --index-url, -y/--yes, -enc/-EncodedCommand, -Disable…/-Exclusion…
+    "dash": re.compile(r"-(?:-(?:dangerously|user\b|(?:extra-)?index-url|registry|trusted-host|master-disable|yes\b|"
+                       r"yolo\b)|[Ee]nc|[Ee]ncodedCommand|Disable|Exclusion|y\b)"),
+    # calls: fetch(, exec(, eval(, Function(, atob(, urlopen(, Bash(*)
+    "paren": re.compile(r"\((?:\*\)|(?<=fetch\()|(?<=exec\()|(?<=eval\()|(?<=Function\()|(?<=atob\()|"
+                        r"(?<=urlopen\())"),
+    "tag": re.compile(r"<(?:/?(?:system|assistant|skill|developer|system_prompt)>|\|)"),
+    "bracket": re.compile(r"\[/?(?:SYSTEM|INST)\]"),
+}

@@ -166,12 +166,19 @@ _AGENT_CONFIG_TRIGGER = gates.Trigger(
     (_words("continue"), gates.Bytes(b".continue/config")),
     (gates.Bytes(b".cursorrules", b".windsurfrules", b".clinerules"),),
 )
+# What every ASCII match of phrases.OVERRIDE_INTL holds: a verb, which runs on (`ignora\w*`: bytes, found in the
+# matcher's one pass), or one of the nouns an alternative starts with.
+_OVERRIDE_INTL_TRIGGER = gates.Trigger(
+    "override-intl",
+    (gates.Bytes(*(v.encode() for v in ph.OVERRIDE_INTL_VERBS if v.isascii())),),
+    (_words("instrucciones", "anweisungen", "regeln", "vorgaben", "tiens", "tenez"),),
+)
 _OVERRIDE = "tells the agent to drop its other instructions"
 _CONCEAL = "tells the agent to hide what it does from the user"
 _NO_CONFIRM = "tells the agent never to ask the user for confirmation"
 _EVERYWHERE = (
     _Family(ph.OVERRIDE_INTL, ph.OVERRIDE_INTL_WORDS, "security-prompt-injection", _OVERRIDE, "override",
-            also=(_words(*ph.OVERRIDE_INTL_VERBS),)),
+            trigger=_OVERRIDE_INTL_TRIGGER),
     _Family(ph.CONCEAL_INTL, ph.CONCEAL_INTL_WORDS, "security-concealment", _CONCEAL, "conceal"),
     _Family(ph.NO_CONFIRM, ph.NO_CONFIRM_EN_WORDS, "security-no-confirmation", _NO_CONFIRM, "confirm",
             also=(_words("never", "not", "don", "dont", "without", "skip", "bypass", "suppress", "disable", "need"),)),
@@ -184,9 +191,10 @@ _EVERYWHERE = (
 )
 _ENGLISH = (  # in a prose file these are rules.injection's, gated as it gates them
     _Family(scan_rules.OVERRIDE, (scan_rules._INJECT_WORDS, ()), "security-prompt-injection", _OVERRIDE, "override",
-            also=(scan_rules._INJECT_VERBS | _words("now", "new", "prompt", "longer", "apply"),)),
+            also=(scan_rules._INJECT_VERBS | scan_rules._EARLIER | scan_rules._SAFETY_KINDS |
+                  _words("now", "new", "prompt", "longer", "apply"),)),
     _Family(scan_rules.CONCEAL, (scan_rules._CONCEAL_WORDS, ()), "security-concealment", _CONCEAL, "conceal",
-            also=(scan_rules._CONCEAL_NOT, scan_rules._CONCEAL_WHO)),
+            trigger=scan_rules.CONCEAL_TRIGGER),
     _Family(scan_rules.ROLE_TAG, (scan_rules._TAG_WORDS, ()), "security-prompt-injection",
             "holds a fake conversation tag", "role", marks=ph.ROLE_TAG_MARKS),
 )
