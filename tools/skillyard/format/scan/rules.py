@@ -279,9 +279,11 @@ def safety_off(ctx: Context, add: Add) -> None:
                 "them first) or inside a container the command starts: whatever runs that way runs without prompts.",
                 "Keep the question to the user; prefer the narrowest permission mode that works.")
             continue
-        add("security-safety-bypass", ERROR, match.start(),
+        taught = ctx.markdown and precision.attack_example(ctx, match.start())  # a guide's captioned attack
+        add("security-safety-bypass", WARNING if taught else ERROR, match.start(),
             f"Switches off a safety control (`{match.group()[:60]}`): the agent or the OS stops asking before "
-            "running commands or stops blocking unsigned programs.",
+            "running commands or stops blocking unsigned programs." + (" Quoted as an attack example (its caption "
+                                                                       "says so): a warning, not a block." if taught else ""),
             "Remove it; let the user grant permissions themselves.")
 
 
