@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from skillyard.format.scan import treesit
+from skillyard.format.scan import gates, treesit
 from skillyard.format.scan.context import Context, _words
 from skillyard.format.scan.exec_flows import _index_of_line
 from skillyard.format.scan.facts import Facts
@@ -58,9 +58,9 @@ _FENCE_SHELL = ("/dev/tcp", "/dev/udp", "nc ", "ncat ", "socat ")
 # The block tests above as lowercase bytes (stems: `nc ` is in `sync `, `curl` in `libcurl`), asked of the whole file first (`Context.may_hold`, the bytes lowered once
 # and shared): a file none of whose blocks can pass is never split into fences here. Exact: lowering a block yields
 # an ASCII needle only where the file's bytes lowered hold it, save U+0130 and U+212A, for which may_hold says yes.
-_FENCE_FETCH_BYTES = tuple(w.encode() for w in _FENCE_FETCH)
-_FENCE_RUN_BYTES = tuple(w.encode() for w in _FENCE_RUN)
-_FENCE_SHELL_BYTES = tuple(w.encode() for w in _FENCE_SHELL)
+_FENCE_FETCH_BYTES = gates.Bytes(*(w.encode() for w in _FENCE_FETCH))  # (Bytes: in the matcher pass, gates.py)
+_FENCE_RUN_BYTES = gates.Bytes(*(w.encode() for w in _FENCE_RUN))
+_FENCE_SHELL_BYTES = gates.Bytes(*(w.encode() for w in _FENCE_SHELL))
 _FENCE_LANGUAGES = {"bash": "shell", "sh": "shell", "shell": "shell", "zsh": "shell", "console": "shell",
                     "powershell": "powershell", "ps1": "powershell", "pwsh": "powershell", "ps": "powershell"}
 _FENCE_INFO = re.compile(r"^ {0,3}(?:`{3,}|~{3,})[ \t]*([\w+-]*)", re.M)

@@ -187,8 +187,7 @@ class Context:
 
     @property
     def gates_off(self) -> bool:
-        """Whether a rule's own word gates are skipped: the switch is off (`gates.ENABLED`, so
-        tests/format/test_scan_gates.py compares them) or a letter folds onto ASCII (`folds`)."""
+        """A rule's own word gates are skipped: the switch is off (`gates.ENABLED`) or a letter folds (`folds`)."""
         return not gates.ENABLED or self.folds
 
     def has(self, words: frozenset[bytes]) -> bool:
@@ -238,7 +237,10 @@ class Context:
         """Whether a lowercase ASCII needle occurs in the bytes ASCII-lowered, each searched once (`gates.Bytes`)."""
         if self._low_bytes is None:
             self._low_bytes = self.raw.lower()
-        gates.literals(needles)  # (a module-level tuple: the matcher looks for it too, from the next file on)
+        if self._stems is None:
+            self._stems = gates.stems_in(self.raw) or False
+        if self._stems is not False and gates.covered(needles, self._stems[1]):  # type: ignore[index]
+            return not self._stems[0].isdisjoint(needles)  # type: ignore[index]
         return any(self.stem_has(n) for n in needles)
 
     def stem_has(self, stem: bytes) -> bool:
@@ -336,8 +338,7 @@ class Context:
             self._ascii = self.text.isascii()
         if not self._ascii and (not gates.ENABLED or self.folds):
             return True
-        gates.literals(needles)  # (a module-level tuple: the matcher looks for it too, from the next file on)
-        return any(self.stem_has(needle) for needle in needles)
+        return self.low_has(needles)
 
     def finditer(self, pattern: re.Pattern, words: tuple[str, ...], also: tuple[str, ...] = ()):
         """`pattern`'s matches, run only over the lines that hold one of `words` (every match of a line-local

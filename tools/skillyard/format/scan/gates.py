@@ -92,7 +92,7 @@ _matcher: list = []  # [database, per-thread scratch, literals, their set], buil
 USE_MATCHER = True  # tests turn it off to compare with the `in` per stem
 
 
-_ASKED_TUPLES: dict[int, tuple[bytes, ...]] = {}  # the needle tuples handed to `literals`, by id (kept alive)
+_ASKED_TUPLES: dict[int, tuple] = {}  # needle tuple id -> (it, its set), for `covered` (module-level tuples)
 # Each stem's shorter stems that it holds (`usuarios` -> `usuario`, `https` -> `http`): absent when one of them is.
 _CORES = {s.encode(): tuple(c.encode() for c in STEMS if c != s and c in s) for s in STEMS if s.isascii()}
 
@@ -112,11 +112,17 @@ def stem_found(ctx, stem: bytes) -> bool:
     return known
 
 
+def covered(needles: tuple[bytes, ...], by: frozenset[bytes]) -> bool:
+    """Whether the matcher pass `by` looked for every one of `needles` (then one set test answers for them all)."""
+    known = _ASKED_TUPLES.get(id(needles))
+    if known is None or known[0] is not needles:
+        known = _ASKED_TUPLES[id(needles)] = (needles, frozenset(needles))
+    return known[1] <= by
+
+
 def literals(needles: tuple[bytes, ...]) -> None:
-    """Have the matcher find these lowercase ASCII byte needles too (from the next file on)."""
-    if id(needles) in _ASKED_TUPLES:
-        return
-    _ASKED_TUPLES[id(needles)] = needles
+    """Have the matcher find these lowercase ASCII byte needles too (from the next file on): `Bytes` made at
+    import, so the matcher is built once."""
     new = [n for n in needles if n not in _LITERALS and n.isascii() and n == n.lower() and n]
     if new:
         _LITERALS.update(dict.fromkeys(new))
@@ -160,6 +166,8 @@ class Bytes(tuple):
     def __new__(cls, *needles: bytes, lowered: bool = True):
         made = super().__new__(cls, dict.fromkeys(needles))
         made.lowered = lowered
+        if lowered:  # (made at import: the matcher, built on the first scan, looks for them too)
+            literals(made)
         return made
 
 

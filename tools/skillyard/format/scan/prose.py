@@ -121,7 +121,7 @@ class _Family:
         marks = self._marks if where != "prose" else self._prose_marks
         if marks is not None and not ctx.raw_has(marks):  # also what a match may rest on (`<INSTRUCTIONS>` in
             return fail  # a tool description only, `ROLE_MARKER_PROSE_MARKS`): asked with the gates off too
-        if gated and not (self.always or ctx.has(self.gate) or any(ctx.stem_has(s) for s in self.stems)):
+        if gated and not (self.always or ctx.has(self.gate) or ctx.low_has(self.stems)):
             return fail  # the stems last: each is a search of the file (cached), the tests above are set tests
         return self.ascii if ascii_only else self.ascii + self.others
 
@@ -238,7 +238,7 @@ def _possible(ctx: Context, where: str, ascii_only: bool) -> bool:
     if ascii_only and gates.ENABLED and not ctx.folds:
         words, marks, stems = _PREFILTERS[where]
         if not ctx.has(words) and (marks is None or not ctx.raw_has(marks)) and \
-                not any(ctx.stem_has(s) for s in stems):
+                not ctx.low_has(stems):
             return False
     return any(f.needles(ctx, ascii_only, where) for f in _families(where))
 

@@ -163,7 +163,7 @@ def takeover(ctx: Context, add: Add) -> None:
     needles = {name: _possible(name, ascii_text, chars) for name in _NEEDLES}
     present = [(name, pattern) for name, pattern in _FAMILIES if not gates.ENABLED or ctx.folds or
                (_PRESENT[name].fires(ctx) if name in _PRESENT else
-                ctx.has(_TOKENS[name]) or any(ctx.stem_has(s) for s in _STEM_BYTES[name])) or
+                ctx.has(_TOKENS[name]) or ctx.low_has(_STEM_BYTES[name])) or
                (not ascii_text and any(n in ctx.low for n in needles[name] if not n.isascii()))]
     if len(present) < 2 and not (present and present[0][0] == "disobey"):
         return  # one family cannot join another (the common file stops at a few set tests)
