@@ -18,8 +18,16 @@ _ARE_IS = _words("are", "is")
 # `user` is no gate, it runs on (`the users`).
 CONCEAL_TRIGGER = gates.Trigger(
     "conceal",
-    (_CONCEAL_NOT, _words("tell", "inform", "mention", "reveal", "show", "disclose", "notify", "alert", "report",
-                          "telling", "informing", "notifying", "asking", "alerting")),
+    (_CONCEAL_NOT, _words("tell", "inform", "mention", "reveal", "show", "disclose", "notify", "alert", "report"),
+     gates.Bytes(b"user", b"human", b"operator")),  # (they run on: `the users`)
+    (_CONCEAL_NOT, _words("mention", "reveal", "disclose")),
+    (_words("without"), _words("telling", "informing", "notifying", "asking", "alerting")),
     (_words("hide", "conceal", "keep"), _words("from")),
     (_words("quietly", "secretly", "covertly"),),
 )
+
+# The ends of OVERRIDE's "earlier rules are void" and "safety rules do not apply" alternatives, which run on: bytes,
+# found in the matcher's pass (a set test).
+VOID_STEMS = gates.Bytes(b"outdated", b"void", b"cancel", b"no longer", b"obsolete", b"supersede", b"revoked",
+                         b"invalid")
+APPLY_STEM = gates.Bytes(b"apply")

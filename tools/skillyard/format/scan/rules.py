@@ -14,9 +14,9 @@ import functools
 import re
 
 from skillyard.format.scan import lures, precision
-from skillyard.format.scan.rule_gates import _ARE_IS, _EARLIER, _NOT_ANYMORE, _RULE_NOUNS, _SAFETY_KINDS, CONCEAL_TRIGGER
+from skillyard.format.scan.rule_gates import (_ARE_IS, _EARLIER, _NOT_ANYMORE, _RULE_NOUNS, _SAFETY_KINDS, APPLY_STEM,
+                                              CONCEAL_TRIGGER, VOID_STEMS)
 from skillyard.format.scan.context import (  # noqa: F401
-    _APPLY_WORD,
     _BASH_OR_ALLOW,
     _DOTENV_LIBRARIES,
     _HTTP_SCHEMES,
@@ -25,7 +25,6 @@ from skillyard.format.scan.context import (  # noqa: F401
     _NPX_WORD,
     _PROMPT_WORD,
     _REVEAL_VERBS,
-    _SAFETY_NOUNS,
     _URL,
     _YES_FLAGS,
     ERROR,
@@ -336,10 +335,10 @@ _CONCEAL_WORDS = ("tell", "inform", "mention", "reveal", "disclose", "notify", "
 def injection(ctx: Context, add: Add, found_rules) -> None:
     if not ctx.prose:
         return
-    if ctx.gates_off or ctx.has(_INJECT_VERBS) or (ctx.has(_SAFETY_KINDS) and ctx.has(_NOT_ANYMORE)) or \
+    if ctx.gates_off or ctx.has(_INJECT_VERBS) or (ctx.has(_SAFETY_KINDS) and ctx.has(_NOT_ANYMORE) and ctx.low_has(APPLY_STEM)) or \
             (ctx.has(_NOW_OR_NEW) and ctx.has(_INJECT_ROLES)) or \
             (ctx.has(_PROMPT_WORD) and ctx.has(_REVEAL_VERBS)) or \
-            (ctx.has(_EARLIER) and ctx.has(_RULE_NOUNS) and ctx.has(_ARE_IS)):  # earlier rules are void…
+            (ctx.has(_EARLIER) and ctx.has(_RULE_NOUNS) and ctx.has(_ARE_IS) and ctx.low_has(VOID_STEMS)):
         for match in ctx.finditer(OVERRIDE, _INJECT_WORDS):
             if ctx.as_code(match.start()) or ctx.quoted(match.start()) or _discussed(ctx, match.start()) or precision.scoped_exception(ctx.sentence(match.start())):  # noqa: E501
                 continue
