@@ -67,7 +67,7 @@ def test_lines_with_finds_the_lines_that_hold_a_word(text):
     ctx = scan_context.Context(text, "SKILL.md", "markdown")
     found = ctx.lines_with(words)
     reference = _lines_with_reference(ctx, tuple(w for w, token in scan_context._needles(words)
-                                                  if not token or ctx._has_token(token)))
+                                                  if ctx.folds or not token or ctx._has_token(token)))
     assert found == reference
 
 
@@ -260,7 +260,7 @@ def test_lines_with_finds_the_lines_that_hold_a_non_ascii_word(text):
     ctx = scan_context.Context(text, "SKILL.md", "markdown")
     found = ctx.lines_with(words)
     reference = _lines_with_reference(ctx, tuple(w for w, token in scan_context._needles(words)
-                                                  if not token or ctx._has_token(token)))
+                                                  if ctx.folds or not token or ctx._has_token(token)))
     assert found == reference
 
 
@@ -272,7 +272,7 @@ def test_lines_with_the_empty_needle_is_every_line(text):
     ctx = scan_context.Context(text, "SKILL.md", "markdown")
     assert ctx._lines_of("") == set(_lines_with_reference(ctx, ("",)))
     assert ctx.lines_with(("", "curl")) == _lines_with_reference(ctx, tuple(
-        w for w, token in scan_context._needles(("", "curl")) if not token or ctx._has_token(token)))
+        w for w, token in scan_context._needles(("", "curl")) if ctx.folds or not token or ctx._has_token(token)))
 
 
 @pytest.mark.timeout(10)
@@ -289,7 +289,7 @@ def test_needle_tuples_built_per_file_share_one_search_plan():
     ctx = scan_context.Context("a zzplanned line\nyy planned here <|\nnone", "SKILL.md", "markdown")
     assert ctx.lines_with(words) == [(0, 16), (17, 35)]
     plan = scan_context._PLANS[words]
-    assert plan[0] == ("<|",) and plan[1] == {b"zzplanned": ("zzplanned",), b"planned": ("yy planned",)}
+    assert plan[0] == ("<|",) and plan[2] == {b"zzplanned": ("zzplanned",), b"planned": ("yy planned",)}
     assert scan_context.Context("nothing", "SKILL.md", "markdown").lines_with(tuple(list(words))) == []
     assert scan_context._PLANS[words] is plan
 
@@ -417,7 +417,7 @@ def test_finditer_with_also_keeps_the_lines_holding_a_needle_of_each_side(text, 
     pattern = re.compile(r"[^\n]+")
 
     def gated(needles):
-        return tuple(w for w, token in scan_context._needles(needles) if not token or ctx._has_token(token))
+        return tuple(w for w, token in scan_context._needles(needles) if ctx.folds or not token or ctx._has_token(token))
 
     lines = sorted(set(_lines_with_reference(ctx, gated(words))) & set(_lines_with_reference(ctx, gated(also))))
     expected = [m.span() for a, b in lines for m in pattern.finditer(text, a, b)]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from skillyard.format.scan import treesit
+from skillyard.format.scan import gates, treesit
 from skillyard.format.scan.context import Context, _words
 from skillyard.format.scan.exec_flows import _index_of_line
 from skillyard.format.scan.facts import Facts
@@ -55,14 +55,12 @@ _FENCE_FETCH = ("curl", "wget", "invoke-webrequest", "iwr ", "irm ", "downloadfi
 _FENCE_RUN = ("sh ", "bash ", "chmod", "./", ".\\", "start-process", "iex", "invoke-expression", ".exe", "python",
               "node ", "source ", "&")
 _FENCE_SHELL = ("/dev/tcp", "/dev/udp", "nc ", "ncat ", "socat ")
-_FENCE_TOKENS = _words("curl", "wget", "invoke", "iwr", "irm", "downloadfile", "start", "tcp", "udp", "nc", "ncat",
-                       "socat")  # the file's words, already counted: most Markdown files stop here
-# The block tests above as lowercase bytes, asked of the whole file first (`Context.may_hold`, the bytes lowered once
+# The block tests above as lowercase bytes (stems: `nc ` is in `sync `, `curl` in `libcurl`), asked of the whole file first (`Context.may_hold`, the bytes lowered once
 # and shared): a file none of whose blocks can pass is never split into fences here. Exact: lowering a block yields
 # an ASCII needle only where the file's bytes lowered hold it, save U+0130 and U+212A, for which may_hold says yes.
-_FENCE_FETCH_BYTES = tuple(w.encode() for w in _FENCE_FETCH)
-_FENCE_RUN_BYTES = tuple(w.encode() for w in _FENCE_RUN)
-_FENCE_SHELL_BYTES = tuple(w.encode() for w in _FENCE_SHELL)
+_FENCE_FETCH_BYTES = gates.Bytes(*(w.encode() for w in _FENCE_FETCH))  # (Bytes: in the matcher pass, gates.py)
+_FENCE_RUN_BYTES = gates.Bytes(*(w.encode() for w in _FENCE_RUN))
+_FENCE_SHELL_BYTES = gates.Bytes(*(w.encode() for w in _FENCE_SHELL))
 _FENCE_LANGUAGES = {"bash": "shell", "sh": "shell", "shell": "shell", "zsh": "shell", "console": "shell",
                     "powershell": "powershell", "ps1": "powershell", "pwsh": "powershell", "ps": "powershell"}
 _FENCE_INFO = re.compile(r"^ {0,3}(?:`{3,}|~{3,})[ \t]*([\w+-]*)", re.M)
@@ -180,7 +178,7 @@ def judge(ctx: Context, add, found, line_offset: int = 0) -> None:
         if language is not None:
             _judge_source(ctx, add, found, language, ctx.text, line_offset, line_offset, fence=False)
         return
-    if ctx.markdown and ctx.has(_FENCE_TOKENS) and ((ctx.may_hold(_FENCE_FETCH_BYTES) and
+    if ctx.markdown and ((ctx.may_hold(_FENCE_FETCH_BYTES) and
                                                      ctx.may_hold(_FENCE_RUN_BYTES)) or
                                                     ctx.may_hold(_FENCE_SHELL_BYTES)) and ctx.fences:
         for start, end in ctx.fences[:50]:

@@ -63,9 +63,12 @@ line_local = layout.line_local  # the pattern each line is searched with (`Conte
 @functools.lru_cache(maxsize=512)
 def _token_of(needle: str) -> bytes:
     """The longest word in a search needle (`.ssh` -> `ssh`): if the file lacks that word, the needle cannot occur
-    either. Each needle's words must be whole words where it occurs (`](http` would miss `](https`); a needle
-    without a word (`<|`) is always looked for."""
-    token = max(needle.encode().translate(_TOKEN_TABLE).split(), key=len, default=b"")
+    either. That holds where the needle's pattern keeps each of its words whole; for a stem (`gates.STEMS`: a word
+    at its edge may run on, `obedezc` in `obedezcas`) only a word bounded inside the needle on both sides counts
+    (`must not notice` -> `not`; a non-ASCII character bounds one, as `Context` splits words at them). A needle
+    without such a word (`<|`, `obedezc`) is always looked for, a substring search (`Context._lines_of`)."""
+    words = needle.encode().translate(_TOKEN_TABLE).split(b" ")
+    token = max(words[1:-1] if needle in gates.STEMS else words, key=len, default=b"")
     _ASKED.add(token)
     return token
 
@@ -100,7 +103,10 @@ def _plan(words: tuple[str, ...]) -> tuple:
     for word, token in _needles(words):
         by_token[token] = by_token.get(token, ()) + (word,)
     cased = {w: _cases(w) for w in words if not w.isascii()}
-    plan = _PLANS[words] = (by_token.pop(b"", ()), by_token, frozenset(by_token), cased)
+    wordless = by_token.pop(b"", ())
+    stems = tuple(w for w in wordless if w in gates.STEMS and w.isascii())
+    always = tuple(w for w in wordless if w not in stems)
+    plan = _PLANS[words] = (always, stems, by_token, frozenset(by_token), cased)
     return plan
 
 
@@ -155,6 +161,7 @@ class Context:
         self._folds: bool | None = None
         self._others: frozenset[str] | bool | None = None
         self._low_found: dict[bytes, bool] = {}
+        self._stems: tuple[frozenset[bytes], frozenset[bytes]] | bool | None = None  # the stems the file holds (`gates.stems_in`), or False
         suffix = file[file.rfind("."):].lower() if "." in file.rsplit("/", 1)[-1] else ""
         self.code = suffix in CODE_SUFFIXES
         self.python = suffix in (".py", ".pyw")
@@ -177,6 +184,11 @@ class Context:
                 self._fences = layout.outside_html_blocks(self.text, self._fences, _HTML_BLOCK,
                                                           self.text.rfind("\n", 0, tag.start()) + 1)
         return self._fences
+
+    @property
+    def gates_off(self) -> bool:
+        """A rule's own word gates are skipped: the switch is off (`gates.ENABLED`) or a letter folds (`folds`)."""
+        return not gates.ENABLED or self.folds
 
     def has(self, words: frozenset[bytes]) -> bool:
         """Whether any of `words` (lowercase, whole words, made by `_words`) occurs in the file."""
@@ -225,8 +237,17 @@ class Context:
         """Whether a lowercase ASCII needle occurs in the bytes ASCII-lowered, each searched once (`gates.Bytes`)."""
         if self._low_bytes is None:
             self._low_bytes = self.raw.lower()
-        known, low = self._low_found, self._low_bytes
-        return any(known[n] if n in known else known.setdefault(n, n in low) for n in needles)
+        if self._stems is None:
+            self._stems = gates.stems_in(self.raw) or False
+        if self._stems is not False and gates.covered(needles, self._stems[1]):  # type: ignore[index]
+            return not self._stems[0].isdisjoint(needles)  # type: ignore[index]
+        return any(self.stem_has(n) for n in needles)
+
+    def stem_has(self, stem: bytes) -> bool:
+        """Whether the lowercase ASCII `stem` (a `gates.STEMS` needle, which may run on into longer words) occurs in
+        the bytes ASCII-lowered: cached per file and shared with `low_has` and `_lines_of` (`gates.stem_found`)."""
+        known = self._low_found.get(stem)
+        return gates.stem_found(self, stem) if known is None else known
 
     def lines_with(self, words: tuple[str, ...]) -> list[tuple[int, int]]:
         """(start, end) of each line holding one of the lowercase `words`, found with `find` (C speed); only
@@ -240,12 +261,16 @@ class Context:
         """The needles of `words` whose own word the file holds (or that have none), one set intersection (`_plan`),
         less the non-ASCII ones lacking a character (in every case that lowers to it) among the text's (`others`)."""
         plan = _PLANS.get(words)
-        always, by_token, tokens, cased = plan if plan is not None else _plan(words)
+        always, stems, by_token, tokens, cased = plan if plan is not None else _plan(words)
+        if not gates.ENABLED or self.folds:  # gates off, or a letter IGNORECASE folds onto ASCII: every needle
+            return list(words)
         if tokens <= self.asked:
             present = self.words.intersection(tokens)
         else:  # a word first asked about after this file's words were kept (a needle's first use): read them again
             present = tokens.intersection(self.raw.translate(_TOKEN_TABLE).split())
         needles = [*always, *(w for token in present for w in by_token[token])]
+        if stems:  # a stem with no word bounded inside it: kept where its bytes occur (one cached `in`, `stem_has`)
+            needles += [w for w in stems if self.stem_has(_encoded(w))]
         others = self.others if cased else None
         if others is not None:
             needles = [w for w in needles if w not in cased or all(not c.isdisjoint(others) for c in cased[w])]
@@ -269,6 +294,8 @@ class Context:
         spans = self._needle_lines.get(word)
         if spans is not None:
             return spans
+        if self._low_found.get(_encoded(word)) is False:  # already found absent (`stem_has`, `low_has`)
+            return set()
         if self._ascii is None:
             self._ascii = self.text.isascii()
         as_bytes = self._ascii or (word.isascii() and not self.folds)
@@ -311,9 +338,7 @@ class Context:
             self._ascii = self.text.isascii()
         if not self._ascii and (not gates.ENABLED or self.folds):
             return True
-        if self._low_bytes is None:
-            self._low_bytes = self.raw.lower()
-        return any(needle in self._low_bytes for needle in needles)
+        return self.low_has(needles)
 
     def finditer(self, pattern: re.Pattern, words: tuple[str, ...], also: tuple[str, ...] = ()):
         """`pattern`'s matches, run only over the lines that hold one of `words` (every match of a line-local
@@ -459,21 +484,7 @@ class Context:
                               self.text[start:end], re.I))
 
 
-# The gates `Context` uses to pick the lines a rule family searches.
-_DOT_GATE = re.compile(r"\.(?:ssh|aws|kube|gnupg|netrc|npmrc|pypirc|git-credentials|docker|config|ethereum|bitcoin|"
-                       r"electrum|env|bashrc|zshrc|zprofile|zshenv|profile|bash_profile|bash_login)\b")
-_UNDERSCORE_GATE = re.compile(r"_(?:rsa|ed25519|ecdsa|dsa|keys)\b")
-GATES = {
-    "dot": _DOT_GATE, "underscore": _UNDERSCORE_GATE,
-    # flags: --dangerously-…, --user, --index-url, -y/--yes, -enc/-EncodedCommand, -Disable…/-Exclusion…
-    "dash": re.compile(r"-(?:-(?:dangerously|user\b|(?:extra-)?index-url|registry|trusted-host|master-disable|yes\b|"
-                       r"yolo\b)|[Ee]nc|[Ee]ncodedCommand|Disable|Exclusion|y\b)"),
-    # calls: fetch(, exec(, eval(, Function(, atob(, urlopen(, Bash(*)
-    "paren": re.compile(r"\((?:\*\)|(?<=fetch\()|(?<=exec\()|(?<=eval\()|(?<=Function\()|(?<=atob\()|"
-                        r"(?<=urlopen\())"),
-    "tag": re.compile(r"<(?:/?(?:system|assistant|skill|developer|system_prompt)>|\|)"),
-    "bracket": re.compile(r"\[/?(?:SYSTEM|INST)\]"),
-}
+GATES = gates.PATTERNS  # the anchored gate patterns (`Context.gate`), in gates.py
 
 
 _DISCUSS = re.compile(r"\b(?:detect|flag|watch for|look for|such as|e\.g\.|for example|attacks?|injections?|"

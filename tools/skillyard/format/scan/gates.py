@@ -29,6 +29,7 @@ to a set, or drop a set from an alternative: a looser trigger only costs time, a
 from __future__ import annotations
 
 import os
+import re
 
 ENABLED = os.environ.get("SKILLYARD_SCAN_GATES", "1") != "0"
 
@@ -46,6 +47,114 @@ def folds_to_ascii(raw: bytes) -> bool:
         (b"\xc5" in raw and b"\xc5\xbf" in raw) or b"\xe2\x84\xaa" in raw
 
 
+# Search needles (`Context.finditer`'s `words`) whose pattern lets a word at the needle's edge run on into a longer
+# word: `obedezc` (obedezcas), `follow` (followed: `follow\w*`), `approved` (preapproved), `http` (`xhttps://`),
+# `_history` (`.zsh_history` is one word), `<system` (`<system_prompt>`), `.mcp.json` (no `\b` after it). A
+# needle counts as absent only when it cannot occur, so these are never gated on a whole word at their edge, only
+# on a word inside them bounded on both sides (`must not notice` -> `not`), or, having none, always looked for
+# (`context._token_of`). tests/format/test_scan_gate_stems.py generates each rule's matches (hypothesis
+# `from_regex`) and fails on a needle missing here; with `nc `, `curl` and such in code_flows (a byte search there).
+STEMS = frozenset({
+    # takeover.py
+    "follow", "obey", "obedezc", "n’ob", "n'ob", "must not notice", "approved", "authorised", "authorized",
+    # rules.py: injection, concealment, secrets, environment, index flags, decoding
+    "supersede", "no longer", "apply", "invalid", "revoked", "tell", "inform", "notify", "alert", "_history",
+    "history", "keychain", "keychains", "environ", "pip_extra_index_url", "base64", "frombase64string",
+    # phrases.py: other languages' nouns, conversation markers, agent configuration files
+    "instruktionen", "anwender", "benutzer", "nutzer", "utilisateur", "conferma", "confirmacao", "confirmation",
+    "authorization", "permiso", "erlaubnis", "</system", "<system", "_of_turn>", ".cursorrules", ".mcp.json",
+    # exec_flows.py, lures.py: fetches and URLs
+    "fetch(", "http", "https", "ftp",
+    # found by the generated matches in a second pass (takeover, prose, rules, phrases)
+    ".clinerules", ".windsurfrules", "anweisungen", "authorisation", "authority", "bestaetigung", "bestätigung",
+    "cancel", "confirmacion", "consent", "consented", "instruction>", "instructions>", "objects", "obsolete",
+    "permesso", "permissao", "pip_index_url", "index-url", "regeln", "richtlinien", "rueckfrage", "secret",
+    "to yourself", "usuario", "usuarios", "utente", "utenti", "zustimmung", "approval", "hidden", "outdated",
+    "permission", "rückfrage", "void", "refuses", "disagrees", "declines", "says no",
+    # found by the generated matches in a third pass (rules: `Microsoft.PowerShell_profile.ps1`)
+    "profile",
+})
+
+
+# The ASCII stems, lowercase bytes. `Context.stem_has` asks whether one occurs in a file's bytes in any ASCII case:
+# with `hyperscan` (a multi-literal matcher, x86-64 Linux: pyproject.toml) one pass finds every stem a file holds
+# (`stems_in`: ~60 times cheaper than an `in` per stem over the real folders, README "Dependencies, and why each");
+# without it each stem is one cached `in`. The two give the same answer (tests/format/test_scan_gate_stems.py).
+ASCII_STEMS = tuple(sorted(s.encode() for s in STEMS if s.isascii()))
+# What the one-pass matcher looks for: the stems, and the byte needles `Context.may_hold` and `low_has` are asked
+# about (added on first use, `literals`; the matcher is then built again, once per new tuple).
+_LITERALS: dict[bytes, None] = dict.fromkeys(ASCII_STEMS)
+try:
+    import hyperscan as _hyperscan
+except ImportError:  # pragma: no cover - the platforms without a wheel
+    _hyperscan = None
+_matcher: list = []  # [database, per-thread scratch, literals, their set], built on first use (import stays cheap)
+USE_MATCHER = True  # tests turn it off to compare with the `in` per stem
+
+
+_ASKED_TUPLES: dict[int, tuple] = {}  # needle tuple id -> (it, its set), for `covered` (module-level tuples)
+# Each stem's shorter stems that it holds (`usuarios` -> `usuario`, `https` -> `http`): absent when one of them is.
+_CORES = {s.encode(): tuple(c.encode() for c in STEMS if c != s and c in s) for s in STEMS if s.isascii()}
+
+
+def stem_found(ctx, stem: bytes) -> bool:
+    """`Context.stem_has` on a first ask: the file's matcher pass (`stems_in`, once per file), else one `in` on the
+    bytes ASCII-lowered (a stem holding a shorter one found absent is absent without it); cached in the context."""
+    if ctx._stems is None:
+        ctx._stems = stems_in(ctx.raw) or False
+    if ctx._stems is not False and stem in ctx._stems[1]:
+        known = stem in ctx._stems[0]
+    else:
+        if ctx._low_bytes is None:
+            ctx._low_bytes = ctx.raw.lower()
+        known = all(ctx.stem_has(core) for core in _CORES.get(stem, ())) and stem in ctx._low_bytes
+    ctx._low_found[stem] = known
+    return known
+
+
+def covered(needles: tuple[bytes, ...], by: frozenset[bytes]) -> bool:
+    """Whether the matcher pass `by` looked for every one of `needles` (then one set test answers for them all)."""
+    known = _ASKED_TUPLES.get(id(needles))
+    if known is None or known[0] is not needles:
+        known = _ASKED_TUPLES[id(needles)] = (needles, frozenset(needles))
+    return known[1] <= by
+
+
+def literals(needles: tuple[bytes, ...]) -> None:
+    """Have the matcher find these lowercase ASCII byte needles too (from the next file on): `Bytes` made at
+    import, so the matcher is built once."""
+    new = [n for n in needles if n not in _LITERALS and n.isascii() and n == n.lower() and n]
+    if new:
+        _LITERALS.update(dict.fromkeys(new))
+        _matcher.clear()
+
+
+def _build_matcher() -> list:
+    import threading
+
+    found = tuple(_LITERALS)
+    database = _hyperscan.Database(mode=_hyperscan.HS_MODE_BLOCK)
+    flags = _hyperscan.HS_FLAG_SINGLEMATCH | _hyperscan.HS_FLAG_CASELESS  # each needle reported once, ASCII case
+    database.compile(expressions=[re.escape(s) for s in found], ids=list(range(len(found))),
+                     elements=len(found), flags=[flags] * len(found))
+    _matcher[:] = [database, threading.local(), found, frozenset(found)]
+    return _matcher
+
+
+def stems_in(raw: bytes) -> tuple[frozenset[bytes], frozenset[bytes]] | None:
+    """(the needles of the matcher that occur in `raw` in any ASCII case, the needles it looked for), found in one
+    pass; None without `hyperscan` (then `Context.stem_has` asks each needle with `in`)."""
+    if _hyperscan is None or not USE_MATCHER:
+        return None
+    database, local, needles, covered = _matcher or _build_matcher()
+    if getattr(local, "database", None) is not database:
+        local.scratch, local.database = _hyperscan.Scratch(database), database
+    found: set[int] = set()
+    database.scan(raw, match_event_handler=lambda at, start, end, flags, context: found.add(at),
+                  scratch=local.scratch)
+    return frozenset(needles[at] for at in found), covered
+
+
 class Bytes(tuple):
     """A need met by any of these byte strings occurring in the file: as written (`Bytes(..., lowered=False)`,
     case-sensitive, for a pattern without IGNORECASE) or in the file's bytes with ASCII lowered (lowercase needles,
@@ -57,6 +166,8 @@ class Bytes(tuple):
     def __new__(cls, *needles: bytes, lowered: bool = True):
         made = super().__new__(cls, dict.fromkeys(needles))
         made.lowered = lowered
+        if lowered:  # (made at import: the matcher, built on the first scan, looks for them too)
+            literals(made)
         return made
 
 
@@ -87,3 +198,21 @@ class Trigger:
             else:
                 return True
         return False
+
+
+# The anchored gates `Context.gate` asks (each pattern starts with one literal character, so the regex engine
+# skips between candidates at C speed).
+_DOT_GATE = re.compile(r"\.(?:ssh|aws|kube|gnupg|netrc|npmrc|pypirc|git-credentials|docker|config|ethereum|bitcoin|"
+                       r"electrum|env|bashrc|zshrc|zprofile|zshenv|profile|bash_profile|bash_login)\b")
+_UNDERSCORE_GATE = re.compile(r"_(?:rsa|ed25519|ecdsa|dsa|keys)\b")
+PATTERNS = {
+    "dot": _DOT_GATE, "underscore": _UNDERSCORE_GATE,
+    # flags: --dangerously-…, --user, --index-url, -y/--yes, -enc/-EncodedCommand, -Disable…/-Exclusion…
+    "dash": re.compile(r"-(?:-(?:dangerously|user\b|(?:extra-)?index-url|registry|trusted-host|master-disable|yes\b|"
+                       r"yolo\b)|[Ee]nc|[Ee]ncodedCommand|Disable|Exclusion|y\b)"),
+    # calls: fetch(, exec(, eval(, Function(, atob(, urlopen(, Bash(*)
+    "paren": re.compile(r"\((?:\*\)|(?<=fetch\()|(?<=exec\()|(?<=eval\()|(?<=Function\()|(?<=atob\()|"
+                        r"(?<=urlopen\())"),
+    "tag": re.compile(r"<(?:/?(?:system|assistant|skill|developer|system_prompt)>|\|)"),
+    "bracket": re.compile(r"\[/?(?:SYSTEM|INST)\]"),
+}

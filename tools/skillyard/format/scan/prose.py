@@ -91,7 +91,11 @@ class _Family:
         self.ascii, self.others = words
         tokens = [_token_of(w) for w in self.ascii]
         self.gate = frozenset(t for t in tokens if t)
-        self.always = any(not t for t in tokens)  # a needle with no word in it (`<|`) is always looked for
+        # a needle with no word in it (`<|`) is always looked for; a stem with no inner word (`gates.STEMS`:
+        # `confirmation` runs on into `confirmations`) is looked for as lowercase bytes
+        stems = tuple(w for w, t in zip(self.ascii, tokens) if not t and w in gates.STEMS and w.isascii())
+        self.stems = tuple(w.encode() for w in stems)  # (a non-ASCII one is looked for in every case: always)
+        self.always = any(not t and w not in stems for w, t in zip(self.ascii, tokens))
         self.also = also  # sets of words an ASCII match's file also holds, one of each (a verb beside the noun)
         self.marks = marks  # case-sensitive bytes one of which an ASCII match holds
         prose_marks = len(marks) if prose_marks is None else prose_marks  # the first N, in a skill's own text
@@ -111,18 +115,25 @@ class _Family:
 
     def _needles(self, ctx: Context, ascii_only: bool, where: str) -> tuple[str, ...]:
         fail = () if ascii_only else self.others
+        gated = gates.ENABLED and not ctx.folds
+        if gated and not self._passes(ctx):
+            return fail
+        marks = self._marks if where != "prose" else self._prose_marks
+        if marks is not None and not ctx.raw_has(marks):  # also what a match may rest on (`<INSTRUCTIONS>` in
+            return fail  # a tool description only, `ROLE_MARKER_PROSE_MARKS`): asked with the gates off too
+        if gated and not (self.always or ctx.has(self.gate) or ctx.low_has(self.stems)):
+            return fail  # the stems last: each is a search of the file (cached), the tests above are set tests
+        return self.ascii if ascii_only else self.ascii + self.others
+
+    def _passes(self, ctx: Context) -> bool:
+        """The family's cheap gates (its `also` words, its trigger), which every match passes; its needles' words and
+        stems are asked after them (`_needles`). Skipped with the gates off (`gates.ENABLED`), so
+        tests/format/test_scan_gates.py compares them."""
         if self.also is not None:
             for words in self.also:
                 if not ctx.has(words):
-                    return fail
-        if not (self.always or ctx.has(self.gate)):
-            return fail
-        if self.trigger is not None and not self.trigger.fires(ctx):
-            return fail
-        marks = self._marks if where != "prose" else self._prose_marks
-        if marks is not None and not ctx.raw_has(marks):
-            return fail
-        return self.ascii if ascii_only else self.ascii + self.others
+                    return False
+        return self.trigger is None or self.trigger.fires(ctx)
 
 
 # What every match of phrases.ROLE_MARKER holds: `<<SYS>>`; `<|…|>` around one of its words; `<start_of_turn>`; a
@@ -155,12 +166,19 @@ _AGENT_CONFIG_TRIGGER = gates.Trigger(
     (_words("continue"), gates.Bytes(b".continue/config")),
     (gates.Bytes(b".cursorrules", b".windsurfrules", b".clinerules"),),
 )
+# What every ASCII match of phrases.OVERRIDE_INTL holds: a verb, which runs on (`ignora\w*`: bytes, found in the
+# matcher's one pass), or one of the nouns an alternative starts with.
+_OVERRIDE_INTL_TRIGGER = gates.Trigger(
+    "override-intl",
+    (gates.Bytes(*(v.encode() for v in ph.OVERRIDE_INTL_VERBS if v.isascii())),),
+    (_words("instrucciones", "anweisungen", "regeln", "vorgaben", "tiens", "tenez"),),
+)
 _OVERRIDE = "tells the agent to drop its other instructions"
 _CONCEAL = "tells the agent to hide what it does from the user"
 _NO_CONFIRM = "tells the agent never to ask the user for confirmation"
 _EVERYWHERE = (
     _Family(ph.OVERRIDE_INTL, ph.OVERRIDE_INTL_WORDS, "security-prompt-injection", _OVERRIDE, "override",
-            also=(_words(*ph.OVERRIDE_INTL_VERBS),)),
+            trigger=_OVERRIDE_INTL_TRIGGER),
     _Family(ph.CONCEAL_INTL, ph.CONCEAL_INTL_WORDS, "security-concealment", _CONCEAL, "conceal"),
     _Family(ph.NO_CONFIRM, ph.NO_CONFIRM_EN_WORDS, "security-no-confirmation", _NO_CONFIRM, "confirm",
             also=(_words("never", "not", "don", "dont", "without", "skip", "bypass", "suppress", "disable", "need"),)),
@@ -173,9 +191,10 @@ _EVERYWHERE = (
 )
 _ENGLISH = (  # in a prose file these are rules.injection's, gated as it gates them
     _Family(scan_rules.OVERRIDE, (scan_rules._INJECT_WORDS, ()), "security-prompt-injection", _OVERRIDE, "override",
-            also=(scan_rules._INJECT_VERBS | _words("now", "new", "prompt", "longer", "apply"),)),
+            also=(scan_rules._INJECT_VERBS | scan_rules._EARLIER | scan_rules._SAFETY_KINDS |
+                  _words("now", "new", "prompt", "longer", "apply"),)),
     _Family(scan_rules.CONCEAL, (scan_rules._CONCEAL_WORDS, ()), "security-concealment", _CONCEAL, "conceal",
-            also=(scan_rules._CONCEAL_NOT, scan_rules._CONCEAL_WHO)),
+            trigger=scan_rules.CONCEAL_TRIGGER),
     _Family(scan_rules.ROLE_TAG, (scan_rules._TAG_WORDS, ()), "security-prompt-injection",
             "holds a fake conversation tag", "role", marks=ph.ROLE_TAG_MARKS),
 )
@@ -183,25 +202,32 @@ _TOOL = _Family(ph.TOOL_ORDER, ph.TOOL_ORDER_WORDS, "security-tool-poisoning", "
                 "tools or files", "tool")
 _REMOTE = _Family(ph.REMOTE_ORDER, ph.REMOTE_WORDS, "security-remote-instructions", "", "remote",
                   also=(_words(*ph.SCHEDULE_WORDS), _words(*ph.REMOTE_ORDER_WORDS)))
+# No `also` words: a write is reported when its paragraph holds a takeover, a concealment, an override or a remote
+# order (`_hits`), and `ph.TAKEOVER_WORDS` covers only the first ("do not tell the user" holds none of them).
 _CONFIG = _Family(ph.AGENT_CONFIG, ph.AGENT_CONFIG_WORDS, "security-agent-config-write", "", "config",
-                  also=(_words(*ph.TAKEOVER_WORDS),), marks=ph.AGENT_CONFIG_MARKS, trigger=_AGENT_CONFIG_TRIGGER)
+                  marks=ph.AGENT_CONFIG_MARKS, trigger=_AGENT_CONFIG_TRIGGER)
 
 
 def _families(where: str) -> tuple[_Family, ...]:
     return _EVERYWHERE + (_ENGLISH if where != "prose" else ()) + (_TOOL,) * (where == "tool") + (_REMOTE, _CONFIG)
 
 
-def _prefilter(where: str) -> tuple[frozenset[bytes], tuple[bytes, ...] | None]:
-    """(words one of which a file holds if any family with words can match, marks of the families that have none):
+def _prefilter(where: str) -> tuple[frozenset[bytes], tuple[bytes, ...] | None, tuple[bytes, ...]]:
+    """(words one of which a file holds if any family with words can match, marks of the families that have none,
+    the stems of those with words, `_Family.stems`):
     the common file is ruled out with one set test and one byte search."""
     words: set[bytes] = set()
     marks: list[bytes] = []
+    stems: list[bytes] = []
     for family in _families(where):
         if family.always:
             marks += family.marks if where != "prose" else family.marks[:family.prose_count]
+        elif family.also:
+            words |= family.also[0]
         else:
-            words |= family.also[0] if family.also else family.gate
-    return frozenset(words), _marks_pattern(tuple(marks)) if marks else None
+            words |= family.gate
+            stems += family.stems
+    return frozenset(words), _marks_pattern(tuple(marks)) if marks else None, tuple(dict.fromkeys(stems))
 
 
 _PREFILTERS = {where: _prefilter(where) for where in ("prose", "tool", "string", "hidden")}
@@ -209,9 +235,10 @@ _PREFILTERS = {where: _prefilter(where) for where in ("prose", "tool", "string",
 
 def _possible(ctx: Context, where: str, ascii_only: bool) -> bool:
     """Whether any family can match in `ctx` (set tests and a few byte searches; no text is searched)."""
-    if ascii_only:
-        words, marks = _PREFILTERS[where]
-        if not ctx.has(words) and (marks is None or not ctx.raw_has(marks)):
+    if ascii_only and gates.ENABLED and not ctx.folds:
+        words, marks, stems = _PREFILTERS[where]
+        if not ctx.has(words) and (marks is None or not ctx.raw_has(marks)) and \
+                not ctx.low_has(stems):
             return False
     return any(f.needles(ctx, ascii_only, where) for f in _families(where))
 

@@ -67,10 +67,10 @@ def prose_exfil(ctx: Context, add: Add) -> None:
                     f"(`{match.group()[match.group().index('](') + 2:][:80]}`) beside talk of {words.group().lower()}: showing it makes the chat "
                     "client send that value to the address's owner.", FIX)
                 return
-    if not (ctx.has(_TRIGGERS) and ctx.has(_VERB_TRIGGERS)):
+    if not (ctx.gates_off or (ctx.has(_TRIGGERS) and ctx.has(_VERB_TRIGGERS))):
         return
     verbs = tuple(sorted(_VERB_NEEDLES))
-    found = [*ctx.finditer(flows.SECRET_PATH, _MARKS, verbs)] if ctx.has(_PATH_TOKENS) or \
+    found = [*ctx.finditer(flows.SECRET_PATH, _MARKS, verbs)] if ctx.gates_off or ctx.has(_PATH_TOKENS) or \
         any(mark in ctx.raw for mark in _PATH_BYTES) else []
     if b".env" in ctx.raw:
         found += ctx.finditer(_ENV_FILE, (".env",), verbs)

@@ -14,8 +14,9 @@ import functools
 import re
 
 from skillyard.format.scan import lures, precision
+from skillyard.format.scan.rule_gates import (_ARE_IS, _EARLIER, _NOT_ANYMORE, _RULE_NOUNS, _SAFETY_KINDS, APPLY_STEM,
+                                              CONCEAL_TRIGGER, VOID_STEMS)
 from skillyard.format.scan.context import (  # noqa: F401
-    _APPLY_WORD,
     _BASH_OR_ALLOW,
     _DOTENV_LIBRARIES,
     _HTTP_SCHEMES,
@@ -24,7 +25,6 @@ from skillyard.format.scan.context import (  # noqa: F401
     _NPX_WORD,
     _PROMPT_WORD,
     _REVEAL_VERBS,
-    _SAFETY_NOUNS,
     _URL,
     _YES_FLAGS,
     ERROR,
@@ -100,7 +100,7 @@ _READ_VERB = re.compile(r"\b(?:cat|less|more|head|tail|read|reads|reading|open|l
 
 
 def exfiltration(ctx: Context, add: Add) -> None:
-    if not ctx.has(_SOURCE_TOKENS) and not (ctx.python and ctx.has(_SPLIT_SOURCE_TOKENS)):
+    if not ctx.gates_off and not ctx.has(_SOURCE_TOKENS) and not (ctx.python and ctx.has(_SPLIT_SOURCE_TOKENS)):
         return
     sources: list[tuple[int, str]] = []
     dotenv = ctx.has(_DOTENV_LIBRARIES)  # a library reads .env for the script's own use
@@ -166,7 +166,7 @@ SECRET_IMAGE = re.compile(
 
 
 def secret_url(ctx: Context, add: Add) -> None:
-    if not ctx.has(_HTTP_SCHEMES) or b"](" not in ctx.raw or not (b"$" in ctx.raw or b"{" in ctx.raw):
+    if not (ctx.gates_off or ctx.has(_HTTP_SCHEMES)) or b"](" not in ctx.raw or not (b"$" in ctx.raw or b"{" in ctx.raw):
         return
     for match in ctx.finditer(SECRET_IMAGE, ("$", "{"), also=("](",)):  # a key to its own API is a warning:
         add("security-exfiltration", precision.secret_url_severity(match.group()), match.start(),
@@ -198,7 +198,7 @@ _PAYLOAD = re.compile(r"\b(?:curl|wget)\b[^\n]{0,200}?(?:\|\s*(?:sudo\s+)?(?:ba|
 
 
 def persistence(ctx: Context, add: Add) -> None:
-    if not ctx.has(_PERSIST_TOKENS):
+    if not ctx.gates_off and not ctx.has(_PERSIST_TOKENS):
         return
     seen = False
     for match in ctx.finditer(PERSIST_ALWAYS, _PERSIST_LINE_WORDS):
@@ -256,7 +256,7 @@ _SAFETY_WORDS = ("dangerously", "dangerouslydisablesandbox", "bypasspermissions"
 
 
 def safety_off(ctx: Context, add: Add) -> None:
-    if not ctx.has(_SAFETY_TOKENS) and not (ctx.has(_BASH_OR_ALLOW) and b"(*)" in ctx.raw):
+    if not ctx.gates_off and not ctx.has(_SAFETY_TOKENS) and not (ctx.has(_BASH_OR_ALLOW) and (b"(*)" in ctx.raw or b'"*"' in ctx.raw)):
         return
     for match in ctx.finditer(SAFETY_OFF, _SAFETY_WORDS):
         if ctx.prose and (ctx.negated(match.start()) or ctx.quoted(match.start()) or precision.warned_about(
@@ -268,9 +268,11 @@ def safety_off(ctx: Context, add: Add) -> None:
                 "them first) or inside a container the command starts: whatever runs that way runs without prompts.",
                 "Keep the question to the user; prefer the narrowest permission mode that works.")
             continue
-        add("security-safety-bypass", ERROR, match.start(),
+        taught = ctx.markdown and precision.attack_example(ctx, match.start())  # a guide's captioned attack
+        add("security-safety-bypass", WARNING if taught else ERROR, match.start(),
             f"Switches off a safety control (`{match.group()[:60]}`): the agent or the OS stops asking before "
-            "running commands or stops blocking unsigned programs.",
+            "running commands or stops blocking unsigned programs." + (" Quoted as an attack example (its caption "
+                                                                       "says so): a warning, not a block." if taught else ""),
             "Remove it; let the user grant permissions themselves.")
 
 
@@ -316,10 +318,6 @@ _TAG_WORDS = ("<system", "</system", "<assistant", "</assistant", "<skill", "</s
               "<|", "[system", "[inst", "[/inst")
 _TAG_GATE = re.compile(r"<(?:/?(?:system|assistant|skill|developer|system_prompt)>|\|)|\[/?(?:SYSTEM|INST)\]|"
                        r"(?:SYSTEM|ASSISTANT)\s*:")
-_CONCEAL_NOT = _words("not", "never", "don", "without", "quietly", "secretly", "covertly")
-_CONCEAL_WHO = _words("user", "human", "operator", "quietly", "secretly", "covertly")
-_CONCEAL_VERBS = _words("tell", "inform", "mention", "reveal", "disclose", "notify", "telling", "informing",
-                        "notifying", "alerting", "hide", "conceal", "quietly", "secretly", "covertly")
 _CONCEAL_WORDS = ("tell", "inform", "mention", "reveal", "disclose", "notify", "alert", "hide", "conceal", "quietly",
                   "secretly", "covertly")
 
@@ -327,9 +325,10 @@ _CONCEAL_WORDS = ("tell", "inform", "mention", "reveal", "disclose", "notify", "
 def injection(ctx: Context, add: Add, found_rules) -> None:
     if not ctx.prose:
         return
-    if ctx.has(_INJECT_VERBS) or (ctx.has(_APPLY_WORD) and ctx.has(_SAFETY_NOUNS)) or \
+    if ctx.gates_off or ctx.has(_INJECT_VERBS) or (ctx.has(_SAFETY_KINDS) and ctx.has(_NOT_ANYMORE) and ctx.low_has(APPLY_STEM)) or \
             (ctx.has(_NOW_OR_NEW) and ctx.has(_INJECT_ROLES)) or \
-            (ctx.has(_PROMPT_WORD) and ctx.has(_REVEAL_VERBS)):
+            (ctx.has(_PROMPT_WORD) and ctx.has(_REVEAL_VERBS)) or \
+            (ctx.has(_EARLIER) and ctx.has(_RULE_NOUNS) and ctx.has(_ARE_IS) and ctx.low_has(VOID_STEMS)):
         for match in ctx.finditer(OVERRIDE, _INJECT_WORDS):
             if ctx.as_code(match.start()) or ctx.quoted(match.start()) or _discussed(ctx, match.start()) or precision.scoped_exception(ctx.sentence(match.start())):  # noqa: E501
                 continue
@@ -338,7 +337,7 @@ def injection(ctx: Context, add: Add, found_rules) -> None:
                 "A skill adds to the agent's instructions; it must not replace them.",
                 "Remove the sentence; state only what this skill does.")
             break
-    if ctx.has(_TAG_TOKENS) and (ctx.gate("tag") or ctx.gate("bracket")):
+    if ctx.gates_off or (ctx.has(_TAG_TOKENS) and (ctx.gate("tag") or ctx.gate("bracket"))):
         for match in ctx.finditer(ROLE_TAG, _TAG_WORDS):
             if ctx.as_code(match.start()) or ctx.quoted(match.start()) or _discussed(ctx, match.start()) or precision.dialogue(ctx, match.start()):
                 continue
@@ -346,7 +345,7 @@ def injection(ctx: Context, add: Add, found_rules) -> None:
                 f"A fake conversation tag (`{match.group().strip()[:30]}`) in the instructions: it pretends the "
                 "text after it comes from the system or closes the skill early.", "Remove the tag.")
             break
-    if ctx.has(_CONCEAL_WHO) and ctx.has(_CONCEAL_VERBS) and ctx.has(_CONCEAL_NOT):
+    if CONCEAL_TRIGGER.fires(ctx):
         for match in ctx.finditer(CONCEAL, _CONCEAL_WORDS):
             if ctx.as_code(match.start()) or ctx.quoted(match.start()) or precision.withheld_until(ctx.sentence(match.start())):
                 continue  # code, a quotation, or a quiz keeping its answer back until the user has tried
@@ -386,7 +385,7 @@ INDEX = re.compile(r"(?:--(?:extra-)?index-url|--registry|\bconfig\s+set\s+regis
 
 
 def supply_chain(ctx: Context, add: Add) -> None:
-    if ctx.has(_NPX_WORD) and ctx.has(_YES_FLAGS):
+    if ctx.gates_off or (ctx.has(_NPX_WORD) and ctx.has(_YES_FLAGS)):
         for match in ctx.finditer(NPX, ("npx",)):
             name = match.group(1).split("@latest")[0].lower()
             near = near_name(name, NPX_PACKAGES)
@@ -395,7 +394,7 @@ def supply_chain(ctx: Context, add: Add) -> None:
                     f"Runs `{name}` with `npx -y` (downloaded and run without a prompt); its name is one typo "
                     f"away from the well-known `{near}`, the way typosquatted packages are named.",
                     f"Check the spelling: did you mean `{near}`?")
-    if ctx.has(_INDEX_WORDS):
+    if ctx.gates_off or ctx.has(_INDEX_WORDS):
         for match in ctx.finditer(INDEX, ("index-url", "registry", "trusted-host", "pip_index_url",
                                           "pip_extra_index_url")):
             url = match.group(1).strip("'\"`")
