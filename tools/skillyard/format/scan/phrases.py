@@ -197,7 +197,8 @@ ROLE_MARKER_PROSE_MARKS = 6  # `<IMPORTANT>` and `<INSTRUCTIONS>` count only in 
 ROLE_MARKER_WORDS = (("<<", "<|", "_of_turn>", "system:", "system]", "system message", "system note", "system override",
                       "system instruction", "system prompt", "system update", "system notice", "admin message",
                       "admin note", "admin:", "administrator:", "developer message", "developer note",
-                      "developer instruction", "important>", "instructions>", "instruction>"), ())
+                      "developer instruction", "important", "instructions", "system_instruction",
+                      "system_instructions", "admin"), ())  # the tag words alone: `<\s*/?\s*WORD\s*>` may space them
 
 # Case-sensitive bytes one of which every rules.ROLE_TAG match holds.
 ROLE_TAG_MARKS = (b"<system", b"</system", b"<assistant", b"</assistant", b"<skill", b"</skill", b"<developer",
