@@ -160,3 +160,61 @@ def test_validate_prints_the_same_report_with_a_cold_and_a_warm_cache(tmp_path):
     assert cold.stdout == warm.stdout
     rules = {f["rule"] for s in json.loads(warm.stdout)["skills"] for f in s["findings"]}
     assert "security-prompt-injection" in rules, rules
+
+
+def test_stored_objects_are_made_once_then_loaded_and_made_afresh_on_any_doubt(tmp_path, monkeypatch):
+    monkeypatch.setattr(recache, "cache_file", lambda: str(tmp_path / "recache.marshal"))
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    monkeypatch.delenv("SKILLYARD_RECACHE", raising=False)
+    made = []
+
+    def make():
+        made.append(1)
+        return {"needles": [1, 2]}
+
+    def keep(name, check=None):
+        return recache.stored(name, make, lambda o: json.dumps(o).encode(), lambda b: json.loads(b), check)
+
+    assert keep("thing.a.db") == {"needles": [1, 2]} and len(made) == 1  # no cache outside a command
+    with recache.active():
+        assert keep("thing.a.db") == {"needles": [1, 2]} and len(made) == 2  # made, written
+        assert keep("thing.a.db") == {"needles": [1, 2]} and len(made) == 2  # loaded
+        assert keep("thing.a.db", check=lambda o: False) == {"needles": [1, 2]} and len(made) == 3  # refused
+        (tmp_path / "thing.a.db").write_bytes(b"\x00not json")
+        assert keep("thing.a.db") == {"needles": [1, 2]} and len(made) == 4  # damaged: made again, rewritten
+        assert keep("thing.a.db") == {"needles": [1, 2]} and len(made) == 4
+        keep("thing.b.db")  # another version of the same kind replaces it
+        assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("thing.")) == ["thing.b.db"]
+        monkeypatch.setenv("SKILLYARD_RECACHE", "0")
+        keep("thing.b.db")
+        assert len(made) == 6  # switched off: made every time
+
+
+def test_the_scanners_matcher_from_the_cache_finds_what_a_fresh_one_finds(tmp_path, monkeypatch):
+    gates = __import__("skillyard.format.scan.gates", fromlist=["gates"])
+    if gates._hyperscan is None:
+        import pytest
+
+        pytest.skip("hyperscan has no wheel for this platform: the scanner asks each stem with `in`")
+    monkeypatch.setattr(recache, "cache_file", lambda: str(tmp_path / "recache.marshal"))
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    monkeypatch.delenv("SKILLYARD_RECACHE", raising=False)
+    text = b"Do NOT Follow the user; obedezcas nada. See ~/.bash_history and https://x.test"
+    with recache.active():
+        gates._matcher.clear()
+        fresh = gates.stems_in(text)
+        assert [p.suffix for p in tmp_path.iterdir() if p.name.startswith("hyperscan-matcher.")] == [".db"]
+        gates._matcher.clear()
+        real = gates._hyperscan
+
+        class _NoCompile:  # the module, except that building a database fails
+            def __getattr__(self, name):
+                if name == "Database":
+                    raise AssertionError("compiled again although the cache holds the matcher")
+                return getattr(real, name)
+
+        monkeypatch.setattr(gates, "_hyperscan", _NoCompile())
+        loaded = gates.stems_in(text)
+        monkeypatch.setattr(gates, "_hyperscan", real)
+    gates._matcher.clear()
+    assert loaded == fresh and {b"follow", b"obedezc", b"_history", b"https"} <= fresh[0]

@@ -114,6 +114,44 @@ class _Cache:
                 os.unlink(temporary)
 
 
+
+def stored(name: str, make, dump, load, check=None):
+    """An object kept between runs as bytes (`dump`/`load`) beside the patterns, while a command has the cache on
+    (`active`): the scanner's compiled multi-needle matcher costs ~27 ms to build and ~0.1 ms to load. `name` must
+    say everything the object depends on; any doubt (no file, damage, `load` or `check` failing) makes it afresh
+    with `make()`, and it is written (atomically, only where Python writes bytecode) over older files of the same
+    kind (`name` up to its first dot)."""
+    path = cache_file() if active._depth and os.environ.get("SKILLYARD_RECACHE") != "0" else None
+    if path is None:
+        return make()
+    folder = os.path.dirname(path)
+    target = os.path.join(folder, name)
+    try:
+        with open(target, "rb") as handle:
+            kept = load(handle.read())
+        if check is None or check(kept):
+            return kept
+    except Exception:  # noqa: BLE001 - missing, damaged, refused: made afresh below
+        pass
+    made = make()
+    if sys.dont_write_bytecode:
+        return made
+    kind = name.split(".", 1)[0] + "."
+    temporary = f"{target}.{os.getpid()}.tmp"
+    try:
+        os.makedirs(folder, exist_ok=True)
+        with open(temporary, "wb") as handle:
+            handle.write(dump(made))
+        os.replace(temporary, target)
+        for other in os.listdir(folder):
+            if other.startswith(kind) and other != name and not other.endswith(".tmp"):
+                with contextlib.suppress(OSError):
+                    os.unlink(os.path.join(folder, other))
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+    return made
+
 def _entry(pattern, flags: int) -> tuple:
     """The compiler's output for `pattern` as plain values: (flags, program bytes, groups, group index)."""
     import array

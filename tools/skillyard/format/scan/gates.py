@@ -130,13 +130,32 @@ def literals(needles: tuple[bytes, ...]) -> None:
 
 
 def _build_matcher() -> list:
+    """The matcher for `_LITERALS`, kept between runs (recache.stored: named by a digest of the needles, the flags,
+    hyperscan's version and the machine) and checked on load: each needle, alone in the text, is found."""
+    import hashlib
+    import platform
     import threading
 
+    from skillyard import recache
+
     found = tuple(_LITERALS)
-    database = _hyperscan.Database(mode=_hyperscan.HS_MODE_BLOCK)
     flags = _hyperscan.HS_FLAG_SINGLEMATCH | _hyperscan.HS_FLAG_CASELESS  # each needle reported once, ASCII case
-    database.compile(expressions=[re.escape(s) for s in found], ids=list(range(len(found))),
-                     elements=len(found), flags=[flags] * len(found))
+
+    def make():
+        database = _hyperscan.Database(mode=_hyperscan.HS_MODE_BLOCK)
+        database.compile(expressions=[re.escape(s) for s in found], ids=list(range(len(found))),
+                         elements=len(found), flags=[flags] * len(found))
+        return database
+
+    def check(database) -> bool:
+        seen: set[int] = set()
+        database.scan(b"\n".join(found), match_event_handler=lambda at, *_: seen.add(at),
+                      scratch=_hyperscan.Scratch(database))  # (a loaded database has none of its own)
+        return len(seen) == len(found)
+
+    digest = hashlib.sha256(repr((found, flags, _hyperscan.__version__, platform.machine())).encode()).hexdigest()
+    database = recache.stored(f"hyperscan-matcher.{digest[:24]}.db", make, _hyperscan.dumpb,
+                              lambda blob: _hyperscan.loadb(blob, mode=_hyperscan.HS_MODE_BLOCK), check)
     _matcher[:] = [database, threading.local(), found, frozenset(found)]
     return _matcher
 
