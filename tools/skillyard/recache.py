@@ -129,10 +129,11 @@ def stored(name: str, make, dump, load, check=None):
     try:
         with open(target, "rb") as handle:
             kept = load(handle.read())
-        if check is None or check(kept):
-            return kept
+        usable = check is None or check(kept)
     except Exception:  # noqa: BLE001 - missing, damaged, refused: made afresh below
-        pass
+        usable = False
+    if usable:
+        return kept
     made = make()
     if sys.dont_write_bytecode:
         return made

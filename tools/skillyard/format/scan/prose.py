@@ -93,9 +93,9 @@ class _Family:
         self.gate = frozenset(t for t in tokens if t)
         # a needle with no word in it (`<|`) is always looked for; a stem with no inner word (`gates.STEMS`:
         # `confirmation` runs on into `confirmations`) is looked for as lowercase bytes
-        stems = tuple(w for w, t in zip(self.ascii, tokens) if not t and w in gates.STEMS and w.isascii())
+        stems = tuple(w for w, t in zip(self.ascii, tokens, strict=True) if not t and w in gates.STEMS and w.isascii())
         self.stems = tuple(w.encode() for w in stems)  # (a non-ASCII one is looked for in every case: always)
-        self.always = any(not t and w not in stems for w, t in zip(self.ascii, tokens))
+        self.always = any(not t and w not in stems for w, t in zip(self.ascii, tokens, strict=True))
         self.also = also  # sets of words an ASCII match's file also holds, one of each (a verb beside the noun)
         self.marks = marks  # case-sensitive bytes one of which an ASCII match holds
         prose_marks = len(marks) if prose_marks is None else prose_marks  # the first N, in a skill's own text

@@ -14,8 +14,6 @@ import functools
 import re
 
 from skillyard.format.scan import lures, precision
-from skillyard.format.scan.rule_gates import (_ARE_IS, _EARLIER, _NOT_ANYMORE, _RULE_NOUNS, _SAFETY_KINDS, APPLY_STEM,
-                                              CONCEAL_TRIGGER, VOID_STEMS)
 from skillyard.format.scan.context import (  # noqa: F401
     _BASH_OR_ALLOW,
     _DOTENV_LIBRARIES,
@@ -45,6 +43,16 @@ from skillyard.format.scan.exec_flows import (
     download_exec,
 )
 from skillyard.format.scan.flows import AGENT_AND_HISTORY_SECRETS
+from skillyard.format.scan.rule_gates import (
+    _ARE_IS,
+    _EARLIER,
+    _NOT_ANYMORE,
+    _RULE_NOUNS,
+    _SAFETY_KINDS,
+    APPLY_STEM,
+    CONCEAL_TRIGGER,
+    VOID_STEMS,
+)
 from skillyard.format.scan.written import written_span
 
 # ---------------------------------------------------------------- secrets flowing to the network
