@@ -212,18 +212,21 @@ def _families(where: str) -> tuple[_Family, ...]:
     return _EVERYWHERE + (_ENGLISH if where != "prose" else ()) + (_TOOL,) * (where == "tool") + (_REMOTE, _CONFIG)
 
 
-def _prefilter(where: str) -> tuple[frozenset[bytes], tuple[bytes, ...] | None, tuple[bytes, ...]]:
+def _prefilter(where: str) -> tuple[frozenset[bytes], tuple[bytes, ...] | None, tuple[bytes, ...]] | None:
     """(words one of which a file holds if any family with words can match, marks of the families that have none,
     the stems of those with words, `_Family.stems`):
-    the common file is ruled out with one set test and one byte search."""
+    the common file is ruled out with one set test and one byte search. None when a family may match in any file."""
     words: set[bytes] = set()
     marks: list[bytes] = []
     stems: list[bytes] = []
     for family in _families(where):
-        if family.always:
-            marks += family.marks if where != "prose" else family.marks[:family.prose_count]
-        elif family.also:
+        if family.also:  # every match's file holds one of these (`_Family._passes`), whatever its needles
             words |= family.also[0]
+        elif family.always:
+            own = family.marks if where != "prose" else family.marks[:family.prose_count]
+            if not own:  # a family that may match in any file: no prefilter at all
+                return None
+            marks += own
         else:
             words |= family.gate
             stems += family.stems
@@ -235,7 +238,7 @@ _PREFILTERS = {where: _prefilter(where) for where in ("prose", "tool", "string",
 
 def _possible(ctx: Context, where: str, ascii_only: bool) -> bool:
     """Whether any family can match in `ctx` (set tests and a few byte searches; no text is searched)."""
-    if ascii_only and gates.ENABLED and not ctx.folds:
+    if ascii_only and gates.ENABLED and not ctx.folds and _PREFILTERS[where] is not None:
         words, marks, stems = _PREFILTERS[where]
         if not ctx.has(words) and (marks is None or not ctx.raw_has(marks)) and \
                 not ctx.low_has(stems):
