@@ -327,7 +327,7 @@ _TAG_WORDS = ("<system", "</system", "<assistant", "</assistant", "<skill", "</s
 _TAG_GATE = re.compile(r"<(?:/?(?:system|assistant|skill|developer|system_prompt)>|\|)|\[/?(?:SYSTEM|INST)\]|"
                        r"(?:SYSTEM|ASSISTANT)\s*:")
 _CONCEAL_WORDS = ("tell", "inform", "mention", "reveal", "disclose", "notify", "alert", "hide", "conceal", "quietly",
-                  "secretly", "covertly")
+                  "secretly", "covertly", "show", "report", "asking", "keep")  # one in every CONCEAL match
 
 
 def injection(ctx: Context, add: Add, found_rules) -> None:
