@@ -159,7 +159,7 @@ _SECURITY_NAME = re.compile(r"secur|scan|audit|vuln|threat|attack|exploit|pentes
                             r"risk|trust|sandbox|abuse|hack|privacy|supply-?chain|homoglyph|confusable|spoof|awareness|"
                             # "security" in German, French, Spanish, Portuguese, Italian, Dutch, Polish, Turkish
                             r"sicherheit|s[eé]curit[eé]|seguridad|seguran[cç]a|sicurezza|beveilig|bezpiecz|g[uü]venlik|"
-                            r"(?:^|-)iocs?(?:-|$)",
+                            r"(?:^|-)iocs?(?:-|\Z)",
                             re.I)
 
 
