@@ -202,3 +202,19 @@ def test_an_ioc_table_in_an_ioc_skill_is_taught():
 def test_a_heading_naming_the_fake_prerequisite_as_the_attack(heading, blocked):
     errors = _errors(FAKE_PREREQ.format(heading=heading), "SKILL.md", "skill-security-review")
     assert ("security-pipe-to-shell" in errors) is blocked
+
+
+def test_the_mentions_and_table_rows_read_are_bounded():
+    """Each finding asks these once: a line naming the file thousands of times, or a table of thousands of rows, is
+    not walked to its end (the finding then stands), so a hostile file cannot make each check cost its length."""
+    from skillyard.format.scan import precision, written
+
+    few = "; ".join(["echo ok > .env.local"] * 3)
+    assert written.only_written(few, 0, ".env.local")
+    many = "; ".join(["echo ok > .env.local"] * 5000)
+    assert not written.only_written(many, 0, ".env.local")
+    lead = "Report these, each as high risk, and never add them yourself:\n\n"
+    short = lead + "| a | b |\n" * 10
+    assert precision._table_lead_warns(short, len(short) - len("| a | b |\n"))
+    long = lead + "| a | b |\n" * 5000
+    assert not precision._table_lead_warns(long, len(long) - len("| a | b |\n"))

@@ -74,3 +74,39 @@ def test_the_heap_is_frozen_for_the_block_and_thawed_after_unless_it_was_frozen_
         assert gc.get_freeze_count() > 0  # the caller's freeze is the caller's to undo
     finally:
         gc.unfreeze()
+
+
+def test_builds_running_at_once_restore_the_collector_threshold_the_last_one_out():
+    """First in, first out: the second build must keep the raised threshold after the first ends, and the
+    threshold from before both is what is left (restoring per build left it raised for good)."""
+    import gc
+    import threading
+
+    from skillyard.site import overlap
+
+    before = gc.get_threshold()
+    raised = max(before[0], overlap.YOUNG_OBJECTS)
+    first_in, second_in, first_out = threading.Event(), threading.Event(), threading.Event()
+    seen = []
+
+    @overlap.fewer_collections
+    def first():
+        first_in.set()
+        second_in.wait(10)
+
+    @overlap.fewer_collections
+    def second():
+        second_in.set()
+        first_out.wait(10)
+        seen.append(gc.get_threshold()[0])
+
+    one = threading.Thread(target=first)
+    one.start()
+    first_in.wait(10)
+    two = threading.Thread(target=second)
+    two.start()
+    one.join(10)
+    first_out.set()
+    two.join(10)
+    assert seen == [raised]
+    assert gc.get_threshold() == before

@@ -350,10 +350,6 @@ def load_skill(folder: str | os.PathLike, policy: Policy | None = None, *, rel_p
         findings += manifest_findings
     data: dict = {}
     body = ""
-    # The homes SKILL.md's scan was given: the merge below keeps every key and skill.yaml's value wins in both, so
-    # the other files' scans reuse them (declared_homes costs ~3 µs, three times a skill).
-    homes: tuple[str, ...] | None = None
-    declared: dict = {}
     key_lines: dict[str, int] = {}
     manifest_only = False
     if skill_md_name:
@@ -365,8 +361,7 @@ def load_skill(folder: str | os.PathLike, policy: Policy | None = None, *, rel_p
             findings += portability_findings(data, fm.raw, strict=strict, file=skill_md_name, key_lines=key_lines,
                                              folder=str(folder), bom=texts[skill_md_name].startswith("\ufeff"))
         subject = data.get("name") if isinstance(data.get("name"), str) else folder.name
-        declared = {**data, **(manifest or {})}
-        homes = scan_vendor.declared_homes(declared)  # its own site: an installer there is the vendor's
+        homes = scan_vendor.declared_homes({**data, **(manifest or {})})  # its own site: an installer there is the vendor's
         if any(f.rule == "frontmatter-unclosed" for f in fm.findings):  # no body: scan the whole file
             findings += security.scan_text(texts[skill_md_name], skill_md_name, markup="markdown",
                                            raw=contents[skill_md_name], skill_name=subject, homes=homes)
@@ -403,10 +398,7 @@ def load_skill(folder: str | os.PathLike, policy: Policy | None = None, *, rel_p
             field_findings = located_in_manifest(field_findings, manifest, manifest_lines, fm.data)
         findings += field_findings
     subject = data.get("name") if isinstance(data.get("name"), str) else folder.name
-    # (SKILL.md's, when it has them: declared_homes reads 64 keys, and merging moves the manifest-only ones)
-    reuse = homes is not None and len(declared) <= 64
-    if not reuse:
-        homes = scan_vendor.declared_homes({**data, **(manifest or {})})  # as for SKILL.md: skill.yaml's wins
+    homes = scan_vendor.declared_homes({**data, **(manifest or {})})  # as for SKILL.md: skill.yaml's wins
     for rel, text in texts.items():
         if rel != skill_md_name:
             scanned = security.scan_text(text, rel, markup=security.markup_of(rel), raw=contents[rel],
@@ -418,10 +410,7 @@ def load_skill(folder: str | os.PathLike, policy: Policy | None = None, *, rel_p
     if opaque:
         findings += scan_opaque.scan(opaque, {f.path for f in files}, security.scan_text, security.markup_of,
                                      security.TEXT_SUFFIXES, subject)
-    # The merged data's own homes are those too when no key of skill.yaml holds another value in SKILL.md.
-    reuse = reuse and (manifest is None or all(k not in fm.data or fm.data[k] == v for k, v in manifest.items()))
-    skill_level = scan_skill.scan_skill(data, texts, skill_md_name, findings, key_lines,
-                                        homes=homes if reuse else None)
+    skill_level = scan_skill.scan_skill(data, texts, skill_md_name, findings, key_lines)
     findings = scan_skill.drop_repeats(findings, skill_level) + skill_level
     allowed: list[dict] = []
     if manifest is not None and exceptions.FIELD in manifest:  # reviewed exceptions: the findings stay, allowed

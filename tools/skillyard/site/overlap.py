@@ -15,6 +15,7 @@ import functools
 import gc
 import os
 import pickle
+import threading
 from collections.abc import Callable, Iterator
 from typing import Generic, TypeVar
 
@@ -47,14 +48,24 @@ def fewer_collections(build: Callable[..., T]) -> Callable[..., T]:
 
     @functools.wraps(build)
     def run(*args: object, **kwargs: object) -> T:
-        before = gc.get_threshold()
-        gc.set_threshold(max(before[0], YOUNG_OBJECTS), *before[1:])
+        with _raised_lock:  # builds in threads at once: the first raises it, the last restores what was there
+            if not _raised:
+                _raised.append(gc.get_threshold())
+                gc.set_threshold(max(_raised[0][0], YOUNG_OBJECTS), *_raised[0][1:])
+            _raised.append(None)
         try:
             return build(*args, **kwargs)
         finally:
-            gc.set_threshold(*before)
+            with _raised_lock:
+                _raised.pop()
+                if len(_raised) == 1:
+                    gc.set_threshold(*_raised.pop())
 
     return run
+
+
+_raised: list = []  # [the threshold before the first running build, then one entry a build running]
+_raised_lock = threading.Lock()
 
 
 class Background(Generic[T]):

@@ -117,6 +117,7 @@ def warned_about(ctx: Context, index: int) -> bool:
     return line.lstrip().startswith("|") and _table_lead_warns(ctx.text, start)
 
 
+_TABLE_BACK = 16_000  # characters of table rows walked back to find its lead-in (each finding asks once)
 # Talk of the review itself ("say so in the report rather than calling it a finding"), in a security skill.
 _REVIEW_TALK = re.compile(r"\b(?:findings?|in (?:the|your) report|reviewers?)\b", re.I)
 
@@ -126,6 +127,8 @@ def _table_lead_warns(text: str, row_start: int) -> bool:
     these, each as high risk, and never add them yourself:"), and does not deny it ("none is high risk")."""
     start = row_start
     while start > 0:
+        if row_start - start > _TABLE_BACK:
+            return False  # a table this long is not read back to its lead: the finding stands
         previous = text.rfind("\n", 0, start - 1) + 1
         if not text[previous:start].lstrip().startswith("|"):
             break
@@ -168,13 +171,16 @@ def security_skill(ctx: Context) -> bool:
     return bool(_SECURITY_NAME.search(ctx.skill_name))
 
 
+_SENTENCE_END = re.compile(r"[.!?](?:\s|\Z)|\n")
+
+
 def _framed_after(text: str, index: int) -> bool:
     """The rest of a code span's sentence calls it an attack ("Code like `eval(atob(…))` in a utility is a red
     flag"), unless it denies it ("… is not dangerous")."""
     close = text.find("`", index)
     if close < 0:
         return False
-    end = re.compile(r"[.!?](?:\s|\Z)|\n").search(text, close + 1, close + 240)
+    end = _SENTENCE_END.search(text, close + 1, close + 240)
     tail = text[close + 1:end.start() if end else close + 240]
     found = _ATTACK_FRAME.search(tail)
     return bool(found) and not _DENIED.search(tail, 0, found.start())

@@ -35,9 +35,8 @@ _SEVERE = (Severity.ERROR, Severity.WARNING)
 
 
 def scan_skill(data: dict, texts: dict[str, str], skill_md: str | None, findings: list[Finding],
-               key_lines: dict[str, int] | None = None, *, homes: tuple[str, ...] | None = None) -> list[Finding]:
-    """Skill-level findings, given the parsed frontmatter, every text file and the per-file findings so far.
-    `homes`: `vendor.declared_homes(data)` when the caller has it already."""
+               key_lines: dict[str, int] | None = None) -> list[Finding]:
+    """Skill-level findings, given the parsed frontmatter, every text file and the per-file findings so far."""
     key_lines = key_lines or {}
     file = skill_md or "skill.yaml"
     out: list[Finding] = []
@@ -66,7 +65,7 @@ def scan_skill(data: dict, texts: dict[str, str], skill_md: str | None, findings
             break
     if skill_md and skill_md in texts:
         out += _followed_files(texts[skill_md], skill_md, texts, findings)
-    out += flows_skill.scan(texts, findings, vendor.declared_homes(data) if homes is None else homes)  # one script leaves a secret or a download
+    out += flows_skill.scan(texts, findings, vendor.declared_homes(data))  # one script leaves a secret or a download
     # in a file, another uses it
     out += _runs_compiled(texts, findings)
     return out

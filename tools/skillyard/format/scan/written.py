@@ -39,6 +39,7 @@ _NO_SECRET = re.compile(r"(?<=\.ssh)/(?:[\w.-]+\.pub|known_hosts|config|authoriz
 _MESSAGE_BEFORE = re.compile(r"\b(?:console\.(?:log|info|warn|error)|print|puts|echo|Write-(?:Host|Output)|"
                              r"fmt\.Print\w*|log\.(?:Print\w*|info|warning)|logger\.\w+)\(?\s*f?[`\"']"
                              r"(?:[^`\"'(){}\n]|\$?\{[^{}()\n]*(?:\(\w*\)[^{}()\n]*)?\})*\Z")
+_MAX_MENTIONS = 32  # mentions of the file on one line looked at (each finding asks once)
 _WRITE_AFTER = re.compile(r"[\w.-]*[\"']\s*(?:,\s*(?:mode\s*=\s*)?[\"'][wax]b?\+?[\"']|\)\.write_(?:text|bytes)\()")
 
 
@@ -53,14 +54,16 @@ def only_written(text: str, index: int, what: str) -> bool:
     at = line.find(what) if what else -1
     if at < 0:
         return False
-    while at >= 0:
+    for _ in range(_MAX_MENTIONS):
         before = line[max(0, at - 80):at]
         if not (_WRITE_BEFORE.search(before) or _MESSAGE_BEFORE.search(before) or
                 _NO_SECRET.match(line, at + len(what)) or
                 (_OPEN_BEFORE.search(before) and _WRITE_AFTER.match(line, at + len(what)))):
             return False
         at = line.find(what, at + len(what))
-    return True
+        if at < 0:
+            return True
+    return False  # a line naming it this often is not judged mention by mention: the finding stands
 
 
 def written_span(text: str, index: int, lines: int) -> tuple[int, int]:
