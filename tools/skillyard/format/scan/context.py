@@ -10,7 +10,7 @@ from bisect import bisect_right
 from collections.abc import Callable
 
 from skillyard.format.findings import Severity
-from skillyard.format.scan import gates, layout, lowered
+from skillyard.format.scan import gates, layout, lowered, pattern_gate
 from skillyard.format.scan import read_python as scan_python
 
 ERROR, WARNING = Severity.ERROR, Severity.WARNING
@@ -106,13 +106,11 @@ def _plan(words: tuple[str, ...]) -> tuple:
     wordless = by_token.pop(b"", ())
     stems = tuple(w for w in wordless if w in gates.STEMS and w.isascii())
     always = tuple(w for w in wordless if w not in stems)
-    plan = _PLANS[words] = (always, stems, by_token, frozenset(by_token), cased)
-    return plan
+    _PLANS[words] = (always, stems, by_token, frozenset(by_token), cased)
+    return _PLANS[words]
 
 
-@functools.lru_cache(maxsize=1024)
-def _encoded(word: str) -> bytes:
-    return word.encode()
+_encoded = functools.lru_cache(maxsize=1024)(str.encode)  # a needle's bytes, worked out once
 
 
 # Word sets the rules below test (built once, not per file).
@@ -172,6 +170,7 @@ class Context:
         self._fence_starts: list[int] | None = None
         self._facts: scan_python.Facts | None | bool = False
         self._headings: list[tuple[int, str]] | None = None
+        self._pattern_hits = pattern_gate.UNSEEN  # the searched patterns that may match (`pattern_gate.possible`)
 
     @property
     def fences(self) -> list[tuple[int, int]]:
@@ -342,11 +341,11 @@ class Context:
 
     def finditer(self, pattern: re.Pattern, words: tuple[str, ...], also: tuple[str, ...] = ()):
         """`pattern`'s matches, run only over the lines that hold one of `words` (every match of a line-local
-        pattern holds one): the regex engine never walks the rest of the file. At most `MAX_MATCHES` are
-        looked at, since judging each reads its line: a hostile file of one long line repeating a keyword
-        would otherwise cost its length times the number of matches. With `also`, only the lines that hold one of
-        those too (every match of the pattern holds one of each)."""
-        seen = 0
+        pattern holds one), and not at all where the one-pass engine (`pattern_gate`) saw none. At most
+        `MAX_MATCHES` are looked at (judging each reads its line: a long line repeating a keyword would cost its
+        length per match). With `also`, only the lines that hold one of those too (a match holds one of each)."""
+        if pattern_gate.cannot_match(self, pattern):
+            return
         if also:  # every match also holds one of `also` on its line: the lines of the side with fewer needles,
             first, wanted = self._gated(also), self._gated(words)  # then each kept when it holds one of the other
             if len(wanted) < len(first):  # side's too (the same lines either way; no needle spans a line end)
@@ -367,7 +366,7 @@ class Context:
             lines = self.lines_with(words)
         if not lines:
             return
-        local = _LINE_LOCAL.get(id(pattern))
+        seen, local = 0, _LINE_LOCAL.get(id(pattern))
         if local is None or local[0] is not pattern:  # a pattern's hash reads its whole compiled code: ~10 µs
             if len(_LINE_LOCAL) > 256:  # bounded, should a caller ever pass patterns it builds per file
                 _LINE_LOCAL.clear()

@@ -1,0 +1,175 @@
+"""A Python pattern rewritten as a byte pattern for `hyperscan` that matches wherever the original may match in the
+same text's UTF-8 bytes, searched line by line (`Context.finditer`): a superset, never fewer matches.
+
+Read from Python's own parse of the pattern (`re._parser`), not from its text, so every construct is one the
+translator knows or the pattern is refused (`Unsupported`; it is then not gated). How each keeps the superset:
+- a character Python may match outside ASCII (`.`, `\\w`, `\\S`, a negated class, a class holding non-ASCII) takes
+  one to four bytes (`{1,4}`; a repeat of one such atom `{m,n}` becomes `{m,4n}`): UTF-8 spends up to four bytes on
+  a character, and the bounds count characters; an upper bound over 16 is dropped (`{0,300}` is `*`);
+- `\\w`, `\\d`, `\\s` and classes naming non-ASCII characters also take any byte from 0x80 (a letter, digit or space of
+  another script), and `\\s` the controls 0x1c–0x1f Python counts as spaces;
+- a non-ASCII literal is its UTF-8 bytes, and under IGNORECASE any non-ASCII character (the engine folds ASCII only);
+- anchors: `^`/`\\A` at any line start, `$`/`\\Z` at any line end (a line's end is the searched string's end);
+  word boundaries and lookarounds are dropped (a dropped condition only adds matches);
+- back references, conditionals and inline flag changes are refused.
+tests/format/test_scan_pattern_gate.py draws matches of every registered pattern (hypothesis `from_regex`, Unicode
+text) and checks the rewritten pattern finds each.
+"""
+
+from __future__ import annotations
+
+import re
+from re import _constants as sre  # noqa: PLC2701 - Python's own parse of a pattern: the exact reading
+from re import _parser
+
+_HIGH = "\\x80-\\xff"
+# Python's `\s` in a str pattern: ASCII whitespace, the separators 0x1c-0x1f and (non-ASCII) any Unicode space.
+_SPACE = "\\t\\n\\x0b\\x0c\\r \\x1c-\\x1f"
+_CATEGORY_IN = {  # inside a positive class: the ASCII members, plus every high byte (another script's letters)
+    sre.CATEGORY_WORD: "0-9A-Za-z_" + _HIGH, sre.CATEGORY_DIGIT: "0-9" + _HIGH, sre.CATEGORY_SPACE: _SPACE + _HIGH,
+    sre.CATEGORY_NOT_WORD: "\\x00-\\x2f\\x3a-\\x40\\x5b-\\x5e\\x60\\x7b-\\x7f" + _HIGH,
+    sre.CATEGORY_NOT_DIGIT: "\\x00-\\x2f\\x3a-\\x7f" + _HIGH,
+    sre.CATEGORY_NOT_SPACE: "\\x00-\\x08\\x0e-\\x1b\\x21-\\x7f" + _HIGH,
+}
+_CATEGORY_OUT = {  # inside a negated class: the ASCII members only (so every high byte stays allowed)
+    sre.CATEGORY_WORD: "0-9A-Za-z_", sre.CATEGORY_DIGIT: "0-9", sre.CATEGORY_SPACE: _SPACE,
+}
+
+
+class Unsupported(ValueError):
+    """A construct the translator does not rewrite: the pattern is not gated."""
+
+
+def byte_pattern(pattern: re.Pattern) -> str:
+    """The engine's byte pattern for `pattern` (see the module docstring); raises `Unsupported`."""
+    if not isinstance(pattern.pattern, str):
+        raise Unsupported("not a str pattern")
+    parsed = _parser.parse(pattern.pattern, pattern.flags)
+    return _sequence(list(parsed), bool(pattern.flags & re.IGNORECASE))
+
+
+def _byte(value: int) -> str:
+    char = chr(value)
+    return char if char.isascii() and char.isalnum() else f"\\x{value:02x}"
+
+
+# The non-ASCII letters IGNORECASE matches to ASCII ones (`gates.FOLDS_TO_ASCII`): a pattern naming one is refused.
+_FOLDING = frozenset({0x130, 0x131, 0x17F, 0x212A})
+
+
+def _literal(code: int, ignore_case: bool) -> str:
+    """One literal character, as one unit (grouped when it is several bytes)."""
+    if code < 128:
+        return _byte(code)
+    if ignore_case:
+        if code in _FOLDING:
+            raise Unsupported(f"U+{code:04X} folds onto ASCII")
+        return f"(?:[{_HIGH}]{{2,4}})"  # its other cases are other bytes: any character outside ASCII
+    return "(?:" + "".join(_byte(b) for b in chr(code).encode("utf-8", "surrogatepass")) + ")"
+
+
+def _class(items: list, ignore_case: bool) -> tuple[str, bool]:
+    """(the byte class, whether it may match a character outside ASCII)."""
+    negated = bool(items) and items[0][0] is sre.NEGATE
+    members: list[str] = []
+    wide = negated
+    for op, av in items[1:] if negated else items:
+        if op is sre.LITERAL:
+            if av < 128:
+                members.append(_byte(av))
+            elif ignore_case and av in _FOLDING:
+                raise Unsupported(f"U+{av:04X} folds onto ASCII")
+            elif not negated:
+                wide = True
+        elif op is sre.RANGE:
+            low, high = av
+            if ignore_case and any(low <= code <= high for code in _FOLDING):
+                raise Unsupported("a range holding a letter that folds onto ASCII")
+            if low < 128:
+                members.append(f"{_byte(low)}-{_byte(min(high, 127))}")
+            if high >= 128 and not negated:
+                wide = True
+        elif op is sre.CATEGORY:
+            if negated:
+                members.append(_CATEGORY_OUT.get(av, ""))
+                if av not in _CATEGORY_OUT:  # `[^\W]`: Python's negated non-word is a word character, wide
+                    raise Unsupported(f"negated class with {av}")
+            else:
+                members.append(_CATEGORY_IN[av])
+                wide = True
+        else:
+            raise Unsupported(f"class member {op}")
+    if wide and not negated:
+        members.append(_HIGH)
+    body = "".join(members)
+    if not body:
+        return ("[\\x00-\\xff]" if negated else "(?!)"), negated
+    return f"[{'^' if negated else ''}{body}]", wide
+
+
+def _atom(op, av, ignore_case: bool) -> tuple[str, bool]:
+    """(one item's byte pattern, whether it is one character that may lie outside ASCII, 1-4 bytes)."""
+    if op is sre.LITERAL:
+        return _literal(av, ignore_case), False
+    if op is sre.NOT_LITERAL:
+        return (f"[^{_byte(av)}]" if av < 128 else "[\\x00-\\xff]"), True
+    if op is sre.ANY:
+        return ".", True
+    if op is sre.IN:
+        return _class(av, ignore_case)
+    if op is sre.CATEGORY:
+        text, wide = _class([(sre.CATEGORY, av)], ignore_case)
+        return text, wide
+    raise Unsupported(str(op))
+
+
+def _sequence(items: list, ignore_case: bool) -> str:
+    out = []
+    for op, av in items:
+        if op in (sre.LITERAL, sre.NOT_LITERAL, sre.ANY, sre.IN, sre.CATEGORY):
+            text, wide = _atom(op, av, ignore_case)
+            out.append(f"{text}{{1,4}}" if wide else text)
+        elif op is sre.BRANCH:
+            out.append("(?:" + "|".join(_sequence(list(branch), ignore_case) for branch in av[1]) + ")")
+        elif op is sre.SUBPATTERN:
+            _, add_flags, del_flags, inner = av
+            if add_flags or del_flags:
+                raise Unsupported("inline flags")
+            out.append("(?:" + _sequence(list(inner), ignore_case) + ")")
+        elif op is sre.ATOMIC_GROUP:
+            out.append("(?:" + _sequence(list(av), ignore_case) + ")")
+        elif op in (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT):
+            low, high, inner = av
+            inner = list(inner)
+            wide = False
+            if len(inner) == 1 and inner[0][0] in (sre.LITERAL, sre.NOT_LITERAL, sre.ANY, sre.IN, sre.CATEGORY):
+                text, wide = _atom(*inner[0], ignore_case)
+            else:
+                text = "(?:" + _sequence(inner, ignore_case) + ")"
+            if wide:  # one character in one to four bytes: the bounds in bytes
+                low, high = low, (high * 4 if high != sre.MAXREPEAT else high)
+            out.append(text + _bounds(low, high))
+        elif op is sre.AT:
+            if av in (sre.AT_BEGINNING, sre.AT_BEGINNING_LINE, sre.AT_BEGINNING_STRING):
+                out.append("^")
+            elif av in (sre.AT_END, sre.AT_END_LINE, sre.AT_END_STRING):
+                out.append("$")
+            # a word boundary (or its negation) is dropped: only more matches
+        elif op in (sre.ASSERT, sre.ASSERT_NOT):
+            continue  # lookarounds dropped: only more matches
+        else:
+            raise Unsupported(str(op))
+    return "".join(out)
+
+
+# Upper bounds above this are dropped (`{0,300}` becomes `*`): more matches, and a far smaller, faster database (the
+# engine counts a bounded repeat position by position).
+_LOOSE_ABOVE = 16
+
+
+def _bounds(low: int, high: int) -> str:
+    if high != sre.MAXREPEAT and high > _LOOSE_ABOVE:
+        high = sre.MAXREPEAT
+    if high == sre.MAXREPEAT:
+        return "*" if low == 0 else "+" if low == 1 else f"{{{low},}}"
+    return "" if (low, high) == (1, 1) else f"{{{low},{high}}}"

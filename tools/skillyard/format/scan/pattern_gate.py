@@ -1,0 +1,162 @@
+"""Which of the searched patterns cannot match a file at all, from one pass of a compiled multi-pattern engine.
+
+Most of the scan's cost on a harmless file is `Context.finditer` looking for needles, listing lines and running a
+rule's pattern over them, only to find nothing: over the real folders a file holds a possible match of about one
+searched pattern in six. `hyperscan` (already the gates' multi-needle matcher) compiles every pattern registered
+here (`searched`, beside its definition) into one database in *prefilter* mode, which may report a match where there
+is none but never misses one; one scan of a file's bytes then names every pattern that may match, and `finditer`
+returns at once for the others.
+
+Soundness, the whole point, rests on four things (tests/format/test_scan_pattern_gate.py checks each):
+- what is compiled is what `finditer` runs: the line-local form (`layout.line_local`), searched line by line with
+  the line's end as the string's end, so `\\Z` (and `\\A`) become `$` (`^`) in multi-line mode: a match at any line
+  end (start) is kept; lookarounds are dropped by prefilter mode (more matches, never fewer); Python's `{,n}` is
+  written `{0,n}` (the engine reads `{,n}` as text);
+- only ASCII text is judged: there Python's Unicode classes (`\\w`, `\\b`, `\\s`, `\\d`) and the engine's byte classes
+  agree, and no case folding reaches outside ASCII; a pattern holding a non-ASCII character that IGNORECASE matches
+  to an ASCII one (`ſ`, `ı`, `K`) is never registered. Other text runs every pattern, as before;
+- a pattern the engine refuses is simply not gated (its steps run as before);
+- `SKILLYARD_SCAN_GATES=0` (`gates.ENABLED`) turns this gate off with the others, so the gate comparisons
+  (tests/format/test_scan_gates*.py) compare findings with and without it.
+
+Without `hyperscan` (platforms without a wheel) nothing is gated here: the same findings, more time.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+
+from skillyard.format.scan import gates, layout, pattern_bytes
+
+_REGISTERED: dict[int, re.Pattern] = {}  # id -> the pattern (kept alive, so the id is never reused)
+_state: list = []  # [database or None, {id(pattern): engine id}, per-thread scratch], built on first use
+_lock = threading.Lock()
+USE = True  # tests turn it off to compare
+
+
+def searched(pattern: re.Pattern) -> re.Pattern:
+    """Register a pattern `Context.finditer` searches (call it where the pattern is defined, at import): from the
+    next database build on, a file it cannot match skips it. Returns the pattern."""
+    if isinstance(pattern.pattern, str) and not pattern.flags & re.VERBOSE and id(pattern) not in _REGISTERED:
+        _REGISTERED[id(pattern)] = pattern
+        _state.clear()
+    return pattern
+
+
+def engine_source(pattern: re.Pattern) -> str | None:
+    """The byte pattern the engine searches for `pattern`'s line-local form (`pattern_bytes`), or None when it
+    cannot be gated soundly."""
+    try:
+        return pattern_bytes.byte_pattern(layout.line_local(pattern))
+    except pattern_bytes.Unsupported:
+        return None
+
+
+def _flags(pattern: re.Pattern) -> int:
+    hs = gates._hyperscan
+    flags = hs.HS_FLAG_PREFILTER | hs.HS_FLAG_MULTILINE | hs.HS_FLAG_SINGLEMATCH | hs.HS_FLAG_ALLOWEMPTY
+    if pattern.flags & re.IGNORECASE:
+        flags |= hs.HS_FLAG_CASELESS
+    if pattern.flags & re.DOTALL:
+        flags |= hs.HS_FLAG_DOTALL
+    return flags
+
+
+def _compiles(source: bytes, flags: int) -> bool:
+    hs = gates._hyperscan
+    try:
+        hs.Database(mode=hs.HS_MODE_BLOCK).compile(expressions=[source], ids=[0], elements=1, flags=[flags])
+    except hs.error:
+        return False
+    return True
+
+
+def _build() -> list:
+    """The database of every registered pattern the engine takes, kept between runs (recache.stored: named by a
+    digest of the sources, flags, hyperscan's version and the machine). A pattern it refuses is left out."""
+    import hashlib
+    import json
+    import platform
+
+    from skillyard import recache
+
+    hs = gates._hyperscan
+    wanted: dict[tuple[bytes, int], list[int]] = {}
+    for key, pattern in _REGISTERED.items():
+        source = engine_source(pattern)
+        if source is not None:
+            wanted.setdefault((source.encode(), _flags(pattern)), []).append(key)
+    entries = sorted(wanted)
+
+    def make():
+        kept = list(range(len(entries)))
+        database = hs.Database(mode=hs.HS_MODE_BLOCK)
+        try:
+            database.compile(expressions=[e[0] for e in entries], ids=kept, elements=len(kept),
+                             flags=[e[1] for e in entries])
+        except hs.error:  # one refuses: find which, and build without them
+            kept = [k for k in kept if _compiles(*entries[k])]
+            database = hs.Database(mode=hs.HS_MODE_BLOCK)
+            if kept:
+                database.compile(expressions=[entries[k][0] for k in kept], ids=kept, elements=len(kept),
+                                 flags=[entries[k][1] for k in kept])
+        return kept, (database if kept else None)
+
+    def dump(made) -> bytes:
+        kept, database = made
+        return json.dumps(kept).encode() + b"\n" + (hs.dumpb(database) if database is not None else b"")
+
+    def load(blob: bytes):
+        head, _, body = blob.partition(b"\n")
+        kept = json.loads(head)
+        return kept, (hs.loadb(body, mode=hs.HS_MODE_BLOCK) if kept else None)
+
+    def check(made) -> bool:
+        kept, database = made
+        if not isinstance(kept, list) or not all(isinstance(k, int) and 0 <= k < len(entries) for k in kept):
+            return False
+        if database is not None:
+            database.scan(b"", match_event_handler=lambda *_: None, scratch=hs.Scratch(database))
+        return True
+
+    digest = hashlib.sha256(repr((entries, hs.__version__, platform.machine())).encode()).hexdigest()
+    kept, database = recache.stored(f"hyperscan-patterns.{digest[:24]}.db", make, dump, load, check)
+    engine_ids = {key: k for k in kept for key in wanted[entries[k]]}
+    state = [database, engine_ids, threading.local()]
+    _state[:] = state
+    return state
+
+
+UNSEEN = object()  # a context's `_pattern_hits` before its first ask
+
+
+def possible(ctx) -> tuple[dict[int, int], frozenset[int]] | None:
+    """(the registered patterns' engine ids, the ids of those that may match `ctx`'s text), found in one scan;
+    None where nothing is gated (non-ASCII text, the gates off, no `hyperscan`)."""
+    if not USE or gates._hyperscan is None or not gates.ENABLED or ctx.folds:
+        return None
+    with _lock:
+        database, engine_ids, local = _state or _build()
+    if database is None:
+        return None
+    if getattr(local, "database", None) is not database:
+        local.scratch, local.database = gates._hyperscan.Scratch(database), database
+    found: set[int] = set()
+    database.scan(ctx.raw, match_event_handler=lambda at, start, end, flags, context: found.add(at),
+                  scratch=local.scratch)
+    return engine_ids, frozenset(found)
+
+
+def cannot_match(ctx, pattern: re.Pattern) -> bool:
+    """Whether `pattern` (registered with `searched`) has no match anywhere in `ctx`'s text, line by line: the
+    engine's pass (once per context) found none. False whenever that is not known."""
+    if _REGISTERED.get(id(pattern)) is not pattern:
+        return False
+    hits = ctx._pattern_hits
+    if hits is UNSEEN:
+        hits = ctx._pattern_hits = possible(ctx)
+    if hits is None:
+        return False
+    engine_id = hits[0].get(id(pattern))
+    return engine_id is not None and engine_id not in hits[1]
