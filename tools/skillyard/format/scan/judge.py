@@ -16,10 +16,7 @@ from skillyard.format import safety
 from skillyard.format.findings import Finding, Severity
 from skillyard.format.scan import code_flows as scan_code
 from skillyard.format.scan import context as scan_context
-from skillyard.format.scan import (
-    emoji,
-    searched,  # noqa: F401  (registers the searched patterns with pattern_gate)
-)
+from skillyard.format.scan import emoji, searched  # noqa: F401  (searched: the patterns pattern_gate knows)
 from skillyard.format.scan import exec_flows as scan_exec
 from skillyard.format.scan import precision as scan_precision
 from skillyard.format.scan import prose as scan_prose

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from skillyard.format.scan import prose_exfil, takeover
+from skillyard.format.scan import pattern_gate, prose_exfil, takeover
 from skillyard.format.scan.context import ERROR, Add, Context, _host_is_vendor, _words
 from skillyard.format.scan.precision import known_vendor_url
 
@@ -49,8 +49,8 @@ def told(ctx: Context, add: Add) -> None:
 def prose_lure(ctx: Context, add: Add) -> None:
     """Report the first paragraph of prose that tells its reader to download a program from a foreign address and
     run it, presented as required or with the system's warnings to get past."""
-    if not ctx.prose or b"://" not in ctx.raw or not ctx.has(_TRIGGERS) or \
-            not _EXTENSIONS.search(ctx.raw):
+    if not ctx.prose or pattern_gate.cannot_match(ctx, _RUNNABLE_URL) or b"://" not in ctx.raw or \
+            not ctx.has(_TRIGGERS) or not _EXTENSIONS.search(ctx.raw):
         return
     for match in ctx.finditer(_RUNNABLE_URL, ("://",)):
         url = match.group()

@@ -11,7 +11,8 @@ translator knows or the pattern is refused (`Unsupported`; it is then not gated)
 - a non-ASCII literal is its UTF-8 bytes, and under IGNORECASE any non-ASCII character (the engine folds ASCII only);
 - anchors: `^`/`\\A` at any line start, `$`/`\\Z` at any line end (a line's end is the searched string's end);
   word boundaries and lookarounds are dropped (a dropped condition only adds matches);
-- back references, conditionals and inline flag changes are refused.
+- `(?i:…)` is kept; inside `(?-i:…)` the engine still ignores case (more matches); back references,
+  conditionals and other inline flags are refused.
 tests/format/test_scan_pattern_gate.py draws matches of every registered pattern (hypothesis `from_regex`, Unicode
 text) and checks the rewritten pattern finds each.
 """
@@ -133,9 +134,12 @@ def _sequence(items: list, ignore_case: bool) -> str:
             out.append("(?:" + "|".join(_sequence(list(branch), ignore_case) for branch in av[1]) + ")")
         elif op is sre.SUBPATTERN:
             _, add_flags, del_flags, inner = av
-            if add_flags or del_flags:
-                raise Unsupported("inline flags")
-            out.append("(?:" + _sequence(list(inner), ignore_case) + ")")
+            if (add_flags | del_flags) & ~re.IGNORECASE:
+                raise Unsupported("inline flags other than `i`")
+            if add_flags and not ignore_case:  # `(?i:…)` in a pattern without IGNORECASE
+                out.append("(?i:" + _sequence(list(inner), True) + ")")
+            else:  # `(?-i:…)`: matched without case by the engine, so more matches, never fewer
+                out.append("(?:" + _sequence(list(inner), ignore_case and not del_flags) + ")")
         elif op is sre.ATOMIC_GROUP:
             out.append("(?:" + _sequence(list(av), ignore_case) + ")")
         elif op in (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT):

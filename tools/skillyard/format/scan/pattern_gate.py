@@ -148,6 +148,12 @@ def possible(ctx) -> tuple[dict[int, int], frozenset[int]] | None:
     return engine_ids, frozenset(found)
 
 
+def none_can_match(ctx, patterns: tuple[re.Pattern, ...]) -> bool:
+    """Whether none of `patterns` can match `ctx`'s text (`cannot_match` for each): a step that searches only
+    these stops before working out its needles."""
+    return all(cannot_match(ctx, pattern) for pattern in patterns)
+
+
 def cannot_match(ctx, pattern: re.Pattern) -> bool:
     """Whether `pattern` (registered with `searched`) has no match anywhere in `ctx`'s text, line by line: the
     engine's pass (once per context) found none. False whenever that is not known."""

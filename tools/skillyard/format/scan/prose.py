@@ -17,7 +17,7 @@ import functools
 import re
 from bisect import bisect_right
 
-from skillyard.format.scan import confusables, decode, gates, precision
+from skillyard.format.scan import confusables, decode, gates, pattern_gate, precision
 from skillyard.format.scan import phrases as ph
 from skillyard.format.scan import rules as scan_rules
 from skillyard.format.scan.context import _URL, ERROR, WARNING, Add, Context, _discussed, _token_of, _words
@@ -206,6 +206,7 @@ _REMOTE = _Family(ph.REMOTE_ORDER, ph.REMOTE_WORDS, "security-remote-instruction
 # order (`_hits`), and `ph.TAKEOVER_WORDS` covers only the first ("do not tell the user" holds none of them).
 _CONFIG = _Family(ph.AGENT_CONFIG, ph.AGENT_CONFIG_WORDS, "security-agent-config-write", "", "config",
                   marks=ph.AGENT_CONFIG_MARKS, trigger=_AGENT_CONFIG_TRIGGER)
+_HIT_PATTERNS = tuple(f.pattern for f in (*_EVERYWHERE, *_ENGLISH, _TOOL, _REMOTE, _CONFIG))  # all `_hits` searches
 
 
 def _families(where: str) -> tuple[_Family, ...]:
@@ -268,6 +269,8 @@ def _hits(text: _Text, where: str) -> list[tuple[str, int, str, str]]:
     out: list[tuple[str, int, str, str]] = []
     # The needles of other scripts are looked for only in a file that holds Chinese, Japanese or Cyrillic letters
     # (their UTF-8 lead bytes), not in English with an arrow or an emoji.
+    if pattern_gate.none_can_match(ctx, _HIT_PATTERNS):
+        return out  # every hit starts at a match of one of these: the one-pass engine saw none
     ascii_only = ctx.raw.isascii() or not _cjk_or_cyrillic(ctx.raw)
     if not _possible(ctx, where, ascii_only):
         return out  # the common file: a few set tests

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from skillyard.format.scan import flows, precision
+from skillyard.format.scan import flows, pattern_gate, precision
 from skillyard.format.scan.context import ERROR, Add, Context, _words
 
 RULE = "security-exfiltration"
@@ -57,7 +57,7 @@ _BEACON_WORDS = re.compile(r"\b(?:api[ _-]?keys?|keys?|tokens?|secrets?|password
 def prose_exfil(ctx: Context, add: Add) -> None:
     if not ctx.prose:
         return
-    if b"![" in ctx.raw and b"?" in ctx.raw and b"=" in ctx.raw:
+    if not pattern_gate.cannot_match(ctx, _BEACON) and b"![" in ctx.raw and b"?" in ctx.raw and b"=" in ctx.raw:
         for match in ctx.finditer(_BEACON, ("](",), ("![",)):
             start, end = ctx.block(match.start(), 3)
             words = _BEACON_WORDS.search(ctx.text, start, end)
@@ -70,11 +70,12 @@ def prose_exfil(ctx: Context, add: Add) -> None:
     if not (ctx.gates_off or (ctx.has(_TRIGGERS) and ctx.has(_VERB_TRIGGERS))):
         return
     verbs = tuple(sorted(_VERB_NEEDLES))
-    found = [*ctx.finditer(flows.SECRET_PATH, _MARKS, verbs)] if ctx.gates_off or ctx.has(_PATH_TOKENS) or \
-        any(mark in ctx.raw for mark in _PATH_BYTES) else []
-    if b".env" in ctx.raw:
+    cannot = pattern_gate.cannot_match  # (the one-pass engine saw no possible match: no byte searches)
+    found = [*ctx.finditer(flows.SECRET_PATH, _MARKS, verbs)] if not cannot(ctx, flows.SECRET_PATH) and (
+        ctx.gates_off or ctx.has(_PATH_TOKENS) or any(mark in ctx.raw for mark in _PATH_BYTES)) else []
+    if not cannot(ctx, _ENV_FILE) and b".env" in ctx.raw:
         found += ctx.finditer(_ENV_FILE, (".env",), verbs)
-    if b"`env`" in ctx.raw or b"`printenv`" in ctx.raw or b"nvironment" in ctx.raw:
+    if not cannot(ctx, _ENV_DUMP) and (b"`env`" in ctx.raw or b"`printenv`" in ctx.raw or b"nvironment" in ctx.raw):
         found += ctx.finditer(_ENV_DUMP, ("`env`", "`printenv`", "`set`", "env:", "environment"), verbs)
     for match in found:
         start = max(ctx.text.rfind("\n\n", 0, match.start()), 0)

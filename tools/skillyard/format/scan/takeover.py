@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-from skillyard.format.scan import gates
+from skillyard.format.scan import gates, pattern_gate
 from skillyard.format.scan.context import ERROR, Add, Context, _discussed, _words
 
 RULE = "security-prompt-injection"
@@ -80,6 +80,7 @@ _CASES = {c: frozenset((c, c.upper(), c.title())) for needles in _NEEDLES.values
           if not c.isascii()}
 _ASCII = bytes(range(128))
 _FEW_OTHERS = 8  # at most one byte in this many outside ASCII: their characters are collected to gate needles by
+_FAMILY_PATTERNS = tuple(pattern for _, pattern in _FAMILIES)
 
 
 def _other_chars(raw: bytes) -> frozenset[str] | None:
@@ -158,6 +159,8 @@ def takeover(ctx: Context, add: Add) -> None:
     """One finding for the first paragraph that joins two takeover families."""
     if not ctx.prose and not any(mark in ctx.raw for mark in _CODE_PROSE):
         return  # in code only docstrings, tool descriptions and printed text are read as instructions
+    if pattern_gate.none_can_match(ctx, _FAMILY_PATTERNS):
+        return  # every finding starts at a family's match (`finditer`): the one-pass engine saw none
     ascii_text = ctx.text.isascii()
     chars = None if ascii_text else _other_chars(ctx.raw)
     needles = {name: _possible(name, ascii_text, chars) for name in _NEEDLES}
