@@ -153,3 +153,19 @@ def test_a_finding_is_still_reported_through_the_gate(tmp_path):
     judge._seen.clear()
     rules = {f.rule for f in load_skill(folder, Policy(strict=False)).findings}
     assert any(rule.startswith("security-") for rule in rules), rules
+
+
+def test_a_pattern_the_engine_refuses_is_left_out_and_the_rest_still_gated(monkeypatch):
+    """One pattern the engine cannot compile (here made so) costs only its own gate, never the database."""
+    refused = searched.exec_flows.PIP_URL
+    translate = pattern_gate.engine_source
+    monkeypatch.setattr(pattern_gate, "engine_source", lambda p: "(unclosed" if p is refused else translate(p))
+    monkeypatch.setattr(pattern_gate, "_state", [])
+    monkeypatch.setattr(pattern_gate, "_translator_digest", lambda: "test-refusal")
+    database, engine_ids, _ = pattern_gate._build()
+    assert database is not None and id(refused) not in engine_ids
+    assert id(searched.rules.SECRET_SOURCE) in engine_ids
+    ctx = context.Context("Use pip install --upgrade.\n", "SKILL.md", "markdown")
+    assert not pattern_gate.cannot_match(ctx, refused)  # not known: searched as before
+    assert pattern_gate.cannot_match(ctx, searched.rules.SECRET_SOURCE)
+    monkeypatch.setattr(pattern_gate, "_state", [])  # the next test builds the real one again

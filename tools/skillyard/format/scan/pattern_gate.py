@@ -72,9 +72,22 @@ def _compiles(source: bytes, flags: int) -> bool:
     return True
 
 
+def _translator_digest() -> str:
+    """What the engine's patterns depend on besides the registered ones: the translator's and the line-local
+    rewrite's own code (their source files, read as bytes)."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    for module in (pattern_bytes, layout):
+        with open(module.__file__, "rb") as handle:
+            digest.update(handle.read())
+    return digest.hexdigest()
+
+
 def _build() -> list:
     """The database of every registered pattern the engine takes, kept between runs (recache.stored: named by a
-    digest of the sources, flags, hyperscan's version and the machine). A pattern it refuses is left out."""
+    digest of the patterns, the translator's code, hyperscan's version and the machine, so a kept one is used
+    without translating anything). A pattern the engine refuses (or the translator) is left out."""
     import hashlib
     import json
     import platform
@@ -82,26 +95,29 @@ def _build() -> list:
     from skillyard import recache
 
     hs = gates._hyperscan
-    wanted: dict[tuple[bytes, int], list[int]] = {}
+    by_original: dict[tuple[str, int], list[int]] = {}
     for key, pattern in _REGISTERED.items():
-        source = engine_source(pattern)
-        if source is not None:
-            wanted.setdefault((source.encode(), _flags(pattern)), []).append(key)
-    entries = sorted(wanted)
+        by_original.setdefault((pattern.pattern, pattern.flags), []).append(key)
+    originals = sorted(by_original)
 
     def make():
-        kept = list(range(len(entries)))
+        entries: list[tuple[int, bytes, int]] = []
+        for index, original in enumerate(originals):
+            pattern = _REGISTERED[by_original[original][0]]
+            source = engine_source(pattern)
+            if source is not None:
+                entries.append((index, source.encode(), _flags(pattern)))
         database = hs.Database(mode=hs.HS_MODE_BLOCK)
         try:
-            database.compile(expressions=[e[0] for e in entries], ids=kept, elements=len(kept),
-                             flags=[e[1] for e in entries])
-        except hs.error:  # one refuses: find which, and build without them
-            kept = [k for k in kept if _compiles(*entries[k])]
-            database = hs.Database(mode=hs.HS_MODE_BLOCK)
-            if kept:
-                database.compile(expressions=[entries[k][0] for k in kept], ids=kept, elements=len(kept),
-                                 flags=[entries[k][1] for k in kept])
-        return kept, (database if kept else None)
+            database.compile(expressions=[e[1] for e in entries], ids=[e[0] for e in entries],
+                             elements=len(entries), flags=[e[2] for e in entries])
+        except hs.error:  # one is refused: find which, and build without them
+            entries = [e for e in entries if _compiles(e[1], e[2])]
+            if entries:
+                database = hs.Database(mode=hs.HS_MODE_BLOCK)
+                database.compile(expressions=[e[1] for e in entries], ids=[e[0] for e in entries],
+                                 elements=len(entries), flags=[e[2] for e in entries])
+        return [e[0] for e in entries], (database if entries else None)
 
     def dump(made) -> bytes:
         kept, database = made
@@ -114,15 +130,16 @@ def _build() -> list:
 
     def check(made) -> bool:
         kept, database = made
-        if not isinstance(kept, list) or not all(isinstance(k, int) and 0 <= k < len(entries) for k in kept):
+        if not isinstance(kept, list) or not all(isinstance(k, int) and 0 <= k < len(originals) for k in kept):
             return False
         if database is not None:
             database.scan(b"", match_event_handler=lambda *_: None, scratch=hs.Scratch(database))
         return True
 
-    digest = hashlib.sha256(repr((entries, hs.__version__, platform.machine())).encode()).hexdigest()
+    about = (originals, _translator_digest(), hs.__version__, platform.machine())
+    digest = hashlib.sha256(repr(about).encode()).hexdigest()
     kept, database = recache.stored(f"hyperscan-patterns.{digest[:24]}.db", make, dump, load, check)
-    engine_ids = {key: k for k in kept for key in wanted[entries[k]]}
+    engine_ids = {key: index for index in kept for key in by_original[originals[index]]}
     state = [database, engine_ids, threading.local()]
     _state[:] = state
     return state
