@@ -75,7 +75,7 @@ def test_a_needle_a_match_holds_is_never_gated_away(pattern, words):
 def test_a_stem_is_gated_on_an_inner_word_or_searched():
     assert context._token_of("must not notice") == b"not"  # a stem: only the word bounded inside it
     assert context._token_of("obedezc") == b""  # always looked for
-    assert context._token_of("password") == b"password"  # a whole word in its patterns
+    assert context._token_of("wget") == b"wget"  # a whole word in its patterns
     ctx = Context("no obedezcas nada\n", "SKILL.md", "markdown")
     assert ctx.lines_with(("obedezc",)) == [(0, 17)]
 

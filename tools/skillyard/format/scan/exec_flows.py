@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from skillyard.format.scan import precision
+from skillyard.format.scan import gates, precision
 from skillyard.format.scan.context import (  # noqa: F401
     _CHMOD_OR_PROCESS,
     _PASSWORD_WORDS,
@@ -22,9 +22,15 @@ from skillyard.format.scan.context import (  # noqa: F401
 from skillyard.format.scan.precision import known_vendor_url
 
 # ---------------------------------------------------------------- download and execute
-_DOWNLOADERS = _words("curl", "wget", "iex", "invoke", "irm", "iwr", "urlopen", "fetch", "webclient", "downloadstring")
-_CODE_DOWNLOADERS = _words("requests", "urlretrieve", "downloadfile", "httpx", "https", "http")
-_DOWNLOAD_EXEC_WORDS = ("curl", "wget", "iex", "irm", "iwr", "invoke-", "urlopen", "fetch(", "webclient", "requests.", ".then(")
+_DOWNLOAD_EXEC_WORDS = ("curl", "wget", "iex", "irm", "iwr", "invoke-", "urlopen", "fetch(", "webclient", "requests.", ".then(",
+                        "exec", "eval")  # `exec(s.get(u).text)`: a session of any name
+# What every DOWNLOAD_EXEC match holds as a word, in any file (`exec(s.get(u).text)` names no downloader).
+_DOWNLOAD_GATE = _words("curl", "wget", "iex", "invoke", "irm", "iwr", "urlopen", "fetch", "webclient",
+                        "downloadstring", "exec", "eval", "function")
+# ... and every _SAVE match, then every _MAKE_EXEC one (`subprocess.Popen(["/tmp…` is one word, `subprocess`).
+_SAVE_GATE = _words("curl", "wget", "urlretrieve", "invoke", "downloadfile", "requests", "wb")
+_MAKE_EXEC_GATE = _CHMOD_OR_PROCESS | _words("subprocess")
+_ARCHIVE_NEEDLES = gates.Bytes(b"password", b"passcode", b"pass:")  # inside `passwords`, `bypass:` too
 _SAVE_WORDS = ("curl", "wget", "urlretrieve", "invoke-", "downloadfile", "requests.", "'wb'", '"wb"')
 _DL = r"(?:curl|wget|iwr|irm|Invoke-WebRequest|Invoke-RestMethod)"
 DOWNLOAD_EXEC = re.compile(
@@ -63,18 +69,18 @@ REMOTE_RUN = re.compile(
     r"\bmsiexec(?:\.exe)?\b[^\n]{0,100}?https?://\S+", re.I)
 _REMOTE_WORDS = _words("deno", "npx", "uvx", "pipx", "certutil", "mshta", "regsvr32", "rundll32", "import", "go",
                        "bitsadmin", "msiexec")
-_REMOTE_NEEDLES = ("deno", "npx", "uvx", "pipx", "certutil", "mshta", "regsvr32", "rundll32", "import(", "go run",
-                   "bitsadmin", "msiexec")
+_REMOTE_NEEDLES = ("deno", "npx", "uvx", "pipx", "certutil", "mshta", "regsvr32", "rundll32", "import(", "go",
+                   "bitsadmin", "msiexec")  # `go` (not `go run`: a tab or two spaces may come between)
 PIP_URL = re.compile(r"\bpip3?\s+install\s+(?:-\S+\s+)*(?:git\+)?https?://\S+", re.I)
 
 
 def remote_run(ctx: Context, add: Add) -> None:
-    if ctx.has(_REMOTE_WORDS) and ctx.has(_HTTPISH):
+    if ctx.gates_off or ctx.has(_REMOTE_WORDS):  # (the address may run on from a word: `x.exeHTTPS://`)
         for match in ctx.finditer(REMOTE_RUN, _REMOTE_NEEDLES):
             download_finding(ctx, add, "security-download-exec", match.start(),
                              precision.module_as_url(match.group().strip()))  # `go run host/mod@v`: judged by host
-    if ctx.has(_PIP_WORD):
-        for match in ctx.finditer(PIP_URL, ("pip",)):
+    if ctx.gates_off or ctx.has(_PIP_WORD):
+        for match in ctx.finditer(PIP_URL, ("pip", "pip3")):  # `pip3` is a word of its own
             url = _URL.search(match.group())  # a known publisher's repository over HTTPS is no lure's address
             lured = ctx.prose and ctx.lured(match.start()) and not (
                 url and url.group().lower().startswith("https://") and _host_is_vendor(url.group()))
@@ -84,7 +90,6 @@ def remote_run(ctx: Context, add: Add) -> None:
                 "Install the released package from the index, pinned to a version.")
 
 
-_HTTPISH = _words("http", "https", "github", "git", "urlcache", "go")
 _PIP_WORD = _words("pip", "pip3")
 
 
@@ -157,11 +162,10 @@ def download_exec(ctx: Context, add: Add) -> None:
     remote_run(ctx, add)
     if _saved_then_run_reads(ctx.file) and "://" in ctx.text:
         saved_then_run(ctx, add)
-    if not ctx.has(_DOWNLOADERS) and not (ctx.code and ctx.has(_CODE_DOWNLOADERS)):
-        return
-    for match in ctx.finditer(DOWNLOAD_EXEC, _DOWNLOAD_EXEC_WORDS):
-        download_finding(ctx, add, "security-download-exec", match.start(), match.group().strip())
-    if ctx.has(_CHMOD_OR_PROCESS):
+    if ctx.gates_off or ctx.has(_DOWNLOAD_GATE):
+        for match in ctx.finditer(DOWNLOAD_EXEC, _DOWNLOAD_EXEC_WORDS):
+            download_finding(ctx, add, "security-download-exec", match.start(), match.group().strip())
+    if ctx.gates_off or ctx.has(_SAVE_GATE) and ctx.has(_MAKE_EXEC_GATE):
         for match in ctx.finditer(_SAVE, _SAVE_WORDS):
             start, end = ctx.block(match.start(), 4)
             if _MAKE_EXEC.search(ctx.text, match.start(), end if not ctx.code else len(ctx.text)):
@@ -248,9 +252,9 @@ _RUN_VERB = re.compile(r"\b(?:run|launch|open|execute|double-click|start|install
 
 def archive_exec(ctx: Context, add: Add) -> None:
     """"Download this password-protected zip and run the .exe": the password keeps scanners out of the archive."""
-    if not ctx.prose or not ctx.has(_PASSWORD_WORDS):
+    if not ctx.prose or not ctx.may_hold(_ARCHIVE_NEEDLES):
         return
-    for match in ctx.finditer(_ARCHIVE_RUN, ("password", "passcode")):
+    for match in ctx.finditer(_ARCHIVE_RUN, ("password", "passcode", "pass:")):
         start, end = ctx.block(match.start(), 3)
         chunk = ctx.text[start:end]
         if _ARCHIVE.search(chunk) and _BINARY.search(chunk) and _RUN_VERB.search(chunk) and \
@@ -276,10 +280,8 @@ DECODE_EXEC = re.compile(
 _DECODE_EXEC_WORDS = ("base64", "xxd", "atob", "buffer.from", "unescape", "decodeuricomponent", "fromcharcode", "-enc",
                       "-encodedcommand", "frombase64string")
 # Every DECODE_EXEC match holds one of these (lowered): a file without any is not searched (`Context.may_hold`).
-_DECODE_EXEC_NEEDLES = (b"base64", b"xxd", b"atob", b"unescape", b"decodeuricomponent", b"fromcharcode",
-                        b"buffer.from", b"-enc")
-_DECODE_WORDS = _words("base64", "xxd", "atob", "buffer", "unescape", "decodeuricomponent", "fromcharcode", "enc",
-                       "encodedcommand", "frombase64string")
+_DECODE_EXEC_NEEDLES = gates.Bytes(b"base64", b"xxd", b"atob", b"unescape", b"decodeuricomponent", b"fromcharcode",
+                                   b"buffer.from", b"-enc")  # (`FromBase64Stringiex` is one word: bytes, not words)
 
 
 _RUN_WORDS = _words("exec", "eval", "compile", "__import__", "import_module", "getattr", "shell", "system", "popen")
@@ -389,7 +391,7 @@ def decode_exec(ctx: Context, add: Add) -> None:
             add("security-download-exec", ERROR, index,
                 f"The script downloads code and runs it with `{call[:30]}`: whatever the server sends runs with "
                 "the user's rights.", "Ship the code under scripts/ so it is reviewed.")
-    if not ctx.has(_DECODE_WORDS) and not (ctx.python and ctx.has(_RUN_WORDS)):
+    if not ctx.may_hold(_DECODE_EXEC_NEEDLES) and not (ctx.python and (ctx.gates_off or ctx.has(_RUN_WORDS))):
         return
     reported: set[int] = set()
     for match in ctx.finditer(DECODE_EXEC, _DECODE_EXEC_WORDS):

@@ -73,6 +73,8 @@ STEMS = frozenset({
     "permission", "rückfrage", "void", "refuses", "disagrees", "declines", "says no",
     # found by the generated matches in a third pass (rules: `Microsoft.PowerShell_profile.ps1`)
     "profile",
+    # exec_flows.py's archive lure (`passwords: infected`, `pass: 1234`), once the switch reached its gates
+    "password", "passcode", "pass:",
 })
 
 

@@ -248,7 +248,7 @@ def _scan_text(text: str, file: str, *, line_offset: int = 0, is_markdown: bool 
         add(rule, severity, index, message, fix)
 
     piped_lines: set[int] = set()
-    piped = _pipe_to_shell(text) if ctx.has(_PIPE_TOKENS) and _may_pipe_to_shell(text) else []
+    piped = _pipe_to_shell(text) if (ctx.gates_off or ctx.has(_PIPE_TOKENS)) and _may_pipe_to_shell(text) else []
     for match in piped[:scan_context.MAX_MATCHES]:  # each is judged on its context; the rest are only counted
         piped_lines.add(_line(text, match.start()))
         scan_exec.download_finding(ctx, add_taught, "security-pipe-to-shell", match.start(), match.group().strip())

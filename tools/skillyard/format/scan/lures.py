@@ -35,7 +35,7 @@ _REQUIRED = re.compile(r"\b(?:prerequisites?|required|requires|must (?:first )?(
                        r"first |using|use)|will not work|won't work|otherwise|first)\b", re.I)
 _EXTENSIONS = re.compile(rb"\.(?:exe|msi|dmg|pkg|sh|bash|ps1|psm1|bat|cmd|scr|jar|appimage|command|run|bin|vbs|hta|zip|"
                          rb"7z|rar|tgz|gz|deb|rpm|apk)\b", re.I)  # one pass over the bytes: an address may name one
-_TRIGGERS = _words("run", "launch", "open", "execute", "double", "start", "install", "executable", "chmod")
+_TRIGGERS = _words("run", "runs", "launch", "open", "execute", "double", "start", "install", "executable", "chmod")
 
 
 def told(ctx: Context, add: Add) -> None:
@@ -50,7 +50,7 @@ def prose_lure(ctx: Context, add: Add) -> None:
     """Report the first paragraph of prose that tells its reader to download a program from a foreign address and
     run it, presented as required or with the system's warnings to get past."""
     if not ctx.prose or pattern_gate.cannot_match(ctx, _RUNNABLE_URL) or b"://" not in ctx.raw or \
-            not ctx.has(_TRIGGERS) or not _EXTENSIONS.search(ctx.raw):
+            not (ctx.gates_off or ctx.has(_TRIGGERS)) or not _EXTENSIONS.search(ctx.raw):
         return
     for match in ctx.finditer(_RUNNABLE_URL, ("://",)):
         url = match.group()

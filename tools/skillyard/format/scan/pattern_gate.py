@@ -165,17 +165,32 @@ def possible(ctx) -> tuple[dict[int, int], frozenset[int]] | None:
     return engine_ids, frozenset(found)
 
 
+_GROUPS: dict[int, tuple] = {}  # id(pattern tuple) -> (it, the engine ids it was worked out for, its ids or None)
+
+
 def none_can_match(ctx, patterns: tuple[re.Pattern, ...]) -> bool:
-    """Whether none of `patterns` can match `ctx`'s text (`cannot_match` for each): a step that searches only
-    these stops before working out its needles."""
-    return all(cannot_match(ctx, pattern) for pattern in patterns)
+    """Whether none of `patterns` (a module-level tuple) can match `ctx`'s text: a step that searches only these
+    stops before working out its needles. One set test: the tuple's engine ids are worked out once (None when one
+    of them is not gated: then nothing is known)."""
+    hits = ctx._pattern_hits
+    if hits is UNSEEN:
+        hits = ctx._pattern_hits = possible(ctx)
+    if hits is None:
+        return False
+    engine_ids, found = hits
+    group = _GROUPS.get(id(patterns))
+    if group is None or group[0] is not patterns or group[1] is not engine_ids:
+        if len(_GROUPS) > 256:  # bounded, should a caller build pattern tuples per file
+            _GROUPS.clear()
+        ids = [engine_ids.get(id(pattern)) for pattern in patterns]
+        group = _GROUPS[id(patterns)] = (patterns, engine_ids, None if None in ids else frozenset(ids))
+    return group[2] is not None and found.isdisjoint(group[2])
 
 
 def cannot_match(ctx, pattern: re.Pattern) -> bool:
     """Whether `pattern` (registered with `searched`) has no match anywhere in `ctx`'s text, line by line: the
-    engine's pass (once per context) found none. False whenever that is not known."""
-    if _REGISTERED.get(id(pattern)) is not pattern:
-        return False
+    engine's pass (once per context) found none. False whenever that is not known. (Only registered patterns have
+    engine ids, and they are kept alive, so no other object can share one's `id`.)"""
     hits = ctx._pattern_hits
     if hits is UNSEEN:
         hits = ctx._pattern_hits = possible(ctx)
