@@ -53,3 +53,19 @@ def test_the_archive_lure_is_blocked_end_to_end(tmp_path):
     judge._seen.clear()
     findings = load_skill(folder, Policy(strict=False)).findings
     assert any(f.rule == "security-download-exec" and str(f.severity) == "error" for f in findings), findings
+
+
+def test_the_switch_reaches_the_parsed_flows_gate(monkeypatch):
+    """With the gates off a script the flows gate would skip is parsed all the same (so the comparisons over the
+    labelled sets, the corpus and the upstream trees judge that gate too)."""
+    from skillyard.format.scan import code_flows
+
+    parsed: list[str] = []
+    original = code_flows._judge_source
+    monkeypatch.setattr(code_flows, "_judge_source", lambda ctx, *a, **k: (parsed.append(ctx.file), original(ctx, *a, **k)))
+    script = "def total(values):\n    return sum(values)\n"
+    code_flows.judge(Context(script, "scripts/total.py", None), lambda *a: None, [])
+    assert parsed == []
+    monkeypatch.setattr(gates, "ENABLED", False)
+    code_flows.judge(Context(script, "scripts/total.py", None), lambda *a: None, [])
+    assert parsed == ["scripts/total.py"]

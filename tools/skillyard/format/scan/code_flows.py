@@ -170,7 +170,7 @@ def judge(ctx: Context, add, found, line_offset: int = 0) -> None:
     if not ctx.markdown:
         sinks = ctx.has(_SINKS) or (ctx.file.endswith(".rb") and (b"`" in ctx.raw or b"%x" in ctx.raw)) or \
             b"./" in ctx.raw  # `./nh/bin/agent`: a program run by its path
-        if not (sinks and (ctx.has(_SOURCES) or any(b in ctx.raw for b in _SOURCE_BYTES) or
+        if not ctx.gates_off and not (sinks and (ctx.has(_SOURCES) or any(b in ctx.raw for b in _SOURCE_BYTES) or
                            _HIDDEN_NAME.search(ctx.raw)) or
                 (ctx.has(_FETCHES) and _NAMED_SECRET.search(ctx.raw)) or (ctx.file.endswith((".ps1", ".psm1")) and _CALL_OPERATOR.search(ctx.raw))):
             return
@@ -178,7 +178,7 @@ def judge(ctx: Context, add, found, line_offset: int = 0) -> None:
         if language is not None:
             _judge_source(ctx, add, found, language, ctx.text, line_offset, line_offset, fence=False)
         return
-    if ctx.markdown and ((ctx.may_hold(_FENCE_FETCH_BYTES) and
+    if ctx.markdown and (ctx.gates_off or (ctx.may_hold(_FENCE_FETCH_BYTES) and
                                                      ctx.may_hold(_FENCE_RUN_BYTES)) or
                                                     ctx.may_hold(_FENCE_SHELL_BYTES)) and ctx.fences:
         for start, end in ctx.fences[:50]:
@@ -190,8 +190,8 @@ def judge(ctx: Context, add, found, line_offset: int = 0) -> None:
             body_end = ctx.text.rfind("\n", body_start, end) if end > body_start else end
             block = ctx.text[body_start:max(body_start, body_end)]
             low = block.lower()
-            if not ((any(w in low for w in _FENCE_FETCH) and any(w in low for w in _FENCE_RUN)) or
-                    any(w in low for w in _FENCE_SHELL)):
+            if not ctx.gates_off and not ((any(w in low for w in _FENCE_FETCH) and any(w in low for w in _FENCE_RUN))
+                                          or any(w in low for w in _FENCE_SHELL)):
                 continue
             _judge_source(ctx, add, found, language, block, ctx.text.count("\n", 0, body_start) + line_offset,
                           line_offset, fence=True)
