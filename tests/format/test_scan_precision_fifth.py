@@ -148,10 +148,13 @@ def test_the_same_quote_in_a_plain_fence_is_taught():
     assert not _errors(MCP_BLOCKQUOTE.replace("> ", ""), "SKILL.md", "mcp-server-review")
 
 
-@pytest.mark.xfail(strict=True, reason="a fence inside a block quote (`> ```) is not read as a fence (context.py, "
-                                       "gates2's file): the quoted poisoned description there is judged as orders")
 def test_a_poisoned_description_quoted_in_a_block_quote_fence_is_taught():
+    """`> ```` opens a fence inside the quote (layout._quoted_fence): the quoted description is an example."""
     assert not _errors(MCP_BLOCKQUOTE, "SKILL.md", "mcp-server-review")
+
+
+def test_the_same_orders_in_a_block_quote_without_a_fence_are_still_blocked():
+    assert _errors(MCP_BLOCKQUOTE.replace("> ```\n", ""), "SKILL.md", "code-helper")
 
 
 # ---------------------------------------------------------------- dangerous settings listed in a table to warn

@@ -446,3 +446,30 @@ def test_non_ascii_needles_skipped_for_a_missing_character_lose_no_line(text):
     words = ("ω", "ß", "å", "θ", "удал", "xω")
     ctx = scan_context.Context(text, "SKILL.md", "markdown")
     assert ctx.lines_with(words) == _lines_with_reference(ctx, words)
+
+
+def test_fences_inside_block_quotes():
+    """`> ```` opens a fence inside a block quote (CommonMark): it closes at a quoted closing run or where the
+    quote ends (fenced code takes no lazy continuation); a run inside a quoted line of prose opens nothing."""
+    cases = {
+        "> ```\n> code\n> ```\nafter": ["> ```\n> code\n> ```"],
+        "> ```\n> code\nnot quoted\n": ["> ```\n> code"],
+        ">> ~~~~\n>> x\n>> ~~~~~\n": [">> ~~~~\n>> x\n>> ~~~~~"],
+        "> a line with ``` inside\n": [],
+        "x\n  > ```json\n  > {}\n  > ```\n": ["  > ```json\n  > {}\n  > ```"],
+        "> ```\n> open to the end": ["> ```\n> open to the end"],
+        ">> ```\n> one level less ends it\n": [">> ```"],
+        "> ````\n> ```\n> ````\n": ["> ````\n> ```\n> ````"],  # a shorter run does not close it
+    }
+    for text, expected in cases.items():
+        assert [text[a:b] for a, b in scan_context._fence_spans(text)] == expected, text
+
+
+@given(st.text(alphabet="`~ >\ta\n", max_size=80))
+@settings(max_examples=500, deadline=None)
+def test_fence_spans_with_block_quotes_are_ordered_and_inside_the_text(text):
+    spans = scan_context._fence_spans(text)
+    assert all(0 <= a <= b <= len(text) for a, b in spans)
+    assert all(b1 <= a2 for (_, b1), (a2, _) in zip(spans, spans[1:], strict=False))
+    if ">" not in text:
+        assert spans == [(m.start(), m.end()) for m in scan_context._FENCE.finditer(text)]

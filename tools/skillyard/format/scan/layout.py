@@ -128,6 +128,39 @@ def _fence_close(run: str) -> re.Pattern:
     return re.compile(r"\n {0,3}" + re.escape(run) + r"[`~]*[ \t]*$", re.M)
 
 
+# A block quote's markers before a fence (any depth: `> `, `>> `, `> > `), then the fence's own indent.
+_QUOTE_MARKERS = re.compile(r"(?: {0,3}>[ \t]?)+ {0,3}")
+_QUOTE_MARKER = re.compile(r" {0,3}>[ \t]?")
+_FENCE_RUN = re.compile(r"(`{3,}|~{3,})[^\n]{0,300}\n")
+
+
+def _quoted_fence(text: str, start: int, at: int) -> int | None:
+    """The end of a fence opened at `at` inside a block quote whose line starts at `start`, or None when the line is
+    no such opening. It closes at a line of the same quote holding a closing run, or where the quote ends (a line
+    without as many markers: fenced code takes no lazy continuation), or at the end of the text."""
+    prefix = text[start:at]
+    if _QUOTE_MARKERS.fullmatch(prefix) is None:
+        return None
+    opening = _FENCE_RUN.match(text, at)
+    if opening is None:
+        return None
+    depth, closing = prefix.count(">"), re.compile(r" {0,3}" + re.escape(opening.group(1)) + r"[`~]*[ \t]*")
+    line_start = opening.end()
+    while line_start < len(text):
+        line_end = text.find("\n", line_start)
+        line_end = len(text) if line_end < 0 else line_end
+        inside = line_start
+        for _ in range(depth):
+            marker = _QUOTE_MARKER.match(text, inside, line_end)
+            if marker is None:
+                return line_start - 1  # the quote, and so the fence, ended with the line before
+            inside = marker.end()
+        if closing.fullmatch(text, inside, line_end):
+            return line_end
+        line_start = line_end + 1
+    return len(text)
+
+
 def fence_spans(text: str) -> list[tuple[int, int]]:
     """`context._FENCE.finditer`'s spans, found without its lazy walk through every character of every fence: each match
     starts at a line holding a fence mark within its first three characters, and ends at the first closing line
@@ -135,7 +168,7 @@ def fence_spans(text: str) -> list[tuple[int, int]]:
     test_scan_speed.py checks them against `_FENCE`). The marks are `_FENCE_MARK.finditer`'s, found by two `str.find`
     streams (one per mark, each going on past the mark it found, as `finditer` does): a fast search instead of the
     regex engine testing every character; after a fence both go on at its end (it ends a line, so no run of marks
-    spans it)."""
+    spans it). A fence inside a block quote (`> ````, `_quoted_fence`) is read too, which `_FENCE` does not."""
     spans: list[tuple[int, int]] = []
     pos = 0
     tried = -1
@@ -150,14 +183,20 @@ def fence_spans(text: str) -> list[tuple[int, int]]:
         if at < pos:
             continue
         start = text.rfind("\n", 0, at) + 1
-        if start == tried or at - start > 3 or start < pos:
+        if start == tried or start < pos:
             continue
-        tried = start
-        opening = _FENCE_OPEN.match(text, start)
-        if opening is None:
-            continue
-        close = _fence_close(opening.group(1)).search(text, opening.end() - 1)
-        end = close.end() if close is not None else len(text)
+        if at - start > 3 or text[start:at].strip(" "):  # past an indent: a fence only inside a block quote
+            quoted = _quoted_fence(text, start, at) if ">" in text[start:at] else None
+            if quoted is None:
+                continue
+            tried, end = start, quoted
+        else:
+            tried = start
+            opening = _FENCE_OPEN.match(text, start)
+            if opening is None:
+                continue
+            close = _fence_close(opening.group(1)).search(text, opening.end() - 1)
+            end = close.end() if close is not None else len(text)
         spans.append((start, end))
         pos = end
         if 0 <= ticks < pos:
