@@ -79,6 +79,8 @@ def test_the_rewrite_finds_every_match_python_finds(index, data):
     (r"(?<![\w-])\.env\b(?!\.)", 0, "cat .env"),
     (r"[^\]\n]{0,300}\]", 0, "\u4e2d" * 300 + "]"),  # the bound counts characters, not bytes
     (r"n[’']ob", 0, "n’obéis"),
+    (r"a(?i:BC)d", 0, "abcd"),  # `(?i:…)` inside a pattern without IGNORECASE
+    (r"(?-i:[A-Z]{4})", re.I, "TOKEN"),  # `(?-i:…)` inside one with it
 ])
 def test_the_rewrite_keeps_pythons_matches(source, flags, text):
     pattern = re.compile(source, flags)

@@ -473,3 +473,13 @@ def test_fence_spans_with_block_quotes_are_ordered_and_inside_the_text(text):
     assert all(b1 <= a2 for (_, b1), (a2, _) in zip(spans, spans[1:], strict=False))
     if ">" not in text:
         assert spans == [(m.start(), m.end()) for m in scan_context._FENCE.finditer(text)]
+
+
+@pytest.mark.timeout(20)
+def test_a_line_of_many_quote_markers_before_a_fence_mark_costs_its_length():
+    """`>  ` repeated, then too many spaces for a fence: the block-quote prefix fails without trying every way to
+    split the spaces between markers (that was 2^n steps: 22 markers took 0.5 s, 60 would never end)."""
+    text = ">  " * 60 + "      ```\ncode\n"
+    assert scan_context._fence_spans(text) == []
+    text = ">  >  > ```\n>  >  > x\n> > > ```\nafter\n"
+    assert scan_context._fence_spans(text) == [(0, text.index("\nafter"))]

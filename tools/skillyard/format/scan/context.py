@@ -115,7 +115,6 @@ _encoded = functools.lru_cache(maxsize=1024)(str.encode)  # a needle's bytes, wo
 
 # Word sets the rules below test (built once, not per file).
 _CHMOD_OR_PROCESS = _words("chmod", "process", "hdiutil", "installer", "msiexec")
-_PASSWORD_WORDS = _words("password", "passcode")
 _DOTENV_LIBRARIES = _words("dotenv", "load_dotenv", "dotenvx")
 _HTTP_SCHEMES = _words("http", "https")
 _BASH_OR_ALLOW = _words("bash", "allow")

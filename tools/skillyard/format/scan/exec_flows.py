@@ -8,7 +8,6 @@ import re
 from skillyard.format.scan import gates, precision
 from skillyard.format.scan.context import (  # noqa: F401
     _CHMOD_OR_PROCESS,
-    _PASSWORD_WORDS,
     _URL,
     ERROR,
     WARNING,

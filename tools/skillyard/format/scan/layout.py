@@ -128,8 +128,10 @@ def _fence_close(run: str) -> re.Pattern:
     return re.compile(r"\n {0,3}" + re.escape(run) + r"[`~]*[ \t]*$", re.M)
 
 
-# A block quote's markers before a fence (any depth: `> `, `>> `, `> > `), then the fence's own indent.
-_QUOTE_MARKERS = re.compile(r"(?: {0,3}>[ \t]?)+ {0,3}")
+# A block quote's markers before a fence (any depth: `> `, `>> `, `> > `), then the fence's own indent. Each marker is
+# atomic: the space after a `>` is never given back to the next marker's indent (backtracking over those splits made
+# a line of `>  ` repeated take exponential time).
+_QUOTE_MARKERS = re.compile(r"(?>[ ]{0,3}>[ \t]?)+ {0,3}")
 _QUOTE_MARKER = re.compile(r" {0,3}>[ \t]?")
 _FENCE_RUN = re.compile(r"(`{3,}|~{3,})[^\n]{0,300}\n")
 

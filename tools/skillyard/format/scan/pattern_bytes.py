@@ -92,9 +92,9 @@ def _class(items: list, ignore_case: bool) -> tuple[str, bool]:
                 wide = True
         elif op is sre.CATEGORY:
             if negated:
-                members.append(_CATEGORY_OUT.get(av, ""))
-                if av not in _CATEGORY_OUT:  # `[^\W]`: Python's negated non-word is a word character, wide
+                if av not in _CATEGORY_OUT:  # `[^\W]`: a word character, of any script
                     raise Unsupported(f"negated class with {av}")
+                members.append(_CATEGORY_OUT[av])
             else:
                 members.append(_CATEGORY_IN[av])
                 wide = True
@@ -119,8 +119,7 @@ def _atom(op, av, ignore_case: bool) -> tuple[str, bool]:
     if op is sre.IN:
         return _class(av, ignore_case)
     if op is sre.CATEGORY:
-        text, wide = _class([(sre.CATEGORY, av)], ignore_case)
-        return text, wide
+        return _class([(sre.CATEGORY, av)], ignore_case)
     raise Unsupported(str(op))
 
 
@@ -150,8 +149,8 @@ def _sequence(items: list, ignore_case: bool) -> str:
                 text, wide = _atom(*inner[0], ignore_case)
             else:
                 text = "(?:" + _sequence(inner, ignore_case) + ")"
-            if wide:  # one character in one to four bytes: the bounds in bytes
-                low, high = low, (high * 4 if high != sre.MAXREPEAT else high)
+            if wide and high != sre.MAXREPEAT:  # one character in one to four bytes: the bound in bytes
+                high *= 4
             out.append(text + _bounds(low, high))
         elif op is sre.AT:
             if av in (sre.AT_BEGINNING, sre.AT_BEGINNING_LINE, sre.AT_BEGINNING_STRING):

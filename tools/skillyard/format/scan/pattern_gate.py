@@ -9,13 +9,12 @@ returns at once for the others.
 
 Soundness, the whole point, rests on four things (tests/format/test_scan_pattern_gate.py checks each):
 - what is compiled is what `finditer` runs: the line-local form (`layout.line_local`), searched line by line with
-  the line's end as the string's end, so `\\Z` (and `\\A`) become `$` (`^`) in multi-line mode: a match at any line
-  end (start) is kept; lookarounds are dropped by prefilter mode (more matches, never fewer); Python's `{,n}` is
-  written `{0,n}` (the engine reads `{,n}` as text);
-- only ASCII text is judged: there Python's Unicode classes (`\\w`, `\\b`, `\\s`, `\\d`) and the engine's byte classes
-  agree, and no case folding reaches outside ASCII; a pattern holding a non-ASCII character that IGNORECASE matches
-  to an ASCII one (`ſ`, `ı`, `K`) is never registered. Other text runs every pattern, as before;
-- a pattern the engine refuses is simply not gated (its steps run as before);
+  the line's end as the string's end, rewritten by `pattern_bytes` into a byte pattern that matches wherever
+  Python may match, in any script (its docstring says how), and compiled in prefilter mode (more matches, never
+  fewer);
+- text holding a letter IGNORECASE folds onto ASCII (`ctx.folds`: `ſ`, `ı`, `K`) is not gated, and a pattern naming
+  one is refused;
+- a pattern the engine or the translator refuses is simply not gated (its steps run as before);
 - `SKILLYARD_SCAN_GATES=0` (`gates.ENABLED`) turns this gate off with the others, so the gate comparisons
   (tests/format/test_scan_gates*.py) compare findings with and without it.
 
@@ -36,9 +35,9 @@ USE = True  # tests turn it off to compare
 
 
 def searched(pattern: re.Pattern) -> re.Pattern:
-    """Register a pattern `Context.finditer` searches (call it where the pattern is defined, at import): from the
-    next database build on, a file it cannot match skips it. Returns the pattern."""
-    if isinstance(pattern.pattern, str) and not pattern.flags & re.VERBOSE and id(pattern) not in _REGISTERED:
+    """Register a pattern `Context.finditer` searches (at import: scan/searched.py lists them): from the next
+    database build on, a file it cannot match skips it. Returns the pattern."""
+    if isinstance(pattern.pattern, str) and id(pattern) not in _REGISTERED:
         _REGISTERED[id(pattern)] = pattern
         _state.clear()
     return pattern
@@ -63,11 +62,19 @@ def _flags(pattern: re.Pattern) -> int:
     return flags
 
 
-def _compiles(source: bytes, flags: int) -> bool:
+def _database(entries: list[tuple[int, bytes, int]]):
+    """One block-mode database of (engine id, byte pattern, flags) entries; raises `hyperscan.error` on a refusal."""
     hs = gates._hyperscan
+    database = hs.Database(mode=hs.HS_MODE_BLOCK)
+    database.compile(expressions=[e[1] for e in entries], ids=[e[0] for e in entries], elements=len(entries),
+                     flags=[e[2] for e in entries])
+    return database
+
+
+def _compiles(entry: tuple[int, bytes, int]) -> bool:
     try:
-        hs.Database(mode=hs.HS_MODE_BLOCK).compile(expressions=[source], ids=[0], elements=1, flags=[flags])
-    except hs.error:
+        _database([entry])
+    except gates._hyperscan.error:
         return False
     return True
 
@@ -107,17 +114,12 @@ def _build() -> list:
             source = engine_source(pattern)
             if source is not None:
                 entries.append((index, source.encode(), _flags(pattern)))
-        database = hs.Database(mode=hs.HS_MODE_BLOCK)
         try:
-            database.compile(expressions=[e[1] for e in entries], ids=[e[0] for e in entries],
-                             elements=len(entries), flags=[e[2] for e in entries])
+            database = _database(entries) if entries else None
         except hs.error:  # one is refused: find which, and build without them
-            entries = [e for e in entries if _compiles(e[1], e[2])]
-            if entries:
-                database = hs.Database(mode=hs.HS_MODE_BLOCK)
-                database.compile(expressions=[e[1] for e in entries], ids=[e[0] for e in entries],
-                                 elements=len(entries), flags=[e[2] for e in entries])
-        return [e[0] for e in entries], (database if entries else None)
+            entries = [e for e in entries if _compiles(e)]
+            database = _database(entries) if entries else None
+        return [e[0] for e in entries], database
 
     def dump(made) -> bytes:
         kept, database = made
@@ -150,7 +152,7 @@ UNSEEN = object()  # a context's `_pattern_hits` before its first ask
 
 def possible(ctx) -> tuple[dict[int, int], frozenset[int]] | None:
     """(the registered patterns' engine ids, the ids of those that may match `ctx`'s text), found in one scan;
-    None where nothing is gated (non-ASCII text, the gates off, no `hyperscan`)."""
+    None where nothing is gated (the gates off, a letter that folds onto ASCII, no `hyperscan`)."""
     if not USE or gates._hyperscan is None or not gates.ENABLED or ctx.folds:
         return None
     with _lock:
@@ -165,6 +167,14 @@ def possible(ctx) -> tuple[dict[int, int], frozenset[int]] | None:
     return engine_ids, frozenset(found)
 
 
+def _hits(ctx) -> tuple[dict[int, int], frozenset[int]] | None:
+    """`possible` for `ctx`, worked out on its first ask and kept in it."""
+    hits = ctx._pattern_hits
+    if hits is UNSEEN:
+        hits = ctx._pattern_hits = possible(ctx)
+    return hits
+
+
 _GROUPS: dict[int, tuple] = {}  # id(pattern tuple) -> (it, the engine ids it was worked out for, its ids or None)
 
 
@@ -172,9 +182,7 @@ def none_can_match(ctx, patterns: tuple[re.Pattern, ...]) -> bool:
     """Whether none of `patterns` (a module-level tuple) can match `ctx`'s text: a step that searches only these
     stops before working out its needles. One set test: the tuple's engine ids are worked out once (None when one
     of them is not gated: then nothing is known)."""
-    hits = ctx._pattern_hits
-    if hits is UNSEEN:
-        hits = ctx._pattern_hits = possible(ctx)
+    hits = _hits(ctx)
     if hits is None:
         return False
     engine_ids, found = hits
@@ -191,9 +199,7 @@ def cannot_match(ctx, pattern: re.Pattern) -> bool:
     """Whether `pattern` (registered with `searched`) has no match anywhere in `ctx`'s text, line by line: the
     engine's pass (once per context) found none. False whenever that is not known. (Only registered patterns have
     engine ids, and they are kept alive, so no other object can share one's `id`.)"""
-    hits = ctx._pattern_hits
-    if hits is UNSEEN:
-        hits = ctx._pattern_hits = possible(ctx)
+    hits = _hits(ctx)
     if hits is None:
         return False
     engine_id = hits[0].get(id(pattern))

@@ -267,10 +267,10 @@ def _hits(text: _Text, where: str) -> list[tuple[str, int, str, str]]:
     description), "string" (a docstring or printed text) or "hidden" (decoded or folded text)."""
     ctx = text.ctx
     out: list[tuple[str, int, str, str]] = []
-    # The needles of other scripts are looked for only in a file that holds Chinese, Japanese or Cyrillic letters
-    # (their UTF-8 lead bytes), not in English with an arrow or an emoji.
     if pattern_gate.none_can_match(ctx, _HIT_PATTERNS):
         return out  # every hit starts at a match of one of these: the one-pass engine saw none
+    # The needles of other scripts are looked for only in a file that holds Chinese, Japanese or Cyrillic letters
+    # (their UTF-8 lead bytes), not in English with an arrow or an emoji.
     ascii_only = ctx.raw.isascii() or not _cjk_or_cyrillic(ctx.raw)
     if not _possible(ctx, where, ascii_only):
         return out  # the common file: a few set tests
