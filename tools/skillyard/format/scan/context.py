@@ -10,7 +10,7 @@ from bisect import bisect_right
 from collections.abc import Callable
 
 from skillyard.format.findings import Severity
-from skillyard.format.scan import gates, layout, lowered, pattern_gate
+from skillyard.format.scan import gates, layout, lowered, pattern_gate, word_set
 from skillyard.format.scan import read_python as scan_python
 
 ERROR, WARNING = Severity.ERROR, Severity.WARNING
@@ -142,11 +142,9 @@ class Context:
         if raw is None:
             raw = text.encode("utf-8", "surrogatepass")
         self.raw = raw
-        # The file's words, lowered (ASCII letters, digits and `_`; everything else separates): one C-speed
-        # `bytes.translate` and `split`, kept where some rule asks about them (`asked`). Every rule first asks
-        # this set whether its keywords occur at all.
-        self.asked = _asked()
-        self.words = self.asked.intersection(raw.translate(_TOKEN_TABLE).split())
+        # The file's words, lowered (ASCII letters, digits and `_`; everything else separates), kept where some rule
+        # asks about them (`asked`; `word_set` finds them). Every rule first asks this set whether its keywords occur.
+        self.asked, self.words, self._spaced = word_set.words_in(raw, _asked(), _TOKEN_TABLE)
         self._low: str | None = None
         self._low_bytes: bytes | None = None
         self._ascii: bool | None = None
@@ -195,7 +193,9 @@ class Context:
     def _has_token(self, token: bytes) -> bool:
         if token in self.asked:
             return token in self.words
-        # A word first asked about after this file's words were kept (a needle's first use): read them all again.
+        # A word first asked about after this file's words were kept (a needle's first use): looked for again.
+        if self._spaced is not None:
+            return word_set.has_word(token, self._spaced)
         return token in frozenset(self.raw.translate(_TOKEN_TABLE).split())
 
     @property
@@ -265,7 +265,8 @@ class Context:
         if tokens <= self.asked:
             present = self.words.intersection(tokens)
         else:  # a word first asked about after this file's words were kept (a needle's first use): read them again
-            present = tokens.intersection(self.raw.translate(_TOKEN_TABLE).split())
+            present = tokens.intersection(self.raw.translate(_TOKEN_TABLE).split()) if self._spaced is None else \
+                {token for token in tokens if self._has_token(token)}
         needles = [*always, *(w for token in present for w in by_token[token])]
         if stems:  # a stem with no word bounded inside it: kept where its bytes occur (one cached `in`, `stem_has`)
             needles += [w for w in stems if self.stem_has(_encoded(w))]
