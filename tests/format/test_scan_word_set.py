@@ -82,3 +82,30 @@ def test_words_asked_after_the_engine_was_built_are_found_in_later_files(text):
     grown = context._asked() | {b"zq_new", b"e-mail", b""}
     covered, words, _ = word_set.words_in(raw, grown, context._TOKEN_TABLE)
     assert covered is grown and words == _split_words(raw, grown)
+
+
+def test_an_engine_learns_the_words_asked_late_and_is_kept_knowing_them(monkeypatch, tmp_path):
+    from skillyard import recache
+
+    monkeypatch.setenv("PYTHONPYCACHEPREFIX", str(tmp_path))
+    monkeypatch.setattr(recache, "cache_file", lambda: str(tmp_path / "recache.marshal"))
+    monkeypatch.setattr(word_set, "_engine", [])
+    monkeypatch.setattr(word_set, "REBUILD_AFTER", 3)
+    monkeypatch.setattr(recache.sys, "dont_write_bytecode", False)
+    base = context._asked()
+    text = b"please zq_learnt this\n" * 40
+    with recache.active():
+        word_set.words_in(text, base, context._TOKEN_TABLE)  # built for the words asked at the start
+        assert b"zq_learnt" not in word_set._engine[3]
+        grown = base | {b"zq_learnt"}
+        for _ in range(3):
+            assert word_set.words_in(text, grown, context._TOKEN_TABLE)[1] == frozenset({b"zq_learnt"}) & grown | (
+                base & frozenset(text.translate(context._TOKEN_TABLE).split()))
+        assert b"zq_learnt" in word_set._engine[3]  # built again, with it
+        kept = [p.name for p in tmp_path.iterdir() if p.name.startswith("hyperscan-words.")]
+        assert len(kept) == 1
+        word_set._engine.clear()
+        word_set.words_in(text, base, context._TOKEN_TABLE)  # the next run: the kept engine, which knows it
+        assert b"zq_learnt" in word_set._engine[3]
+        assert word_set.words_in(text, base, context._TOKEN_TABLE)[1] == base & frozenset(
+            text.translate(context._TOKEN_TABLE).split())  # known, but not asked about: not among the words
