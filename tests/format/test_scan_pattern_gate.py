@@ -88,6 +88,34 @@ def test_the_rewrite_keeps_pythons_matches(source, flags, text):
     assert _engine_finds(pattern, text)
 
 
+@pytest.mark.parametrize(("source", "text", "other"), [
+    ("straße", "STRAẞE", "strasse"),  # the capital sharp s is an extra case of `ß`
+    ("ς", "Σ", "s"), ("σ", "ς", "s"),  # final and medial sigma share a capital
+    ("ǆ", "ǅ", "dz"),  # a title-case digraph
+    ("niño", "NIÑO", "nino"), ("über", "Über", "uber"), ("déjà", "DÉJÀ", "deja"),
+])
+def test_a_letter_outside_ascii_is_found_in_every_case_python_takes_and_no_other(source, text, other):
+    """Under IGNORECASE the rewrite spells each non-ASCII letter as the characters Python's matcher takes for it
+    (not any high bytes: a gate that fires on any accented word rules out little)."""
+    pattern = re.compile(source, re.I)
+    assert _python_finds(pattern, text) and _engine_finds(pattern, text)
+    assert not _python_finds(pattern, other) and not _engine_finds(pattern, other)
+    assert not _engine_finds(pattern, "\u00e9" * len(source))
+
+
+def test_each_letter_the_registered_patterns_name_has_the_case_variants_pythons_matcher_takes():
+    """`pattern_bytes.case_variants` against the matcher itself: each non-ASCII literal of the registered patterns
+    (IGNORECASE) run over every code point."""
+    for pattern in searched.PATTERNS:
+        pattern_gate.engine_source(pattern)
+    asked = sorted(pattern_bytes._VARIANTS)
+    assert len(asked) > 50  # the other languages' patterns (Spanish, German, French...) name many
+    every = "".join(map(chr, range(0x110000)))
+    for code in asked:
+        expected = tuple(m.group() for m in re.compile(re.escape(chr(code)), re.I).finditer(every))
+        assert pattern_bytes.case_variants(code) == expected, hex(code)
+
+
 def test_a_pattern_naming_a_letter_that_folds_onto_ascii_is_not_gated():
     """Under IGNORECASE `ſ` matches `s` and the Kelvin sign `k`: the engine would not see that in ASCII text."""
     for source in ("ſecret", "[ſx]ecret", "[\u0100-\u0200]ecret", "\u212aey"):

@@ -8,7 +8,8 @@ translator knows or the pattern is refused (`Unsupported`; it is then not gated)
   a character, and the bounds count characters; an upper bound over 16 is dropped (`{0,300}` is `*`);
 - `\\w`, `\\d`, `\\s` and classes naming non-ASCII characters also take any byte from 0x80 (a letter, digit or space of
   another script), and `\\s` the controls 0x1c–0x1f Python counts as spaces;
-- a non-ASCII literal is its UTF-8 bytes, and under IGNORECASE any non-ASCII character (the engine folds ASCII only);
+- a non-ASCII literal is its UTF-8 bytes; under IGNORECASE, the bytes of each character Python's matcher takes for
+  it (`ñ` or `Ñ`, `ß` or `ẞ`, `case_variants`), as the engine folds ASCII only;
 - anchors: `^`/`\\A` at any line start, `$`/`\\Z` at any line end (a line's end is the searched string's end);
   word boundaries and lookarounds are dropped (a dropped condition only adds matches);
 - `(?i:…)` is kept; inside `(?-i:…)` the engine still ignores case (more matches); back references,
@@ -65,8 +66,37 @@ def _literal(code: int, ignore_case: bool) -> str:
     if ignore_case:
         if code in _FOLDING:
             raise Unsupported(f"U+{code:04X} folds onto ASCII")
-        return f"(?:[{_HIGH}]{{2,4}})"  # its other cases are other bytes: any character outside ASCII
-    return "(?:" + "".join(_byte(b) for b in chr(code).encode("utf-8", "surrogatepass")) + ")"
+        return "(?:" + "|".join(_utf8(char) for char in case_variants(code)) + ")"  # its other cases: other bytes
+    return "(?:" + _utf8(chr(code)) + ")"
+
+
+def _utf8(char: str) -> str:
+    return "".join(_byte(b) for b in char.encode("utf-8", "surrogatepass"))
+
+
+_LOWERED: list[tuple[int, ...]] = []  # the code points the matcher lowers to another one, found on first need
+_VARIANTS: dict[int, tuple[str, ...]] = {}
+
+
+def case_variants(code: int) -> tuple[str, ...]:
+    """Every character Python's IGNORECASE matching takes for the literal `code`, in code point order. The matcher
+    compares lowercase forms (`_sre.unicode_tolower`, its own simple mapping) and also takes a lowercase form's extra
+    cases (`re._casefix`: `ß`/`ẞ`, `ς`/`σ`): so every character that lowers to one of those forms, or is one.
+    tests/format/test_scan_pattern_gate.py checks each literal of the registered patterns against the matcher run
+    over every code point. Asked only when the engine's database is built (it is kept between runs)."""
+    found = _VARIANTS.get(code)
+    if found is None:
+        import _sre
+        from re import _casefix  # noqa: PLC2701 - the matcher's own table of extra cases
+
+        if not _LOWERED:
+            _LOWERED.append(tuple(x for x in range(0x110000) if _sre.unicode_tolower(x) != x))
+        low = _sre.unicode_tolower(code)
+        forms = {low, *_casefix._EXTRA_CASES.get(low, ())}
+        chosen = {x for x in _LOWERED[0] if _sre.unicode_tolower(x) in forms}
+        chosen.update(x for x in forms if _sre.unicode_tolower(x) == x)
+        found = _VARIANTS[code] = tuple(chr(x) for x in sorted(chosen | {code}))
+    return found
 
 
 def _class(items: list, ignore_case: bool) -> tuple[str, bool]:

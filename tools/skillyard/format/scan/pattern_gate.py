@@ -81,10 +81,11 @@ def _compiles(entry: tuple[int, bytes, int]) -> bool:
 
 def _translator_digest() -> str:
     """What the engine's patterns depend on besides the registered ones: the translator's and the line-local
-    rewrite's own code (their source files, read as bytes)."""
+    rewrite's own code (their source files, read as bytes) and the Unicode version (case variants)."""
     import hashlib
+    import unicodedata
 
-    digest = hashlib.sha256()
+    digest = hashlib.sha256(unicodedata.unidata_version.encode())  # (case variants: `pattern_bytes.case_variants`)
     for module in (pattern_bytes, layout):
         with open(module.__file__, "rb") as handle:
             digest.update(handle.read())
