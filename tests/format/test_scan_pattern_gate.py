@@ -103,6 +103,17 @@ def test_a_letter_outside_ascii_is_found_in_every_case_python_takes_and_no_other
     assert not _engine_finds(pattern, "\u00e9" * len(source))
 
 
+def test_without_the_matchers_case_tables_a_letter_takes_any_character_outside_ascii(monkeypatch):
+    """A Python whose matcher lacks the private tables `case_variants` reads gets the looser, still sound spelling."""
+    monkeypatch.setattr(pattern_bytes, "_VARIANTS", {})
+    from re import _casefix
+
+    monkeypatch.delattr(_casefix, "_EXTRA_CASES")
+    pattern = re.compile("niño", re.I)
+    assert pattern_bytes.case_variants(ord("ñ")) is None
+    assert _engine_finds(pattern, "NIÑO") and _engine_finds(pattern, "niéo")
+
+
 def test_each_letter_the_registered_patterns_name_has_the_case_variants_pythons_matcher_takes():
     """`pattern_bytes.case_variants` against the matcher itself: each non-ASCII literal of the registered patterns
     (IGNORECASE) run over every code point."""

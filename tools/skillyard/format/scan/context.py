@@ -144,7 +144,8 @@ class Context:
         self.raw = raw
         # The file's words, lowered (ASCII letters, digits and `_`; everything else separates), kept where some rule
         # asks about them (`asked`; `word_set` finds them). Every rule first asks this set whether its keywords occur.
-        self.asked, self.words, self._spaced = word_set.words_in(raw, _asked(), _TOKEN_TABLE)
+        self.asked = _asked()
+        self.words, self._spaced = word_set.words_in(raw, self.asked, _TOKEN_TABLE)
         self._low: str | None = None
         self._low_bytes: bytes | None = None
         self._ascii: bool | None = None

@@ -66,7 +66,10 @@ def _literal(code: int, ignore_case: bool) -> str:
     if ignore_case:
         if code in _FOLDING:
             raise Unsupported(f"U+{code:04X} folds onto ASCII")
-        return "(?:" + "|".join(_utf8(char) for char in case_variants(code)) + ")"  # its other cases: other bytes
+        variants = case_variants(code)
+        if variants is None:  # a Python without the matcher's tables: any character outside ASCII (sound, looser)
+            return f"(?:[{_HIGH}]{{2,4}})"
+        return "(?:" + "|".join(_utf8(char) for char in variants) + ")"  # its other cases: other bytes
     return "(?:" + _utf8(chr(code)) + ")"
 
 
@@ -78,17 +81,22 @@ _LOWERED: list[tuple[int, ...]] = []  # the code points the matcher lowers to an
 _VARIANTS: dict[int, tuple[str, ...]] = {}
 
 
-def case_variants(code: int) -> tuple[str, ...]:
+def case_variants(code: int) -> tuple[str, ...] | None:
     """Every character Python's IGNORECASE matching takes for the literal `code`, in code point order. The matcher
     compares lowercase forms (`_sre.unicode_tolower`, its own simple mapping) and also takes a lowercase form's extra
     cases (`re._casefix`: `ß`/`ẞ`, `ς`/`σ`): so every character that lowers to one of those forms, or is one.
     tests/format/test_scan_pattern_gate.py checks each literal of the registered patterns against the matcher run
-    over every code point. Asked only when the engine's database is built (it is kept between runs)."""
+    over every code point. Asked only when the engine's database is built (it is kept between runs). None on a
+    Python whose matcher lacks these (private) tables."""
     found = _VARIANTS.get(code)
     if found is None:
-        import _sre
-        from re import _casefix  # noqa: PLC2701 - the matcher's own table of extra cases
+        try:
+            import _sre
+            from re import _casefix  # noqa: PLC2701 - the matcher's own table of extra cases
 
+            _sre.unicode_tolower, _casefix._EXTRA_CASES  # noqa: B018 - both there, or the looser spelling
+        except (ImportError, AttributeError):
+            return None
         if not _LOWERED:
             _LOWERED.append(tuple(x for x in range(0x110000) if _sre.unicode_tolower(x) != x))
         low = _sre.unicode_tolower(code)

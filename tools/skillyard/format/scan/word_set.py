@@ -32,11 +32,11 @@ _lock = threading.Lock()
 _late: dict[int, tuple] = {}  # id(asked set) -> (it, its words the engine lacks, each as ` word `)
 
 
-def words_in(raw: bytes, asked: frozenset[bytes], table: bytes) -> tuple[frozenset[bytes], frozenset[bytes], bytes | None]:
-    """(`asked`, the file's words among them, the spaced translation or None) for `raw`: `table` maps each byte of a
-    word to itself lowered and every other byte to a space."""
+def words_in(raw: bytes, asked: frozenset[bytes], table: bytes) -> tuple[frozenset[bytes], bytes | None]:
+    """(the words of `raw` among `asked`, its spaced translation or None): `table` maps each byte of a word to itself
+    lowered and every other byte to a space."""
     if not USE or gates._hyperscan is None or len(raw) < ENGINE_FROM:
-        return asked, asked.intersection(raw.translate(table).split()), None
+        return asked.intersection(raw.translate(table).split()), None
     with _lock:
         engine = _engine or _build(asked)
     database, local, words, known = engine[:4]
@@ -59,7 +59,7 @@ def words_in(raw: bytes, asked: frozenset[bytes], table: bytes) -> tuple[frozens
         if engine[5] >= REBUILD_AFTER:
             with _lock:
                 _build(asked | known, engine[4])
-    return asked, asked.intersection(present), spaced  # (a kept engine may know words not asked about yet)
+    return asked.intersection(present), spaced  # (a kept engine may know words not asked about yet)
 
 
 def has_word(word: bytes, spaced: bytes) -> bool:
