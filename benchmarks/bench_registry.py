@@ -11,15 +11,19 @@
   round also times both on the first folder alone: the fixed cost (interpreter, imports) inside that ratio. Both run
   with warm bytecode, as installed tools do (PYTHONDONTWRITEBYTECODE would otherwise recompile our source each run),
   after one untimed full run each (the first read of freshly written files also writes their access times).
-  Two more runs per round bound what any change to ours could reach: ours with the security scan switched off (the
-  ceiling), and a bare program that only walks, reads, hashes and decodes every file on every core (the floor).
+  Three more runs per round bound what any change to ours could reach: ours with the text scan switched off (the
+  ceiling), ours with no scan at all (the text scan, the skill-level flows, the values' and archives' scans: what the
+  format checks cost by themselves), and a bare program that only walks, reads, hashes and decodes every file on
+  every core (the floor). From the second, `scan_budget` works out what the scan may cost at issue 34's 2.5x
+  against what it costs now (how many times cheaper it would have to get).
 - beside them on the real folders, Cisco's `cisco-ai-skill-scanner` 2.3.2 (`skill-scanner scan-all`, default
   analyzers; pip-installed into a scratch virtualenv, or taken from --cisco-venv): its wall and CPU on the same
   folders, one run (it takes minutes).
 - build A/B (--ab-commit, default 5deeb7c^: the tree before the behaviour-based scan landed): the same registry
   built from scratch by our tree and by that commit's tree (`git archive`, put first on PYTHONPATH), alternating,
   --build-repeat times each; the figure is the CPU ratio ours / theirs (issue 34: at most 1). Beside it, ours with
-  the text scan switched off (the validate ceiling's switch): the part of the ratio that is the scan's.
+  the text scan switched off (the validate ceiling's switch), and ours with no scan at all: the scan's CPU budget at
+  the target (theirs less that) beside what the scan costs now.
 - build: from scratch (`--no-cache`) at 20,000 skills, and incremental (cache warm) after one skill changed and was
   committed; peak memory is the largest resident set of the build or any of its workers (wait4's ru_maxrss).
   Yardstick: the issue's targets (8 s, 1 s, 1 GB), and the from-scratch build for the incremental ratio.
@@ -78,6 +82,26 @@ from skillyard.recache import active
 with active():  # as the command itself imports the scanner: its patterns from the last run's cache
     import skillyard.format.scan.judge as security
     security.scan_text = lambda *args, **kwargs: []
+    from skillyard.cli.main import skillyard_main
+    status = skillyard_main(sys.argv[1:])
+sys.exit(status)
+"""
+# No scan at all: as NO_SCAN, and the scans that need the whole skill (`skill_level`: the flows that cross files, which
+# parse the scripts themselves when the per-file scan has not), the frontmatter values' scan and the archives' listing
+# switched off too. What the format checks, the reading and the hashing cost by themselves: the scan's budget at a
+# target is the target's time less this (`scan_budget`).
+NO_SCAN_AT_ALL = """
+import sys
+from skillyard.recache import active
+with active():
+    import skillyard.format.scan.judge as security
+    import skillyard.format.scan.opaque as opaque
+    import skillyard.format.scan.skill_level as skill_level
+    import skillyard.format.scan.values as values
+    security.scan_text = lambda *args, **kwargs: []
+    skill_level.scan_skill = lambda *args, **kwargs: []
+    values.scan_values = lambda *args, **kwargs: []
+    opaque.scan = lambda *args, **kwargs: []
     from skillyard.cli.main import skillyard_main
     status = skillyard_main(sys.argv[1:])
 sys.exit(status)
@@ -218,7 +242,7 @@ def validate_pair(folders: list[Path], targets: list[Path], repeat: int, scratch
     run(ours_cmd("validate", "--lenient", "--no-cache", "--json", "--root", str(empty_root), *map(str, targets)), env,
         ok=(0, 1), skills=len(folders))
     run([sys.executable, "-c", SKILLS_REF, str(listing)], env)
-    ours, theirs, ours_one, theirs_one, no_scan, floor = [], [], [], [], [], []
+    ours, theirs, ours_one, theirs_one, no_scan, no_scan_at_all, floor = [], [], [], [], [], [], []
     for _ in range(repeat):
         ours.append(run(ours_cmd("validate", "--lenient", "--no-cache", "--json", "--root", str(empty_root),
                                  *map(str, targets)), env, ok=(0, 1), skills=len(folders)))
@@ -229,6 +253,9 @@ def validate_pair(folders: list[Path], targets: list[Path], repeat: int, scratch
         theirs_one.append(run([sys.executable, "-c", SKILLS_REF, str(one)], env))
         no_scan.append(run([sys.executable, "-c", NO_SCAN, "validate", "--lenient", "--no-cache", "--json", "--root",
                             str(empty_root), *map(str, targets)], env, ok=(0, 1), skills=len(folders)))
+        no_scan_at_all.append(run([sys.executable, "-c", NO_SCAN_AT_ALL, "validate", "--lenient", "--no-cache",
+                                   "--json", "--root", str(empty_root), *map(str, targets)], env, ok=(0, 1),
+                                  skills=len(folders)))
         floor.append(run([sys.executable, "-c", READ_HASH_FLOOR, str(listing)], env))
     ratios = [t["wall"] / o["wall"] for o, t in zip(ours, theirs, strict=True)]
     count = len(folders)
@@ -248,15 +275,37 @@ def validate_pair(folders: list[Path], targets: list[Path], repeat: int, scratch
         "ceiling_no_scan_wall_seconds": stats([r["wall"] for r in no_scan]),
         "ceiling_no_scan_ratio_vs_skills_ref": stats([t["wall"] / n["wall"] for n, t in zip(no_scan, theirs,
                                                                                                strict=True)], 2),
+        "ceiling_no_scan_at_all_wall_seconds": stats([r["wall"] for r in no_scan_at_all]),
+        "ceiling_no_scan_at_all_cpu_seconds": stats([r["cpu"] for r in no_scan_at_all]),
+        "ceiling_no_scan_at_all_ratio_vs_skills_ref": stats([t["wall"] / n["wall"] for n, t in
+                                                             zip(no_scan_at_all, theirs, strict=True)], 2),
+        "scan_budget_at_2_5x": scan_budget(ours, theirs, no_scan_at_all, 2.5),
         "floor_read_hash_wall_seconds": stats([r["wall"] for r in floor]),
         "floor_read_hash_ratio_vs_skills_ref": stats([t["wall"] / f["wall"] for f, t in zip(floor, theirs,
                                                                                               strict=True)], 2),
-        "ceiling_and_floor": "ours with the security scan switched off (all else kept), and a bare Python program "
-                             "that only walks, reads, hashes and decodes every file on every core",
+        "ceiling_and_floor": "ours with the text scan switched off (all else kept); ours with no scan at all (the "
+                             "text scan, the skill-level flows, the values' and archives' scans); and a bare Python "
+                             "program that only walks, reads, hashes and decodes every file on every core",
         "yardstick": "skills-ref 0.1.1 validate() over the same folders in one process (reads SKILL.md only; "
                      "ours also reads, scans and hashes every file)",
         "bytecode": "warm for both (PYTHONPYCACHEPREFIX in the scratch folder, one untimed run each first)",
     }
+
+
+def scan_budget(ours: list[dict], theirs: list[dict], bare: list[dict], target: float) -> dict:
+    """What the scan may cost for ours to be `target` times faster than skills-ref (wall), beside what it costs: per
+    round, the target's wall (theirs / target) less ours without any scan is the scan's wall budget, and ours less
+    ours without any scan is what the scan takes now; the factor is how many times cheaper the scan would have to
+    be (None in a round where nothing is left for it: even no scan at all misses the target there)."""
+    budgets = [t["wall"] / target - b["wall"] for t, b in zip(theirs, bare, strict=True)]
+    spent = [o["wall"] - b["wall"] for o, b in zip(ours, bare, strict=True)]
+    factors = [round(s / b, 1) if b > 0 else None for s, b in zip(spent, budgets, strict=True)]
+    known = [f for f in factors if f is not None]
+    return {"target": target, "scan_wall_budget_seconds": stats(budgets), "scan_wall_now_seconds": stats(spent),
+            "times_cheaper_needed": stats(known, 1) if known else None,
+            "rounds_with_no_budget_left": len(factors) - len(known),
+            "how": "per round: skills-ref's wall / target - ours with no scan at all = the budget; ours - ours with "
+                   "no scan at all = the scan now; their ratio = how many times cheaper the scan must get"}
 
 
 def extract_upstream(into: Path) -> Path | None:
@@ -357,14 +406,20 @@ def build_ab(commit: str, count: int, repeat: int, scratch: Path) -> dict:
     if not subprocess.run(where, env=old_env, capture_output=True, text=True).stdout.startswith(str(old)):
         raise SystemExit(f"bench: PYTHONPATH={old / 'tools'} does not reach the old tree's skillyard")
     no_scan_cmd = [sys.executable, "-c", NO_SCAN, "build", "--root", str(root), "--no-cache"]
+    bare_cmd = [sys.executable, "-c", NO_SCAN_AT_ALL, "build", "--root", str(root), "--no-cache"]
     for one in (env, old_env):  # warm bytecode and the disk, untimed
         run(ours_cmd("build", "--root", str(root), "--no-cache"), one)
     run(no_scan_cmd, env)
-    ours, theirs, no_scan = [], [], []
+    run(bare_cmd, env)
+    ours, theirs, no_scan, bare = [], [], [], []
     for _ in range(repeat):
         ours.append(run(ours_cmd("build", "--root", str(root), "--no-cache"), env))
         theirs.append(run(ours_cmd("build", "--root", str(root), "--no-cache"), old_env))
         no_scan.append(run(no_scan_cmd, env))
+        bare.append(run(bare_cmd, env))
+    # The scan's CPU budget at the target (no more CPU than the older tree): theirs less ours with no scan at all.
+    budgets = [t["cpu"] - b["cpu"] for t, b in zip(theirs, bare, strict=True)]
+    spent = [o["cpu"] - b["cpu"] for o, b in zip(ours, bare, strict=True)]
     shutil.rmtree(root, ignore_errors=True)  # a git maintenance child may still be writing in .git
     return {"skills": count, "against": f"{commit} = {sha}", "ours_cpu_seconds": stats([r["cpu"] for r in ours]),
             "theirs_cpu_seconds": stats([r["cpu"] for r in theirs]),
@@ -376,6 +431,11 @@ def build_ab(commit: str, count: int, repeat: int, scratch: Path) -> dict:
             "ours_no_text_scan_cpu_seconds": stats([r["cpu"] for r in no_scan]),
             "ratio_cpu_ours_no_text_scan_over_theirs": stats([n["cpu"] / t["cpu"] for n, t in zip(no_scan, theirs,
                                                                                                   strict=True)], 2),
+            # Ours with no scan at all (validate's NO_SCAN_AT_ALL): the scan's CPU budget is theirs less this.
+            "ours_no_scan_at_all_cpu_seconds": stats([r["cpu"] for r in bare]),
+            "ratio_cpu_ours_no_scan_at_all_over_theirs": stats([b["cpu"] / t["cpu"] for b, t in zip(bare, theirs,
+                                                                                                    strict=True)], 2),
+            "scan_cpu_budget_seconds": stats(budgets), "scan_cpu_now_seconds": stats(spent),
             "target": "at most 1.0 (issue 34: no more CPU than before the behaviour scan)"}
 
 
