@@ -73,39 +73,27 @@ folders = [Path(line) for line in Path(sys.argv[1]).read_text().splitlines()]
 print(sum(1 for folder in folders if validate(folder)))
 """
 
+
+def switched_off(*functions: str) -> str:
+    """A program that runs our command line with each `module.function` of format/scan/ replaced by one finding
+    nothing. Bench-only: the product has no such switch."""
+    lines = "".join(f"    import skillyard.format.scan.{name.split('.')[0]}\n"
+                    f"    skillyard.format.scan.{name} = lambda *args, **kwargs: []\n" for name in functions)
+    return ("import sys\nfrom skillyard.recache import active\n"
+            "with active():  # as the command itself imports the scanner: its patterns from the last run's cache\n"
+            f"{lines}    from skillyard.cli.main import skillyard_main\n    status = skillyard_main(sys.argv[1:])\n"
+            "sys.exit(status)\n")
+
+
 # The ceiling: our validate with the text scan (format/scan/judge.scan_text, every file's prose and code) switched off
-# (every other check, the reading and the hashing kept),
-# so the figures say how much of the gap to the 5x target the scan is. Bench-only: the product has no such switch.
-NO_SCAN = """
-import sys
-from skillyard.recache import active
-with active():  # as the command itself imports the scanner: its patterns from the last run's cache
-    import skillyard.format.scan.judge as security
-    security.scan_text = lambda *args, **kwargs: []
-    from skillyard.cli.main import skillyard_main
-    status = skillyard_main(sys.argv[1:])
-sys.exit(status)
-"""
+# (every other check, the reading and the hashing kept), so the figures say how much of the gap to the target the
+# text scan is.
+NO_SCAN = switched_off("judge.scan_text")
 # No scan at all: as NO_SCAN, and the scans that need the whole skill (`skill_level`: the flows that cross files, which
-# parse the scripts themselves when the per-file scan has not), the frontmatter values' scan and the archives' listing
+# parse the scripts themselves when the per-file scan has not), the frontmatter values' scan and the archives' scan
 # switched off too. What the format checks, the reading and the hashing cost by themselves: the scan's budget at a
 # target is the target's time less this (`scan_budget`).
-NO_SCAN_AT_ALL = """
-import sys
-from skillyard.recache import active
-with active():
-    import skillyard.format.scan.judge as security
-    import skillyard.format.scan.opaque as opaque
-    import skillyard.format.scan.skill_level as skill_level
-    import skillyard.format.scan.values as values
-    security.scan_text = lambda *args, **kwargs: []
-    skill_level.scan_skill = lambda *args, **kwargs: []
-    values.scan_values = lambda *args, **kwargs: []
-    opaque.scan = lambda *args, **kwargs: []
-    from skillyard.cli.main import skillyard_main
-    status = skillyard_main(sys.argv[1:])
-sys.exit(status)
-"""
+NO_SCAN_AT_ALL = switched_off("judge.scan_text", "skill_level.scan_skill", "values.scan_values", "opaque.scan")
 # The floor: the least any Python validator that reads and hashes every file can do, on every core (one forked child
 # per extra core, folders dealt out in turn): walk, read, sha256, decode UTF-8. No checks at all.
 READ_HASH_FLOOR = """
@@ -295,8 +283,7 @@ def validate_pair(folders: list[Path], targets: list[Path], repeat: int, scratch
 def scan_budget(ours: list[dict], theirs: list[dict], bare: list[dict], target: float) -> dict:
     """What the scan may cost for ours to be `target` times faster than skills-ref (wall), beside what it costs: per
     round, the target's wall (theirs / target) less ours without any scan is the scan's wall budget, and ours less
-    ours without any scan is what the scan takes now; the factor is how many times cheaper the scan would have to
-    be (None in a round where nothing is left for it: even no scan at all misses the target there)."""
+    ours without any scan is what the scan takes now; `times_cheaper` divides the one by the other."""
     budgets = [t["wall"] / target - b["wall"] for t, b in zip(theirs, bare, strict=True)]
     spent = [o["wall"] - b["wall"] for o, b in zip(ours, bare, strict=True)]
     return {"target": target, "scan_wall_budget_seconds": stats(budgets), "scan_wall_now_seconds": stats(spent),
